@@ -1,0 +1,22 @@
+package dev.quaestor.audit;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One audit record. A served request leaves two, linked by {@code requestId}: a {@code DECISION}
+ * committed before the provider is called, and an {@code OUTCOME} with what was disclosed.
+ *
+ * @param rules deciding policy rule ids
+ * @param contentSha256 hex SHA-256 of exactly the bytes served (before any base64 encoding)
+ */
+public record AuditEvent(Instant time, String requestId, Kind kind, Caller caller, String method, String action,
+        String uri, String decision, List<String> rules, String policyRevision, String outcome, Integer errorCode,
+        Long bytes, String contentSha256, Long latencyMicros) {
+
+    public enum Kind { DECISION, OUTCOME, AUTHENTICATION, POLICY }
+
+    public AuditEvent {
+        rules = rules == null ? List.of() : List.copyOf(rules);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.quaestor.identity;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.util.List;
+
+/** Which token claims make up an {@link Identity}. Paths use {@code /} to step into JSON objects. */
+@ConfigMapping(prefix = "quaestor.identity")
+public interface IdentityConfig {
+
+    /** Claims whose values become the subject; the first present one wins. */
+    @WithDefault("sub")
+    List<String> subjectClaims();
+
+    /** Claims whose values become roles; all present ones are merged. Keycloak puts realm roles in realm_access/roles. */
+    @WithDefault("realm_access/roles")
+    List<String> rolesClaims();
+
+    /** Claims whose values become groups. */
+    @WithDefault("groups")
+    List<String> groupsClaims();
+
+    /** Claims naming the client; the first present one wins. */
+    @WithDefault("azp,client_id")
+    List<String> clientClaims();
+
+    /** Claims naming the tenant; the first present one wins. */
+    @WithDefault("tenant")
+    List<String> tenantClaims();
+
+    /** Claims holding granted scopes, space-separated strings or arrays. */
+    @WithDefault("scope,scp")
+    List<String> scopeClaims();
+}

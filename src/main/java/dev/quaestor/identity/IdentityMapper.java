@@ -1,0 +1,88 @@
+package dev.quaestor.identity;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/** Maps a verified token's claims to an {@link Identity} according to {@link IdentityConfig}. */
+@ApplicationScoped
+public class IdentityMapper {
+
+    private final IdentityConfig config;
+
+    IdentityMapper(IdentityConfig config) {
+        this.config = config;
+    }
+
+    public Identity map(JsonWebToken token) {
+        String subject = first(token, config.subjectClaims());
+        if (subject == null || subject.isBlank()) {
+            throw new IllegalStateException("token has no subject claim");
+        }
+        return new Identity(subject, first(token, config.clientClaims()), first(token, config.tenantClaims()),
+                all(token, config.rolesClaims(), false), all(token, config.groupsClaims(), false),
+                all(token, config.scopeClaims(), true));
+    }
+
+    private static String first(JsonWebToken token, List<String> paths) {
+        for (String path : paths) {
+            Set<String> values = values(claim(token, path), false);
+            if (!values.isEmpty()) {
+                return values.iterator().next();
+            }
+        }
+        return null;
+    }
+
+    private static Set<String> all(JsonWebToken token, List<String> paths, boolean splitSpaces) {
+        var out = new LinkedHashSet<String>();
+        for (String path : paths) {
+            out.addAll(values(claim(token, path), splitSpaces));
+        }
+        return out;
+    }
+
+    private static Object claim(JsonWebToken token, String path) {
+        String[] steps = path.split("/");
+        Object value = token.getClaim(steps[0]);
+        for (int i = 1; i < steps.length && value != null; i++) {
+            value = value instanceof JsonObject o ? o.get(steps[i]) : null;
+        }
+        return value;
+    }
+
+    private static Set<String> values(Object value, boolean splitSpaces) {
+        var out = new LinkedHashSet<String>();
+        if (value == null || value == JsonValue.NULL) {
+            return out;
+        }
+        if (value instanceof JsonArray array) {
+            for (JsonValue v : array) {
+                out.addAll(values(v, splitSpaces));
+            }
+        } else if (value instanceof Collection<?> c) {
+            for (Object v : c) {
+                out.addAll(values(v, splitSpaces));
+            }
+        } else {
+            String s = value instanceof JsonString js ? js.getString() : value.toString();
+            if (splitSpaces) {
+                for (String part : s.trim().split("\\s+")) {
+                    if (!part.isEmpty()) {
+                        out.add(part);
+                    }
+                }
+            } else if (!s.isEmpty()) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+}

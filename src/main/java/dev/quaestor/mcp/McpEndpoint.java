@@ -1,0 +1,326 @@
+package dev.quaestor.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.quaestor.identity.Identity;
+import dev.quaestor.identity.IdentityMapper;
+import dev.quaestor.mcp.schema.ErrorCodes;
+import dev.quaestor.mcp.schema.McpError;
+import dev.quaestor.mcp.schema.Schema;
+import dev.quaestor.pipeline.RateHeaders;
+import dev.quaestor.pipeline.RequestContext;
+import dev.quaestor.pipeline.ResourcePipeline;
+import dev.quaestor.pipeline.Served;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.jboss.logging.Logger;
+
+/**
+ * The MCP Streamable HTTP endpoint. POST carries JSON-RPC (answered as JSON, or as a one-event SSE
+ * stream when the client accepts only that), GET would open a server-to-client stream (this server
+ * sends no server-initiated messages yet, so it answers 405 as the transport allows), DELETE ends
+ * the session. Origin/Host checks and authentication have run before any method here.
+ */
+@Path("/mcp")
+public class McpEndpoint {
+
+    private static final Logger LOG = Logger.getLogger(McpEndpoint.class);
+    static final String SESSION_HEADER = "Mcp-Session-Id";
+    static final String VERSION_HEADER = "MCP-Protocol-Version";
+    static final String REQUEST_ID_HEADER = "X-Request-Id";
+
+    @Inject
+    ObjectMapper json;
+    @Inject
+    SecurityIdentity security;
+    @Inject
+    IdentityMapper identities;
+    @Inject
+    SessionStore sessions;
+    @Inject
+    ResourcePipeline pipeline;
+
+    /** Per-HTTP-request state. */
+    private record Call(Identity identity, String sourceIp, String userAgent, SessionStore.Session session,
+            String protocolVersion) {
+    }
+
+    /** The outcome of one JSON-RPC message: a body element (or null for a notification) plus HTTP hints. */
+    private record Answer(Object body, int status, Map<String, String> headers) {
+    }
+
+    @POST
+    public Response post(byte[] body, @Context HttpHeaders headers, @Context HttpServerRequest request) {
+        String httpRequestId = newRequestId();
+        String accept = headers.getHeaderString(HttpHeaders.ACCEPT);
+        boolean sse = acceptsOnlySse(accept);
+        if (!sse && !acceptsJson(accept)) {
+            return plain(406, "Accept must include application/json or text/event-stream", httpRequestId);
+        }
+        String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
+        if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
+            return plain(415, "Content-Type must be application/json", httpRequestId);
+        }
+        JsonNode root;
+        try {
+            root = body == null || body.length == 0 ? null : json.readTree(body);
+        } catch (JsonProcessingException e) {
+            root = null;
+        } catch (java.io.IOException e) {
+            root = null;
+        }
+        if (root == null || root.isMissingNode()) {
+            return error(400, NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error", Map.of(), httpRequestId, sse);
+        }
+
+        Identity identity = identities.map((JsonWebToken) security.getPrincipal());
+        String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        String userAgent = headers.getHeaderString(HttpHeaders.USER_AGENT);
+
+        List<JsonNode> items = new ArrayList<>();
+        boolean batch = root.isArray();
+        if (batch) {
+            root.forEach(items::add);
+            if (items.isEmpty()) {
+                return error(400, NullNode.instance, ErrorCodes.INVALID_REQUEST, "Empty batch", Map.of(), httpRequestId, sse);
+            }
+        } else {
+            items.add(root);
+        }
+
+        // initialize opens a session; everything else must name a live one belonging to the caller.
+        boolean initialize = !batch && "initialize".equals(root.path("method").asText(null));
+        if (initialize) {
+            return initialize(root, identity, httpRequestId, sse);
+        }
+        String sessionId = headers.getHeaderString(SESSION_HEADER);
+        if (sessionId == null || sessionId.isBlank()) {
+            return error(400, idOf(root), ErrorCodes.INVALID_REQUEST, "Missing Mcp-Session-Id header; call initialize first",
+                    Map.of(), httpRequestId, sse);
+        }
+        var session = sessions.find(sessionId, identity.subject());
+        if (session.isEmpty()) {
+            return Response.status(404).header(REQUEST_ID_HEADER, httpRequestId).build();
+        }
+        String version = headers.getHeaderString(VERSION_HEADER);
+        if (version != null && (!ProtocolVersions.isSupported(version) || !version.equals(session.get().protocolVersion()))) {
+            return error(400, idOf(root), ErrorCodes.INVALID_REQUEST, "Unsupported or mismatched MCP-Protocol-Version: " + version,
+                    Map.of(), httpRequestId, sse);
+        }
+        var call = new Call(identity, sourceIp, userAgent, session.get(), session.get().protocolVersion());
+
+        var answers = new ArrayList<Answer>();
+        for (int i = 0; i < items.size(); i++) {
+            String rid = i == 0 ? httpRequestId : newRequestId();
+            answers.add(handle(items.get(i), call, rid, batch));
+        }
+        var bodies = answers.stream().map(Answer::body).filter(b -> b != null).toList();
+        if (bodies.isEmpty()) {
+            return Response.status(202).header(REQUEST_ID_HEADER, httpRequestId).build();
+        }
+        int status = batch ? 200 : answers.get(0).status();
+        var builder = respond(status, batch ? bodies : bodies.get(0), sse).header(REQUEST_ID_HEADER, httpRequestId);
+        if (!batch) {
+            answers.get(0).headers().forEach(builder::header);
+        }
+        return builder.build();
+    }
+
+    @GET
+    public Response stream(@Context HttpHeaders headers) {
+        // No server-initiated messages are sent yet (no subscriptions, no list_changed), so there is
+        // no stream to open. 405 is the transport's answer for that.
+        return Response.status(405).header("Allow", "POST, DELETE").build();
+    }
+
+    @DELETE
+    public Response end(@Context HttpHeaders headers) {
+        String sessionId = headers.getHeaderString(SESSION_HEADER);
+        if (sessionId == null || sessionId.isBlank()) {
+            return Response.status(400).build();
+        }
+        Identity identity = identities.map((JsonWebToken) security.getPrincipal());
+        return sessions.end(sessionId, identity.subject()) ? Response.noContent().build() : Response.status(404).build();
+    }
+
+    private Response initialize(JsonNode root, Identity identity, String requestId, boolean sse) {
+        JsonNode id = root.get("id");
+        if (id == null || !(id.isTextual() || id.isIntegralNumber())) {
+            return error(400, NullNode.instance, ErrorCodes.INVALID_REQUEST, "initialize must be a request with an id",
+                    Map.of(), requestId, sse);
+        }
+        JsonNode params = root.get("params");
+        String requested = params == null ? null : params.path("protocolVersion").asText(null);
+        if (requested == null) {
+            return error(200, id, ErrorCodes.INVALID_PARAMS, "initialize needs params.protocolVersion", Map.of(), requestId, sse);
+        }
+        String version = ProtocolVersions.negotiate(requested);
+        String clientName = params.path("clientInfo").path("name").asText(null);
+        SessionStore.Session session;
+        try {
+            session = sessions.open(identity.subject(), version, clientName);
+        } catch (RuntimeException e) {
+            LOG.errorf("cannot open session for request %s: %s", requestId, e.toString());
+            return error(503, id, ErrorCodes.UNAVAILABLE, "Service unavailable", Map.of(), requestId, sse);
+        }
+        var result = new Schema.InitializeResult(version,
+                new Schema.ServerCapabilities(new Schema.ResourcesCapability(false, false), null),
+                new Schema.Implementation("quaestor", "Quaestor", ServerVersion.VALUE),
+                "Governed read access to organisational content. Every read is authorised by policy and audited.");
+        return respond(200, new JsonRpc.Result(id, result), sse)
+                .header(SESSION_HEADER, session.id())
+                .header(REQUEST_ID_HEADER, requestId)
+                .build();
+    }
+
+    private Answer handle(JsonNode node, Call call, String requestId, boolean inBatch) {
+        JsonNode id = node.get("id");
+        if (!node.isObject() || !"2.0".equals(node.path("jsonrpc").asText(null))) {
+            return failure(id, ErrorCodes.INVALID_REQUEST, "Invalid JSON-RPC 2.0 message", Map.of(), requestId, 200);
+        }
+        if (!node.has("method")) {
+            // A response from the client to a server request; this server sends none, so just accept it.
+            return new Answer(null, 202, Map.of());
+        }
+        String method = node.path("method").asText(null);
+        if (method == null) {
+            return failure(id, ErrorCodes.INVALID_REQUEST, "method must be a string", Map.of(), requestId, 200);
+        }
+        if (id == null) {
+            // Notifications get no answer; notifications/initialized and cancellations need no action here.
+            return new Answer(null, 202, Map.of());
+        }
+        if (!(id.isTextual() || id.isIntegralNumber())) {
+            return failure(NullNode.instance, ErrorCodes.INVALID_REQUEST, "id must be a string or an integer", Map.of(), requestId, 200);
+        }
+        JsonNode params = node.get("params");
+        if (params != null && params.getNodeType() != JsonNodeType.OBJECT) {
+            return failure(id, ErrorCodes.INVALID_PARAMS, "params must be an object", Map.of(), requestId, 200);
+        }
+        var ctx = new RequestContext(requestId, call.identity(), call.sourceIp(), call.userAgent(), call.session().id(),
+                call.protocolVersion());
+        try {
+            return switch (method) {
+                case "ping" -> new Answer(new JsonRpc.Result(id, Map.of()), 200, Map.of());
+                case "initialize" -> failure(id, ErrorCodes.INVALID_REQUEST, "Session is already initialized", Map.of(), requestId, 200);
+                case "resources/list" -> served(id, pipeline.list(ctx, cursor(params)));
+                case "resources/templates/list" -> served(id, pipeline.templates(ctx, cursor(params)));
+                case "resources/read" -> served(id, pipeline.read(ctx, uri(params)));
+                default -> failure(id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + truncate(method), Map.of(), requestId, 200);
+            };
+        } catch (McpError e) {
+            return failure(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "internal error in request %s", requestId);
+            return failure(id, ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of(), requestId, 200);
+        }
+    }
+
+    private static Answer served(JsonNode id, Served<?> served) {
+        return new Answer(new JsonRpc.Result(id, served.result()), 200, RateHeaders.of(served.rate()));
+    }
+
+    private static String cursor(JsonNode params) {
+        if (params == null || !params.has("cursor") || params.get("cursor").isNull()) {
+            return null;
+        }
+        JsonNode c = params.get("cursor");
+        if (!c.isTextual() || c.asText().isEmpty() || c.asText().length() > 4096) {
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
+        }
+        return c.asText();
+    }
+
+    private static String uri(JsonNode params) {
+        JsonNode u = params == null ? null : params.get("uri");
+        if (u == null || !u.isTextual()) {
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "params.uri must be a string", Map.of());
+        }
+        return u.asText();
+    }
+
+    private static Answer failure(JsonNode id, int code, String message, Map<String, Object> data, String requestId, int status) {
+        return failure(id, code, message, data, requestId, status, Map.of());
+    }
+
+    private static Answer failure(JsonNode id, int code, String message, Map<String, Object> data, String requestId,
+            int status, Map<String, String> headers) {
+        var d = new LinkedHashMap<String, Object>(data);
+        d.put("requestId", requestId);
+        var body = new JsonRpc.Error(id == null ? NullNode.instance : id, new JsonRpc.ErrorObject(code, message, d));
+        return new Answer(body, status, headers);
+    }
+
+    private Response error(int status, JsonNode id, int code, String message, Map<String, Object> data, String requestId,
+            boolean sse) {
+        Answer a = failure(id, code, message, data, requestId, status);
+        return respond(status, a.body(), sse).header(REQUEST_ID_HEADER, requestId).build();
+    }
+
+    private Response.ResponseBuilder respond(int status, Object body, boolean sse) {
+        byte[] bytes;
+        try {
+            bytes = json.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        if (sse) {
+            // One event carrying the response, then the stream ends: the simplest valid SSE answer.
+            String event = "event: message\ndata: " + new String(bytes, StandardCharsets.UTF_8) + "\n\n";
+            return Response.status(status).type("text/event-stream").header("Cache-Control", "no-cache").entity(event);
+        }
+        return Response.status(status).type("application/json").entity(bytes);
+    }
+
+    private static Response plain(int status, String message, String requestId) {
+        return Response.status(status).type("text/plain").entity(message + "\n").header(REQUEST_ID_HEADER, requestId).build();
+    }
+
+    private static JsonNode idOf(JsonNode root) {
+        JsonNode id = root.isObject() ? root.get("id") : null;
+        return id == null ? NullNode.instance : id;
+    }
+
+    private static boolean acceptsJson(String accept) {
+        if (accept == null || accept.isBlank()) {
+            return true;
+        }
+        String a = accept.toLowerCase();
+        return a.contains("application/json") || a.contains("*/*") || a.contains("application/*");
+    }
+
+    private static boolean acceptsOnlySse(String accept) {
+        return accept != null && accept.toLowerCase().contains("text/event-stream") && !acceptsJsonExplicitly(accept);
+    }
+
+    private static boolean acceptsJsonExplicitly(String accept) {
+        String a = accept.toLowerCase();
+        return a.contains("application/json") || a.contains("*/*") || a.contains("application/*");
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= 100 ? s : s.substring(0, 100) + "...";
+    }
+
+    private static String newRequestId() {
+        return UUID.randomUUID().toString();
+    }
+}

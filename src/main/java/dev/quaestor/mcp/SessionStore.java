@@ -1,0 +1,81 @@
+package dev.quaestor.mcp;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * Sessions in the shared database, with a short-lived per-replica cache. A session belongs to the
+ * subject that opened it; it is never found for anyone else. A DELETE is seen at once by the
+ * replica that served it and by others within {@code quaestor.http.session-cache-ttl}.
+ */
+@ApplicationScoped
+public class SessionStore {
+
+    /** What a request needs to know about its session. */
+    public record Session(String id, String subject, String protocolVersion) {
+    }
+
+    private final SecureRandom random = new SecureRandom();
+    private final Cache<String, Session> cache;
+
+    SessionStore(TransportConfig config) {
+        this.cache = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(config.sessionCacheTtl()).build();
+    }
+
+    public Session open(String subject, String protocolVersion, String clientName) {
+        byte[] raw = new byte[24];
+        random.nextBytes(raw);
+        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+        var row = new McpSession();
+        row.id = id;
+        row.subject = subject;
+        row.protocolVersion = protocolVersion;
+        row.clientName = clientName == null || clientName.length() <= 256 ? clientName : clientName.substring(0, 256);
+        row.createdAt = Instant.now();
+        QuarkusTransaction.requiringNew().run(row::persist);
+        var s = new Session(id, subject, protocolVersion);
+        cache.put(id, s);
+        return s;
+    }
+
+    /** The live session with this id owned by this subject, if any. */
+    public Optional<Session> find(String id, String subject) {
+        if (id == null || id.length() > 64) {
+            return Optional.empty();
+        }
+        Session s = cache.getIfPresent(id);
+        if (s == null) {
+            s = QuarkusTransaction.requiringNew().call(() -> {
+                McpSession row = McpSession.findById(id);
+                return row == null || row.endedAt != null ? null : new Session(row.id, row.subject, row.protocolVersion);
+            });
+            if (s == null) {
+                return Optional.empty();
+            }
+            cache.put(id, s);
+        }
+        return s.subject().equals(subject) ? Optional.of(s) : Optional.empty();
+    }
+
+    /** Ends the session if this subject owns it; false if there was no such live session. */
+    public boolean end(String id, String subject) {
+        if (find(id, subject).isEmpty()) {
+            return false;
+        }
+        cache.invalidate(id);
+        return QuarkusTransaction.requiringNew().call(() -> {
+            McpSession row = McpSession.findById(id);
+            if (row == null || row.endedAt != null) {
+                return false;
+            }
+            row.endedAt = Instant.now();
+            return true;
+        });
+    }
+}

@@ -1,0 +1,31 @@
+package dev.quaestor.mcp;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.util.List;
+import java.util.Optional;
+
+@ConfigMapping(prefix = "quaestor.http")
+public interface TransportConfig {
+
+    /**
+     * Host header values (host name, without port) accepted on /mcp; anything else gets 403.
+     * Protects against DNS rebinding. Add the server's public name in production.
+     */
+    @WithDefault("localhost,127.0.0.1,[::1]")
+    List<String> allowedHosts();
+
+    /**
+     * Origin header values accepted on /mcp; {@code :*} allows any port. Requests without an
+     * Origin (non-browser clients) are accepted.
+     */
+    @WithDefault("http://localhost:*,http://127.0.0.1:*,http://[::1]:*,https://localhost:*")
+    List<String> allowedOrigins();
+
+    /** Public base URL (scheme://host[:port]) used in the PRM document; derived from the request if unset. */
+    Optional<String> publicUrl();
+
+    /** How long a replica trusts its cached view of a session before re-reading it. */
+    @WithDefault("5S")
+    java.time.Duration sessionCacheTtl();
+}

@@ -1,0 +1,260 @@
+package dev.quaestor.pipeline;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditEvent.Kind;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.mcp.schema.ErrorCodes;
+import dev.quaestor.mcp.schema.McpError;
+import dev.quaestor.mcp.schema.Schema;
+import dev.quaestor.policy.Action;
+import dev.quaestor.policy.Decision;
+import dev.quaestor.policy.PolicySet;
+import dev.quaestor.policy.PolicyStore;
+import dev.quaestor.provider.ContentTooLargeException;
+import dev.quaestor.provider.InvalidCursorException;
+import dev.quaestor.provider.MountTable;
+import dev.quaestor.provider.Page;
+import dev.quaestor.provider.ResourceContent;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.ResourceNotFoundException;
+import dev.quaestor.ratelimit.RateCheck;
+import dev.quaestor.ratelimit.RateLimiter;
+import dev.quaestor.uri.CanonicalUri;
+import dev.quaestor.uri.InvalidUriException;
+import dev.quaestor.uri.UriCanonicalizer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.jboss.logging.Logger;
+
+/**
+ * The request path for resource methods, and the only place that states its order:
+ *
+ * <ol>
+ *   <li><b>Authentication</b>: done by quarkus-oidc before the endpoint runs; the verified
+ *       {@link dev.quaestor.identity.Identity} arrives in the {@link RequestContext}.</li>
+ *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.</li>
+ *   <li><b>Audit</b> of the decision, committed before anything else happens (fail closed: -32005).
+ *       A denial stops here with -32003.</li>
+ *   <li><b>Rate limit</b> from the policy's {@code limits:} (-32004, HTTP 429).</li>
+ *   <li><b>Provider</b> call, time-boxed by {@link ProviderCalls} (-32001 on timeout).</li>
+ *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
+ *       before the response is released (fail closed: -32005).</li>
+ * </ol>
+ */
+@ApplicationScoped
+public class ResourcePipeline {
+
+    private static final Logger LOG = Logger.getLogger(ResourcePipeline.class);
+
+    private final PolicyStore policies;
+    private final AuditLog audit;
+    private final RateLimiter limiter;
+    private final MountTable mounts;
+    private final ProviderCalls calls;
+    private final ListingConfig listing;
+    private final long timeoutMs;
+
+    ResourcePipeline(PolicyStore policies, AuditLog audit, RateLimiter limiter, MountTable mounts, ProviderCalls calls,
+            ListingConfig listing, @ConfigProperty(name = "quaestor.provider.timeout-ms", defaultValue = "10000") long timeoutMs) {
+        this.policies = policies;
+        this.audit = audit;
+        this.limiter = limiter;
+        this.mounts = mounts;
+        this.calls = calls;
+        this.listing = listing;
+        this.timeoutMs = timeoutMs;
+    }
+
+    public Served<Schema.ReadResourceResult> read(RequestContext ctx, String rawUri) {
+        long start = System.nanoTime();
+        String method = "resources/read";
+        PolicySet policy = policies.current();
+        CanonicalUri uri;
+        try {
+            uri = UriCanonicalizer.canonicalize(rawUri);
+        } catch (InvalidUriException e) {
+            record(ctx, Kind.DECISION, method, Action.READ, rawUri, "DENY", List.of(), policy, "invalid-uri",
+                    ErrorCodes.INVALID_PARAMS, null, null, start);
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
+        }
+        String uriText = uri.toString();
+
+        Decision decision = policy.decide(ctx.identity(), Action.READ, uri);
+        record(ctx, Kind.DECISION, method, Action.READ, uriText, decision.allowed() ? "ALLOW" : "DENY",
+                decision.rules(), policy, decision.allowed() ? null : "denied",
+                decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED, null, null, start);
+        if (!decision.allowed()) {
+            // Same answer whether or not the URI exists: the provider is never consulted.
+            throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
+        }
+
+        RateCheck rate = limit(ctx, method, Action.READ, uri, policy, start);
+
+        ResourceContent content;
+        try {
+            var mounted = mounts.resolve(uri).orElseThrow(() -> new ResourceNotFoundException(uriText));
+            content = calls.read(mounted.provider(), uri);
+        } catch (RuntimeException e) {
+            throw providerFailure(ctx, method, Action.READ, uriText, policy, start, e);
+        }
+
+        byte[] bytes = content.bytes();
+        String sha256 = sha256(bytes);
+        record(ctx, Kind.OUTCOME, method, Action.READ, uriText, null, List.of(), policy, "ok", null,
+                (long) bytes.length, sha256, start);
+
+        ResourceEntry e = content.entry();
+        var item = content.text()
+                ? new Schema.ResourceContents(uriText, e.mimeType(), new String(bytes, java.nio.charset.StandardCharsets.UTF_8), null)
+                : new Schema.ResourceContents(uriText, e.mimeType(), null, Base64.getEncoder().encodeToString(bytes));
+        return new Served<>(new Schema.ReadResourceResult(List.of(item)), rate);
+    }
+
+    public Served<Schema.ListResourcesResult> list(RequestContext ctx, String cursor) {
+        long start = System.nanoTime();
+        String method = "resources/list";
+        PolicySet policy = policies.current();
+        // The decision for a listing is per entry: each entry is shown only if the caller may list it.
+        record(ctx, Kind.DECISION, method, Action.LIST, null, "FILTER", List.of(), policy, null, null, null, null, start);
+        RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
+        Page<ResourceEntry> page;
+        try {
+            page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(),
+                    entry -> policy.decide(ctx.identity(), Action.LIST, entry.uri()).allowed());
+        } catch (RuntimeException e) {
+            throw providerFailure(ctx, method, Action.LIST, null, policy, start, e);
+        }
+        var resources = new ArrayList<Schema.Resource>(page.items().size());
+        for (ResourceEntry e : page.items()) {
+            resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
+                    e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
+        }
+        record(ctx, Kind.OUTCOME, method, Action.LIST, null, null, List.of(), policy, "ok", null,
+                (long) resources.size(), null, start);
+        return new Served<>(new Schema.ListResourcesResult(resources, page.nextCursor()), rate);
+    }
+
+    public Served<Schema.ListResourceTemplatesResult> templates(RequestContext ctx, String cursor) {
+        long start = System.nanoTime();
+        String method = "resources/templates/list";
+        if (cursor != null) {
+            // Templates fit in one page; any cursor is one we did not issue.
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
+        }
+        PolicySet policy = policies.current();
+        record(ctx, Kind.DECISION, method, Action.LIST, null, "FILTER", List.of(), policy, null, null, null, null, start);
+        RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
+        var out = new ArrayList<Schema.ResourceTemplate>();
+        for (var m : mounts.all()) {
+            for (var t : m.provider().templates()) {
+                CanonicalUri under = literalPrefix(t.uriTemplate());
+                if (under != null && policy.mayAllowBelow(ctx.identity(), Action.READ, under)) {
+                    out.add(new Schema.ResourceTemplate(t.uriTemplate(), t.name(), t.title(), t.description(), t.mimeType()));
+                }
+            }
+        }
+        record(ctx, Kind.OUTCOME, method, Action.LIST, null, null, List.of(), policy, "ok", null,
+                (long) out.size(), null, start);
+        return new Served<>(new Schema.ListResourceTemplatesResult(out, null), rate);
+    }
+
+    /** The canonical URI of a template's text before its first variable, trimmed to whole segments. */
+    private static CanonicalUri literalPrefix(String template) {
+        int brace = template.indexOf('{');
+        String literal = brace < 0 ? template : template.substring(0, brace);
+        int sep = literal.indexOf("://");
+        int cut = literal.lastIndexOf('/');
+        if (brace >= 0 && cut > sep + 2) {
+            literal = literal.substring(0, cut);
+        } else if (brace >= 0) {
+            literal = literal.substring(0, sep + 3);
+        }
+        try {
+            return UriCanonicalizer.canonicalize(literal);
+        } catch (InvalidUriException e) {
+            return null;
+        }
+    }
+
+    private RateCheck limit(RequestContext ctx, String method, Action action, CanonicalUri uri, PolicySet policy, long start) {
+        RateCheck rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri);
+        if (!rate.allowed()) {
+            record(ctx, Kind.OUTCOME, method, action, uri == null ? null : uri.toString(), null, List.of(), policy,
+                    "rate-limited", ErrorCodes.RATE_LIMITED, null, null, start);
+            var data = new LinkedHashMap<String, Object>();
+            data.put("retryAfterSeconds", rate.retryAfterSeconds());
+            throw new McpError(ErrorCodes.RATE_LIMITED, "Rate limit exceeded", data, 429,
+                    RateHeaders.of(rate));
+        }
+        return rate;
+    }
+
+    private McpError providerFailure(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
+            long start, RuntimeException e) {
+        McpError error;
+        String outcome;
+        if (e instanceof TimeoutException) {
+            outcome = "timeout";
+            var data = uriData(uri);
+            data.put("timeoutMs", timeoutMs);
+            error = new McpError(ErrorCodes.REQUEST_TIMEOUT, "Request timed out", data);
+        } else if (e instanceof ResourceNotFoundException) {
+            outcome = "not-found";
+            error = new McpError(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", uriData(uri));
+        } else if (e instanceof InvalidCursorException) {
+            outcome = "invalid-cursor";
+            error = new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
+        } else if (e instanceof ContentTooLargeException big) {
+            outcome = "too-large";
+            var data = uriData(uri);
+            data.put("maxBytes", big.maxBytes());
+            error = new McpError(ErrorCodes.INTERNAL_ERROR, "Resource exceeds the size this server may serve", data);
+        } else {
+            outcome = "error";
+            LOG.errorf(e, "provider failure for request %s", ctx.requestId());
+            error = new McpError(ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of());
+        }
+        record(ctx, Kind.OUTCOME, method, action, uri, null, List.of(), policy, outcome, error.code(), null, null, start);
+        return error;
+    }
+
+    private void record(RequestContext ctx, Kind kind, String method, Action action, String uri, String decision,
+            List<String> rules, PolicySet policy, String outcome, Integer errorCode, Long bytes, String sha256,
+            long start) {
+        long micros = (System.nanoTime() - start) / 1000;
+        var event = new AuditEvent(Instant.now(), ctx.requestId(), kind, ctx.caller(), method,
+                action == null ? null : action.wireName(), uri, decision, rules, policy.revision(), outcome, errorCode,
+                bytes, sha256, kind == Kind.OUTCOME ? micros : null);
+        try {
+            audit.append(event);
+        } catch (AuditUnavailableException e) {
+            throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record this request",
+                    Map.of(), 503, Map.of("Retry-After", "5"));
+        }
+    }
+
+    private static Map<String, Object> uriData(String uri) {
+        var data = new LinkedHashMap<String, Object>();
+        data.put("uri", uri);
+        return data;
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,5 @@
+package dev.quaestor.policy;
+
+public enum Effect {
+    ALLOW, DENY
+}

@@ -1,0 +1,332 @@
+package dev.quaestor.policy;
+
+import dev.quaestor.identity.Identity;
+import dev.quaestor.uri.InvalidUriException;
+import dev.quaestor.uri.UriCanonicalizer;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+
+/**
+ * Reads a directory of policy files into one validated {@link PolicySet}, or refuses the whole set
+ * with every problem found ({@link PolicyValidationException}). The set's {@code tests:} are run
+ * before it is returned, so a set whose own tests fail is never activated.
+ *
+ * <p>Files: every {@code *.yaml}/{@code *.yml} directly in the directory, following symlinks (as
+ * Kubernetes ConfigMap volumes use them) and skipping dot-files such as {@code ..data}.
+ */
+public final class PolicyLoader {
+
+    private static final Set<String> DOC_KEYS = Set.of("apiVersion", "kind", "metadata", "rules", "limits", "tests");
+    private static final Set<String> META_KEYS = Set.of("name", "description");
+    private static final Set<String> RULE_KEYS = Set.of("id", "effect", "actions", "resources", "subjects", "when", "description");
+    private static final Set<String> SUBJECT_KEYS = Set.of("roles", "groups", "subjects", "clients", "tenants");
+    private static final Set<String> WHEN_KEYS = Set.of("scopes");
+    private static final Set<String> LIMIT_KEYS = Set.of("id", "key", "capacity", "refill", "resources", "actions", "description");
+    private static final Set<String> REFILL_KEYS = Set.of("tokens", "period");
+    private static final Set<String> TEST_KEYS = Set.of("name", "identity", "action", "uri", "expect");
+    private static final Set<String> IDENTITY_KEYS = Set.of("subject", "client", "tenant", "roles", "groups", "scopes");
+    private static final Pattern PERIOD = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+
+    private PolicyLoader() {
+    }
+
+    public static PolicySet load(Path dir) {
+        var errors = new ArrayList<PolicyError>();
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> !p.getFileName().toString().startsWith("."))
+                    .filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                    .filter(Files::isRegularFile)
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new PolicyValidationException(List.of(new PolicyError(dir.toString(), 0, "cannot list policy directory: " + e.getMessage())));
+        }
+        if (files.isEmpty()) {
+            throw new PolicyValidationException(List.of(new PolicyError(dir.toString(), 0, "no *.yaml policy files found")));
+        }
+        var contents = new ArrayList<Map.Entry<String, String>>();
+        for (Path f : files) {
+            try {
+                contents.add(Map.entry(f.getFileName().toString(), Files.readString(f, StandardCharsets.UTF_8)));
+            } catch (IOException e) {
+                errors.add(new PolicyError(f.getFileName().toString(), 0, "cannot read: " + e.getMessage()));
+            }
+        }
+        return parse(contents, errors);
+    }
+
+    /** Builds a set from (file name, content) pairs; the directory form delegates here. */
+    public static PolicySet parse(List<Map.Entry<String, String>> files, List<PolicyError> errors) {
+        var rules = new ArrayList<Rule>();
+        var limits = new ArrayList<RateLimitRule>();
+        var tests = new ArrayList<PolicyTestCase>();
+        var names = new ArrayList<String>();
+        for (var f : files) {
+            names.add(f.getKey());
+            readFile(f.getKey(), f.getValue(), errors, rules, limits, tests);
+        }
+        checkUnique(rules.stream().map(r -> Map.entry(r.id(), r.origin())).toList(), "rule", errors);
+        checkUnique(limits.stream().map(l -> Map.entry(l.id(), l.origin())).toList(), "limit", errors);
+        if (!errors.isEmpty()) {
+            throw new PolicyValidationException(errors);
+        }
+        var set = new PolicySet(revision(files), rules, limits, tests, names);
+        for (PolicyTestCase t : tests) {
+            var decision = set.decide(t.identity(), t.action(), UriCanonicalizer.canonicalize(t.uri()));
+            if (decision.allowed() != t.expectAllow()) {
+                String[] at = t.origin().split(":(?=\\d+$)");
+                errors.add(new PolicyError(at[0], Integer.parseInt(at[1]), "test '" + t.name() + "' expected "
+                        + (t.expectAllow() ? "allow" : "deny") + " but got " + (decision.allowed() ? "allow" : "deny")
+                        + (decision.rules().isEmpty() ? " (no rule matched)" : " by " + decision.rules())));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new PolicyValidationException(errors);
+        }
+        return set;
+    }
+
+    private static void readFile(String name, String text, List<PolicyError> errors, List<Rule> rules,
+            List<RateLimitRule> limits, List<PolicyTestCase> tests) {
+        var y = new YamlReader(name, errors);
+        List<Node> docs;
+        try {
+            docs = y.documents(new StringReader(text));
+        } catch (YamlReader.Abandon e) {
+            return;
+        } catch (MarkedYAMLException e) {
+            int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 0;
+            errors.add(new PolicyError(name, line, "invalid YAML: " + e.getProblem()));
+            return;
+        } catch (YAMLException e) {
+            errors.add(new PolicyError(name, 0, "invalid YAML: " + e.getMessage()));
+            return;
+        }
+        if (docs.isEmpty()) {
+            errors.add(new PolicyError(name, 0, "file is empty"));
+        }
+        for (Node doc : docs) {
+            try {
+                readDocument(y, doc, rules, limits, tests);
+            } catch (YamlReader.Abandon e) {
+                // recorded
+            }
+        }
+    }
+
+    private static void readDocument(YamlReader y, Node doc, List<Rule> rules, List<RateLimitRule> limits,
+            List<PolicyTestCase> tests) {
+        var m = y.mapping(doc, "policy document", DOC_KEYS, Set.of("apiVersion", "kind"));
+        if (!"quaestor/v1".equals(y.string(m.get("apiVersion"), "apiVersion"))) {
+            y.error(m.get("apiVersion"), "apiVersion must be quaestor/v1");
+        }
+        if (!"Policy".equals(y.string(m.get("kind"), "kind"))) {
+            y.error(m.get("kind"), "kind must be Policy");
+        }
+        if (m.containsKey("metadata")) {
+            y.mapping(m.get("metadata"), "metadata", META_KEYS, Set.of());
+        }
+        if (m.containsKey("rules")) {
+            for (Node r : y.sequence(m.get("rules"), "rules")) {
+                guarded(() -> rules.add(readRule(y, r)));
+            }
+        }
+        if (m.containsKey("limits")) {
+            for (Node l : y.sequence(m.get("limits"), "limits")) {
+                guarded(() -> limits.add(readLimit(y, l)));
+            }
+        }
+        if (m.containsKey("tests")) {
+            for (Node t : y.sequence(m.get("tests"), "tests")) {
+                guarded(() -> tests.add(readTest(y, t)));
+            }
+        }
+    }
+
+    private static void guarded(Runnable r) {
+        try {
+            r.run();
+        } catch (YamlReader.Abandon e) {
+            // recorded; go on to find further problems
+        }
+    }
+
+    private static Rule readRule(YamlReader y, Node node) {
+        var m = y.mapping(node, "rule", RULE_KEYS, Set.of("id", "effect", "actions", "resources", "subjects"));
+        String id = y.string(m.get("id"), "rule id");
+        String effectText = y.string(m.get("effect"), "effect");
+        Effect effect = switch (effectText) {
+            case "allow" -> Effect.ALLOW;
+            case "deny" -> Effect.DENY;
+            default -> throw y.fail(m.get("effect"), "rule '" + id + "': effect must be allow or deny, not '" + effectText + "'");
+        };
+        Set<Action> actions = actions(y, m.get("actions"), "rule '" + id + "'");
+        var patterns = patterns(y, m.get("resources"), "rule '" + id + "'");
+        var sm = y.mapping(m.get("subjects"), "subjects of rule '" + id + "'", SUBJECT_KEYS, Set.of());
+        var subjects = new SubjectSet(set(y, sm.get("roles"), "roles"), set(y, sm.get("groups"), "groups"),
+                set(y, sm.get("subjects"), "subjects"), set(y, sm.get("clients"), "clients"),
+                set(y, sm.get("tenants"), "tenants"));
+        if (subjects.isEmpty()) {
+            throw y.fail(m.get("subjects"), "rule '" + id + "' names no subjects (use roles: [\"*\"] for any authenticated caller)");
+        }
+        Conditions when = Conditions.NONE;
+        if (m.containsKey("when")) {
+            var wm = y.mapping(m.get("when"), "when of rule '" + id + "'", WHEN_KEYS, Set.of());
+            when = new Conditions(set(y, wm.get("scopes"), "scopes"));
+        }
+        return new Rule(id, effect, actions, patterns, subjects, when, y.origin(node));
+    }
+
+    private static RateLimitRule readLimit(YamlReader y, Node node) {
+        var m = y.mapping(node, "limit", LIMIT_KEYS, Set.of("id", "key", "capacity", "refill"));
+        String id = y.string(m.get("id"), "limit id");
+        String keyText = y.string(m.get("key"), "key");
+        RateLimitRule.Key key = switch (keyText) {
+            case "subject" -> RateLimitRule.Key.SUBJECT;
+            case "client" -> RateLimitRule.Key.CLIENT;
+            case "tenant" -> RateLimitRule.Key.TENANT;
+            case "ip" -> RateLimitRule.Key.IP;
+            default -> throw y.fail(m.get("key"), "limit '" + id + "': key must be subject, client, tenant or ip, not '" + keyText + "'");
+        };
+        long capacity = y.positiveLong(m.get("capacity"), "capacity of limit '" + id + "'");
+        var rm = y.mapping(m.get("refill"), "refill of limit '" + id + "'", REFILL_KEYS, REFILL_KEYS);
+        long tokens = y.positiveLong(rm.get("tokens"), "refill tokens of limit '" + id + "'");
+        Duration period = period(y, rm.get("period"), "refill period of limit '" + id + "'");
+        var patterns = m.containsKey("resources") ? patterns(y, m.get("resources"), "limit '" + id + "'")
+                : List.of(ResourcePattern.parse("**"));
+        Set<Action> actions = m.containsKey("actions") ? actions(y, m.get("actions"), "limit '" + id + "'")
+                : EnumSet.allOf(Action.class);
+        return new RateLimitRule(id, key, capacity, tokens, period, patterns, actions, y.origin(node));
+    }
+
+    private static PolicyTestCase readTest(YamlReader y, Node node) {
+        var m = y.mapping(node, "test", TEST_KEYS, TEST_KEYS);
+        String name = y.string(m.get("name"), "test name");
+        var im = y.mapping(m.get("identity"), "identity of test '" + name + "'", IDENTITY_KEYS, Set.of("subject"));
+        var identity = new Identity(y.string(im.get("subject"), "subject"),
+                im.containsKey("client") ? y.string(im.get("client"), "client") : null,
+                im.containsKey("tenant") ? y.string(im.get("tenant"), "tenant") : null,
+                set(y, im.get("roles"), "roles"), set(y, im.get("groups"), "groups"), set(y, im.get("scopes"), "scopes"));
+        String actionText = y.string(m.get("action"), "action");
+        Action action = Action.fromWireName(actionText);
+        if (action == null) {
+            throw y.fail(m.get("action"), "test '" + name + "': unknown action '" + actionText + "'");
+        }
+        String uri = y.string(m.get("uri"), "uri");
+        try {
+            UriCanonicalizer.canonicalize(uri);
+        } catch (InvalidUriException e) {
+            throw y.fail(m.get("uri"), "test '" + name + "': " + e.getMessage());
+        }
+        String expect = y.string(m.get("expect"), "expect");
+        if (!expect.equals("allow") && !expect.equals("deny")) {
+            throw y.fail(m.get("expect"), "test '" + name + "': expect must be allow or deny");
+        }
+        return new PolicyTestCase(name, identity, action, uri, expect.equals("allow"), y.origin(node));
+    }
+
+    private static Set<Action> actions(YamlReader y, Node node, String what) {
+        var out = EnumSet.noneOf(Action.class);
+        List<String> names = y.strings(node, "actions of " + what);
+        if (names.isEmpty()) {
+            throw y.fail(node, what + " has no actions");
+        }
+        for (String a : names) {
+            if (a.equals("*")) {
+                out.addAll(EnumSet.allOf(Action.class));
+            } else {
+                Action action = Action.fromWireName(a);
+                if (action == null) {
+                    throw y.fail(node, what + ": unknown action '" + a + "' (list, read, subscribe or *)");
+                }
+                out.add(action);
+            }
+        }
+        return out;
+    }
+
+    private static List<ResourcePattern> patterns(YamlReader y, Node node, String what) {
+        var out = new ArrayList<ResourcePattern>();
+        List<String> globs = y.strings(node, "resources of " + what);
+        if (globs.isEmpty()) {
+            throw y.fail(node, what + " has no resources");
+        }
+        for (String g : globs) {
+            try {
+                out.add(ResourcePattern.parse(g));
+            } catch (IllegalArgumentException e) {
+                throw y.fail(node, what + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> set(YamlReader y, Node node, String what) {
+        return node == null ? Set.of() : new HashSet<>(y.strings(node, what));
+    }
+
+    private static Duration period(YamlReader y, Node node, String what) {
+        String s = y.string(node, what);
+        Matcher m = PERIOD.matcher(s);
+        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            throw y.fail(node, what + " must look like 500ms, 10s, 1m, 1h or 1d, not '" + s + "'");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
+    }
+
+    private static void checkUnique(List<Map.Entry<String, String>> idsAndOrigins, String what, List<PolicyError> errors) {
+        var seen = new HashMap<String, String>();
+        for (var e : idsAndOrigins) {
+            String prior = seen.putIfAbsent(e.getKey(), e.getValue());
+            if (prior != null) {
+                String[] at = e.getValue().split(":(?=\\d+$)");
+                errors.add(new PolicyError(at[0], Integer.parseInt(at[1]),
+                        "duplicate " + what + " id '" + e.getKey() + "' (first defined at " + prior + ")"));
+            }
+        }
+    }
+
+    /** SHA-256 over the sorted file names and their exact bytes: any edit, comments included, is a new revision. */
+    static String revision(List<Map.Entry<String, String>> files) {
+        try {
+            var md = MessageDigest.getInstance("SHA-256");
+            files.stream().sorted(Map.Entry.comparingByKey()).forEach(f -> {
+                md.update(f.getKey().getBytes(StandardCharsets.UTF_8));
+                md.update((byte) 0);
+                md.update(f.getValue().getBytes(StandardCharsets.UTF_8));
+                md.update((byte) 0);
+            });
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

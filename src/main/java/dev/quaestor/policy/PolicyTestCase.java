@@ -1,0 +1,8 @@
+package dev.quaestor.policy;
+
+import dev.quaestor.identity.Identity;
+
+/** A {@code tests:} entry: the decision a policy set must give for one request. */
+public record PolicyTestCase(String name, Identity identity, Action action, String uri, boolean expectAllow,
+        String origin) {
+}

@@ -1,0 +1,35 @@
+package dev.quaestor.policy;
+
+import dev.quaestor.identity.Identity;
+import dev.quaestor.uri.CanonicalUri;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A {@code limits:} entry: a token bucket of {@code capacity} refilled by {@code refillTokens} every
+ * {@code refillPeriod}, one bucket per value of {@code key}, for requests whose URI matches one of
+ * {@code resources} (an action-level request such as a list has no URI and matches {@code **} only).
+ */
+public record RateLimitRule(String id, Key key, long capacity, long refillTokens, Duration refillPeriod,
+        List<ResourcePattern> resources, Set<Action> actions, String origin) {
+
+    public enum Key { SUBJECT, CLIENT, TENANT, IP }
+
+    public RateLimitRule {
+        resources = List.copyOf(resources);
+        actions = Set.copyOf(actions);
+    }
+
+    public boolean appliesTo(Identity who, Action action, CanonicalUri uri) {
+        if (!actions.contains(action)) {
+            return false;
+        }
+        for (ResourcePattern p : resources) {
+            if (uri == null ? p.source().equals("**") : p.matches(uri, who)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,33 @@
+package dev.quaestor.policy;
+
+import dev.quaestor.identity.Identity;
+import dev.quaestor.uri.CanonicalUri;
+import java.util.List;
+import java.util.Set;
+
+/** One compiled policy rule. {@code origin} is "file:line" for messages and explain output. */
+public record Rule(String id, Effect effect, Set<Action> actions, List<ResourcePattern> resources,
+        SubjectSet subjects, Conditions when, String origin) {
+
+    public Rule {
+        actions = Set.copyOf(actions);
+        resources = List.copyOf(resources);
+    }
+
+    /** True if this rule applies to the caller and action, regardless of URI. */
+    public boolean appliesTo(Identity who, Action action) {
+        return actions.contains(action) && subjects.matches(who) && when.hold(who);
+    }
+
+    public boolean matches(Identity who, Action action, CanonicalUri uri) {
+        if (!appliesTo(who, action)) {
+            return false;
+        }
+        for (ResourcePattern p : resources) {
+            if (p.matches(uri, who)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

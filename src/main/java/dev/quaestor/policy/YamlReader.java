@@ -1,0 +1,160 @@
+package dev.quaestor.policy;
+
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+/**
+ * Strict, line-aware reading of one YAML file into nodes. It refuses what could make a file mean
+ * something other than what it shows: anchors and aliases, duplicate keys, custom tags and keys
+ * nobody reads. Problems are collected as {@link PolicyError}s naming the file and line.
+ */
+final class YamlReader {
+
+    /** Thrown to abandon the current element after its error has been recorded. */
+    static final class Abandon extends RuntimeException {
+        Abandon() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final String file;
+    private final List<PolicyError> errors;
+
+    YamlReader(String file, List<PolicyError> errors) {
+        this.file = file;
+        this.errors = errors;
+    }
+
+    List<Node> documents(Reader reader) {
+        var options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        options.setMaxAliasesForCollections(0);
+        options.setAllowRecursiveKeys(false);
+        options.setCodePointLimit(1024 * 1024);
+        var docs = new ArrayList<Node>();
+        for (Node n : new Yaml(options).composeAll(reader)) {
+            if (n != null) {
+                rejectTricks(n);
+                docs.add(n);
+            }
+        }
+        return docs;
+    }
+
+    private void rejectTricks(Node node) {
+        if (node.getAnchor() != null) {
+            throw fail(node, "YAML anchors and aliases are not allowed in policy files");
+        }
+        Tag tag = node.getTag();
+        if (!node.getTag().isSecondary() && !tag.equals(Tag.MAP) && !tag.equals(Tag.SEQ) && !tag.equals(Tag.STR)) {
+            // Only the core tags are accepted; resolved implicit tags (int, bool, null) are secondary.
+            throw fail(node, "YAML tag " + tag.getValue() + " is not allowed in policy files");
+        }
+        if (node instanceof MappingNode m) {
+            for (NodeTuple t : m.getValue()) {
+                rejectTricks(t.getKeyNode());
+                rejectTricks(t.getValueNode());
+            }
+        } else if (node instanceof SequenceNode s) {
+            for (Node n : s.getValue()) {
+                rejectTricks(n);
+            }
+        }
+    }
+
+    int line(Node node) {
+        return node.getStartMark().getLine() + 1;
+    }
+
+    String origin(Node node) {
+        return file + ":" + line(node);
+    }
+
+    Abandon fail(Node node, String message) {
+        errors.add(new PolicyError(file, node == null ? 0 : line(node), message));
+        return new Abandon();
+    }
+
+    void error(Node node, String message) {
+        errors.add(new PolicyError(file, node == null ? 0 : line(node), message));
+    }
+
+    /** A mapping's entries, after checking for duplicate and unknown keys and for required keys. */
+    Map<String, Node> mapping(Node node, String what, Set<String> allowed, Set<String> required) {
+        if (!(node instanceof MappingNode m)) {
+            throw fail(node, what + " must be a mapping");
+        }
+        var out = new LinkedHashMap<String, Node>();
+        for (NodeTuple t : m.getValue()) {
+            if (!(t.getKeyNode() instanceof ScalarNode k)) {
+                throw fail(t.getKeyNode(), what + " has a key that is not a plain string");
+            }
+            String key = k.getValue();
+            if (out.containsKey(key)) {
+                error(k, "duplicate key '" + key + "' in " + what);
+                continue;
+            }
+            if (!allowed.contains(key)) {
+                error(k, "unknown key '" + key + "' in " + what + " (allowed: " + String.join(", ", allowed) + ")");
+                continue;
+            }
+            out.put(key, t.getValueNode());
+        }
+        for (String r : required) {
+            if (!out.containsKey(r)) {
+                throw fail(node, what + " is missing required key '" + r + "'");
+            }
+        }
+        return out;
+    }
+
+    String string(Node node, String what) {
+        if (!(node instanceof ScalarNode s)) {
+            throw fail(node, what + " must be a single value");
+        }
+        if (s.getTag().equals(Tag.NULL)) {
+            throw fail(node, what + " must not be empty");
+        }
+        return s.getValue();
+    }
+
+    long positiveLong(Node node, String what) {
+        String s = string(node, what);
+        try {
+            long v = Long.parseLong(s);
+            if (v <= 0) {
+                throw fail(node, what + " must be a positive whole number");
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw fail(node, what + " must be a positive whole number, not '" + s + "'");
+        }
+    }
+
+    List<Node> sequence(Node node, String what) {
+        if (!(node instanceof SequenceNode s)) {
+            throw fail(node, what + " must be a list");
+        }
+        return s.getValue();
+    }
+
+    List<String> strings(Node node, String what) {
+        var out = new ArrayList<String>();
+        for (Node n : sequence(node, what)) {
+            out.add(string(n, "an entry of " + what));
+        }
+        return out;
+    }
+}

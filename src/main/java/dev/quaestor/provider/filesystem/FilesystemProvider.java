@@ -1,0 +1,216 @@
+package dev.quaestor.provider.filesystem;
+
+import dev.quaestor.provider.ContentTooLargeException;
+import dev.quaestor.provider.InvalidCursorException;
+import dev.quaestor.provider.MimeTypes;
+import dev.quaestor.provider.Mount;
+import dev.quaestor.provider.Page;
+import dev.quaestor.provider.ResourceContent;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.ResourceNotFoundException;
+import dev.quaestor.provider.ResourceProvider;
+import dev.quaestor.provider.TemplateEntry;
+import dev.quaestor.uri.CanonicalUri;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Serves files below one root directory. Every path is resolved to its real path and must stay
+ * below the root's real path, so a symlink (or a symlinked parent) that leads outside is treated
+ * as absent. Dot-files are hidden unless {@code options.include-hidden=true}.
+ */
+final class FilesystemProvider implements ResourceProvider {
+
+    private final Mount mount;
+    private final Path root;
+    private final long maxBytes;
+    private final boolean includeHidden;
+
+    FilesystemProvider(Mount mount) {
+        this.mount = mount;
+        Path configured = Path.of(mount.requireSetting("root"));
+        try {
+            this.root = configured.toRealPath();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("mount '" + mount.name() + "': root " + configured + " does not exist");
+        }
+        if (!Files.isDirectory(root)) {
+            throw new IllegalArgumentException("mount '" + mount.name() + "': root " + root + " is not a directory");
+        }
+        this.maxBytes = mount.longSetting("max-bytes", 10 * 1024 * 1024);
+        this.includeHidden = Boolean.parseBoolean(mount.setting("include-hidden").orElse("false"));
+    }
+
+    @Override
+    public Page<ResourceEntry> list(String cursor, int limit) {
+        String after = cursor == null ? null : decodeCursor(cursor);
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(root)) {
+            files = walk.filter(p -> !p.equals(root))
+                    .filter(p -> includeHidden || !hasHiddenPart(root.relativize(p)))
+                    .filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        var out = new ArrayList<ResourceEntry>(limit);
+        String last = null;
+        boolean more = false;
+        for (Path p : files) {
+            String rel = relative(p);
+            if (after != null && rel.compareTo(after) <= 0) {
+                continue;
+            }
+            if (out.size() == limit) {
+                more = true;
+                break;
+            }
+            Path real = confined(p);
+            if (real == null || !Files.isRegularFile(real)) {
+                last = rel;
+                continue;
+            }
+            out.add(entry(uriOf(p), real));
+            last = rel;
+        }
+        return new Page<>(out, more && last != null ? encodeCursor(last) : null);
+    }
+
+    @Override
+    public ResourceContent read(CanonicalUri uri) {
+        Path real = locate(uri);
+        try {
+            var attrs = Files.readAttributes(real, BasicFileAttributes.class);
+            if (attrs.size() > maxBytes) {
+                throw new ContentTooLargeException(maxBytes);
+            }
+            byte[] bytes;
+            try (InputStream in = Files.newInputStream(real)) {
+                bytes = in.readNBytes((int) Math.min(maxBytes + 1, Integer.MAX_VALUE - 8));
+            }
+            if (bytes.length > maxBytes) {
+                throw new ContentTooLargeException(maxBytes);
+            }
+            String name = real.getFileName().toString();
+            String mime = MimeTypes.detect(name, head(bytes));
+            boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeText(bytes);
+            var entry = new ResourceEntry(uri, uri.segments().get(uri.segments().size() - 1), null, null, mime,
+                    (long) bytes.length, attrs.lastModifiedTime().toInstant());
+            return new ResourceContent(entry, bytes, text);
+        } catch (NoSuchFileException e) {
+            throw new ResourceNotFoundException(uri.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public List<TemplateEntry> templates() {
+        String prefix = mount.prefix().toString();
+        return List.of(new TemplateEntry(prefix + "/{+path}", mount.name(), "Files in " + mount.name(),
+                "Any file below " + prefix + "/", null));
+    }
+
+    /** The real path of a URI's file, or not-found if it is absent, hidden, not a file or outside the root. */
+    private Path locate(CanonicalUri uri) {
+        if (!uri.isWithin(mount.prefix())) {
+            throw new ResourceNotFoundException(uri.toString());
+        }
+        List<String> rel = uri.relativeTo(mount.prefix());
+        if (rel.isEmpty()) {
+            throw new ResourceNotFoundException(uri.toString());
+        }
+        Path p = root;
+        for (String seg : rel) {
+            if ((!includeHidden && seg.startsWith(".")) || seg.indexOf('\0') >= 0 || seg.contains("/")) {
+                throw new ResourceNotFoundException(uri.toString());
+            }
+            p = p.resolve(seg);
+        }
+        Path real = confined(p);
+        if (real == null || !Files.isRegularFile(real) || !Files.isReadable(real)) {
+            throw new ResourceNotFoundException(uri.toString());
+        }
+        return real;
+    }
+
+    /** The real path if it is below the root, else null (absent or escaping). */
+    private Path confined(Path p) {
+        try {
+            Path real = p.toRealPath();
+            return real.startsWith(root) && !real.equals(root) ? real : null;
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+    }
+
+    private ResourceEntry entry(CanonicalUri uri, Path real) {
+        try {
+            var attrs = Files.readAttributes(real, BasicFileAttributes.class);
+            String name = real.getFileName().toString();
+            String mime = MimeTypes.byName(name);
+            if (mime == null) {
+                mime = MimeTypes.detect(name, readHead(real));
+            }
+            return new ResourceEntry(uri, uri.segments().get(uri.segments().size() - 1), null, null, mime,
+                    attrs.size(), attrs.lastModifiedTime().toInstant());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] readHead(Path p) throws IOException {
+        try (InputStream in = Files.newInputStream(p)) {
+            return in.readNBytes(512);
+        }
+    }
+
+    private static byte[] head(byte[] bytes) {
+        return bytes.length <= 512 ? bytes : java.util.Arrays.copyOf(bytes, 512);
+    }
+
+    private CanonicalUri uriOf(Path p) {
+        CanonicalUri u = mount.prefix();
+        for (Path part : root.relativize(p)) {
+            u = u.child(part.toString());
+        }
+        return u;
+    }
+
+    private String relative(Path p) {
+        return root.relativize(p).toString();
+    }
+
+    private static boolean hasHiddenPart(Path rel) {
+        for (Path part : rel) {
+            if (part.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String encodeCursor(String rel) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(rel.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String decodeCursor(String cursor) {
+        try {
+            return new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidCursorException();
+        }
+    }
+}

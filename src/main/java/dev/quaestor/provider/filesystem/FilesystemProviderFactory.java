@@ -1,0 +1,20 @@
+package dev.quaestor.provider.filesystem;
+
+import dev.quaestor.provider.Mount;
+import dev.quaestor.provider.ResourceProvider;
+import dev.quaestor.provider.ResourceProviderFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+
+@ApplicationScoped
+public class FilesystemProviderFactory implements ResourceProviderFactory {
+
+    @Override
+    public String type() {
+        return "filesystem";
+    }
+
+    @Override
+    public ResourceProvider create(Mount mount) {
+        return new FilesystemProvider(mount);
+    }
+}
