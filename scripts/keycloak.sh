@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Local Keycloak for Quaestor development and end-to-end tests.
 #
+#   scripts/keycloak.sh install                only download + unpack Keycloak into the cache dir
 #   scripts/keycloak.sh start                  download (if missing), start on 127.0.0.1 and wait until ready
 #   scripts/keycloak.sh stop                   stop the instance started by this script
 #   scripts/keycloak.sh status                 exit 0 if running and the quaestor realm answers
@@ -81,7 +82,7 @@ ensure_installed() {
   else die "neither mvn nor ./mvnw found; cannot download $artifact"; fi
   log "downloading $artifact from Maven Central into $TOOLS"
   # Run from the download dir so the project's pom.xml is not involved.
-  (cd "$dl" && "$mvn_cmd" -q -B dependency:copy -Dartifact="$artifact" -DoutputDirectory="$dl") \
+  (cd "$dl" && "$mvn_cmd" -q -B dependency:copy -Dartifact="$artifact" -DoutputDirectory="$dl" >&2) \
     || { rm -rf "$dl"; die "download of $artifact failed"; }
   log "unpacking into $KC_HOME"
   tar -xzf "$dl/keycloak-quarkus-dist-$KC_VERSION.tar.gz" -C "$TOOLS" \
@@ -132,7 +133,7 @@ cmd_start() {
     --health-enabled=false
     --metrics-enabled=false
     --tracing-enabled=false
-    --features-disabled=kerberos,twitter-broker,instagram-broker
+    --features-disabled=kerberos,twitter-broker,instagram-broker,kubernetes-service-accounts,client-auth-federated,spiffe
     --log-console-color=false
   )
   : > "$LOG_FILE"
@@ -234,6 +235,7 @@ print(json.dumps(json.loads(base64.urlsafe_b64decode(p)),indent=2))' "$tok"
 }
 
 case "${1:-}" in
+  install)      ensure_installed; echo "$KC_HOME" ;;
   start)        cmd_start ;;
   stop)         cmd_stop ;;
   restart)      cmd_stop; cmd_start ;;
@@ -242,5 +244,5 @@ case "${1:-}" in
   client-token) shift; cmd_client_token "$@" ;;
   claims)       shift; tok="$(cmd_token "$@")"; cmd_decode "$tok" ;;
   decode)       shift; cmd_decode "$@" ;;
-  *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

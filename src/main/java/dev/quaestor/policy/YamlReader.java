@@ -58,8 +58,8 @@ final class YamlReader {
             throw fail(node, "YAML anchors and aliases are not allowed in policy files");
         }
         Tag tag = node.getTag();
-        if (!node.getTag().isSecondary() && !tag.equals(Tag.MAP) && !tag.equals(Tag.SEQ) && !tag.equals(Tag.STR)) {
-            // Only the core tags are accepted; resolved implicit tags (int, bool, null) are secondary.
+        if (!tag.getValue().startsWith(Tag.PREFIX)) {
+            // Only YAML's own tags (str, int, bool, map, ...) are accepted; custom tags such as !foo are not.
             throw fail(node, "YAML tag " + tag.getValue() + " is not allowed in policy files");
         }
         if (node instanceof MappingNode m) {

@@ -1,0 +1,76 @@
+package dev.quaestor;
+
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+@QuarkusTest
+class AuthenticationTest {
+
+    private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+
+    private static io.restassured.response.ValidatableResponse post(String token) {
+        var spec = given().contentType("application/json").accept("application/json, text/event-stream").body(INIT);
+        if (token != null) {
+            spec = spec.header("Authorization", "Bearer " + token);
+        }
+        return spec.when().post("/mcp").then();
+    }
+
+    @Test
+    void noTokenGets401WithResourceMetadata() {
+        post(null).statusCode(401)
+                .header("WWW-Authenticate", containsString("Bearer resource_metadata=\""))
+                .header("WWW-Authenticate", containsString("/.well-known/oauth-protected-resource/mcp\""))
+                .header("WWW-Authenticate", not(containsString("invalid_token")));
+    }
+
+    @Test
+    void validTokenIsAccepted() {
+        post(TestIssuer.tokenFor("alice")).statusCode(200).body("result.protocolVersion", equalTo("2025-06-18"));
+    }
+
+    @Test
+    void expiredTokenGets401() {
+        var claims = TestIssuer.claims("alice").issuedAt(java.time.Instant.now().minusSeconds(3600))
+                .expiresAt(java.time.Instant.now().minusSeconds(60));
+        post(TestIssuer.sign(claims)).statusCode(401).header("WWW-Authenticate", containsString("error=\"invalid_token\""));
+    }
+
+    @Test
+    void wrongAudienceGets401() {
+        post(TestIssuer.sign(TestIssuer.claims("alice").audience("some-other-api"))).statusCode(401);
+    }
+
+    @Test
+    void wrongIssuerGets401() {
+        post(TestIssuer.sign(TestIssuer.claims("alice").issuer("http://127.0.0.1:1/realms/evil"))).statusCode(401);
+    }
+
+    @Test
+    void tokenSignedByAnotherKeyGets401() {
+        post(TestIssuer.signWithForeignKey(TestIssuer.claims("alice"))).statusCode(401);
+    }
+
+    @Test
+    void garbageTokenGets401() {
+        post("not.a.jwt").statusCode(401).header("WWW-Authenticate", containsString("error=\"invalid_token\""));
+    }
+
+    @Test
+    void protectedResourceMetadataNamesTheIssuer() {
+        for (String path : new String[] {"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"}) {
+            given().when().get(path).then().statusCode(200)
+                    .body("authorization_servers", contains(TestIssuer.issuer()))
+                    .body("resource", endsWith("/mcp"))
+                    .body("bearer_methods_supported", contains("header"));
+        }
+    }
+}

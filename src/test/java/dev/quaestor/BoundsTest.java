@@ -1,0 +1,59 @@
+package dev.quaestor;
+
+import dev.quaestor.audit.AuditEntry;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.lessThan;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The time box around providers and the rate limit from the policy's limits. */
+@QuarkusTest
+class BoundsTest {
+
+    @Test
+    void hangingProviderIsCutOffWithMinus32001() {
+        String token = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(token, "2025-06-18");
+        long start = System.nanoTime();
+        String requestId = Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/read\",\"params\":{\"uri\":\"slow://anything\"}}")
+                .statusCode(200)
+                .body("error.code", equalTo(-32001))
+                .body("error.data.timeoutMs", equalTo(700))
+                .body("error.data.uri", equalTo("slow://anything"))
+                .extract().path("error.data.requestId");
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(millis < 4000, "answered after " + millis + " ms, long before the provider's 5 s");
+        QuarkusTransaction.requiringNew().run(() -> {
+            var rows = AuditEntry.<AuditEntry>list("requestId = ?1 order by id", requestId);
+            assertEquals(2, rows.size());
+            assertEquals("timeout", rows.get(1).outcome);
+            assertEquals(-32001, rows.get(1).errorCode);
+        });
+    }
+
+    @Test
+    void rateLimitRejectsWith429AndRetryAfter() {
+        String token = TestIssuer.tokenFor("dave");
+        String session = Rpc.initialize(token, "2025-06-18");
+        String read = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"test-data://limited\"}}";
+        Rpc.call(token, session, read).statusCode(200)
+                .header("RateLimit-Policy", equalTo("\"limited-resource\";q=2;w=3600"))
+                .header("RateLimit", containsString("r=1"));
+        Rpc.call(token, session, read).statusCode(200).header("RateLimit", containsString("r=0"));
+        Rpc.call(token, session, read).statusCode(429)
+                .header("Retry-After", Integer::parseInt, lessThan(1801))
+                .header("Retry-After", Integer::parseInt, org.hamcrest.Matchers.greaterThan(0))
+                .body("error.code", equalTo(-32004))
+                .body("error.data.retryAfterSeconds", org.hamcrest.Matchers.greaterThan(0));
+        // Another subject has its own bucket.
+        String other = TestIssuer.tokenFor("carol");
+        Rpc.call(other, Rpc.initialize(other, "2025-06-18"), read).statusCode(200);
+    }
+}

@@ -1,0 +1,142 @@
+package dev.quaestor;
+
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.emptyOrNullString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+@QuarkusTest
+class TransportTest {
+
+    private final String alice = TestIssuer.tokenFor("alice");
+    private final String bob = TestIssuer.tokenFor("bob");
+
+    @Test
+    void initializeNegotiatesEachSupportedVersion() {
+        for (String v : new String[] {"2025-03-26", "2025-06-18", "2025-11-25"}) {
+            Rpc.as(alice).body(Rpc.init(v)).post("/mcp").then().statusCode(200)
+                    .header("Mcp-Session-Id", notNullValue())
+                    .body("result.protocolVersion", equalTo(v))
+                    .body("result.capabilities.resources.subscribe", equalTo(false))
+                    .body("result.capabilities.resources.listChanged", equalTo(false))
+                    .body("result.capabilities.tools", equalTo(null))
+                    .body("result.serverInfo.name", equalTo("quaestor"));
+        }
+    }
+
+    @Test
+    void unknownVersionGetsOurLatest() {
+        Rpc.as(alice).body(Rpc.init("2024-01-01")).post("/mcp").then().statusCode(200)
+                .body("result.protocolVersion", equalTo("2025-11-25"));
+    }
+
+    @Test
+    void sessionIsBoundToItsSubject() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").statusCode(200).body("result", equalTo(java.util.Map.of()));
+        Rpc.call(bob, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").statusCode(404);
+        Rpc.call(bob, session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///docs/home/alice/notes.md\"}}")
+                .statusCode(404).body(emptyOrNullString());
+    }
+
+    @Test
+    void deletedSessionGets404() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        given().header("Authorization", "Bearer " + bob).header("Mcp-Session-Id", session).delete("/mcp").then().statusCode(404);
+        given().header("Authorization", "Bearer " + alice).header("Mcp-Session-Id", session).delete("/mcp").then().statusCode(204);
+        Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").statusCode(404);
+    }
+
+    @Test
+    void missingSessionGets400AndUnknownSession404() {
+        Rpc.as(alice).body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(400)
+                .body("error.code", equalTo(-32600));
+        Rpc.call(alice, "no-such-session", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").statusCode(404);
+    }
+
+    @Test
+    void protocolVersionHeaderIsHonoured() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        Rpc.as(alice).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-06-18")
+                .body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(200);
+        Rpc.as(alice).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "1999-01-01")
+                .body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(400);
+        Rpc.as(alice).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-03-26")
+                .body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(400);
+    }
+
+    @Test
+    void badOriginOrHostGets403BeforeAuthentication() {
+        Rpc.as(alice).header("Origin", "http://evil.example.com").body(Rpc.init("2025-06-18")).post("/mcp").then().statusCode(403);
+        Rpc.as(alice).header("Host", "evil.example.com").body(Rpc.init("2025-06-18")).post("/mcp").then().statusCode(403);
+        // No token at all: still 403, so a rebinding page cannot even probe authentication.
+        given().header("Origin", "http://evil.example.com").contentType("application/json").body(Rpc.init("2025-06-18"))
+                .post("/mcp").then().statusCode(403);
+        Rpc.as(alice).header("Origin", "http://localhost:6274").body(Rpc.init("2025-06-18")).post("/mcp").then().statusCode(200);
+    }
+
+    @Test
+    void malformedJsonGets400ParseError() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        Rpc.call(alice, session, "{\"jsonrpc\":").statusCode(400).body("error.code", equalTo(-32700))
+                .body("id", equalTo(null)).body("error.data.requestId", notNullValue());
+        Rpc.as(alice).body("not json").post("/mcp").then().statusCode(400).body("error.code", equalTo(-32700));
+    }
+
+    @Test
+    void invalidRequestsAndUnknownMethods() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        Rpc.call(alice, session, "{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"ping\"}").statusCode(200).body("error.code", equalTo(-32600));
+        Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\"}").statusCode(200).body("error.code", equalTo(-32601));
+        Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{}}").statusCode(200)
+                .body("error.code", equalTo(-32602));
+        Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":[1]}").statusCode(200)
+                .body("error.code", equalTo(-32602));
+    }
+
+    @Test
+    void notificationsAreAcceptedWith202() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode(202).body(emptyOrNullString());
+    }
+
+    @Test
+    void batchesAreAnsweredInOneArray() {
+        String session = Rpc.initialize(alice, "2025-03-26");
+        Rpc.call(alice, session, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope\"}]").statusCode(200)
+                .body("$", hasSize(2)).body("[0].id", equalTo(1)).body("[1].error.code", equalTo(-32601));
+    }
+
+    @Test
+    void answersAsSseWhenTheClientAcceptsOnlyThat() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        String body = given().header("Authorization", "Bearer " + alice).header("Mcp-Session-Id", session)
+                .contentType("application/json").accept("text/event-stream")
+                .body("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}").post("/mcp").then().statusCode(200)
+                .contentType(startsWith("text/event-stream")).extract().asString();
+        org.junit.jupiter.api.Assertions.assertTrue(body.startsWith("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}"), body);
+    }
+
+    @Test
+    void oversizedBodiesAreRefused() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}}";
+        Rpc.call(alice, session, big).statusCode(413);
+    }
+
+    @Test
+    void getHasNoStreamToOffer() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        given().header("Authorization", "Bearer " + alice).header("Mcp-Session-Id", session).accept("text/event-stream")
+                .get("/mcp").then().statusCode(405).header("Allow", containsString("POST"));
+    }
+}

@@ -1,0 +1,94 @@
+package dev.quaestor.provider.filesystem;
+
+import dev.quaestor.provider.ContentTooLargeException;
+import dev.quaestor.provider.Mount;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.ResourceNotFoundException;
+import dev.quaestor.uri.UriCanonicalizer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FilesystemProviderTest {
+
+    @TempDir
+    Path tmp;
+    Path root;
+    FilesystemProvider provider;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        root = Files.createDirectories(tmp.resolve("root"));
+        Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(tmp.resolve("outside/secret.txt"), "outside secret");
+        Files.createDirectories(root.resolve("a/b"));
+        Files.writeString(root.resolve("a/b/note.txt"), "hello");
+        Files.write(root.resolve("a/data.bin"), new byte[] {0, 1, 2, (byte) 0xff});
+        Files.writeString(root.resolve(".hidden"), "hidden");
+        Files.createSymbolicLink(root.resolve("escape.txt"), tmp.resolve("outside/secret.txt"));
+        Files.createSymbolicLink(root.resolve("escape-dir"), tmp.resolve("outside"));
+        Files.createSymbolicLink(root.resolve("inside-link.txt"), root.resolve("a/b/note.txt"));
+        var prefix = UriCanonicalizer.canonicalize("file:///docs/");
+        provider = new FilesystemProvider(new Mount("docs", "filesystem", prefix, "file:///docs/",
+                Map.of("root", root.toString(), "max-bytes", "1000")));
+    }
+
+    private byte[] read(String uri) {
+        return provider.read(UriCanonicalizer.canonicalize(uri)).bytes();
+    }
+
+    @Test
+    void readsFilesWithTypes() {
+        var text = provider.read(UriCanonicalizer.canonicalize("file:///docs/a/b/note.txt"));
+        assertTrue(text.text());
+        assertEquals("text/plain", text.entry().mimeType());
+        assertArrayEquals("hello".getBytes(StandardCharsets.UTF_8), text.bytes());
+        var bin = provider.read(UriCanonicalizer.canonicalize("file:///docs/a/data.bin"));
+        assertFalse(bin.text());
+        assertEquals("application/octet-stream", bin.entry().mimeType());
+    }
+
+    @Test
+    void symlinksOutOfTheRootAreAbsent() {
+        assertThrows(ResourceNotFoundException.class, () -> read("file:///docs/escape.txt"));
+        assertThrows(ResourceNotFoundException.class, () -> read("file:///docs/escape-dir/secret.txt"));
+        assertArrayEquals("hello".getBytes(StandardCharsets.UTF_8), read("file:///docs/inside-link.txt"));
+    }
+
+    @Test
+    void hiddenFilesDirectoriesAndTheRootAreAbsent() {
+        assertThrows(ResourceNotFoundException.class, () -> read("file:///docs/.hidden"));
+        assertThrows(ResourceNotFoundException.class, () -> read("file:///docs/a"));
+        assertThrows(ResourceNotFoundException.class, () -> read("file:///docs"));
+        assertThrows(ResourceNotFoundException.class, () -> read("file:///elsewhere/a/b/note.txt"));
+    }
+
+    @Test
+    void oversizedFilesAreRefused() throws Exception {
+        Files.write(root.resolve("big.txt"), new byte[2000]);
+        assertThrows(ContentTooLargeException.class, () -> read("file:///docs/big.txt"));
+    }
+
+    @Test
+    void listingPagesOverVisibleFilesOnly() {
+        var seen = new ArrayList<String>();
+        String cursor = null;
+        do {
+            var page = provider.list(cursor, 1);
+            page.items().stream().map(ResourceEntry::uri).map(Object::toString).forEach(seen::add);
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        assertEquals(java.util.List.of("file:///docs/a/b/note.txt", "file:///docs/a/data.bin", "file:///docs/inside-link.txt"), seen);
+    }
+}

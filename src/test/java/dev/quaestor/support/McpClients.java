@@ -1,0 +1,35 @@
+package dev.quaestor.support;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpError;
+import java.net.URL;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import org.junit.jupiter.api.function.Executable;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The official MCP Java SDK client, pointed at the server under test with a bearer token. */
+public final class McpClients {
+
+    private McpClients() {
+    }
+
+    public static McpSyncClient connect(URL base, String token) {
+        var transport = HttpClientStreamableHttpTransport.builder(base.toString().replaceAll("/$", ""))
+                .endpoint("/mcp")
+                .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
+                .openConnectionOnStartup(false)
+                .build();
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(20)).build();
+        client.initialize();
+        return client;
+    }
+
+    /** Runs the call, expects a JSON-RPC error, and returns it. */
+    public static McpError expectError(Executable call) {
+        return assertThrows(McpError.class, call);
+    }
+}

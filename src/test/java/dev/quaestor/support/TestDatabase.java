@@ -1,0 +1,36 @@
+package dev.quaestor.support;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
+
+/**
+ * Makes sure the test database exists on the local PostgreSQL (127.0.0.1:5432, user postgres),
+ * so that `./mvnw verify` needs nothing but a running server. Flyway cleans and migrates it.
+ */
+public class TestDatabase implements QuarkusTestResourceLifecycleManager {
+
+    static final String NAME = "quaestor_test";
+
+    @Override
+    public Map<String, String> start() {
+        String url = System.getProperty("quaestor.test.pg-admin-url", "jdbc:postgresql://127.0.0.1:5432/postgres");
+        try (var c = DriverManager.getConnection(url, "postgres", "");
+                var check = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+            check.setString(1, NAME);
+            if (!check.executeQuery().next()) {
+                try (var s = c.createStatement()) {
+                    s.execute("CREATE DATABASE " + NAME);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL must be running on 127.0.0.1:5432 for the tests (see README): " + e.getMessage(), e);
+        }
+        return Map.of();
+    }
+
+    @Override
+    public void stop() {
+    }
+}

@@ -1,0 +1,186 @@
+package dev.quaestor.support;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.smallrye.jwt.build.Jwt;
+import io.smallrye.jwt.build.JwtClaimsBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.interfaces.RSAPublicKey;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A small but real OIDC issuer for tests: it serves discovery and a JWKS over HTTP on loopback and
+ * issues RS256-signed access tokens from its token endpoint. Quarkus verifies them exactly as it
+ * would a production IdP's (discovery, JWKS fetch, signature, issuer, expiry, audience).
+ *
+ * <p>Users are fixed: alice (principal-investigator), bob (clinician), carol (analyst, tenant globex).
+ */
+public class TestIssuer implements QuarkusTestResourceLifecycleManager {
+
+    public static final String AUDIENCE = "quaestor";
+    private static final Map<String, List<String>> ROLES = Map.of(
+            "alice", List.of("principal-investigator"),
+            "bob", List.of("clinician"),
+            "carol", List.of("analyst"),
+            "dave", List.of("clinician"));
+
+    private static HttpServer server;
+    private static KeyPair keys;
+    private static String issuer;
+
+    @Override
+    public synchronized Map<String, String> start() {
+        try {
+            if (server == null) {
+                var gen = KeyPairGenerator.getInstance("RSA");
+                gen.initialize(2048);
+                keys = gen.generateKeyPair();
+                server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+                issuer = "http://127.0.0.1:" + server.getAddress().getPort() + "/realms/test";
+                server.createContext("/realms/test/.well-known/openid-configuration", ex -> json(ex, discovery()));
+                server.createContext("/realms/test/protocol/openid-connect/certs", ex -> json(ex, jwks()));
+                server.createContext("/realms/test/protocol/openid-connect/token", TestIssuer::token);
+                server.start();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return Map.of("quarkus.oidc.auth-server-url", issuer, "quarkus.oidc.token.audience", AUDIENCE);
+    }
+
+    @Override
+    public void stop() {
+        // Shared by all test classes of the run; the JVM's exit stops it.
+    }
+
+    public static String issuer() {
+        return issuer;
+    }
+
+    /** A token for a fixed user, fetched from the issuer's token endpoint over HTTP. */
+    public static String tokenFor(String user, String scope) {
+        try {
+            String form = "grant_type=password&client_id=test-client&username=" + user + "&password=" + user
+                    + (scope == null ? "" : "&scope=" + scope.replace(" ", "%20"));
+            var req = HttpRequest.newBuilder(URI.create(issuer + "/protocol/openid-connect/token"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+            var res = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
+            if (res.statusCode() != 200) {
+                throw new IllegalStateException("token endpoint said " + res.statusCode() + ": " + res.body());
+            }
+            var m = java.util.regex.Pattern.compile("\"access_token\":\"([^\"]+)\"").matcher(res.body());
+            if (!m.find()) {
+                throw new IllegalStateException("no access_token in " + res.body());
+            }
+            return m.group(1);
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String tokenFor(String user) {
+        return tokenFor(user, "openid resources:read");
+    }
+
+    /** Claims as this issuer would put them, for tests that then alter one thing (expiry, audience...). */
+    public static JwtClaimsBuilder claims(String user) {
+        return Jwt.issuer(issuer).subject(user).audience(AUDIENCE).claim("azp", "test-client")
+                .claim("scope", "openid resources:read")
+                .claim("realm_access", Map.of("roles", ROLES.getOrDefault(user, List.of())))
+                .issuedAt(Instant.now()).expiresIn(300).claim("jti", UUID.randomUUID().toString());
+    }
+
+    /** Signs with this issuer's key. */
+    public static String sign(JwtClaimsBuilder claims) {
+        return claims.jws().keyId("test-key").sign(keys.getPrivate());
+    }
+
+    /** Signs with a key this issuer never published, as a forger would. */
+    public static String signWithForeignKey(JwtClaimsBuilder claims) {
+        try {
+            var gen = KeyPairGenerator.getInstance("RSA");
+            gen.initialize(2048);
+            return claims.jws().keyId("test-key").sign(gen.generateKeyPair().getPrivate());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void token(HttpExchange ex) throws IOException {
+        var form = new HashMap<String, String>();
+        String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                form.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        String user = form.get("username");
+        if (!"password".equals(form.get("grant_type")) || user == null || !user.equals(form.get("password"))
+                || !ROLES.containsKey(user)) {
+            send(ex, 400, "{\"error\":\"invalid_grant\"}");
+            return;
+        }
+        var claims = claims(user);
+        if (form.containsKey("scope")) {
+            claims.claim("scope", form.get("scope"));
+        }
+        if (user.equals("carol")) {
+            claims.claim("tenant", "globex");
+        } else {
+            claims.claim("tenant", "acme");
+        }
+        String token = sign(claims);
+        send(ex, 200, "{\"access_token\":\"" + token + "\",\"token_type\":\"Bearer\",\"expires_in\":300}");
+    }
+
+    private static String discovery() {
+        return "{\"issuer\":\"" + issuer + "\",\"jwks_uri\":\"" + issuer + "/protocol/openid-connect/certs\","
+                + "\"token_endpoint\":\"" + issuer + "/protocol/openid-connect/token\","
+                + "\"authorization_endpoint\":\"" + issuer + "/protocol/openid-connect/auth\","
+                + "\"id_token_signing_alg_values_supported\":[\"RS256\"],\"subject_types_supported\":[\"public\"],"
+                + "\"response_types_supported\":[\"code\"]}";
+    }
+
+    private static String jwks() {
+        var pub = (RSAPublicKey) keys.getPublic();
+        var enc = Base64.getUrlEncoder().withoutPadding();
+        return "{\"keys\":[{\"kty\":\"RSA\",\"use\":\"sig\",\"alg\":\"RS256\",\"kid\":\"test-key\",\"n\":\""
+                + enc.encodeToString(unsigned(pub.getModulus().toByteArray())) + "\",\"e\":\""
+                + enc.encodeToString(unsigned(pub.getPublicExponent().toByteArray())) + "\"}]}";
+    }
+
+    private static byte[] unsigned(byte[] b) {
+        return b.length > 1 && b[0] == 0 ? java.util.Arrays.copyOfRange(b, 1, b.length) : b;
+    }
+
+    private static void json(HttpExchange ex, String body) throws IOException {
+        send(ex, 200, body);
+    }
+
+    private static void send(HttpExchange ex, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, bytes.length);
+        try (var out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}
