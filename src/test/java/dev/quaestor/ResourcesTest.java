@@ -51,8 +51,8 @@ class ResourcesTest {
         String cursor = null;
         int pages = 0;
         do {
-            var page = cursor == null ? client.listResources() : client.listResources(cursor);
-            assertTrue(page.resources().size() <= 3, "page size is 3 in tests");
+            var page = client.listResources(cursor == null ? McpSchema.FIRST_PAGE : cursor);
+            assertTrue(page.resources().size() <= 3, "page size is 3 in tests, got " + page.resources().size());
             page.resources().forEach(r -> uris.add(r.uri()));
             cursor = page.nextCursor();
             assertTrue(++pages < 50, "paging must end");
@@ -77,6 +77,10 @@ class ResourcesTest {
         assertFalse(bob.contains("test-data://secret"));
         assertTrue(bob.contains("file:///docs/home/bob/notes.md"));
         assertTrue(bob.contains("file:///docs/handbook/welcome.md"));
+
+        // The SDK's own all-pages helper follows our cursors to the same set.
+        assertEquals(new HashSet<>(alice), new HashSet<>(as("alice").listResources().resources().stream()
+                .map(McpSchema.Resource::uri).toList()));
     }
 
     @Test

@@ -16,14 +16,13 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
  * application.properties); a call past it is interrupted and surfaces as a TimeoutException.
  */
 @ApplicationScoped
+@Timeout(10_000)
 public class ProviderCalls {
 
-    @Timeout(10_000)
     public ResourceContent read(ResourceProvider provider, CanonicalUri uri) {
         return provider.read(uri);
     }
 
-    @Timeout(10_000)
     public Page<ResourceEntry> list(MountTable mounts, String cursor, int limit, int scanBudget,
             Predicate<ResourceEntry> visible) {
         return mounts.list(cursor, limit, scanBudget, visible);

@@ -40,7 +40,7 @@ final class YamlReader {
     List<Node> documents(Reader reader) {
         var options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
-        options.setMaxAliasesForCollections(0);
+        options.setMaxAliasesForCollections(10);
         options.setAllowRecursiveKeys(false);
         options.setCodePointLimit(1024 * 1024);
         var docs = new ArrayList<Node>();
