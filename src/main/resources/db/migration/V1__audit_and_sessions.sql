@@ -20,6 +20,7 @@ CREATE TABLE audit_entry (
     outcome         VARCHAR(32),
     error_code      INTEGER,
     bytes           BIGINT,
+    item_count      INTEGER,
     content_sha256  VARCHAR(64),
     latency_us      BIGINT
 );

@@ -178,6 +178,18 @@ class ResourcesTest {
     }
 
     @Test
+    void listingsAreAuditedWithTheNumberOfEntriesDisclosed() {
+        var page = as("bob").listResources(McpSchema.FIRST_PAGE);
+        QuarkusTransaction.requiringNew().run(() -> {
+            AuditEntry last = AuditEntry.<AuditEntry>find("subject = ?1 and method = ?2 and kind = ?3 order by id desc",
+                    "bob", "resources/list", "OUTCOME").firstResult();
+            assertEquals(page.resources().size(), last.items);
+            assertNull(last.bytes);
+            assertEquals("ok", last.outcome);
+        });
+    }
+
+    @Test
     void hostileUrisNeverReachOtherContent() {
         var alice = as("alice");
         for (String uri : List.of("file:///docs/home/alice/../bob/notes.md", "file:///docs/home/alice/%2e%2e/bob/notes.md",

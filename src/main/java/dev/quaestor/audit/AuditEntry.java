@@ -46,6 +46,8 @@ public class AuditEntry extends PanacheEntityBase {
     @Column(name = "error_code")
     public Integer errorCode;
     public Long bytes;
+    @Column(name = "item_count")
+    public Integer items;
     @Column(name = "content_sha256")
     public String contentSha256;
     @Column(name = "latency_us")

@@ -8,11 +8,12 @@ import java.util.List;
  * committed before the provider is called, and an {@code OUTCOME} with what was disclosed.
  *
  * @param rules deciding policy rule ids
+ * @param items number of entries disclosed by a listing
  * @param contentSha256 hex SHA-256 of exactly the bytes served (before any base64 encoding)
  */
 public record AuditEvent(Instant time, String requestId, Kind kind, Caller caller, String method, String action,
         String uri, String decision, List<String> rules, String policyRevision, String outcome, Integer errorCode,
-        Long bytes, String contentSha256, Long latencyMicros) {
+        Long bytes, Integer items, String contentSha256, Long latencyMicros) {
 
     public enum Kind { DECISION, OUTCOME, AUTHENTICATION, POLICY }
 

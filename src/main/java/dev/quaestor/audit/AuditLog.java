@@ -48,6 +48,7 @@ public class AuditLog {
         r.outcome = e.outcome();
         r.errorCode = e.errorCode();
         r.bytes = e.bytes();
+        r.items = e.items();
         r.contentSha256 = e.contentSha256();
         r.latencyMicros = e.latencyMicros();
         return r;

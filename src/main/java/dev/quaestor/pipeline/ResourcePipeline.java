@@ -84,16 +84,14 @@ public class ResourcePipeline {
         try {
             uri = UriCanonicalizer.canonicalize(rawUri);
         } catch (InvalidUriException e) {
-            record(ctx, Kind.DECISION, method, Action.READ, rawUri, "DENY", List.of(), policy, "invalid-uri",
-                    ErrorCodes.INVALID_PARAMS, null, null, start);
+            decision(ctx, method, Action.READ, rawUri, "DENY", List.of(), policy, ErrorCodes.INVALID_PARAMS);
             throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
         }
         String uriText = uri.toString();
 
         Decision decision = policy.decide(ctx.identity(), Action.READ, uri);
-        record(ctx, Kind.DECISION, method, Action.READ, uriText, decision.allowed() ? "ALLOW" : "DENY",
-                decision.rules(), policy, decision.allowed() ? null : "denied",
-                decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED, null, null, start);
+        decision(ctx, method, Action.READ, uriText, decision.allowed() ? "ALLOW" : "DENY", decision.rules(), policy,
+                decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED);
         if (!decision.allowed()) {
             // Same answer whether or not the URI exists: the provider is never consulted.
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
@@ -111,8 +109,7 @@ public class ResourcePipeline {
 
         byte[] bytes = content.bytes();
         String sha256 = sha256(bytes);
-        record(ctx, Kind.OUTCOME, method, Action.READ, uriText, null, List.of(), policy, "ok", null,
-                (long) bytes.length, sha256, start);
+        outcome(ctx, method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256, start);
 
         ResourceEntry e = content.entry();
         var item = content.text()
@@ -126,7 +123,7 @@ public class ResourcePipeline {
         String method = "resources/list";
         PolicySet policy = policies.current();
         // The decision for a listing is per entry: each entry is shown only if the caller may list it.
-        record(ctx, Kind.DECISION, method, Action.LIST, null, "FILTER", List.of(), policy, null, null, null, null, start);
+        decision(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, null);
         RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
         Page<ResourceEntry> page;
         try {
@@ -140,8 +137,7 @@ public class ResourcePipeline {
             resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
                     e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
         }
-        record(ctx, Kind.OUTCOME, method, Action.LIST, null, null, List.of(), policy, "ok", null,
-                (long) resources.size(), null, start);
+        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start);
         return new Served<>(new Schema.ListResourcesResult(resources, page.nextCursor()), rate);
     }
 
@@ -153,7 +149,7 @@ public class ResourcePipeline {
             throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
         }
         PolicySet policy = policies.current();
-        record(ctx, Kind.DECISION, method, Action.LIST, null, "FILTER", List.of(), policy, null, null, null, null, start);
+        decision(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, null);
         RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
         var out = new ArrayList<Schema.ResourceTemplate>();
         for (var m : mounts.all()) {
@@ -164,8 +160,7 @@ public class ResourcePipeline {
                 }
             }
         }
-        record(ctx, Kind.OUTCOME, method, Action.LIST, null, null, List.of(), policy, "ok", null,
-                (long) out.size(), null, start);
+        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start);
         return new Served<>(new Schema.ListResourceTemplatesResult(out, null), rate);
     }
 
@@ -190,8 +185,8 @@ public class ResourcePipeline {
     private RateCheck limit(RequestContext ctx, String method, Action action, CanonicalUri uri, PolicySet policy, long start) {
         RateCheck rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri);
         if (!rate.allowed()) {
-            record(ctx, Kind.OUTCOME, method, action, uri == null ? null : uri.toString(), null, List.of(), policy,
-                    "rate-limited", ErrorCodes.RATE_LIMITED, null, null, start);
+            outcome(ctx, method, action, uri == null ? null : uri.toString(), policy, "rate-limited",
+                    ErrorCodes.RATE_LIMITED, null, null, null, start);
             var data = new LinkedHashMap<String, Object>();
             data.put("retryAfterSeconds", rate.retryAfterSeconds());
             throw new McpError(ErrorCodes.RATE_LIMITED, "Rate limit exceeded", data, 429,
@@ -225,17 +220,27 @@ public class ResourcePipeline {
             LOG.errorf(e, "provider failure for request %s", ctx.requestId());
             error = new McpError(ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of());
         }
-        record(ctx, Kind.OUTCOME, method, action, uri, null, List.of(), policy, outcome, error.code(), null, null, start);
+        outcome(ctx, method, action, uri, policy, outcome, error.code(), null, null, null, start);
         return error;
     }
 
-    private void record(RequestContext ctx, Kind kind, String method, Action action, String uri, String decision,
-            List<String> rules, PolicySet policy, String outcome, Integer errorCode, Long bytes, String sha256,
-            long start) {
-        long micros = (System.nanoTime() - start) / 1000;
-        var event = new AuditEvent(Instant.now(), ctx.requestId(), kind, ctx.caller(), method,
-                action == null ? null : action.wireName(), uri, decision, rules, policy.revision(), outcome, errorCode,
-                bytes, sha256, kind == Kind.OUTCOME ? micros : null);
+    /** The first record of a request: what was decided, by which rules, under which revision. */
+    private void decision(RequestContext ctx, String method, Action action, String uri, String verdict,
+            List<String> rules, PolicySet policy, Integer errorCode) {
+        commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
+                uri, verdict, rules, policy.revision(), errorCode == null ? null : "refused", errorCode,
+                null, null, null, null));
+    }
+
+    /** The second record: what happened and, for a read, exactly which bytes were disclosed. */
+    private void outcome(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
+            String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start) {
+        commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
+                uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
+                (System.nanoTime() - start) / 1000));
+    }
+
+    private void commit(AuditEvent event) {
         try {
             audit.append(event);
         } catch (AuditUnavailableException e) {
