@@ -89,7 +89,7 @@ public class ResourcePipeline {
         }
         String uriText = uri.toString();
 
-        Decision decision = policy.decide(ctx.identity(), Action.READ, uri);
+        Decision decision = policy.decide(ctx.identity(), Action.READ, uri, ctx.facts());
         decision(ctx, method, Action.READ, uriText, decision.allowed() ? "ALLOW" : "DENY", decision.rules(), policy,
                 decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED);
         if (!decision.allowed()) {
@@ -127,8 +127,7 @@ public class ResourcePipeline {
         RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
         Page<ResourceEntry> page;
         try {
-            page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(),
-                    entry -> policy.decide(ctx.identity(), Action.LIST, entry.uri()).allowed());
+            page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(), new ListingFilter(policy, ctx));
         } catch (RuntimeException e) {
             throw providerFailure(ctx, method, Action.LIST, null, policy, start, e);
         }
@@ -155,7 +154,7 @@ public class ResourcePipeline {
         for (var m : mounts.all()) {
             for (var t : m.provider().templates()) {
                 CanonicalUri under = literalPrefix(t.uriTemplate());
-                if (under != null && policy.mayAllowBelow(ctx.identity(), Action.READ, under)) {
+                if (under != null && policy.mayAllowBelow(ctx.identity(), Action.READ, under, ctx.facts())) {
                     out.add(new Schema.ResourceTemplate(t.uriTemplate(), t.name(), t.title(), t.description(), t.mimeType()));
                 }
             }

@@ -40,10 +40,12 @@ public final class PolicyLoader {
     private static final Set<String> META_KEYS = Set.of("name", "description");
     private static final Set<String> RULE_KEYS = Set.of("id", "effect", "actions", "resources", "subjects", "when", "description");
     private static final Set<String> SUBJECT_KEYS = Set.of("roles", "groups", "subjects", "clients", "tenants");
-    private static final Set<String> WHEN_KEYS = Set.of("scopes");
+    private static final Set<String> WHEN_KEYS = Set.of("scopes", "sourceCidrs", "timeWindow");
+    private static final Set<String> WINDOW_KEYS = Set.of("days", "from", "to", "zone");
     private static final Set<String> LIMIT_KEYS = Set.of("id", "key", "capacity", "refill", "resources", "actions", "description");
     private static final Set<String> REFILL_KEYS = Set.of("tokens", "period");
-    private static final Set<String> TEST_KEYS = Set.of("name", "identity", "action", "uri", "expect");
+    private static final Set<String> TEST_KEYS = Set.of("name", "identity", "action", "uri", "expect", "sourceIp", "time");
+    private static final Set<String> TEST_REQUIRED = Set.of("name", "identity", "action", "uri", "expect");
     private static final Set<String> IDENTITY_KEYS = Set.of("subject", "client", "tenant", "roles", "groups", "scopes");
     private static final Pattern PERIOD = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
@@ -93,10 +95,9 @@ public final class PolicyLoader {
         }
         var set = new PolicySet(revision(files), rules, limits, tests, names);
         for (PolicyTestCase t : tests) {
-            var decision = set.decide(t.identity(), t.action(), UriCanonicalizer.canonicalize(t.uri()));
+            var decision = set.decide(t.identity(), t.action(), UriCanonicalizer.canonicalize(t.uri()), t.facts());
             if (decision.allowed() != t.expectAllow()) {
-                String[] at = t.origin().split(":(?=\\d+$)");
-                errors.add(new PolicyError(at[0], Integer.parseInt(at[1]), "test '" + t.name() + "' expected "
+                errors.add(new PolicyError(t.file(), t.line(), "test '" + t.name() + "' expected "
                         + (t.expectAllow() ? "allow" : "deny") + " but got " + (decision.allowed() ? "allow" : "deny")
                         + (decision.rules().isEmpty() ? " (no rule matched)" : " by " + decision.rules())));
             }
@@ -193,7 +194,18 @@ public final class PolicyLoader {
         Conditions when = Conditions.NONE;
         if (m.containsKey("when")) {
             var wm = y.mapping(m.get("when"), "when of rule '" + id + "'", WHEN_KEYS, Set.of());
-            when = new Conditions(set(y, wm.get("scopes"), "scopes"));
+            var cidrs = new ArrayList<Cidr>();
+            if (wm.containsKey("sourceCidrs")) {
+                for (String c : y.strings(wm.get("sourceCidrs"), "sourceCidrs")) {
+                    try {
+                        cidrs.add(Cidr.parse(c));
+                    } catch (IllegalArgumentException e) {
+                        throw y.fail(wm.get("sourceCidrs"), "rule '" + id + "': " + e.getMessage());
+                    }
+                }
+            }
+            TimeWindow window = wm.containsKey("timeWindow") ? window(y, wm.get("timeWindow"), "rule '" + id + "'") : null;
+            when = new Conditions(set(y, wm.get("scopes"), "scopes"), cidrs, window);
         }
         return new Rule(id, effect, actions, patterns, subjects, when, y.origin(node));
     }
@@ -221,7 +233,7 @@ public final class PolicyLoader {
     }
 
     private static PolicyTestCase readTest(YamlReader y, Node node) {
-        var m = y.mapping(node, "test", TEST_KEYS, TEST_KEYS);
+        var m = y.mapping(node, "test", TEST_KEYS, TEST_REQUIRED);
         String name = y.string(m.get("name"), "test name");
         var im = y.mapping(m.get("identity"), "identity of test '" + name + "'", IDENTITY_KEYS, Set.of("subject"));
         var identity = new Identity(y.string(im.get("subject"), "subject"),
@@ -243,7 +255,54 @@ public final class PolicyLoader {
         if (!expect.equals("allow") && !expect.equals("deny")) {
             throw y.fail(m.get("expect"), "test '" + name + "': expect must be allow or deny");
         }
-        return new PolicyTestCase(name, identity, action, uri, expect.equals("allow"), y.origin(node));
+        String sourceIp = m.containsKey("sourceIp") ? y.string(m.get("sourceIp"), "sourceIp") : "127.0.0.1";
+        java.time.Instant time = java.time.Instant.now();
+        if (m.containsKey("time")) {
+            try {
+                time = java.time.OffsetDateTime.parse(y.string(m.get("time"), "time")).toInstant();
+            } catch (java.time.format.DateTimeParseException e) {
+                throw y.fail(m.get("time"), "test '" + name + "': time must be ISO-8601 with an offset, e.g. 2026-03-02T09:30:00+01:00");
+            }
+        }
+        return new PolicyTestCase(name, identity, new Facts(sourceIp, time), action, uri, expect.equals("allow"),
+                y.file(), y.line(node));
+    }
+
+    private static final Map<String, java.time.DayOfWeek> DAYS = Map.of("mon", java.time.DayOfWeek.MONDAY,
+            "tue", java.time.DayOfWeek.TUESDAY, "wed", java.time.DayOfWeek.WEDNESDAY, "thu", java.time.DayOfWeek.THURSDAY,
+            "fri", java.time.DayOfWeek.FRIDAY, "sat", java.time.DayOfWeek.SATURDAY, "sun", java.time.DayOfWeek.SUNDAY);
+
+    private static TimeWindow window(YamlReader y, Node node, String what) {
+        var m = y.mapping(node, "timeWindow of " + what, WINDOW_KEYS, Set.of("from", "to", "zone"));
+        var days = EnumSet.noneOf(java.time.DayOfWeek.class);
+        if (m.containsKey("days")) {
+            for (String d : y.strings(m.get("days"), "days")) {
+                java.time.DayOfWeek day = DAYS.get(d.toLowerCase(java.util.Locale.ROOT));
+                if (day == null) {
+                    throw y.fail(m.get("days"), what + ": unknown day '" + d + "' (mon, tue, wed, thu, fri, sat, sun)");
+                }
+                days.add(day);
+            }
+        } else {
+            days = EnumSet.allOf(java.time.DayOfWeek.class);
+        }
+        java.time.LocalTime from = time(y, m.get("from"), what);
+        java.time.LocalTime to = time(y, m.get("to"), what);
+        String zone = y.string(m.get("zone"), "zone");
+        try {
+            return new TimeWindow(days, from, to, java.time.ZoneId.of(zone));
+        } catch (java.time.DateTimeException e) {
+            throw y.fail(m.get("zone"), what + ": unknown time zone '" + zone + "'");
+        }
+    }
+
+    private static java.time.LocalTime time(YamlReader y, Node node, String what) {
+        String s = y.string(node, "time of day");
+        try {
+            return java.time.LocalTime.parse(s);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw y.fail(node, what + ": time of day must look like 08:00, not '" + s + "'");
+        }
     }
 
     private static Set<Action> actions(YamlReader y, Node node, String what) {

@@ -101,6 +101,25 @@ public final class ResourcePattern {
         return source;
     }
 
+    /** Null when any scheme matches. */
+    String scheme() {
+        return scheme;
+    }
+
+    /** Null when any authority matches. */
+    String authority() {
+        return authority;
+    }
+
+    List<String> segments() {
+        return segments;
+    }
+
+    /** True if the pattern is {@code <i literal-or-glob segments>/**}: it then matches everything below depth i. */
+    boolean endsWithAnyDepthAt(int i) {
+        return segments.size() == i + 1 && segments.get(i).equals(ANY_DEPTH);
+    }
+
     public boolean matches(CanonicalUri uri, Identity who) {
         if (scheme != null && !scheme.equals(uri.scheme())) {
             return false;
@@ -166,7 +185,7 @@ public final class ResourcePattern {
     }
 
     /** Substitutes placeholders; null if a placeholder has no value or a value that is not one safe segment. */
-    private static String bind(String seg, Identity who) {
+    static String bind(String seg, Identity who) {
         if (seg == null || !seg.contains("${")) {
             return seg;
         }

@@ -14,13 +14,13 @@ public record Rule(String id, Effect effect, Set<Action> actions, List<ResourceP
         resources = List.copyOf(resources);
     }
 
-    /** True if this rule applies to the caller and action, regardless of URI. */
-    public boolean appliesTo(Identity who, Action action) {
-        return actions.contains(action) && subjects.matches(who) && when.hold(who);
+    /** True if this rule applies to the caller, action and circumstances, regardless of URI. */
+    public boolean appliesTo(Identity who, Action action, Facts facts) {
+        return actions.contains(action) && subjects.matches(who) && when.hold(who, facts);
     }
 
-    public boolean matches(Identity who, Action action, CanonicalUri uri) {
-        if (!appliesTo(who, action)) {
+    public boolean matches(Identity who, Action action, CanonicalUri uri, Facts facts) {
+        if (!appliesTo(who, action, facts)) {
             return false;
         }
         for (ResourcePattern p : resources) {

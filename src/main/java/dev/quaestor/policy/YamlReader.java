@@ -74,6 +74,10 @@ final class YamlReader {
         }
     }
 
+    String file() {
+        return file;
+    }
+
     int line(Node node) {
         return node.getStartMark().getLine() + 1;
     }

@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PolicyLoaderTest {
 
     private static final String HEAD = "apiVersion: quaestor/v1\nkind: Policy\n";
+    private static final Facts FACTS = new Facts("10.1.2.3", java.time.Instant.parse("2026-03-04T10:00:00Z"));
 
     private static PolicySet parse(String... namesAndContents) {
         var files = new ArrayList<Map.Entry<String, String>>();
@@ -36,7 +37,7 @@ class PolicyLoaderTest {
     }
 
     private static boolean allowed(PolicySet set, Identity id, Action a, String uri) {
-        return set.decide(id, a, UriCanonicalizer.canonicalize(uri)).allowed();
+        return set.decide(id, a, UriCanonicalizer.canonicalize(uri), FACTS).allowed();
     }
 
     @Test
@@ -53,7 +54,7 @@ class PolicyLoaderTest {
         assertFalse(allowed(set, who("u", "x"), Action.LIST, "file:///a/b"), "action does not match");
         assertFalse(allowed(set, who("u", "x"), Action.READ, "file:///b/c"), "resource does not match");
         assertTrue(allowed(set, who("u", "x"), Action.READ, "file:///a/b/c"));
-        assertTrue(set.decide(who("u", "y"), Action.READ, UriCanonicalizer.canonicalize("file:///a/b")).rules().isEmpty());
+        assertTrue(set.decide(who("u", "y"), Action.READ, UriCanonicalizer.canonicalize("file:///a/b"), FACTS).rules().isEmpty());
     }
 
     @Test
@@ -61,7 +62,7 @@ class PolicyLoaderTest {
         String allow = HEAD + "rules:\n  - {id: allow-all, effect: allow, actions: [\"*\"], resources: [\"**\"], subjects: {roles: [\"*\"]}}\n";
         String deny = HEAD + "rules:\n  - {id: no-raw, effect: deny, actions: [read], resources: [\"file:///t/*/raw/**\"], subjects: {roles: [\"*\"]}}\n";
         for (var set : List.of(parse("1.yaml", allow, "2.yaml", deny), parse("1.yaml", deny, "2.yaml", allow))) {
-            var d = set.decide(who("u", "r"), Action.READ, UriCanonicalizer.canonicalize("file:///t/x/raw/y/z"));
+            var d = set.decide(who("u", "r"), Action.READ, UriCanonicalizer.canonicalize("file:///t/x/raw/y/z"), FACTS);
             assertFalse(d.allowed());
             assertEquals(List.of("no-raw"), d.rules());
             assertTrue(allowed(set, who("u", "r"), Action.READ, "file:///t/x/summary"));
