@@ -22,7 +22,8 @@ CREATE TABLE audit_entry (
     bytes           BIGINT,
     item_count      INTEGER,
     content_sha256  VARCHAR(64),
-    latency_us      BIGINT
+    latency_us      BIGINT,
+    detail          VARCHAR(4096)
 );
 CREATE INDEX audit_entry_request ON audit_entry (request_id);
 CREATE INDEX audit_entry_subject_time ON audit_entry (subject, event_time);

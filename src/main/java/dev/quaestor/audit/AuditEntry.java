@@ -52,4 +52,5 @@ public class AuditEntry extends PanacheEntityBase {
     public String contentSha256;
     @Column(name = "latency_us")
     public Long latencyMicros;
+    public String detail;
 }

@@ -9,11 +9,12 @@ import java.util.List;
  *
  * @param rules deciding policy rule ids
  * @param items number of entries disclosed by a listing
+ * @param detail free text for events that are not requests (a policy refusal's errors)
  * @param contentSha256 hex SHA-256 of exactly the bytes served (before any base64 encoding)
  */
 public record AuditEvent(Instant time, String requestId, Kind kind, Caller caller, String method, String action,
         String uri, String decision, List<String> rules, String policyRevision, String outcome, Integer errorCode,
-        Long bytes, Integer items, String contentSha256, Long latencyMicros) {
+        Long bytes, Integer items, String contentSha256, Long latencyMicros, String detail) {
 
     public enum Kind { DECISION, OUTCOME, AUTHENTICATION, POLICY }
 

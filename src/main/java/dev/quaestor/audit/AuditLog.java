@@ -51,6 +51,7 @@ public class AuditLog {
         r.items = e.items();
         r.contentSha256 = e.contentSha256();
         r.latencyMicros = e.latencyMicros();
+        r.detail = e.detail() == null || e.detail().length() <= 4096 ? e.detail() : e.detail().substring(0, 4096);
         return r;
     }
 

@@ -228,7 +228,7 @@ public class ResourcePipeline {
             List<String> rules, PolicySet policy, Integer errorCode) {
         commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
                 uri, verdict, rules, policy.revision(), errorCode == null ? null : "refused", errorCode,
-                null, null, null, null));
+                null, null, null, null, null));
     }
 
     /** The second record: what happened and, for a read, exactly which bytes were disclosed. */
@@ -236,7 +236,7 @@ public class ResourcePipeline {
             String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start) {
         commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
                 uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
-                (System.nanoTime() - start) / 1000));
+                (System.nanoTime() - start) / 1000, null));
     }
 
     private void commit(AuditEvent event) {

@@ -2,6 +2,7 @@ package dev.quaestor.policy;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 @ConfigMapping(prefix = "quaestor.policies")
 public interface PolicyConfig {
@@ -9,4 +10,15 @@ public interface PolicyConfig {
     /** Directory of policy files. */
     @WithDefault("policies")
     String path();
+
+    /** Watch the directory and reload on change. */
+    @WithDefault("true")
+    boolean watch();
+
+    /**
+     * How often the directory is re-read even without a file-system event (a safety net for
+     * volumes whose changes raise no events). Unchanged content costs a hash, not a parse.
+     */
+    @WithDefault("10S")
+    Duration pollInterval();
 }

@@ -54,6 +54,11 @@ public final class PolicyLoader {
 
     public static PolicySet load(Path dir) {
         var errors = new ArrayList<PolicyError>();
+        return parse(read(dir, errors), errors);
+    }
+
+    /** The (file name, content) pairs of a policy directory, sorted by name. */
+    static List<Map.Entry<String, String>> read(Path dir, List<PolicyError> errors) {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> !p.getFileName().toString().startsWith("."))
@@ -75,7 +80,7 @@ public final class PolicyLoader {
                 errors.add(new PolicyError(f.getFileName().toString(), 0, "cannot read: " + e.getMessage()));
             }
         }
-        return parse(contents, errors);
+        return contents;
     }
 
     /** Builds a set from (file name, content) pairs; the directory form delegates here. */

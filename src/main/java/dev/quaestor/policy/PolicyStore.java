@@ -2,16 +2,21 @@ package dev.quaestor.policy;
 
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
- * Holds the active {@link PolicySet}. A request reads {@link #current()} once and is judged by
- * that set to its end, so a swap never mixes two revisions within one request.
+ * Holds the active {@link PolicySet} and swaps in new ones. A request reads {@link #current()} once
+ * and is judged by that set to its end, so a swap never mixes two revisions within one request.
  *
- * <p>Start-up fails if the configured directory does not hold a valid set: a server that cannot
- * know its policy must not serve.
+ * <p>Start-up fails if the directory does not hold a valid set: a server that cannot know its
+ * policy must not serve. Later, an invalid set is refused and the last good one stays active;
+ * {@link #refusal()} says why until a valid set arrives.
  */
 @Startup
 @ApplicationScoped
@@ -20,13 +25,16 @@ public class PolicyStore {
     private static final Logger LOG = Logger.getLogger(PolicyStore.class);
 
     private final Path dir;
+    private final Event<PolicyChange> changes;
     private final AtomicReference<PolicySet> current = new AtomicReference<>();
+    private volatile PolicyChange refusal;
 
-    PolicyStore(PolicyConfig config) {
+    PolicyStore(PolicyConfig config, Event<PolicyChange> changes) {
         this.dir = Path.of(config.path()).toAbsolutePath();
+        this.changes = changes;
         PolicySet set = PolicyLoader.load(dir);
         current.set(set);
-        LOG.infof("policy set %s active: %d rules, %d limits, %d tests from %s", set.revision().substring(0, 12),
+        LOG.infof("policy set %s active: %d rules, %d limits, %d tests from %s", set.revision(),
                 set.rules().size(), set.limits().size(), set.tests().size(), dir);
     }
 
@@ -34,7 +42,50 @@ public class PolicyStore {
         return current.get();
     }
 
+    /** The last refusal, if the newest content on disk is not the active set; null otherwise. */
+    public PolicyChange refusal() {
+        return refusal;
+    }
+
     public Path directory() {
         return dir;
+    }
+
+    /**
+     * Re-reads the directory and activates its content if it changed and is valid. Unchanged
+     * content (same revision as the active or the last refused set) is a no-op.
+     */
+    public synchronized PolicyChange reload() {
+        var errors = new ArrayList<PolicyError>();
+        var files = PolicyLoader.read(dir, errors);
+        String candidate = PolicyLoader.revision(files);
+        PolicySet active = current.get();
+        if (errors.isEmpty() && candidate.equals(active.revision())) {
+            if (refusal != null) {
+                // The files went back to the active content: nothing is pending any more.
+                refusal = null;
+            }
+            return null;
+        }
+        if (refusal != null && candidate.equals(refusal.candidateRevision())) {
+            return null;
+        }
+        PolicyChange change;
+        try {
+            if (!errors.isEmpty()) {
+                throw new PolicyValidationException(errors);
+            }
+            PolicySet next = PolicyLoader.parse(files, new ArrayList<>());
+            current.set(next);
+            refusal = null;
+            change = new PolicyChange(Instant.now(), true, next.revision(), next.revision(), List.of(), next.rules().size());
+            LOG.infof("policy set %s activated (was %s): %d rules", next.revision(), active.revision(), next.rules().size());
+        } catch (PolicyValidationException e) {
+            change = new PolicyChange(Instant.now(), false, active.revision(), candidate, e.errors(), active.rules().size());
+            refusal = change;
+            LOG.errorf("policy set %s refused, %s stays active: %s", candidate, active.revision(), e.getMessage());
+        }
+        changes.fire(change);
+        return change;
     }
 }

@@ -1,0 +1,64 @@
+package dev.quaestor.pipeline;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.policy.PolicyChange;
+import dev.quaestor.policy.PolicyError;
+import dev.quaestor.policy.PolicyStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * Makes every policy activation and refusal visible: an audit record carrying the revisions,
+ * and metrics ({@code quaestor_policy_reloads_total{result}}, {@code quaestor_policy_degraded},
+ * {@code quaestor_policy_rules}).
+ */
+@ApplicationScoped
+public class PolicyChangeRecorder {
+
+    private static final Logger LOG = Logger.getLogger(PolicyChangeRecorder.class);
+
+    private final AuditLog audit;
+    private final MeterRegistry metrics;
+    private final PolicyStore store;
+
+    PolicyChangeRecorder(AuditLog audit, MeterRegistry metrics, PolicyStore store) {
+        this.audit = audit;
+        this.metrics = metrics;
+        this.store = store;
+        metrics.gauge("quaestor.policy.degraded", store, s -> s.refusal() == null ? 0 : 1);
+        metrics.gauge("quaestor.policy.rules", store, s -> s.current().rules().size());
+    }
+
+    /** The set loaded at start-up is an activation too. */
+    void started(@Observes StartupEvent ev) {
+        var set = store.current();
+        record(new PolicyChange(Instant.now(), true, set.revision(), set.revision(), List.of(), set.rules().size()));
+    }
+
+    void changed(@Observes PolicyChange change) {
+        metrics.counter("quaestor.policy.reloads", "result", change.activated() ? "activated" : "refused").increment();
+        record(change);
+    }
+
+    private void record(PolicyChange c) {
+        String detail = c.activated() ? c.rules() + " rules active"
+                : "refused revision " + c.candidateRevision() + ": "
+                        + c.errors().stream().map(PolicyError::toString).collect(Collectors.joining("; "));
+        try {
+            audit.append(new AuditEvent(c.time(), UUID.randomUUID().toString(), AuditEvent.Kind.POLICY, null,
+                    "policy/" + (c.activated() ? "activate" : "refuse"), null, null, null, List.of(), c.activeRevision(),
+                    c.activated() ? "activated" : "refused", null, null, null, null, null, detail));
+        } catch (AuditUnavailableException e) {
+            LOG.errorf("could not audit policy change to %s: %s", c.candidateRevision(), e.getMessage());
+        }
+    }
+}

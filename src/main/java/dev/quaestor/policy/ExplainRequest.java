@@ -1,0 +1,41 @@
+package dev.quaestor.policy;
+
+import dev.quaestor.identity.Identity;
+import dev.quaestor.uri.CanonicalUri;
+import dev.quaestor.uri.UriCanonicalizer;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A "what if" question for the policy: this caller, this action, this URI. Used by the explain
+ * endpoint and the offline {@code policy explain} command alike.
+ */
+public record ExplainRequest(String subject, List<String> roles, List<String> groups, String client, String tenant,
+        List<String> scopes, String action, String uri, String sourceIp, Instant time) {
+
+    /** The answer, with the canonical URI it was judged in. */
+    public record Result(String decision, List<String> rules, List<String> matchingAllows,
+            List<String> matchingDenies, List<String> overriddenAllows, String canonicalUri, String revision) {
+    }
+
+    public Result answer(PolicySet set) {
+        if (subject == null || subject.isBlank()) {
+            throw new IllegalArgumentException("subject is required");
+        }
+        Action a = Action.fromWireName(action);
+        if (a == null) {
+            throw new IllegalArgumentException("action must be list, read or subscribe");
+        }
+        CanonicalUri canonical = UriCanonicalizer.canonicalize(uri); // InvalidUriException names the problem
+        var who = new Identity(subject, client, tenant, set(roles), set(groups), set(scopes));
+        var facts = new Facts(sourceIp, time == null ? Instant.now() : time);
+        Explanation e = set.explain(who, a, canonical, facts);
+        return new Result(e.decision().allowed() ? "allow" : "deny", e.decision().rules(), e.allowRules(),
+                e.denyRules(), e.overriddenAllows(), canonical.toString(), set.revision());
+    }
+
+    private static Set<String> set(List<String> l) {
+        return l == null ? Set.of() : Set.copyOf(l);
+    }
+}
