@@ -28,7 +28,10 @@ import java.util.stream.Stream;
 /**
  * Serves files below one root directory. Every path is resolved to its real path and must stay
  * below the root's real path, so a symlink (or a symlinked parent) that leads outside is treated
- * as absent. Dot-files are hidden unless {@code options.include-hidden=true}.
+ * as absent. By default a symlink inside the root is absent too: the policy judges a URI by its
+ * path, and a link would serve another path's bytes under it ({@code options.follow-symlinks=true}
+ * allows links that stay inside the root, for trees where that is intended). Dot-files are hidden
+ * unless {@code options.include-hidden=true}.
  */
 final class FilesystemProvider implements ResourceProvider {
 
@@ -36,6 +39,7 @@ final class FilesystemProvider implements ResourceProvider {
     private final Path root;
     private final long maxBytes;
     private final boolean includeHidden;
+    private final boolean followSymlinks;
 
     FilesystemProvider(Mount mount) {
         this.mount = mount;
@@ -50,6 +54,7 @@ final class FilesystemProvider implements ResourceProvider {
         }
         this.maxBytes = mount.longSetting("max-bytes", 10 * 1024 * 1024);
         this.includeHidden = Boolean.parseBoolean(mount.setting("include-hidden").orElse("false"));
+        this.followSymlinks = Boolean.parseBoolean(mount.setting("follow-symlinks").orElse("false"));
     }
 
     @Override
@@ -146,10 +151,16 @@ final class FilesystemProvider implements ResourceProvider {
         return real;
     }
 
-    /** The real path if it is below the root, else null (absent or escaping). */
+    /**
+     * The real path if it is below the root (and, unless links are followed, is the path itself:
+     * no component is a symlink), else null.
+     */
     private Path confined(Path p) {
         try {
             Path real = p.toRealPath();
+            if (!followSymlinks && !real.equals(p.toAbsolutePath().normalize())) {
+                return null;
+            }
             return real.startsWith(root) && !real.equals(root) ? real : null;
         } catch (IOException | SecurityException e) {
             return null;

@@ -63,7 +63,18 @@ class FilesystemProviderTest {
     void symlinksOutOfTheRootAreAbsent() {
         assertThrows(ResourceNotFoundException.class, () -> read("file:///docs/escape.txt"));
         assertThrows(ResourceNotFoundException.class, () -> read("file:///docs/escape-dir/secret.txt"));
-        assertArrayEquals("hello".getBytes(StandardCharsets.UTF_8), read("file:///docs/inside-link.txt"));
+    }
+
+    @Test
+    void symlinksInsideTheRootAreAbsentUnlessFollowed() {
+        // A link would serve a.b/note.txt's bytes under another URI, one the policy judged differently.
+        assertThrows(ResourceNotFoundException.class, () -> read("file:///docs/inside-link.txt"));
+        var following = new FilesystemProvider(new Mount("docs", "filesystem", UriCanonicalizer.canonicalize("file:///docs/"),
+                "file:///docs/", Map.of("root", root.toString(), "follow-symlinks", "true")));
+        assertArrayEquals("hello".getBytes(StandardCharsets.UTF_8),
+                following.read(UriCanonicalizer.canonicalize("file:///docs/inside-link.txt")).bytes());
+        assertThrows(ResourceNotFoundException.class,
+                () -> following.read(UriCanonicalizer.canonicalize("file:///docs/escape.txt")));
     }
 
     @Test
@@ -89,6 +100,6 @@ class FilesystemProviderTest {
             page.items().stream().map(ResourceEntry::uri).map(Object::toString).forEach(seen::add);
             cursor = page.nextCursor();
         } while (cursor != null);
-        assertEquals(java.util.List.of("file:///docs/a/b/note.txt", "file:///docs/a/data.bin", "file:///docs/inside-link.txt"), seen);
+        assertEquals(java.util.List.of("file:///docs/a/b/note.txt", "file:///docs/a/data.bin"), seen);
     }
 }
