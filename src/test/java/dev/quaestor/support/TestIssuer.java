@@ -37,7 +37,8 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
             "alice", List.of("principal-investigator"),
             "bob", List.of("clinician"),
             "carol", List.of("analyst"),
-            "dave", List.of("clinician"));
+            "dave", List.of("clinician"),
+            "admin", List.of("quaestor-admin"));
 
     private static HttpServer server;
     private static KeyPair keys;

@@ -1,0 +1,51 @@
+package dev.quaestor;
+
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasLength;
+
+@QuarkusTest
+class PolicyAdminTest {
+
+    private static final String RAW = "{\"subject\":\"alice\",\"roles\":[\"principal-investigator\"],\"scopes\":[\"resources:read\"],"
+            + "\"action\":\"read\",\"uri\":\"file:///docs/trials/onco-734/raw/sample-001.bin\"}";
+
+    @Test
+    void explainGivesDecisionRulesOverriddenAllowsAndRevision() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json").body(RAW)
+                .post("/admin/policy/explain").then().statusCode(200)
+                .body("decision", equalTo("deny"))
+                .body("rules", contains("no-raw-genomics"))
+                .body("overriddenAllows", contains("pi-read-trials"))
+                .body("revision", hasLength(64));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("raw/sample-001.bin", "summary.md")).post("/admin/policy/explain").then().statusCode(200)
+                .body("decision", equalTo("allow")).body("rules", contains("pi-read-trials"));
+    }
+
+    @Test
+    void explainIsForAdministratorsOnly() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("alice")).contentType("application/json").body(RAW)
+                .post("/admin/policy/explain").then().statusCode(403);
+        given().contentType("application/json").body(RAW).post("/admin/policy/explain").then().statusCode(401);
+    }
+
+    @Test
+    void explainRejectsBadQuestions() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("file:///docs/trials", "file:///../trials")).post("/admin/policy/explain").then().statusCode(400);
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("\"read\"", "\"write\"")).post("/admin/policy/explain").then().statusCode(400);
+    }
+
+    @Test
+    void statusNamesTheActiveRevision() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).get("/admin/policy").then().statusCode(200)
+                .body("revision", hasLength(64)).body("state", equalTo("ok"));
+    }
+}

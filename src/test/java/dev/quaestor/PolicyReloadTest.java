@@ -1,0 +1,133 @@
+package dev.quaestor;
+
+import dev.quaestor.audit.AuditEntry;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.TestPolicies;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** Policy files edited under the running server: picked up, refused when broken, recovered, with no failed request. */
+@QuarkusTest
+class PolicyReloadTest {
+
+    private static final Path FILE = TestPolicies.DIR.resolve("reload-test.yaml");
+    private static final String READ_RELOADABLE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"test-data://reloadable\"}}";
+    private static final String GRANT = """
+            apiVersion: quaestor/v1
+            kind: Policy
+            rules:
+              - id: bob-may-read-reloadable
+                effect: allow
+                actions: [read]
+                resources: ["test-data://reloadable"]
+                subjects: {subjects: [bob]}
+            """;
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        Files.deleteIfExists(FILE);
+        waitFor("the test file's removal to be picked up", () -> "ok".equals(policyHealth().get("state"))
+                && !String.valueOf(policyHealth().get("files")).contains("reload-test"));
+    }
+
+    private static Map<String, Object> policyHealth() {
+        JsonPath health = given().get("/q/health/ready").then().extract().jsonPath();
+        return health.getMap("checks.find { it.name == 'policy' }.data");
+    }
+
+    private static void waitFor(String what, Supplier<Boolean> condition) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (condition.get()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        fail("not within 5 s: " + what);
+    }
+
+    private static int bobReads(String token, String session) {
+        Object code = Rpc.call(token, session, READ_RELOADABLE).extract().path("error.code");
+        return code == null ? 0 : (Integer) code;
+    }
+
+    @Test
+    void editBreakAndFixWhileAClientReads() throws Exception {
+        String bob = TestIssuer.tokenFor("bob");
+        String bobSession = Rpc.initialize(bob, "2025-06-18");
+        assertEquals(-32003, bobReads(bob, bobSession));
+        String before = (String) policyHealth().get("revision");
+
+        // A client reads in a loop the whole time; none of its requests may fail.
+        String alice = TestIssuer.tokenFor("carol");
+        String aliceSession = Rpc.initialize(alice, "2025-06-18");
+        var stop = new AtomicBoolean();
+        var reads = new AtomicInteger();
+        var failures = new AtomicInteger();
+        Thread reader = new Thread(() -> {
+            String read = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///docs/handbook/welcome.md\"}}";
+            while (!stop.get()) {
+                var r = Rpc.call(alice, aliceSession, read).extract();
+                if (r.statusCode() != 200 || r.path("error") != null) {
+                    failures.incrementAndGet();
+                }
+                reads.incrementAndGet();
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        reader.start();
+        try {
+            // 1. An edit takes effect within 5 s.
+            Files.writeString(FILE, GRANT);
+            waitFor("the grant to take effect", () -> bobReads(bob, bobSession) == 0);
+            String granted = (String) policyHealth().get("revision");
+            assertTrue(!granted.equals(before));
+
+            // 2. A broken file is refused: the old decision holds and health says why.
+            Files.writeString(FILE, GRANT.replace("effect: allow", "efect: allow"));
+            waitFor("health to report the refusal", () -> "degraded".equals(policyHealth().get("state")));
+            Map<String, Object> degraded = policyHealth();
+            assertTrue(String.valueOf(degraded.get("error")).contains("reload-test.yaml:5: unknown key 'efect'"), degraded.toString());
+            assertEquals(granted, degraded.get("revision"));
+            assertEquals(0, bobReads(bob, bobSession), "the last good set stays active");
+
+            // 3. Fixing the file recovers.
+            Files.writeString(FILE, GRANT.replace("subjects: [bob]", "subjects: [nobody]"));
+            waitFor("recovery", () -> "ok".equals(policyHealth().get("state")) && bobReads(bob, bobSession) == -32003);
+        } finally {
+            stop.set(true);
+            reader.join();
+        }
+        assertTrue(reads.get() > 10, "the reader made " + reads.get() + " requests");
+        assertEquals(0, failures.get(), failures.get() + " of " + reads.get() + " reads failed during the swaps");
+
+        QuarkusTransaction.requiringNew().run(() -> {
+            List<AuditEntry> changes = AuditEntry.list("kind = ?1 and time > ?2 order by id", "POLICY",
+                    java.time.Instant.now().minusSeconds(60));
+            assertTrue(changes.stream().anyMatch(a -> "activated".equals(a.outcome)), "activations are audited");
+            AuditEntry refused = changes.stream().filter(a -> "refused".equals(a.outcome)).findFirst().orElseThrow();
+            assertTrue(refused.detail.contains("reload-test.yaml:5"), refused.detail);
+            assertEquals(64, refused.policyRevision.length());
+        });
+    }
+}
