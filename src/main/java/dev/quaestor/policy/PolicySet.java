@@ -3,9 +3,7 @@ package dev.quaestor.policy;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.uri.CanonicalUri;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * An immutable, validated set of rules and limits with its revision (SHA-256 over the files),
@@ -51,30 +49,82 @@ public final class PolicySet {
         return files;
     }
 
+    /**
+     * Records in a decision at most this many allowing rules: one suffices to allow, and a caller
+     * granted the same URI by hundreds of rules must not cost hundreds of checks. Every matching
+     * deny is always found. {@link #explain} lists everything.
+     */
+    static final int MAX_ALLOWS_RECORDED = 4;
+
     public Decision decide(Identity who, Action action, CanonicalUri uri, Facts facts) {
-        return explain(who, action, uri, facts).decision();
+        var matches = new Matches(who, action, uri, facts, MAX_ALLOWS_RECORDED);
+        index.candidates(uri, who, matches);
+        return matches.decision(revision);
     }
 
     public Explanation explain(Identity who, Action action, CanonicalUri uri, Facts facts) {
-        Set<String> allows = new LinkedHashSet<>(2);
-        Set<String> denies = new LinkedHashSet<>(2);
-        index.candidates(uri, who, e -> {
-            Rule r = e.rule();
-            Set<String> into = r.effect() == Effect.DENY ? denies : allows;
-            if (!into.contains(r.id()) && r.appliesTo(who, action, facts) && e.pattern().matches(uri, who)) {
-                into.add(r.id());
-            }
-        });
-        Decision d;
-        if (!denies.isEmpty()) {
-            d = new Decision(false, List.copyOf(denies), revision);
-        } else if (!allows.isEmpty()) {
-            d = new Decision(true, List.copyOf(allows), revision);
-        } else {
-            d = new Decision(false, List.of(), revision);
+        var matches = new Matches(who, action, uri, facts, Integer.MAX_VALUE);
+        index.candidates(uri, who, matches);
+        Decision d = matches.decision(revision);
+        List<String> allows = matches.allows == null ? List.of() : matches.allows;
+        List<String> denies = matches.denies == null ? List.of() : matches.denies;
+        return new Explanation(d, denies, allows, denies.isEmpty() ? List.of() : allows);
+    }
+
+    /** Collects the ids of matching rules, each once, allocating nothing when nothing matches. */
+    private static final class Matches implements RuleIndex.Sink {
+        private final Identity who;
+        private final Action action;
+        private final CanonicalUri uri;
+        private final Facts facts;
+        private final int maxAllows;
+        List<String> allows;
+        List<String> denies;
+
+        Matches(Identity who, Action action, CanonicalUri uri, Facts facts, int maxAllows) {
+            this.who = who;
+            this.action = action;
+            this.uri = uri;
+            this.facts = facts;
+            this.maxAllows = maxAllows;
         }
-        return new Explanation(d, List.copyOf(denies), List.copyOf(allows),
-                denies.isEmpty() ? List.of() : List.copyOf(allows));
+
+        @Override
+        public boolean wantsAllows() {
+            return allows == null || allows.size() < maxAllows;
+        }
+
+        /** Default deny; any deny overrides every allow. */
+        Decision decision(String revision) {
+            if (denies != null) {
+                return new Decision(false, denies, revision);
+            }
+            return allows != null ? new Decision(true, allows, revision) : new Decision(false, List.of(), revision);
+        }
+
+        @Override
+        public void accept(RuleIndex.Entry e) {
+            // The index found this entry under one of the caller's principals, so the rule's
+            // subjects already match; what is left is action, conditions and (rarely) the pattern.
+            List<String> into = e.deny() ? denies : allows;
+            String id = e.rule().id();
+            if (into != null && ((!e.deny() && into.size() >= maxAllows) || into.contains(id))) {
+                return;
+            }
+            if (!e.covers(action) || (!e.unconditional() && !e.rule().when().hold(who, facts))
+                    || (!e.exact() && !e.pattern().matches(uri, who))) {
+                return;
+            }
+            if (into == null) {
+                into = new ArrayList<>(2);
+                if (e.deny()) {
+                    denies = into;
+                } else {
+                    allows = into;
+                }
+            }
+            into.add(id);
+        }
     }
 
     /**
