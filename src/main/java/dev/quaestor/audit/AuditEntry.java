@@ -53,4 +53,12 @@ public class AuditEntry extends PanacheEntityBase {
     @Column(name = "latency_us")
     public Long latencyMicros;
     public String detail;
+    public String format;
+    @Column(name = "chain_id")
+    public String chainId;
+    public Long seq;
+    @Column(name = "prev_hash")
+    public String prevHash;
+    @Column(name = "entry_hash")
+    public String entryHash;
 }

@@ -16,7 +16,7 @@ public record AuditEvent(Instant time, String requestId, Kind kind, Caller calle
         String uri, String decision, List<String> rules, String policyRevision, String outcome, Integer errorCode,
         Long bytes, Integer items, String contentSha256, Long latencyMicros, String detail) {
 
-    public enum Kind { DECISION, OUTCOME, AUTHENTICATION, POLICY }
+    public enum Kind { DECISION, OUTCOME, AUTHENTICATION, POLICY, AUDIT_READ }
 
     public AuditEvent {
         rules = rules == null ? List.of() : List.copyOf(rules);

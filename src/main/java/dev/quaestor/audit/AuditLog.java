@@ -1,62 +1,68 @@
 package dev.quaestor.audit;
 
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.logging.Logger;
+import jakarta.enterprise.event.Observes;
+import jakarta.annotation.Priority;
+import java.net.InetAddress;
 
 /**
- * Appends audit records, each committed in its own transaction before {@link #append} returns.
- * Anything that stops the commit (database down, pool exhausted, constraint) surfaces as
- * {@link AuditUnavailableException} so the caller fails closed.
+ * Appends audit records: each {@link #append} returns only once its record is committed, chained
+ * and (within the checkpoint interval) signed; otherwise it throws {@link AuditUnavailableException}
+ * so the caller fails closed.
  */
+@Startup
 @ApplicationScoped
 public class AuditLog {
 
-    private static final Logger LOG = Logger.getLogger(AuditLog.class);
-    private static final int MAX_TEXT = 2048;
+    private final GroupCommitWriter writer;
+    private final SigningKey key;
+
+    AuditLog(AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
+        this.key = SigningKey.load(config);
+        this.writer = new GroupCommitWriter(ds, config, key, config.chainId().orElseGet(AuditLog::hostName), metrics);
+        writer.start();
+    }
 
     public void append(AuditEvent e) {
-        AuditEntry row = toEntry(e);
+        writer.append(e);
+    }
+
+    /** This replica's chain id. */
+    public String chain() {
+        return writer.chain();
+    }
+
+    /** The checkpoint-signing public key (X.509, base64) and its id, for publication. */
+    public String publicKeyBase64() {
+        return key.publicKeyBase64();
+    }
+
+    public String keyId() {
+        return key.keyId();
+    }
+
+    long committedHead() {
+        return writer.head()[0];
+    }
+
+    /** Shutdown commits what is queued and signs the final head (runs before the datasource closes). */
+    void shutdown(@Observes @Priority(1) ShutdownEvent ev) {
+        writer.stop();
+    }
+
+    private static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
         try {
-            QuarkusTransaction.requiringNew().timeout(10).run(row::persist);
-        } catch (RuntimeException ex) {
-            LOG.errorf("audit append failed for request %s: %s", e.requestId(), ex.toString());
-            throw new AuditUnavailableException(ex);
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "local";
         }
-    }
-
-    static AuditEntry toEntry(AuditEvent e) {
-        var r = new AuditEntry();
-        r.time = e.time();
-        r.requestId = e.requestId();
-        r.kind = e.kind().name();
-        if (e.caller() != null) {
-            r.sessionId = e.caller().sessionId();
-            r.subject = cut(e.caller().subject());
-            r.client = cut(e.caller().client());
-            r.tenant = cut(e.caller().tenant());
-            r.roles = cut(String.join(",", e.caller().roles()));
-            r.sourceIp = e.caller().sourceIp();
-            r.userAgent = cut(e.caller().userAgent());
-        }
-        r.method = e.method();
-        r.action = e.action();
-        r.uri = cut(e.uri());
-        r.decision = e.decision();
-        r.rules = e.rules().isEmpty() ? null : cut(String.join(",", e.rules()));
-        r.policyRevision = e.policyRevision();
-        r.outcome = e.outcome();
-        r.errorCode = e.errorCode();
-        r.bytes = e.bytes();
-        r.items = e.items();
-        r.contentSha256 = e.contentSha256();
-        r.latencyMicros = e.latencyMicros();
-        r.detail = e.detail() == null || e.detail().length() <= 4096 ? e.detail() : e.detail().substring(0, 4096);
-        return r;
-    }
-
-    /** Bounds client-controlled text so a hostile value cannot bloat or break a row. */
-    private static String cut(String s) {
-        return s == null || s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT);
     }
 }

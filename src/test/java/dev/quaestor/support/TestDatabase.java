@@ -12,6 +12,7 @@ import java.util.Map;
 public class TestDatabase implements QuarkusTestResourceLifecycleManager {
 
     static final String NAME = "quaestor_test";
+    public static final String APP_ROLE = "quaestor_app";
 
     @Override
     public Map<String, String> start() {
@@ -23,6 +24,11 @@ public class TestDatabase implements QuarkusTestResourceLifecycleManager {
                 try (var s = c.createStatement()) {
                     s.execute("CREATE DATABASE " + NAME);
                 }
+            }
+            // The restricted role the application connects as (trust auth locally; a password in production).
+            try (var s = c.createStatement()) {
+                s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '" + APP_ROLE + "') THEN "
+                        + "CREATE ROLE " + APP_ROLE + " LOGIN; END IF; END $$");
             }
         } catch (SQLException e) {
             throw new IllegalStateException("PostgreSQL must be running on 127.0.0.1:5432 for the tests (see README): " + e.getMessage(), e);

@@ -1,0 +1,132 @@
+package dev.quaestor.admin;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.ChainVerifier;
+import dev.quaestor.identity.Identity;
+import dev.quaestor.identity.IdentityMapper;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.ForbiddenException;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * The auditor API (role {@code quaestor.audit.auditor-role}, default {@code quaestor-auditor}):
+ * search, export and verify. Every call is itself audited (PCI DSS 10.2.1.3).
+ */
+@Path("/audit")
+@Produces(MediaType.APPLICATION_JSON)
+public class AuditResource {
+
+    private final AuditReader reader;
+    private final AuditLog log;
+    private final IdentityMapper identities;
+    private final SecurityIdentity security;
+    private final String auditorRole;
+
+    AuditResource(AuditReader reader, AuditLog log, IdentityMapper identities, SecurityIdentity security,
+            dev.quaestor.audit.AuditConfig config) {
+        this.reader = reader;
+        this.log = log;
+        this.identities = identities;
+        this.security = security;
+        this.auditorRole = config.auditorRole();
+    }
+
+    @GET
+    @Path("search")
+    public Response search(@QueryParam("subject") String subject, @QueryParam("client") String client,
+            @QueryParam("tenant") String tenant, @QueryParam("uriPrefix") String uriPrefix, @QueryParam("action") String action,
+            @QueryParam("decision") String decision, @QueryParam("outcome") String outcome, @QueryParam("kind") String kind,
+            @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("cursor") String cursor,
+            @QueryParam("limit") Integer limit, @Context HttpServerRequest request) {
+        Identity who = requireAuditor(request, "audit/search", "subject=" + subject + " uriPrefix=" + uriPrefix);
+        try {
+            Long after = cursor == null ? null : Long.parseLong(cursor);
+            var page = reader.search(new AuditReader.Query(subject, client, tenant, uriPrefix, action, decision, outcome, kind,
+                    time(from), time(to), after, limit == null ? 100 : limit));
+            var body = new LinkedHashMap<String, Object>();
+            body.put("records", page.records());
+            body.put("nextCursor", page.nextCursor());
+            return Response.ok(body).build();
+        } catch (NumberFormatException | DateTimeParseException e) {
+            return Response.status(400).entity(Map.of("error", "invalid cursor or time (use ISO-8601, e.g. 2026-11-22T00:00:00Z)")).build();
+        }
+    }
+
+    @GET
+    @Path("export")
+    @Produces({"application/jsonl", "text/csv"})
+    public Response export(@QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("format") String format,
+            @Context HttpServerRequest request) {
+        requireAuditor(request, "audit/export", "from=" + from + " to=" + to + " format=" + format);
+        Instant f;
+        Instant t;
+        try {
+            f = time(from);
+            t = time(to);
+        } catch (DateTimeParseException e) {
+            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "invalid time")).build();
+        }
+        boolean csv = "csv".equals(format);
+        StreamingOutput body = out -> {
+            if (csv) {
+                reader.exportCsv(f, t, out);
+            } else {
+                reader.exportJsonl(f, t, out);
+            }
+        };
+        return Response.ok(body).type(csv ? "text/csv" : "application/jsonl")
+                .header("Content-Disposition", "attachment; filename=\"quaestor-audit." + (csv ? "csv" : "jsonl") + "\"").build();
+    }
+
+    @GET
+    @Path("verify")
+    public Map<String, Object> verify(@Context HttpServerRequest request) {
+        requireAuditor(request, "audit/verify", null);
+        ChainVerifier.Report r = reader.verify();
+        var body = new LinkedHashMap<String, Object>();
+        body.put("verified", r.ok());
+        body.put("chains", r.chains());
+        body.put("problems", r.problems().stream().map(p -> Map.of("chain", p.chain(), "seq", p.seq(), "message", p.message())).toList());
+        body.put("warnings", r.warnings());
+        body.put("keyId", log.keyId());
+        return body;
+    }
+
+    private Identity requireAuditor(HttpServerRequest request, String method, String detail) {
+        Identity who = identities.map((JsonWebToken) security.getPrincipal());
+        boolean allowed = who.roles().contains(auditorRole);
+        var caller = new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
+                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"), null);
+        // Reading the audit trail is itself an audited event, allowed or not; if it cannot be recorded, it does not happen.
+        log.append(new AuditEvent(Instant.now(), UUID.randomUUID().toString(), AuditEvent.Kind.AUDIT_READ, caller, method,
+                null, null, allowed ? "ALLOW" : "DENY", List.of(), null, allowed ? "ok" : "forbidden", null, null, null, null,
+                null, detail));
+        if (!allowed) {
+            throw new ForbiddenException();
+        }
+        return who;
+    }
+
+    private static Instant time(String s) {
+        return s == null || s.isBlank() ? null : Instant.parse(s);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.quaestor.audit;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+@ConfigMapping(prefix = "quaestor.audit")
+public interface AuditConfig {
+
+    /** This writer's chain; one per replica. Defaults to the host (pod) name. */
+    Optional<String> chainId();
+
+    /** Records waiting to be committed; when full, requests are refused (-32005) rather than buffered. */
+    @WithDefault("10000")
+    int queueCapacity();
+
+    /** Most records committed in one transaction. */
+    @WithDefault("500")
+    int maxBatch();
+
+    /** How long a request waits for its records to commit before failing closed. */
+    @WithDefault("5S")
+    Duration commitTimeout();
+
+    /** Sign the chain head after this many records... */
+    @WithDefault("1000")
+    int checkpointEvery();
+
+    /** ...or after this long, whichever comes first (only if records were added). */
+    @WithDefault("10S")
+    Duration checkpointInterval();
+
+    /** Ed25519 private key, PKCS#8, base64 (e.g. from a Kubernetes Secret). Required in prod. */
+    Optional<String> signingKey();
+
+    /** File holding the key instead (a mounted Secret). */
+    Optional<String> signingKeyFile();
+
+    /** Generate a throw-away key when none is configured (dev and test only). */
+    @WithDefault("false")
+    boolean generateKey();
+
+    /** Role for the auditor API. */
+    @WithDefault("quaestor-auditor")
+    String auditorRole();
+}

@@ -1,0 +1,108 @@
+package dev.quaestor.audit;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Base64;
+import org.jboss.logging.Logger;
+
+/** The Ed25519 key that signs checkpoints, from config or a mounted Secret (or generated in dev/test). */
+final class SigningKey {
+
+    private static final Logger LOG = Logger.getLogger(SigningKey.class);
+
+    private final PrivateKey privateKey;
+    private final PublicKey publicKey;
+    private final String keyId;
+
+    private SigningKey(PrivateKey privateKey, PublicKey publicKey) {
+        this.privateKey = privateKey;
+        this.publicKey = publicKey;
+        this.keyId = ChainVerifier.keyId(publicKey);
+    }
+
+    static SigningKey load(AuditConfig config) {
+        try {
+            String pkcs8 = config.signingKey().orElse(null);
+            if (pkcs8 == null && config.signingKeyFile().isPresent()) {
+                pkcs8 = Files.readString(Path.of(config.signingKeyFile().get()));
+            }
+            if (pkcs8 != null) {
+                KeyFactory kf = KeyFactory.getInstance("Ed25519");
+                PrivateKey priv = kf.generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(strip(pkcs8))));
+                return new SigningKey(priv, publicFrom(priv));
+            }
+            if (!config.generateKey()) {
+                throw new IllegalStateException("no audit signing key: set quaestor.audit.signing-key or quaestor.audit.signing-key-file");
+            }
+            KeyPair kp = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+            LOG.warn("audit checkpoints are signed with a generated throw-away key (dev/test only)");
+            return new SigningKey(kp.getPrivate(), kp.getPublic());
+        } catch (IllegalStateException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("invalid audit signing key: " + e.getMessage(), e);
+        }
+    }
+
+    /** Ed25519 public keys are derived by signing nothing: the JDK exposes no derivation, so re-encode via the key pair. */
+    private static PublicKey publicFrom(PrivateKey priv) throws Exception {
+        // The PKCS#8 v2 encoding may carry the public key; otherwise derive it with the EdDSA parameter spec.
+        var spec = ((java.security.interfaces.EdECPrivateKey) priv).getBytes().orElseThrow();
+        var kpg = KeyPairGenerator.getInstance("Ed25519");
+        kpg.initialize(java.security.spec.NamedParameterSpec.ED25519, new FixedRandom(spec));
+        return kpg.generateKeyPair().getPublic();
+    }
+
+    private static String strip(String pem) {
+        return pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+    }
+
+    byte[] sign(byte[] payload) {
+        try {
+            Signature s = Signature.getInstance("Ed25519");
+            s.initSign(privateKey);
+            s.update(payload);
+            return s.sign();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    PublicKey publicKey() {
+        return publicKey;
+    }
+
+    String keyId() {
+        return keyId;
+    }
+
+    String publicKeyBase64() {
+        return Base64.getEncoder().encodeToString(publicKey.getEncoded());
+    }
+
+    static PublicKey decodePublic(String base64) throws Exception {
+        return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)));
+    }
+
+    /** Feeds the private key bytes to the generator so that it reproduces the same key pair. */
+    private static final class FixedRandom extends java.security.SecureRandom {
+        private final byte[] bytes;
+
+        FixedRandom(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public void nextBytes(byte[] out) {
+            System.arraycopy(bytes, 0, out, 0, Math.min(bytes.length, out.length));
+        }
+    }
+}
