@@ -216,10 +216,11 @@ public final class ChainVerifier {
         if (!FORMAT.equals(values.get("v"))) {
             fail(chain, seq, line, "unknown record format " + values.get("v"));
         } else if (seq <= s.lastSeq) {
-            fail(chain, seq, line, "record out of order or duplicated: seq " + seq + " after " + s.lastSeq
-                    + " (rows reordered, or a forged row inserted)");
+            fail(chain, seq, line, "record reordered or duplicated: seq " + seq + " after " + s.lastSeq
+                    + " (rows moved, or a forged row inserted)");
         } else if (seq != s.lastSeq + 1) {
-            fail(chain, seq, line, "records missing: expected seq " + (s.lastSeq + 1) + " but found " + seq + " (rows deleted)");
+            fail(chain, s.lastSeq + 1, line, "records missing or reordered: expected seq " + (s.lastSeq + 1) + " but found " + seq
+                    + " (rows deleted, or moved)");
         } else if (!s.lastHash.equals(values.get("prev"))) {
             fail(chain, seq, line, "broken link: prev does not match the hash of seq " + s.lastSeq
                     + " (a row was changed, removed or forged before it)");

@@ -38,7 +38,8 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
             "bob", List.of("clinician"),
             "carol", List.of("analyst"),
             "dave", List.of("clinician"),
-            "admin", List.of("quaestor-admin"));
+            "admin", List.of("quaestor-admin"),
+            "auditor", List.of("quaestor-auditor"));
 
     private static HttpServer server;
     private static KeyPair keys;
