@@ -1,6 +1,5 @@
 package dev.quaestor.audit;
 
-import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -36,7 +35,7 @@ final class GroupCommitWriter {
     private record Pending(AuditEvent event, CompletableFuture<Void> done) {
     }
 
-    private final AgroalDataSource ds;
+    private final javax.sql.DataSource ds;
     private final AuditConfig config;
     private final SigningKey key;
     private final String chain;
@@ -55,7 +54,7 @@ final class GroupCommitWriter {
     private long checkpointNanos = System.nanoTime();
     private boolean headKnown;
 
-    GroupCommitWriter(AgroalDataSource ds, AuditConfig config, SigningKey key, String chain, MeterRegistry metrics) {
+    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, String chain, MeterRegistry metrics) {
         this.ds = ds;
         this.config = config;
         this.key = key;

@@ -1,0 +1,185 @@
+package dev.quaestor.audit;
+
+import io.agroal.api.AgroalDataSource;
+import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
+import io.agroal.api.security.NamePrincipal;
+import io.agroal.api.security.SimplePassword;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.flywaydb.core.Flyway;
+
+/**
+ * Durable audited records per second into PostgreSQL through the real group-commit writer, at 1,
+ * 16 and 64 concurrent writers (each waits for its record to commit, as a request does), then the
+ * offline verifier's speed on an export of everything written. Uses database quaestor_bench on
+ * 127.0.0.1:5432 (created and cleaned here). Run with bench/audit-bench.sh.
+ */
+public final class AuditThroughputBench {
+
+    private static final String ADMIN_URL = "jdbc:postgresql://127.0.0.1:5432/postgres";
+    private static final String URL = "jdbc:postgresql://127.0.0.1:5432/quaestor_bench";
+
+    public static void main(String[] args) throws Exception {
+        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        try (var c = DriverManager.getConnection(ADMIN_URL, "postgres", "")) {
+            c.createStatement().execute("DROP DATABASE IF EXISTS quaestor_bench");
+            c.createStatement().execute("CREATE DATABASE quaestor_bench");
+        }
+        Flyway.configure().dataSource(URL, "postgres", "")
+                .locations("classpath:db/migration/common", "classpath:db/migration/postgresql")
+                .placeholders(java.util.Map.of("appRole", "")).load().migrate();
+
+        AgroalDataSource ds = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
+                .connectionPoolConfiguration(cp -> cp.maxSize(8).acquisitionTimeout(Duration.ofSeconds(3))
+                        .connectionFactoryConfiguration(cf -> cf.jdbcUrl(URL).principal(new NamePrincipal("postgres"))
+                                .credential(new SimplePassword("")))));
+        var config = new BenchConfig();
+        var writer = new GroupCommitWriter(ds, config, SigningKey.load(config), "bench-chain", new SimpleMeterRegistry());
+        writer.start();
+
+        System.out.println("writers  records/s  (durable: each append returns after its batch commits; " + seconds + " s each)");
+        for (int writers : new int[] {1, 16, 64}) {
+            long n = run(writer, writers, seconds);
+            System.out.printf("%7d  %9.0f%n", writers, n / (double) seconds);
+        }
+        writer.stop();
+
+        Path export = Files.createTempFile("quaestor-audit-bench", ".jsonl");
+        try (var out = Files.newOutputStream(export); var c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            var keys = new ArrayList<String>(ChainVerifier.FIELDS);
+            keys.add(0, "type");
+            keys.add("hash");
+            try (var rs = c.createStatement().executeQuery("SELECT key_id, public_key FROM audit_key")) {
+                while (rs.next()) {
+                    out.write(AuditReader.json(java.util.Map.of("type", "key", "keyId", rs.getString(1), "publicKey", rs.getString(2)),
+                            List.of("type", "keyId", "publicKey")).getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            try (var rs = c.createStatement().executeQuery(
+                    "SELECT chain_id, seq, head_hash, signed_at, key_id, signature FROM audit_checkpoint ORDER BY chain_id, seq")) {
+                while (rs.next()) {
+                    var m = new java.util.HashMap<String, String>();
+                    m.put("type", "checkpoint");
+                    m.put("chain", rs.getString(1));
+                    m.put("seq", rs.getString(2));
+                    m.put("hash", rs.getString(3));
+                    m.put("time", rs.getString(4));
+                    m.put("keyId", rs.getString(5));
+                    m.put("signature", rs.getString(6));
+                    out.write(AuditReader.json(m, List.of("type", "chain", "seq", "hash", "time", "keyId", "signature"))
+                            .getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            var ps = c.prepareStatement("SELECT " + AuditRecords.COLUMNS + " FROM audit_entry ORDER BY chain_id, id");
+            ps.setFetchSize(5000);
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    var m = AuditRecords.fromRow(rs);
+                    m.put("type", "record");
+                    out.write(AuditReader.json(m, keys).getBytes(StandardCharsets.UTF_8));
+                }
+            }
+        }
+        System.out.println("offline verification of the export (" + Files.size(export) / (1024 * 1024) + " MiB):");
+        for (int i = 0; i < 3; i++) {
+            var buf = new ByteArrayOutputStream();
+            int code = ChainVerifier.run(new String[] {export.toString()}, new PrintStream(buf, true, StandardCharsets.UTF_8));
+            String text = buf.toString(StandardCharsets.UTF_8);
+            System.out.print("  run " + (i + 1) + ": " + text.lines().filter(l -> l.startsWith("VERIFIED") || l.startsWith("FAILED"))
+                    .findFirst().orElse(text) + (code == 0 ? "" : "  (exit " + code + ")") + "\n");
+        }
+        Files.delete(export);
+        ds.close();
+    }
+
+    private static long run(GroupCommitWriter writer, int writers, int seconds) throws InterruptedException {
+        var stop = new AtomicBoolean();
+        var count = new AtomicLong();
+        var failures = new AtomicLong();
+        var threads = new ArrayList<Thread>();
+        for (int t = 0; t < writers; t++) {
+            int id = t;
+            var th = new Thread(() -> {
+                var caller = new Caller("user-" + id, "bench-client", "acme", List.of("analyst"), "10.0.0." + id, "bench", "s" + id);
+                long i = 0;
+                while (!stop.get()) {
+                    var e = new AuditEvent(Instant.now(), "req-" + id + "-" + i++, AuditEvent.Kind.OUTCOME, caller, "resources/read",
+                            "read", "file:///docs/handbook/welcome.md", null, List.of(), "rev", "ok", null, 1024L, null,
+                            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", 812L, null);
+                    try {
+                        writer.append(e);
+                        count.incrementAndGet();
+                    } catch (AuditUnavailableException ex) {
+                        failures.incrementAndGet();
+                    }
+                }
+            });
+            th.start();
+            threads.add(th);
+        }
+        Thread.sleep(seconds * 1000L);
+        stop.set(true);
+        for (Thread th : threads) {
+            th.join();
+        }
+        if (failures.get() > 0) {
+            System.out.println("  (" + failures.get() + " appends failed)");
+        }
+        return count.get();
+    }
+
+    private static final class BenchConfig implements AuditConfig {
+        public Optional<String> chainId() {
+            return Optional.of("bench-chain");
+        }
+
+        public int queueCapacity() {
+            return 10_000;
+        }
+
+        public int maxBatch() {
+            return 500;
+        }
+
+        public Duration commitTimeout() {
+            return Duration.ofSeconds(5);
+        }
+
+        public int checkpointEvery() {
+            return 1000;
+        }
+
+        public Duration checkpointInterval() {
+            return Duration.ofSeconds(10);
+        }
+
+        public Optional<String> signingKey() {
+            return Optional.empty();
+        }
+
+        public Optional<String> signingKeyFile() {
+            return Optional.empty();
+        }
+
+        public boolean generateKey() {
+            return true;
+        }
+
+        public String auditorRole() {
+            return "quaestor-auditor";
+        }
+    }
+}
