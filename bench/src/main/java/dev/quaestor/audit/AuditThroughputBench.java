@@ -29,7 +29,7 @@ import org.flywaydb.core.Flyway;
 public final class AuditThroughputBench {
 
     private static final String ADMIN_URL = "jdbc:postgresql://127.0.0.1:5432/postgres";
-    private static final String URL = "jdbc:postgresql://127.0.0.1:5432/quaestor_bench";
+    private static final String URL = "jdbc:postgresql://127.0.0.1:5432/quaestor_bench?reWriteBatchedInserts=true";
 
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
