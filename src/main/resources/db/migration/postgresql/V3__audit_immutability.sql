@@ -25,7 +25,7 @@ CREATE TRIGGER audit_key_no_truncate BEFORE TRUNCATE ON audit_key
 -- SELECT audit tables; sessions it may also UPDATE (to end them). Migrations run as the owner.
 DO $$
 BEGIN
-    IF '${appRole}' <> '' THEN
+    IF '${appRole}' <> '__none__' THEN
         IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${appRole}') THEN
             RAISE EXCEPTION 'application role % does not exist; create it first (see README)', '${appRole}';
         END IF;

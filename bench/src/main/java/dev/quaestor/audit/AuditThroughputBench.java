@@ -39,7 +39,7 @@ public final class AuditThroughputBench {
         }
         Flyway.configure().dataSource(URL, "postgres", "")
                 .locations("classpath:db/migration/common", "classpath:db/migration/postgresql")
-                .placeholders(java.util.Map.of("appRole", "")).load().migrate();
+                .placeholders(java.util.Map.of("appRole", "__none__")).load().migrate();
 
         AgroalDataSource ds = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
                 .connectionPoolConfiguration(cp -> cp.maxSize(8).acquisitionTimeout(Duration.ofSeconds(3))
