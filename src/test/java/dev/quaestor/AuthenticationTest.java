@@ -65,6 +65,27 @@ class AuthenticationTest {
     }
 
     @Test
+    void refusedAuthenticationsAreAuditedWithoutTheToken() throws Exception {
+        String forged = TestIssuer.signWithForeignKey(TestIssuer.claims("alice"));
+        given().contentType("application/json").header("Authorization", "Bearer " + forged).header("User-Agent", "probe-" + forged.hashCode())
+                .body(INIT).post("/mcp").then().statusCode(401);
+        String ua = "probe-" + forged.hashCode();
+        dev.quaestor.audit.AuditEntry row = null;
+        for (int i = 0; i < 50 && row == null; i++) {
+            Thread.sleep(100);
+            row = io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().call(() ->
+                    dev.quaestor.audit.AuditEntry.<dev.quaestor.audit.AuditEntry>find("userAgent", ua).firstResult());
+        }
+        org.junit.jupiter.api.Assertions.assertNotNull(row, "the refusal was audited");
+        org.junit.jupiter.api.Assertions.assertEquals("AUTHENTICATION", row.kind);
+        org.junit.jupiter.api.Assertions.assertEquals("invalid-token", row.outcome);
+        org.junit.jupiter.api.Assertions.assertNotNull(row.sourceIp);
+        org.junit.jupiter.api.Assertions.assertNull(row.subject, "an unverified token names nobody");
+        String all = row.method + row.detail + row.uri + row.subject + row.client;
+        org.junit.jupiter.api.Assertions.assertFalse(all.contains(forged.substring(0, 20)), "no token contents");
+    }
+
+    @Test
     void protectedResourceMetadataNamesTheIssuer() {
         for (String path : new String[] {"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"}) {
             given().when().get(path).then().statusCode(200)

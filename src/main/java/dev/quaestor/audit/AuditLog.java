@@ -31,6 +31,11 @@ public class AuditLog {
         writer.append(e);
     }
 
+    /** Queues a record without waiting (see {@link GroupCommitWriter#offer}); false if it was dropped. */
+    public boolean appendLater(AuditEvent e) {
+        return writer.offer(e);
+    }
+
     /** This replica's chain id. */
     public String chain() {
         return writer.chain();

@@ -94,6 +94,19 @@ final class GroupCommitWriter {
         }
     }
 
+    /**
+     * Queues a record without waiting for it, for events on threads that must not block (a refused
+     * authentication on the event loop). Nothing is served on such a request whether or not the
+     * record makes it; a full queue drops it and counts the failure.
+     */
+    boolean offer(AuditEvent event) {
+        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>()));
+        if (!queued) {
+            failures.increment();
+        }
+        return queued;
+    }
+
     /** Stops taking records, commits what is queued, and signs the final head. */
     void stop() {
         running = false;

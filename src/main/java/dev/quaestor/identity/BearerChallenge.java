@@ -1,18 +1,31 @@
 package dev.quaestor.identity;
 
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.Caller;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
 
 /**
  * The challenge MCP clients need on a 401 from /mcp: {@code WWW-Authenticate: Bearer
  * resource_metadata="..."} naming the RFC 9728 document, so a client can discover where to get a
  * token, plus {@code error="invalid_token"} when a token was presented and refused (RFC 6750).
  * quarkus-oidc still does every token check; this only rewrites the header on the way out,
- * whichever part of the security layer produced the 401.
+ * whichever part of the security layer produced the 401. Every refusal is audited (source
+ * address, user agent, whether a token was missing or refused; never the token itself).
  */
 @ApplicationScoped
 public class BearerChallenge {
+
+    private final AuditLog audit;
+
+    BearerChallenge(AuditLog audit) {
+        this.audit = audit;
+    }
 
     /** Above authentication (200), so the hook is in place before a challenge can be sent. */
     private static final int PRIORITY = 900;
@@ -26,10 +39,19 @@ public class BearerChallenge {
                         String value = "Bearer resource_metadata=\"" + PublicUrl.of(rc.request())
                                 + "/.well-known/oauth-protected-resource/mcp\"";
                         String auth = rc.request().getHeader("Authorization");
-                        if (auth != null && !auth.isBlank()) {
+                        boolean presented = auth != null && !auth.isBlank();
+                        if (presented) {
                             value += ", error=\"invalid_token\"";
                         }
                         rc.response().headers().set("WWW-Authenticate", value);
+                        var addr = rc.request().remoteAddress();
+                        var caller = new Caller(null, null, null, List.of(), addr == null ? null : addr.hostAddress(),
+                                rc.request().getHeader("User-Agent"), rc.request().getHeader("Mcp-Session-Id"));
+                        // On the event loop: queue the record, never wait for it. Nothing is served either way.
+                        audit.appendLater(new AuditEvent(Instant.now(), UUID.randomUUID().toString(),
+                                AuditEvent.Kind.AUTHENTICATION, caller, rc.request().method().name() + " " + path, null,
+                                null, "DENY", List.of(), null, presented ? "invalid-token" : "no-token", null, null, null,
+                                null, null, null));
                     }
                 });
             }
