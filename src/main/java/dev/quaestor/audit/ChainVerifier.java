@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -194,6 +193,11 @@ public final class ChainVerifier {
 
     /** One record, in stored order. {@code values} holds {@link #FIELDS} plus {@code hash}. */
     public void record(Map<String, String> values, long line) {
+        record(values, line, null);
+    }
+
+    /** As {@link #record(Map, long)}, with the content hash already computed (by a worker thread). */
+    public void record(Map<String, String> values, long line, String computedHash) {
         String chain = values.get("chain");
         ChainState s = chains.computeIfAbsent(chain == null ? "?" : chain, k -> new ChainState());
         long seq;
@@ -224,7 +228,7 @@ public final class ChainVerifier {
         } else if (!s.lastHash.equals(values.get("prev"))) {
             fail(chain, seq, line, "broken link: prev does not match the hash of seq " + s.lastSeq
                     + " (a row was changed, removed or forged before it)");
-        } else if (!hash(sha256, values).equals(values.get("hash"))) {
+        } else if (!(computedHash != null ? computedHash : hash(sha256, values)).equals(values.get("hash"))) {
             fail(chain, seq, line, "record altered: its content does not match its hash");
         } else {
             TreeMap<Long, Checkpoint> cps = checkpoints.get(chain);
@@ -313,27 +317,58 @@ public final class ChainVerifier {
         }
         var v = new ChainVerifier(trusted, partial);
         long started = System.nanoTime();
-        long lines = 0;
+        // Parsing and hashing are per line and independent: workers do them in chunks, while this
+        // thread checks links, order and checkpoints strictly in file order.
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "verify");
+            t.setDaemon(true);
+            return t;
+        });
+        var pending = new java.util.ArrayDeque<java.util.concurrent.Future<List<Parsed>>>();
         try (BufferedReader r = file.equals("-") ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
                 : Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                lines++;
-                if (line.isBlank()) {
-                    continue;
+            long lines = 0;
+            boolean eof = false;
+            while (!eof || !pending.isEmpty()) {
+                while (!eof && pending.size() < threads * 4) {
+                    var chunk = new ArrayList<String>(CHUNK);
+                    long first = lines + 1;
+                    String line;
+                    while (chunk.size() < CHUNK && (line = r.readLine()) != null) {
+                        chunk.add(line);
+                        lines++;
+                    }
+                    eof = chunk.size() < CHUNK;
+                    if (!chunk.isEmpty()) {
+                        pending.add(pool.submit(() -> parse(chunk, first)));
+                    }
                 }
-                Map<String, String> o = parseFlatJson(line);
-                switch (String.valueOf(o.get("type"))) {
-                    case "key" -> v.key(o.get("keyId"), o.get("publicKey"));
-                    case "checkpoint" -> v.checkpoint(new Checkpoint(o.get("chain"), Long.parseLong(o.get("seq")), o.get("hash"),
-                            o.get("time"), o.get("keyId"), o.get("signature")), lines);
-                    case "record" -> v.record(o, lines);
-                    default -> {
-                        out.println("line " + lines + ": unknown type " + o.get("type"));
-                        return 2;
+                if (pending.isEmpty()) {
+                    break;
+                }
+                for (Parsed p : pending.poll().get()) {
+                    Map<String, String> o = p.values();
+                    switch (String.valueOf(o.get("type"))) {
+                        case "key" -> v.key(o.get("keyId"), o.get("publicKey"));
+                        case "checkpoint" -> v.checkpoint(new Checkpoint(o.get("chain"), Long.parseLong(o.get("seq")),
+                                o.get("hash"), o.get("time"), o.get("keyId"), o.get("signature")), p.line());
+                        case "record" -> v.record(o, p.line(), p.hash());
+                        default -> {
+                            out.println("line " + p.line() + ": unknown type " + o.get("type"));
+                            return 2;
+                        }
                     }
                 }
             }
+        } catch (java.util.concurrent.ExecutionException e) {
+            out.println("unreadable export: " + e.getCause().getMessage());
+            return 2;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 2;
+        } finally {
+            pool.shutdownNow();
         }
         Report report = v.finish();
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -349,9 +384,28 @@ public final class ChainVerifier {
         return report.ok() ? 0 : 1;
     }
 
+    private static final int CHUNK = 2000;
+
+    private record Parsed(Map<String, String> values, long line, String hash) {
+    }
+
+    private static List<Parsed> parse(List<String> lines, long firstLine) {
+        var sha = newDigest();
+        var out = new ArrayList<Parsed>(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank()) {
+                continue;
+            }
+            Map<String, String> o = parseFlatJson(line);
+            out.add(new Parsed(o, firstLine + i, "record".equals(o.get("type")) ? hash(sha, o) : null));
+        }
+        return out;
+    }
+
     /** Parses one flat JSON object (string, number, boolean or null values) into strings. */
     static Map<String, String> parseFlatJson(String s) {
-        var out = new LinkedHashMap<String, String>();
+        var out = new HashMap<String, String>(64);
         int[] i = {skip(s, 0)};
         expect(s, i, '{');
         i[0] = skip(s, i[0]);
@@ -403,6 +457,13 @@ public final class ChainVerifier {
 
     private static String string(String s, int[] i) {
         expect(s, i, '"');
+        int close = s.indexOf('"', i[0]);
+        int escape = s.indexOf('\\', i[0]);
+        if (close >= 0 && (escape < 0 || escape > close)) {
+            String plain = s.substring(i[0], close); // the common case: nothing escaped
+            i[0] = close + 1;
+            return plain;
+        }
         var sb = new StringBuilder();
         while (true) {
             char c = s.charAt(i[0]++);
