@@ -116,7 +116,14 @@ public class McpEndpoint {
             return error(400, idOf(root), ErrorCodes.INVALID_REQUEST, "Missing Mcp-Session-Id header; call initialize first",
                     Map.of(), httpRequestId, sse);
         }
-        var session = sessions.find(sessionId, identity.subject());
+        java.util.Optional<SessionStore.Session> session;
+        try {
+            session = sessions.find(sessionId, identity.subject());
+        } catch (RuntimeException e) {
+            // The session store is the database: if it cannot answer, fail closed like the audit log.
+            LOG.errorf("session lookup failed for request %s: %s", httpRequestId, e.toString());
+            return error(503, idOf(root), ErrorCodes.UNAVAILABLE, "Service unavailable", Map.of(), httpRequestId, sse);
+        }
         if (session.isEmpty()) {
             return Response.status(404).header(REQUEST_ID_HEADER, httpRequestId).build();
         }
