@@ -90,6 +90,15 @@ public class AuditReader {
     /** Writes keys, checkpoints and records (by chain, in stored order) as JSON Lines. */
     public void exportJsonl(Instant from, Instant to, OutputStream out) {
         try (Connection c = ds.getConnection()) {
+            writeJsonl(c, from, to, out);
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    /** The export itself, on a connection the caller owns (the benchmark uses it too). */
+    static void writeJsonl(Connection c, Instant from, Instant to, OutputStream out) throws SQLException {
+        try {
             c.setAutoCommit(false); // PostgreSQL streams with a cursor only inside a transaction
             Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
             try (PreparedStatement ps = c.prepareStatement("SELECT key_id, public_key FROM audit_key ORDER BY key_id");
@@ -127,8 +136,6 @@ public class AuditReader {
             });
             w.flush();
             c.commit();
-        } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -211,7 +218,7 @@ public class AuditReader {
         }
     }
 
-    private void forEachRecord(Connection c, Instant from, Instant to, java.util.function.Consumer<Map<String, String>> out)
+    private static void forEachRecord(Connection c, Instant from, Instant to, java.util.function.Consumer<Map<String, String>> out)
             throws SQLException {
         var where = new StringBuilder(" WHERE chain_id IS NOT NULL");
         var args = new ArrayList<Object>();

@@ -58,40 +58,7 @@ public final class AuditThroughputBench {
 
         Path export = Files.createTempFile("quaestor-audit-bench", ".jsonl");
         try (var out = Files.newOutputStream(export); var c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            var keys = new ArrayList<String>(ChainVerifier.FIELDS);
-            keys.add(0, "type");
-            keys.add("hash");
-            try (var rs = c.createStatement().executeQuery("SELECT key_id, public_key FROM audit_key")) {
-                while (rs.next()) {
-                    out.write(AuditReader.json(java.util.Map.of("type", "key", "keyId", rs.getString(1), "publicKey", rs.getString(2)),
-                            List.of("type", "keyId", "publicKey")).getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            try (var rs = c.createStatement().executeQuery(
-                    "SELECT chain_id, seq, head_hash, signed_at, key_id, signature FROM audit_checkpoint ORDER BY chain_id, seq")) {
-                while (rs.next()) {
-                    var m = new java.util.HashMap<String, String>();
-                    m.put("type", "checkpoint");
-                    m.put("chain", rs.getString(1));
-                    m.put("seq", rs.getString(2));
-                    m.put("hash", rs.getString(3));
-                    m.put("time", rs.getString(4));
-                    m.put("keyId", rs.getString(5));
-                    m.put("signature", rs.getString(6));
-                    out.write(AuditReader.json(m, List.of("type", "chain", "seq", "hash", "time", "keyId", "signature"))
-                            .getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            var ps = c.prepareStatement("SELECT " + AuditRecords.COLUMNS + " FROM audit_entry ORDER BY chain_id, id");
-            ps.setFetchSize(5000);
-            try (var rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    var m = AuditRecords.fromRow(rs);
-                    m.put("type", "record");
-                    out.write(AuditReader.json(m, keys).getBytes(StandardCharsets.UTF_8));
-                }
-            }
+            AuditReader.writeJsonl(c, null, null, out);
         }
         System.out.println("offline verification of the export (" + Files.size(export) / (1024 * 1024) + " MiB):");
         for (int i = 0; i < 3; i++) {
