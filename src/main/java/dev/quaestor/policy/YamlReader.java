@@ -111,7 +111,7 @@ final class YamlReader {
                 continue;
             }
             if (!allowed.contains(key)) {
-                error(k, "unknown key '" + key + "' in " + what + " (allowed: " + String.join(", ", allowed) + ")");
+                error(k, "unknown key '" + key + "' in " + what + " (allowed: " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
                 continue;
             }
             out.put(key, t.getValueNode());
