@@ -173,8 +173,19 @@ class ResourcesTest {
             assertEquals("file:///docs/home/bob/notes.md", denied.get(0).uri);
             assertNull(denied.get(0).contentSha256);
             assertEquals("alice", denied.get(0).subject);
-            assertNotNull(denied.get(0).sourceIp);
+            assertTrue(denied.get(0).sourceIp.startsWith("hmac:"), "source addresses are stored hashed in tests");
         });
+        // An auditor can find out what a given address is stored as, and search by it.
+        String auditor = TestIssuer.tokenFor("auditor");
+        String stored = io.restassured.RestAssured.given().header("Authorization", "Bearer " + auditor)
+                .get("/audit/hash?field=ip&value=127.0.0.1").then().statusCode(200)
+                .body("hashed", org.hamcrest.Matchers.equalTo(true)).extract().path("stored");
+        QuarkusTransaction.requiringNew().run(() -> assertEquals(stored,
+                AuditEntry.<AuditEntry>list("requestId", deniedRequestId).get(0).sourceIp));
+        io.restassured.RestAssured.given().header("Authorization", "Bearer " + auditor)
+                .get("/audit/search?subject=alice&uriPrefix=file:///docs/home/bob/").then().statusCode(200)
+                .body("records.request", org.hamcrest.Matchers.hasItem(deniedRequestId))
+                .body("records.find { it.request == '" + deniedRequestId + "' }.ip", org.hamcrest.Matchers.equalTo(stored));
     }
 
     @Test

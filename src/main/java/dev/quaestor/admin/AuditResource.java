@@ -97,6 +97,18 @@ public class AuditResource {
                 .header("Content-Disposition", "attachment; filename=\"quaestor-audit." + (csv ? "csv" : "jsonl") + "\"").build();
     }
 
+    /** What a value of a field would be stored as (hashed fields only; others are stored as given). */
+    @GET
+    @Path("hash")
+    public Response hash(@QueryParam("field") String field, @QueryParam("value") String value, @Context HttpServerRequest request) {
+        requireAuditor(request, "audit/hash", "field=" + field);
+        if (field == null || value == null) {
+            return Response.status(400).entity(Map.of("error", "field and value are required")).build();
+        }
+        var h = log.hasher();
+        return Response.ok(Map.of("field", field, "hashed", h.hashes(field), "stored", h.apply(field, value))).build();
+    }
+
     @GET
     @Path("verify")
     public Map<String, Object> verify(@Context HttpServerRequest request) {

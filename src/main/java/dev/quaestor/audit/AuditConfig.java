@@ -41,6 +41,12 @@ public interface AuditConfig {
     @WithDefault("false")
     boolean generateKey();
 
+    /** Fields stored as HMAC-SHA-256 instead of in clear (any of ip, ua, client, tenant, session). */
+    java.util.Optional<java.util.List<String>> hashedFields();
+
+    /** Key for hashed fields, base64 (from a Secret). Required if hashed-fields is set. */
+    Optional<String> hmacKey();
+
     /** Role for the auditor API. */
     @WithDefault("quaestor-auditor")
     String auditorRole();

@@ -20,11 +20,18 @@ public class AuditLog {
 
     private final GroupCommitWriter writer;
     private final SigningKey key;
+    private final FieldHasher hasher;
 
     AuditLog(AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
         this.key = SigningKey.load(config);
-        this.writer = new GroupCommitWriter(ds, config, key, config.chainId().orElseGet(AuditLog::hostName), metrics);
+        this.hasher = new FieldHasher(config.hashedFields().orElse(java.util.List.of()), config.hmacKey().orElse(null));
+        this.writer = new GroupCommitWriter(ds, config, key, hasher, config.chainId().orElseGet(AuditLog::hostName), metrics);
         writer.start();
+    }
+
+    /** How chosen fields are stored (see {@link FieldHasher}). */
+    public FieldHasher hasher() {
+        return hasher;
     }
 
     public void append(AuditEvent e) {

@@ -49,8 +49,9 @@ public class AuditReader {
         var where = new StringBuilder(" WHERE 1=1");
         var args = new ArrayList<Object>();
         filter(where, args, "subject = ?", q.subject());
-        filter(where, args, "client_id = ?", q.client());
-        filter(where, args, "tenant = ?", q.tenant());
+        FieldHasher h = log.hasher();
+        filter(where, args, "client_id = ?", h.apply("client", q.client()));
+        filter(where, args, "tenant = ?", h.apply("tenant", q.tenant()));
         filter(where, args, "action = ?", q.action());
         filter(where, args, "decision = ?", q.decision());
         filter(where, args, "outcome = ?", q.outcome());

@@ -35,6 +35,10 @@ final class AuditRecords {
     }
 
     static Map<String, String> fields(AuditEvent e, String chain, long seq, String prev, Instant time) {
+        return fields(e, chain, seq, prev, time, FieldHasher.none());
+    }
+
+    static Map<String, String> fields(AuditEvent e, String chain, long seq, String prev, Instant time, FieldHasher h) {
         var m = new HashMap<String, String>(40);
         m.put("v", ChainVerifier.FORMAT);
         m.put("chain", chain);
@@ -45,13 +49,13 @@ final class AuditRecords {
         m.put("kind", e.kind().name());
         Caller c = e.caller();
         if (c != null) {
-            m.put("session", c.sessionId());
+            m.put("session", h.apply("session", c.sessionId()));
             m.put("subject", cut(c.subject()));
-            m.put("client", cut(c.client()));
-            m.put("tenant", cut(c.tenant()));
+            m.put("client", h.apply("client", cut(c.client())));
+            m.put("tenant", h.apply("tenant", cut(c.tenant())));
             m.put("roles", c.roles().isEmpty() ? null : cut(String.join(",", c.roles())));
-            m.put("ip", c.sourceIp());
-            m.put("ua", cut(c.userAgent()));
+            m.put("ip", h.apply("ip", c.sourceIp()));
+            m.put("ua", h.apply("ua", cut(c.userAgent())));
         }
         m.put("method", e.method());
         m.put("action", e.action());

@@ -38,6 +38,7 @@ final class GroupCommitWriter {
     private final javax.sql.DataSource ds;
     private final AuditConfig config;
     private final SigningKey key;
+    private final FieldHasher hasher;
     private final String chain;
     private final BlockingQueue<Pending> queue;
     private final MessageDigest sha256 = ChainVerifier.newDigest();
@@ -54,10 +55,12 @@ final class GroupCommitWriter {
     private long checkpointNanos = System.nanoTime();
     private boolean headKnown;
 
-    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, String chain, MeterRegistry metrics) {
+    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String chain,
+            MeterRegistry metrics) {
         this.ds = ds;
         this.config = config;
         this.key = key;
+        this.hasher = hasher;
         this.chain = chain;
         this.metrics = metrics;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
@@ -172,7 +175,7 @@ final class GroupCommitWriter {
                     try (PreparedStatement ps = c.prepareStatement(AuditRecords.INSERT)) {
                         for (Pending p : batch) {
                             var time = AuditRecords.truncate(p.event().time());
-                            var fields = AuditRecords.fields(p.event(), chain, ++seq, prev, time);
+                            var fields = AuditRecords.fields(p.event(), chain, ++seq, prev, time, hasher);
                             String hash = ChainVerifier.hash(sha256, fields);
                             AuditRecords.bind(ps, fields, time, hash);
                             ps.addBatch();

@@ -158,6 +158,14 @@ class ChainVerifierTest {
             return Optional.empty();
         }
 
+        public Optional<List<String>> hashedFields() {
+            return Optional.empty();
+        }
+
+        public Optional<String> hmacKey() {
+            return Optional.empty();
+        }
+
         public String auditorRole() {
             return "quaestor-auditor";
         }

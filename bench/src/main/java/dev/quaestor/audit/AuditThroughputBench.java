@@ -46,7 +46,8 @@ public final class AuditThroughputBench {
                         .connectionFactoryConfiguration(cf -> cf.jdbcUrl(URL).principal(new NamePrincipal("postgres"))
                                 .credential(new SimplePassword("")))));
         var config = new BenchConfig();
-        var writer = new GroupCommitWriter(ds, config, SigningKey.load(config), "bench-chain", new SimpleMeterRegistry());
+        var writer = new GroupCommitWriter(ds, config, SigningKey.load(config), FieldHasher.none(), "bench-chain",
+                new SimpleMeterRegistry());
         writer.start();
 
         System.out.println("writers  records/s  (durable: each append returns after its batch commits; " + seconds + " s each)");
@@ -143,6 +144,14 @@ public final class AuditThroughputBench {
 
         public boolean generateKey() {
             return true;
+        }
+
+        public Optional<List<String>> hashedFields() {
+            return Optional.empty();
+        }
+
+        public Optional<String> hmacKey() {
+            return Optional.empty();
         }
 
         public String auditorRole() {
