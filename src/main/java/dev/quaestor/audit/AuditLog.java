@@ -58,7 +58,7 @@ public class AuditLog {
     }
 
     long committedHead() {
-        return writer.head()[0];
+        return writer.headSeq();
     }
 
     /** Shutdown commits what is queued and signs the final head (runs before the datasource closes). */

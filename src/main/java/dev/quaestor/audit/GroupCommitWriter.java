@@ -122,9 +122,9 @@ final class GroupCommitWriter {
         }
     }
 
-    /** The committed head, as this writer knows it: for the online verifier's truncation check. */
-    synchronized long[] head() {
-        return new long[] {headSeq};
+    /** The committed head seq, as this writer knows it: for the online verifier's truncation check. */
+    synchronized long headSeq() {
+        return headSeq;
     }
 
     private void run() {
@@ -133,7 +133,7 @@ final class GroupCommitWriter {
             try {
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
-                    if (checkpointDue(false)) {
+                    if (checkpointDue()) {
                         commit(List.of());
                     }
                     continue;
@@ -155,7 +155,7 @@ final class GroupCommitWriter {
         }
     }
 
-    private boolean checkpointDue(boolean afterBatch) {
+    private boolean checkpointDue() {
         long pending = headSeq - checkpointSeq;
         return headKnown && pending > 0 && (pending >= config.checkpointEvery()
                 || System.nanoTime() - checkpointNanos >= config.checkpointInterval().toNanos());

@@ -9,7 +9,6 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import org.jboss.logging.Logger;
 
@@ -52,9 +51,11 @@ final class SigningKey {
         }
     }
 
-    /** Ed25519 public keys are derived by signing nothing: the JDK exposes no derivation, so re-encode via the key pair. */
+    /**
+     * The JDK has no call that derives an Ed25519 public key from a private one, but its key-pair
+     * generator derives the pair from 32 random bytes: feeding it the private key's bytes yields the same pair.
+     */
     private static PublicKey publicFrom(PrivateKey priv) throws Exception {
-        // The PKCS#8 v2 encoding may carry the public key; otherwise derive it with the EdDSA parameter spec.
         var spec = ((java.security.interfaces.EdECPrivateKey) priv).getBytes().orElseThrow();
         var kpg = KeyPairGenerator.getInstance("Ed25519");
         kpg.initialize(java.security.spec.NamedParameterSpec.ED25519, new FixedRandom(spec));
@@ -88,9 +89,6 @@ final class SigningKey {
         return Base64.getEncoder().encodeToString(publicKey.getEncoded());
     }
 
-    static PublicKey decodePublic(String base64) throws Exception {
-        return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)));
-    }
 
     /** Feeds the private key bytes to the generator so that it reproduces the same key pair. */
     private static final class FixedRandom extends java.security.SecureRandom {

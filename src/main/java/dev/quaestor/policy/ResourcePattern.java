@@ -130,33 +130,6 @@ public final class ResourcePattern {
         return matchSegments(0, uri.segments(), 0, who);
     }
 
-    /**
-     * True if some URI at or below {@code prefix} could match this pattern. Used to decide whether
-     * a caller may see a template or a listing root at all.
-     */
-    public boolean mayMatchBelow(CanonicalUri prefix, Identity who) {
-        if (scheme != null && !scheme.equals(prefix.scheme())) {
-            return false;
-        }
-        if (authority != null && !prefix.authority().isEmpty() && !authority.equals(prefix.authority())) {
-            return false;
-        }
-        List<String> p = prefix.segments();
-        for (int i = 0; i < p.size(); i++) {
-            if (i >= segments.size()) {
-                return false;
-            }
-            String seg = segments.get(i);
-            if (seg.equals(ANY_DEPTH)) {
-                return true;
-            }
-            if (!segmentMatches(bind(seg, who), p.get(i))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private boolean matchSegments(int pi, List<String> uri, int ui, Identity who) {
         while (pi < segments.size()) {
             String seg = segments.get(pi);

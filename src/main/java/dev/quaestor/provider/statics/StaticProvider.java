@@ -1,6 +1,5 @@
 package dev.quaestor.provider.statics;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
