@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 class AuditIntegrityTest {
 
-    private static final String URL = "jdbc:postgresql://127.0.0.1:5432/quaestor_test";
+    private static final String URL = TestDatabase.URL;
 
     @TempDir
     Path tmp;

@@ -11,7 +11,9 @@ import java.util.Map;
  */
 public class TestDatabase implements QuarkusTestResourceLifecycleManager {
 
-    static final String NAME = "quaestor_test";
+    /** QUAESTOR_TEST_DB lets two checkouts run their tests side by side without sharing a database. */
+    public static final String NAME = System.getenv().getOrDefault("QUAESTOR_TEST_DB", "quaestor_test");
+    public static final String URL = "jdbc:postgresql://127.0.0.1:5432/" + NAME;
     public static final String APP_ROLE = "quaestor_app";
 
     @Override
@@ -33,7 +35,7 @@ public class TestDatabase implements QuarkusTestResourceLifecycleManager {
         } catch (SQLException e) {
             throw new IllegalStateException("PostgreSQL must be running on 127.0.0.1:5432 for the tests (see README): " + e.getMessage(), e);
         }
-        return Map.of();
+        return Map.of("quarkus.datasource.jdbc.url", URL, "quarkus.flyway.jdbc-url", URL);
     }
 
     @Override
