@@ -19,6 +19,7 @@ import dev.quaestor.provider.ResourceContent;
 import dev.quaestor.provider.ResourceEntry;
 import dev.quaestor.provider.ResourceNotFoundException;
 import dev.quaestor.ratelimit.RateCheck;
+import dev.quaestor.ratelimit.RateLimitUnavailableException;
 import dev.quaestor.ratelimit.RateLimiter;
 import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.InvalidUriException;
@@ -33,8 +34,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
@@ -47,7 +46,8 @@ import org.jboss.logging.Logger;
  *   <li><b>Audit</b> of the decision, committed before anything else happens (fail closed: -32005).
  *       A denial stops here with -32003.</li>
  *   <li><b>Rate limit</b> from the policy's {@code limits:} (-32004, HTTP 429).</li>
- *   <li><b>Provider</b> call, time-boxed by {@link ProviderCalls} (-32001 on timeout).</li>
+ *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: time box (-32001),
+ *       bulkhead and circuit breaker (-32005).</li>
  *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
  *       before the response is released (fail closed: -32005).</li>
  * </ol>
@@ -63,17 +63,15 @@ public class ResourcePipeline {
     private final MountTable mounts;
     private final ProviderCalls calls;
     private final ListingConfig listing;
-    private final long timeoutMs;
 
     ResourcePipeline(PolicyStore policies, AuditLog audit, RateLimiter limiter, MountTable mounts, ProviderCalls calls,
-            ListingConfig listing, @ConfigProperty(name = "quaestor.provider.timeout-ms", defaultValue = "10000") long timeoutMs) {
+            ListingConfig listing) {
         this.policies = policies;
         this.audit = audit;
         this.limiter = limiter;
         this.mounts = mounts;
         this.calls = calls;
         this.listing = listing;
-        this.timeoutMs = timeoutMs;
     }
 
     public Served<Schema.ReadResourceResult> read(RequestContext ctx, String rawUri) {
@@ -102,14 +100,15 @@ public class ResourcePipeline {
         ResourceContent content;
         try {
             var mounted = mounts.resolve(uri).orElseThrow(() -> new ResourceNotFoundException(uriText));
-            content = calls.read(mounted.provider(), uri);
+            content = calls.read(mounted, uri);
         } catch (RuntimeException e) {
-            throw providerFailure(ctx, method, Action.READ, uriText, policy, start, e);
+            throw providerFailure(ctx, method, Action.READ, uriText, policy, start, rate, e);
         }
 
         byte[] bytes = content.bytes();
         String sha256 = sha256(bytes);
-        outcome(ctx, method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256, start);
+        outcome(ctx, method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256, start,
+                rate.auditDetail());
 
         ResourceEntry e = content.entry();
         var item = content.text()
@@ -129,14 +128,15 @@ public class ResourcePipeline {
         try {
             page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(), new ListingFilter(policy, ctx));
         } catch (RuntimeException e) {
-            throw providerFailure(ctx, method, Action.LIST, null, policy, start, e);
+            throw providerFailure(ctx, method, Action.LIST, null, policy, start, rate, e);
         }
         var resources = new ArrayList<Schema.Resource>(page.items().size());
         for (ResourceEntry e : page.items()) {
             resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
                     e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
         }
-        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start);
+        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start,
+                rate.auditDetail());
         return new Served<>(new Schema.ListResourcesResult(resources, page.nextCursor()), rate);
     }
 
@@ -159,7 +159,8 @@ public class ResourcePipeline {
                 }
             }
         }
-        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start);
+        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start,
+                rate.auditDetail());
         return new Served<>(new Schema.ListResourceTemplatesResult(out, null), rate);
     }
 
@@ -182,10 +183,20 @@ public class ResourcePipeline {
     }
 
     private RateCheck limit(RequestContext ctx, String method, Action action, CanonicalUri uri, PolicySet policy, long start) {
-        RateCheck rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri);
+        RateCheck rate;
+        try {
+            rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri);
+        } catch (RateLimitUnavailableException e) {
+            // A fail-closed limit whose shared store (Redis) cannot answer: refuse rather than guess.
+            outcome(ctx, method, action, uri == null ? null : uri.toString(), policy, "rate-limit-unavailable",
+                    ErrorCodes.UNAVAILABLE, null, null, null, start, e.getMessage());
+            throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the rate limiter cannot check this request",
+                    Map.of(), 503, Map.of("Retry-After", "5"));
+        }
         if (!rate.allowed()) {
             outcome(ctx, method, action, uri == null ? null : uri.toString(), policy, "rate-limited",
-                    ErrorCodes.RATE_LIMITED, null, null, null, start);
+                    ErrorCodes.RATE_LIMITED, null, null, null, start, "limit " + rate.limitId()
+                            + (rate.auditDetail() == null ? "" : "; " + rate.auditDetail()));
             var data = new LinkedHashMap<String, Object>();
             data.put("retryAfterSeconds", rate.retryAfterSeconds());
             throw new McpError(ErrorCodes.RATE_LIMITED, "Rate limit exceeded", data, 429,
@@ -195,14 +206,21 @@ public class ResourcePipeline {
     }
 
     private McpError providerFailure(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
-            long start, RuntimeException e) {
+            long start, RateCheck rate, RuntimeException e) {
         McpError error;
         String outcome;
-        if (e instanceof TimeoutException) {
-            outcome = "timeout";
+        if (e instanceof ProviderFailure f) {
+            outcome = f.kind().outcome;
             var data = uriData(uri);
-            data.put("timeoutMs", timeoutMs);
-            error = new McpError(ErrorCodes.REQUEST_TIMEOUT, "Request timed out", data);
+            if (f.kind() == ProviderFailure.Kind.TIMEOUT) {
+                data.put("timeoutMs", f.timeoutMs());
+                error = new McpError(ErrorCodes.REQUEST_TIMEOUT, "Request timed out", data);
+            } else {
+                String why = f.kind() == ProviderFailure.Kind.BULKHEAD_FULL
+                        ? "too many requests in flight for this content source" : "the content source is failing";
+                error = new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: " + why, data, 503,
+                        Map.of("Retry-After", "5"));
+            }
         } else if (e instanceof ResourceNotFoundException) {
             outcome = "not-found";
             error = new McpError(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", uriData(uri));
@@ -219,7 +237,7 @@ public class ResourcePipeline {
             LOG.errorf(e, "provider failure for request %s", ctx.requestId());
             error = new McpError(ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of());
         }
-        outcome(ctx, method, action, uri, policy, outcome, error.code(), null, null, null, start);
+        outcome(ctx, method, action, uri, policy, outcome, error.code(), null, null, null, start, rate.auditDetail());
         return error;
     }
 
@@ -233,10 +251,10 @@ public class ResourcePipeline {
 
     /** The second record: what happened and, for a read, exactly which bytes were disclosed. */
     private void outcome(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
-            String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start) {
+            String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start, String detail) {
         commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
                 uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
-                (System.nanoTime() - start) / 1000, null));
+                (System.nanoTime() - start) / 1000, detail));
     }
 
     private void commit(AuditEvent event) {

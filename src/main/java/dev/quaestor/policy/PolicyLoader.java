@@ -42,7 +42,8 @@ public final class PolicyLoader {
     private static final Set<String> SUBJECT_KEYS = Set.of("roles", "groups", "subjects", "clients", "tenants");
     private static final Set<String> WHEN_KEYS = Set.of("scopes", "sourceCidrs", "timeWindow");
     private static final Set<String> WINDOW_KEYS = Set.of("days", "from", "to", "zone");
-    private static final Set<String> LIMIT_KEYS = Set.of("id", "key", "capacity", "refill", "resources", "actions", "description");
+    private static final Set<String> LIMIT_KEYS = Set.of("id", "key", "capacity", "refill", "resources", "actions", "shadow", "fail",
+            "description");
     private static final Set<String> REFILL_KEYS = Set.of("tokens", "period");
     private static final Set<String> TEST_KEYS = Set.of("name", "identity", "action", "uri", "expect", "sourceIp", "time");
     private static final Set<String> TEST_REQUIRED = Set.of("name", "identity", "action", "uri", "expect");
@@ -234,7 +235,17 @@ public final class PolicyLoader {
                 : List.of(ResourcePattern.parse("**"));
         Set<Action> actions = m.containsKey("actions") ? actions(y, m.get("actions"), "limit '" + id + "'")
                 : EnumSet.allOf(Action.class);
-        return new RateLimitRule(id, key, capacity, tokens, period, patterns, actions, y.origin(node));
+        boolean shadow = m.containsKey("shadow") && y.bool(m.get("shadow"), "shadow of limit '" + id + "'");
+        RateLimitRule.Fail fail = RateLimitRule.Fail.CLOSED;
+        if (m.containsKey("fail")) {
+            String f = y.string(m.get("fail"), "fail of limit '" + id + "'");
+            fail = switch (f) {
+                case "closed" -> RateLimitRule.Fail.CLOSED;
+                case "open" -> RateLimitRule.Fail.OPEN;
+                default -> throw y.fail(m.get("fail"), "limit '" + id + "': fail must be closed or open, not '" + f + "'");
+            };
+        }
+        return new RateLimitRule(id, key, capacity, tokens, period, patterns, actions, shadow, fail, y.origin(node));
     }
 
     private static PolicyTestCase readTest(YamlReader y, Node node) {

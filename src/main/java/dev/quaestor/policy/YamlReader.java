@@ -134,6 +134,15 @@ final class YamlReader {
         return s.getValue();
     }
 
+    boolean bool(Node node, String what) {
+        String s = string(node, what);
+        return switch (s) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw fail(node, what + " must be true or false, not '" + s + "'");
+        };
+    }
+
     long positiveLong(Node node, String what) {
         String s = string(node, what);
         try {

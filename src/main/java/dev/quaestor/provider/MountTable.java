@@ -29,7 +29,13 @@ public class MountTable {
     private static final Logger LOG = Logger.getLogger(MountTable.class);
 
     /** A mount and its provider. */
-    public record Mounted(Mount mount, ResourceProvider provider) {
+    public record Mounted(Mount mount, ResourceProvider provider, boolean remote) {
+    }
+
+    /** How one page is fetched from one mount's provider (the pipeline wraps it in its guards). */
+    @FunctionalInterface
+    public interface PageFetcher {
+        Page<ResourceEntry> fetch(Mounted mount, String cursor, int limit);
     }
 
     private final List<Mounted> mounts;          // by name, the listing order
@@ -55,7 +61,7 @@ public class MountTable {
             settings.put("max-bytes", Long.toString(c.maxBytes()));
             CanonicalUri prefix = UriCanonicalizer.canonicalize(c.uri());
             var mount = new Mount(e.getKey(), c.provider(), prefix, c.uri(), settings);
-            list.add(new Mounted(mount, factory.create(mount)));
+            list.add(new Mounted(mount, factory.create(mount), factory.remote()));
             LOG.infof("mount %s: %s -> %s", e.getKey(), c.uri(), c.provider());
         }
         this.mounts = List.copyOf(list);
@@ -87,6 +93,12 @@ public class MountTable {
      * examined per call, so a caller who may see little cannot make one call walk everything.
      */
     public Page<ResourceEntry> list(String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible) {
+        return list(cursor, limit, scanBudget, visible, (m, c, n) -> m.provider().list(c, n));
+    }
+
+    /** As above, fetching each provider page through {@code fetcher}. */
+    public Page<ResourceEntry> list(String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
+            PageFetcher fetcher) {
         int mountIndex = 0;
         String inner = null;
         if (cursor != null) {
@@ -99,7 +111,7 @@ public class MountTable {
         while (mountIndex < mounts.size()) {
             Mounted m = mounts.get(mountIndex);
             int want = Math.max(1, Math.min(limit - out.size(), scanBudget - scanned));
-            Page<ResourceEntry> page = m.provider().list(inner, want);
+            Page<ResourceEntry> page = fetcher.fetch(m, inner, want);
             for (ResourceEntry e : page.items()) {
                 scanned++;
                 if (visible.test(e)) {
