@@ -1,0 +1,117 @@
+package dev.quaestor.ratelimit;
+
+import dev.quaestor.support.LocalRedis;
+import io.github.bucket4j.BandwidthBuilder;
+import io.github.bucket4j.BucketConfiguration;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The Redis bucket store against a real redis-server that the test stops and starts. */
+class RedisBucketStoreTest {
+
+    private static LocalRedis redis;
+
+    @BeforeAll
+    static void startRedis() throws Exception {
+        redis = new LocalRedis();
+    }
+
+    @AfterAll
+    static void stopRedis() throws Exception {
+        redis.close();
+    }
+
+    private static RateLimitConfig.Redis config(String url) {
+        String prefix = "quaestor-test:" + UUID.randomUUID() + ":";
+        return new RateLimitConfig.Redis() {
+            @Override
+            public String url() {
+                return url;
+            }
+
+            @Override
+            public Duration timeout() {
+                return Duration.ofMillis(250);
+            }
+
+            @Override
+            public String keyPrefix() {
+                return prefix;
+            }
+        };
+    }
+
+    private static final BucketConfiguration FIVE_PER_HOUR = BucketConfiguration.builder()
+            .addLimit(BandwidthBuilder.builder().capacity(5).refillGreedy(5, Duration.ofHours(1)).build()).build();
+
+    @Test
+    void replicasShareOneBucket() {
+        var c = config(redis.url());
+        try (var replicaA = new RedisBucketStore(c); var replicaB = new RedisBucketStore(c)) {
+            String key = "per-user|SUBJECT|5/5/3600000\u0000alice";
+            int admitted = 0;
+            for (int i = 0; i < 12; i++) {
+                var store = i % 2 == 0 ? replicaA : replicaB;
+                if (store.consume(key, FIVE_PER_HOUR).isConsumed()) {
+                    admitted++;
+                }
+            }
+            assertEquals(5, admitted, "two stores on one Redis enforce one limit, not two");
+            assertTrue(replicaB.consume("per-user|SUBJECT|5/5/3600000\u0000bob", FIVE_PER_HOUR).isConsumed(),
+                    "another key has its own bucket");
+        }
+    }
+
+    @Test
+    void keysDoNotCarrySubjectsInClear() {
+        try (var store = new RedisBucketStore(config(redis.url()))) {
+            String key = new String(store.redisKey("per-user|SUBJECT|5/5/3600000\u0000alice@example.org"));
+            assertTrue(key.contains("per-user:"), key);
+            assertFalse(key.contains("alice"), key);
+        }
+    }
+
+    @Test
+    void anOutageFailsFastAndRecoveryNeedsNoRestart() throws Exception {
+        try (var store = new RedisBucketStore(config(redis.url()))) {
+            String key = "k|SUBJECT|5/5/3600000\u0000x";
+            assertTrue(store.consume(key, FIVE_PER_HOUR).isConsumed());
+
+            redis.stop();
+            long start = System.nanoTime();
+            for (int i = 0; i < 5; i++) {
+                assertThrows(BucketStoreUnavailableException.class, () -> store.consume(key, FIVE_PER_HOUR));
+            }
+            long perCallMs = (System.nanoTime() - start) / 5 / 1_000_000;
+            assertTrue(perCallMs < 1_000, "a dead Redis answers within the bound, took " + perCallMs + " ms per call");
+
+            redis.start();
+            long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            boolean recovered = false;
+            while (!recovered && System.nanoTime() < deadline) {
+                try {
+                    recovered = store.consume(key, FIVE_PER_HOUR).isConsumed();
+                } catch (BucketStoreUnavailableException stillDown) {
+                    Thread.sleep(100);
+                }
+            }
+            assertTrue(recovered, "the store reconnected by itself");
+        }
+    }
+
+    @Test
+    void startsWhileRedisIsAbsentAndConnectsLater() throws Exception {
+        try (var store = new RedisBucketStore(config("redis://127.0.0.1:1"))) {
+            assertThrows(BucketStoreUnavailableException.class,
+                    () -> store.consume("k|SUBJECT|1/1/1000\u0000x", FIVE_PER_HOUR));
+        }
+    }
+}
