@@ -2,6 +2,7 @@ package dev.quaestor.identity;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 import java.util.List;
 
 /** Which token claims make up an {@link Identity}. Paths use {@code /} to step into JSON objects. */
@@ -31,4 +32,17 @@ public interface IdentityConfig {
     /** Claims holding granted scopes, space-separated strings or arrays. */
     @WithDefault("scope,scp")
     List<String> scopeClaims();
+
+    /** Requests to /mcp whose token is refused, per source address, before tokens are even checked. */
+    UnauthenticatedLimit unauthenticatedLimit();
+
+    interface UnauthenticatedLimit {
+        /** Refused requests an address may make in a burst before it is turned away with 429. */
+        @WithDefault("30")
+        long capacity();
+
+        /** The burst refills completely over this period. */
+        @WithDefault("60s")
+        Duration period();
+    }
 }

@@ -38,6 +38,7 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
             "bob", List.of("clinician"),
             "carol", List.of("analyst"),
             "dave", List.of("clinician"),
+            "erin", List.of("clinician"),
             "admin", List.of("quaestor-admin"),
             "auditor", List.of("quaestor-auditor"));
 

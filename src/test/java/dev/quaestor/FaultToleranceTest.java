@@ -1,0 +1,108 @@
+package dev.quaestor;
+
+import dev.quaestor.audit.AuditEntry;
+import dev.quaestor.support.FailingProviderFactory;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The per-mount guards on providers that hang or fail on purpose: a bulkhead of one call
+ * (narrow://) and a circuit breaker (flaky://). Outcomes are audited and counted in metrics.
+ */
+@QuarkusTest
+class FaultToleranceTest {
+
+    private static String read(String uri) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + uri + "\"}}";
+    }
+
+    private static String outcomeOf(String requestId) {
+        return QuarkusTransaction.requiringNew().call(() -> AuditEntry.<AuditEntry>list(
+                "requestId = ?1 and kind = 'OUTCOME'", requestId).get(0).outcome);
+    }
+
+    @Test
+    void aFullBulkheadRefusesAtOnceWithMinus32005() throws Exception {
+        String token = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(token, "2025-06-18");
+        // The first read occupies the mount's only slot for 1.5 s.
+        CompletableFuture<ExtractableResponse<Response>> first = CompletableFuture.supplyAsync(
+                () -> Rpc.call(token, session, read("narrow://one")).extract());
+        Thread.sleep(400);
+        long start = System.nanoTime();
+        String refused = Rpc.call(token, session, read("narrow://two"))
+                .statusCode(503)
+                .header("Retry-After", equalTo("5"))
+                .body("error.code", equalTo(-32005))
+                .body("error.message", containsString("too many requests in flight"))
+                .extract().path("error.data.requestId");
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(ms < 1000, "refused at once, not after waiting for the slot: " + ms + " ms");
+        var served = first.get(10, TimeUnit.SECONDS);
+        assertEquals(200, served.statusCode());
+        assertEquals("late", served.path("result.contents[0].text"));
+        assertEquals("bulkhead-full", outcomeOf(refused));
+
+        // With the slot free again the mount serves.
+        Rpc.call(token, session, read("narrow://three")).statusCode(200).body("result.contents[0].text", equalTo("late"));
+    }
+
+    @Test
+    void theCircuitOpensAfterFailuresAndStopsCallingTheProvider() {
+        String token = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(token, "2025-06-18");
+        int before = FailingProviderFactory.READS.get();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ids.add(Rpc.call(token, session, read("flaky://item-" + i)).statusCode(200)
+                    .body("error.code", equalTo(-32603)).extract().path("error.data.requestId"));
+        }
+        assertEquals(before + 4, FailingProviderFactory.READS.get());
+        String open = Rpc.call(token, session, read("flaky://item-5"))
+                .statusCode(503)
+                .body("error.code", equalTo(-32005))
+                .body("error.message", containsString("content source is failing"))
+                .extract().path("error.data.requestId");
+        assertEquals(before + 4, FailingProviderFactory.READS.get(), "an open breaker does not call the provider");
+        assertEquals("error", outcomeOf(ids.get(0)));
+        assertEquals("circuit-open", outcomeOf(open));
+
+        String metrics = given().auth().oauth2(token).get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(metrics.contains("quaestor_provider_calls_seconds_count{mount=\"flaky\",outcome=\"circuit-open\"}"), metrics);
+        assertTrue(metrics.contains("quaestor_provider_calls_seconds_count{mount=\"flaky\",outcome=\"error\"}"));
+        assertNotNull(metrics);
+    }
+
+    @Test
+    void aShadowLimitNeverRejectsButEveryWouldBeRejectionIsAudited() {
+        String token = TestIssuer.tokenFor("erin");
+        String session = Rpc.initialize(token, "2025-06-18");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(Rpc.call(token, session, read("test-data://shadowed")).statusCode(200)
+                    .body("result.contents[0].text", containsString("shadow limit"))
+                    .extract().header("X-Request-Id"));
+        }
+        List<String> details = QuarkusTransaction.requiringNew().call(() -> ids.stream()
+                .map(id -> AuditEntry.<AuditEntry>list("requestId = ?1 and kind = 'OUTCOME'", id).get(0).detail).toList());
+        assertEquals(null, details.get(0), "the first read fits the shadow limit's capacity of one");
+        assertEquals("shadow limit shadow-trial would reject", details.get(1));
+        assertEquals("shadow limit shadow-trial would reject", details.get(2));
+    }
+}
