@@ -1,0 +1,67 @@
+package dev.quaestor;
+
+import dev.quaestor.audit.AuditEntry;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Refused authentications are limited per source address before tokens are checked: after the
+ * burst, a flood of bad tokens gets 429 and leaves one audit record, not one per request, while
+ * a caller whose token was accepted before is still served.
+ */
+@QuarkusTest
+@TestProfile(UnauthenticatedLimitTest.Tight.class)
+class UnauthenticatedLimitTest {
+
+    public static class Tight implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quaestor.identity.unauthenticated-limit.capacity", "3",
+                    "quaestor.identity.unauthenticated-limit.period", "600s");
+        }
+    }
+
+    private static final String PING = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+
+    @Test
+    void aFloodOfBadTokensIsCutOffAndLeavesABoundedTrail() {
+        String good = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(good, "2025-06-18");
+        Instant since = Instant.now();
+
+        for (int i = 0; i < 3; i++) {
+            given().header("Authorization", "Bearer not-a-token-" + i).contentType("application/json")
+                    .accept("application/json, text/event-stream").body(PING).post("/mcp").then().statusCode(401);
+        }
+        for (int i = 0; i < 20; i++) {
+            given().header("Authorization", "Bearer flood-" + i).contentType("application/json")
+                    .accept("application/json, text/event-stream").body(PING).post("/mcp").then().statusCode(429)
+                    .header("Retry-After", Integer::parseInt, greaterThan(0))
+                    .body("error.code", equalTo(-32004));
+        }
+        given().contentType("application/json").accept("application/json, text/event-stream").body(PING)
+                .post("/mcp").then().statusCode(429);
+
+        // A token this server accepted before still gets through from the same address.
+        Rpc.call(good, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/templates/list\"}").statusCode(200);
+
+        long refused = QuarkusTransaction.requiringNew().call(() -> AuditEntry.count(
+                "kind = 'AUTHENTICATION' and outcome = 'invalid-token' and time >= ?1", since));
+        long throttled = QuarkusTransaction.requiringNew().call(() -> AuditEntry.count(
+                "kind = 'AUTHENTICATION' and outcome = 'throttled' and time >= ?1", since));
+        assertEquals(3, refused, "each refused token before the cut-off is recorded");
+        assertEquals(1, throttled, "the flood after it leaves one record");
+    }
+}
