@@ -1,5 +1,6 @@
 package dev.quaestor.mcp;
 
+import dev.quaestor.identity.PublicUrl;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,7 +32,7 @@ public class OriginGuard {
             HttpServerRequest req = rc.request();
             String path = req.path();
             if (path.equals("/mcp") || path.startsWith("/mcp/")) {
-                if (!hostAllowed(req.getHeader("Host")) || !originAllowed(req.getHeader("Origin"))) {
+                if (!hostAllowed(PublicUrl.host(req)) || !originAllowed(req.getHeader("Origin"))) {
                     rc.response().setStatusCode(403).putHeader("Content-Type", "text/plain")
                             .end("Forbidden: Host or Origin not allowed\n");
                     return;
