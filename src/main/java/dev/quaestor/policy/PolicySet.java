@@ -23,7 +23,9 @@ public final class PolicySet {
             List<String> files) {
         this.revision = revision;
         this.rules = List.copyOf(rules);
-        this.limits = List.copyOf(limits);
+        // Narrow keys first: a caller rejected by their own limit then never spends a token of the
+        // tenant's shared bucket, so one noisy caller cannot drain it for everyone else.
+        this.limits = limits.stream().sorted(java.util.Comparator.comparingInt(l -> l.key().ordinal())).toList();
         this.tests = List.copyOf(tests);
         this.files = List.copyOf(files);
         this.index = new RuleIndex(this.rules);

@@ -17,7 +17,8 @@ import java.util.Set;
 public record RateLimitRule(String id, Key key, long capacity, long refillTokens, Duration refillPeriod,
         List<ResourcePattern> resources, Set<Action> actions, boolean shadow, Fail fail, String origin) {
 
-    public enum Key { SUBJECT, CLIENT, TENANT, IP }
+    /** In the order limits are checked: narrowest first, the tenant's shared bucket last. */
+    public enum Key { SUBJECT, CLIENT, IP, TENANT }
 
     public enum Fail { CLOSED, OPEN }
 

@@ -104,6 +104,19 @@ class RateLimiterTest {
     }
 
     @Test
+    void aNoisyCallerRejectedByTheirOwnLimitDoesNotDrainTheTenantsBucket() {
+        // The tenant limit comes first in the file; the order of checks does not follow the file.
+        var p = policy(limit("per-tenant", "tenant", 10, "") + limit("per-user", "subject", 2, ""));
+        assertEquals(2, admitted(p, who("alice", "c", "acme"), "ip", 20));
+        int colleagues = 0;
+        for (String u : List.of("bob", "carol", "dave", "erin")) {
+            colleagues += admitted(p, who(u, "c", "acme"), "ip", 5);
+        }
+        assertEquals(8, colleagues, "the tenant's 10 tokens minus alice's 2 admitted reads remain for her colleagues");
+        assertEquals(0, admitted(p, who("frank", "c", "acme"), "ip", 5), "and then the tenant's bucket is empty");
+    }
+
+    @Test
     void actionsScopeALimit() {
         var p = policy(limit("reads", "subject", 1, "    actions: [read]\n"));
         Identity alice = who("alice", "c", "t");
