@@ -1,0 +1,153 @@
+package dev.quaestor.bench;
+
+import dev.quaestor.support.McpHttp;
+import dev.quaestor.support.ServerProcess;
+import dev.quaestor.support.TestIssuer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.KeyPairGenerator;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * Does a noisy client hurt a quiet one? One production-mode server (memory or Redis limits,
+ * PostgreSQL audit, signed tokens from a local issuer). A quiet client reads at a fixed rate and
+ * its latency is sampled, first alone, then while a noisy client sends ten times its own limit.
+ * Prints p50/p99 of the quiet client in both phases, the noisy client's rejections, and the p99
+ * ratio (target: below 1.10). Run with bench/ratelimit-fairness.sh [memory|redis] [seconds].
+ */
+public final class LimiterFairnessBench {
+
+    private static final String DB = "quaestor_bench_fair";
+    private static final String URI = "file:///docs/handbook/welcome.md";
+    private static final int LIMIT_PER_SECOND = 20;
+    private static final int QUIET_PER_SECOND = 10;
+
+    public static void main(String[] args) throws Exception {
+        String backend = args.length > 0 ? args[0] : "memory";
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 60;
+        new TestIssuer().start();
+        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
+                var s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
+            s.execute("CREATE DATABASE " + DB);
+        }
+        Path policies = Files.createDirectories(Path.of("target", "fairness-policies"));
+        try (Stream<Path> files = Files.list(Path.of("policies"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
+                Files.copy(f, policies.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Files.writeString(policies.resolve("zz-fairness.yaml"), """
+                apiVersion: quaestor/v1
+                kind: Policy
+                limits:
+                  - id: handbook-per-user
+                    key: subject
+                    capacity: %d
+                    refill: {tokens: %d, period: 1s}
+                    resources: ["file:///docs/handbook/**"]
+                """.formatted(LIMIT_PER_SECOND, LIMIT_PER_SECOND));
+        Path key = Path.of("target", "fairness-audit-key.pem");
+        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(
+                KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n");
+        var env = new HashMap<>(Map.of(
+                "QUAESTOR_OIDC_ISSUER", TestIssuer.issuer(),
+                "QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE,
+                "QUAESTOR_DB_URL", "jdbc:postgresql://127.0.0.1:5432/" + DB,
+                "QUAESTOR_DB_USER", "postgres",
+                "QUAESTOR_DB_PASSWORD", "trust",
+                "QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString(),
+                "QUAESTOR_POLICIES_PATH", policies.toString(),
+                "QUAESTOR_RATELIMIT_BACKEND", backend));
+        try (var server = new ServerProcess("fairness-server", env)) {
+            server.start();
+            server.awaitReady(Duration.ofSeconds(60));
+            String quietToken = TestIssuer.tokenFor("bob");
+            String noisyToken = TestIssuer.tokenFor("alice");
+            String quietSession = McpHttp.initialize(server.url(), quietToken);
+            String noisySession = McpHttp.initialize(server.url(), noisyToken);
+
+            System.out.printf("backend %s, quiet client %d reads/s, noisy client %d reads/s against a limit of %d/s, %d s per phase%n",
+                    backend, QUIET_PER_SECOND, 10 * LIMIT_PER_SECOND, LIMIT_PER_SECOND, seconds);
+            quiet(server.url(), quietToken, quietSession, Math.min(10, seconds)); // warm-up
+            long[] alone = quiet(server.url(), quietToken, quietSession, seconds);
+
+            AtomicBoolean noisy = new AtomicBoolean(true);
+            AtomicLong sent = new AtomicLong();
+            AtomicLong rejected = new AtomicLong();
+            AtomicLong other = new AtomicLong();
+            var flood = Executors.newScheduledThreadPool(8);
+            long periodMicros = 1_000_000L / (10L * LIMIT_PER_SECOND);
+            flood.scheduleAtFixedRate(() -> {
+                if (!noisy.get()) {
+                    return;
+                }
+                try {
+                    var a = McpHttp.read(server.url(), noisyToken, noisySession, URI);
+                    sent.incrementAndGet();
+                    if (a.status() == 429) {
+                        rejected.incrementAndGet();
+                    } else if (!a.servedContent()) {
+                        other.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    other.incrementAndGet();
+                }
+            }, 0, periodMicros, TimeUnit.MICROSECONDS);
+            Thread.sleep(2000);
+            long[] contended = quiet(server.url(), quietToken, quietSession, seconds);
+            noisy.set(false);
+            flood.shutdownNow();
+            flood.awaitTermination(10, TimeUnit.SECONDS);
+
+            print("quiet client alone", alone);
+            print("quiet client with noisy neighbour", contended);
+            System.out.printf("noisy client: %d sent, %d rejected with 429, %d other outcomes%n", sent.get(), rejected.get(), other.get());
+            double ratio = (double) p(contended, 0.99) / p(alone, 0.99);
+            System.out.printf("quiet client's p99 ratio (with / alone): %.3f (target < 1.10)%n", ratio);
+        }
+    }
+
+    /** Reads at a fixed rate for {@code seconds}; returns the sorted latencies in microseconds. */
+    private static long[] quiet(String url, String token, String session, int seconds) throws Exception {
+        int n = seconds * QUIET_PER_SECOND;
+        long[] out = new long[n];
+        long interval = 1_000_000_000L / QUIET_PER_SECOND;
+        long next = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            long t = System.nanoTime();
+            var a = McpHttp.read(url, token, session, URI);
+            out[i] = (System.nanoTime() - t) / 1000;
+            if (!a.servedContent()) {
+                throw new IllegalStateException("the quiet client was refused: " + a.status() + " " + a.body());
+            }
+            next += interval;
+        }
+        Arrays.sort(out);
+        return out;
+    }
+
+    private static long p(long[] sorted, double q) {
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+
+    private static void print(String what, long[] sorted) {
+        System.out.printf("%-36s n=%d  p50=%.2f ms  p99=%.2f ms  max=%.2f ms%n", what, sorted.length,
+                p(sorted, 0.50) / 1000.0, p(sorted, 0.99) / 1000.0, sorted[sorted.length - 1] / 1000.0);
+    }
+}
