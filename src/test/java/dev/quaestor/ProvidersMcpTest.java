@@ -69,7 +69,8 @@ class ProvidersMcpTest {
             cursor = page.nextCursor();
         } while (cursor != null && ++pages < 100);
         assertTrue(aliceUris.contains("git://handbook/main/README.md"));
-        assertTrue(aliceUris.stream().noneMatch(u -> u.startsWith("db://")), "records are not listed for alice");
+        assertTrue(aliceUris.stream().noneMatch(u -> u.startsWith("db://records/")), "records are not listed for alice");
+        assertTrue(aliceUris.contains("db://probe/answer"));
     }
 
     @Test
@@ -94,6 +95,16 @@ class ProvidersMcpTest {
                 text(bob.readResource(new McpSchema.ReadResourceRequest("db://records/wards/east/patients.csv"))));
         var denied = McpClients.expectError(() -> as("alice").readResource(new McpSchema.ReadResourceRequest("db://records/patients/3")));
         assertEquals(-32003, denied.getJsonRpcError().code());
+    }
+
+    @Test
+    void aMountOnTheServersDefaultDatasourceServesWhileTheAuditLogKeepsWriting() {
+        var bob = as("bob");
+        for (int i = 0; i < 25; i++) {
+            // Each read commits two audit records through the same pool (a refused audit write would be -32005).
+            assertEquals("[{\"answer\":42}]", text(bob.readResource(new McpSchema.ReadResourceRequest("db://probe/answer"))));
+        }
+        assertEquals("# Handbook\n", text(bob.readResource(new McpSchema.ReadResourceRequest("git://handbook/main/README.md"))));
     }
 
     @Test

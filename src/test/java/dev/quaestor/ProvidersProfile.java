@@ -43,6 +43,15 @@ public class ProvidersProfile implements QuarkusTestProfile {
         c.put("quaestor.mounts.records.options.queries.ward.template", "db://records/wards/{ward}/patients.csv");
         c.put("quaestor.mounts.records.options.queries.ward.sql", "SELECT id, name FROM patients WHERE ward = ? ORDER BY id");
         c.put("quaestor.mounts.records.options.queries.ward.kind", "list");
+        // A mount on the server's own default datasource (shared with the audit writer): a query that only
+        // reads, through the pool the audit log also uses.
+        c.put("quaestor.mounts.probe.provider", "database");
+        c.put("quaestor.mounts.probe.uri", "db://probe/");
+        c.put("quaestor.mounts.probe.options.datasource", "<default>");
+        c.put("quaestor.mounts.probe.options.queries.answer.template", "db://probe/answer");
+        c.put("quaestor.mounts.probe.options.queries.answer.sql", "SELECT 42 AS answer");
+        c.put("quaestor.mounts.probe.options.queries.answer.kind", "list");
+        c.put("quaestor.mounts.probe.options.queries.answer.format", "json");
         return c;
     }
 
