@@ -35,6 +35,15 @@ public class DatabaseProviderFactory implements ResourceProviderFactory {
         return "database";
     }
 
+    /**
+     * Reads go over the network to a database, so mounts of this type get the pipeline's circuit
+     * breaker by default (ResourceProviderFactory.remote() on main; no @Override so this branch
+     * compiles before the merge).
+     */
+    public boolean remote() {
+        return true;
+    }
+
     @Override
     public ResourceProvider create(Mount mount) {
         var named = mount.setting("datasource");
