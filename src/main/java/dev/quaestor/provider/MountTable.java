@@ -3,6 +3,7 @@ package dev.quaestor.provider;
 import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.UriCanonicalizer;
 import io.quarkus.runtime.Startup;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.nio.charset.StandardCharsets;
@@ -68,6 +69,18 @@ public class MountTable {
         this.byPrefixLength = list.stream()
                 .sorted(Comparator.comparingInt((Mounted m) -> depth(m.mount().prefix())).reversed())
                 .toList();
+    }
+
+    /** Stops the providers' watchers and releases their handles. */
+    @PreDestroy
+    void close() {
+        for (Mounted m : mounts) {
+            try {
+                m.provider().close();
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "mount %s: close failed", m.mount().name());
+            }
+        }
     }
 
     private static int depth(CanonicalUri u) {

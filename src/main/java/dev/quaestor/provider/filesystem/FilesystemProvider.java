@@ -1,5 +1,7 @@
 package dev.quaestor.provider.filesystem;
 
+import dev.quaestor.provider.ChangeListeners;
+import dev.quaestor.provider.ChangeRegistration;
 import dev.quaestor.provider.ContentTooLargeException;
 import dev.quaestor.provider.InvalidCursorException;
 import dev.quaestor.provider.MimeTypes;
@@ -7,10 +9,12 @@ import dev.quaestor.provider.Mount;
 import dev.quaestor.provider.Page;
 import dev.quaestor.provider.ResourceContent;
 import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.ResourceChangeListener;
 import dev.quaestor.provider.ResourceNotFoundException;
 import dev.quaestor.provider.ResourceProvider;
 import dev.quaestor.provider.TemplateEntry;
 import dev.quaestor.uri.CanonicalUri;
+import dev.quaestor.uri.UriTemplate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -40,6 +44,8 @@ final class FilesystemProvider implements ResourceProvider {
     private final long maxBytes;
     private final boolean includeHidden;
     private final boolean followSymlinks;
+    private final ChangeListeners listeners = new ChangeListeners(this::startWatching, this::stopWatching);
+    private FileTreeWatcher watcher;   // guarded by listeners' lock (onFirst/onLast) and close()
 
     FilesystemProvider(Mount mount) {
         this.mount = mount;
@@ -122,9 +128,49 @@ final class FilesystemProvider implements ResourceProvider {
     }
 
     @Override
+    public boolean emitsChanges() {
+        return true;
+    }
+
+    /** File changes under the root, from a {@link FileTreeWatcher} that runs while anyone listens. */
+    @Override
+    public ChangeRegistration addChangeListener(ResourceChangeListener listener) {
+        return listeners.add(listener);
+    }
+
+    private synchronized void startWatching() {
+        watcher = new FileTreeWatcher(root, p -> p.startsWith(root) && (includeHidden || !hasHiddenPart(root.relativize(p))),
+                this::changed, mount.name());
+        watcher.start();
+    }
+
+    private synchronized void stopWatching() {
+        if (watcher != null) {
+            watcher.close();
+            watcher = null;
+        }
+    }
+
+    private void changed(FileTreeWatcher.Kind kind, Path path) {
+        switch (kind) {
+            case MODIFIED -> listeners.updated(uriOf(path));
+            case CREATED, DELETED -> {
+                listeners.updated(uriOf(path));
+                listeners.listChanged();
+            }
+            case OVERFLOW -> listeners.listChanged();
+        }
+    }
+
+    @Override
+    public void close() {
+        stopWatching();
+    }
+
+    @Override
     public List<TemplateEntry> templates() {
         String prefix = mount.prefix().toString();
-        return List.of(new TemplateEntry(prefix + "/{+path}", mount.name(), "Files in " + mount.name(),
+        return List.of(TemplateEntry.of(UriTemplate.parse(prefix + "/{+path}"), mount.name(), "Files in " + mount.name(),
                 "Any file below " + prefix + "/", null));
     }
 

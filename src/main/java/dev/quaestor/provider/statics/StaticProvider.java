@@ -17,6 +17,7 @@ import dev.quaestor.provider.TemplateEntry;
 import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.InvalidUriException;
 import dev.quaestor.uri.UriCanonicalizer;
+import dev.quaestor.uri.UriTemplate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -25,18 +26,14 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** Serves resources declared in a YAML catalogue, loaded once at start-up. */
 final class StaticProvider implements ResourceProvider {
 
-    private static final Pattern VARIABLE = Pattern.compile("\\{(\\+?)([A-Za-z0-9_]+)}");
-
     private record Fixed(ResourceEntry entry, byte[] bytes, boolean text) {
     }
 
-    private record CompiledTemplate(TemplateEntry entry, Pattern matcher, List<String> names, String text) {
+    private record CompiledTemplate(TemplateEntry entry, UriTemplate template, String text) {
     }
 
     private final Map<String, Fixed> byUri;   // canonical string -> resource, in file order
@@ -94,24 +91,19 @@ final class StaticProvider implements ResourceProvider {
 
     /** Level-1/2 templates: {var} matches within one segment, {+var} across segments. */
     private static CompiledTemplate compile(Mount mount, StaticCatalog.Template t) {
-        Matcher m = VARIABLE.matcher(t.uriTemplate());
-        var regex = new StringBuilder("^");
-        var names = new ArrayList<String>();
-        int last = 0;
-        while (m.find()) {
-            regex.append(Pattern.quote(t.uriTemplate().substring(last, m.start())));
-            regex.append(m.group(1).isEmpty() ? "([^/]+)" : "(.+)");
-            names.add(m.group(2));
-            last = m.end();
+        UriTemplate template;
+        try {
+            template = UriTemplate.parse(t.uriTemplate());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("mount '" + mount.name() + "': " + e.getMessage());
         }
-        regex.append(Pattern.quote(t.uriTemplate().substring(last))).append('$');
-        String literalPrefix = t.uriTemplate().contains("{") ? t.uriTemplate().substring(0, t.uriTemplate().indexOf('{')) : t.uriTemplate();
+        String literalPrefix = template.literalPrefix();
         if (!literalPrefix.startsWith(mount.prefixText()) && !literalPrefix.startsWith(mount.prefix().toString())) {
             throw new IllegalArgumentException("mount '" + mount.name() + "': template " + t.uriTemplate() + " is outside " + mount.prefixText());
         }
-        var entry = new TemplateEntry(t.uriTemplate(), t.name() != null ? t.name() : t.uriTemplate(), t.title(),
+        var entry = TemplateEntry.of(template, t.name() != null ? t.name() : t.uriTemplate(), t.title(),
                 t.description(), t.mimeType());
-        return new CompiledTemplate(entry, Pattern.compile(regex.toString()), names, t.text());
+        return new CompiledTemplate(entry, template, t.text());
     }
 
     @Override
@@ -141,34 +133,29 @@ final class StaticProvider implements ResourceProvider {
             return new ResourceContent(fixed.entry(), fixed.bytes(), fixed.text());
         }
         for (CompiledTemplate t : templates) {
-            Matcher m = t.matcher().matcher(key);
-            if (m.matches()) {
-                return expand(uri, t, m);
+            var values = t.template().match(key);
+            if (values.isPresent()) {
+                return expand(uri, t, values.get());
             }
         }
         throw new ResourceNotFoundException(key);
     }
 
-    private static ResourceContent expand(CanonicalUri uri, CompiledTemplate t, Matcher m) {
+    private static ResourceContent expand(CanonicalUri uri, CompiledTemplate t, Map<String, String> values) {
         boolean json = t.entry().mimeType() != null && t.entry().mimeType().contains("json");
         String text = t.text();
-        for (int i = 0; i < t.names().size(); i++) {
-            String value = decodeForText(m.group(i + 1));
+        for (var v : values.entrySet()) {
+            String value = v.getValue();
             if (json) {
                 value = new String(JsonStringEncoder.getInstance().quoteAsString(value));
             }
-            text = text.replace("{" + t.names().get(i) + "}", value);
+            text = text.replace("{" + v.getKey() + "}", value);
         }
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         String mime = t.entry().mimeType() != null ? t.entry().mimeType() : "text/plain";
         var entry = new ResourceEntry(uri, t.entry().name(), t.entry().title(), t.entry().description(), mime,
                 (long) bytes.length, null);
         return new ResourceContent(entry, bytes, true);
-    }
-
-    /** The matched part of a canonical URI string is percent-encoded; show the decoded value. */
-    private static String decodeForText(String encoded) {
-        return java.net.URLDecoder.decode(encoded.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
     @Override

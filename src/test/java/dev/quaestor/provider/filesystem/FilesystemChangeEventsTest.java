@@ -1,0 +1,92 @@
+package dev.quaestor.provider.filesystem;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.quaestor.provider.Mount;
+import dev.quaestor.provider.ResourceChangeListener;
+import dev.quaestor.uri.CanonicalUri;
+import dev.quaestor.uri.UriCanonicalizer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** File changes become change events through the WatchService, only while a listener is registered. */
+class FilesystemChangeEventsTest {
+
+    @TempDir
+    Path root;
+    FilesystemProvider provider;
+    final List<String> updated = new CopyOnWriteArrayList<>();
+    final AtomicInteger listChanges = new AtomicInteger();
+    final ResourceChangeListener listener = new ResourceChangeListener() {
+        @Override
+        public void updated(CanonicalUri uri) {
+            updated.add(uri.toString());
+        }
+
+        @Override
+        public void listChanged() {
+            listChanges.incrementAndGet();
+        }
+    };
+
+    @BeforeEach
+    void setUp() throws Exception {
+        Files.createDirectories(root.resolve("a"));
+        Files.writeString(root.resolve("a/note.txt"), "v1");
+        provider = new FilesystemProvider(new Mount("docs", "filesystem", UriCanonicalizer.canonicalize("file:///docs/"),
+                "file:///docs/", Map.of("root", root.toString(), "max-bytes", "1000")));
+    }
+
+    @AfterEach
+    void tearDown() {
+        provider.close();
+    }
+
+    @Test
+    void modifiedCreatedAndDeletedFilesAreReported() throws Exception {
+        assertTrue(provider.emitsChanges());
+        var reg = provider.addChangeListener(listener);
+        Files.writeString(root.resolve("a/note.txt"), "v2");
+        await(() -> updated.contains("file:///docs/a/note.txt"));
+
+        Files.createDirectories(root.resolve("a/new"));
+        Files.writeString(root.resolve("a/new/fresh.md"), "fresh");
+        await(() -> updated.contains("file:///docs/a/new/fresh.md") && listChanges.get() >= 1);
+
+        int before = listChanges.get();
+        Files.delete(root.resolve("a/new/fresh.md"));
+        await(() -> listChanges.get() > before);
+
+        Files.writeString(root.resolve(".secret"), "x");
+        Thread.sleep(300);
+        assertFalse(updated.stream().anyMatch(u -> u.contains(".secret")), "hidden files are not reported");
+
+        reg.close();
+        updated.clear();
+        Files.writeString(root.resolve("a/note.txt"), "v3");
+        Thread.sleep(500);
+        assertTrue(updated.isEmpty(), "no events after the last listener left");
+    }
+
+    static void await(BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < end) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        fail("no event within 10 s");
+    }
+}

@@ -1,0 +1,342 @@
+package dev.quaestor.provider.git;
+
+import static dev.quaestor.provider.git.GitFixture.utf8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.quaestor.provider.ContentTooLargeException;
+import dev.quaestor.provider.InvalidCursorException;
+import dev.quaestor.provider.Mount;
+import dev.quaestor.provider.ResourceChangeListener;
+import dev.quaestor.provider.ResourceContent;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.ResourceNotFoundException;
+import dev.quaestor.provider.ResourceProvider;
+import dev.quaestor.uri.CanonicalUri;
+import dev.quaestor.uri.InvalidUriException;
+import dev.quaestor.uri.UriCanonicalizer;
+import dev.quaestor.uri.UriTemplate;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The git provider against real repositories written with JGit in a temporary directory. */
+class GitProviderTest {
+
+    static final Instant T1 = Instant.parse("2026-01-10T09:00:00Z");
+    static final Instant T2 = Instant.parse("2026-02-20T10:30:00Z");
+    static final Instant T3 = Instant.parse("2026-03-30T12:00:00Z");
+    static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', 0, 1, 2, (byte) 0xff, 0, 0, 7};
+
+    @TempDir
+    Path dir;
+
+    Repository repo;
+    ObjectId first;
+    ObjectId second;
+    final List<ResourceProvider> open = new ArrayList<>();
+
+    @BeforeEach
+    void repository() throws Exception {
+        // A working copy (non-bare): the provider must use its .git and ignore the files on disk.
+        repo = Git.init().setDirectory(dir.resolve("handbook").toFile()).setInitialBranch("main").call().getRepository();
+        Files.writeString(dir.resolve("handbook/README.md"), "working tree, never served");
+        var files = new LinkedHashMap<String, byte[]>();
+        files.put("README.md", utf8("# Handbook v1\n"));
+        files.put("docs/guide.md", utf8("guide\n"));
+        files.put("img/logo.png", PNG);
+        for (int i = 1; i <= 4; i++) {
+            files.put("policies/p" + i + ".yaml", utf8("rule: " + i + "\n"));
+        }
+        first = GitFixture.commit(repo, "main", files, T1);
+        files.put("README.md", utf8("# Handbook v2\n"));
+        second = GitFixture.commit(repo, "main", files, T2);
+        GitFixture.tag(repo, "v1", first);
+        var release = new HashMap<>(files);
+        release.put("RELEASE.txt", utf8("release notes\n"));
+        GitFixture.commit(repo, "release/2.x", release, T3);
+    }
+
+    @AfterEach
+    void close() {
+        open.forEach(ResourceProvider::close);
+        repo.close();
+    }
+
+    ResourceProvider provider(Map<String, String> options) {
+        var settings = new HashMap<>(options);
+        settings.put("repository", dir.resolve("handbook").toString());
+        settings.putIfAbsent("max-bytes", "1000");
+        var p = new GitProviderFactory().create(new Mount("handbook", "git",
+                UriCanonicalizer.canonicalize("git://handbook/"), "git://handbook/", settings));
+        open.add(p);
+        return p;
+    }
+
+    static CanonicalUri uri(String s) {
+        return UriCanonicalizer.canonicalize(s);
+    }
+
+    static String text(ResourceContent c) {
+        assertTrue(c.text(), "served as text");
+        return new String(c.bytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void listsTheDefaultBranchInPagesWithOpaqueCursors() {
+        var p = provider(Map.of());
+        var seen = new ArrayList<String>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            var page = p.list(cursor, 3);
+            assertTrue(page.items().size() <= 3);
+            page.items().forEach(e -> seen.add(e.uri().toString()));
+            cursor = page.nextCursor();
+            pages++;
+        } while (cursor != null && pages < 20);
+        assertEquals(List.of("git://handbook/main/README.md", "git://handbook/main/docs/guide.md",
+                "git://handbook/main/img/logo.png", "git://handbook/main/policies/p1.yaml",
+                "git://handbook/main/policies/p2.yaml", "git://handbook/main/policies/p3.yaml",
+                "git://handbook/main/policies/p4.yaml"), seen);
+        assertEquals(3, pages);
+        assertThrows(InvalidCursorException.class, () -> p.list("not-a-cursor!", 3));
+        assertThrows(InvalidCursorException.class, () -> p.list(
+                java.util.Base64.getUrlEncoder().encodeToString(utf8("g1\u0000other\u0000README.md")), 3));
+    }
+
+    @Test
+    void listEntriesCarryMetadataWithLastModifiedFromTheCommitThatTouchedThePath() {
+        var p = provider(Map.of());
+        Map<String, ResourceEntry> byUri = new HashMap<>();
+        p.list(null, 100).items().forEach(e -> byUri.put(e.uri().toString(), e));
+        ResourceEntry readme = byUri.get("git://handbook/main/README.md");
+        assertEquals(T2, readme.lastModified());
+        assertEquals("text/markdown", readme.mimeType());
+        assertEquals(14L, readme.size());
+        ResourceEntry guide = byUri.get("git://handbook/main/docs/guide.md");
+        assertEquals(T1, guide.lastModified(), "unchanged since the first commit");
+        assertEquals("image/png", byUri.get("git://handbook/main/img/logo.png").mimeType());
+    }
+
+    @Test
+    void listsSeveralRefsWhenConfigured() {
+        var p = provider(Map.of("list-refs", "v1, release/2.x"));
+        var uris = p.list(null, 100).items().stream().map(e -> e.uri().toString()).toList();
+        assertTrue(uris.contains("git://handbook/v1/README.md"));
+        assertTrue(uris.contains("git://handbook/release:2.x/RELEASE.txt"));
+        assertFalse(uris.stream().anyMatch(u -> u.startsWith("git://handbook/main/")));
+    }
+
+    @Test
+    void readsTextAndBinaryAtBranchTagAndCommit() {
+        var p = provider(Map.of());
+        assertEquals("# Handbook v2\n", text(p.read(uri("git://handbook/main/README.md"))));
+        assertEquals("# Handbook v1\n", text(p.read(uri("git://handbook/v1/README.md"))));
+        assertEquals("# Handbook v1\n", text(p.read(uri("git://handbook/" + first.name() + "/README.md"))));
+        assertEquals("release notes\n", text(p.read(uri("git://handbook/release:2.x/RELEASE.txt"))));
+        ResourceContent png = p.read(uri("git://handbook/main/img/logo.png"));
+        assertFalse(png.text(), "binary goes out as a blob");
+        assertArrayEquals(PNG, png.bytes());
+        assertEquals("image/png", png.entry().mimeType());
+        assertEquals(T1, png.entry().lastModified());
+    }
+
+    @Test
+    void templateExpandsToReadableUrisAndMatchesThemBack() {
+        var p = provider(Map.of());
+        assertEquals(1, p.templates().size());
+        var t = UriTemplate.parse(p.templates().get(0).uriTemplate());
+        assertEquals("git://handbook/{ref}/{+path}", t.text());
+        String expanded = t.expand(Map.of("ref", "release:2.x", "path", "docs/guide.md"));
+        assertEquals("guide\n", text(p.read(uri(expanded))));
+        assertEquals(Map.of("ref", "release:2.x", "path", "docs/guide.md"), t.match(uri(expanded)).orElseThrow());
+    }
+
+    @Test
+    void absentThingsAreNotFound() {
+        var p = provider(Map.of());
+        for (String u : List.of("git://handbook/main/nope.md", "git://handbook/nope/README.md",
+                "git://handbook/main/docs", "git://handbook/main", "git://handbook",
+                "git://handbook/" + first.name().substring(0, 12) + "/README.md",
+                "git://handbook/" + first.name().toUpperCase() + "/README.md",
+                "git://handbook/release/2.x/RELEASE.txt", "git://handbook/main~1/README.md",
+                "git://handbook/HEAD/README.md", "git://handbook/refs:heads:main/README.md",
+                "git://handbook/v1/RELEASE.txt", "git://other/main/README.md")) {
+            assertThrows(ResourceNotFoundException.class, () -> p.read(uri(u)), u);
+        }
+    }
+
+    @Test
+    void aCommitNoRefReachesIsNotServed() throws Exception {
+        ObjectId dangling = GitFixture.danglingCommit(repo, Map.of("secret.txt", utf8("force-pushed away")), T3);
+        var p = provider(Map.of());
+        assertThrows(ResourceNotFoundException.class,
+                () -> p.read(uri("git://handbook/" + dangling.name() + "/secret.txt")));
+        GitFixture.tag(repo, "published", dangling);
+        assertEquals("force-pushed away", text(p.read(uri("git://handbook/" + dangling.name() + "/secret.txt"))));
+    }
+
+    @Test
+    void sizeLimitIsCheckedBeforeLoading() throws Exception {
+        GitFixture.commit(repo, "big", Map.of("big.bin", new byte[5000]), T3);
+        var p = provider(Map.of());
+        var e = assertThrows(ContentTooLargeException.class, () -> p.read(uri("git://handbook/big/big.bin")));
+        assertEquals(1000, e.maxBytes());
+    }
+
+    @Test
+    void pathTricksNeverEscapeTheTreeAtTheRef() throws Exception {
+        // A tree no git command would write: entries named .git, .GIT and .. hold bytes that must never be served.
+        GitFixture.commitRawTree(repo, "evil", Map.of(".git", utf8("tree-level .git"), ".GIT", utf8("upper"),
+                "..", utf8("dotdot"), "ok.txt", utf8("fine")), T3);
+        GitFixture.commit(repo, "links", Map.of("link", utf8("../../../../etc/passwd"), "a.txt", utf8("a")),
+                Map.of("link", GitFixture.SYMLINK), T3);
+        var p = provider(Map.of("list-refs", "evil,links"));
+        var listed = p.list(null, 100).items().stream().map(e -> e.uri().toString()).toList();
+        assertEquals(List.of("git://handbook/evil/ok.txt", "git://handbook/links/a.txt"), listed);
+
+        List<String> hostile = List.of(
+                "git://handbook/main/../../../etc/passwd", "git://handbook/main/..%2F..%2Fetc%2Fpasswd",
+                "git://handbook/main/docs%2Fguide.md", "git://handbook/main/docs%5Cguide.md",
+                "git://handbook/main/README.md%00.png", "git://handbook/main/%2e%2e/%2e%2e/config",
+                "git://handbook/main/.git/config", "git://handbook/main/.git/HEAD", "git://handbook/.git/config",
+                "git://handbook/main/.GIT/config", "git://handbook/main/.git./config",
+                "git://handbook/a:..:..:config/x", "git://handbook/..:..:HEAD/x", "git://handbook/main:..:v1/README.md",
+                "git://handbook/evil/.git", "git://handbook/evil/.GIT", "git://handbook/links/link",
+                "git://handbook/main/docs/../../evil/ok.txt");
+        for (String u : hostile) {
+            CanonicalUri c;
+            try {
+                c = UriCanonicalizer.canonicalize(u);
+            } catch (InvalidUriException e) {
+                continue; // refused before any provider sees it
+            }
+            try {
+                ResourceContent served = p.read(c);
+                if (!u.equals("git://handbook/main/docs/../../evil/ok.txt")) {
+                    fail(u + " served " + new String(served.bytes()));
+                }
+            } catch (ResourceNotFoundException expected) {
+                // the only acceptable outcome
+            }
+        }
+        // Segments the canonicaliser would never produce, given to the provider directly.
+        for (List<String> segs : List.of(List.of("main", "..", "README.md"), List.of("evil", ".."),
+                List.of("main", "docs/guide.md"), List.of("main", "docs\\guide.md"), List.of("main", "README.md\0"),
+                List.of("evil", ".git"), List.of("evil", ".Git "), List.of("main", ""), List.of("", "README.md"),
+                List.of("..", "README.md"), List.of("main", "."), List.of("a:..:..:config", "x"))) {
+            var c = new CanonicalUri("git", "handbook", segs);
+            assertThrows(ResourceNotFoundException.class, () -> p.read(c), segs.toString());
+        }
+    }
+
+    @Test
+    void aMovingRefProducesChangeEvents() throws Exception {
+        var p = provider(Map.of("poll-interval", "50ms"));
+        assertTrue(p.emitsChanges());
+        var updated = new CopyOnWriteArrayList<String>();
+        var listChanges = new java.util.concurrent.atomic.AtomicInteger();
+        var reg = p.addChangeListener(new ResourceChangeListener() {
+            @Override
+            public void updated(CanonicalUri uri) {
+                updated.add(uri.toString());
+            }
+
+            @Override
+            public void listChanged() {
+                listChanges.incrementAndGet();
+            }
+        });
+        var files = new HashMap<String, byte[]>();
+        files.put("README.md", utf8("# Handbook v3\n"));
+        files.put("docs/guide.md", utf8("guide\n"));
+        files.put("img/logo.png", PNG);
+        for (int i = 1; i <= 4; i++) {
+            files.put("policies/p" + i + ".yaml", utf8("rule: " + i + "\n"));
+        }
+        GitFixture.commit(repo, "main", files, T3);
+        awaitTrue(() -> updated.contains("git://handbook/main/README.md"));
+        assertFalse(updated.contains("git://handbook/main/docs/guide.md"), "unchanged paths get no event");
+        assertEquals(0, listChanges.get(), "no path added or removed");
+
+        files.put("docs/new.md", utf8("new\n"));
+        GitFixture.commit(repo, "main", files, T3.plusSeconds(60));
+        awaitTrue(() -> listChanges.get() == 1 && updated.contains("git://handbook/main/docs/new.md"));
+
+        GitFixture.commit(repo, "feature/x", files, T3);
+        awaitTrue(() -> listChanges.get() == 2);
+
+        reg.close();
+        updated.clear();
+        files.put("README.md", utf8("# after close\n"));
+        GitFixture.commit(repo, "main", files, T3.plusSeconds(120));
+        Thread.sleep(300);
+        assertTrue(updated.isEmpty(), "no events after the registration is closed");
+    }
+
+    @Test
+    void fetchesFromARemoteAsAMirror() throws Exception {
+        Path mirror = dir.resolve("mirror.git");
+        Git.cloneRepository().setBare(true).setURI(dir.resolve("handbook").toUri().toString())
+                .setDirectory(mirror.toFile()).call().close();
+        var settings = new HashMap<String, String>();
+        settings.put("repository", mirror.toString());
+        settings.put("max-bytes", "1000");
+        settings.put("remote", dir.resolve("handbook").toString());
+        settings.put("fetch-interval", "100ms");
+        var p = new GitProviderFactory().create(new Mount("handbook", "git", uri("git://handbook/"), "git://handbook/", settings));
+        open.add(p);
+        assertEquals("# Handbook v2\n", text(p.read(uri("git://handbook/main/README.md"))));
+        GitFixture.commit(repo, "main", Map.of("README.md", utf8("# fetched\n")), T3);
+        awaitTrue(() -> {
+            try {
+                return text(p.read(uri("git://handbook/main/README.md"))).equals("# fetched\n");
+            } catch (RuntimeException e) {
+                return false;
+            }
+        });
+    }
+
+    @Test
+    void badSettingsAreRefusedWithAClearMessage() {
+        var e = assertThrows(IllegalArgumentException.class, () -> provider(Map.of("remote", "ssh://git@example.org/x.git")));
+        assertTrue(e.getMessage().contains("only http, https and file"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new GitProviderFactory().create(new Mount("h", "git",
+                uri("git://h/"), "git://h/", Map.of("repository", dir.resolve("nothing").toString()))));
+        assertTrue(e.getMessage().contains("is not a git repository"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new GitProviderFactory().create(new Mount("h", "git",
+                uri("git://h/sub/"), "git://h/sub/", Map.of("repository", dir.resolve("handbook").toString()))));
+        assertTrue(e.getMessage().contains("no path"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> provider(Map.of("poll-interval", "soon")));
+        assertTrue(e.getMessage().contains("options.poll-interval=soon"), e.getMessage());
+    }
+
+    static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < end) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(25);
+        }
+        fail("condition not met within 10 s");
+    }
+}
