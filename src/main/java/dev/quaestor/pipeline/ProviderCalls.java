@@ -82,9 +82,27 @@ public class ProviderCalls {
         return call(mount, () -> mount.provider().read(uri));
     }
 
+    /**
+     * A listing across mounts. A mount whose guard refuses (breaker open, bulkhead full, time
+     * box) or whose provider fails is left out of this listing rather than failing it for every
+     * other mount; its name and why go to {@code skipped}, which the pipeline audits. Reads of
+     * that mount still fail with their own error.
+     */
     public Page<ResourceEntry> list(MountTable mounts, String cursor, int limit, int scanBudget,
-            Predicate<ResourceEntry> visible) {
-        return mounts.list(cursor, limit, scanBudget, visible, (m, c, n) -> call(m, () -> m.provider().list(c, n)));
+            Predicate<ResourceEntry> visible, List<String> skipped) {
+        return mounts.list(cursor, limit, scanBudget, visible, (m, c, n) -> {
+            try {
+                return call(m, () -> m.provider().list(c, n));
+            } catch (InvalidCursorException e) {
+                throw e;
+            } catch (ProviderFailure e) {
+                skipped.add("mount " + m.mount().name() + " left out of the listing: " + e.kind().outcome);
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "listing mount %s failed; it is left out of this listing", m.mount().name());
+                skipped.add("mount " + m.mount().name() + " left out of the listing: error");
+            }
+            return new Page<>(List.of(), null);
+        });
     }
 
     @SuppressWarnings("unchecked")

@@ -125,8 +125,9 @@ public class ResourcePipeline {
         decision(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, null);
         RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
         Page<ResourceEntry> page;
+        var skipped = new ArrayList<String>(0);
         try {
-            page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(), new ListingFilter(policy, ctx));
+            page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(), new ListingFilter(policy, ctx), skipped);
         } catch (RuntimeException e) {
             throw providerFailure(ctx, method, Action.LIST, null, policy, start, rate, e);
         }
@@ -136,7 +137,7 @@ public class ResourcePipeline {
                     e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
         }
         outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start,
-                rate.auditDetail());
+                joinDetails(rate.auditDetail(), skipped.isEmpty() ? null : String.join("; ", skipped)));
         return new Served<>(new Schema.ListResourcesResult(resources, page.nextCursor()), rate);
     }
 
@@ -264,6 +265,10 @@ public class ResourcePipeline {
             throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record this request",
                     Map.of(), 503, Map.of("Retry-After", "5"));
         }
+    }
+
+    private static String joinDetails(String a, String b) {
+        return a == null ? b : b == null ? a : a + "; " + b;
     }
 
     private static Map<String, Object> uriData(String uri) {
