@@ -104,6 +104,8 @@ class FaultToleranceTest {
         String metrics = given().auth().oauth2(token).get("/q/metrics").then().statusCode(200).extract().asString();
         assertTrue(metrics.contains("quaestor_provider_calls_seconds_count{mount=\"flaky\",outcome=\"circuit-open\"}"), metrics);
         assertTrue(metrics.contains("quaestor_provider_calls_seconds_count{mount=\"flaky\",outcome=\"error\"}"));
+        assertTrue(metrics.contains("quaestor_requests_seconds_count{method=\"resources/read\",outcome=\"circuit-open\"}"));
+        assertTrue(metrics.contains("quaestor_policy_decisions_total{action=\"read\",decision=\"ALLOW\"}"));
         assertNotNull(metrics);
     }
 

@@ -63,15 +63,17 @@ public class ResourcePipeline {
     private final MountTable mounts;
     private final ProviderCalls calls;
     private final ListingConfig listing;
+    private final PipelineMetrics metrics;
 
     ResourcePipeline(PolicyStore policies, AuditLog audit, RateLimiter limiter, MountTable mounts, ProviderCalls calls,
-            ListingConfig listing) {
+            ListingConfig listing, PipelineMetrics metrics) {
         this.policies = policies;
         this.audit = audit;
         this.limiter = limiter;
         this.mounts = mounts;
         this.calls = calls;
         this.listing = listing;
+        this.metrics = metrics;
     }
 
     public Served<Schema.ReadResourceResult> read(RequestContext ctx, String rawUri) {
@@ -245,6 +247,7 @@ public class ResourcePipeline {
     /** The first record of a request: what was decided, by which rules, under which revision. */
     private void decision(RequestContext ctx, String method, Action action, String uri, String verdict,
             List<String> rules, PolicySet policy, Integer errorCode) {
+        metrics.decided(action, verdict);
         commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
                 uri, verdict, rules, policy.revision(), errorCode == null ? null : "refused", errorCode,
                 null, null, null, null, null));
@@ -253,6 +256,7 @@ public class ResourcePipeline {
     /** The second record: what happened and, for a read, exactly which bytes were disclosed. */
     private void outcome(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
             String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start, String detail) {
+        metrics.finished(method, outcome, System.nanoTime() - start);
         commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
                 uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
                 (System.nanoTime() - start) / 1000, detail));
