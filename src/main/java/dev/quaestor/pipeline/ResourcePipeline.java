@@ -64,9 +64,10 @@ public class ResourcePipeline {
     private final ProviderCalls calls;
     private final ListingConfig listing;
     private final PipelineMetrics metrics;
+    private final StageSpans spans;
 
     ResourcePipeline(PolicyStore policies, AuditLog audit, RateLimiter limiter, MountTable mounts, ProviderCalls calls,
-            ListingConfig listing, PipelineMetrics metrics) {
+            ListingConfig listing, PipelineMetrics metrics, StageSpans spans) {
         this.policies = policies;
         this.audit = audit;
         this.limiter = limiter;
@@ -74,6 +75,7 @@ public class ResourcePipeline {
         this.calls = calls;
         this.listing = listing;
         this.metrics = metrics;
+        this.spans = spans;
     }
 
     public Served<Schema.ReadResourceResult> read(RequestContext ctx, String rawUri) {
@@ -89,7 +91,11 @@ public class ResourcePipeline {
         }
         String uriText = uri.toString();
 
-        Decision decision = policy.decide(ctx.identity(), Action.READ, uri, ctx.facts());
+        Decision decision;
+        try (var stage = spans.start("policy", method)) {
+            decision = policy.decide(ctx.identity(), Action.READ, uri, ctx.facts());
+            stage.outcome(decision.allowed() ? "allow" : "deny");
+        }
         decision(ctx, method, Action.READ, uriText, decision.allowed() ? "ALLOW" : "DENY", decision.rules(), policy,
                 decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED);
         if (!decision.allowed()) {
@@ -102,7 +108,10 @@ public class ResourcePipeline {
         ResourceContent content;
         try {
             var mounted = mounts.resolve(uri).orElseThrow(() -> new ResourceNotFoundException(uriText));
-            content = calls.read(mounted, uri);
+            try (var stage = spans.start("provider", method)) {
+                stage.span().setAttribute("quaestor.mount", mounted.mount().name());
+                content = calls.read(mounted, uri);
+            }
         } catch (RuntimeException e) {
             throw providerFailure(ctx, method, Action.READ, uriText, policy, start, rate, e);
         }
@@ -187,8 +196,9 @@ public class ResourcePipeline {
 
     private RateCheck limit(RequestContext ctx, String method, Action action, CanonicalUri uri, PolicySet policy, long start) {
         RateCheck rate;
-        try {
+        try (var stage = spans.start("ratelimit", method)) {
             rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri);
+            stage.outcome(rate.allowed() ? "admitted" : "rejected");
         } catch (RateLimitUnavailableException e) {
             // A fail-closed limit whose shared store (Redis) cannot answer: refuse rather than guess.
             outcome(ctx, method, action, uri == null ? null : uri.toString(), policy, "rate-limit-unavailable",
@@ -263,7 +273,7 @@ public class ResourcePipeline {
     }
 
     private void commit(AuditEvent event) {
-        try {
+        try (var stage = spans.start(event.kind() == Kind.DECISION ? "audit.decision" : "audit.outcome", event.method())) {
             audit.append(event);
         } catch (AuditUnavailableException e) {
             throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record this request",
