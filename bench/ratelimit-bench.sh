@@ -3,10 +3,6 @@
 # (redis://127.0.0.1:6379, started here if it is down). About a minute. Not part of `verify`.
 # Prints JMH's sample-time table: p0.50 and p0.99 per backend, in microseconds.
 set -euo pipefail
-top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$top"
 redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG || redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
-./mvnw -B -q install -DskipTests -DskipITs
-./mvnw -B -q -f bench/pom.xml compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
-exec java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" org.openjdk.jmh.Main RateLimiterBenchmark \
+exec "$(dirname "${BASH_SOURCE[0]}")/run.sh" org.openjdk.jmh.Main RateLimiterBenchmark \
   -rf json -rff bench/target/ratelimit.json "$@"

@@ -4,9 +4,5 @@
 # beside the noisy one. Not part of `verify`. Arguments: backend (memory|redis, default memory),
 # seconds per phase (default 60).
 set -euo pipefail
-top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$top"
 redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG || redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
-./mvnw -B -q install -DskipTests
-./mvnw -B -q -f bench/pom.xml compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
-exec java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" dev.quaestor.bench.LimiterFairnessBench "$@"
+exec "$(dirname "${BASH_SOURCE[0]}")/run.sh" dev.quaestor.bench.LimiterFairnessBench "$@"

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the server and the benchmarks in one reactor (this checkout's classes, nothing installed into ~/.m2,
+# so checkouts side by side cannot pick up each other's builds), then runs a main class of bench/ with its
+# class path. Usage: bench/run.sh [JVM options --] MAIN-CLASS [ARGS...]
+set -euo pipefail
+top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$top"
+./mvnw -B -q -Pbench -pl bench -am package -DskipTests -DskipITs
+jvm=()
+if [[ " $* " == *" -- "* ]]; then
+  while [[ $1 != "--" ]]; do jvm+=("$1"); shift; done
+  shift
+fi
+exec java "${jvm[@]}" -cp "bench/target/classes:$(cat bench/target/classpath.txt)" "$@"

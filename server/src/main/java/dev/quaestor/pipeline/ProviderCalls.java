@@ -1,0 +1,142 @@
+package dev.quaestor.pipeline;
+
+import dev.quaestor.provider.ContentTooLargeException;
+import dev.quaestor.provider.InvalidCursorException;
+import dev.quaestor.provider.mounts.MountTable;
+import dev.quaestor.provider.mounts.MountTable.Mounted;
+import dev.quaestor.provider.mounts.MountsConfig;
+import dev.quaestor.provider.Page;
+import dev.quaestor.provider.ResourceContent;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.ResourceNotFoundException;
+import dev.quaestor.uri.CanonicalUri;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.smallrye.faulttolerance.api.Guard;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.jboss.logging.Logger;
+
+/**
+ * Every provider call, through its mount's SmallRye Fault Tolerance guard: a time box (-32001),
+ * a bulkhead bounding the calls in flight (-32005 when full) and, for remote providers or when
+ * configured, a circuit breaker (-32005 while open). A hung provider therefore costs one bounded
+ * request and at most {@code bulkhead} worker threads, never the server. Guards are built per
+ * mount from {@code quaestor.mounts.<name>.*} because one annotation cannot carry per-mount values.
+ */
+@ApplicationScoped
+public class ProviderCalls {
+
+    private static final Logger LOG = Logger.getLogger(ProviderCalls.class);
+
+    /** Normal answers from a provider, not signs of a failing backend. */
+    private static final List<Class<? extends Throwable>> NOT_FAILURES = List.of(ResourceNotFoundException.class,
+            InvalidCursorException.class, ContentTooLargeException.class, BulkheadException.class);
+
+    private record Guarded(Guard guard, long timeoutMs) {
+    }
+
+    private final Map<String, Guarded> guards = new HashMap<>();
+    private final MeterRegistry metrics;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
+    ProviderCalls(MountTable mounts, MountsConfig config, MeterRegistry metrics,
+            @ConfigProperty(name = "quaestor.provider.timeout-ms", defaultValue = "10000") long defaultTimeoutMs) {
+        this.metrics = metrics;
+        for (Mounted m : mounts.all()) {
+            String name = m.mount().name();
+            var c = config.mounts().get(name);
+            long timeoutMs = c.timeoutMs().orElse(defaultTimeoutMs);
+            var cb = c.circuitBreaker();
+            boolean breaker = cb.enabled().orElse(m.remote());
+            var builder = Guard.create()
+                    .withDescription("provider:" + name)
+                    .withTimeout().duration(timeoutMs, ChronoUnit.MILLIS).done()
+                    .withBulkhead().limit(c.bulkhead()).done();
+            if (breaker) {
+                builder = builder.withCircuitBreaker()
+                        .name("provider-" + name)
+                        .requestVolumeThreshold(cb.requestVolume())
+                        .failureRatio(cb.failureRatio())
+                        .delay(cb.delayMs(), ChronoUnit.MILLIS)
+                        .skipOn(NOT_FAILURES)
+                        .onStateChange(s -> LOG.warnf("circuit breaker of mount %s is now %s", name, s))
+                        .done();
+            }
+            guards.put(name, new Guarded(builder.build(), timeoutMs));
+        }
+    }
+
+    public ResourceContent read(Mounted mount, CanonicalUri uri) {
+        return call(mount, () -> mount.provider().read(uri));
+    }
+
+    /**
+     * A listing across mounts. A mount whose guard refuses (breaker open, bulkhead full, time
+     * box) or whose provider fails is left out of this listing rather than failing it for every
+     * other mount; its name and why go to {@code skipped}, which the pipeline audits. Reads of
+     * that mount still fail with their own error.
+     */
+    public Page<ResourceEntry> list(MountTable mounts, String cursor, int limit, int scanBudget,
+            Predicate<ResourceEntry> visible, List<String> skipped) {
+        return mounts.list(cursor, limit, scanBudget, visible, (m, c, n) -> {
+            try {
+                return call(m, () -> m.provider().list(c, n));
+            } catch (InvalidCursorException e) {
+                throw e;
+            } catch (ProviderFailure e) {
+                skipped.add("mount " + m.mount().name() + " left out of the listing: " + e.kind().outcome);
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "listing mount %s failed; it is left out of this listing", m.mount().name());
+                skipped.add("mount " + m.mount().name() + " left out of the listing: error");
+            }
+            return new Page<>(List.of(), null);
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T call(Mounted mount, Supplier<T> work) {
+        String name = mount.mount().name();
+        Guarded g = guards.get(name);
+        long start = System.nanoTime();
+        String outcome = "ok";
+        try {
+            return g.guard().get(work, (Class<T>) Object.class);
+        } catch (TimeoutException e) {
+            outcome = ProviderFailure.Kind.TIMEOUT.outcome;
+            throw new ProviderFailure(ProviderFailure.Kind.TIMEOUT, name, g.timeoutMs(), e);
+        } catch (BulkheadException e) {
+            outcome = ProviderFailure.Kind.BULKHEAD_FULL.outcome;
+            throw new ProviderFailure(ProviderFailure.Kind.BULKHEAD_FULL, name, g.timeoutMs(), e);
+        } catch (CircuitBreakerOpenException e) {
+            outcome = ProviderFailure.Kind.CIRCUIT_OPEN.outcome;
+            throw new ProviderFailure(ProviderFailure.Kind.CIRCUIT_OPEN, name, g.timeoutMs(), e);
+        } catch (ResourceNotFoundException e) {
+            outcome = "not-found";
+            throw e;
+        } catch (RuntimeException e) {
+            outcome = "error";
+            throw e;
+        } finally {
+            timer(name, outcome).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private Timer timer(String mount, String outcome) {
+        // Mount names and outcomes are both small fixed sets: bounded label cardinality.
+        return timers.computeIfAbsent(mount + '\u0000' + outcome, k -> Timer.builder("quaestor.provider.calls")
+                .description("Provider calls by mount and outcome")
+                .tag("mount", mount).tag("outcome", outcome).register(metrics));
+    }
+}

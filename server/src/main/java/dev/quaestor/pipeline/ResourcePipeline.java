@@ -1,0 +1,301 @@
+package dev.quaestor.pipeline;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditEvent.Kind;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.mcp.schema.ErrorCodes;
+import dev.quaestor.mcp.schema.McpError;
+import dev.quaestor.mcp.schema.Schema;
+import dev.quaestor.policy.Action;
+import dev.quaestor.policy.Decision;
+import dev.quaestor.policy.PolicySet;
+import dev.quaestor.policy.PolicyStore;
+import dev.quaestor.provider.ContentTooLargeException;
+import dev.quaestor.provider.InvalidCursorException;
+import dev.quaestor.provider.mounts.MountTable;
+import dev.quaestor.provider.Page;
+import dev.quaestor.provider.ResourceContent;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.ResourceNotFoundException;
+import dev.quaestor.ratelimit.RateCheck;
+import dev.quaestor.ratelimit.RateLimitUnavailableException;
+import dev.quaestor.ratelimit.RateLimiter;
+import dev.quaestor.uri.CanonicalUri;
+import dev.quaestor.uri.InvalidUriException;
+import dev.quaestor.uri.UriCanonicalizer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/**
+ * The request path for resource methods, and the only place that states its order:
+ *
+ * <ol>
+ *   <li><b>Authentication</b>: done by quarkus-oidc before the endpoint runs; the verified
+ *       {@link dev.quaestor.identity.Identity} arrives in the {@link RequestContext}.</li>
+ *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.</li>
+ *   <li><b>Audit</b> of the decision, committed before anything else happens (fail closed: -32005).
+ *       A denial stops here with -32003.</li>
+ *   <li><b>Rate limit</b> from the policy's {@code limits:} (-32004, HTTP 429).</li>
+ *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: time box (-32001),
+ *       bulkhead and circuit breaker (-32005).</li>
+ *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
+ *       before the response is released (fail closed: -32005).</li>
+ * </ol>
+ */
+@ApplicationScoped
+public class ResourcePipeline {
+
+    private static final Logger LOG = Logger.getLogger(ResourcePipeline.class);
+
+    private final PolicyStore policies;
+    private final AuditLog audit;
+    private final RateLimiter limiter;
+    private final MountTable mounts;
+    private final ProviderCalls calls;
+    private final ListingConfig listing;
+    private final PipelineMetrics metrics;
+    private final StageSpans spans;
+
+    ResourcePipeline(PolicyStore policies, AuditLog audit, RateLimiter limiter, MountTable mounts, ProviderCalls calls,
+            ListingConfig listing, PipelineMetrics metrics, StageSpans spans) {
+        this.policies = policies;
+        this.audit = audit;
+        this.limiter = limiter;
+        this.mounts = mounts;
+        this.calls = calls;
+        this.listing = listing;
+        this.metrics = metrics;
+        this.spans = spans;
+    }
+
+    public Served<Schema.ReadResourceResult> read(RequestContext ctx, String rawUri) {
+        long start = System.nanoTime();
+        String method = "resources/read";
+        PolicySet policy = policies.current();
+        CanonicalUri uri;
+        try {
+            uri = UriCanonicalizer.canonicalize(rawUri);
+        } catch (InvalidUriException e) {
+            decision(ctx, method, Action.READ, rawUri, "DENY", List.of(), policy, ErrorCodes.INVALID_PARAMS);
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
+        }
+        String uriText = uri.toString();
+
+        Decision decision;
+        try (var stage = spans.start("policy", method)) {
+            decision = policy.decide(ctx.identity(), Action.READ, uri, ctx.facts());
+            stage.outcome(decision.allowed() ? "allow" : "deny");
+        }
+        decision(ctx, method, Action.READ, uriText, decision.allowed() ? "ALLOW" : "DENY", decision.rules(), policy,
+                decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED);
+        if (!decision.allowed()) {
+            // Same answer whether or not the URI exists: the provider is never consulted.
+            throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
+        }
+
+        RateCheck rate = limit(ctx, method, Action.READ, uri, policy, start);
+
+        ResourceContent content;
+        try {
+            var mounted = mounts.resolve(uri).orElseThrow(() -> new ResourceNotFoundException(uriText));
+            try (var stage = spans.start("provider", method)) {
+                stage.span().setAttribute("quaestor.mount", mounted.mount().name());
+                content = calls.read(mounted, uri);
+            }
+        } catch (RuntimeException e) {
+            throw providerFailure(ctx, method, Action.READ, uriText, policy, start, rate, e);
+        }
+
+        byte[] bytes = content.bytes();
+        String sha256 = sha256(bytes);
+        outcome(ctx, method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256, start,
+                rate.auditDetail());
+
+        ResourceEntry e = content.entry();
+        var item = content.text()
+                ? new Schema.ResourceContents(uriText, e.mimeType(), new String(bytes, java.nio.charset.StandardCharsets.UTF_8), null)
+                : new Schema.ResourceContents(uriText, e.mimeType(), null, Base64.getEncoder().encodeToString(bytes));
+        return new Served<>(new Schema.ReadResourceResult(List.of(item)), rate);
+    }
+
+    public Served<Schema.ListResourcesResult> list(RequestContext ctx, String cursor) {
+        long start = System.nanoTime();
+        String method = "resources/list";
+        PolicySet policy = policies.current();
+        // The decision for a listing is per entry: each entry is shown only if the caller may list it.
+        decision(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, null);
+        RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
+        Page<ResourceEntry> page;
+        var skipped = new ArrayList<String>(0);
+        try {
+            page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(), new ListingFilter(policy, ctx), skipped);
+        } catch (RuntimeException e) {
+            throw providerFailure(ctx, method, Action.LIST, null, policy, start, rate, e);
+        }
+        var resources = new ArrayList<Schema.Resource>(page.items().size());
+        for (ResourceEntry e : page.items()) {
+            resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
+                    e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
+        }
+        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start,
+                joinDetails(rate.auditDetail(), skipped.isEmpty() ? null : String.join("; ", skipped)));
+        return new Served<>(new Schema.ListResourcesResult(resources, page.nextCursor()), rate);
+    }
+
+    public Served<Schema.ListResourceTemplatesResult> templates(RequestContext ctx, String cursor) {
+        long start = System.nanoTime();
+        String method = "resources/templates/list";
+        if (cursor != null) {
+            // Templates fit in one page; any cursor is one we did not issue.
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
+        }
+        PolicySet policy = policies.current();
+        decision(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, null);
+        RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
+        var out = new ArrayList<Schema.ResourceTemplate>();
+        for (var m : mounts.all()) {
+            for (var t : m.provider().templates()) {
+                CanonicalUri under = literalPrefix(t.uriTemplate());
+                if (under != null && policy.mayAllowBelow(ctx.identity(), Action.READ, under, ctx.facts())) {
+                    out.add(new Schema.ResourceTemplate(t.uriTemplate(), t.name(), t.title(), t.description(), t.mimeType()));
+                }
+            }
+        }
+        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start,
+                rate.auditDetail());
+        return new Served<>(new Schema.ListResourceTemplatesResult(out, null), rate);
+    }
+
+    /** The canonical URI of a template's text before its first variable, trimmed to whole segments. */
+    private static CanonicalUri literalPrefix(String template) {
+        int brace = template.indexOf('{');
+        String literal = brace < 0 ? template : template.substring(0, brace);
+        int sep = literal.indexOf("://");
+        int cut = literal.lastIndexOf('/');
+        if (brace >= 0 && cut > sep + 2) {
+            literal = literal.substring(0, cut);
+        } else if (brace >= 0) {
+            literal = literal.substring(0, sep + 3);
+        }
+        try {
+            return UriCanonicalizer.canonicalize(literal);
+        } catch (InvalidUriException e) {
+            return null;
+        }
+    }
+
+    private RateCheck limit(RequestContext ctx, String method, Action action, CanonicalUri uri, PolicySet policy, long start) {
+        RateCheck rate;
+        try (var stage = spans.start("ratelimit", method)) {
+            rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri);
+            stage.outcome(rate.allowed() ? "admitted" : "rejected");
+        } catch (RateLimitUnavailableException e) {
+            // A fail-closed limit whose shared store (Redis) cannot answer: refuse rather than guess.
+            outcome(ctx, method, action, uri == null ? null : uri.toString(), policy, "rate-limit-unavailable",
+                    ErrorCodes.UNAVAILABLE, null, null, null, start, e.getMessage());
+            throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the rate limiter cannot check this request",
+                    Map.of(), 503, Map.of("Retry-After", "5"));
+        }
+        if (!rate.allowed()) {
+            outcome(ctx, method, action, uri == null ? null : uri.toString(), policy, "rate-limited",
+                    ErrorCodes.RATE_LIMITED, null, null, null, start, "limit " + rate.limitId()
+                            + (rate.auditDetail() == null ? "" : "; " + rate.auditDetail()));
+            var data = new LinkedHashMap<String, Object>();
+            data.put("retryAfterSeconds", rate.retryAfterSeconds());
+            throw new McpError(ErrorCodes.RATE_LIMITED, "Rate limit exceeded", data, 429,
+                    RateHeaders.of(rate));
+        }
+        return rate;
+    }
+
+    private McpError providerFailure(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
+            long start, RateCheck rate, RuntimeException e) {
+        McpError error;
+        String outcome;
+        if (e instanceof ProviderFailure f) {
+            outcome = f.kind().outcome;
+            var data = uriData(uri);
+            if (f.kind() == ProviderFailure.Kind.TIMEOUT) {
+                data.put("timeoutMs", f.timeoutMs());
+                error = new McpError(ErrorCodes.REQUEST_TIMEOUT, "Request timed out", data);
+            } else {
+                String why = f.kind() == ProviderFailure.Kind.BULKHEAD_FULL
+                        ? "too many requests in flight for this content source" : "the content source is failing";
+                error = new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: " + why, data, 503,
+                        Map.of("Retry-After", "5"));
+            }
+        } else if (e instanceof ResourceNotFoundException) {
+            outcome = "not-found";
+            error = new McpError(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", uriData(uri));
+        } else if (e instanceof InvalidCursorException) {
+            outcome = "invalid-cursor";
+            error = new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
+        } else if (e instanceof ContentTooLargeException big) {
+            outcome = "too-large";
+            var data = uriData(uri);
+            data.put("maxBytes", big.maxBytes());
+            error = new McpError(ErrorCodes.INTERNAL_ERROR, "Resource exceeds the size this server may serve", data);
+        } else {
+            outcome = "error";
+            LOG.errorf(e, "provider failure for request %s", ctx.requestId());
+            error = new McpError(ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of());
+        }
+        outcome(ctx, method, action, uri, policy, outcome, error.code(), null, null, null, start, rate.auditDetail());
+        return error;
+    }
+
+    /** The first record of a request: what was decided, by which rules, under which revision. */
+    private void decision(RequestContext ctx, String method, Action action, String uri, String verdict,
+            List<String> rules, PolicySet policy, Integer errorCode) {
+        metrics.decided(action, verdict);
+        commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
+                uri, verdict, rules, policy.revision(), errorCode == null ? null : "refused", errorCode,
+                null, null, null, null, null));
+    }
+
+    /** The second record: what happened and, for a read, exactly which bytes were disclosed. */
+    private void outcome(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
+            String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start, String detail) {
+        metrics.finished(method, outcome, System.nanoTime() - start);
+        commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
+                uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
+                (System.nanoTime() - start) / 1000, detail));
+    }
+
+    private void commit(AuditEvent event) {
+        try (var stage = spans.start(event.kind() == Kind.DECISION ? "audit.decision" : "audit.outcome", event.method())) {
+            audit.append(event);
+        } catch (AuditUnavailableException e) {
+            throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record this request",
+                    Map.of(), 503, Map.of("Retry-After", "5"));
+        }
+    }
+
+    private static String joinDetails(String a, String b) {
+        return a == null ? b : b == null ? a : a + "; " + b;
+    }
+
+    private static Map<String, Object> uriData(String uri) {
+        var data = new LinkedHashMap<String, Object>();
+        data.put("uri", uri);
+        return data;
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

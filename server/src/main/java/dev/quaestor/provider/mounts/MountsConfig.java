@@ -1,0 +1,66 @@
+package dev.quaestor.provider.mounts;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithParentName;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+@ConfigMapping(prefix = "quaestor.mounts")
+public interface MountsConfig {
+
+    @WithParentName
+    Map<String, MountConfig> mounts();
+
+    interface MountConfig {
+        /** Provider type, e.g. filesystem, static. */
+        String provider();
+
+        /** The URI prefix clients see, e.g. file:///docs/. */
+        String uri();
+
+        /** filesystem: directory that holds the bytes. */
+        Optional<String> root();
+
+        /** static: the YAML catalogue. */
+        Optional<String> file();
+
+        /** git: the repository. */
+        Optional<String> repository();
+
+        /** Largest resource served, in bytes. */
+        @WithDefault("10485760")
+        long maxBytes();
+
+        /** Provider calls on this mount past this many milliseconds fail with -32001 (default quaestor.provider.timeout-ms). */
+        OptionalLong timeoutMs();
+
+        /** Bulkhead: provider calls on this mount in flight at once; more fail at once with -32005. */
+        @WithDefault("64")
+        int bulkhead();
+
+        /** Circuit breaker around this mount's provider. */
+        CircuitBreaker circuitBreaker();
+
+        /** Provider-specific settings. */
+        Map<String, String> options();
+    }
+
+    interface CircuitBreaker {
+        /** Default: on for providers that reach over the network (their factory says so), off otherwise. */
+        Optional<Boolean> enabled();
+
+        /** Calls in the rolling window the failure ratio is judged over. */
+        @WithDefault("20")
+        int requestVolume();
+
+        /** Share of failed calls in the window that opens the breaker. */
+        @WithDefault("0.5")
+        double failureRatio();
+
+        /** How long the breaker stays open before letting a trial call through, in milliseconds. */
+        @WithDefault("10000")
+        long delayMs();
+    }
+}

@@ -1,0 +1,315 @@
+package dev.quaestor;
+
+import dev.quaestor.support.Repo;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.support.LocalRedis;
+import dev.quaestor.support.McpHttp;
+import dev.quaestor.support.McpHttp.Answer;
+import dev.quaestor.support.ServerProcess;
+import dev.quaestor.support.TestIssuer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.KeyPairGenerator;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Three production-mode replicas on loopback share one PostgreSQL and one Redis, the stand-in for
+ * a Kubernetes deployment: a limit holds across all three together, a policy change reaches all
+ * three, and a rolling restart under load leaves no served read without its audit records.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MultiReplicaIT {
+
+    private static final String DB = System.getenv().getOrDefault("QUAESTOR_TEST_DB", "quaestor_test") + "_replicas";
+    private static final String DB_URL = "jdbc:postgresql://127.0.0.1:5432/" + DB;
+    private static final Path POLICIES = Path.of("target", "replica-policies");
+    private static final String HANDBOOK = "file:///docs/handbook/welcome.md";
+    private static final int LIMIT = 50;
+
+    private static LocalRedis redis;
+    private static final List<ServerProcess> replicas = new ArrayList<>();
+
+    @BeforeAll
+    static void startReplicas() throws Exception {
+        new TestIssuer().start();
+        redis = new LocalRedis();
+        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
+                var s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
+            s.execute("CREATE DATABASE " + DB);
+            s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'quaestor_app') THEN "
+                    + "CREATE ROLE quaestor_app LOGIN; END IF; END $$");
+        }
+        Files.createDirectories(POLICIES);
+        try (Stream<Path> old = Files.list(POLICIES)) {
+            for (Path p : old.toList()) {
+                Files.delete(p);
+            }
+        }
+        try (Stream<Path> files = Files.list(Repo.POLICIES)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
+                Files.copy(f, POLICIES.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Files.writeString(POLICIES.resolve("zz-replica-limit.yaml"), """
+                apiVersion: quaestor/v1
+                kind: Policy
+                limits:
+                  - id: handbook-per-user
+                    key: subject
+                    capacity: %d
+                    refill: {tokens: %d, period: 1m}
+                    resources: ["file:///docs/handbook/**"]
+                """.formatted(LIMIT, LIMIT));
+        var gen = KeyPairGenerator.getInstance("Ed25519");
+        Path key = Path.of("target", "replica-audit-key.pem");
+        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder().encodeToString(gen.generateKeyPair().getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+        Map<String, String> env = Map.ofEntries(
+                Map.entry("QUAESTOR_OIDC_ISSUER", TestIssuer.issuer()),
+                Map.entry("QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE),
+                Map.entry("QUAESTOR_DB_URL", DB_URL),
+                Map.entry("QUAESTOR_DB_USER", "quaestor_app"),
+                Map.entry("QUAESTOR_DB_PASSWORD", "trust"),
+                Map.entry("QUAESTOR_DB_OWNER_USER", "postgres"),
+                Map.entry("QUAESTOR_DB_OWNER_PASSWORD", "trust"),
+                Map.entry("QUAESTOR_DB_APP_ROLE", "quaestor_app"),
+                Map.entry("QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString()),
+                Map.entry("QUAESTOR_POLICIES_PATH", POLICIES.toString()),
+                Map.entry("QUAESTOR_RATELIMIT_BACKEND", "redis"),
+                Map.entry("QUAESTOR_RATELIMIT_REDIS_URL", redis.url()));
+        for (int i = 1; i <= 3; i++) {
+            replicas.add(new ServerProcess("replica-" + i, env));
+        }
+        for (ServerProcess r : replicas) {
+            r.start();
+        }
+        for (ServerProcess r : replicas) {
+            r.awaitReady(Duration.ofSeconds(60));
+        }
+    }
+
+    @AfterAll
+    static void stopAll() throws Exception {
+        for (ServerProcess r : replicas) {
+            r.stop();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    private static String url(int i) {
+        return replicas.get(i % replicas.size()).url();
+    }
+
+    @Test
+    @Order(1)
+    void oneLimitHoldsAcrossAllReplicasAndFailsClosedWithoutRedis() throws Exception {
+        String alice = TestIssuer.tokenFor("alice");
+        String aliceSession = McpHttp.initialize(url(0), alice);
+        long start = System.nanoTime();
+        int admitted = 0;
+        int rejected = 0;
+        for (int i = 0; i < 3 * LIMIT; i++) {
+            Answer a = McpHttp.read(url(i), alice, aliceSession, HANDBOOK);
+            if (a.servedContent()) {
+                admitted++;
+            } else {
+                assertEquals(429, a.status(), "only rate-limit rejections: " + a.body());
+                assertEquals(-32004, a.errorCode());
+                assertTrue(Integer.parseInt(a.retryAfter()) >= 1);
+                rejected++;
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long refilled = (long) Math.ceil(seconds * LIMIT / 60.0);
+        System.out.printf("three replicas, one subject: %d admitted, %d rejected of %d in %.1f s (limit %d/min)%n",
+                admitted, rejected, 3 * LIMIT, seconds, LIMIT);
+        assertTrue(admitted >= LIMIT, "the burst is admitted: " + admitted);
+        assertTrue(admitted <= LIMIT + refilled, "at most the capacity plus what refilled meanwhile (" + refilled
+                + ") across the three replicas, not three times it: " + admitted);
+
+        String bob = TestIssuer.tokenFor("bob");
+        String bobSession = McpHttp.initialize(url(1), bob);
+        for (int i = 0; i < 20; i++) {
+            assertTrue(McpHttp.read(url(i), bob, bobSession, HANDBOOK).servedContent(), "another subject is unaffected");
+        }
+
+        redis.stop();
+        try {
+            String carol = TestIssuer.tokenFor("carol");
+            String carolSession = McpHttp.initialize(url(2), carol);
+            for (int i = 0; i < 6; i++) {
+                long t = System.nanoTime();
+                Answer a = McpHttp.read(url(i), carol, carolSession, HANDBOOK);
+                long ms = (System.nanoTime() - t) / 1_000_000;
+                assertFalse(a.servedContent(), "nothing is served unchecked by a fail-closed limit");
+                assertEquals(503, a.status());
+                assertEquals(-32005, a.errorCode());
+                assertTrue(ms < 2000, "refused within the bound, took " + ms + " ms");
+            }
+        } finally {
+            redis.start();
+        }
+        String dave = TestIssuer.tokenFor("dave");
+        String daveSession = McpHttp.initialize(url(0), dave);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        int recoveredOn = 0;
+        for (int i = 0; recoveredOn < 3 && System.nanoTime() < deadline; i++) {
+            if (McpHttp.read(url(i), dave, daveSession, HANDBOOK).servedContent()) {
+                recoveredOn++;
+            } else {
+                Thread.sleep(200);
+            }
+        }
+        assertEquals(3, recoveredOn, "every replica serves again once Redis is back");
+    }
+
+    @Test
+    @Order(2)
+    void aPolicyChangeReachesAllReplicasWithinFiveSeconds() throws Exception {
+        String carol = TestIssuer.tokenFor("carol");
+        String session = McpHttp.initialize(url(0), carol);
+        String bobsNotes = "file:///docs/home/bob/notes.md";
+        for (int i = 0; i < 3; i++) {
+            assertEquals(-32003, McpHttp.read(url(i), carol, session, bobsNotes).errorCode());
+        }
+        Path grant = POLICIES.resolve("zz-grant.yaml");
+        Path tmp = POLICIES.resolve(".zz-grant.tmp");
+        Files.writeString(tmp, """
+                apiVersion: quaestor/v1
+                kind: Policy
+                rules:
+                  - id: carol-covers-for-bob
+                    effect: allow
+                    actions: [read]
+                    resources: ["file:///docs/home/bob/notes.md"]
+                    subjects: {subjects: [carol]}
+                """);
+        long written = System.nanoTime();
+        Files.move(tmp, grant, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            for (int i = 0; i < 3; i++) {
+                long ms = waitUntil(url(i), carol, session, bobsNotes, true);
+                System.out.printf("%s applied the change %d ms after it was written%n", replicas.get(i).name(), ms);
+                assertTrue((System.nanoTime() - written) / 1_000_000 < 5000, "within 5 s on every replica");
+            }
+        } finally {
+            Files.delete(grant);
+        }
+        for (int i = 0; i < 3; i++) {
+            waitUntil(url(i), carol, session, bobsNotes, false);
+        }
+    }
+
+    private static long waitUntil(String url, String token, String session, String uri, boolean served) throws Exception {
+        long start = System.nanoTime();
+        while ((System.nanoTime() - start) < Duration.ofSeconds(10).toNanos()) {
+            if (McpHttp.read(url, token, session, uri).servedContent() == served) {
+                return (System.nanoTime() - start) / 1_000_000;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(url + " did not " + (served ? "allow" : "deny") + " " + uri + " within 10 s");
+    }
+
+    @Test
+    @Order(3)
+    void aRollingRestartUnderLoadLosesNoAuditRecordAndEveryChainVerifies() throws Exception {
+        List<String> users = List.of("alice", "bob", "carol", "dave", "erin");
+        List<String> tokens = users.stream().map(TestIssuer::tokenFor).toList();
+        List<String> sessions = new ArrayList<>();
+        for (int u = 0; u < users.size(); u++) {
+            sessions.add(McpHttp.initialize(url(u), tokens.get(u)));
+        }
+        // The front: round-robin over the replicas in rotation; a replica leaves it before it stops.
+        List<ServerProcess> rotation = new CopyOnWriteArrayList<>(replicas);
+        List<Answer> answers = new CopyOnWriteArrayList<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread client = new Thread(() -> {
+            for (int i = 0; running.get(); i++) {
+                int u = i % users.size();
+                try {
+                    var r = rotation.get(i % rotation.size());
+                    answers.add(McpHttp.read(r.url(), tokens.get(u), sessions.get(u), "file:///docs/public/logo.png"));
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    answers.add(new Answer(0, null, null, null));
+                }
+            }
+        });
+        client.start();
+        Thread.sleep(1500);
+        for (ServerProcess r : replicas) {
+            rotation.remove(r);
+            Thread.sleep(200);                 // requests already sent to it finish
+            r.stop();
+            r.start();
+            r.awaitReady(Duration.ofSeconds(60));
+            rotation.add(r);
+            Thread.sleep(1000);
+        }
+        running.set(false);
+        client.join(30_000);
+
+        long served = answers.stream().filter(Answer::servedContent).count();
+        long failed = answers.stream().filter(a -> !a.servedContent()).count();
+        System.out.printf("rolling restart: %d reads served, %d not served%n", served, failed);
+        assertTrue(served > 50, "the loop kept reading: " + served);
+
+        int missing = 0;
+        try (var c = DriverManager.getConnection(DB_URL, "postgres", "");
+                var q = c.prepareStatement("SELECT count(DISTINCT kind) FROM audit_entry WHERE request_id = ? AND kind IN ('DECISION','OUTCOME')")) {
+            for (Answer a : answers) {
+                if (a.servedContent()) {
+                    q.setString(1, a.requestId());
+                    var rs = q.executeQuery();
+                    rs.next();
+                    if (rs.getInt(1) != 2) {
+                        missing++;
+                    }
+                }
+            }
+        }
+        assertEquals(0, missing, "every read that returned content has both its records");
+
+        String auditor = TestIssuer.tokenFor("auditor");
+        var verify = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url(0) + "/audit/verify"))
+                .header("Authorization", "Bearer " + auditor).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, verify.statusCode(), verify.body());
+        JsonNode report = new ObjectMapper().readTree(verify.body());
+        System.out.println("audit verify after the rolling restart: " + verify.body());
+        assertTrue(report.path("verified").asBoolean(), verify.body());
+        for (ServerProcess r : replicas) {
+            assertTrue(verify.body().contains(r.name()), "chain of " + r.name() + " is verified: " + verify.body());
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.quaestor.policy;
+
+import dev.quaestor.support.Repo;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PolicyCliTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return PolicyCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void testRunsTheShippedSamples() {
+        assertEquals(0, run("test", Repo.POLICIES.toString()));
+        String o = out.toString(StandardCharsets.UTF_8);
+        assertTrue(o.contains("ok  break-glass.yaml:"), o);
+        assertTrue(o.matches("(?s).*\\n\\d+ passed, 0 failed\\n"), o);
+    }
+
+    @Test
+    void testRejectsABrokenDirectoryNamingFileAndLine(@TempDir Path dir) throws Exception {
+        Files.copy(Repo.POLICIES.resolve("shared.yaml"), dir.resolve("shared.yaml"));
+        Files.writeString(dir.resolve("broken.yaml"), "apiVersion: quaestor/v1\nkind: Policy\nrules:\n  - id: x\n    efect: allow\n");
+        assertEquals(1, run("test", dir.toString()));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("broken.yaml:5: unknown key 'efect' in rule"), err.toString());
+    }
+
+    @Test
+    void explainShowsTheDecidingAndOverriddenRules() {
+        assertEquals(1, run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--roles", "principal-investigator",
+                "--scopes", "resources:read", "--action", "read", "--uri", "file:///docs/trials/onco-734/raw/../raw/sample-001.bin"));
+        String o = out.toString(StandardCharsets.UTF_8);
+        assertTrue(o.startsWith("deny file:///docs/trials/onco-734/raw/sample-001.bin"), o);
+        assertTrue(o.contains("deciding rules:    no-raw-genomics"), o);
+        assertTrue(o.contains("overridden allows: pi-read-trials"), o);
+        out.reset();
+        assertEquals(0, run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--action", "read", "--uri", "file:///docs/home/alice/notes.md"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("deciding rules:    own-home"));
+    }
+
+    @Test
+    void badUsageIsExitTwo() {
+        assertEquals(2, run());
+        assertEquals(2, run("explain", Repo.POLICIES.toString(), "--subject"));
+        assertEquals(2, run("explain", Repo.POLICIES.toString(), "--subject", "a", "--action", "write", "--uri", "file:///x"));
+    }
+}

@@ -1,0 +1,146 @@
+package dev.quaestor.policy;
+
+import dev.quaestor.support.Repo;
+import dev.quaestor.identity.Identity;
+import dev.quaestor.uri.UriCanonicalizer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PolicyLoaderTest {
+
+    private static final String HEAD = "apiVersion: quaestor/v1\nkind: Policy\n";
+    private static final Facts FACTS = new Facts("10.1.2.3", java.time.Instant.parse("2026-03-04T10:00:00Z"));
+
+    private static PolicySet parse(String... namesAndContents) {
+        var files = new ArrayList<Map.Entry<String, String>>();
+        for (int i = 0; i < namesAndContents.length; i += 2) {
+            files.add(Map.entry(namesAndContents[i], namesAndContents[i + 1]));
+        }
+        return PolicyLoader.parse(files, new ArrayList<>());
+    }
+
+    private static List<PolicyError> errors(String... namesAndContents) {
+        return assertThrows(PolicyValidationException.class, () -> parse(namesAndContents)).errors();
+    }
+
+    private static Identity who(String subject, String... roles) {
+        return new Identity(subject, "client", "acme", Set.of(roles), Set.of(), Set.of("resources:read"));
+    }
+
+    private static boolean allowed(PolicySet set, Identity id, Action a, String uri) {
+        return set.decide(id, a, UriCanonicalizer.canonicalize(uri), FACTS).allowed();
+    }
+
+    @Test
+    void shippedSamplesLoadAndPassTheirTests() {
+        PolicySet set = PolicyLoader.load(Repo.POLICIES);
+        assertFalse(set.tests().isEmpty());
+        assertEquals(64, set.revision().length());
+    }
+
+    @Test
+    void defaultIsDeny() {
+        var set = parse("a.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n");
+        assertFalse(allowed(set, who("u", "y"), Action.READ, "file:///a/b"), "role does not match");
+        assertFalse(allowed(set, who("u", "x"), Action.LIST, "file:///a/b"), "action does not match");
+        assertFalse(allowed(set, who("u", "x"), Action.READ, "file:///b/c"), "resource does not match");
+        assertTrue(allowed(set, who("u", "x"), Action.READ, "file:///a/b/c"));
+        assertTrue(set.decide(who("u", "y"), Action.READ, UriCanonicalizer.canonicalize("file:///a/b"), FACTS).rules().isEmpty());
+    }
+
+    @Test
+    void denyOverridesAllowRegardlessOfFileOrder() {
+        String allow = HEAD + "rules:\n  - {id: allow-all, effect: allow, actions: [\"*\"], resources: [\"**\"], subjects: {roles: [\"*\"]}}\n";
+        String deny = HEAD + "rules:\n  - {id: no-raw, effect: deny, actions: [read], resources: [\"file:///t/*/raw/**\"], subjects: {roles: [\"*\"]}}\n";
+        for (var set : List.of(parse("1.yaml", allow, "2.yaml", deny), parse("1.yaml", deny, "2.yaml", allow))) {
+            var d = set.decide(who("u", "r"), Action.READ, UriCanonicalizer.canonicalize("file:///t/x/raw/y/z"), FACTS);
+            assertFalse(d.allowed());
+            assertEquals(List.of("no-raw"), d.rules());
+            assertTrue(allowed(set, who("u", "r"), Action.READ, "file:///t/x/summary"));
+        }
+    }
+
+    @Test
+    void placeholdersBindToTheCaller() {
+        var set = parse("h.yaml", HEAD + "rules:\n  - {id: home, effect: allow, actions: [read], resources: [\"file:///home/${subject}/**\", \"file:///t/${tenant}/**\"], subjects: {roles: [\"*\"]}}\n");
+        assertTrue(allowed(set, who("alice", "r"), Action.READ, "file:///home/alice/x"));
+        assertFalse(allowed(set, who("alice", "r"), Action.READ, "file:///home/bob/x"));
+        assertTrue(allowed(set, who("alice", "r"), Action.READ, "file:///t/acme/x"));
+        assertFalse(allowed(set, who("alice", "r"), Action.READ, "file:///t/globex/x"));
+        // A subject that looks like a wildcard or a path never widens the rule.
+        assertFalse(allowed(set, who("*", "r"), Action.READ, "file:///home/bob/x"));
+        assertFalse(allowed(set, who("..", "r"), Action.READ, "file:///home/x"));
+    }
+
+    @Test
+    void scopeConditionsMustAllHold() {
+        var set = parse("s.yaml", HEAD + "rules:\n  - {id: s, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [\"*\"]}, when: {scopes: [a, b]}}\n");
+        var both = new Identity("u", null, null, Set.of("r"), Set.of(), Set.of("a", "b"));
+        var one = new Identity("u", null, null, Set.of("r"), Set.of(), Set.of("a"));
+        assertTrue(allowed(set, both, Action.READ, "file:///x"));
+        assertFalse(allowed(set, one, Action.READ, "file:///x"));
+    }
+
+    @Test
+    void singleSegmentAndAnyDepthWildcards() {
+        var set = parse("w.yaml", HEAD + "rules:\n  - {id: w, effect: allow, actions: [read], resources: [\"file:///a/*.md\", \"git://*/main/**\"], subjects: {roles: [\"*\"]}}\n");
+        assertTrue(allowed(set, who("u", "r"), Action.READ, "file:///a/x.md"));
+        assertFalse(allowed(set, who("u", "r"), Action.READ, "file:///a/b/x.md"));
+        assertTrue(allowed(set, who("u", "r"), Action.READ, "git://handbook/main/a/b"));
+    }
+
+    @Test
+    void validationNamesFileLineAndProblem() {
+        String unknown = errors("bad.yaml", HEAD + "rules:\n  - id: r\n    colour: red\n    effect: allow\n    actions: [read]\n    resources: [\"**\"]\n    subjects: {roles: [x]}\n")
+                .get(0).toString();
+        assertTrue(unknown.startsWith("bad.yaml:5: unknown key 'colour' in rule"), unknown);
+        var dup = errors("a.yaml", HEAD + "rules:\n  - {id: same, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n",
+                "b.yaml", HEAD + "rules:\n  - {id: same, effect: deny, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n");
+        assertEquals("b.yaml", dup.get(0).file());
+        assertEquals(4, dup.get(0).line());
+        assertTrue(dup.get(0).message().contains("duplicate rule id 'same'") && dup.get(0).message().contains("a.yaml:4"));
+    }
+
+    @Test
+    void rejectsEachKindOfMistake() {
+        String rule = HEAD + "rules:\n  - {id: r, effect: %s, actions: %s, resources: %s, subjects: %s}\n";
+        assertTrue(errors("x.yaml", rule.formatted("maybe", "[read]", "[\"**\"]", "{roles: [x]}")).get(0).message().contains("effect must be allow or deny"));
+        assertTrue(errors("x.yaml", rule.formatted("allow", "[write]", "[\"**\"]", "{roles: [x]}")).get(0).message().contains("unknown action 'write'"));
+        assertTrue(errors("x.yaml", rule.formatted("allow", "[read]", "[\"file:///a/b**\"]", "{roles: [x]}")).get(0).message().contains("'**' must be a whole path segment"));
+        assertTrue(errors("x.yaml", rule.formatted("allow", "[read]", "[\"file:///a/[ab]\"]", "{roles: [x]}")).get(0).message().contains("not supported"));
+        assertTrue(errors("x.yaml", rule.formatted("allow", "[read]", "[\"file:///${user}/x\"]", "{roles: [x]}")).get(0).message().contains("unknown placeholder ${user}"));
+        assertTrue(errors("x.yaml", rule.formatted("allow", "[read]", "[\"**\"]", "{}")).get(0).message().contains("names no subjects"));
+        assertTrue(errors("x.yaml", HEAD + "rules:\n  - &a {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n  - *a\n")
+                .get(0).message().contains("anchors and aliases"));
+        assertTrue(errors("x.yaml", HEAD + "kind: Policy\n").get(0).message().contains("duplicate key 'kind'"));
+        assertTrue(errors("x.yaml", "apiVersion: quaestor/v2\nkind: Policy\n").get(0).message().contains("apiVersion must be quaestor/v1"));
+        assertTrue(errors("x.yaml", HEAD + "rules: [\n").get(0).message().startsWith("invalid YAML"));
+        assertTrue(errors("x.yaml", HEAD + "rules:\n  - !!python/object {id: r}\n").get(0).message().contains("not allowed"));
+    }
+
+    @Test
+    void aFailingTestRejectsTheSet() {
+        var e = errors("t.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n"
+                + "tests:\n  - name: wrong expectation\n    identity: {subject: u, roles: [y]}\n    action: read\n    uri: file:///a/b\n    expect: allow\n");
+        assertEquals(1, e.size());
+        assertEquals(6, e.get(0).line());
+        assertTrue(e.get(0).message().contains("test 'wrong expectation' expected allow but got deny"));
+    }
+
+    @Test
+    void revisionChangesWithAnyEdit() {
+        String a = HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n";
+        assertEquals(parse("a.yaml", a).revision(), parse("a.yaml", a).revision());
+        assertNotEquals(parse("a.yaml", a).revision(), parse("a.yaml", a + "# comment\n").revision());
+    }
+}

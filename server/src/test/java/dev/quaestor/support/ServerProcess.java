@@ -1,0 +1,98 @@
+package dev.quaestor.support;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One production-mode server (the packaged {@code target/quarkus-app/quarkus-run.jar}) in its own
+ * process on a free loopback port, as a replica would run in a pod. Its log goes to target/.
+ */
+public final class ServerProcess implements AutoCloseable {
+
+    private static final Path JAR = Repo.SERVER.resolve(Path.of("target", "quarkus-app", "quarkus-run.jar"));
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final int port;
+    private final Map<String, String> env;
+    private Process process;
+
+    public ServerProcess(String name, Map<String, String> env) throws IOException {
+        if (!Files.exists(JAR)) {
+            throw new IllegalStateException(JAR + " is missing: run ./mvnw package (verify does) first");
+        }
+        this.name = name;
+        try (var s = new ServerSocket(0)) {
+            this.port = s.getLocalPort();
+        }
+        this.env = new HashMap<>(env);
+        this.env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        this.env.put("QUAESTOR_AUDIT_CHAIN_ID", name);
+        // The packaged defaults name content/ relative to the repository root; the tests run in server/.
+        this.env.putIfAbsent("QUAESTOR_MOUNTS_DOCS_ROOT", Repo.CONTENT.resolve("docs").toString());
+        this.env.putIfAbsent("QUAESTOR_MOUNTS_FIXTURES_FILE", Repo.CONTENT.resolve("fixtures.yaml").toString());
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public synchronized void start() throws IOException {
+        Path log = Repo.SERVER.resolve(Path.of("target", name + ".log"));
+        var pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-jar", JAR.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().putAll(env);
+        process = pb.start();
+    }
+
+    /** Waits until /q/health/ready says UP. */
+    public void awaitReady(Duration within) throws Exception {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + " (see server/target/" + name + ".log)");
+            }
+            try {
+                var r = HTTP.send(HttpRequest.newBuilder(URI.create(url() + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException(name + " was not ready within " + within + " (see server/target/" + name + ".log)");
+    }
+
+    /** SIGTERM, as Kubernetes sends it: the server drains and flushes its audit queue before exiting. */
+    public synchronized void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+}
