@@ -80,7 +80,8 @@ final class GroupCommitWriter {
     private long checkpointSeq;
     private long checkpointNanos = System.nanoTime();
     private boolean headKnown;
-    private boolean postgres;
+    private Boolean postgres; // null until known
+    private long nextAheadAttempt = System.nanoTime();
     private final Set<YearMonth> partitions = new HashSet<>();
     private InFlight inFlight;
 
@@ -204,6 +205,7 @@ final class GroupCommitWriter {
             if (!headKnown) {
                 settle(); // the head is re-read from committed history only
             }
+            ensurePartitions(batch);
             c = ds.getConnection();
             c.setAutoCommit(false);
             long seq = insert(c, batch);
@@ -288,7 +290,6 @@ final class GroupCommitWriter {
                         writeCheckpoint(c, seq, prev); // a month ends at a signed head
                         signed = seq;
                     }
-                    ensurePartition(time);
                     var fields = AuditRecords.fields(p.event(), chain, ++seq, prev, time, hasher);
                     String hash = ChainVerifier.hash(sha256, fields);
                     AuditRecords.bind(ps, fields, time, hash);
@@ -319,24 +320,67 @@ final class GroupCommitWriter {
     }
 
     /**
-     * PostgreSQL keeps audit_entry in monthly partitions, which the application may create (not drop).
-     * A new month's partition is created in a short transaction of its own, once per month and process,
-     * so that the batch transactions never hold the table lock that creating it takes.
+     * PostgreSQL keeps audit_entry in monthly partitions, which the application may create (never
+     * drop). Creating one locks the whole table, so it happens before the batch's transaction starts
+     * (which would otherwise hold a lock it waits for), once per month and process: the month a batch
+     * needs if it is missing (waiting at most the commit timeout), and next month's well ahead, with a
+     * short lock wait that is retried a minute later if a long read holds the table.
      */
-    private void ensurePartition(Instant time) throws SQLException {
-        if (!postgres || partitions.contains(month(time))) {
+    private void ensurePartitions(List<Pending> batch) throws SQLException {
+        if (postgres == Boolean.FALSE) {
             return;
         }
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT quaestor_audit_ensure_partition(?)")) {
-            c.setAutoCommit(true);
-            ps.setObject(1, OffsetDateTime.ofInstant(time, ZoneOffset.UTC));
-            ps.execute();
+        var needed = new java.util.TreeSet<YearMonth>();
+        for (Pending p : batch) {
+            YearMonth m = month(p.event().time());
+            boolean clampedLater = headKnown && headTime != null && m.isBefore(month(headTime)); // goes in the head's month
+            if (!partitions.contains(m) && !clampedLater) {
+                needed.add(m);
+            }
         }
-        partitions.add(month(time));
+        YearMonth next = month(Instant.now()).plusMonths(1);
+        boolean ahead = !partitions.contains(next) && System.nanoTime() - nextAheadAttempt >= 0;
+        if (needed.isEmpty() && !ahead && postgres != null) {
+            return;
+        }
+        try (Connection c = ds.getConnection()) {
+            if (postgres == null) {
+                postgres = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("postgres");
+                if (!postgres) {
+                    return;
+                }
+            }
+            c.setAutoCommit(false);
+            for (YearMonth m : needed) {
+                createPartition(c, m, config.commitTimeout().toMillis());
+            }
+            if (ahead) {
+                try {
+                    createPartition(c, next, 200);
+                } catch (SQLException e) {
+                    nextAheadAttempt = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+                    LOG.debugf("next month's audit partition not created yet (%s); retrying in a minute", e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void createPartition(Connection c, YearMonth m, long lockWaitMillis) throws SQLException {
+        try (var st = c.createStatement()) {
+            st.execute("SET LOCAL lock_timeout = " + lockWaitMillis);
+            try (PreparedStatement ps = c.prepareStatement("SELECT quaestor_audit_ensure_partition(?)")) {
+                ps.setObject(1, m.atDay(1).atStartOfDay().atOffset(ZoneOffset.UTC));
+                ps.execute();
+            }
+            c.commit();
+            partitions.add(m);
+        } catch (SQLException e) {
+            safeRollback(c);
+            throw e;
+        }
     }
 
     private void readHead(Connection c) throws SQLException {
-        postgres = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("postgres");
         headSeq = 0;
         headHash = ChainVerifier.GENESIS;
         headTime = null;
