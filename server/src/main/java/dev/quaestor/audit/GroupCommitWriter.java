@@ -280,7 +280,9 @@ final class GroupCommitWriter {
         Instant prevTime = headTime;
         long signed = checkpointSeq;
         if (!batch.isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement(AuditRecords.INSERT)) {
+            boolean copy = postgres == Boolean.TRUE;
+            var rows = copy ? new StringBuilder(batch.size() * 512) : null;
+            try (PreparedStatement ps = copy ? null : c.prepareStatement(AuditRecords.INSERT)) {
                 for (Pending p : batch) {
                     Instant time = AuditRecords.truncate(p.event().time());
                     if (prevTime != null && time.isBefore(prevTime)) {
@@ -292,12 +294,23 @@ final class GroupCommitWriter {
                     }
                     var fields = AuditRecords.fields(p.event(), chain, ++seq, prev, time, hasher);
                     String hash = ChainVerifier.hash(sha256, fields);
-                    AuditRecords.bind(ps, fields, time, hash);
-                    ps.addBatch();
+                    if (copy) {
+                        AuditRecords.copyRow(rows, fields, hash);
+                    } else {
+                        AuditRecords.bind(ps, fields, time, hash);
+                        ps.addBatch();
+                    }
                     prev = hash;
                     prevTime = time;
                 }
-                ps.executeBatch();
+                if (copy) {
+                    c.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyIn(AuditRecords.COPY,
+                            new java.io.ByteArrayInputStream(rows.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                } else {
+                    ps.executeBatch();
+                }
+            } catch (java.io.IOException e) {
+                throw new SQLException("audit batch could not be sent", e);
             }
         }
         if (seq > signed && (seq - signed >= config.checkpointEvery()

@@ -56,7 +56,8 @@ CREATE TABLE audit_entry (
 CREATE INDEX audit_entry_request ON audit_entry (request_id);
 CREATE INDEX audit_entry_subject_time ON audit_entry (subject, event_time);
 CREATE INDEX audit_entry_time ON audit_entry (event_time);
-CREATE INDEX audit_entry_chain_seq ON audit_entry (chain_id, seq);
+-- (chain_id, seq): a unique index on each partition, made with it below (a partitioned table's unique
+-- indexes must include the partition key; each month's is what the writer's checks need).
 
 CREATE TRIGGER audit_entry_immutable BEFORE UPDATE OR DELETE ON audit_entry
     FOR EACH ROW EXECUTE FUNCTION quaestor_audit_immutable();
