@@ -39,8 +39,10 @@ class GroupCommitWriterTest {
     @Inject
     AuditReader reader;
 
+    private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+
     private GroupCommitWriter writer(String chain) {
-        var w = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), chain, new SimpleMeterRegistry());
+        var w = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), chain, metrics);
         w.start();
         return w;
     }
@@ -107,6 +109,14 @@ class GroupCommitWriterTest {
         assertTrue(returned.size() < 16 * 40 + 2 && returned.size() > 2, "some appends were refused, others not: " + returned.size());
         assertEquals(returned, stored(chain), "stored records are exactly the appends that returned");
         assertChainVerifies(chain, returned.size());
+
+        // The metrics tell the same story.
+        long attempted = 16 * 40 + 3;
+        assertEquals(attempted - returned.size(), (long) metrics.get("quaestor.audit.failures").counter().count());
+        var batches = metrics.get("quaestor.audit.batch.size").summary();
+        assertEquals(returned.size(), (long) batches.totalAmount(), "committed batch sizes add up to the stored records");
+        assertTrue(metrics.get("quaestor.audit.commit").timer().count() == batches.count() && batches.count() > 0);
+        assertEquals(0.0, metrics.get("quaestor.audit.queue.depth").gauge().value());
     }
 
     @Test
