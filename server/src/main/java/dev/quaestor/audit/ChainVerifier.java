@@ -518,8 +518,13 @@ public final class ChainVerifier {
         private static final byte[][] NAMES = new byte[FIELDS.size()][]; // "name:" as hashed
         private static final byte[][] KEYS = new byte[FIELDS.size()][]; // "name" as a JSON key
         private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+        /** Bytes a string value can hold without a closer look: printable ASCII other than '"' and '\\'. */
+        private static final boolean[] PLAIN = new boolean[256];
 
         static {
+            for (int c = 0x20; c < 0x7F; c++) {
+                PLAIN[c] = c != '"' && c != '\\';
+            }
             for (int i = 0; i < NAMES.length; i++) {
                 NAMES[i] = (FIELDS.get(i) + ":").getBytes(StandardCharsets.US_ASCII);
                 KEYS[i] = FIELDS.get(i).getBytes(StandardCharsets.US_ASCII);
@@ -700,7 +705,13 @@ public final class ChainVerifier {
             ascii[f] = true;
             if (b[pos] == '"') {
                 int i = pos + 1;
-                while (i < to && b[i] != '"') {
+                while (i < to) {
+                    while (i < to && PLAIN[b[i] & 0xFF]) {
+                        i++; // the common case: printable ASCII other than '"' and '\\'
+                    }
+                    if (i >= to || b[i] == '"') {
+                        break;
+                    }
                     byte c = b[i];
                     if (c == '\\') {
                         if (i + 1 < to && b[i + 1] == '\n') {
@@ -775,8 +786,14 @@ public final class ChainVerifier {
         }
 
         private void appendLength(int n) {
+            if (n >= 100) {
+                for (byte d : Integer.toString(n).getBytes(StandardCharsets.US_ASCII)) {
+                    canon[size++] = d;
+                }
+                return;
+            }
             if (n >= 10) {
-                appendLength(n / 10);
+                canon[size++] = (byte) ('0' + n / 10);
             }
             canon[size++] = (byte) ('0' + n % 10);
         }
