@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.audit.AuditEntry;
+import dev.quaestor.support.ExtraPolicies;
 import dev.quaestor.support.McpClients;
-import dev.quaestor.support.Repo;
 import dev.quaestor.support.TestIssuer;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -16,16 +16,11 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import java.io.IOException;
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -59,33 +54,22 @@ class GreetingProviderMountTest {
     public static class GreetingPolicy implements QuarkusTestResourceLifecycleManager {
         @Override
         public Map<String, String> start() {
-            try {
-                Path dir = Files.createDirectories(Path.of("target", "greeting-test-policies"));
-                try (Stream<Path> files = Files.list(Repo.POLICIES)) {
-                    for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
-                        Files.copy(f, dir.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-                    }
-                }
-                Files.writeString(dir.resolve("greetings.yaml"), """
-                        apiVersion: quaestor/v1
-                        kind: Policy
-                        metadata: {name: greetings}
-                        rules:
-                          - id: greetings-for-all
-                            effect: allow
-                            actions: [list, read]
-                            resources: ["hello://greetings/*"]
-                            subjects: {subjects: ["*"]}
-                          - id: no-secret-greeting
-                            effect: deny
-                            actions: ["*"]
-                            resources: ["hello://greetings/secret"]
-                            subjects: {subjects: ["*"]}
-                        """);
-                return Map.of("quaestor.policies.path", dir.toString());
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+            return Map.of("quaestor.policies.path", ExtraPolicies.directory("greeting-test-policies", "greetings.yaml", """
+                    apiVersion: quaestor/v1
+                    kind: Policy
+                    metadata: {name: greetings}
+                    rules:
+                      - id: greetings-for-all
+                        effect: allow
+                        actions: [list, read]
+                        resources: ["hello://greetings/*"]
+                        subjects: {subjects: ["*"]}
+                      - id: no-secret-greeting
+                        effect: deny
+                        actions: ["*"]
+                        resources: ["hello://greetings/secret"]
+                        subjects: {subjects: ["*"]}
+                    """));
         }
 
         @Override
