@@ -20,8 +20,8 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 if ! scripts/keycloak.sh status >/dev/null 2>&1; then
+  started=1                       # set first: a start that times out still leaves a process to stop
   scripts/keycloak.sh start
-  started=1
 fi
 issuer="http://127.0.0.1:${KEYCLOAK_PORT:-8180}/realms/quaestor"
 

@@ -119,6 +119,8 @@ class ProdLifecycleIT {
                 });
             }
             Thread.sleep(1000);
+            assertEquals(-32003, McpHttp.read(pod.url(), token, session, "file:///docs/home/bob/notes.md").errorCode());
+            metricsUnderLoad(pod, token);
             pod.stop();
             pool.shutdown();
             assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
@@ -160,5 +162,31 @@ class ProdLifecycleIT {
             }
         }
         assertTrue(lines.stream().anyMatch(l -> l.contains("\"loggerName\"")), "structured fields present");
+    }
+
+    /** /q/metrics while the client loop runs: every family operators need, and no URI or subject as a label. */
+    private static void metricsUnderLoad(ServerProcess pod, String token) throws Exception {
+        var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(pod.url() + "/q/metrics")).header("Authorization", "Bearer " + token).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode());
+        String metrics = r.body();
+        Files.writeString(Path.of("target", "metrics-under-load.txt"), metrics);
+        for (String family : List.of(
+                "quaestor_requests_seconds_count{method=\"resources/read\",outcome=\"ok\"}",
+                "quaestor_requests_seconds_count{method=\"resources/read\",outcome=\"denied\"}",
+                "quaestor_policy_decisions_total{action=\"read\",decision=\"ALLOW\"}",
+                "quaestor_policy_decisions_total{action=\"read\",decision=\"DENY\"}",
+                "quaestor_ratelimit_decisions_total{",
+                "quaestor_ratelimit_latency_seconds_count{",
+                "quaestor_audit_queue_depth",
+                "quaestor_audit_commit_seconds_count",
+                "quaestor_provider_calls_seconds_count{mount=\"docs\",outcome=\"ok\"}",
+                "http_server_requests_seconds_count{")) {
+            assertTrue(metrics.contains(family), "metric " + family + " in:\n" + metrics);
+        }
+        for (String line : metrics.lines().filter(l -> l.startsWith("quaestor_")).toList()) {
+            assertFalse(line.contains("file:") || line.contains("alice") || line.contains("/docs/"), "bounded labels: " + line);
+        }
     }
 }
