@@ -2,7 +2,7 @@
 """Checks an image tarball (`docker save` format) without a container runtime: unpacks its layers into a root file
 system, checks that it runs as a non-root user and contains no shell, then runs its entrypoint there (chroot, as the
 image's user, in its working directory, with its environment) in the migrate-and-exit mode (QUARKUS_INIT_AND_EXIT)
-against PostgreSQL on 127.0.0.1, and expects exit 0 with the schema in place. Needs root (chroot).
+against PostgreSQL on 127.0.0.1, and expects exit 0 with the schema in place. Needs root (chroot, mounting /proc).
 
     scripts/image-check.py IMAGE.tar
 """
@@ -25,7 +25,8 @@ def unpack(image, root):
         config = json.load(t.extractfile(manifest["Config"]))
         for layer in manifest["Layers"]:
             with tarfile.open(fileobj=t.extractfile(layer)) as lt:
-                lt.extractall(root, filter="tar" if hasattr(tarfile, "tar_filter") else None)
+                # fully_trusted keeps modes as the image has them (/tmp 1777); the tarball is the one just built
+                lt.extractall(root, filter="fully_trusted") if hasattr(tarfile, "fully_trusted_filter") else lt.extractall(root)
     return config["config"]
 
 
@@ -36,6 +37,8 @@ def psql(sql):
 
 def main(image):
     root = tempfile.mkdtemp(prefix="quaestor-image-")
+    mounted = []
+    os.chmod(root, 0o755)  # the image's / as any image has it: traversable by its non-root user
     try:
         cfg = unpack(image, root)
         user = cfg.get("User", "")
@@ -58,6 +61,10 @@ def main(image):
             "QUAESTOR_DB_PASSWORD": "trust",
         })
         workdir = cfg.get("WorkingDir") or "/"
+        # A container runtime always gives the process /proc (the dynamic loader resolves $ORIGIN through it).
+        os.makedirs(os.path.join(root, "proc"), exist_ok=True)
+        subprocess.run(["mount", "-t", "proc", "proc", os.path.join(root, "proc")], check=True)
+        mounted.append(os.path.join(root, "proc"))
 
         def enter():
             os.chroot(root)
@@ -80,6 +87,8 @@ def main(image):
         print(f"IMAGE OK: non-root ({uid}), no shell, the server in the image migrated {DB} ({out} migrations) and exited")
         psql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
     finally:
+        for m in mounted:
+            subprocess.run(["umount", m], check=False)
         shutil.rmtree(root, ignore_errors=True)
 
 
