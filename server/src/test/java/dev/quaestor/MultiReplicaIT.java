@@ -3,6 +3,7 @@ package dev.quaestor;
 import dev.quaestor.support.Repo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.support.ConfigMapVolume;
 import dev.quaestor.support.LocalRedis;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.McpHttp.Answer;
@@ -14,7 +15,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.KeyPairGenerator;
 import java.sql.DriverManager;
 import java.time.Duration;
@@ -50,6 +50,8 @@ class MultiReplicaIT {
     private static final String HANDBOOK = "file:///docs/handbook/welcome.md";
     private static final int LIMIT = 50;
 
+    private static final Map<String, String> BASE_POLICIES = new java.util.TreeMap<>();
+    private static ConfigMapVolume policies;
     private static LocalRedis redis;
     private static final List<ServerProcess> replicas = new ArrayList<>();
 
@@ -64,18 +66,13 @@ class MultiReplicaIT {
             s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'quaestor_app') THEN "
                     + "CREATE ROLE quaestor_app LOGIN; END IF; END $$");
         }
-        Files.createDirectories(POLICIES);
-        try (Stream<Path> old = Files.list(POLICIES)) {
-            for (Path p : old.toList()) {
-                Files.delete(p);
-            }
-        }
+        // The replicas read their policies from a directory laid out and updated as the kubelet mounts a ConfigMap.
         try (Stream<Path> files = Files.list(Repo.POLICIES)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
-                Files.copy(f, POLICIES.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                BASE_POLICIES.put(f.getFileName().toString(), Files.readString(f));
             }
         }
-        Files.writeString(POLICIES.resolve("zz-replica-limit.yaml"), """
+        BASE_POLICIES.put("zz-replica-limit.yaml", """
                 apiVersion: quaestor/v1
                 kind: Policy
                 limits:
@@ -85,6 +82,8 @@ class MultiReplicaIT {
                     refill: {tokens: %d, period: 1m}
                     resources: ["file:///docs/handbook/**"]
                 """.formatted(LIMIT, LIMIT));
+        policies = new ConfigMapVolume(POLICIES);
+        policies.write(BASE_POLICIES);
         var gen = KeyPairGenerator.getInstance("Ed25519");
         Path key = Path.of("target", "replica-audit-key.pem");
         Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
@@ -200,9 +199,8 @@ class MultiReplicaIT {
         for (int i = 0; i < 3; i++) {
             assertEquals(-32003, McpHttp.read(url(i), carol, session, bobsNotes).errorCode());
         }
-        Path grant = POLICIES.resolve("zz-grant.yaml");
-        Path tmp = POLICIES.resolve(".zz-grant.tmp");
-        Files.writeString(tmp, """
+        var changed = new java.util.TreeMap<>(BASE_POLICIES);
+        changed.put("zz-grant.yaml", """
                 apiVersion: quaestor/v1
                 kind: Policy
                 rules:
@@ -213,7 +211,7 @@ class MultiReplicaIT {
                     subjects: {subjects: [carol]}
                 """);
         long written = System.nanoTime();
-        Files.move(tmp, grant, StandardCopyOption.ATOMIC_MOVE);
+        policies.write(changed);     // the ConfigMap update, as the kubelet applies it: one atomic ..data swap
         try {
             for (int i = 0; i < 3; i++) {
                 long ms = waitUntil(url(i), carol, session, bobsNotes, true);
@@ -221,7 +219,7 @@ class MultiReplicaIT {
                 assertTrue((System.nanoTime() - written) / 1_000_000 < 5000, "within 5 s on every replica");
             }
         } finally {
-            Files.delete(grant);
+            policies.write(BASE_POLICIES);
         }
         for (int i = 0; i < 3; i++) {
             waitUntil(url(i), carol, session, bobsNotes, false);
