@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.Repo;
+import dev.quaestor.support.ScratchDatabase;
 import dev.quaestor.support.ServerProcess;
+import dev.quaestor.support.SigningKeyFile;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
@@ -18,10 +20,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPairGenerator;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -40,8 +39,6 @@ import org.junit.jupiter.api.Test;
 class KeycloakEndToEnd {
 
     private static final String ISSUER = System.getProperty("quaestor.e2e.issuer", "http://127.0.0.1:8180/realms/quaestor");
-    private static final String DB = System.getenv().getOrDefault("QUAESTOR_TEST_DB", "quaestor_test") + "_keycloak";
-    private static final String DB_URL = "jdbc:postgresql://127.0.0.1:5432/" + DB;
     private static final String HANDBOOK = "file:///docs/handbook/welcome.md";
     private static final String TRIAL_SUMMARY = "file:///docs/trials/onco-734/summary.md";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -54,21 +51,12 @@ class KeycloakEndToEnd {
         var discovery = HTTP.send(HttpRequest.newBuilder(URI.create(ISSUER + "/.well-known/openid-configuration")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, discovery.statusCode(), "Keycloak answers at " + ISSUER + " (scripts/keycloak.sh start)");
-        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
-                var s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + DB);
-            s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'quaestor_app') THEN "
-                    + "CREATE ROLE quaestor_app LOGIN; END IF; END $$");
-        }
-        Path key = Path.of("target", "keycloak-e2e-audit-key.pem");
-        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder().encodeToString(KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate().getEncoded())
-                + "\n-----END PRIVATE KEY-----\n");
+        String dbUrl = ScratchDatabase.recreate("keycloak");
+        Path key = SigningKeyFile.write(Path.of("target", "keycloak-e2e-audit-key.pem"));
         server = new ServerProcess("keycloak-e2e", Map.of(
                 "QUAESTOR_OIDC_ISSUER", ISSUER,
                 "QUAESTOR_OIDC_AUDIENCE", "quaestor",
-                "QUAESTOR_DB_URL", DB_URL,
+                "QUAESTOR_DB_URL", dbUrl,
                 "QUAESTOR_DB_USER", "quaestor_app",
                 "QUAESTOR_DB_PASSWORD", "trust",
                 "QUAESTOR_DB_OWNER_USER", "postgres",

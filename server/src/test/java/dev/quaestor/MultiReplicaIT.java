@@ -7,7 +7,9 @@ import dev.quaestor.support.ConfigMapVolume;
 import dev.quaestor.support.LocalRedis;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.McpHttp.Answer;
+import dev.quaestor.support.ScratchDatabase;
 import dev.quaestor.support.ServerProcess;
+import dev.quaestor.support.SigningKeyFile;
 import dev.quaestor.support.TestIssuer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,11 +17,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPairGenerator;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,8 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MultiReplicaIT {
 
-    private static final String DB = System.getenv().getOrDefault("QUAESTOR_TEST_DB", "quaestor_test") + "_replicas";
-    private static final String DB_URL = "jdbc:postgresql://127.0.0.1:5432/" + DB;
+    private static String dbUrl;
     private static final Path POLICIES = Path.of("target", "replica-policies");
     private static final String HANDBOOK = "file:///docs/handbook/welcome.md";
     private static final int LIMIT = 50;
@@ -59,13 +58,7 @@ class MultiReplicaIT {
     static void startReplicas() throws Exception {
         new TestIssuer().start();
         redis = new LocalRedis();
-        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
-                var s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + DB);
-            s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'quaestor_app') THEN "
-                    + "CREATE ROLE quaestor_app LOGIN; END IF; END $$");
-        }
+        dbUrl = ScratchDatabase.recreate("replicas");
         // The replicas read their policies from a directory laid out and updated as the kubelet mounts a ConfigMap.
         try (Stream<Path> files = Files.list(Repo.POLICIES)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
@@ -84,15 +77,11 @@ class MultiReplicaIT {
                 """.formatted(LIMIT, LIMIT));
         policies = new ConfigMapVolume(POLICIES);
         policies.write(BASE_POLICIES);
-        var gen = KeyPairGenerator.getInstance("Ed25519");
-        Path key = Path.of("target", "replica-audit-key.pem");
-        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder().encodeToString(gen.generateKeyPair().getPrivate().getEncoded())
-                + "\n-----END PRIVATE KEY-----\n");
+        Path key = SigningKeyFile.write(Path.of("target", "replica-audit-key.pem"));
         Map<String, String> env = Map.ofEntries(
                 Map.entry("QUAESTOR_OIDC_ISSUER", TestIssuer.issuer()),
                 Map.entry("QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE),
-                Map.entry("QUAESTOR_DB_URL", DB_URL),
+                Map.entry("QUAESTOR_DB_URL", dbUrl),
                 Map.entry("QUAESTOR_DB_USER", "quaestor_app"),
                 Map.entry("QUAESTOR_DB_PASSWORD", "trust"),
                 Map.entry("QUAESTOR_DB_OWNER_USER", "postgres"),
@@ -109,7 +98,7 @@ class MultiReplicaIT {
             r.start();
         }
         for (ServerProcess r : replicas) {
-            r.awaitReady(Duration.ofSeconds(60));
+            r.awaitReady(Duration.ofSeconds(120));   // generous: three JVMs start at once on a shared machine
         }
     }
 
@@ -271,7 +260,7 @@ class MultiReplicaIT {
             Thread.sleep(200);                 // requests already sent to it finish
             r.stop();
             r.start();
-            r.awaitReady(Duration.ofSeconds(60));
+            r.awaitReady(Duration.ofSeconds(120));   // generous: three JVMs start at once on a shared machine
             rotation.add(r);
             Thread.sleep(1000);
         }
@@ -284,7 +273,7 @@ class MultiReplicaIT {
         assertTrue(served > 50, "the loop kept reading: " + served);
 
         int missing = 0;
-        try (var c = DriverManager.getConnection(DB_URL, "postgres", "");
+        try (var c = DriverManager.getConnection(dbUrl, "postgres", "");
                 var q = c.prepareStatement("SELECT count(DISTINCT kind) FROM audit_entry WHERE request_id = ? AND kind IN ('DECISION','OUTCOME')")) {
             for (Answer a : answers) {
                 if (a.servedContent()) {

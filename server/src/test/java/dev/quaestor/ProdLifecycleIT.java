@@ -8,15 +8,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.McpHttp.Answer;
 import dev.quaestor.support.Repo;
+import dev.quaestor.support.ScratchDatabase;
 import dev.quaestor.support.ServerProcess;
+import dev.quaestor.support.SigningKeyFile;
 import dev.quaestor.support.TestIssuer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPairGenerator;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,28 +33,17 @@ import org.junit.jupiter.api.Test;
  */
 class ProdLifecycleIT {
 
-    private static final String DB = System.getenv().getOrDefault("QUAESTOR_TEST_DB", "quaestor_test") + "_lifecycle";
-    private static final String DB_URL = "jdbc:postgresql://127.0.0.1:5432/" + DB;
     private static final String HANDBOOK = "file:///docs/handbook/welcome.md";
 
     @Test
     void migrateJobThenAppRoleServerLogsJsonWithoutSecretsAndFlushesOnSigterm() throws Exception {
         new TestIssuer().start();
-        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
-                var s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + DB);
-            s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'quaestor_app') THEN "
-                    + "CREATE ROLE quaestor_app LOGIN; END IF; END $$");
-        }
-        Path key = Path.of("target", "lifecycle-audit-key.pem");
-        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder().encodeToString(KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate().getEncoded())
-                + "\n-----END PRIVATE KEY-----\n");
+        String dbUrl = ScratchDatabase.recreate("lifecycle");
+        Path key = SigningKeyFile.write(Path.of("target", "lifecycle-audit-key.pem"));
         Map<String, String> common = Map.of(
                 "QUAESTOR_OIDC_ISSUER", TestIssuer.issuer(),
                 "QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE,
-                "QUAESTOR_DB_URL", DB_URL,
+                "QUAESTOR_dbUrl", dbUrl,
                 "QUAESTOR_DB_APP_ROLE", "quaestor_app",
                 "QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString(),
                 "QUAESTOR_POLICIES_PATH", Repo.POLICIES.toString());
@@ -75,7 +64,7 @@ class ProdLifecycleIT {
         long t0 = System.nanoTime();
         assertEquals(0, migrate.runToExit(Duration.ofSeconds(90)), "the migration run exits cleanly: " + Files.readString(migrate.log()));
         System.out.printf("migration run took %d ms%n", (System.nanoTime() - t0) / 1_000_000);
-        try (var c = DriverManager.getConnection(DB_URL, "postgres", "");
+        try (var c = DriverManager.getConnection(dbUrl, "postgres", "");
                 var s = c.createStatement()) {
             var rs = s.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success");
             rs.next();
@@ -133,7 +122,7 @@ class ProdLifecycleIT {
         List<String> served = new ArrayList<>();
         answers.stream().filter(Answer::servedContent).forEach(a -> served.add(a.requestId()));
         assertTrue(served.size() > 10, "reads were served before and during the shutdown delay: " + served.size());
-        try (var c = DriverManager.getConnection(DB_URL, "postgres", "");
+        try (var c = DriverManager.getConnection(dbUrl, "postgres", "");
                 var q = c.prepareStatement("SELECT count(DISTINCT kind) FROM audit_entry WHERE request_id = ? AND kind IN ('DECISION','OUTCOME')");
                 var s = c.createStatement()) {
             for (String id : served) {
