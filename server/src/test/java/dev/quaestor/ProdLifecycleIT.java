@@ -43,7 +43,7 @@ class ProdLifecycleIT {
         Map<String, String> common = Map.of(
                 "QUAESTOR_OIDC_ISSUER", TestIssuer.issuer(),
                 "QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE,
-                "QUAESTOR_dbUrl", dbUrl,
+                "QUAESTOR_DB_URL", dbUrl,
                 "QUAESTOR_DB_APP_ROLE", "quaestor_app",
                 "QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString(),
                 "QUAESTOR_POLICIES_PATH", Repo.POLICIES.toString());

@@ -130,6 +130,8 @@ class ManifestsTest {
         assertEquals("true", env(c, "QUARKUS_INIT_AND_EXIT").getValue());
         assertEquals("true", env(c, "QUAESTOR_MIGRATE_AT_START").getValue());
         assertEquals(Set.of("quaestor-db-owner"), secretsReferenced(c));
+        // Without a JDBC URL Quarkus treats the datasource as unconfigured and the run exits 0 having migrated nothing.
+        assertFalse(configOf(r, c).getOrDefault("QUAESTOR_DB_URL", "").isBlank(), "the Job sees QUAESTOR_DB_URL");
         assertEquals("quaestor-db-owner", baseName(env(c, "QUAESTOR_DB_USER").getValueFrom().getSecretKeyRef().getName()));
     }
 
