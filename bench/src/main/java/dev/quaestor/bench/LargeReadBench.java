@@ -4,7 +4,6 @@ import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.ServerProcess;
 import dev.quaestor.support.TestIssuer;
 import java.io.BufferedInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,10 +39,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class LargeReadBench {
 
     private static final String DB = "quaestor_bench_large";
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** HTTP/1.1, as curl speaks to an http:// URL (the JDK client would otherwise upgrade to h2c; see README). */
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
     private static final byte[] BLOB_KEY = "\"blob\":\"".getBytes(StandardCharsets.US_ASCII);
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+            System.exit(0);
+        } catch (Exception e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         int mib = args.length > 0 ? Integer.parseInt(args[0]) : 512;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         Path dir = Files.createDirectories(Path.of("target", "large-read").toAbsolutePath());
@@ -116,9 +127,9 @@ public final class LargeReadBench {
             }
             double mcpMedian = median(mcp);
             double curlMedian = median(curl);
-            System.out.printf("MCP resources/read (streamed, base64 decoded by the client): %s MiB/s, median %.1f MiB/s%n",
+            System.out.printf("MCP resources/read over HTTP/1.1 (streamed, base64 decoded by the client): %s MiB/s, median %.1f MiB/s%n",
                     fmt(mcp), mcpMedian);
-            System.out.printf("curl GET /baseline/large.bin (raw bytes):                    %s MiB/s, median %.1f MiB/s%n",
+            System.out.printf("curl GET /baseline/large.bin (raw bytes, HTTP/1.1):                            %s MiB/s, median %.1f MiB/s%n",
                     fmt(curl), curlMedian);
             System.out.printf("curl / MCP throughput: %.2fx (target <= 2x)%n", curlMedian / mcpMedian);
             System.out.printf("server heap used (jvm_memory_used_bytes{area=\"heap\"}, all pools, %d samples): "
@@ -176,17 +187,26 @@ public final class LargeReadBench {
         try (var in = new BufferedInputStream(res.body(), 1 << 16)) {
             skipPast(in, BLOB_KEY);
             var value = new UntilQuote(in);
-            try (var decoded = Base64.getDecoder().wrap(value)) {
-                byte[] buf = new byte[1 << 16];
-                int n;
-                while ((n = decoded.read(buf)) > 0) {
-                    sha.update(buf, 0, n);
-                    bytes += n;
+            // Decode whole 4-character groups as they arrive (the JDK's wrapping decoder reads byte by byte).
+            var decoder = Base64.getDecoder();
+            byte[] enc = new byte[1 << 16];
+            byte[] dec = new byte[enc.length / 4 * 3];
+            int held = 0;
+            int n;
+            while ((n = value.read(enc, held, enc.length - held)) > 0) {
+                held += n;
+                int whole = held - held % 4;
+                if (whole > 0) {
+                    int m = decoder.decode(whole == enc.length ? enc : Arrays.copyOf(enc, whole), dec);
+                    sha.update(dec, 0, m);
+                    bytes += m;
+                    System.arraycopy(enc, whole, enc, 0, held - whole);
+                    held -= whole;
                 }
             }
-            String tail = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-            if (!value.closed || !tail.equals("}]}}")) {
-                throw new IllegalStateException("incomplete response; tail '" + tail + "'");
+            String tail = value.rest();
+            if (held != 0 || !value.closed || !tail.equals("}]}}")) {
+                throw new IllegalStateException("incomplete response (" + held + " characters left); tail '" + tail + "'");
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
@@ -208,12 +228,19 @@ public final class LargeReadBench {
         }
     }
 
-    /** The characters of a JSON string value up to its closing quote (base64 has no escapes). */
-    private static final class UntilQuote extends FilterInputStream {
+    /**
+     * The characters of a JSON string value up to its closing quote (base64 has no escapes); what
+     * follows the quote is kept for {@link #rest}.
+     */
+    private static final class UntilQuote extends InputStream {
+        private final InputStream in;
+        private final byte[] buf = new byte[1 << 16];
+        private int pos;
+        private int lim;
         boolean closed;
 
         UntilQuote(InputStream in) {
-            super(in);
+            this.in = in;
         }
 
         @Override
@@ -227,25 +254,32 @@ public final class LargeReadBench {
             if (closed) {
                 return -1;
             }
-            in.mark(len);
-            int n = in.read(b, off, len);
-            if (n < 0) {
-                return -1;
+            if (pos == lim) {
+                lim = in.read(buf, 0, buf.length);
+                pos = 0;
+                if (lim < 0) {
+                    lim = 0;
+                    return -1; // ended inside the value: reported as incomplete by the caller
+                }
             }
+            int n = Math.min(len, lim - pos);
             for (int i = 0; i < n; i++) {
-                if (b[off + i] == '"') {
-                    in.reset();
-                    in.skip(i + 1);
+                if (buf[pos + i] == '"') {
+                    System.arraycopy(buf, pos, b, off, i);
+                    pos += i + 1;
                     closed = true;
                     return i == 0 ? -1 : i;
                 }
             }
+            System.arraycopy(buf, pos, b, off, n);
+            pos += n;
             return n;
         }
 
-        @Override
-        public void close() {
-            // the outer stream is read on after the value
+        /** Everything after the closing quote. */
+        String rest() throws IOException {
+            String held = new String(buf, pos, lim - pos, StandardCharsets.US_ASCII);
+            return held + new String(in.readAllBytes(), StandardCharsets.US_ASCII);
         }
     }
 
