@@ -93,6 +93,9 @@ public final class LoadBench {
                 "-Dquaestor.baseline.enabled=true",
                 "-Dquaestor.baseline.root=" + content));
         jvm.addAll(o.serverOptions);
+        if (o.profile != null) {
+            jvm.add(Profiler.agentOption(o.profile, work));
+        }
 
         var report = new Report(o);
         try (var server = new ServerProcess("bench-load", env, jvm)) {
@@ -127,7 +130,6 @@ public final class LoadBench {
                     "\"contents\"", 0);
             var base = new Target("baseline", HttpMethod.GET, "/baseline/" + FILE, baseline, null, null, 1024);
             int port = URI.create(server.url()).getPort();
-            var profiler = new Profiler(pid, work);
 
             try (var driver = new LoadDriver(port, o.sessions, pid, Duration.ofMillis(o.clientTimeoutMs))) {
                 System.out.printf("%nwarm-up: %d s closed loop on each endpoint%n", o.warmup);
@@ -136,9 +138,7 @@ public final class LoadBench {
 
                 System.out.printf("saturation: closed loop, %d requests in flight, %d s each%n", o.sessions, o.duration);
                 var satBase = driver.closed(base, o.sessions, Duration.ofSeconds(o.duration));
-                profiler.start(o.profile);
                 var satRead = driver.closed(read, o.sessions, Duration.ofSeconds(o.duration));
-                profiler.stop(o.profile);
                 report.saturation(satRead, satBase);
 
                 double rate = o.rate > 0 ? o.rate : Math.max(100, Math.round(satRead.throughput() / 2));
@@ -169,6 +169,9 @@ public final class LoadBench {
             }
         }
         report.summary();
+        if (o.profile != null) {
+            System.out.printf("profile (%s, whole server run): %s%n", o.profile, Profiler.output(o.profile, work));
+        }
     }
 
     /** Start-up is measured from process start to the first UP from /q/health/ready, polled every 10 ms. */

@@ -36,8 +36,8 @@ final class LoadOptions {
               --limit-per-user N     per-subject limit in the bench policy, reads/s (100000: exercised, never reached)
               --heap SIZE            server -Xmx (256m)
               --server-opt OPT       extra server JVM option, repeatable (e.g. -Dquarkus.datasource.jdbc.max-size=30)
-              --profile EVENT        async-profiler (cpu|wall|alloc|lock) over the audited saturation phase;
-                                     output in bench/target/load/profile-EVENT.{txt,collapsed}
+              --profile EVENT        async-profiler in the server (itimer|cpu|wall|alloc|lock), whole run; collapsed
+                                     stacks in bench/target/load/profile-EVENT.collapsed
             """;
 
     static LoadOptions parse(String[] args) {
