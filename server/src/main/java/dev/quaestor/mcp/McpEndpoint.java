@@ -11,9 +11,11 @@ import dev.quaestor.mcp.schema.ErrorCodes;
 import dev.quaestor.mcp.schema.McpError;
 import dev.quaestor.mcp.schema.Schema;
 import dev.quaestor.pipeline.RateHeaders;
+import dev.quaestor.pipeline.ReadResult;
 import dev.quaestor.pipeline.RequestContext;
 import dev.quaestor.pipeline.ResourcePipeline;
 import dev.quaestor.pipeline.Served;
+import dev.quaestor.pipeline.StreamedRead;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
@@ -57,6 +59,8 @@ public class McpEndpoint {
     SessionStore sessions;
     @Inject
     ResourcePipeline pipeline;
+    @Inject
+    StreamedResponses streamed;
 
     /** Per-HTTP-request state. */
     private record Call(Identity identity, String sourceIp, String userAgent, SessionStore.Session session,
@@ -138,6 +142,9 @@ public class McpEndpoint {
         for (int i = 0; i < items.size(); i++) {
             String rid = i == 0 ? httpRequestId : newRequestId();
             answers.add(handle(items.get(i), call, rid, batch));
+        }
+        if (!batch && answers.get(0).body() instanceof Streamed s) {
+            return streamed.build(s.id(), s.read(), sse, request, httpRequestId, answers.get(0).headers());
         }
         var bodies = answers.stream().map(Answer::body).filter(b -> b != null).toList();
         if (bodies.isEmpty()) {
@@ -230,7 +237,7 @@ public class McpEndpoint {
                 case "initialize" -> failure(id, ErrorCodes.INVALID_REQUEST, "Session is already initialized", Map.of(), requestId, 200);
                 case "resources/list" -> served(id, pipeline.list(ctx, cursor(params)));
                 case "resources/templates/list" -> served(id, pipeline.templates(ctx, cursor(params)));
-                case "resources/read" -> served(id, pipeline.read(ctx, uri(params)));
+                case "resources/read" -> read(id, pipeline.read(ctx, uri(params)), inBatch);
                 default -> failure(id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + truncate(method), Map.of(), requestId, 200);
             };
         } catch (McpError e) {
@@ -239,6 +246,24 @@ public class McpEndpoint {
             LOG.errorf(e, "internal error in request %s", requestId);
             return failure(id, ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of(), requestId, 200);
         }
+    }
+
+    /** A read's answer: a complete result, or content to be streamed by {@link StreamedResponses}. */
+    private static Answer read(JsonNode id, Served<ReadResult> served, boolean inBatch) {
+        if (served.result() instanceof StreamedRead streamed) {
+            if (inBatch) {
+                streamed.discard("refused-in-batch", ErrorCodes.INVALID_REQUEST, "streamed content is not sent inside a batch");
+                throw new McpError(ErrorCodes.INVALID_REQUEST,
+                        "Resource too large to read inside a batch; read it in a request of its own", Map.of("uri", streamed.uri()));
+            }
+            return new Answer(new Streamed(id, streamed), 200, RateHeaders.of(served.rate()));
+        }
+        return new Answer(new JsonRpc.Result(id, ((ReadResult.Complete) served.result()).result()), 200,
+                RateHeaders.of(served.rate()));
+    }
+
+    /** An answer whose body is written as it is read. */
+    private record Streamed(JsonNode id, StreamedRead read) {
     }
 
     private static Answer served(JsonNode id, Served<?> served) {
