@@ -1,5 +1,6 @@
 package dev.quaestor.bench.load;
 
+import dev.quaestor.bench.ProdServerSetup;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.Repo;
 import dev.quaestor.support.ServerProcess;
@@ -13,12 +14,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPairGenerator;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +47,7 @@ public final class LoadBench {
         Path work = Files.createDirectories(Repo.ROOT.resolve(Path.of("bench", "target", "load")));
         Path content = Files.createDirectories(work.resolve("content"));
         Files.write(content.resolve(FILE), oneKib());
-        Path policies = Files.createDirectories(work.resolve("policies"));
-        Files.writeString(policies.resolve("bench.yaml"), """
+        var env = ProdServerSetup.environment("bench-load", DB, """
                 apiVersion: quaestor/v1
                 kind: Policy
                 metadata:
@@ -68,24 +65,7 @@ public final class LoadBench {
                     capacity: %d
                     refill: {tokens: %d, period: 1s}
                     resources: ["file:///bench/**"]
-                """.formatted(o.limitPerUser, o.limitPerUser));
-        Path key = work.resolve("audit-key.pem");
-        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(
-                KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n");
-        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
-                var s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + DB);
-        }
-        new TestIssuer().start();
-        var env = Map.of(
-                "QUAESTOR_OIDC_ISSUER", TestIssuer.issuer(),
-                "QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE,
-                "QUAESTOR_DB_URL", "jdbc:postgresql://127.0.0.1:5432/" + DB,
-                "QUAESTOR_DB_USER", "postgres",
-                "QUAESTOR_DB_PASSWORD", "trust",
-                "QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString(),
-                "QUAESTOR_POLICIES_PATH", policies.toString());
+                """.formatted(o.limitPerUser, o.limitPerUser), false);
         var jvm = new ArrayList<String>(List.of("-Xmx" + o.heap,
                 "-Dquaestor.mounts.bench.provider=filesystem",
                 "-Dquaestor.mounts.bench.uri=file:///bench/",
