@@ -36,6 +36,10 @@ final class Report {
         verdicts.add(verdict(read.throughput() >= 5000 && read.errorCount() == 0,
                 "audited saturation %.0f/s with %d errors (target >= 5000/s, zero errors)", read.throughput(), read.errorCount()));
         verdicts.add(verdict(share >= 0.35, "audited / baseline throughput %.0f%% (target >= 35%%)", 100 * share));
+        verdicts.add(verdict(read.cpu()[1] < 0.25 * read.cpu()[0] && base.cpu()[1] < 0.5 * base.cpu()[0],
+                "generator CPU at saturation %.2f (audited) / %.2f (baseline) cores against the server's %.2f / %.2f "
+                        + "(the generator must stay small beside the server)", read.cpu()[1], base.cpu()[1], read.cpu()[0],
+                base.cpu()[0]));
     }
 
     void openLoop(LoadResult read, LoadResult base) {
