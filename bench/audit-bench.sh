@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Audit write throughput (1, 16, 64 concurrent writers) into PostgreSQL on 127.0.0.1:5432 and offline
-# verification speed. Not part of `./mvnw verify`. About a minute. Argument: seconds per writer count (default 10).
+# verification speed (on the export, and on a synthetic 1.5-million-record export, warm in-process and as
+# `java ChainVerifier.java` with its start-up shown apart). Not part of `./mvnw verify`. A few minutes.
+# Arguments: seconds per writer count (default 10), synthetic records (default 1500000).
 set -euo pipefail
 exec "$(dirname "${BASH_SOURCE[0]}")/run.sh" -Xmx1g -- dev.quaestor.audit.AuditThroughputBench "$@"

@@ -18,8 +18,10 @@
 # Realm: deploy/keycloak/quaestor-realm.json (realm 'quaestor').
 #   issuer    http://127.0.0.1:${KEYCLOAK_PORT}/realms/quaestor
 #   clients   quaestor-mcp-client (confidential, secret quaestor-dev-secret, password grant +
-#             service account + code flow with PKCE) and mcp-inspector (public, code flow + PKCE)
-#   users     alice, bob, carol, admin, auditor (password = username)
+#             service account + code flow with PKCE), mcp-inspector (public, code flow + PKCE) and
+#             other-service (confidential, secret other-dev-secret, client credentials; tokens for
+#             audience other-api, which Quaestor must refuse)
+#   users     alice, bob, carol, dave (no roles), admin, auditor (password = username)
 #
 # Environment:
 #   QUAESTOR_TOOLS          cache dir for downloads, pid and log (default ~/.cache/quaestor-tools)

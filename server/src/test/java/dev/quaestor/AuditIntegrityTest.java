@@ -153,12 +153,20 @@ class AuditIntegrityTest {
         long target;
         long lastCheckpoint;
         String chain;
+        String partition;
         try (Connection su = superuser()) {
-            lastCheckpoint = scalar(su, "SELECT MAX(seq) FROM audit_checkpoint");
-            target = lastCheckpoint - 3;
-            try (var rs = su.createStatement().executeQuery("SELECT chain_id FROM audit_entry WHERE seq = " + target)) {
+            // The server's own chain: the one the traffic above was just written to.
+            try (var rs = su.createStatement().executeQuery("SELECT chain_id FROM audit_entry ORDER BY id DESC LIMIT 1")) {
                 rs.next();
                 chain = rs.getString(1);
+            }
+            lastCheckpoint = scalar(su, "SELECT MAX(seq) FROM audit_checkpoint WHERE chain_id = '" + chain + "'");
+            target = lastCheckpoint - 3;
+            // audit_entry is partitioned by month; (chain_id, seq) is unique within each partition.
+            try (var rs = su.createStatement().executeQuery("SELECT tableoid::regclass::text FROM audit_entry WHERE chain_id = '"
+                    + chain + "' AND seq = " + target)) {
+                rs.next();
+                partition = rs.getString(1);
             }
         }
         String row = "chain_id = '" + chain + "' AND seq = ";
@@ -184,12 +192,12 @@ class AuditIntegrityTest {
                 List.of("INSERT INTO audit_entry (format, chain_id, seq, prev_hash, event_time, request_id, kind, subject, uri, entry_hash) "
                         + "SELECT format, chain_id, seq, prev_hash, event_time, 'forged', kind, 'mallory', uri, entry_hash "
                         + "FROM audit_entry WHERE " + row + target + " ON CONFLICT DO NOTHING",
-                        "DROP INDEX audit_entry_chain_seq",
+                        "DROP INDEX " + partition + "_chain_seq",
                         "INSERT INTO audit_entry (format, chain_id, seq, prev_hash, event_time, request_id, kind, subject, uri, entry_hash) "
                         + "SELECT format, chain_id, seq, prev_hash, event_time, 'forged', kind, 'mallory', uri, entry_hash "
                         + "FROM audit_entry WHERE " + row + target),
                 List.of("DELETE FROM audit_entry WHERE request_id = 'forged'",
-                        "CREATE UNIQUE INDEX audit_entry_chain_seq ON audit_entry (chain_id, seq)"),
+                        "CREATE UNIQUE INDEX " + partition + "_chain_seq ON " + partition + " (chain_id, seq)"),
                 target, "duplicated");
         tamper("truncate the tail",
                 List.of("CREATE TEMP TABLE saved AS SELECT * FROM audit_entry WHERE chain_id = '" + chain + "' AND seq >= " + target,

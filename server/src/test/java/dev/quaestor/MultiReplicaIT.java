@@ -3,10 +3,13 @@ package dev.quaestor;
 import dev.quaestor.support.Repo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.support.ConfigMapVolume;
 import dev.quaestor.support.LocalRedis;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.McpHttp.Answer;
+import dev.quaestor.support.ScratchDatabase;
 import dev.quaestor.support.ServerProcess;
+import dev.quaestor.support.SigningKeyFile;
 import dev.quaestor.support.TestIssuer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,12 +17,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.KeyPairGenerator;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,12 +44,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MultiReplicaIT {
 
-    private static final String DB = System.getenv().getOrDefault("QUAESTOR_TEST_DB", "quaestor_test") + "_replicas";
-    private static final String DB_URL = "jdbc:postgresql://127.0.0.1:5432/" + DB;
+    private static String dbUrl;
     private static final Path POLICIES = Path.of("target", "replica-policies");
     private static final String HANDBOOK = "file:///docs/handbook/welcome.md";
     private static final int LIMIT = 50;
 
+    private static final Map<String, String> BASE_POLICIES = new java.util.TreeMap<>();
+    private static ConfigMapVolume policies;
     private static LocalRedis redis;
     private static final List<ServerProcess> replicas = new ArrayList<>();
 
@@ -57,25 +58,14 @@ class MultiReplicaIT {
     static void startReplicas() throws Exception {
         new TestIssuer().start();
         redis = new LocalRedis();
-        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
-                var s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + DB);
-            s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'quaestor_app') THEN "
-                    + "CREATE ROLE quaestor_app LOGIN; END IF; END $$");
-        }
-        Files.createDirectories(POLICIES);
-        try (Stream<Path> old = Files.list(POLICIES)) {
-            for (Path p : old.toList()) {
-                Files.delete(p);
-            }
-        }
+        dbUrl = ScratchDatabase.recreate("replicas");
+        // The replicas read their policies from a directory laid out and updated as the kubelet mounts a ConfigMap.
         try (Stream<Path> files = Files.list(Repo.POLICIES)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
-                Files.copy(f, POLICIES.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                BASE_POLICIES.put(f.getFileName().toString(), Files.readString(f));
             }
         }
-        Files.writeString(POLICIES.resolve("zz-replica-limit.yaml"), """
+        BASE_POLICIES.put("zz-replica-limit.yaml", """
                 apiVersion: quaestor/v1
                 kind: Policy
                 limits:
@@ -85,15 +75,13 @@ class MultiReplicaIT {
                     refill: {tokens: %d, period: 1m}
                     resources: ["file:///docs/handbook/**"]
                 """.formatted(LIMIT, LIMIT));
-        var gen = KeyPairGenerator.getInstance("Ed25519");
-        Path key = Path.of("target", "replica-audit-key.pem");
-        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder().encodeToString(gen.generateKeyPair().getPrivate().getEncoded())
-                + "\n-----END PRIVATE KEY-----\n");
+        policies = new ConfigMapVolume(POLICIES);
+        policies.write(BASE_POLICIES);
+        Path key = SigningKeyFile.write(Path.of("target", "replica-audit-key.pem"));
         Map<String, String> env = Map.ofEntries(
                 Map.entry("QUAESTOR_OIDC_ISSUER", TestIssuer.issuer()),
                 Map.entry("QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE),
-                Map.entry("QUAESTOR_DB_URL", DB_URL),
+                Map.entry("QUAESTOR_DB_URL", dbUrl),
                 Map.entry("QUAESTOR_DB_USER", "quaestor_app"),
                 Map.entry("QUAESTOR_DB_PASSWORD", "trust"),
                 Map.entry("QUAESTOR_DB_OWNER_USER", "postgres"),
@@ -110,7 +98,7 @@ class MultiReplicaIT {
             r.start();
         }
         for (ServerProcess r : replicas) {
-            r.awaitReady(Duration.ofSeconds(60));
+            r.awaitReady(Duration.ofSeconds(120));   // generous: three JVMs start at once on a shared machine
         }
     }
 
@@ -200,9 +188,8 @@ class MultiReplicaIT {
         for (int i = 0; i < 3; i++) {
             assertEquals(-32003, McpHttp.read(url(i), carol, session, bobsNotes).errorCode());
         }
-        Path grant = POLICIES.resolve("zz-grant.yaml");
-        Path tmp = POLICIES.resolve(".zz-grant.tmp");
-        Files.writeString(tmp, """
+        var changed = new java.util.TreeMap<>(BASE_POLICIES);
+        changed.put("zz-grant.yaml", """
                 apiVersion: quaestor/v1
                 kind: Policy
                 rules:
@@ -213,7 +200,7 @@ class MultiReplicaIT {
                     subjects: {subjects: [carol]}
                 """);
         long written = System.nanoTime();
-        Files.move(tmp, grant, StandardCopyOption.ATOMIC_MOVE);
+        policies.write(changed);     // the ConfigMap update, as the kubelet applies it: one atomic ..data swap
         try {
             for (int i = 0; i < 3; i++) {
                 long ms = waitUntil(url(i), carol, session, bobsNotes, true);
@@ -221,7 +208,7 @@ class MultiReplicaIT {
                 assertTrue((System.nanoTime() - written) / 1_000_000 < 5000, "within 5 s on every replica");
             }
         } finally {
-            Files.delete(grant);
+            policies.write(BASE_POLICIES);
         }
         for (int i = 0; i < 3; i++) {
             waitUntil(url(i), carol, session, bobsNotes, false);
@@ -273,7 +260,7 @@ class MultiReplicaIT {
             Thread.sleep(200);                 // requests already sent to it finish
             r.stop();
             r.start();
-            r.awaitReady(Duration.ofSeconds(60));
+            r.awaitReady(Duration.ofSeconds(120));   // generous: three JVMs start at once on a shared machine
             rotation.add(r);
             Thread.sleep(1000);
         }
@@ -286,7 +273,7 @@ class MultiReplicaIT {
         assertTrue(served > 50, "the loop kept reading: " + served);
 
         int missing = 0;
-        try (var c = DriverManager.getConnection(DB_URL, "postgres", "");
+        try (var c = DriverManager.getConnection(dbUrl, "postgres", "");
                 var q = c.prepareStatement("SELECT count(DISTINCT kind) FROM audit_entry WHERE request_id = ? AND kind IN ('DECISION','OUTCOME')")) {
             for (Answer a : answers) {
                 if (a.servedContent()) {

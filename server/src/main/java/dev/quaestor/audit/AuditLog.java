@@ -57,6 +57,11 @@ public class AuditLog {
         return key.keyId();
     }
 
+    /** The checkpoint-signing key, for another writer of this replica (the archive test writes a chain of its own). */
+    SigningKey signingKey() {
+        return key;
+    }
+
     long committedHead() {
         return writer.headSeq();
     }

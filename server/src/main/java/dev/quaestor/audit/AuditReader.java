@@ -37,6 +37,8 @@ public class AuditReader {
     }
 
     private static final int FETCH = 1000;
+    /** Where each chain starts after the owner archived its oldest records (README "Retention"). */
+    private static final String ARCHIVE_MARKERS = "SELECT chain_id, seq, entry_hash, archived_at FROM audit_archive ORDER BY chain_id, seq";
     private final AgroalDataSource ds;
     private final AuditLog log;
 
@@ -123,6 +125,13 @@ public class AuditReader {
                     w.write(json(m, List.of("type", "chain", "seq", "hash", "time", "keyId", "signature")));
                 }
             }
+            try (PreparedStatement ps = c.prepareStatement(ARCHIVE_MARKERS); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    w.write(json(Map.of("type", "archive", "chain", rs.getString(1), "seq", Long.toString(rs.getLong(2)),
+                            "hash", rs.getString(3), "archivedAt", rs.getObject(4, OffsetDateTime.class).toInstant().toString()),
+                            List.of("type", "chain", "seq", "hash", "archivedAt")));
+                }
+            }
             var keys = new ArrayList<String>(ChainVerifier.FIELDS.size() + 2);
             keys.add("type");
             keys.addAll(ChainVerifier.FIELDS);
@@ -197,6 +206,11 @@ public class AuditReader {
                 while (rs.next()) {
                     v.checkpoint(new ChainVerifier.Checkpoint(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                             rs.getString(5), rs.getString(6)), 0);
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement(ARCHIVE_MARKERS); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    v.archived(rs.getString(1), rs.getLong(2), rs.getString(3), 0);
                 }
             }
             long[] position = {0};

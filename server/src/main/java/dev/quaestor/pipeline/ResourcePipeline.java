@@ -91,6 +91,7 @@ public class ResourcePipeline {
             uri = UriCanonicalizer.canonicalize(rawUri);
         } catch (InvalidUriException e) {
             decision(ctx, method, Action.READ, rawUri, "DENY", List.of(), policy, ErrorCodes.INVALID_PARAMS);
+            metrics.finished(method, "invalid-uri", System.nanoTime() - start);
             throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
         }
         String uriText = uri.toString();
@@ -103,6 +104,7 @@ public class ResourcePipeline {
         decision(ctx, method, Action.READ, uriText, decision.allowed() ? "ALLOW" : "DENY", decision.rules(), policy,
                 decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED);
         if (!decision.allowed()) {
+            metrics.finished(method, "denied", System.nanoTime() - start);
             // Same answer whether or not the URI exists: the provider is never consulted.
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
         }

@@ -50,6 +50,23 @@ public final class ServerProcess implements AutoCloseable {
         // The packaged defaults name content/ relative to the repository root; the tests run in server/.
         this.env.putIfAbsent("QUAESTOR_MOUNTS_DOCS_ROOT", Repo.CONTENT.resolve("docs").toString());
         this.env.putIfAbsent("QUAESTOR_MOUNTS_FIXTURES_FILE", Repo.CONTENT.resolve("fixtures.yaml").toString());
+        // No load balancer has to notice the readiness change here, so the pre-shutdown delay can be short.
+        this.env.putIfAbsent("QUAESTOR_SHUTDOWN_DELAY", "1S");
+    }
+
+    /** Where this process's console output goes (JSON lines in the prod profile). */
+    public Path log() {
+        return Repo.SERVER.resolve(Path.of("target", name + ".log"));
+    }
+
+    /** Runs a process that is expected to exit by itself (a migration run), returning its exit code. */
+    public int runToExit(Duration within) throws IOException, InterruptedException {
+        start();
+        if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new IllegalStateException(name + " did not exit within " + within + " (see " + log() + ")");
+        }
+        return process.exitValue();
     }
 
     public String name() {
@@ -66,7 +83,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     public synchronized void start() throws IOException {
-        Path log = Repo.SERVER.resolve(Path.of("target", name + ".log"));
+        Path log = log();
         var command = new ArrayList<String>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -106,6 +123,11 @@ public final class ServerProcess implements AutoCloseable {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /** The exit code of a stopped process. */
+    public synchronized int exitValue() {
+        return process.exitValue();
     }
 
     @Override

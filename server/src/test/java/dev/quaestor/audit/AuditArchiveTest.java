@@ -1,0 +1,202 @@
+package dev.quaestor.audit;
+
+import dev.quaestor.support.Repo;
+import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestIssuer;
+import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Retention on PostgreSQL: a chain written across three old months (by a writer of its own, with
+ * the server's key) is archived a month at a time with scripts/audit-archive.sh as the owner. After
+ * each archive both verifiers (the online endpoint, and the offline tool on a fresh export) start
+ * the chain at the archive marker and say VERIFIED; tampering after the archive is still caught;
+ * and a writer whose whole chain was archived continues after the marker.
+ */
+@QuarkusTest
+class AuditArchiveTest {
+
+    @Inject
+    AgroalDataSource ds;
+
+    @Inject
+    AuditConfig config;
+
+    @Inject
+    AuditLog log;
+
+    @TempDir
+    Path tmp;
+
+    private final String auditor = TestIssuer.tokenFor("auditor");
+    private final String chain = "archive-test-" + System.nanoTime();
+
+    private GroupCommitWriter writer() {
+        var w = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), chain, new SimpleMeterRegistry());
+        w.start();
+        return w;
+    }
+
+    private static AuditEvent event(Instant time, String id) {
+        return new AuditEvent(time, id, AuditEvent.Kind.DECISION, new Caller("alice", "cli", "acme", List.of("pi"), "10.0.0.1", "ua", "s"),
+                "resources/read", "read", "file:///docs/archive/" + id, "ALLOW", List.of("r1"), "rev", null, null, null, null, null, null, null);
+    }
+
+    /** 25 records in 2020-01, 15 in 2020-02, 10 in 2020-03 (one batch each, so each month ends at a signed checkpoint). */
+    private void writeThreeMonths() {
+        var w = writer();
+        for (int i = 0; i < 50; i++) {
+            Instant t = i < 25 ? Instant.parse("2020-01-10T00:00:00Z") : i < 40 ? Instant.parse("2020-02-10T00:00:00Z")
+                    : Instant.parse("2020-03-10T00:00:00Z");
+            w.append(event(t.plusSeconds(i), "arch-" + i));
+        }
+        w.stop(); // signs the final head
+    }
+
+    private String archive(String beforeMonth) throws Exception {
+        Path key = tmp.resolve("audit-key.pub");
+        Files.writeString(key, given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().<String>path("publicKey"));
+        var pb = new ProcessBuilder("bash", Repo.ROOT.resolve("scripts/audit-archive.sh").toString(), beforeMonth,
+                tmp.resolve("archive").toString(), "--trust", key.toString()).redirectErrorStream(true);
+        pb.environment().putAll(Map.of("PGHOST", "127.0.0.1", "PGPORT", "5432", "PGDATABASE", TestDatabase.NAME, "PGUSER", "postgres"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        return out;
+    }
+
+    private JsonPath onlineVerify() {
+        return given().header("Authorization", "Bearer " + auditor).get("/audit/verify").then().statusCode(200).extract().jsonPath();
+    }
+
+    private String offlineVerify(int expectExit) throws Exception {
+        Path file = tmp.resolve("export-" + System.nanoTime() + ".jsonl");
+        Files.write(file, given().header("Authorization", "Bearer " + auditor).get("/audit/export").then().statusCode(200)
+                .extract().asByteArray());
+        String key = given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().path("publicKey");
+        var out = new ByteArrayOutputStream();
+        int code = ChainVerifier.run(new String[] {file.toString(), "--trust", key}, new PrintStream(out, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(expectExit, code, text);
+        return text;
+    }
+
+    private Map<String, Object> myChain(JsonPath v) {
+        List<Map<String, Object>> chains = v.getList("chains");
+        return chains.stream().filter(c -> chain.equals(c.get("chain"))).findFirst().orElseThrow(() -> new AssertionError(v.prettify()));
+    }
+
+    private static Connection superuser() throws SQLException {
+        return DriverManager.getConnection(TestDatabase.URL, "postgres", "");
+    }
+
+    /** Runs statements as a superuser with triggers off (what an attacker with full access could do). */
+    private static void asSuperuserWithoutTriggers(String... sql) throws SQLException {
+        try (Connection su = superuser()) {
+            su.setAutoCommit(false);
+            su.createStatement().execute("SET LOCAL session_replication_role = replica");
+            for (String s : sql) {
+                su.createStatement().execute(s);
+            }
+            su.commit();
+        }
+    }
+
+    private void assertBrokenAt(long seq, String message) throws Exception {
+        JsonPath v = onlineVerify();
+        assertEquals(false, v.getBoolean("verified"), v.prettify());
+        List<Map<String, Object>> problems = v.getList("problems");
+        var mine = problems.stream().filter(p -> chain.equals(p.get("chain"))).findFirst().orElseThrow(() -> new AssertionError(v.prettify()));
+        assertEquals(seq, ((Number) mine.get("seq")).longValue(), v.prettify());
+        assertTrue(String.valueOf(mine.get("message")).contains(message), v.prettify());
+        String offline = offlineVerify(1);
+        assertTrue(offline.contains("BROKEN  chain " + chain + ": ") && offline.contains(message) && offline.contains("seq " + seq), offline);
+    }
+
+    @Test
+    void archivingOldMonthsLeavesTheLiveChainVerifiable() throws Exception {
+        writeThreeMonths();
+        try (Connection app = DriverManager.getConnection(TestDatabase.URL, TestDatabase.APP_ROLE, "")) {
+            var e = assertThrows(SQLException.class, () -> app.createStatement().execute(
+                    "INSERT INTO audit_archive (chain_id, seq, entry_hash, before_time, records) VALUES ('x', 1, 'h', now(), 1)"));
+            assertTrue(e.getMessage().contains("permission denied"), e.getMessage());
+            e = assertThrows(SQLException.class, () -> app.createStatement().execute("SELECT quaestor_audit_archive('2020-02-01', 25)"));
+            assertTrue(e.getMessage().contains("permission denied"), e.getMessage());
+        }
+
+        // January: 25 records, the marker at seq 25.
+        String out = archive("2020-02");
+        assertTrue(out.contains("VERIFIED: 25 records") && out.contains("archived chain " + chain + " up to seq 25 (25 records)"), out);
+        Path file = tmp.resolve("archive/audit-archive-before-2020-02.jsonl");
+        assertTrue(Files.readString(tmp.resolve("archive/audit-archive-before-2020-02.jsonl.sha256")).contains(file.getFileName().toString()));
+        try (Connection su = superuser(); var rs = su.createStatement().executeQuery(
+                "SELECT count(*) FROM audit_entry WHERE chain_id = '" + chain + "'")) {
+            rs.next();
+            assertEquals(25, rs.getLong(1), "February and March remain");
+        }
+        JsonPath v = onlineVerify();
+        assertEquals(true, v.getBoolean("verified"), v.prettify());
+        assertEquals(25, ((Number) myChain(v).get("archivedThrough")).intValue(), v.prettify());
+        assertEquals(25, ((Number) myChain(v).get("records")).intValue(), v.prettify());
+        String offline = offlineVerify(0);
+        assertTrue(offline.contains("chain " + chain + ": 25 records, head seq 50") && offline.contains("archived up to seq 25"), offline);
+
+        // Tampering after the archive is still caught: the first record after the marker deleted...
+        asSuperuserWithoutTriggers("CREATE TABLE saved_arch AS SELECT * FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = 26",
+                "DELETE FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = 26");
+        try {
+            assertBrokenAt(26, "records missing");
+        } finally {
+            asSuperuserWithoutTriggers("INSERT INTO audit_entry OVERRIDING SYSTEM VALUE SELECT * FROM saved_arch", "DROP TABLE saved_arch");
+        }
+        // ...a field changed...
+        asSuperuserWithoutTriggers("UPDATE audit_entry SET subject = 'mallory' WHERE chain_id = '" + chain + "' AND seq = 33");
+        try {
+            assertBrokenAt(33, "record altered");
+        } finally {
+            asSuperuserWithoutTriggers("UPDATE audit_entry SET subject = 'alice' WHERE chain_id = '" + chain + "' AND seq = 33");
+        }
+        // ...and a forged marker that would hide more records (no signed checkpoint pins seq 30).
+        asSuperuserWithoutTriggers("INSERT INTO audit_archive (chain_id, seq, entry_hash, before_time, records) SELECT chain_id, seq, "
+                + "entry_hash, now(), 5 FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = 30");
+        try {
+            assertBrokenAt(30, "not pinned by a signed checkpoint");
+        } finally {
+            asSuperuserWithoutTriggers("DELETE FROM audit_archive WHERE chain_id = '" + chain + "' AND seq = 30");
+        }
+        assertEquals(true, onlineVerify().getBoolean("verified"), "tampering undone");
+
+        // February and March too: the whole chain is archived, and its writer continues after the marker.
+        out = archive("2020-04");
+        assertTrue(out.contains("VERIFIED: 25 records") && out.contains("up to seq 50 (25 records)"), out);
+        var w = writer();
+        w.append(event(Instant.now(), "after-archive"));
+        w.stop();
+        v = onlineVerify();
+        assertEquals(true, v.getBoolean("verified"), v.prettify());
+        assertEquals(51, ((Number) myChain(v).get("headSeq")).intValue(), v.prettify());
+        assertEquals(50, ((Number) myChain(v).get("archivedThrough")).intValue(), v.prettify());
+        assertTrue(offlineVerify(0).contains("chain " + chain + ": 1 records, head seq 51"));
+    }
+}

@@ -1,0 +1,137 @@
+package dev.quaestor.audit;
+
+import dev.quaestor.support.TestDatabase;
+import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.DriverManager;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The group-commit writer on PostgreSQL, with its own chain: batches the database refuses (a
+ * request id too long for its column) fail every waiter in them and the batch pipelined behind
+ * them, and leave no gap: exactly the appends that returned are stored, and the chain verifies.
+ * Shutdown commits what was queued and signs the head.
+ */
+@QuarkusTest
+class GroupCommitWriterTest {
+
+    @Inject
+    AgroalDataSource ds;
+
+    @Inject
+    AuditConfig config;
+
+    @Inject
+    AuditLog log;
+
+    @Inject
+    AuditReader reader;
+
+    private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+
+    private GroupCommitWriter writer(String chain) {
+        var w = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), chain, metrics);
+        w.start();
+        return w;
+    }
+
+    private static AuditEvent event(String requestId) {
+        return new AuditEvent(Instant.now(), requestId, AuditEvent.Kind.DECISION, new Caller("bob", null, null, List.of(), "10.0.0.2",
+                "tab\there\\ and\nnewline", "s"), "resources/read", "read", "file:///w/" + requestId, "ALLOW", List.of("r"), "rev",
+                null, null, null, null, null, null, null);
+    }
+
+    private static Set<String> stored(String chain) throws Exception {
+        var out = new HashSet<String>();
+        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT request_id FROM audit_entry WHERE chain_id = '" + chain + "'")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    private void assertChainVerifies(String chain, long records) {
+        ChainVerifier.Report r = reader.verify();
+        assertTrue(r.problems().stream().noneMatch(p -> p.chain().equals(chain)), r.problems().toString());
+        var mine = r.chains().stream().filter(c -> c.chain().equals(chain)).findFirst().orElseThrow();
+        assertEquals(records, mine.records());
+        assertEquals(records, mine.headSeq());
+    }
+
+    @Test
+    void refusedBatchesLeaveNoGapAndOnlyTheirOwnRecordsMissing() throws Exception {
+        String chain = "writer-test-" + System.nanoTime();
+        var w = writer(chain);
+        // One at a time first: good, refused, good.
+        w.append(event("ok-1"));
+        assertThrows(AuditUnavailableException.class, () -> w.append(event("x".repeat(100))));
+        w.append(event("ok-2"));
+
+        // Then 16 threads, some appends refused by the database, batches pipelined behind them.
+        var returned = ConcurrentHashMap.<String>newKeySet();
+        var threads = new ArrayList<Thread>();
+        for (int t = 0; t < 16; t++) {
+            int id = t;
+            var th = new Thread(() -> {
+                for (int i = 0; i < 40; i++) {
+                    String rid = (i % 13 == 7 ? "y".repeat(70) + "-" : "ok-") + id + "-" + i;
+                    try {
+                        w.append(event(rid));
+                        returned.add(rid);
+                    } catch (AuditUnavailableException e) {
+                        // refused: this record and its batch-mates must not be stored
+                    }
+                }
+            });
+            th.start();
+            threads.add(th);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        w.stop();
+        returned.add("ok-1");
+        returned.add("ok-2");
+        assertTrue(returned.size() < 16 * 40 + 2 && returned.size() > 2, "some appends were refused, others not: " + returned.size());
+        assertEquals(returned, stored(chain), "stored records are exactly the appends that returned");
+        assertChainVerifies(chain, returned.size());
+
+        // The metrics tell the same story.
+        long attempted = 16 * 40 + 3;
+        assertEquals(attempted - returned.size(), (long) metrics.get("quaestor.audit.failures").counter().count());
+        var batches = metrics.get("quaestor.audit.batch.size").summary();
+        assertEquals(returned.size(), (long) batches.totalAmount(), "committed batch sizes add up to the stored records");
+        assertTrue(metrics.get("quaestor.audit.commit").timer().count() == batches.count() && batches.count() > 0);
+        assertEquals(0.0, metrics.get("quaestor.audit.queue.depth").gauge().value());
+    }
+
+    @Test
+    void shutdownCommitsWhatIsQueuedAndSignsTheHead() throws Exception {
+        String chain = "writer-stop-" + System.nanoTime();
+        var w = writer(chain);
+        for (int i = 0; i < 200; i++) {
+            assertTrue(w.offer(event("q-" + i)));
+        }
+        w.stop();
+        assertEquals(200, stored(chain).size());
+        assertChainVerifies(chain, 200);
+        ChainVerifier.Report r = reader.verify();
+        var mine = r.chains().stream().filter(c -> c.chain().equals(chain)).findFirst().orElseThrow();
+        assertEquals(0, mine.unsignedTail(), "the final head is signed");
+        assertThrows(AuditUnavailableException.class, () -> w.append(event("after-stop")));
+    }
+}
