@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * benchmark's own file), an Ed25519 checkpoint key, and the environment that points the server at
  * them and at the local token issuer ({@link TestIssuer}, started here).
  */
-final class ProdServerSetup {
+public final class ProdServerSetup {
 
     private ProdServerSetup() {
     }
@@ -28,6 +28,15 @@ final class ProdServerSetup {
     /** Starts the issuer, recreates {@code database} and returns the server's environment. */
     static Map<String, String> environment(String name, String database, String extraPolicyYaml)
             throws IOException, SQLException, GeneralSecurityException {
+        return environment(name, database, extraPolicyYaml, true);
+    }
+
+    /**
+     * As above; without the shipped policies if {@code shippedPolicies} is false (the load harness:
+     * their default per-user limit would cap it).
+     */
+    public static Map<String, String> environment(String name, String database, String extraPolicyYaml,
+            boolean shippedPolicies) throws IOException, SQLException, GeneralSecurityException {
         new TestIssuer().start();
         try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
                 var s = c.createStatement()) {
@@ -36,7 +45,10 @@ final class ProdServerSetup {
         }
         Path policies = Files.createDirectories(Path.of("target", name + "-policies"));
         try (Stream<Path> files = Files.list(Path.of("policies"))) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
+            for (Path stale : Files.list(policies).toList()) {
+                Files.delete(stale);
+            }
+            for (Path f : files.filter(p -> shippedPolicies && p.toString().endsWith(".yaml")).toList()) {
                 Files.copy(f, policies.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }

@@ -28,4 +28,11 @@ public interface TransportConfig {
     /** How long a replica trusts its cached view of a session before re-reading it. */
     @WithDefault("5S")
     java.time.Duration sessionCacheTtl();
+
+    /**
+     * MCP POSTs this replica works on at once; beyond it requests get 503 / -32005 with Retry-After
+     * at once rather than waiting in an unbounded queue.
+     */
+    @WithDefault("256")
+    int maxInFlight();
 }

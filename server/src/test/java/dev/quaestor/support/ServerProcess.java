@@ -9,7 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -25,9 +27,15 @@ public final class ServerProcess implements AutoCloseable {
     private final String name;
     private final int port;
     private final Map<String, String> env;
+    private final List<String> jvmOptions;
     private Process process;
 
     public ServerProcess(String name, Map<String, String> env) throws IOException {
+        this(name, env, List.of("-Xmx256m"));
+    }
+
+    /** With these JVM options instead of the default {@code -Xmx256m} (benchmarks: heap, -D keys, agents). */
+    public ServerProcess(String name, Map<String, String> env, List<String> jvmOptions) throws IOException {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: run ./mvnw package (verify does) first");
         }
@@ -36,6 +44,7 @@ public final class ServerProcess implements AutoCloseable {
             this.port = s.getLocalPort();
         }
         this.env = new HashMap<>(env);
+        this.jvmOptions = List.copyOf(jvmOptions);
         this.env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
         this.env.put("QUAESTOR_AUDIT_CHAIN_ID", name);
         // The packaged defaults name content/ relative to the repository root; the tests run in server/.
@@ -68,10 +77,18 @@ public final class ServerProcess implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
+    /** The operating system's process id (for /proc statistics and profilers); -1 before start. */
+    public synchronized long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
     public synchronized void start() throws IOException {
         Path log = log();
-        var pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", JAR.toString())
+        var command = new ArrayList<String>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", JAR.toString()));
+        var pb = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(env);
         process = pb.start();

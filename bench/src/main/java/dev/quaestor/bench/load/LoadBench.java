@@ -1,0 +1,186 @@
+package dev.quaestor.bench.load;
+
+import dev.quaestor.bench.ProdServerSetup;
+import dev.quaestor.support.McpHttp;
+import dev.quaestor.support.Repo;
+import dev.quaestor.support.ServerProcess;
+import dev.quaestor.support.TestIssuer;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Load on the whole audited path: MCP {@code resources/read} of a 1 KiB text file over Streamable
+ * HTTP (token check, policy, two committed audit records, rate limit, provider) against the same
+ * bytes from {@code GET /baseline/...} on the same server with the same token, in the same run.
+ * One production-mode server on local PostgreSQL (a fresh database) and a local signed-token
+ * issuer. Run with {@code bench/load.sh [options]}; {@code --help} lists them.
+ */
+public final class LoadBench {
+
+    private static final String DB = "quaestor_bench_load";
+    private static final String FILE = "one-kib.txt";
+    private static final String URI_TEXT = "file:///bench/" + FILE;
+    private static final Set<String> OVERLOAD_ANSWERS = Set.of("HTTP 503 -32005", "HTTP 200 -32005", "HTTP 429 -32004",
+            "HTTP 429");
+
+    public static void main(String[] args) throws Exception {
+        var o = LoadOptions.parse(args);
+        if (o == null) {
+            return;
+        }
+        Path work = Files.createDirectories(Repo.ROOT.resolve(Path.of("bench", "target", "load")));
+        Path content = Files.createDirectories(work.resolve("content"));
+        Files.write(content.resolve(FILE), oneKib());
+        var env = ProdServerSetup.environment("bench-load", DB, """
+                apiVersion: quaestor/v1
+                kind: Policy
+                metadata:
+                  name: bench
+                  description: Load harness readers read the bench mount, under a per-user limit
+                rules:
+                  - id: bench-readers-read
+                    effect: allow
+                    actions: [read]
+                    resources: ["file:///bench/**"]
+                    subjects: {roles: [bench-reader]}
+                limits:
+                  - id: bench-per-user
+                    key: subject
+                    capacity: %d
+                    refill: {tokens: %d, period: 1s}
+                    resources: ["file:///bench/**"]
+                """.formatted(o.limitPerUser, o.limitPerUser), false);
+        var jvm = new ArrayList<String>(List.of("-Xmx" + o.heap,
+                "-Dquaestor.mounts.bench.provider=filesystem",
+                "-Dquaestor.mounts.bench.uri=file:///bench/",
+                "-Dquaestor.mounts.bench.root=" + content,
+                "-Dquaestor.baseline.enabled=true",
+                "-Dquaestor.baseline.root=" + content));
+        jvm.addAll(o.serverOptions);
+        if (o.profile != null) {
+            jvm.add(Profiler.agentOption(o.profile, work));
+        }
+
+        var report = new Report(o);
+        try (var server = new ServerProcess("bench-load", env, jvm)) {
+            long t0 = System.nanoTime();
+            server.start();
+            awaitReady(server, Duration.ofSeconds(60));
+            double startup = (System.nanoTime() - t0) / 1e9;
+            long pid = server.pid();
+            Thread.sleep(3000);
+            report.startup(startup, ProcStats.rssKib(pid));
+
+            var tokens = new ArrayList<String>();
+            for (int i = 0; i < o.subjects; i++) {
+                tokens.add(TestIssuer.sign(TestIssuer.claims(String.format("load-%04d", i)).expiresIn(4 * 3600)
+                        .claim("realm_access", Map.of("roles", List.of("bench-reader")))));
+            }
+            var mcp = new ArrayList<MultiMap>();
+            var baseline = new ArrayList<MultiMap>();
+            for (int i = 0; i < o.sessions; i++) {
+                String token = tokens.get(i % tokens.size());
+                String session = McpHttp.initialize(server.url(), token);
+                mcp.add(MultiMap.caseInsensitiveMultiMap()
+                        .add("Authorization", "Bearer " + token)
+                        .add("Content-Type", "application/json")
+                        .add("Accept", "application/json, text/event-stream")
+                        .add("MCP-Protocol-Version", "2025-06-18")
+                        .add("Mcp-Session-Id", session));
+                baseline.add(MultiMap.caseInsensitiveMultiMap().add("Authorization", "Bearer " + token));
+            }
+            var read = new Target("audited", HttpMethod.POST, "/mcp", mcp, Buffer.buffer(
+                    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + URI_TEXT + "\"}}"),
+                    "\"contents\"", 0);
+            var base = new Target("baseline", HttpMethod.GET, "/baseline/" + FILE, baseline, null, null, 1024);
+            int port = URI.create(server.url()).getPort();
+
+            try (var driver = new LoadDriver(port, o.sessions, pid, Duration.ofMillis(o.clientTimeoutMs))) {
+                System.out.printf("%nwarm-up: %d s closed loop on each endpoint%n", o.warmup);
+                driver.closed(base, o.sessions, Duration.ofSeconds(o.warmup));
+                driver.closed(read, o.sessions, Duration.ofSeconds(o.warmup));
+
+                System.out.printf("saturation: closed loop, %d requests in flight, %d s each%n", o.sessions, o.duration);
+                var satBase = driver.closed(base, o.sessions, Duration.ofSeconds(o.duration));
+                var satRead = driver.closed(read, o.sessions, Duration.ofSeconds(o.duration));
+                report.saturation(satRead, satBase);
+
+                double rate = o.rate > 0 ? o.rate : Math.max(100, Math.round(satRead.throughput() / 2));
+                System.out.printf("open loop at %.0f/s (%s), %d s each%n", rate,
+                        o.rate > 0 ? "--rate" : "50% of the audited saturation", o.duration);
+                var openBase = driver.open(base, rate, Duration.ofSeconds(o.duration));
+                var openRead = driver.open(read, rate, Duration.ofSeconds(o.duration));
+                report.openLoop(openRead, openBase);
+            }
+
+            if (o.overloadSeconds > 0) {
+                double rate = 2 * Math.max(report.auditedSaturation(), 100);
+                System.out.printf("overload: open loop at %.0f/s (2x the audited saturation) for %d s, up to %d connections%n",
+                        rate, o.overloadSeconds, o.overloadConnections);
+                var rss = new LinkedHashMap<Integer, Long>();
+                var sampler = Executors.newSingleThreadScheduledExecutor();
+                long start = System.nanoTime();
+                sampler.scheduleAtFixedRate(() -> rss.put((int) Math.round((System.nanoTime() - start) / 1e9),
+                        ProcStats.rssKib(pid)), 10, 10, TimeUnit.SECONDS);
+                LoadResult over;
+                try (var driver = new LoadDriver(port, o.overloadConnections, pid, Duration.ofMillis(o.clientTimeoutMs))) {
+                    over = driver.open(read, rate, Duration.ofSeconds(o.overloadSeconds));
+                } finally {
+                    sampler.shutdownNow();
+                    sampler.awaitTermination(5, TimeUnit.SECONDS);
+                }
+                report.overload(over, rss, OVERLOAD_ANSWERS);
+            }
+        }
+        report.summary();
+        if (o.profile != null) {
+            System.out.printf("profile (%s, whole server run): %s%n", o.profile, Profiler.output(o.profile, work));
+        }
+    }
+
+    /** Start-up is measured from process start to the first UP from /q/health/ready, polled every 10 ms. */
+    private static void awaitReady(ServerProcess server, Duration within) throws Exception {
+        var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        long deadline = System.nanoTime() + within.toNanos();
+        var req = HttpRequest.newBuilder(URI.create(server.url() + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (java.io.IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(10);
+        }
+        server.awaitReady(Duration.ofSeconds(1)); // says why (exited, or not ready)
+    }
+
+    private static byte[] oneKib() {
+        var b = new StringBuilder();
+        while (b.length() < 1024) {
+            b.append("Quaestor load-test line ").append(b.length()).append(": the quick brown fox jumps over the lazy dog.\n");
+        }
+        return b.substring(0, 1023).concat("\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    static String now() {
+        return Instant.now().toString();
+    }
+}

@@ -1,0 +1,40 @@
+package dev.quaestor.bench.load;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one phase measured. Latencies in microseconds; in open loop they are measured from each
+ * request's intended start, so queueing in the generator or the server is counted.
+ *
+ * @param cpu server, generator and whole-machine CPU in cores (1.0 = one core busy)
+ */
+record LoadResult(String target, String mode, double seconds, long sent, long ok, Map<String, Long> errors,
+        Histogram okLatency, Histogram allLatency, double[] cpu, long serverRssKib) {
+
+    double throughput() {
+        return ok / seconds;
+    }
+
+    long errorCount() {
+        return errors.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    double ms(double percentile) {
+        return okLatency.getTotalCount() == 0 ? Double.NaN : okLatency.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    double maxMs() {
+        return allLatency.getTotalCount() == 0 ? Double.NaN : allLatency.getMaxValue() / 1000.0;
+    }
+
+    /** Responses (of any kind) that took longer than this. */
+    long slowerThan(long micros) {
+        return allLatency.getTotalCount() - allLatency.getCountBetweenValues(0, micros);
+    }
+
+    String errorSummary() {
+        return errors.isEmpty() ? "none" : new TreeMap<>(errors).toString();
+    }
+}

@@ -1,0 +1,75 @@
+package dev.quaestor.bench.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * CPU time and resident memory of a process, and the whole machine's busy time, from /proc (Linux).
+ * CPU figures are in clock ticks of 10 ms ({@code getconf CLK_TCK} is 100 on Linux/x86-64).
+ */
+final class ProcStats {
+
+    static final double TICK_SECONDS = 0.01;
+
+    private ProcStats() {
+    }
+
+    /** utime + stime of the process, in ticks. */
+    static long cpuTicks(long pid) {
+        String stat = read(Path.of("/proc", Long.toString(pid), "stat"));
+        // The command name (field 2) may hold spaces; fields after it are counted from its ')'.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    /** VmRSS in KiB. */
+    static long rssKib(long pid) {
+        for (String line : read(Path.of("/proc", Long.toString(pid), "status")).split("\n")) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IllegalStateException("no VmRSS for " + pid);
+    }
+
+    /** Ticks all CPUs spent on anything but idle and I/O wait, since boot. */
+    static long machineBusyTicks() {
+        String[] f = read(Path.of("/proc/stat")).lines().findFirst().orElseThrow().trim().split("\\s+");
+        long total = 0;
+        for (int i = 1; i <= 8 && i < f.length; i++) {
+            total += Long.parseLong(f[i]);
+        }
+        return total - Long.parseLong(f[4]) - Long.parseLong(f[5]);
+    }
+
+    static int cpus() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + p + " (Linux /proc is needed)", e);
+        }
+    }
+
+    /** CPU used by the server, this generator and the machine between two points in time. */
+    record Window(long serverPid, long t0, long server0, long self0, long machine0) {
+
+        static Window open(long serverPid) {
+            return new Window(serverPid, System.nanoTime(), cpuTicks(serverPid), cpuTicks(ProcessHandle.current().pid()),
+                    machineBusyTicks());
+        }
+
+        /** Seconds of CPU per second of wall time (1.0 = one core busy): server, generator, machine. */
+        double[] close() {
+            double wall = (System.nanoTime() - t0) / 1e9;
+            return new double[] {
+                (cpuTicks(serverPid) - server0) * TICK_SECONDS / wall,
+                (cpuTicks(ProcessHandle.current().pid()) - self0) * TICK_SECONDS / wall,
+                (machineBusyTicks() - machine0) * TICK_SECONDS / wall};
+        }
+    }
+}

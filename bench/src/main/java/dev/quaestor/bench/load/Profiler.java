@@ -1,0 +1,35 @@
+package dev.quaestor.bench.load;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * async-profiler (tools.profiler:async-profiler from Maven Central, which carries the native
+ * library) loaded into the server at start with {@code -agentpath}: it samples the whole run and
+ * writes collapsed stacks when the server exits. (Attaching later with jcmd proved unreliable on a
+ * busy machine.) Read the output with {@code bench/profile-summary.sh FILE}.
+ */
+final class Profiler {
+
+    private Profiler() {
+    }
+
+    /** The JVM option that profiles {@code event} (cpu, itimer, wall, alloc, lock) into {@code out}. */
+    static String agentOption(String event, Path work) throws IOException {
+        Path lib = work.resolve("libasyncProfiler.so");
+        try (InputStream in = Profiler.class.getResourceAsStream("/linux-x64/libasyncProfiler.so")) {
+            if (in == null) {
+                throw new IllegalStateException("async-profiler's linux-x64 library is not on the class path");
+            }
+            Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return "-agentpath:" + lib + "=start,event=" + event + ",collapsed,file=" + output(event, work);
+    }
+
+    static Path output(String event, Path work) {
+        return work.resolve("profile-" + event + ".collapsed");
+    }
+}

@@ -1,0 +1,121 @@
+package dev.quaestor.bench.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Prints each phase as it ends, every audited figure beside the baseline's, and the targets at the end. */
+final class Report {
+
+    private final LoadOptions options;
+    private final List<String> verdicts = new ArrayList<>();
+    private double auditedSaturation;
+
+    Report(LoadOptions options) {
+        this.options = options;
+        System.out.printf("Quaestor load harness, %s, %d CPUs, %s%n", LoadBench.now(), ProcStats.cpus(), machine());
+        System.out.printf("server: prod mode, -Xmx%s, fresh database, %d sessions over %d subjects, per-user limit %d/s%s%n",
+                options.heap, options.sessions, options.subjects, options.limitPerUser,
+                options.serverOptions.isEmpty() ? "" : ", " + String.join(" ", options.serverOptions));
+        System.out.println("latencies in ms (open loop: from each request's intended start); CPU in cores (1.00 = one core busy);"
+                + " 'ratio' = audited / baseline in the same run");
+    }
+
+    void startup(double seconds, long rssKib) {
+        System.out.printf("start-up to /q/health/ready UP: %.2f s (JVM mode, fresh database: includes migrations); idle RSS %.0f MiB%n",
+                seconds, rssKib / 1024.0);
+        verdicts.add(verdict(seconds < 2.0, "start-up to ready %.2f s (target < 2 s)", seconds));
+        verdicts.add(verdict(rssKib / 1024.0 < 300, "idle RSS %.0f MiB (target < 300 MiB)", rssKib / 1024.0));
+    }
+
+    void saturation(LoadResult read, LoadResult base) {
+        auditedSaturation = read.throughput();
+        table("saturation", read, base);
+        double share = read.throughput() / base.throughput();
+        verdicts.add(verdict(read.throughput() >= 5000 && read.errorCount() == 0,
+                "audited saturation %.0f/s with %d errors (target >= 5000/s, zero errors)", read.throughput(), read.errorCount()));
+        verdicts.add(verdict(share >= 0.35, "audited / baseline throughput %.0f%% (target >= 35%%)", 100 * share));
+        verdicts.add(verdict(read.cpu()[1] < 0.25 * read.cpu()[0] && base.cpu()[1] < 0.5 * base.cpu()[0],
+                "generator CPU at saturation %.2f (audited) / %.2f (baseline) cores against the server's %.2f / %.2f "
+                        + "(the generator must stay small beside the server)", read.cpu()[1], base.cpu()[1], read.cpu()[0],
+                base.cpu()[0]));
+    }
+
+    void openLoop(LoadResult read, LoadResult base) {
+        table("open loop", read, base);
+        verdicts.add(verdict(read.ms(99) < 15 && read.errorCount() == 0,
+                "open loop at %.0f/s: p99 %.2f ms, %d errors (target p99 < 15 ms at 50%% of saturation)",
+                read.sent() / read.seconds(), read.ms(99), read.errorCount()));
+    }
+
+    void overload(LoadResult read, Map<Integer, Long> rss, Set<String> allowed) {
+        table("overload", read, null);
+        System.out.printf("  server RSS every 10 s (s=MiB): %s%n", rssSeries(rss));
+        long late = read.slowerThan(options.boundMs * 1000);
+        var unexpected = read.errors().keySet().stream().filter(k -> !allowed.contains(k)).toList();
+        verdicts.add(verdict(unexpected.isEmpty() && late == 0,
+                "overload: answers other than -32005/-32004/429: %s; %d responses slower than %d ms (target: none, none)",
+                unexpected.isEmpty() ? "none" : unexpected, late, options.boundMs));
+        Long at60 = rss.get(60);
+        Long last = rss.isEmpty() ? null : rss.get(rss.keySet().stream().max(Integer::compare).orElseThrow());
+        if (at60 != null && options.overloadSeconds >= 120) {
+            double growth = (double) last / at60 - 1;
+            verdicts.add(verdict(Math.abs(growth) <= 0.10, "overload RSS %.0f MiB at 60 s, %.0f MiB at %d s: %+.1f%% (target within 10%%)",
+                    at60 / 1024.0, last / 1024.0, options.overloadSeconds, 100 * growth));
+        } else {
+            verdicts.add("  n/a   RSS flatness needs --overload-seconds >= 120 (300 for the 5-minute check)");
+        }
+    }
+
+    double auditedSaturation() {
+        return auditedSaturation;
+    }
+
+    void summary() {
+        System.out.println();
+        System.out.println("targets (indicative unless the machine was quiet):");
+        verdicts.forEach(System.out::println);
+    }
+
+    private static void table(String phase, LoadResult read, LoadResult base) {
+        System.out.printf("%n%s: %s%n", phase, read.mode());
+        System.out.printf("  %-9s %9s %7s %7s %7s %8s %8s %8s %6s %6s %6s %6s  %s%n", "endpoint", "ok/s", "p50", "p90", "p99",
+                "p99.9", "max", "errors", "srvCPU", "genCPU", "allCPU", "RSS", "error kinds");
+        row(read);
+        if (base != null) {
+            row(base);
+            System.out.printf("  %-9s %9.2f %7.2f %7.2f %7.2f %8.2f %8.2f %8s %6.2f %6s %6s %6.2f%n", "ratio",
+                    read.throughput() / base.throughput(), read.ms(50) / base.ms(50), read.ms(90) / base.ms(90),
+                    read.ms(99) / base.ms(99), read.ms(99.9) / base.ms(99.9), read.maxMs() / base.maxMs(), "",
+                    read.cpu()[0] / base.cpu()[0], "", "", (double) read.serverRssKib() / base.serverRssKib());
+            System.out.printf("  server CPU per 1,000 requests: audited %.3f core-s, baseline %.3f core-s%n",
+                    1000 * read.cpu()[0] / read.throughput(), 1000 * base.cpu()[0] / base.throughput());
+        }
+    }
+
+    private static void row(LoadResult r) {
+        System.out.printf("  %-9s %9.0f %7.2f %7.2f %7.2f %8.2f %8.2f %8d %6.2f %6.2f %6.2f %6.0f  %s%n", r.target(), r.throughput(),
+                r.ms(50), r.ms(90), r.ms(99), r.ms(99.9), r.maxMs(), r.errorCount(), r.cpu()[0], r.cpu()[1], r.cpu()[2],
+                r.serverRssKib() / 1024.0, r.errorSummary());
+    }
+
+    private static String rssSeries(Map<Integer, Long> rss) {
+        var b = new StringBuilder();
+        rss.forEach((s, kib) -> b.append(s).append('=').append(Math.round(kib / 1024.0)).append(' '));
+        return b.toString().trim();
+    }
+
+    private static String verdict(boolean pass, String format, Object... args) {
+        return (pass ? "  PASS  " : "  FAIL  ") + String.format(format, args);
+    }
+
+    private static String machine() {
+        try {
+            return java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo")).stream()
+                    .filter(l -> l.startsWith("model name")).findFirst().map(l -> l.substring(l.indexOf(':') + 2)).orElse("?");
+        } catch (java.io.IOException e) {
+            return "?";
+        }
+    }
+}
