@@ -232,25 +232,38 @@ class SubscriptionsTest {
                 .get("/mcp").then().statusCode(404);
         given().accept("text/event-stream").header("Mcp-Session-Id", session).get("/mcp").then().statusCode(401);
 
-        // The owner gets an event stream that stays open until the session is deleted.
-        var http = HttpClient.newHttpClient();
-        var response = http.send(HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + "/mcp"))
-                .header("Authorization", "Bearer " + dave).header("Accept", "text/event-stream")
-                .header("Mcp-Session-Id", session).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
-        assertEquals(200, response.statusCode());
-        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
-        try (var reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-            assertEquals(":stream open", reader.readLine());
-            given().header("Authorization", "Bearer " + dave).header("Mcp-Session-Id", session).delete("/mcp")
-                    .then().statusCode(204);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            String line;
-            while ((line = reader.readLine()) != null) {
-                assertTrue(System.nanoTime() < deadline, "the stream ends when the session is deleted");
+        // The owner gets an event stream. A second GET replaces the first, and DELETE ends the session's stream.
+        try (var first = openStream(dave, session)) {
+            assertEquals(":stream open", first.readLine());
+            try (var second = openStream(dave, session)) {
+                assertEquals(":stream open", second.readLine());
+                assertTrue(millisToEnd(first) < 2_000, "the replaced stream ends");
+                given().header("Authorization", "Bearer " + dave).header("Mcp-Session-Id", session).delete("/mcp")
+                        .then().statusCode(204);
+                long endedMs = millisToEnd(second);
+                assertTrue(endedMs < 2_000, "the stream ended " + endedMs + " ms after the session was deleted");
             }
         }
         given().header("Authorization", "Bearer " + dave).accept("text/event-stream").header("Mcp-Session-Id", session)
                 .get("/mcp").then().statusCode(404);
+    }
+
+    private BufferedReader openStream(String token, String session) throws Exception {
+        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + "/mcp"))
+                .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream")
+                .header("Mcp-Session-Id", session).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
+        return new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+    }
+
+    /** Reads to the end of a stream (keep-alive comments may come first) and says how long that took. */
+    private static long millisToEnd(BufferedReader stream) throws Exception {
+        long start = System.nanoTime();
+        while (stream.readLine() != null) {
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), "the stream does not end");
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 
     @Test
