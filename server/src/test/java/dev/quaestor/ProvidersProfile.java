@@ -35,6 +35,7 @@ public class ProvidersProfile implements QuarkusTestProfile {
         c.put("quaestor.mounts.watched.provider", "filesystem");
         c.put("quaestor.mounts.watched.uri", "file:///watched/");
         c.put("quaestor.mounts.watched.root", WATCHED.toString());
+        c.put("quaestor.subscriptions.keep-alive", "1S");
         c.put("quaestor.mounts.handbook.provider", "git");
         c.put("quaestor.mounts.handbook.uri", "git://handbook/");
         c.put("quaestor.mounts.handbook.repository", REPO.toString());

@@ -238,6 +238,14 @@ class SubscriptionsTest {
             try (var second = openStream(dave, session)) {
                 assertEquals(":stream open", second.readLine());
                 assertTrue(millisToEnd(first) < 2_000, "the replaced stream ends");
+                // An idle stream gets keep-alive comments (every second in this profile).
+                long start = System.nanoTime();
+                String line;
+                do {
+                    line = second.readLine();
+                } while (line != null && line.isEmpty());
+                assertEquals(":keep-alive", line);
+                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "keep-alive within 3 s");
                 given().header("Authorization", "Bearer " + dave).header("Mcp-Session-Id", session).delete("/mcp")
                         .then().statusCode(204);
                 long endedMs = millisToEnd(second);
