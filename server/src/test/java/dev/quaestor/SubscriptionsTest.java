@@ -256,6 +256,31 @@ class SubscriptionsTest {
                 .get("/mcp").then().statusCode(404);
     }
 
+    @Test
+    void aMovingGitRefIsNotified() throws Exception {
+        Watcher bob = watcher("bob");
+        String uri = "git://handbook/notify-test/README.md";
+        try (var git = org.eclipse.jgit.api.Git.open(ProvidersProfile.REPO.toFile())) {
+            var who = new org.eclipse.jgit.lib.PersonIdent("Test", "test@example.org");
+            git.branchCreate().setName("notify-test").setStartPoint("main").setForce(true).call();
+            bob.client().subscribeResource(new McpSchema.SubscribeRequest(uri));
+            // The new branch is a list change; once it is seen, moving the branch is an update of its files.
+            waitFor("list_changed for the new branch", 6_000, () -> bob.recorder().notifications().stream()
+                    .anyMatch(n -> n.method().equals("notifications/resources/list_changed")));
+            git.checkout().setName("notify-test").call();
+            try {
+                Files.writeString(ProvidersProfile.REPO.resolve("README.md"), "# Handbook, changed\n");
+                git.add().addFilepattern("README.md").call();
+                git.commit().setMessage("change").setAuthor(who).setCommitter(who).setSign(false).call();
+            } finally {
+                git.checkout().setName("main").call();
+            }
+            waitFor("updated for the moved ref's file", 6_000, () -> !bob.updates(uri).isEmpty());
+            waitFor("the SDK to read the new content", 5_000, () -> bob.updatedContents().contains(uri + "=# Handbook, changed\n"));
+            git.branchDelete().setBranchNames("notify-test").setForce(true).call();
+        }
+    }
+
     private BufferedReader openStream(String token, String session) throws Exception {
         var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + "/mcp"))
                 .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream")

@@ -45,6 +45,19 @@ public class SubscriptionStore {
     public void add(String sessionId, String uri, Subscriber who) {
         String id = idOf(sessionId, uri);
         String identity = encode(who.identity());
+        try {
+            insert(id, sessionId, uri, who, identity);
+        } catch (SubscriptionLimitException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // Two identical subscribes at once: the loser's insert collides with the winner's row.
+            if (!QuarkusTransaction.requiringNew().call(() -> McpSubscription.findById(id) != null)) {
+                throw e;
+            }
+        }
+    }
+
+    private void insert(String id, String sessionId, String uri, Subscriber who, String identity) {
         QuarkusTransaction.requiringNew().run(() -> {
             if (McpSubscription.findById(id) != null) {
                 return;
