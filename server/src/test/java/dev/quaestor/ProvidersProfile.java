@@ -39,6 +39,7 @@ public class ProvidersProfile implements QuarkusTestProfile {
         c.put("quaestor.mounts.handbook.provider", "git");
         c.put("quaestor.mounts.handbook.uri", "git://handbook/");
         c.put("quaestor.mounts.handbook.repository", REPO.toString());
+        c.put("quaestor.mounts.handbook.options.poll-interval", "500ms");
         c.put("quaestor.mounts.records.provider", "database");
         c.put("quaestor.mounts.records.uri", "db://records/");
         c.put("quaestor.mounts.records.options.jdbc-url", ContentDatabase.URL);

@@ -103,6 +103,11 @@ class SubscriptionsTest {
     }
 
     private record Watcher(McpSyncClient client, RecordingTransport recorder, List<String> updatedContents) {
+        boolean listChangedSince(long nanoTime) {
+            return recorder.notifications().stream().anyMatch(n -> n.nanoTime() >= nanoTime
+                    && n.method().equals("notifications/resources/list_changed"));
+        }
+
         /** Nano times at which notifications/resources/updated for this URI arrived. */
         List<Long> updates(String uri) {
             return recorder.notifications().stream()
@@ -112,7 +117,7 @@ class SubscriptionsTest {
         }
     }
 
-    private Watcher watcher(String user) {
+    private Watcher watcher(String user) throws Exception {
         var recorder = new RecordingTransport(McpClients.transport(base, TestIssuer.tokenFor(user)));
         var contents = new CopyOnWriteArrayList<String>();
         McpSyncClient client = McpClient.sync(recorder).requestTimeout(Duration.ofSeconds(20))
@@ -125,7 +130,36 @@ class SubscriptionsTest {
         assertTrue(init.capabilities().resources().subscribe(), "subscribe is declared");
         assertTrue(init.capabilities().resources().listChanged(), "listChanged is declared");
         open.add(client);
-        return new Watcher(client, recorder, contents);
+        var w = new Watcher(client, recorder, contents);
+        awaitStreamOpen(w);
+        return w;
+    }
+
+    /**
+     * The SDK opens its GET stream in the background after initialize; a change made before the
+     * stream is attached would be missed. A file created in the probe folder (anyone may list it)
+     * gives every open stream a list_changed: once this client has one, its stream is live.
+     */
+    private static void awaitStreamOpen(Watcher w) throws Exception {
+        Path probes = ProvidersProfile.WATCHED.resolve("probe");
+        Files.createDirectories(probes);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            long since = System.nanoTime();
+            Path probe = Files.createTempFile(probes, "probe", ".txt");
+            try {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                while (System.nanoTime() < until) {
+                    if (w.listChangedSince(since)) {
+                        return;
+                    }
+                    Thread.sleep(20);
+                }
+            } finally {
+                Files.deleteIfExists(probe);
+            }
+        }
+        fail("the client's stream did not open within 10 s");
     }
 
     private static void write(String uri, String text) throws Exception {
@@ -262,11 +296,13 @@ class SubscriptionsTest {
         String uri = "git://handbook/notify-test/README.md";
         try (var git = org.eclipse.jgit.api.Git.open(ProvidersProfile.REPO.toFile())) {
             var who = new org.eclipse.jgit.lib.PersonIdent("Test", "test@example.org");
-            git.branchCreate().setName("notify-test").setStartPoint("main").setForce(true).call();
             bob.client().subscribeResource(new McpSchema.SubscribeRequest(uri));
-            // The new branch is a list change; once it is seen, moving the branch is an update of its files.
-            waitFor("list_changed for the new branch", 6_000, () -> bob.recorder().notifications().stream()
-                    .anyMatch(n -> n.method().equals("notifications/resources/list_changed")));
+            long created = System.nanoTime();
+            git.branchCreate().setName("notify-test").setStartPoint("main").setForce(true).call();
+            // The new branch is a list change. Only once a poll (every 500 ms in this profile) has seen it is
+            // moving the branch an update of its files, so give it three polls.
+            waitFor("list_changed for the new branch", 6_000, () -> bob.listChangedSince(created));
+            Thread.sleep(1_500);
             git.checkout().setName("notify-test").call();
             try {
                 Files.writeString(ProvidersProfile.REPO.resolve("README.md"), "# Handbook, changed\n");
