@@ -55,6 +55,12 @@ import org.jboss.logging.Logger;
  *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
  *       before the response is released (fail closed: -32005).</li>
  * </ol>
+ *
+ * <p>{@code resources/subscribe} takes the same path with action {@code subscribe}; its "provider"
+ * step records the subscription in the shared store. {@code resources/unsubscribe} skips the
+ * policy decision (it only narrows what is disclosed) but is audited and rate limited. Listings and
+ * {@code completion/complete} record a {@code FILTER} decision and judge each entry or value.
+ * Notifications are judged again at send time by {@link dev.quaestor.subscription.ChangeNotifier}.
  */
 @ApplicationScoped
 public class ResourcePipeline {
