@@ -111,7 +111,8 @@ class RedisLimitsTest {
                     .body("error.code", equalTo(-32005))
                     .body("error.message", containsString("rate limiter"))
                     .extract().path("error.data.requestId");
-            assertTrue((System.nanoTime() - start) / 1_000_000 < 2000, "refused within the Redis time bound");
+            // The bound is 250 ms; unbounded, Lettuce would wait 60 s. 10 s leaves room for a loaded CI machine.
+            assertTrue((System.nanoTime() - start) / 1_000_000 < 10_000, "refused within the Redis time bound");
             AuditEntry r = outcome(refused);
             assertEquals("rate-limit-unavailable", r.outcome);
             assertEquals(-32005, r.errorCode);

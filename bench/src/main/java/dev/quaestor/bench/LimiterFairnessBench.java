@@ -3,21 +3,12 @@ package dev.quaestor.bench;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.ServerProcess;
 import dev.quaestor.support.TestIssuer;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.KeyPairGenerator;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Base64;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * Does a noisy client hurt a quiet one? One production-mode server (memory or Redis limits,
@@ -36,19 +27,7 @@ public final class LimiterFairnessBench {
     public static void main(String[] args) throws Exception {
         String backend = args.length > 0 ? args[0] : "memory";
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 60;
-        new TestIssuer().start();
-        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
-                var s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + DB);
-        }
-        Path policies = Files.createDirectories(Path.of("target", "fairness-policies"));
-        try (Stream<Path> files = Files.list(Path.of("policies"))) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
-                Files.copy(f, policies.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
-        Files.writeString(policies.resolve("zz-fairness.yaml"), """
+        var env = ProdServerSetup.environment("fairness", DB, """
                 apiVersion: quaestor/v1
                 kind: Policy
                 limits:
@@ -58,18 +37,7 @@ public final class LimiterFairnessBench {
                     refill: {tokens: %d, period: 1s}
                     resources: ["file:///docs/handbook/**"]
                 """.formatted(LIMIT_PER_SECOND, LIMIT_PER_SECOND));
-        Path key = Path.of("target", "fairness-audit-key.pem");
-        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(
-                KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n");
-        var env = new HashMap<>(Map.of(
-                "QUAESTOR_OIDC_ISSUER", TestIssuer.issuer(),
-                "QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE,
-                "QUAESTOR_DB_URL", "jdbc:postgresql://127.0.0.1:5432/" + DB,
-                "QUAESTOR_DB_USER", "postgres",
-                "QUAESTOR_DB_PASSWORD", "trust",
-                "QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString(),
-                "QUAESTOR_POLICIES_PATH", policies.toString(),
-                "QUAESTOR_RATELIMIT_BACKEND", backend));
+        env.put("QUAESTOR_RATELIMIT_BACKEND", backend);
         try (var server = new ServerProcess("fairness-server", env)) {
             server.start();
             server.awaitReady(Duration.ofSeconds(60));

@@ -1,7 +1,6 @@
 package dev.quaestor.provider;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -67,17 +66,33 @@ public final class MimeTypes {
 
     /** True if the bytes could be served as text: valid UTF-8 with no NUL. */
     public static boolean looksLikeText(byte[] bytes) {
+        return looksLikeText(bytes, true);
+    }
+
+    /**
+     * True if the first bytes of a longer resource could begin text: valid UTF-8 with no NUL,
+     * allowing a character cut off at the end. A streamed text resource that turns out not to
+     * be UTF-8 further on is aborted when that is reached.
+     */
+    public static boolean looksLikeTextPrefix(byte[] head) {
+        return looksLikeText(head, false);
+    }
+
+    private static boolean looksLikeText(byte[] bytes, boolean complete) {
         for (byte b : bytes) {
             if (b == 0) {
                 return false;
             }
         }
-        try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
-            return true;
-        } catch (CharacterCodingException e) {
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        var in = ByteBuffer.wrap(bytes);
+        var out = java.nio.CharBuffer.allocate(Math.max(16, bytes.length));
+        var result = decoder.decode(in, out, complete);
+        if (result.isError()) {
             return false;
         }
+        // A cut-off character leaves at most three bytes undecoded.
+        return complete ? !decoder.flush(out).isError() : in.remaining() <= 3;
     }
 }

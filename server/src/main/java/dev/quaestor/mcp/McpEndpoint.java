@@ -11,9 +11,11 @@ import dev.quaestor.mcp.schema.ErrorCodes;
 import dev.quaestor.mcp.schema.McpError;
 import dev.quaestor.mcp.schema.Schema;
 import dev.quaestor.pipeline.RateHeaders;
+import dev.quaestor.pipeline.ReadResult;
 import dev.quaestor.pipeline.RequestContext;
 import dev.quaestor.pipeline.ResourcePipeline;
 import dev.quaestor.pipeline.Served;
+import dev.quaestor.pipeline.StreamedRead;
 import dev.quaestor.subscription.Subscriber;
 import dev.quaestor.subscription.SubscriptionStore;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -71,6 +73,8 @@ public class McpEndpoint {
     EventStreams streams;
     @Inject
     SubscriptionStore subscriptions;
+    @Inject
+    StreamedResponses streamed;
 
     /** Per-HTTP-request state. */
     private record Call(Identity identity, String sourceIp, String userAgent, SessionStore.Session session,
@@ -152,6 +156,9 @@ public class McpEndpoint {
         for (int i = 0; i < items.size(); i++) {
             String rid = i == 0 ? httpRequestId : newRequestId();
             answers.add(handle(items.get(i), call, rid, batch));
+        }
+        if (!batch && answers.get(0).body() instanceof Streamed s) {
+            return streamed.build(s.id(), s.read(), sse, request, httpRequestId, answers.get(0).headers());
         }
         var bodies = answers.stream().map(Answer::body).filter(b -> b != null).toList();
         if (bodies.isEmpty()) {
@@ -292,7 +299,7 @@ public class McpEndpoint {
                 case "initialize" -> failure(id, ErrorCodes.INVALID_REQUEST, "Session is already initialized", Map.of(), requestId, 200);
                 case "resources/list" -> served(id, pipeline.list(ctx, cursor(params)));
                 case "resources/templates/list" -> served(id, pipeline.templates(ctx, cursor(params)));
-                case "resources/read" -> served(id, pipeline.read(ctx, uri(params)));
+                case "resources/read" -> read(id, pipeline.read(ctx, uri(params)), inBatch);
                 case "resources/subscribe" -> served(id, pipeline.subscribe(ctx, uri(params)));
                 case "resources/unsubscribe" -> served(id, pipeline.unsubscribe(ctx, uri(params)));
                 case "completion/complete" -> complete(id, ctx, params);
@@ -328,6 +335,24 @@ public class McpEndpoint {
         }
         return served(id, pipeline.complete(ctx, ref.get("uri").asText(), argument.get("name").asText(),
                 argument.get("value").asText(), resolved));
+    }
+
+    /** A read's answer: a complete result, or content to be streamed by {@link StreamedResponses}. */
+    private static Answer read(JsonNode id, Served<ReadResult> served, boolean inBatch) {
+        if (served.result() instanceof StreamedRead streamed) {
+            if (inBatch) {
+                streamed.discard("refused-in-batch", ErrorCodes.INVALID_REQUEST, "streamed content is not sent inside a batch");
+                throw new McpError(ErrorCodes.INVALID_REQUEST,
+                        "Resource too large to read inside a batch; read it in a request of its own", Map.of("uri", streamed.uri()));
+            }
+            return new Answer(new Streamed(id, streamed), 200, RateHeaders.of(served.rate()));
+        }
+        return new Answer(new JsonRpc.Result(id, ((ReadResult.Complete) served.result()).result()), 200,
+                RateHeaders.of(served.rate()));
+    }
+
+    /** An answer whose body is written as it is read. */
+    private record Streamed(JsonNode id, StreamedRead read) {
     }
 
     private static Answer served(JsonNode id, Served<?> served) {

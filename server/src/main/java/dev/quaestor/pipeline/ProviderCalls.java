@@ -6,7 +6,6 @@ import dev.quaestor.provider.mounts.MountTable;
 import dev.quaestor.provider.mounts.MountTable.Mounted;
 import dev.quaestor.provider.mounts.MountsConfig;
 import dev.quaestor.provider.Page;
-import dev.quaestor.provider.ResourceContent;
 import dev.quaestor.provider.ResourceEntry;
 import dev.quaestor.provider.ResourceNotFoundException;
 import dev.quaestor.uri.CanonicalUri;
@@ -14,12 +13,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.faulttolerance.api.Guard;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -78,8 +80,28 @@ public class ProviderCalls {
         }
     }
 
-    public ResourceContent read(Mounted mount, CanonicalUri uri) {
-        return call(mount, () -> mount.provider().read(uri));
+    /**
+     * The provider's read, the opening of its content and its first {@code bufferLimit + 1} bytes,
+     * all inside the mount's guard, so the time box bounds a provider that is slow to open as well as
+     * one slow to answer. Content over the mount's {@code max-bytes} is refused here, before anything
+     * is sent. A stream opened by a call the guard gave up on is closed.
+     */
+    OpenedContent read(Mounted mount, CanonicalUri uri, int bufferLimit) {
+        long maxBytes = mount.mount().longSetting("max-bytes", Long.MAX_VALUE);
+        var opened = new AtomicReference<InputStream>();
+        try {
+            return call(mount, () -> OpenedContent.open(mount.provider().read(uri), bufferLimit, maxBytes, opened));
+        } catch (RuntimeException e) {
+            InputStream leftover = opened.getAndSet(null);
+            if (leftover != null) {
+                try {
+                    leftover.close();
+                } catch (IOException | RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+            }
+            throw e;
+        }
     }
 
     /** Candidate values for a template argument, under the mount's guard like any provider call. */

@@ -15,7 +15,6 @@ import dev.quaestor.provider.ContentTooLargeException;
 import dev.quaestor.provider.InvalidCursorException;
 import dev.quaestor.provider.mounts.MountTable;
 import dev.quaestor.provider.Page;
-import dev.quaestor.provider.ResourceContent;
 import dev.quaestor.provider.ResourceEntry;
 import dev.quaestor.provider.ResourceNotFoundException;
 import dev.quaestor.ratelimit.RateCheck;
@@ -53,7 +52,10 @@ import org.jboss.logging.Logger;
  *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: time box (-32001),
  *       bulkhead and circuit breaker (-32005).</li>
  *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
- *       before the response is released (fail closed: -32005).</li>
+ *       before the response is released (fail closed: -32005). Content above
+ *       {@code quaestor.read.buffer-limit} is not held: it is streamed ({@link StreamedRead}), and its
+ *       outcome is committed after the last content byte and before the response's closing bytes; if
+ *       that commit fails the response is cut off, never completed.</li>
  * </ol>
  *
  * <p>{@code resources/subscribe} takes the same path with action {@code subscribe}; its "provider"
@@ -75,6 +77,7 @@ public class ResourcePipeline {
     private final ListingConfig listing;
     private final PipelineMetrics metrics;
     private final StageSpans spans;
+    private final ReadConfig readConfig;
     private final SubscriptionStore subscriptions;
 
     /** Completion values returned at most (the MCP limit). */
@@ -83,7 +86,8 @@ public class ResourcePipeline {
     static final int COMPLETION_SCAN = 1000;
 
     ResourcePipeline(PolicyStore policies, AuditLog audit, RateLimiter limiter, MountTable mounts, ProviderCalls calls,
-            ListingConfig listing, PipelineMetrics metrics, StageSpans spans, SubscriptionStore subscriptions) {
+            ListingConfig listing, PipelineMetrics metrics, StageSpans spans, ReadConfig readConfig,
+            SubscriptionStore subscriptions) {
         this.policies = policies;
         this.audit = audit;
         this.limiter = limiter;
@@ -92,10 +96,11 @@ public class ResourcePipeline {
         this.listing = listing;
         this.metrics = metrics;
         this.spans = spans;
+        this.readConfig = readConfig;
         this.subscriptions = subscriptions;
     }
 
-    public Served<Schema.ReadResourceResult> read(RequestContext ctx, String rawUri) {
+    public Served<ReadResult> read(RequestContext ctx, String rawUri) {
         long start = System.nanoTime();
         String method = "resources/read";
         PolicySet policy = policies.current();
@@ -122,27 +127,35 @@ public class ResourcePipeline {
 
         RateCheck rate = limit(ctx, method, Action.READ, uri, policy, start);
 
-        ResourceContent content;
+        OpenedContent content;
+        long maxBytes;
         try {
             var mounted = mounts.resolve(uri).orElseThrow(() -> new ResourceNotFoundException(uriText));
+            maxBytes = mounted.mount().longSetting("max-bytes", Long.MAX_VALUE);
             try (var stage = spans.start("provider", method)) {
                 stage.span().setAttribute("quaestor.mount", mounted.mount().name());
-                content = calls.read(mounted, uri);
+                content = calls.read(mounted, uri, readConfig.bufferLimit());
             }
         } catch (RuntimeException e) {
             throw providerFailure(ctx, method, Action.READ, uriText, policy, start, rate, e);
         }
 
-        byte[] bytes = content.bytes();
+        ResourceEntry e = content.entry();
+        if (!content.complete()) {
+            // Large content: streamed, and its outcome committed before the response's closing bytes (StreamedRead).
+            return new Served<>(new StreamedRead(uriText, e.mimeType(), content.text(), content.head(), content.rest(),
+                    maxBytes, (outcome, errorCode, bytes, sha256, detail) -> outcome(ctx, method, Action.READ, uriText,
+                            policy, outcome, errorCode, bytes, null, sha256, start, joinDetails(rate.auditDetail(), detail))), rate);
+        }
+        byte[] bytes = content.head();
         String sha256 = sha256(bytes);
         outcome(ctx, method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256, start,
                 rate.auditDetail());
 
-        ResourceEntry e = content.entry();
         var item = content.text()
                 ? new Schema.ResourceContents(uriText, e.mimeType(), new String(bytes, java.nio.charset.StandardCharsets.UTF_8), null)
                 : new Schema.ResourceContents(uriText, e.mimeType(), null, Base64.getEncoder().encodeToString(bytes));
-        return new Served<>(new Schema.ReadResourceResult(List.of(item)), rate);
+        return new Served<>(new ReadResult.Complete(new Schema.ReadResourceResult(List.of(item))), rate);
     }
 
     public Served<Schema.ListResourcesResult> list(RequestContext ctx, String cursor) {
@@ -456,7 +469,12 @@ public class ResourcePipeline {
             outcome = "too-large";
             var data = uriData(uri);
             data.put("maxBytes", big.maxBytes());
-            error = new McpError(ErrorCodes.INTERNAL_ERROR, "Resource exceeds the size this server may serve", data);
+            if (big.size() >= 0) {
+                data.put("size", big.size());
+            }
+            error = new McpError(ErrorCodes.INTERNAL_ERROR, "Resource too large: "
+                    + (big.size() >= 0 ? big.size() + " bytes exceeds" : "it exceeds") + " this mount's limit of "
+                    + big.maxBytes() + " bytes", data);
         } else {
             outcome = "error";
             LOG.errorf(e, "provider failure for request %s", ctx.requestId());

@@ -36,4 +36,24 @@ public final class McpClients {
     public static McpError expectError(Executable call) {
         return assertThrows(McpError.class, call);
     }
+
+    /**
+     * As {@link #connect}, for reading large resources: the SDK's default caps (16 MiB per response,
+     * Jackson's 20M characters per string) are raised to {@code maxResponseBytes}.
+     */
+    public static McpSyncClient connectForLargeContent(URL base, String token, int maxResponseBytes) {
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        mapper.getFactory().setStreamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                .maxStringLength(maxResponseBytes).build());
+        var transport = HttpClientStreamableHttpTransport.builder(base.toString().replaceAll("/$", ""))
+                .endpoint("/mcp")
+                .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
+                .openConnectionOnStartup(false)
+                .maxResponseSize(maxResponseBytes)
+                .jsonMapper(new io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper(mapper))
+                .build();
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build();
+        client.initialize();
+        return client;
+    }
 }

@@ -39,6 +39,10 @@ import java.util.stream.Stream;
  */
 final class FilesystemProvider implements ResourceProvider {
 
+    /** Files up to this size are read whole (and judged text or binary on all their bytes); larger ones are streamed. */
+    static final int IN_MEMORY_LIMIT = 1024 * 1024;
+    private static final int TEXT_SNIFF_BYTES = 8192;
+
     private final Mount mount;
     private final Path root;
     private final long maxBytes;
@@ -105,20 +109,28 @@ final class FilesystemProvider implements ResourceProvider {
         try {
             var attrs = Files.readAttributes(real, BasicFileAttributes.class);
             if (attrs.size() > maxBytes) {
-                throw new ContentTooLargeException(maxBytes);
+                throw new ContentTooLargeException(maxBytes, attrs.size());
+            }
+            String name = real.getFileName().toString();
+            String leaf = uri.segments().get(uri.segments().size() - 1);
+            if (attrs.size() > IN_MEMORY_LIMIT) {
+                // Large: streamed from the file as it is sent, never held whole. Text is judged by the first bytes.
+                byte[] head = readHead(real, TEXT_SNIFF_BYTES);
+                String mime = MimeTypes.detect(name, head(head));
+                boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeTextPrefix(head);
+                var entry = new ResourceEntry(uri, leaf, null, null, mime, attrs.size(), attrs.lastModifiedTime().toInstant());
+                return ResourceContent.streamed(entry, text, attrs.size(), () -> Files.newInputStream(real));
             }
             byte[] bytes;
             try (InputStream in = Files.newInputStream(real)) {
-                bytes = in.readNBytes((int) Math.min(maxBytes + 1, Integer.MAX_VALUE - 8));
+                bytes = in.readNBytes((int) Math.min(maxBytes + 1, IN_MEMORY_LIMIT + 1));
             }
             if (bytes.length > maxBytes) {
                 throw new ContentTooLargeException(maxBytes);
             }
-            String name = real.getFileName().toString();
             String mime = MimeTypes.detect(name, head(bytes));
             boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeText(bytes);
-            var entry = new ResourceEntry(uri, uri.segments().get(uri.segments().size() - 1), null, null, mime,
-                    (long) bytes.length, attrs.lastModifiedTime().toInstant());
+            var entry = new ResourceEntry(uri, leaf, null, null, mime, (long) bytes.length, attrs.lastModifiedTime().toInstant());
             return new ResourceContent(entry, bytes, text);
         } catch (NoSuchFileException e) {
             throw new ResourceNotFoundException(uri.toString());
@@ -284,8 +296,12 @@ final class FilesystemProvider implements ResourceProvider {
     }
 
     private static byte[] readHead(Path p) throws IOException {
+        return readHead(p, 512);
+    }
+
+    private static byte[] readHead(Path p, int n) throws IOException {
         try (InputStream in = Files.newInputStream(p)) {
-            return in.readNBytes(512);
+            return in.readNBytes(n);
         }
     }
 

@@ -58,6 +58,10 @@ final class GitProvider implements ResourceProvider {
 
     private static final Logger LOG = Logger.getLogger(GitProvider.class);
 
+    /** Blobs up to this size are read whole; larger ones are streamed (see GitProviderFactory's stream threshold). */
+    static final int IN_MEMORY_LIMIT = 1024 * 1024;
+    private static final int TEXT_SNIFF_BYTES = 8192;
+
     private final Mount mount;
     private final Repository repo;
     private final CanonicalUri base;
@@ -230,11 +234,23 @@ final class GitProvider implements ResourceProvider {
                     throw new ResourceNotFoundException(uri.toString());
                 }
                 ObjectLoader loader = reader.open(tw.getObjectId(0), Constants.OBJ_BLOB);
-                if (loader.getSize() > maxBytes) {
-                    throw new ContentTooLargeException(maxBytes);
+                long size = loader.getSize();
+                if (size > maxBytes) {
+                    throw new ContentTooLargeException(maxBytes, size);
+                }
+                String name = rel.get(rel.size() - 1);
+                if (loader.isLarge() || size > IN_MEMORY_LIMIT) {
+                    // Streamed from the pack or loose object as it is sent (JGit inflates it on the fly).
+                    byte[] head;
+                    try (InputStream in = loader.openStream()) {
+                        head = in.readNBytes(TEXT_SNIFF_BYTES);
+                    }
+                    String mime = MimeTypes.detect(name, head.length <= 512 ? head : Arrays.copyOf(head, 512));
+                    boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeTextPrefix(head);
+                    var entry = new ResourceEntry(uri, name, null, null, mime, size, lastCommits.of(commit, path));
+                    return ResourceContent.streamed(entry, text, size, loader::openStream);
                 }
                 byte[] bytes = loader.getCachedBytes((int) Math.min(maxBytes, Integer.MAX_VALUE - 8));
-                String name = rel.get(rel.size() - 1);
                 String mime = MimeTypes.detect(name, bytes.length <= 512 ? bytes : Arrays.copyOf(bytes, 512));
                 boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeText(bytes);
                 var entry = new ResourceEntry(uri, name, null, null, mime, (long) bytes.length,

@@ -9,6 +9,7 @@ import java.io.IOException;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.RepositoryCache;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.storage.file.WindowCacheConfig;
 import org.eclipse.jgit.util.FS;
 
 /**
@@ -28,8 +29,25 @@ public class GitProviderFactory implements ResourceProviderFactory {
         return new GitProvider(mount, open(mount));
     }
 
+    private static boolean streamThresholdSet;
+
+    /**
+     * JGit inflates any object below its stream threshold (50 MiB by default) whole into memory when
+     * it is opened. Lowered to {@link GitProvider#IN_MEMORY_LIMIT} once, JVM-wide (JGit's window cache
+     * settings are global), so a large blob is always inflated as it is streamed.
+     */
+    private static synchronized void streamLargeObjects() {
+        if (!streamThresholdSet) {
+            var cache = new WindowCacheConfig();
+            cache.setStreamFileThreshold(GitProvider.IN_MEMORY_LIMIT);
+            cache.install();
+            streamThresholdSet = true;
+        }
+    }
+
     static Repository open(Mount mount) {
         GitIsolation.install();
+        streamLargeObjects();
         File dir = new File(mount.requireSetting("repository"));
         File gitDir = RepositoryCache.FileKey.resolve(dir, FS.DETECTED);
         if (gitDir == null) {

@@ -92,6 +92,30 @@ class FilesystemProviderTest {
     }
 
     @Test
+    void largeFilesAreStreamedAndJudgedTextByTheirFirstBytes() throws Exception {
+        byte[] big = new byte[FilesystemProvider.IN_MEMORY_LIMIT + 5];
+        new java.util.Random(3).nextBytes(big);
+        Files.write(root.resolve("big.dat"), big);
+        // A cut-off UTF-8 character where the sniffed head ends must not make text look binary.
+        Files.writeString(root.resolve("big.md"), "é".repeat(FilesystemProvider.IN_MEMORY_LIMIT));
+        var large = new FilesystemProvider(new Mount("docs", "filesystem", UriCanonicalizer.canonicalize("file:///docs/"),
+                "file:///docs/", Map.of("root", root.toString(), "max-bytes", Integer.toString(4 * 1024 * 1024))));
+        var blob = large.read(UriCanonicalizer.canonicalize("file:///docs/big.dat"));
+        assertFalse(blob.inMemory());
+        assertFalse(blob.text());
+        assertEquals(big.length, blob.length());
+        try (var in = blob.open()) {
+            assertArrayEquals(big, in.readAllBytes());
+        }
+        var md = large.read(UriCanonicalizer.canonicalize("file:///docs/big.md"));
+        assertFalse(md.inMemory());
+        assertTrue(md.text());
+        var refused = assertThrows(ContentTooLargeException.class, () -> read("file:///docs/big.dat"));
+        assertEquals(big.length, refused.size());
+        assertEquals(1000, refused.maxBytes());
+    }
+
+    @Test
     void listingPagesOverVisibleFilesOnly() {
         var seen = new ArrayList<String>();
         String cursor = null;

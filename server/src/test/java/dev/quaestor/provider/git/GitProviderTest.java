@@ -203,6 +203,31 @@ class GitProviderTest {
     }
 
     @Test
+    void largeBlobsAreStreamedNotLoaded() throws Exception {
+        byte[] big = new byte[3 * 1024 * 1024 + 7];
+        new java.util.Random(6).nextBytes(big);
+        String text = "line \"quoted\" é 漢\n".repeat(150_000);
+        GitFixture.commit(repo, "large", Map.of("blob.bin", big, "notes.txt", utf8(text)), T3);
+        var p = provider(Map.of("max-bytes", Integer.toString(10 * 1024 * 1024)));
+        ResourceContent blob = p.read(uri("git://handbook/large/blob.bin"));
+        assertFalse(blob.inMemory(), "a blob over the in-memory limit is streamed");
+        assertFalse(blob.text());
+        assertEquals(big.length, blob.length());
+        try (var in = blob.open()) {
+            assertArrayEquals(big, in.readAllBytes());
+        }
+        ResourceContent notes = p.read(uri("git://handbook/large/notes.txt"));
+        assertFalse(notes.inMemory());
+        assertTrue(notes.text(), "judged text by its first bytes");
+        try (var in = notes.open()) {
+            assertEquals(text, new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        var e = assertThrows(ContentTooLargeException.class,
+                () -> provider(Map.of("max-bytes", "1048576")).read(uri("git://handbook/large/blob.bin")));
+        assertEquals(big.length, e.size());
+    }
+
+    @Test
     void pathTricksNeverEscapeTheTreeAtTheRef() throws Exception {
         // A tree no git command would write: entries named .git, .GIT and .. hold bytes that must never be served.
         GitFixture.commitRawTree(repo, "evil", Map.of(".git", utf8("tree-level .git"), ".GIT", utf8("upper"),

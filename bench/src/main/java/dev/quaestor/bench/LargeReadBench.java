@@ -1,0 +1,304 @@
+package dev.quaestor.bench;
+
+import dev.quaestor.support.McpHttp;
+import dev.quaestor.support.ServerProcess;
+import dev.quaestor.support.TestIssuer;
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Reads one large binary file (512 MiB by default) over MCP {@code resources/read} from a
+ * production-mode server (PostgreSQL audit, signed tokens, policy, the packaged jar with -Xmx256m),
+ * with a client that streams the response and decodes the base64 on the fly, and compares with curl
+ * downloading the same file from the server's {@code GET /baseline/{path}} (same bearer check, no
+ * policy, audit or MCP framing). Prints throughput of both, the ratio, the server's heap during the
+ * MCP reads (sampled from {@code /q/metrics} {@code jvm_memory_used_bytes{area="heap"}} every 50 ms)
+ * and checks the SHA-256 the client computed and the one in the OUTCOME audit record against the
+ * file's. Run with bench/large-read.sh [MiB] [runs].
+ */
+public final class LargeReadBench {
+
+    private static final String DB = "quaestor_bench_large";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final byte[] BLOB_KEY = "\"blob\":\"".getBytes(StandardCharsets.US_ASCII);
+
+    public static void main(String[] args) throws Exception {
+        int mib = args.length > 0 ? Integer.parseInt(args[0]) : 512;
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        Path dir = Files.createDirectories(Path.of("target", "large-read").toAbsolutePath());
+        Path file = dir.resolve("large.bin");
+        String fileSha = createFile(file, mib);
+
+        var env = ProdServerSetup.environment("large-read", DB, """
+                apiVersion: quaestor/v1
+                kind: Policy
+                rules:
+                  - id: bench-large-read
+                    effect: allow
+                    actions: [read]
+                    resources: ["file:///bench/**"]
+                    subjects: {subjects: ["*"]}
+                """);
+        env.put("QUAESTOR_MOUNTS_BENCH_PROVIDER", "filesystem");
+        env.put("QUAESTOR_MOUNTS_BENCH_URI", "file:///bench/");
+        env.put("QUAESTOR_MOUNTS_BENCH_ROOT", dir.toString());
+        env.put("QUAESTOR_MOUNTS_BENCH_MAX_BYTES", Long.toString(4L << 30));
+        env.put("QUAESTOR_MOUNTS_BENCH_TIMEOUT_MS", "30000");
+        env.put("QUAESTOR_BASELINE_ENABLED", "true");
+        env.put("QUAESTOR_BASELINE_ROOT", dir.toString());
+
+        try (var server = new ServerProcess("large-read-server", env)) {
+            server.start();
+            server.awaitReady(Duration.ofSeconds(90));
+            String token = TestIssuer.tokenFor("bob");
+            String session = McpHttp.initialize(server.url(), token);
+            System.out.printf("file %d MiB (sha256 %s), server -Xmx256m, %d measured runs after one warm-up each%n",
+                    mib, fileSha.substring(0, 16) + "…", runs);
+
+            // Warm-up (JIT, connection pools), not measured.
+            mcpRead(server.url(), token, session, fileSha);
+            curl(server.url(), token, (long) mib << 20);
+
+            long baseline = heapUsed(server.url(), token);
+            var samples = new ArrayList<Long>();
+            var sampling = new AtomicBoolean(true);
+            Thread sampler = new Thread(() -> {
+                while (sampling.get()) {
+                    try {
+                        long h = heapUsed(server.url(), token);
+                        synchronized (samples) {
+                            samples.add(h);
+                        }
+                        Thread.sleep(50);
+                    } catch (Exception e) {
+                        return;
+                    }
+                }
+            }, "heap-sampler");
+            var mcp = new double[runs];
+            sampler.start();
+            Instant since = Instant.now();
+            for (int i = 0; i < runs; i++) {
+                mcp[i] = mcpRead(server.url(), token, session, fileSha);
+            }
+            sampling.set(false);
+            sampler.join();
+            var curl = new double[runs];
+            for (int i = 0; i < runs; i++) {
+                curl[i] = curl(server.url(), token, (long) mib << 20);
+            }
+            String audited = auditedSha(since);
+
+            long peak;
+            synchronized (samples) {
+                peak = samples.stream().mapToLong(Long::longValue).max().orElse(baseline);
+            }
+            double mcpMedian = median(mcp);
+            double curlMedian = median(curl);
+            System.out.printf("MCP resources/read (streamed, base64 decoded by the client): %s MiB/s, median %.1f MiB/s%n",
+                    fmt(mcp), mcpMedian);
+            System.out.printf("curl GET /baseline/large.bin (raw bytes):                    %s MiB/s, median %.1f MiB/s%n",
+                    fmt(curl), curlMedian);
+            System.out.printf("curl / MCP throughput: %.2fx (target <= 2x)%n", curlMedian / mcpMedian);
+            System.out.printf("server heap used (jvm_memory_used_bytes{area=\"heap\"}, all pools, %d samples): "
+                    + "before %.1f MiB, peak during MCP reads %.1f MiB, peak growth %.1f MiB (target < 64 MiB)%n",
+                    samples.size(), baseline / 1048576.0, peak / 1048576.0, (peak - baseline) / 1048576.0);
+            System.out.printf("OUTCOME audit record of the last read: sha256 %s (%s the file's)%n",
+                    audited.substring(0, 16) + "…", audited.equals(fileSha) ? "equals" : "DIFFERS FROM");
+            if (!audited.equals(fileSha)) {
+                throw new IllegalStateException("audited digest differs from the file's");
+            }
+        }
+    }
+
+    /** Writes {@code mib} MiB of pseudo-random bytes (reused if already there) and returns their SHA-256. */
+    private static String createFile(Path file, int mib) throws Exception {
+        var sha = MessageDigest.getInstance("SHA-256");
+        var random = new SplittableRandom(512);
+        byte[] chunk = new byte[1 << 20];
+        boolean reuse = Files.exists(file) && Files.size(file) == ((long) mib << 20);
+        try (OutputStream out = reuse ? OutputStream.nullOutputStream() : Files.newOutputStream(file)) {
+            for (int i = 0; i < mib; i++) {
+                for (int j = 0; j < chunk.length; j += 8) {
+                    long v = random.nextLong();
+                    for (int k = 0; k < 8; k++) {
+                        chunk[j + k] = (byte) (v >>> (8 * k));
+                    }
+                }
+                sha.update(chunk);
+                out.write(chunk);
+            }
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    /**
+     * One resources/read, the response streamed: the envelope up to {@code "blob":"} is skipped, the
+     * value is base64-decoded as it arrives and hashed, and the response must end in {@code "}]}}}.
+     * Returns MiB/s of decoded content.
+     */
+    private static double mcpRead(String url, String token, String session, String expectedSha) throws Exception {
+        var req = HttpRequest.newBuilder(URI.create(url + "/mcp")).timeout(Duration.ofMinutes(10))
+                .header("Authorization", "Bearer " + token).header("Mcp-Session-Id", session)
+                .header("MCP-Protocol-Version", "2025-06-18").header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///bench/large.bin\"}}"))
+                .build();
+        long start = System.nanoTime();
+        HttpResponse<InputStream> res = HTTP.send(req, HttpResponse.BodyHandlers.ofInputStream());
+        if (res.statusCode() != 200) {
+            throw new IllegalStateException("read said " + res.statusCode() + ": " + new String(res.body().readNBytes(2000)));
+        }
+        var sha = MessageDigest.getInstance("SHA-256");
+        long bytes = 0;
+        try (var in = new BufferedInputStream(res.body(), 1 << 16)) {
+            skipPast(in, BLOB_KEY);
+            var value = new UntilQuote(in);
+            try (var decoded = Base64.getDecoder().wrap(value)) {
+                byte[] buf = new byte[1 << 16];
+                int n;
+                while ((n = decoded.read(buf)) > 0) {
+                    sha.update(buf, 0, n);
+                    bytes += n;
+                }
+            }
+            String tail = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            if (!value.closed || !tail.equals("}]}}")) {
+                throw new IllegalStateException("incomplete response; tail '" + tail + "'");
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        String got = HexFormat.of().formatHex(sha.digest());
+        if (!got.equals(expectedSha)) {
+            throw new IllegalStateException("decoded content differs from the file: " + got);
+        }
+        return bytes / 1048576.0 / seconds;
+    }
+
+    private static void skipPast(InputStream in, byte[] marker) throws IOException {
+        int matched = 0;
+        for (int read = 0; matched < marker.length; read++) {
+            int c = in.read();
+            if (c < 0 || read > 4096) {
+                throw new IllegalStateException("no blob in the response");
+            }
+            matched = c == marker[matched] ? matched + 1 : (c == marker[0] ? 1 : 0);
+        }
+    }
+
+    /** The characters of a JSON string value up to its closing quote (base64 has no escapes). */
+    private static final class UntilQuote extends FilterInputStream {
+        boolean closed;
+
+        UntilQuote(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (closed) {
+                return -1;
+            }
+            in.mark(len);
+            int n = in.read(b, off, len);
+            if (n < 0) {
+                return -1;
+            }
+            for (int i = 0; i < n; i++) {
+                if (b[off + i] == '"') {
+                    in.reset();
+                    in.skip(i + 1);
+                    closed = true;
+                    return i == 0 ? -1 : i;
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public void close() {
+            // the outer stream is read on after the value
+        }
+    }
+
+    /** curl to /dev/null; returns MiB/s. */
+    private static double curl(String url, String token, long expectedBytes) throws Exception {
+        var p = new ProcessBuilder("curl", "-sS", "-o", "/dev/null", "-w", "%{size_download} %{time_total}",
+                "-H", "Authorization: Bearer " + token, url + "/baseline/large.bin").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("curl failed: " + out);
+        }
+        String[] parts = out.split(" ");
+        long size = Long.parseLong(parts[0]);
+        if (size != expectedBytes) {
+            throw new IllegalStateException("curl downloaded " + size + " bytes, expected " + expectedBytes);
+        }
+        return size / 1048576.0 / Double.parseDouble(parts[1]);
+    }
+
+    /** Sum of jvm_memory_used_bytes{area="heap",...} over the heap pools, from /q/metrics. */
+    private static long heapUsed(String url, String token) throws Exception {
+        var res = HTTP.send(HttpRequest.newBuilder(URI.create(url + "/q/metrics")).timeout(Duration.ofSeconds(5))
+                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofLines());
+        if (res.statusCode() != 200) {
+            throw new IllegalStateException("/q/metrics said " + res.statusCode());
+        }
+        return (long) res.body().filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    private static String auditedSha(Instant since) throws Exception {
+        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + DB, "postgres", "");
+                var s = c.prepareStatement("SELECT content_sha256 FROM audit_entry WHERE kind = 'OUTCOME' "
+                        + "AND uri = 'file:///bench/large.bin' AND outcome = 'ok' ORDER BY id DESC LIMIT 1")) {
+            var rs = s.executeQuery();
+            if (!rs.next()) {
+                throw new IllegalStateException("no OUTCOME record for the reads since " + since);
+            }
+            return rs.getString(1);
+        }
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    private static String fmt(double[] v) {
+        List<String> out = new ArrayList<>();
+        for (double d : v) {
+            out.add(String.format("%.1f", d));
+        }
+        return String.join(", ", out);
+    }
+}

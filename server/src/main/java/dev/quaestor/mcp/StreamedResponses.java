@@ -1,0 +1,78 @@
+package dev.quaestor.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.pipeline.ReadConfig;
+import dev.quaestor.pipeline.StreamedRead;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The HTTP response for a streamed {@code resources/read}: the JSON-RPC envelope around content that
+ * is encoded as it is read ({@link StreamedRead#writeTo} decides the order of content, outcome audit
+ * and closing bytes). As JSON, or as one SSE event when the client accepts only that. Written on the
+ * request's worker thread with the HTTP layer's back-pressure; a response that stalls past
+ * {@code quaestor.read.write-timeout}, or that fails part-way, is reset so the client never sees it
+ * complete.
+ */
+@ApplicationScoped
+class StreamedResponses {
+
+    private final ObjectMapper json;
+    private final Vertx vertx;
+    private final ReadConfig config;
+
+    StreamedResponses(ObjectMapper json, Vertx vertx, ReadConfig config) {
+        this.json = json;
+        this.vertx = vertx;
+        this.config = config;
+    }
+
+    Response build(JsonNode id, StreamedRead read, boolean sse, HttpServerRequest request, String requestId,
+            Map<String, String> headers) {
+        byte[] opening = opening(id, read, sse);
+        byte[] closing = (sse ? "\"}]}}\n\n" : "\"}]}}").getBytes(StandardCharsets.US_ASCII);
+        StreamingOutput body = out -> {
+            try (var watch = new WriteStallWatch(vertx, request, config.writeTimeout())) {
+                read.writeTo(watch.wrap(out), opening, closing);
+            } catch (IOException | RuntimeException e) {
+                // Incomplete: reset the stream (HTTP/1.1: close the connection) so no client takes it for whole.
+                request.response().reset();
+                throw e instanceof IOException io ? io : new IOException(e);
+            }
+        };
+        var builder = Response.ok(body).type(sse ? "text/event-stream" : "application/json")
+                .header(McpEndpoint.REQUEST_ID_HEADER, requestId);
+        if (sse) {
+            builder.header("Cache-Control", "no-cache");
+        }
+        headers.forEach(builder::header);
+        return builder.build();
+    }
+
+    /** {@code {"jsonrpc":"2.0","id":…,"result":{"contents":[{"uri":…,"mimeType":…,"blob":"} up to the value. */
+    private byte[] opening(JsonNode id, StreamedRead read, boolean sse) {
+        try {
+            var s = new StringBuilder(256);
+            if (sse) {
+                s.append("event: message\ndata: ");
+            }
+            s.append("{\"jsonrpc\":\"2.0\",\"id\":").append(json.writeValueAsString(id))
+                    .append(",\"result\":{\"contents\":[{\"uri\":").append(json.writeValueAsString(read.uri()));
+            if (read.mimeType() != null) {
+                s.append(",\"mimeType\":").append(json.writeValueAsString(read.mimeType()));
+            }
+            s.append(read.text() ? ",\"text\":\"" : ",\"blob\":\"");
+            return s.toString().getBytes(StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

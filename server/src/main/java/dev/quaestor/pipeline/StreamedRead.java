@@ -1,0 +1,160 @@
+package dev.quaestor.pipeline;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.SequenceInputStream;
+import java.nio.charset.CharacterCodingException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.jboss.logging.Logger;
+
+/**
+ * A read whose content is too large to hold: it is encoded as it is read from the provider and
+ * written to the response, with its SHA-256 and byte count computed on the way. The order of
+ * {@link #writeTo} is the request path's last step for large content (see {@link ResourcePipeline}):
+ *
+ * <ol>
+ *   <li>the caller has already committed the DECISION record (before the first byte);</li>
+ *   <li>the response's opening bytes, then the content, encoded as it is read;</li>
+ *   <li>the OUTCOME record (bytes, SHA-256 of exactly the bytes written), committed;</li>
+ *   <li>only then the closing bytes that make the response complete.</li>
+ * </ol>
+ *
+ * If the content fails part-way (provider error, over {@code max-bytes}, text that is not UTF-8,
+ * client gone) or the OUTCOME cannot be committed, the closing bytes are never written and
+ * {@link #writeTo} throws: the caller must then cut the connection, so the client never receives a
+ * complete, valid response. Failures are audited as outcomes with the bytes read so far.
+ */
+public final class StreamedRead implements ReadResult {
+
+    private static final Logger LOG = Logger.getLogger(StreamedRead.class);
+    /** Read buffer; a multiple of 3 so that base64 needs no carry between full chunks. */
+    static final int CHUNK = 48 * 1024;
+
+    /** Commits the OUTCOME record; throws if it cannot be committed. */
+    @FunctionalInterface
+    interface OutcomeRecorder {
+        void record(String outcome, Integer errorCode, long bytes, String sha256, String detail);
+    }
+
+    private final String uri;
+    private final String mimeType;
+    private final boolean text;
+    private final byte[] head;
+    private final InputStream rest;
+    private final long maxBytes;
+    private final OutcomeRecorder outcomes;
+    private boolean used;
+
+    StreamedRead(String uri, String mimeType, boolean text, byte[] head, InputStream rest, long maxBytes,
+            OutcomeRecorder outcomes) {
+        this.uri = uri;
+        this.mimeType = mimeType;
+        this.text = text;
+        this.head = head;
+        this.rest = rest;
+        this.maxBytes = maxBytes;
+        this.outcomes = outcomes;
+    }
+
+    public String uri() {
+        return uri;
+    }
+
+    /** May be null. */
+    public String mimeType() {
+        return mimeType;
+    }
+
+    /** True for a {@code text} value (JSON-escaped UTF-8), false for a base64 {@code blob}. */
+    public boolean text() {
+        return text;
+    }
+
+    /**
+     * Writes {@code opening}, the encoded content and, once the OUTCOME is committed, {@code closing}.
+     * Throws (after auditing what happened) if the response must not be completed.
+     */
+    public void writeTo(OutputStream out, byte[] opening, byte[] closing) throws IOException {
+        if (used) {
+            throw new IllegalStateException("a streamed read is written once");
+        }
+        used = true;
+        MessageDigest sha = sha256();
+        long count = 0;
+        String failure = null;
+        String detail = null;
+        try (InputStream in = new SequenceInputStream(new ByteArrayInputStream(head), rest)) {
+            ContentEncoder encoder = ContentEncoder.forContent(text);
+            out.write(opening);
+            byte[] buf = new byte[CHUNK];
+            int n;
+            while ((n = in.readNBytes(buf, 0, buf.length)) > 0) {
+                count += n;
+                sha.update(buf, 0, n);
+                if (count > maxBytes) {
+                    failure = "too-large";
+                    detail = "content grew past the mount's max-bytes (" + maxBytes + ") while streaming";
+                    throw new IOException(detail);
+                }
+                encoder.write(buf, n, out);
+            }
+            encoder.finish(out);
+        } catch (CharacterCodingException e) {
+            failure = "error";
+            detail = "text content is not valid UTF-8 after byte " + count + "; response aborted";
+            throw abort(failure, count, sha, detail, e);
+        } catch (IOException | RuntimeException e) {
+            if (failure == null) {
+                // Reading the provider's stream or writing to the client failed; which one is in the message.
+                failure = "aborted";
+                detail = "response aborted after " + count + " bytes: " + e;
+            }
+            throw abort(failure, count, sha, detail, e);
+        }
+        String digest = HexFormat.of().formatHex(sha.digest());
+        try {
+            outcomes.record("ok", null, count, digest, null);
+        } catch (RuntimeException e) {
+            // Not audited, so not completed: the caller cuts the connection before the closing bytes.
+            throw new IOException("outcome of a streamed read could not be committed; response aborted", e);
+        }
+        out.write(closing);
+        out.flush();
+    }
+
+    /**
+     * For a read that will not be written (refused after the provider opened it): closes the stream
+     * and audits why.
+     */
+    public void discard(String outcome, Integer errorCode, String detail) {
+        used = true;
+        try {
+            rest.close();
+        } catch (IOException e) {
+            LOG.debugf("closing a discarded stream: %s", e);
+        }
+        outcomes.record(outcome, errorCode, 0, null, detail);
+    }
+
+    private IOException abort(String outcome, long count, MessageDigest sha, String detail, Exception cause) {
+        try {
+            // The bytes read so far (some may not have reached the client): an upper bound of what was disclosed.
+            outcomes.record(outcome, null, count, HexFormat.of().formatHex(sha.digest()), detail);
+        } catch (RuntimeException e) {
+            LOG.errorf("outcome of an aborted streamed read of %s could not be committed: %s", uri, e);
+        }
+        return cause instanceof IOException io ? io : new IOException(detail, cause);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package dev.quaestor.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The order a streamed read is written in: content, then the OUTCOME commit, then the closing bytes;
+ * and what happens when any step fails (no closing bytes, the failure audited).
+ */
+class StreamedReadTest {
+
+    private static final byte[] OPEN = "{\"v\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLOSE = "\"}".getBytes(StandardCharsets.US_ASCII);
+
+    record Outcome(String outcome, long bytes, String sha256, String detail) {
+    }
+
+    private final List<Outcome> outcomes = new ArrayList<>();
+
+    private StreamedRead read(byte[] content, int headLength, boolean text, long maxBytes) {
+        return read(content, headLength, text, maxBytes, (o, code, bytes, sha, detail) -> outcomes.add(new Outcome(o, bytes, sha, detail)));
+    }
+
+    private static StreamedRead read(byte[] content, int headLength, boolean text, long maxBytes,
+            StreamedRead.OutcomeRecorder recorder) {
+        byte[] head = Arrays.copyOf(content, headLength);
+        var rest = new ByteArrayInputStream(content, headLength, content.length - headLength);
+        return new StreamedRead("file:///x", "application/octet-stream", text, head, rest, maxBytes, recorder);
+    }
+
+    private static String sha256(byte[] b) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+    }
+
+    @Test
+    void base64IsExactlyTheWholeContentsEncodingAndTheOutcomeCarriesItsDigest() throws Exception {
+        var random = new Random(1);
+        for (int size : new int[] {0, 1, 2, 3, 4, StreamedRead.CHUNK - 1, StreamedRead.CHUNK, StreamedRead.CHUNK + 1, 1_000_003}) {
+            for (int headLength : new int[] {0, 1, Math.min(size, 1000), size}) {
+                if (headLength > size) {
+                    continue;
+                }
+                byte[] content = new byte[size];
+                random.nextBytes(content);
+                outcomes.clear();
+                var out = new ByteArrayOutputStream();
+                read(content, headLength, false, Long.MAX_VALUE).writeTo(out, OPEN, CLOSE);
+                String expected = "{\"v\":\"" + Base64.getEncoder().encodeToString(content) + "\"}";
+                assertEquals(expected, out.toString(StandardCharsets.US_ASCII), "size " + size + ", head " + headLength);
+                assertEquals(List.of(new Outcome("ok", size, sha256(content), null)), outcomes);
+            }
+        }
+    }
+
+    @Test
+    void textIsEscapedAsJsonAndDecodesToTheSameString() throws Exception {
+        String text = "plain \"quoted\" back\\slash\ttab\r\nnew\u0001ctl\u001f é 漢字 😀 \u2028 end";
+        byte[] bytes = text.repeat(5000).getBytes(StandardCharsets.UTF_8);
+        // Heads that cut multi-byte characters at every offset, and chunk boundaries inside them.
+        for (int headLength : new int[] {0, 1, 40, 41, 42, 43, 44, 45, bytes.length}) {
+            var out = new ByteArrayOutputStream();
+            read(bytes, headLength, true, Long.MAX_VALUE).writeTo(out, OPEN, CLOSE);
+            var parsed = new ObjectMapper().readTree(out.toByteArray());
+            assertEquals(text.repeat(5000), parsed.get("v").asText(), "head " + headLength);
+        }
+        var out = new ByteArrayOutputStream();
+        read("a\"b\\c\n\u0000".getBytes(StandardCharsets.UTF_8), 0, true, Long.MAX_VALUE).writeTo(out, OPEN, CLOSE);
+        assertEquals("{\"v\":\"a\\\"b\\\\c\\n\\u0000\"}", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anOutcomeThatCannotBeCommittedLeavesTheResponseIncomplete() throws Exception {
+        byte[] content = new byte[200_000];
+        new Random(2).nextBytes(content);
+        var out = new ByteArrayOutputStream();
+        var failing = read(content, 10, false, Long.MAX_VALUE, (o, code, bytes, sha, detail) -> {
+            throw new IllegalStateException("audit log down");
+        });
+        var e = assertThrows(IOException.class, () -> failing.writeTo(out, OPEN, CLOSE));
+        assertTrue(e.getMessage().contains("could not be committed"), e.getMessage());
+        String written = out.toString(StandardCharsets.US_ASCII);
+        assertTrue(written.startsWith("{\"v\":\""));
+        assertFalse(written.endsWith("\"}"), "the closing bytes are never written");
+        assertEquals(Base64.getEncoder().encodeToString(content), written.substring(OPEN.length),
+                "all content was written, only the completion is withheld");
+    }
+
+    @Test
+    void invalidUtf8InStreamedTextAbortsAndIsAudited() {
+        byte[] content = ("ok text ".repeat(20_000) + "\u00e9").getBytes(StandardCharsets.UTF_8);
+        content[content.length - 1] = (byte) 0x41; // é's continuation byte replaced: malformed
+        var out = new ByteArrayOutputStream();
+        assertThrows(IOException.class, () -> read(content, 100, true, Long.MAX_VALUE).writeTo(out, OPEN, CLOSE));
+        assertFalse(out.toString(StandardCharsets.UTF_8).endsWith("\"}"));
+        assertEquals(1, outcomes.size());
+        assertEquals("error", outcomes.get(0).outcome());
+        assertTrue(outcomes.get(0).detail().contains("not valid UTF-8"), outcomes.get(0).detail());
+    }
+
+    @Test
+    void contentGrowingPastMaxBytesAbortsAsTooLarge() {
+        byte[] content = new byte[300_000];
+        var out = new ByteArrayOutputStream();
+        assertThrows(IOException.class, () -> read(content, 10, false, 200_000).writeTo(out, OPEN, CLOSE));
+        assertFalse(out.toString(StandardCharsets.US_ASCII).endsWith("\"}"));
+        assertEquals("too-large", outcomes.get(0).outcome());
+        assertTrue(outcomes.get(0).bytes() > 200_000);
+    }
+
+    @Test
+    void aClientThatGoesAwayIsAuditedAsAbortedWithTheBytesReadSoFar() {
+        byte[] content = new byte[500_000];
+        var broken = new OutputStream() {
+            long written;
+
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                written += len;
+                if (written > 100_000) {
+                    throw new IOException("connection reset by peer");
+                }
+            }
+        };
+        assertThrows(IOException.class, () -> read(content, 0, false, Long.MAX_VALUE).writeTo(broken, OPEN, CLOSE));
+        assertEquals("aborted", outcomes.get(0).outcome());
+        assertTrue(outcomes.get(0).bytes() > 0 && outcomes.get(0).bytes() < content.length);
+        assertTrue(outcomes.get(0).detail().contains("connection reset"), outcomes.get(0).detail());
+    }
+
+    @Test
+    void aDiscardedReadClosesItsStreamAndIsAudited() {
+        var closed = new boolean[1];
+        InputStream rest = new ByteArrayInputStream(new byte[10]) {
+            @Override
+            public void close() {
+                closed[0] = true;
+            }
+        };
+        var r = new StreamedRead("file:///x", null, false, new byte[0], rest, Long.MAX_VALUE,
+                (o, code, bytes, sha, detail) -> outcomes.add(new Outcome(o, bytes, sha, detail)));
+        r.discard("refused-in-batch", -32600, "why");
+        assertTrue(closed[0]);
+        assertEquals("refused-in-batch", outcomes.get(0).outcome());
+        assertNull(outcomes.get(0).sha256());
+    }
+}
