@@ -32,7 +32,7 @@
 #
 # ENVIRONMENT
 #   MCP_URL                 endpoint to test (the proxy URL). Required (or $1).
-#   CONFORMANCE_SCENARIOS   space-separated scenario list (default: the seven below).
+#   CONFORMANCE_SCENARIOS   space-separated scenario list (default: the nine below).
 #   CONFORMANCE_VERSION     npm version/tag of @modelcontextprotocol/conformance
 #                           (default 0.1.16, the version these checks were verified
 #                           against; "latest" to float).
@@ -47,7 +47,7 @@
 
 set -euo pipefail
 
-DEFAULT_SCENARIOS="server-initialize ping resources-list resources-read-text resources-read-binary resources-templates-read dns-rebinding-protection"
+DEFAULT_SCENARIOS="server-initialize ping resources-list resources-read-text resources-read-binary resources-templates-read resources-subscribe resources-unsubscribe dns-rebinding-protection"
 
 MCP_URL="${1:-${MCP_URL:-}}"
 SCENARIOS="${CONFORMANCE_SCENARIOS:-$DEFAULT_SCENARIOS}"

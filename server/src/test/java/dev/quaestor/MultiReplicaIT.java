@@ -48,6 +48,8 @@ class MultiReplicaIT {
     private static final Path POLICIES = Path.of("target", "replica-policies");
     private static final String HANDBOOK = "file:///docs/handbook/welcome.md";
     private static final int LIMIT = 50;
+    /** A copy of content/docs the replicas serve, so a test may change files under them. */
+    private static final Path DOCS = Path.of("target", "replica-docs").toAbsolutePath();
 
     private static final Map<String, String> BASE_POLICIES = new java.util.TreeMap<>();
     private static ConfigMapVolume policies;
@@ -59,6 +61,8 @@ class MultiReplicaIT {
         new TestIssuer().start();
         redis = new LocalRedis();
         dbUrl = ScratchDatabase.recreate("replicas");
+        // Each replica serves its own copy of the docs, so a test can change a file under them.
+        copyTree(Repo.CONTENT.resolve("docs"), DOCS);
         // The replicas read their policies from a directory laid out and updated as the kubelet mounts a ConfigMap.
         try (Stream<Path> files = Files.list(Repo.POLICIES)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
@@ -89,6 +93,7 @@ class MultiReplicaIT {
                 Map.entry("QUAESTOR_DB_APP_ROLE", "quaestor_app"),
                 Map.entry("QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString()),
                 Map.entry("QUAESTOR_POLICIES_PATH", POLICIES.toString()),
+                Map.entry("QUAESTOR_MOUNTS_DOCS_ROOT", DOCS.toString()),
                 Map.entry("QUAESTOR_RATELIMIT_BACKEND", "redis"),
                 Map.entry("QUAESTOR_RATELIMIT_REDIS_URL", redis.url()));
         for (int i = 1; i <= 3; i++) {
@@ -110,6 +115,83 @@ class MultiReplicaIT {
         if (redis != null) {
             redis.close();
         }
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        if (Files.exists(to)) {
+            try (Stream<Path> old = Files.walk(to)) {
+                for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(f, target);
+                }
+            }
+        }
+    }
+
+    /** Collects the data lines of an SSE stream in the background. */
+    private static List<String> listen(String baseUrl, String token, String session) throws Exception {
+        var lines = new CopyOnWriteArrayList<String>();
+        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(baseUrl + "/mcp"))
+                .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream")
+                .header("Mcp-Session-Id", session).GET().build(), HttpResponse.BodyHandlers.ofLines());
+        assertEquals(200, response.statusCode());
+        Thread t = new Thread(() -> {
+            try {
+                response.body().forEach(lines::add);
+            } catch (java.io.UncheckedIOException e) {
+                lines.add("(stream closed: " + e.getCause().getMessage() + ")");
+            }
+        }, "sse-" + baseUrl);
+        t.setDaemon(true);
+        t.start();
+        return lines;
+    }
+
+    private static long updates(List<String> lines, String uri) {
+        return lines.stream().filter(l -> l.contains("notifications/resources/updated") && l.contains(uri)).count();
+    }
+
+    @Test
+    @Order(0)
+    void aSubscriptionMadeOnOneReplicaIsDeliveredByTheReplicaHoldingTheStream() throws Exception {
+        String bob = TestIssuer.tokenFor("bob");
+        String session = McpHttp.initialize(url(0), bob);
+        List<String> stream = listen(url(2), bob, session);
+        var subscribe = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url(1) + "/mcp"))
+                .header("Authorization", "Bearer " + bob).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").header("Mcp-Session-Id", session)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/subscribe\","
+                        + "\"params\":{\"uri\":\"" + HANDBOOK + "\"}}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, subscribe.statusCode(), subscribe.body());
+        assertTrue(subscribe.body().contains("\"result\":{}"), subscribe.body());
+
+        Path file = DOCS.resolve("handbook").resolve("welcome.md");
+        Files.writeString(file, Files.readString(file) + "\n");
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (updates(stream, HANDBOOK) == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(1, updates(stream, HANDBOOK), "replica 3 (holding the stream) delivers a subscription made on replica 2: " + stream);
+
+        // A new stream on replica 1 takes over: replica 3's stream ends at its next check, and only the new one delivers.
+        List<String> moved = listen(url(0), bob, session);
+        Thread.sleep(6_000);
+        Files.writeString(file, Files.readString(file) + "\n");
+        deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (updates(moved, HANDBOOK) == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(1, updates(moved, HANDBOOK), "the replica now holding the stream delivers: " + moved);
+        assertEquals(1, updates(stream, HANDBOOK), "the replaced stream gets nothing more");
     }
 
     private static String url(int i) {

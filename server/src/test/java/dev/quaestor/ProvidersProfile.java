@@ -22,16 +22,24 @@ import org.eclipse.jgit.lib.PersonIdent;
 public class ProvidersProfile implements QuarkusTestProfile {
 
     public static final Path REPO = Path.of("target", "providers-test", "handbook");
+    /** A filesystem mount the subscription tests change under the running server (file:///watched/). */
+    public static final Path WATCHED = Path.of("target", "providers-test", "watched");
     public static final byte[] LOGO = {(byte) 0x89, 'P', 'N', 'G', 0, 9, 8, 7};
 
     @Override
     public Map<String, String> getConfigOverrides() {
         createRepository();
+        createWatched();
         ContentDatabase.reset();
         var c = new HashMap<String, String>();
+        c.put("quaestor.mounts.watched.provider", "filesystem");
+        c.put("quaestor.mounts.watched.uri", "file:///watched/");
+        c.put("quaestor.mounts.watched.root", WATCHED.toString());
+        c.put("quaestor.subscriptions.keep-alive", "1S");
         c.put("quaestor.mounts.handbook.provider", "git");
         c.put("quaestor.mounts.handbook.uri", "git://handbook/");
         c.put("quaestor.mounts.handbook.repository", REPO.toString());
+        c.put("quaestor.mounts.handbook.options.poll-interval", "500ms");
         c.put("quaestor.mounts.records.provider", "database");
         c.put("quaestor.mounts.records.uri", "db://records/");
         c.put("quaestor.mounts.records.options.jdbc-url", ContentDatabase.URL);
@@ -53,6 +61,28 @@ public class ProvidersProfile implements QuarkusTestProfile {
         c.put("quaestor.mounts.probe.options.queries.answer.kind", "list");
         c.put("quaestor.mounts.probe.options.queries.answer.format", "json");
         return c;
+    }
+
+    private static void createWatched() {
+        try {
+            delete(WATCHED);
+            Files.createDirectories(WATCHED.resolve("sub"));
+            Files.writeString(WATCHED.resolve("a.txt"), "a1\n");
+            Files.writeString(WATCHED.resolve("control.txt"), "c1\n");
+            Files.writeString(WATCHED.resolve("sub").resolve("b.txt"), "b1\n");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> old = Files.walk(dir)) {
+                for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 
     private static void createRepository() {

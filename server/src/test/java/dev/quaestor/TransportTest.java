@@ -25,8 +25,9 @@ class TransportTest {
             Rpc.as(alice).body(Rpc.init(v)).post("/mcp").then().statusCode(200)
                     .header("Mcp-Session-Id", notNullValue())
                     .body("result.protocolVersion", equalTo(v))
-                    .body("result.capabilities.resources.subscribe", equalTo(false))
-                    .body("result.capabilities.resources.listChanged", equalTo(false))
+                    .body("result.capabilities.resources.subscribe", equalTo(true))
+                    .body("result.capabilities.resources.listChanged", equalTo(true))
+                    .body("result.capabilities.completions", equalTo(java.util.Map.of()))
                     .body("result.capabilities.tools", equalTo(null))
                     .body("result.serverInfo.name", equalTo("quaestor"));
         }
@@ -134,9 +135,11 @@ class TransportTest {
     }
 
     @Test
-    void getHasNoStreamToOffer() {
+    void getStreamChecksTheProtocolVersionAndOrigin() {
         String session = Rpc.initialize(alice, "2025-06-18");
         given().header("Authorization", "Bearer " + alice).header("Mcp-Session-Id", session).accept("text/event-stream")
-                .get("/mcp").then().statusCode(405).header("Allow", containsString("POST"));
+                .header("MCP-Protocol-Version", "2025-03-26").get("/mcp").then().statusCode(400);
+        given().header("Authorization", "Bearer " + alice).header("Mcp-Session-Id", session).accept("text/event-stream")
+                .header("Origin", "https://evil.example").get("/mcp").then().statusCode(403);
     }
 }

@@ -2,6 +2,7 @@ package dev.quaestor.provider;
 
 import dev.quaestor.uri.CanonicalUri;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Serves the resources of one mount. Implementations know nothing of identities, policy, audit
@@ -21,6 +22,19 @@ public interface ResourceProvider extends AutoCloseable {
 
     /** URI templates this mount can serve (see {@link dev.quaestor.uri.UriTemplate}). */
     List<TemplateEntry> templates();
+
+    /**
+     * Values for {@code argument} of one of this provider's templates ({@code uriTemplate} is its
+     * text as {@link #templates} gave it) that start with {@code prefix}, in the order a client
+     * should offer them, at most {@code limit}. {@code resolved} holds values the client already
+     * chose for other arguments of the template. For a {@code {+path}} argument a value ending in
+     * {@code /} stands for a folder to descend into. Empty (the default) when the provider cannot
+     * enumerate the values. The caller filters the values by policy; the provider must not.
+     */
+    default List<String> complete(String uriTemplate, String argument, String prefix, Map<String, String> resolved,
+            int limit) {
+        return List.of();
+    }
 
     /** True if this provider reports changes to {@link #addChangeListener} listeners. */
     default boolean emitsChanges() {

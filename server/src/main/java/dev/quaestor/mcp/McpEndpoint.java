@@ -16,7 +16,18 @@ import dev.quaestor.pipeline.RequestContext;
 import dev.quaestor.pipeline.ResourcePipeline;
 import dev.quaestor.pipeline.Served;
 import dev.quaestor.pipeline.StreamedRead;
+import dev.quaestor.subscription.Subscriber;
+import dev.quaestor.subscription.SubscriptionStore;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+import java.time.Instant;
+import org.jboss.resteasy.reactive.ResponseHeader;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
@@ -37,9 +48,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The MCP Streamable HTTP endpoint. POST carries JSON-RPC (answered as JSON, or as a one-event SSE
- * stream when the client accepts only that), GET would open a server-to-client stream (this server
- * sends no server-initiated messages yet, so it answers 405 as the transport allows), DELETE ends
- * the session. Origin/Host checks and authentication have run before any method here.
+ * stream when the client accepts only that), GET opens the session's server-to-client stream of
+ * notifications ({@link EventStreams}), DELETE ends the session and its stream and subscriptions. Origin/Host checks and authentication have run before any method here.
  */
 @Path("/mcp")
 public class McpEndpoint {
@@ -59,6 +69,10 @@ public class McpEndpoint {
     SessionStore sessions;
     @Inject
     ResourcePipeline pipeline;
+    @Inject
+    EventStreams streams;
+    @Inject
+    SubscriptionStore subscriptions;
     @Inject
     StreamedResponses streamed;
 
@@ -158,11 +172,48 @@ public class McpEndpoint {
         return builder.build();
     }
 
+    /**
+     * Opens the session's server-to-client stream (SSE): notifications of changed resources and
+     * lists, plus keep-alive comments. One stream per session: a new GET replaces the old stream
+     * (on any replica). Same session rules as POST: missing id 400, unknown, ended or another
+     * subject's session 404.
+     */
     @GET
-    public Response stream(@Context HttpHeaders headers) {
-        // No server-initiated messages are sent yet (no subscriptions, no list_changed), so there is
-        // no stream to open. 405 is the transport's answer for that.
-        return Response.status(405).header("Allow", "POST, DELETE").build();
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @ResponseHeader(name = "Cache-Control", value = "no-cache")
+    @ResponseHeader(name = "X-Accel-Buffering", value = "no")
+    @Blocking
+    public Multi<OutboundSseEvent> stream(@Context HttpHeaders headers, @Context HttpServerRequest request,
+            @Context Sse sse) {
+        String requestId = newRequestId();
+        String sessionId = headers.getHeaderString(SESSION_HEADER);
+        if (sessionId == null || sessionId.isBlank()) {
+            throw new WebApplicationException(plain(400, "Missing Mcp-Session-Id header; call initialize first", requestId));
+        }
+        var token = (JsonWebToken) security.getPrincipal();
+        Identity identity = identities.map(token);
+        java.util.Optional<SessionStore.Session> session;
+        try {
+            session = sessions.find(sessionId, identity.subject());
+        } catch (RuntimeException e) {
+            LOG.errorf("session lookup failed for request %s: %s", requestId, e.toString());
+            throw new WebApplicationException(plain(503, "Service unavailable", requestId));
+        }
+        if (session.isEmpty()) {
+            throw new WebApplicationException(Response.status(404).header(REQUEST_ID_HEADER, requestId).build());
+        }
+        String version = headers.getHeaderString(VERSION_HEADER);
+        if (version != null && (!ProtocolVersions.isSupported(version) || !version.equals(session.get().protocolVersion()))) {
+            throw new WebApplicationException(plain(400, "Unsupported or mismatched MCP-Protocol-Version", requestId));
+        }
+        String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        Instant expiry = token.getExpirationTime() > 0 ? Instant.ofEpochSecond(token.getExpirationTime()) : null;
+        try {
+            return streams.open(sessionId, new Subscriber(identity, sourceIp), expiry, sse);
+        } catch (RuntimeException e) {
+            LOG.errorf("cannot open the stream for request %s: %s", requestId, e.toString());
+            throw new WebApplicationException(plain(503, "Service unavailable", requestId));
+        }
     }
 
     @DELETE
@@ -172,7 +223,18 @@ public class McpEndpoint {
             return Response.status(400).build();
         }
         Identity identity = identities.map((JsonWebToken) security.getPrincipal());
-        return sessions.end(sessionId, identity.subject()) ? Response.noContent().build() : Response.status(404).build();
+        if (!sessions.end(sessionId, identity.subject())) {
+            return Response.status(404).build();
+        }
+        // The stream here ends now; a stream on another replica ends at that replica's next check.
+        streams.close(sessionId);
+        try {
+            subscriptions.removeSession(sessionId);
+        } catch (RuntimeException e) {
+            // The session has ended, so its subscriptions can never be delivered; they are only left behind.
+            LOG.warnf("subscriptions of ended session could not be removed: %s", e.toString());
+        }
+        return Response.noContent().build();
     }
 
     private Response initialize(JsonNode root, Identity identity, String requestId, boolean sse) {
@@ -196,7 +258,7 @@ public class McpEndpoint {
             return error(503, id, ErrorCodes.UNAVAILABLE, "Service unavailable", Map.of(), requestId, sse);
         }
         var result = new Schema.InitializeResult(version,
-                new Schema.ServerCapabilities(new Schema.ResourcesCapability(false, false), null),
+                new Schema.ServerCapabilities(new Schema.ResourcesCapability(true, true), null, Map.of()),
                 new Schema.Implementation("quaestor", "Quaestor", ServerVersion.VALUE),
                 "Governed read access to organisational content. Every read is authorised by policy and audited.");
         return respond(200, new JsonRpc.Result(id, result), sse)
@@ -238,6 +300,9 @@ public class McpEndpoint {
                 case "resources/list" -> served(id, pipeline.list(ctx, cursor(params)));
                 case "resources/templates/list" -> served(id, pipeline.templates(ctx, cursor(params)));
                 case "resources/read" -> read(id, pipeline.read(ctx, uri(params)), inBatch);
+                case "resources/subscribe" -> served(id, pipeline.subscribe(ctx, uri(params)));
+                case "resources/unsubscribe" -> served(id, pipeline.unsubscribe(ctx, uri(params)));
+                case "completion/complete" -> complete(id, ctx, params);
                 default -> failure(id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + truncate(method), Map.of(), requestId, 200);
             };
         } catch (McpError e) {
@@ -246,6 +311,30 @@ public class McpEndpoint {
             LOG.errorf(e, "internal error in request %s", requestId);
             return failure(id, ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of(), requestId, 200);
         }
+    }
+
+    /** {@code completion/complete}: only resource-template arguments (this server has no prompts). */
+    private Answer complete(JsonNode id, RequestContext ctx, JsonNode params) {
+        JsonNode ref = params == null ? null : params.get("ref");
+        JsonNode argument = params == null ? null : params.get("argument");
+        if (ref == null || !ref.isObject() || argument == null || !argument.isObject()
+                || !argument.path("name").isTextual() || !argument.path("value").isTextual()) {
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "params need ref and argument {name, value}", Map.of());
+        }
+        if (!"ref/resource".equals(ref.path("type").asText()) || !ref.path("uri").isTextual()) {
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "Only ref/resource with a uri template can be completed", Map.of());
+        }
+        var resolved = new LinkedHashMap<String, String>();
+        JsonNode given = params.path("context").path("arguments");
+        if (given.isObject()) {
+            given.fields().forEachRemaining(e -> {
+                if (e.getValue().isTextual()) {
+                    resolved.put(e.getKey(), e.getValue().asText());
+                }
+            });
+        }
+        return served(id, pipeline.complete(ctx, ref.get("uri").asText(), argument.get("name").asText(),
+                argument.get("value").asText(), resolved));
     }
 
     /** A read's answer: a complete result, or content to be streamed by {@link StreamedResponses}. */

@@ -24,4 +24,7 @@ public class McpSession extends PanacheEntityBase {
     public Instant createdAt;
     @Column(name = "ended_at")
     public Instant endedAt;
+    /** The session's current GET stream; a newer stream (on any replica) replaces an older one. */
+    @Column(name = "stream_id")
+    public String streamId;
 }

@@ -7,6 +7,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -61,6 +65,24 @@ public class SessionStore {
             cache.put(id, s);
         }
         return s.subject().equals(subject) ? Optional.of(s) : Optional.empty();
+    }
+
+    /** Records that this stream is now the session's one stream, replacing any other on any replica. */
+    public void claimStream(String id, String streamId) {
+        QuarkusTransaction.requiringNew().run(() -> McpSession.update("streamId = ?1 where id = ?2", streamId, id));
+    }
+
+    /** For each of these sessions that is still live, the id of its current stream ("" if none). */
+    public Map<String, String> streamOwners(Collection<String> ids) {
+        var out = new HashMap<String, String>();
+        List<String> all = List.copyOf(ids);
+        for (int i = 0; i < all.size(); i += 500) {
+            List<String> chunk = all.subList(i, Math.min(all.size(), i + 500));
+            List<McpSession> rows = QuarkusTransaction.requiringNew().call(() ->
+                    McpSession.<McpSession>list("id in ?1 and endedAt is null", chunk));
+            rows.forEach(r -> out.put(r.id, r.streamId == null ? "" : r.streamId));
+        }
+        return out;
     }
 
     /** Ends the session if this subject owns it; false if there was no such live session. */

@@ -104,6 +104,12 @@ public class ProviderCalls {
         }
     }
 
+    /** Candidate values for a template argument, under the mount's guard like any provider call. */
+    public List<String> complete(Mounted mount, String template, String argument, String prefix,
+            Map<String, String> resolved, int limit) {
+        return call(mount, () -> mount.provider().complete(template, argument, prefix, resolved, limit));
+    }
+
     /**
      * A listing across mounts. A mount whose guard refuses (breaker open, bulkhead full, time
      * box) or whose provider fails is left out of this listing rather than failing it for every

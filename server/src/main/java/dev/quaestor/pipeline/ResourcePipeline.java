@@ -23,6 +23,10 @@ import dev.quaestor.ratelimit.RateLimiter;
 import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.InvalidUriException;
 import dev.quaestor.uri.UriCanonicalizer;
+import dev.quaestor.uri.UriTemplate;
+import dev.quaestor.subscription.Subscriber;
+import dev.quaestor.subscription.SubscriptionLimitException;
+import dev.quaestor.subscription.SubscriptionStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -53,6 +57,12 @@ import org.jboss.logging.Logger;
  *       outcome is committed after the last content byte and before the response's closing bytes; if
  *       that commit fails the response is cut off, never completed.</li>
  * </ol>
+ *
+ * <p>{@code resources/subscribe} takes the same path with action {@code subscribe}; its "provider"
+ * step records the subscription in the shared store. {@code resources/unsubscribe} skips the
+ * policy decision (it only narrows what is disclosed) but is audited and rate limited. Listings and
+ * {@code completion/complete} record a {@code FILTER} decision and judge each entry or value.
+ * Notifications are judged again at send time by {@link dev.quaestor.subscription.ChangeNotifier}.
  */
 @ApplicationScoped
 public class ResourcePipeline {
@@ -68,9 +78,16 @@ public class ResourcePipeline {
     private final PipelineMetrics metrics;
     private final StageSpans spans;
     private final ReadConfig readConfig;
+    private final SubscriptionStore subscriptions;
+
+    /** Completion values returned at most (the MCP limit). */
+    static final int MAX_COMPLETIONS = 100;
+    /** Candidates asked of a provider for one completion, before the policy filter. */
+    static final int COMPLETION_SCAN = 1000;
 
     ResourcePipeline(PolicyStore policies, AuditLog audit, RateLimiter limiter, MountTable mounts, ProviderCalls calls,
-            ListingConfig listing, PipelineMetrics metrics, StageSpans spans, ReadConfig readConfig) {
+            ListingConfig listing, PipelineMetrics metrics, StageSpans spans, ReadConfig readConfig,
+            SubscriptionStore subscriptions) {
         this.policies = policies;
         this.audit = audit;
         this.limiter = limiter;
@@ -80,6 +97,7 @@ public class ResourcePipeline {
         this.metrics = metrics;
         this.spans = spans;
         this.readConfig = readConfig;
+        this.subscriptions = subscriptions;
     }
 
     public Served<ReadResult> read(RequestContext ctx, String rawUri) {
@@ -188,6 +206,201 @@ public class ResourcePipeline {
         outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start,
                 rate.auditDetail());
         return new Served<>(new Schema.ListResourceTemplatesResult(out, null), rate);
+    }
+
+    /**
+     * {@code resources/subscribe}: the same order as a read, with action {@code subscribe}. The
+     * "provider" step records the subscription in the shared store (the URI must fall in a mount;
+     * the resource need not exist yet). A denial is the same whether or not the URI exists.
+     */
+    public Served<Map<String, Object>> subscribe(RequestContext ctx, String rawUri) {
+        long start = System.nanoTime();
+        String method = "resources/subscribe";
+        PolicySet policy = policies.current();
+        CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy);
+        String uriText = uri.toString();
+
+        Decision decision;
+        try (var stage = spans.start("policy", method)) {
+            decision = policy.decide(ctx.identity(), Action.SUBSCRIBE, uri, ctx.facts());
+            stage.outcome(decision.allowed() ? "allow" : "deny");
+        }
+        decision(ctx, method, Action.SUBSCRIBE, uriText, decision.allowed() ? "ALLOW" : "DENY", decision.rules(), policy,
+                decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED);
+        if (!decision.allowed()) {
+            throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
+        }
+
+        RateCheck rate = limit(ctx, method, Action.SUBSCRIBE, uri, policy, start);
+
+        if (mounts.resolve(uri).isEmpty()) {
+            outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, "not-found", ErrorCodes.RESOURCE_NOT_FOUND, null, null,
+                    null, start, rate.auditDetail());
+            throw new McpError(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", uriData(uriText));
+        }
+        try {
+            subscriptions.add(ctx.sessionId(), uriText, new Subscriber(ctx.identity(), ctx.sourceIp()));
+        } catch (SubscriptionLimitException e) {
+            outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, "too-many-subscriptions", ErrorCodes.INVALID_REQUEST,
+                    null, null, null, start, e.getMessage());
+            var data = uriData(uriText);
+            data.put("maxSubscriptions", e.max());
+            throw new McpError(ErrorCodes.INVALID_REQUEST, "Too many subscriptions for this session", data);
+        } catch (RuntimeException e) {
+            throw storeFailure(ctx, method, uriText, policy, start, e);
+        }
+        outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, "ok", null, null, null, null, start, rate.auditDetail());
+        return new Served<>(Map.of(), rate);
+    }
+
+    /**
+     * {@code resources/unsubscribe}: removing one's own subscription only narrows what is disclosed,
+     * so it is not judged by policy (its DECISION record says ALLOW with no rule); it is audited and
+     * rate limited like everything else. Unsubscribing from something not subscribed succeeds.
+     */
+    public Served<Map<String, Object>> unsubscribe(RequestContext ctx, String rawUri) {
+        long start = System.nanoTime();
+        String method = "resources/unsubscribe";
+        PolicySet policy = policies.current();
+        CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy);
+        String uriText = uri.toString();
+        decision(ctx, method, Action.SUBSCRIBE, uriText, "ALLOW", List.of(), policy, null);
+        RateCheck rate = limit(ctx, method, Action.SUBSCRIBE, uri, policy, start);
+        boolean removed;
+        try {
+            removed = subscriptions.remove(ctx.sessionId(), uriText);
+        } catch (RuntimeException e) {
+            throw storeFailure(ctx, method, uriText, policy, start, e);
+        }
+        outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, removed ? "ok" : "not-subscribed", null, null, null, null,
+                start, rate.auditDetail());
+        return new Served<>(Map.of(), rate);
+    }
+
+    /**
+     * {@code completion/complete} for an argument of a resource template: the mount's provider
+     * proposes values (if it can enumerate them) and only those whose expanded URI the caller may
+     * read are returned, at most {@link #MAX_COMPLETIONS}. Audited like a listing (DECISION FILTER,
+     * OUTCOME with the number of values disclosed).
+     */
+    public Served<Schema.CompleteResult> complete(RequestContext ctx, String templateText, String argument, String value,
+            Map<String, String> resolved) {
+        long start = System.nanoTime();
+        String method = "completion/complete";
+        PolicySet policy = policies.current();
+        decision(ctx, method, Action.READ, null, "FILTER", List.of(), policy, null);
+        RateCheck rate = limit(ctx, method, Action.READ, null, policy, start);
+        String detail = "template " + truncate(templateText) + " argument " + truncate(argument);
+
+        MountTable.Mounted owner = null;
+        UriTemplate template = null;
+        for (var m : mounts.all()) {
+            for (var t : m.provider().templates()) {
+                if (t.uriTemplate().equals(templateText)) {
+                    owner = m;
+                    template = UriTemplate.parse(t.uriTemplate());
+                }
+            }
+        }
+        if (template == null || !template.variables().contains(argument)) {
+            outcome(ctx, method, Action.READ, null, policy, "invalid-params", ErrorCodes.INVALID_PARAMS, null, null, null,
+                    start, detail);
+            throw new McpError(ErrorCodes.INVALID_PARAMS, template == null ? "Unknown resource template"
+                    : "The template has no argument named " + truncate(argument), Map.of());
+        }
+        var known = new LinkedHashMap<String, String>();
+        for (var e : resolved.entrySet()) {
+            if (template.variables().contains(e.getKey()) && !e.getKey().equals(argument)) {
+                known.put(e.getKey(), e.getValue());
+            }
+        }
+        List<String> candidates;
+        try {
+            candidates = calls.complete(owner, templateText, argument, value, Map.copyOf(known), COMPLETION_SCAN);
+        } catch (RuntimeException e) {
+            throw providerFailure(ctx, method, Action.READ, null, policy, start, rate, e);
+        }
+        var values = new ArrayList<String>();
+        boolean more = candidates.size() >= COMPLETION_SCAN;
+        for (String candidate : candidates) {
+            if (candidate == null || !candidate.startsWith(value)) {
+                continue;
+            }
+            var values1 = new LinkedHashMap<>(known);
+            values1.put(argument, candidate);
+            if (mayRead(ctx, policy, template, values1, candidate.endsWith("/"))) {
+                if (values.size() == MAX_COMPLETIONS) {
+                    more = true;
+                    break;
+                }
+                values.add(candidate);
+            }
+        }
+        outcome(ctx, method, Action.READ, null, policy, "ok", null, null, values.size(), null, start,
+                joinDetails(rate.auditDetail(), detail));
+        return new Served<>(new Schema.CompleteResult(new Schema.Completion(values, null, more)), rate);
+    }
+
+    /**
+     * Whether the caller may read the URI a completed value leads to: the resource itself when every
+     * variable has a value, else (a folder, or later variables still open) anything below the
+     * literal part the values fix.
+     */
+    private static boolean mayRead(RequestContext ctx, PolicySet policy, UriTemplate template, Map<String, String> values,
+            boolean folder) {
+        String text = template.text();
+        int open = -1;
+        for (String v : template.variables()) {
+            if (!values.containsKey(v)) {
+                int at = firstExpression(text, v);
+                open = open < 0 ? at : Math.min(open, at);
+            }
+        }
+        try {
+            if (open < 0 && !folder) {
+                CanonicalUri uri = UriCanonicalizer.canonicalize(template.expand(values));
+                return policy.decide(ctx.identity(), Action.READ, uri, ctx.facts()).allowed();
+            }
+            String expanded = open < 0 ? template.expand(values) : UriTemplate.parse(text.substring(0, open)).expand(values);
+            CanonicalUri below = literalPrefix(expanded + (open < 0 ? "" : "{rest}"));
+            return below != null && policy.mayAllowBelow(ctx.identity(), Action.READ, below, ctx.facts());
+        } catch (InvalidUriException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static int firstExpression(String template, String variable) {
+        for (String form : new String[] {"{" + variable + "}", "{+" + variable + "}", "{#" + variable + "}"}) {
+            int at = template.indexOf(form);
+            if (at >= 0) {
+                return at;
+            }
+        }
+        return template.length();
+    }
+
+    private static String truncate(String s) {
+        return s == null || s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+
+    /** The canonical URI, or an audited -32602 for a URI that has none. */
+    private CanonicalUri canonicalOrRefuse(RequestContext ctx, String method, Action action, String rawUri, PolicySet policy) {
+        try {
+            return UriCanonicalizer.canonicalize(rawUri);
+        } catch (InvalidUriException e) {
+            decision(ctx, method, action, rawUri, "DENY", List.of(), policy, ErrorCodes.INVALID_PARAMS);
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
+        }
+    }
+
+    /** The subscription store (the database) failed: audited, and refused like an unwritable audit log. */
+    private McpError storeFailure(RequestContext ctx, String method, String uri, PolicySet policy, long start,
+            RuntimeException e) {
+        LOG.errorf("subscription store failed for request %s: %s", ctx.requestId(), e.toString());
+        outcome(ctx, method, Action.SUBSCRIBE, uri, policy, "store-unavailable", ErrorCodes.UNAVAILABLE, null, null, null,
+                start, null);
+        return new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: subscriptions cannot be recorded",
+                uriData(uri), 503, Map.of("Retry-After", "5"));
     }
 
     /** The canonical URI of a template's text before its first variable, trimmed to whole segments. */

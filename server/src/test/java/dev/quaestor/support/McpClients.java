@@ -18,14 +18,18 @@ public final class McpClients {
     }
 
     public static McpSyncClient connect(URL base, String token) {
-        var transport = HttpClientStreamableHttpTransport.builder(base.toString().replaceAll("/$", ""))
+        McpSyncClient client = McpClient.sync(transport(base, token)).requestTimeout(Duration.ofSeconds(20)).build();
+        client.initialize();
+        return client;
+    }
+
+    /** The SDK's Streamable HTTP transport for the server under test (it opens the GET stream after initialize). */
+    public static HttpClientStreamableHttpTransport transport(URL base, String token) {
+        return HttpClientStreamableHttpTransport.builder(base.toString().replaceAll("/$", ""))
                 .endpoint("/mcp")
                 .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
                 .openConnectionOnStartup(false)
                 .build();
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(20)).build();
-        client.initialize();
-        return client;
     }
 
     /** Runs the call, expects a JSON-RPC error, and returns it. */

@@ -19,7 +19,8 @@ public final class Schema {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record ServerCapabilities(ResourcesCapability resources, Map<String, Object> logging) {
+    public record ServerCapabilities(ResourcesCapability resources, Map<String, Object> logging,
+            Map<String, Object> completions) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -54,5 +55,13 @@ public final class Schema {
     }
 
     public record ReadResourceResult(List<ResourceContents> contents) {
+    }
+
+    /** {@code completion/complete}: candidate values for one template argument. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Completion(List<String> values, Integer total, Boolean hasMore) {
+    }
+
+    public record CompleteResult(Completion completion) {
     }
 }

@@ -226,6 +226,52 @@ final class DatabaseProvider implements ResourceProvider {
         }
     }
 
+    /**
+     * Completes a variable of a query's template from its {@code list-sql} (the column named like
+     * the variable), keeping rows that agree with values already chosen for other variables. Queries
+     * without {@code list-sql} offer nothing.
+     */
+    @Override
+    public List<String> complete(String uriTemplate, String argument, String prefix, Map<String, String> resolved,
+            int limit) {
+        for (QueryDefinition q : queries) {
+            if (!q.template().text().equals(uriTemplate) || q.listSql() == null) {
+                continue;
+            }
+            try {
+                return db.run(q.listSql(), List.of(), maxRows, rs -> {
+                    var out = new java.util.LinkedHashSet<String>();
+                    ResultSetMetaData md = rs.getMetaData();
+                    while (rs.next() && out.size() < limit) {
+                        String value = null;
+                        boolean agrees = true;
+                        for (int i = 1; i <= md.getColumnCount(); i++) {
+                            String label = md.getColumnLabel(i);
+                            String cell = rs.getString(i);
+                            if (label.equalsIgnoreCase(argument)) {
+                                value = cell;
+                            } else {
+                                for (var r : resolved.entrySet()) {
+                                    if (r.getKey().equalsIgnoreCase(label) && !r.getValue().equals(cell)) {
+                                        agrees = false;
+                                    }
+                                }
+                            }
+                        }
+                        if (agrees && value != null && value.startsWith(prefix)) {
+                            out.add(value);
+                        }
+                    }
+                    return List.copyOf(out);
+                });
+            } catch (SQLException e) {
+                throw new IllegalStateException("mount '" + mount.name() + "', list-sql of '" + q.name() + "' failed: "
+                        + e.getMessage(), e);
+            }
+        }
+        return List.of();
+    }
+
     @Override
     public List<TemplateEntry> templates() {
         var out = new ArrayList<TemplateEntry>();

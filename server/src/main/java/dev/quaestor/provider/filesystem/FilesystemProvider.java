@@ -186,6 +186,61 @@ final class FilesystemProvider implements ResourceProvider {
                 "Any file below " + prefix + "/", null));
     }
 
+    /**
+     * Completes {@code {+path}}: the entries of the folder named by the prefix up to its last
+     * {@code /} whose names start with the rest; folders end in {@code /}. Hidden entries and
+     * entries that leave the root (or are links, unless followed) are not offered.
+     */
+    @Override
+    public List<String> complete(String uriTemplate, String argument, String prefix, java.util.Map<String, String> resolved,
+            int limit) {
+        if (!argument.equals("path") || !templates().get(0).uriTemplate().equals(uriTemplate)) {
+            return List.of();
+        }
+        int slash = prefix.lastIndexOf('/');
+        String folder = slash < 0 ? "" : prefix.substring(0, slash + 1);
+        String start = prefix.substring(slash + 1);
+        Path dir = root;
+        for (String seg : folder.split("/")) {
+            if (seg.isEmpty()) {
+                continue;
+            }
+            if (seg.equals("..") || seg.equals(".") || (!includeHidden && seg.startsWith(".")) || seg.indexOf('\0') >= 0
+                    || seg.indexOf('\\') >= 0) {
+                return List.of();
+            }
+            dir = dir.resolve(seg);
+        }
+        Path realDir = dir.equals(root) ? root : confined(dir);
+        if (realDir == null || !Files.isDirectory(realDir)) {
+            return List.of();
+        }
+        var out = new ArrayList<String>();
+        try (Stream<Path> children = Files.list(realDir)) {
+            for (Path child : children.sorted().toList()) {
+                String name = child.getFileName().toString();
+                if (!name.startsWith(start) || (!includeHidden && name.startsWith("."))) {
+                    continue;
+                }
+                Path real = confined(child);
+                if (real == null) {
+                    continue;
+                }
+                if (Files.isDirectory(real)) {
+                    out.add(folder + name + "/");
+                } else if (Files.isRegularFile(real)) {
+                    out.add(folder + name);
+                }
+                if (out.size() >= limit) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
     /** The real path of a URI's file, or not-found if it is absent, hidden, not a file or outside the root. */
     private Path locate(CanonicalUri uri) {
         if (!uri.isWithin(mount.prefix())) {

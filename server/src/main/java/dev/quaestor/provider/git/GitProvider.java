@@ -272,6 +272,75 @@ final class GitProvider implements ResourceProvider {
                 "A file at a branch, tag or full commit id; write '/' in a branch or tag name as ':'", null));
     }
 
+    // --- completion -----------------------------------------------------------------------------
+
+    /**
+     * Completes {@code {ref}} with branch and tag names (as URI segments) and, once the ref is
+     * chosen, {@code {+path}} with the entries of the folder the prefix names at that ref (folders
+     * end in {@code /}). Only paths the mount serves are offered.
+     */
+    @Override
+    public List<String> complete(String uriTemplate, String argument, String prefix, java.util.Map<String, String> resolved,
+            int limit) {
+        if (!template.text().equals(uriTemplate)) {
+            return List.of();
+        }
+        try {
+            if (argument.equals("ref")) {
+                return refs.snapshot().keySet().stream().filter(r -> r.startsWith(prefix)).limit(limit).toList();
+            }
+            if (argument.equals("path") && resolved.get("ref") != null) {
+                return completePath(resolved.get("ref"), prefix, limit);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return List.of();
+    }
+
+    private List<String> completePath(String ref, String prefix, int limit) throws IOException {
+        int slash = prefix.lastIndexOf('/');
+        String folder = slash < 0 ? "" : prefix.substring(0, slash + 1);
+        String start = prefix.substring(slash + 1);
+        var out = new ArrayList<String>();
+        try (RevWalk walk = new RevWalk(repo)) {
+            RevCommit commit = refs.resolve(walk, ref);
+            if (commit == null) {
+                return out;
+            }
+            ObjectReader reader = walk.getObjectReader();
+            ObjectId tree = commit.getTree();
+            if (!folder.isEmpty()) {
+                String path = GitPaths.treePath(List.of(folder.substring(0, folder.length() - 1).split("/", -1)));
+                if (path == null) {
+                    return out;
+                }
+                try (TreeWalk at = TreeWalk.forPath(reader, path, commit.getTree())) {
+                    if (at == null || at.getFileMode(0) != FileMode.TREE) {
+                        return out;
+                    }
+                    tree = at.getObjectId(0);
+                }
+            }
+            try (TreeWalk tw = new TreeWalk(reader)) {
+                tw.addTree(tree);
+                tw.setRecursive(false);
+                while (tw.next() && out.size() < limit) {
+                    String name = tw.getNameString();
+                    if (!name.startsWith(start) || !GitPaths.isSafeSegment(name)) {
+                        continue;
+                    }
+                    if (tw.getFileMode(0) == FileMode.TREE) {
+                        out.add(folder + name + "/");
+                    } else if (isServedMode(tw.getFileMode(0)) && GitPaths.uriOf(base.child(ref), folder + name) != null) {
+                        out.add(folder + name);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     // --- change events -------------------------------------------------------------------------
 
     @Override

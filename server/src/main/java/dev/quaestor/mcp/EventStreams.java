@@ -1,0 +1,121 @@
+package dev.quaestor.mcp;
+
+import dev.quaestor.subscription.ChangeNotifier;
+import dev.quaestor.subscription.Subscriber;
+import dev.quaestor.subscription.SubscriptionConfig;
+import io.smallrye.mutiny.Multi;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * The GET streams open on this replica, one per session. A session has one stream across all
+ * replicas: opening a new one records it in the session row, and the replica holding an older one
+ * closes it at its next check (at once if it is this replica). Streams also end when the session
+ * is deleted (on any replica: seen at the next check), when the token that opened them expires,
+ * and when the client goes away. Every stream gets a keep-alive comment every
+ * {@code quaestor.subscriptions.keep-alive}.
+ */
+@ApplicationScoped
+public class EventStreams {
+
+    private static final Logger LOG = Logger.getLogger(EventStreams.class);
+
+    private record Open(String streamId, SseOutlet outlet, Instant expiresAt) {
+    }
+
+    private final SessionStore sessions;
+    private final ChangeNotifier notifier;
+    private final Map<String, Open> local = new ConcurrentHashMap<>();
+    private final SecureRandom random = new SecureRandom();
+    private final ScheduledExecutorService scheduler;
+
+    EventStreams(SessionStore sessions, ChangeNotifier notifier, SubscriptionConfig config) {
+        this.sessions = sessions;
+        this.notifier = notifier;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "quaestor-streams");
+            t.setDaemon(true);
+            return t;
+        });
+        long keepAlive = Math.max(100, config.keepAlive().toMillis());
+        long check = Math.max(100, config.streamCheckInterval().toMillis());
+        scheduler.scheduleWithFixedDelay(this::keepAlive, keepAlive, keepAlive, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::check, check, check, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Opens the session's stream, replacing any older one. Blocking (database, and the first
+     * stream starts the providers' watchers).
+     */
+    public Multi<OutboundSseEvent> open(String sessionId, Subscriber who, Instant tokenExpiry, Sse sse) {
+        byte[] raw = new byte[18];
+        random.nextBytes(raw);
+        String streamId = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+        sessions.claimStream(sessionId, streamId);
+        var outlet = new SseOutlet(sessionId, who, sse);
+        var open = new Open(streamId, outlet, tokenExpiry);
+        Open previous = local.put(sessionId, open);
+        notifier.attach(outlet);
+        if (previous != null) {
+            previous.outlet().close();
+        }
+        return outlet.events(() -> {
+            local.remove(sessionId, open);
+            notifier.detach(outlet);
+        });
+    }
+
+    /** Closes the session's stream on this replica, if it holds one. */
+    public void close(String sessionId) {
+        Open o = local.remove(sessionId);
+        if (o != null) {
+            notifier.detach(o.outlet());
+            o.outlet().close();
+        }
+    }
+
+    private void keepAlive() {
+        local.values().forEach(o -> o.outlet().keepAlive());
+    }
+
+    /** Ends streams whose session ended or moved to a newer stream, or whose token expired. */
+    private void check() {
+        if (local.isEmpty()) {
+            return;
+        }
+        try {
+            Instant now = Instant.now();
+            Map<String, String> owners = sessions.streamOwners(List.copyOf(local.keySet()));
+            for (var e : local.entrySet()) {
+                Open o = e.getValue();
+                String owner = owners.get(e.getKey());
+                if (owner == null || !owner.equals(o.streamId()) || (o.expiresAt() != null && now.isAfter(o.expiresAt()))) {
+                    if (local.remove(e.getKey(), o)) {
+                        notifier.detach(o.outlet());
+                        o.outlet().close();
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("cannot check the sessions of open streams: %s", e.toString());
+        }
+    }
+
+    @PreDestroy
+    void shutdown() {
+        scheduler.shutdownNow();
+        local.keySet().forEach(this::close);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.quaestor.mcp;
+
+import dev.quaestor.subscription.NotificationOutlet;
+import dev.quaestor.subscription.Subscriber;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.subscription.MultiEmitter;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+
+/**
+ * One session's GET stream on this replica: JSON-RPC notifications as SSE {@code message} events
+ * and keep-alive comments. At most {@link #BUFFER} events wait for a slow client; beyond that the
+ * stream fails and the client reconnects, so a stalled reader never holds unbounded memory.
+ */
+final class SseOutlet implements NotificationOutlet {
+
+    static final int BUFFER = 256;
+
+    private final String sessionId;
+    private final Subscriber subscriber;
+    private final Sse sse;
+    private volatile MultiEmitter<? super OutboundSseEvent> emitter;
+    private volatile boolean closed;
+
+    SseOutlet(String sessionId, Subscriber subscriber, Sse sse) {
+        this.sessionId = sessionId;
+        this.subscriber = subscriber;
+        this.sse = sse;
+    }
+
+    /** The events of this stream; {@code onEnd} runs when it ends for any reason (client gone, closed, overflow). */
+    Multi<OutboundSseEvent> events(Runnable onEnd) {
+        return Multi.createFrom().<OutboundSseEvent>emitter(em -> {
+            em.onTermination(onEnd);
+            emitter = em;
+            if (closed) {
+                em.complete();
+            } else {
+                // Written at once, so the client sees the stream open before any notification is due.
+                em.emit(sse.newEventBuilder().comment("stream open").build());
+            }
+        }, BUFFER);
+    }
+
+    @Override
+    public String sessionId() {
+        return sessionId;
+    }
+
+    @Override
+    public Subscriber subscriber() {
+        return subscriber;
+    }
+
+    @Override
+    public boolean send(String jsonRpcNotification) {
+        return emit(sse.newEventBuilder().name("message").data(jsonRpcNotification).build());
+    }
+
+    void keepAlive() {
+        emit(sse.newEventBuilder().comment("keep-alive").build());
+    }
+
+    private boolean emit(OutboundSseEvent event) {
+        var em = emitter;
+        if (closed || em == null || em.isCancelled()) {
+            return false;
+        }
+        em.emit(event);
+        return true;
+    }
+
+    /** Ends the stream (the session ended, a newer stream replaced it, or its token expired). */
+    void close() {
+        closed = true;
+        var em = emitter;
+        if (em != null) {
+            em.complete();
+        }
+    }
+}

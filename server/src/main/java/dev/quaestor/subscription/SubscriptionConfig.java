@@ -1,0 +1,30 @@
+package dev.quaestor.subscription;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Subscriptions and the server-to-client stream ({@code quaestor.subscriptions.*}). */
+@ConfigMapping(prefix = "quaestor.subscriptions")
+public interface SubscriptionConfig {
+
+    /** Changes within one window are sent as one notification per URI per session. */
+    @WithDefault("300ms")
+    Duration coalesceWindow();
+
+    /** A comment is written to every open stream this often so that proxies do not cut it. */
+    @WithDefault("15S")
+    Duration keepAlive();
+
+    /** How often a replica checks that the sessions of its streams are still live and still its own. */
+    @WithDefault("5S")
+    Duration streamCheckInterval();
+
+    /** Subscriptions one session may hold. */
+    @WithDefault("1000")
+    int maxPerSession();
+
+    /** Changed URIs held between two flushes; beyond this, further changes in the window are dropped (counted). */
+    @WithDefault("10000")
+    int maxPendingChanges();
+}

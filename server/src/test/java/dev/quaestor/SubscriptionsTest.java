@@ -1,0 +1,365 @@
+package dev.quaestor;
+
+import dev.quaestor.audit.AuditEntry;
+import dev.quaestor.support.McpClients;
+import dev.quaestor.support.RecordingTransport;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.TestPolicies;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Subscriptions end to end with the official MCP Java SDK client: a file under a test-only
+ * filesystem mount (file:///watched/) changes and the subscriber is told; revoking the subject's
+ * access in a policy file stops the notifications.
+ */
+@QuarkusTest
+@TestProfile(ProvidersProfile.class)
+class SubscriptionsTest {
+
+    private static final Path POLICY = TestPolicies.DIR.resolve("subscriptions-test.yaml");
+    private static final String A = "file:///watched/a.txt";
+    private static final String CONTROL = "file:///watched/control.txt";
+
+    @TestHTTPResource("/")
+    URL base;
+
+    private final List<McpSyncClient> open = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        open.forEach(McpSyncClient::closeGracefully);
+        open.clear();
+        if (Files.deleteIfExists(POLICY)) {
+            waitFor("the test policy's removal", 10_000, () -> !String.valueOf(policyHealth().get("files")).contains("subscriptions-test"));
+        }
+    }
+
+    /** Grants dave read and subscribe on the listed URIs (globs), and waits until that set is active. */
+    private static void grantDave(String... resources) throws Exception {
+        String before = (String) policyHealth().get("revision");
+        Files.writeString(POLICY, """
+                apiVersion: quaestor/v1
+                kind: Policy
+                rules:
+                  - id: dave-watches
+                    effect: allow
+                    actions: [list, read, subscribe]
+                    resources: [%s]
+                    subjects: {subjects: [dave]}
+                """.formatted(String.join(", ", List.of(resources).stream().map(r -> "\"" + r + "\"").toList())));
+        waitFor("the policy edit to be active", 15_000, () -> "ok".equals(policyHealth().get("state"))
+                && !before.equals(policyHealth().get("revision")));
+    }
+
+    private static Map<String, Object> policyHealth() {
+        JsonPath health = given().get("/q/health/ready").then().extract().jsonPath();
+        return health.getMap("checks.find { it.name == 'policy' }.data");
+    }
+
+    private static void waitFor(String what, long millis, Supplier<Boolean> condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() < deadline) {
+            if (condition.get()) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        fail("not within " + millis + " ms: " + what);
+    }
+
+    private record Watcher(McpSyncClient client, RecordingTransport recorder, List<String> updatedContents) {
+        boolean listChangedSince(long nanoTime) {
+            return recorder.notifications().stream().anyMatch(n -> n.nanoTime() >= nanoTime
+                    && n.method().equals("notifications/resources/list_changed"));
+        }
+
+        /** Nano times at which notifications/resources/updated for this URI arrived. */
+        List<Long> updates(String uri) {
+            return recorder.notifications().stream()
+                    .filter(n -> n.method().equals("notifications/resources/updated"))
+                    .filter(n -> String.valueOf(n.params()).contains("uri=" + uri + "}") || String.valueOf(n.params()).contains("uri=" + uri + ","))
+                    .map(RecordingTransport.Received::nanoTime).toList();
+        }
+    }
+
+    private Watcher watcher(String user) throws Exception {
+        var recorder = new RecordingTransport(McpClients.transport(base, TestIssuer.tokenFor(user)));
+        var contents = new CopyOnWriteArrayList<String>();
+        McpSyncClient client = McpClient.sync(recorder).requestTimeout(Duration.ofSeconds(20))
+                .resourcesUpdateConsumer(list -> list.forEach(c -> {
+                    if (c instanceof McpSchema.TextResourceContents t) {
+                        contents.add(t.uri() + "=" + t.text());
+                    }
+                })).build();
+        var init = client.initialize();
+        assertTrue(init.capabilities().resources().subscribe(), "subscribe is declared");
+        assertTrue(init.capabilities().resources().listChanged(), "listChanged is declared");
+        open.add(client);
+        var w = new Watcher(client, recorder, contents);
+        awaitStreamOpen(w);
+        return w;
+    }
+
+    /**
+     * The SDK opens its GET stream in the background after initialize; a change made before the
+     * stream is attached would be missed. A file created in the probe folder (anyone may list it)
+     * gives every open stream a list_changed: once this client has one, its stream is live.
+     */
+    private static void awaitStreamOpen(Watcher w) throws Exception {
+        Path probes = ProvidersProfile.WATCHED.resolve("probe");
+        Files.createDirectories(probes);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            long since = System.nanoTime();
+            Path probe = Files.createTempFile(probes, "probe", ".txt");
+            try {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                while (System.nanoTime() < until) {
+                    if (w.listChangedSince(since)) {
+                        return;
+                    }
+                    Thread.sleep(20);
+                }
+            } finally {
+                Files.deleteIfExists(probe);
+            }
+        }
+        fail("the client's stream did not open within 10 s");
+    }
+
+    private static void write(String uri, String text) throws Exception {
+        Files.writeString(ProvidersProfile.WATCHED.resolve(uri.substring("file:///watched/".length())), text);
+    }
+
+    @Test
+    void changeIsNotifiedWithinTwoSecondsAndStopsWhenAccessIsRevoked() throws Exception {
+        grantDave("file:///watched/**");
+        Watcher dave = watcher("dave");
+        dave.client().subscribeResource(new McpSchema.SubscribeRequest(A));
+        dave.client().subscribeResource(new McpSchema.SubscribeRequest(CONTROL));
+
+        long written = System.nanoTime();
+        write(A, "a2\n");
+        waitFor("notifications/resources/updated for a.txt", 2_000, () -> !dave.updates(A).isEmpty());
+        long latencyMs = TimeUnit.NANOSECONDS.toMillis(dave.updates(A).get(0) - written);
+        assertTrue(latencyMs < 2_000, "notified after " + latencyMs + " ms");
+        // The SDK re-reads an updated resource and hands the new content to the consumer.
+        waitFor("the SDK to read the new content", 5_000, () -> dave.updatedContents().contains(A + "=a2\n"));
+
+        // Revoke a.txt (the control file stays granted); the reload must be active before the next change.
+        grantDave(CONTROL);
+        assertEquals(-32003, McpClients.expectError(() -> dave.client().readResource(new McpSchema.ReadResourceRequest(A)))
+                .getJsonRpcError().code(), "the revocation is in force");
+        int before = dave.updates(A).size();
+        write(A, "a3\n");
+        write(CONTROL, "c2\n");
+        // Positive control: the pipeline is alive and delivers what dave may still read...
+        waitFor("the control file's notification", 2_000, () -> !dave.updates(CONTROL).isEmpty());
+        // ...but nothing about the file he may no longer read, within a further 2 s.
+        Thread.sleep(2_000);
+        assertEquals(before, dave.updates(A).size(), "no notification for a revoked URI: " + dave.recorder().notifications());
+        assertFalse(dave.updatedContents().contains(A + "=a3\n"));
+    }
+
+    @Test
+    void deniedSubscribeIsAuditedAndUnsubscribeStopsNotifications() throws Exception {
+        grantDave("file:///watched/**");
+        // bob has no grant: -32003, the same for an existing and a missing file, and audited.
+        Watcher bob = watcher("bob");
+        for (String uri : List.of(A, "file:///watched/no-such-file.txt")) {
+            var error = McpClients.expectError(() -> bob.client().subscribeResource(new McpSchema.SubscribeRequest(uri)));
+            assertEquals(-32003, error.getJsonRpcError().code());
+            assertEquals("Permission denied", error.getJsonRpcError().message());
+        }
+        Instant since = Instant.now().minusSeconds(30);
+        QuarkusTransaction.requiringNew().run(() -> {
+            List<AuditEntry> denials = AuditEntry.list("kind = 'DECISION' and method = 'resources/subscribe' and subject = 'bob'"
+                    + " and time > ?1", since);
+            assertEquals(2, denials.size(), "both denials audited");
+            denials.forEach(d -> {
+                assertEquals("DENY", d.decision);
+                assertEquals("subscribe", d.action);
+                assertEquals(-32003, d.errorCode);
+            });
+        });
+
+        Watcher dave = watcher("dave");
+        dave.client().subscribeResource(new McpSchema.SubscribeRequest(A));
+        dave.client().subscribeResource(new McpSchema.SubscribeRequest(CONTROL));
+        write(A, "a4\n");
+        waitFor("a.txt's notification while subscribed", 2_000, () -> !dave.updates(A).isEmpty());
+        dave.client().unsubscribeResource(new McpSchema.UnsubscribeRequest(A));
+        int before = dave.updates(A).size();
+        write(A, "a5\n");
+        write(CONTROL, "c3\n");
+        waitFor("the control file's notification", 2_000, () -> !dave.updates(CONTROL).isEmpty());
+        Thread.sleep(1_500);
+        assertEquals(before, dave.updates(A).size(), "no notification after unsubscribe");
+
+        QuarkusTransaction.requiringNew().run(() -> {
+            List<AuditEntry> outcomes = AuditEntry.list("kind = 'OUTCOME' and subject = 'dave' and uri = ?1 and time > ?2"
+                    + " order by id", A, since);
+            assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/subscribe") && o.outcome.equals("ok")), outcomes.toString());
+            assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/unsubscribe") && o.outcome.equals("ok")));
+        });
+    }
+
+    @Test
+    void rapidChangesAreCoalesced() throws Exception {
+        grantDave("file:///watched/**");
+        Watcher dave = watcher("dave");
+        dave.client().subscribeResource(new McpSchema.SubscribeRequest(A));
+        for (int i = 0; i < 20; i++) {
+            write(A, "burst " + i + "\n");
+        }
+        waitFor("the burst's notification", 2_000, () -> !dave.updates(A).isEmpty());
+        Thread.sleep(1_000);
+        // 20 writes in a few milliseconds fall into one or two coalescing windows (300 ms).
+        assertTrue(dave.updates(A).size() <= 2, dave.updates(A).size() + " notifications for one burst");
+    }
+
+    @Test
+    void getStreamFollowsTheSessionRules() throws Exception {
+        String dave = TestIssuer.tokenFor("dave");
+        String carol = TestIssuer.tokenFor("carol");
+        String session = Rpc.initialize(dave, "2025-06-18");
+        var get = given().header("Authorization", "Bearer " + dave).accept("text/event-stream");
+        get.get("/mcp").then().statusCode(400);
+        given().header("Authorization", "Bearer " + dave).accept("text/event-stream").header("Mcp-Session-Id", "no-such-session")
+                .get("/mcp").then().statusCode(404);
+        given().header("Authorization", "Bearer " + carol).accept("text/event-stream").header("Mcp-Session-Id", session)
+                .get("/mcp").then().statusCode(404);
+        given().accept("text/event-stream").header("Mcp-Session-Id", session).get("/mcp").then().statusCode(401);
+
+        // The owner gets an event stream. A second GET replaces the first, and DELETE ends the session's stream.
+        try (var first = openStream(dave, session)) {
+            assertEquals(":stream open", first.readLine());
+            try (var second = openStream(dave, session)) {
+                assertEquals(":stream open", second.readLine());
+                assertTrue(millisToEnd(first) < 2_000, "the replaced stream ends");
+                // An idle stream gets keep-alive comments (every second in this profile).
+                long start = System.nanoTime();
+                String line;
+                do {
+                    line = second.readLine();
+                } while (line != null && line.isEmpty());
+                assertEquals(":keep-alive", line);
+                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "keep-alive within 3 s");
+                given().header("Authorization", "Bearer " + dave).header("Mcp-Session-Id", session).delete("/mcp")
+                        .then().statusCode(204);
+                long endedMs = millisToEnd(second);
+                assertTrue(endedMs < 2_000, "the stream ended " + endedMs + " ms after the session was deleted");
+            }
+        }
+        given().header("Authorization", "Bearer " + dave).accept("text/event-stream").header("Mcp-Session-Id", session)
+                .get("/mcp").then().statusCode(404);
+    }
+
+    @Test
+    void aMovingGitRefIsNotified() throws Exception {
+        Watcher bob = watcher("bob");
+        String uri = "git://handbook/notify-test/README.md";
+        try (var git = org.eclipse.jgit.api.Git.open(ProvidersProfile.REPO.toFile())) {
+            var who = new org.eclipse.jgit.lib.PersonIdent("Test", "test@example.org");
+            bob.client().subscribeResource(new McpSchema.SubscribeRequest(uri));
+            long created = System.nanoTime();
+            git.branchCreate().setName("notify-test").setStartPoint("main").setForce(true).call();
+            // The new branch is a list change. Only once a poll (every 500 ms in this profile) has seen it is
+            // moving the branch an update of its files, so give it three polls.
+            waitFor("list_changed for the new branch", 6_000, () -> bob.listChangedSince(created));
+            Thread.sleep(1_500);
+            git.checkout().setName("notify-test").call();
+            try {
+                Files.writeString(ProvidersProfile.REPO.resolve("README.md"), "# Handbook, changed\n");
+                git.add().addFilepattern("README.md").call();
+                git.commit().setMessage("change").setAuthor(who).setCommitter(who).setSign(false).call();
+            } finally {
+                git.checkout().setName("main").call();
+            }
+            waitFor("updated for the moved ref's file", 6_000, () -> !bob.updates(uri).isEmpty());
+            waitFor("the SDK to read the new content", 5_000, () -> bob.updatedContents().contains(uri + "=# Handbook, changed\n"));
+            git.branchDelete().setBranchNames("notify-test").setForce(true).call();
+        }
+    }
+
+    private BufferedReader openStream(String token, String session) throws Exception {
+        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + "/mcp"))
+                .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream")
+                .header("Mcp-Session-Id", session).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
+        return new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+    }
+
+    /** Reads to the end of a stream (keep-alive comments may come first) and says how long that took. */
+    private static long millisToEnd(BufferedReader stream) throws Exception {
+        long start = System.nanoTime();
+        while (stream.readLine() != null) {
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), "the stream does not end");
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    }
+
+    @Test
+    void completionOffersOnlyWhatTheCallerMayRead() throws Exception {
+        grantDave(A, "file:///watched/sub/**");
+        Watcher dave = watcher("dave");
+        String template = dave.client().listResourceTemplates().resourceTemplates().stream()
+                .map(McpSchema.ResourceTemplate::uriTemplate).filter(t -> t.startsWith("file:///watched")).findFirst()
+                .orElseThrow();
+        var all = dave.client().completeCompletion(new McpSchema.CompleteRequest(
+                new McpSchema.ResourceReference(template), new McpSchema.CompleteRequest.CompleteArgument("path", "")));
+        assertEquals(List.of("a.txt", "sub/"), all.completion().values(), "control.txt is not offered");
+        var inSub = dave.client().completeCompletion(new McpSchema.CompleteRequest(
+                new McpSchema.ResourceReference(template), new McpSchema.CompleteRequest.CompleteArgument("path", "sub/")));
+        assertEquals(List.of("sub/b.txt"), inSub.completion().values());
+
+        // Git refs: everyone may read the handbook repository.
+        var refs = dave.client().completeCompletion(new McpSchema.CompleteRequest(
+                new McpSchema.ResourceReference("git://handbook/{ref}/{+path}"),
+                new McpSchema.CompleteRequest.CompleteArgument("ref", "")));
+        assertTrue(refs.completion().values().containsAll(List.of("main", "release:2.x")), refs.completion().values().toString());
+
+        // Bob may not read anything under file:///watched/: nothing is offered.
+        Watcher bob = watcher("bob");
+        var none = bob.client().completeCompletion(new McpSchema.CompleteRequest(
+                new McpSchema.ResourceReference(template), new McpSchema.CompleteRequest.CompleteArgument("path", "")));
+        assertNotNull(none.completion());
+        assertTrue(none.completion().values().isEmpty(), none.completion().values().toString());
+    }
+}
