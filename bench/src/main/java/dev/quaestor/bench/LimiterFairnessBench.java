@@ -24,7 +24,18 @@ public final class LimiterFairnessBench {
     private static final int LIMIT_PER_SECOND = 20;
     private static final int QUIET_PER_SECOND = 10;
 
-    public static void main(String[] args) throws Exception {
+    /** Exits explicitly: the local token issuer's HTTP server thread would otherwise keep the JVM alive. */
+    public static void main(String[] args) {
+        try {
+            run(args);
+            System.exit(0);
+        } catch (Exception e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         String backend = args.length > 0 ? args[0] : "memory";
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 60;
         var env = ProdServerSetup.environment("fairness", DB, """

@@ -39,7 +39,18 @@ public final class LoadBench {
     private static final Set<String> OVERLOAD_ANSWERS = Set.of("HTTP 503 -32005", "HTTP 200 -32005", "HTTP 429 -32004",
             "HTTP 429");
 
-    public static void main(String[] args) throws Exception {
+    /** Exits explicitly: the local token issuer's HTTP server thread would otherwise keep the JVM alive. */
+    public static void main(String[] args) {
+        try {
+            run(args);
+            System.exit(0);
+        } catch (Exception e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         var o = LoadOptions.parse(args);
         if (o == null) {
             return;
