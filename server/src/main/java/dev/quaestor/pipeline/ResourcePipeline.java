@@ -104,14 +104,7 @@ public class ResourcePipeline {
         long start = System.nanoTime();
         String method = "resources/read";
         PolicySet policy = policies.current();
-        CanonicalUri uri;
-        try {
-            uri = UriCanonicalizer.canonicalize(rawUri);
-        } catch (InvalidUriException e) {
-            decision(ctx, method, Action.READ, rawUri, "DENY", List.of(), policy, ErrorCodes.INVALID_PARAMS);
-            metrics.finished(method, "invalid-uri", System.nanoTime() - start);
-            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
-        }
+        CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.READ, rawUri, policy, start);
         String uriText = uri.toString();
 
         Decision decision;
@@ -217,7 +210,7 @@ public class ResourcePipeline {
         long start = System.nanoTime();
         String method = "resources/subscribe";
         PolicySet policy = policies.current();
-        CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy);
+        CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy, start);
         String uriText = uri.toString();
 
         Decision decision;
@@ -262,7 +255,7 @@ public class ResourcePipeline {
         long start = System.nanoTime();
         String method = "resources/unsubscribe";
         PolicySet policy = policies.current();
-        CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy);
+        CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy, start);
         String uriText = uri.toString();
         decision(ctx, method, Action.SUBSCRIBE, uriText, "ALLOW", List.of(), policy, null);
         RateCheck rate = limit(ctx, method, Action.SUBSCRIBE, uri, policy, start);
@@ -384,11 +377,13 @@ public class ResourcePipeline {
     }
 
     /** The canonical URI, or an audited -32602 for a URI that has none. */
-    private CanonicalUri canonicalOrRefuse(RequestContext ctx, String method, Action action, String rawUri, PolicySet policy) {
+    private CanonicalUri canonicalOrRefuse(RequestContext ctx, String method, Action action, String rawUri, PolicySet policy,
+            long start) {
         try {
             return UriCanonicalizer.canonicalize(rawUri);
         } catch (InvalidUriException e) {
             decision(ctx, method, action, rawUri, "DENY", List.of(), policy, ErrorCodes.INVALID_PARAMS);
+            metrics.finished(method, "invalid-uri", System.nanoTime() - start);
             throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
         }
     }
