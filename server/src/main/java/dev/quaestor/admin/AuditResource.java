@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * The auditor API (role {@code quaestor.audit.auditor-role}, default {@code quaestor-auditor}):
@@ -124,7 +123,7 @@ public class AuditResource {
     }
 
     private Identity requireAuditor(HttpServerRequest request, String method, String detail) {
-        Identity who = identities.map((JsonWebToken) security.getPrincipal());
+        Identity who = identities.of(security);
         boolean allowed = who.roles().contains(auditorRole);
         var caller = new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
                 request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"), null);

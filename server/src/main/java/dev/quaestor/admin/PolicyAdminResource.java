@@ -16,7 +16,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * Policy administration for holders of {@code quaestor.admin.role}: which revision is active and
@@ -73,7 +72,7 @@ public class PolicyAdminResource {
     }
 
     private void requireAdmin() {
-        Identity who = identities.map((JsonWebToken) security.getPrincipal());
+        Identity who = identities.of(security);
         if (!who.roles().contains(config.role())) {
             throw new ForbiddenException();
         }

@@ -33,6 +33,22 @@ public interface IdentityConfig {
     @WithDefault("scope,scp")
     List<String> scopeClaims();
 
+    /** Bearer tokens this replica has verified, remembered so that each token's signature is checked once. */
+    TokenCache tokenCache();
+
+    interface TokenCache {
+        /** How many verified tokens to remember (least recently used go first); 0 turns the cache off. */
+        @WithDefault("10000")
+        int maxEntries();
+
+        /**
+         * How long one verification is trusted, never past the token's own {@code exp}. It bounds how
+         * long a token still passes after its issuer withdraws the signing key.
+         */
+        @WithDefault("60s")
+        Duration ttl();
+    }
+
     /** Requests to /mcp whose token is refused, per source address, before tokens are even checked. */
     UnauthenticatedLimit unauthenticatedLimit();
 

@@ -1,5 +1,6 @@
 package dev.quaestor.identity;
 
+import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -15,10 +16,19 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 @ApplicationScoped
 public class IdentityMapper {
 
+    /** Attribute under which a cached {@link io.quarkus.security.identity.SecurityIdentity} carries its mapped caller. */
+    static final String MAPPED = Identity.class.getName();
+
     private final IdentityConfig config;
 
     IdentityMapper(IdentityConfig config) {
         this.config = config;
+    }
+
+    /** The caller of the current request: mapped once per verified token when the token came from the cache. */
+    public Identity of(SecurityIdentity security) {
+        Identity mapped = security.getAttribute(MAPPED);
+        return mapped != null ? mapped : map((JsonWebToken) security.getPrincipal());
     }
 
     public Identity map(JsonWebToken token) {

@@ -10,9 +10,6 @@ import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -39,7 +36,7 @@ public class UnauthenticatedThrottle {
     private final long capacity;
     private final Duration period;
     private final Cache<String, Bucket> buckets;
-    private final Cache<String, Boolean> acceptedTokens = Caffeine.newBuilder()
+    private final Cache<TokenFingerprint, Boolean> acceptedTokens = Caffeine.newBuilder()
             .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5)).build();
     private final Cache<String, Boolean> recentlyAudited = Caffeine.newBuilder()
             .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(1)).build();
@@ -64,7 +61,7 @@ public class UnauthenticatedThrottle {
         var addr = rc.request().remoteAddress();
         String ip = addr == null ? "unknown" : addr.hostAddress();
         String auth = rc.request().getHeader("Authorization");
-        String tokenHash = auth == null ? null : hash(auth);
+        TokenFingerprint tokenHash = auth == null ? null : TokenFingerprint.of(auth);
         boolean known = tokenHash != null && acceptedTokens.getIfPresent(tokenHash) != null;
         Bucket bucket = buckets.get(ip, k -> Bucket.builder()
                 .addLimit(l -> l.capacity(capacity).refillGreedy(capacity, period)).build());
@@ -99,14 +96,5 @@ public class UnauthenticatedThrottle {
                 .end("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32004,\"message\":"
                         + "\"Too many refused authentications from this address\",\"data\":{\"retryAfterSeconds\":"
                         + seconds + "}}}");
-    }
-
-    private static String hash(String value) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(d);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -109,7 +109,7 @@ public class McpEndpoint {
             return error(400, NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error", Map.of(), httpRequestId, sse);
         }
 
-        Identity identity = identities.map((JsonWebToken) security.getPrincipal());
+        Identity identity = identities.of(security);
         String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
         String userAgent = headers.getHeaderString(HttpHeaders.USER_AGENT);
 
@@ -222,7 +222,7 @@ public class McpEndpoint {
         if (sessionId == null || sessionId.isBlank()) {
             return Response.status(400).build();
         }
-        Identity identity = identities.map((JsonWebToken) security.getPrincipal());
+        Identity identity = identities.of(security);
         if (!sessions.end(sessionId, identity.subject())) {
             return Response.status(404).build();
         }

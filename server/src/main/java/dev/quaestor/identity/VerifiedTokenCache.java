@@ -1,0 +1,115 @@
+package dev.quaestor.identity;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.oidc.AccessTokenCredential;
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.List;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * Identities built from bearer JWTs that quarkus-oidc has fully verified (signature, issuer,
+ * audience, expiry), keyed by the token's SHA-256, so that a client sending the same token on
+ * every request pays for one signature check rather than one per request. quarkus-oidc caches
+ * only introspection and UserInfo results, not JWT verification.
+ *
+ * <p>What makes it safe: only identities that passed verification are stored (a refused token is
+ * checked again every time); an entry never outlives the token's {@code exp}, nor the configured
+ * TTL, which bounds how long a withdrawn signing key still counts; the token itself is not kept,
+ * only its hash; and the attributes that belong to the request that verified the token (its
+ * routing context) are removed before storing and replaced by the current request's on a hit.
+ */
+@ApplicationScoped
+public class VerifiedTokenCache {
+
+    /** Marks an identity served from here, so that {@link VerifiedTokenRecorder} does not store it again. */
+    static final String FROM_CACHE = "quaestor.identity.from-cache";
+
+    /** Attribute names under which an identity carries objects bound to one request. */
+    private static final List<String> REQUEST_BOUND = List.of(RoutingContext.class.getName(),
+            HttpSecurityUtils.ROUTING_CONTEXT_ATTRIBUTE, AuthenticationRequestContext.class.getName());
+
+    private record Entry(SecurityIdentity identity, long expiresAtMillis) {
+    }
+
+    private final Cache<TokenFingerprint, Entry> entries;
+    private final long ttlMillis;
+    private final IdentityMapper mapper;
+    private final Counter hits;
+    private final Counter misses;
+
+    VerifiedTokenCache(IdentityConfig config, IdentityMapper mapper, MeterRegistry registry) {
+        this.mapper = mapper;
+        this.ttlMillis = config.tokenCache().ttl().toMillis();
+        int max = config.tokenCache().maxEntries();
+        this.entries = max <= 0 || ttlMillis <= 0 ? null : Caffeine.newBuilder()
+                .maximumSize(max)
+                .expireAfter(Expiry.creating((TokenFingerprint k, Entry e) ->
+                        Duration.ofMillis(Math.max(0, e.expiresAtMillis() - System.currentTimeMillis()))))
+                .build();
+        this.hits = Counter.builder("quaestor.identity.token.cache").tag("result", "hit")
+                .description("Bearer tokens accepted from the verified-token cache or sent on to full verification")
+                .register(registry);
+        this.misses = Counter.builder("quaestor.identity.token.cache").tag("result", "miss")
+                .description("Bearer tokens accepted from the verified-token cache or sent on to full verification")
+                .register(registry);
+    }
+
+    public boolean enabled() {
+        return entries != null;
+    }
+
+    /** The identity for a token verified earlier and still valid, bound to the current request; else null. */
+    SecurityIdentity find(String token, RoutingContext request, AuthenticationRequestContext context) {
+        if (entries == null) {
+            return null;
+        }
+        Entry entry = entries.getIfPresent(TokenFingerprint.of(token));
+        // Caffeine drops expired entries lazily; the clock is checked here as well so an expired token never passes.
+        if (entry == null || entry.expiresAtMillis() <= System.currentTimeMillis()) {
+            misses.increment();
+            return null;
+        }
+        hits.increment();
+        var rebound = QuarkusSecurityIdentity.builder(entry.identity())
+                .addAttribute(RoutingContext.class.getName(), request)
+                .addAttribute(HttpSecurityUtils.ROUTING_CONTEXT_ATTRIBUTE, request)
+                .addAttribute(AuthenticationRequestContext.class.getName(), context)
+                .addAttribute(FROM_CACHE, Boolean.TRUE);
+        return rebound.build();
+    }
+
+    /** Stores an identity that quarkus-oidc has just verified from a bearer JWT; anything else is ignored. */
+    void remember(SecurityIdentity verified) {
+        if (entries == null || verified.isAnonymous() || verified.getAttribute(FROM_CACHE) != null
+                || !(verified.getPrincipal() instanceof JsonWebToken jwt)) {
+            return;
+        }
+        AccessTokenCredential credential = verified.getCredential(AccessTokenCredential.class);
+        if (credential == null || credential.isOpaque() || credential.getToken() == null) {
+            return;
+        }
+        long expiresAt = Math.min(jwt.getExpirationTime() * 1000L, System.currentTimeMillis() + ttlMillis);
+        if (expiresAt <= System.currentTimeMillis()) {
+            return;
+        }
+        Identity mapped;
+        try {
+            mapped = mapper.map(jwt);
+        } catch (RuntimeException unmappable) {
+            return; // such a token is refused downstream every time; nothing to gain from keeping it
+        }
+        var stored = QuarkusSecurityIdentity.builder(verified).addAttribute(IdentityMapper.MAPPED, mapped);
+        REQUEST_BOUND.forEach(name -> stored.addAttribute(name, null));
+        entries.put(TokenFingerprint.of(credential.getToken()), new Entry(stored.build(), expiresAt));
+    }
+}

@@ -1,0 +1,151 @@
+package dev.quaestor.identity;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.oidc.AccessTokenCredential;
+import io.quarkus.oidc.runtime.OidcJwtCallerPrincipal;
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.NumericDate;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class VerifiedTokenCacheTest {
+
+    private static final AuthenticationRequestContext FIRST = new Ctx();
+    private static final AuthenticationRequestContext SECOND = new Ctx();
+
+    private record Ctx() implements AuthenticationRequestContext {
+        @Override
+        public Uni<SecurityIdentity> runBlocking(Supplier<SecurityIdentity> function) {
+            return Uni.createFrom().item(function);
+        }
+    }
+
+    private static IdentityConfig config(int maxEntries, Duration ttl) {
+        return new IdentityConfig() {
+            public List<String> subjectClaims() { return List.of("sub"); }
+            public List<String> rolesClaims() { return List.of("roles"); }
+            public List<String> groupsClaims() { return List.of("groups"); }
+            public List<String> clientClaims() { return List.of("azp"); }
+            public List<String> tenantClaims() { return List.of("tenant"); }
+            public List<String> scopeClaims() { return List.of("scope"); }
+            public TokenCache tokenCache() {
+                return new TokenCache() {
+                    public int maxEntries() { return maxEntries; }
+                    public Duration ttl() { return ttl; }
+                };
+            }
+            public UnauthenticatedLimit unauthenticatedLimit() { throw new UnsupportedOperationException(); }
+        };
+    }
+
+    private static VerifiedTokenCache cache(int maxEntries, Duration ttl) {
+        var cfg = config(maxEntries, ttl);
+        return new VerifiedTokenCache(cfg, new IdentityMapper(cfg), new SimpleMeterRegistry());
+    }
+
+    /** A string shaped like a compact JWS, as quarkus-oidc requires of a bearer token it treats as a JWT. */
+    private static String jwt(String name) {
+        return "eyJhbGciOiJSUzI1NiJ9." + java.util.Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(("{\"jti\":\"" + name + "\"}").getBytes()) + ".c2ln";
+    }
+
+    /** An identity as quarkus-oidc builds it for a verified bearer JWT, with request-bound attributes. */
+    private static SecurityIdentity verified(String token, String subject, long expiresInSeconds, Object routingContext) {
+        var claims = new JwtClaims();
+        claims.setSubject(subject);
+        claims.setExpirationTime(NumericDate.fromSeconds(System.currentTimeMillis() / 1000 + expiresInSeconds));
+        claims.setStringListClaim("roles", List.of("clinician"));
+        var credential = new AccessTokenCredential(jwt(token));
+        return QuarkusSecurityIdentity.builder()
+                .setPrincipal(new OidcJwtCallerPrincipal(claims, credential))
+                .addCredential(credential).addRole("clinician")
+                .addAttribute(RoutingContext.class.getName(), routingContext)
+                .addAttribute(AuthenticationRequestContext.class.getName(), FIRST)
+                .build();
+    }
+
+    @Test
+    void aVerifiedTokenIsFoundAndReboundToTheCurrentRequest() {
+        var cache = cache(100, Duration.ofMinutes(1));
+        Object firstRequest = new Object();
+        cache.remember(verified("tok-a", "alice", 300, firstRequest));
+        var found = cache.find(jwt("tok-a"), null, SECOND);
+        assertNotNull(found);
+        assertEquals("alice", found.getPrincipal().getName());
+        assertTrue(found.getRoles().contains("clinician"));
+        assertNull(found.getAttribute(RoutingContext.class.getName()), "the first request's routing context is not kept");
+        assertSame(SECOND, found.getAttribute(AuthenticationRequestContext.class.getName()));
+        assertEquals("alice", ((Identity) found.getAttribute(IdentityMapper.MAPPED)).subject());
+        assertNull(cache.find(jwt("tok-b"), null, SECOND), "another token is a miss");
+    }
+
+    @Test
+    void entriesEndAtTheTtlEvenIfTheTokenLivesLonger() throws Exception {
+        var cache = cache(100, Duration.ofMillis(300));
+        cache.remember(verified("tok", "alice", 3600, null));
+        assertNotNull(cache.find(jwt("tok"), null, SECOND));
+        Thread.sleep(400);
+        assertNull(cache.find(jwt("tok"), null, SECOND));
+    }
+
+    @Test
+    void expiredOrUnverifiableIdentitiesAreNeverStored() {
+        var cache = cache(100, Duration.ofMinutes(1));
+        cache.remember(verified("expired", "alice", -5, null));
+        assertNull(cache.find(jwt("expired"), null, SECOND));
+
+        var opaque = new AccessTokenCredential(jwt("opaque"), null) {
+            @Override
+            public boolean isOpaque() {
+                return true;
+            }
+        };
+        var claims = new JwtClaims();
+        claims.setSubject("alice");
+        claims.setExpirationTime(NumericDate.fromSeconds(System.currentTimeMillis() / 1000 + 300));
+        cache.remember(QuarkusSecurityIdentity.builder().setPrincipal(new OidcJwtCallerPrincipal(claims, opaque))
+                .addCredential(opaque).build());
+        assertNull(cache.find(jwt("opaque"), null, SECOND));
+
+        cache.remember(QuarkusSecurityIdentity.builder().setPrincipal(() -> "basic-user")
+                .addCredential(new AccessTokenCredential(jwt("not-a-jwt-principal"))).build());
+        assertNull(cache.find(jwt("not-a-jwt-principal"), null, SECOND));
+
+        cache.remember(verified("no-subject", "", 300, null));
+        assertNull(cache.find(jwt("no-subject"), null, SECOND), "a token the mapper refuses is not kept");
+    }
+
+    @Test
+    void anIdentityServedFromTheCacheIsNotStoredAgainSoItsLifetimeIsNotExtended() throws Exception {
+        var cache = cache(100, Duration.ofMillis(600));
+        cache.remember(verified("tok", "alice", 3600, null));
+        Thread.sleep(300);
+        var hit = cache.find(jwt("tok"), null, SECOND);
+        assertEquals(Boolean.TRUE, hit.getAttribute(VerifiedTokenCache.FROM_CACHE));
+        cache.remember(hit); // what the recorder does with every identity, cached ones included
+        Thread.sleep(450);
+        assertNull(cache.find(jwt("tok"), null, SECOND), "the entry ended 600 ms after the one real verification");
+    }
+
+    @Test
+    void zeroEntriesTurnsItOff() {
+        var cache = cache(0, Duration.ofMinutes(1));
+        assertFalse(cache.enabled());
+        cache.remember(verified("tok", "alice", 300, null));
+        assertNull(cache.find(jwt("tok"), null, SECOND));
+    }
+}
