@@ -90,26 +90,36 @@ public class EventStreams {
         local.values().forEach(o -> o.outlet().keepAlive());
     }
 
-    /** Ends streams whose session ended or moved to a newer stream, or whose token expired. */
+    /** Ends streams whose token expired, or whose session ended or moved to a newer stream. */
     private void check() {
         if (local.isEmpty()) {
             return;
         }
-        try {
-            Instant now = Instant.now();
-            Map<String, String> owners = sessions.streamOwners(List.copyOf(local.keySet()));
-            for (var e : local.entrySet()) {
-                Open o = e.getValue();
-                String owner = owners.get(e.getKey());
-                if (owner == null || !owner.equals(o.streamId()) || (o.expiresAt() != null && now.isAfter(o.expiresAt()))) {
-                    if (local.remove(e.getKey(), o)) {
-                        notifier.detach(o.outlet());
-                        o.outlet().close();
-                    }
-                }
+        // Expiry needs no database, so it holds even while the session lookup below fails.
+        Instant now = Instant.now();
+        local.forEach((sessionId, o) -> {
+            if (o.expiresAt() != null && now.isAfter(o.expiresAt())) {
+                end(sessionId, o);
             }
+        });
+        // Streams as they were before the lookup: one opened during it has already claimed its session.
+        Map<String, Open> snapshot = Map.copyOf(local);
+        try {
+            Map<String, String> owners = sessions.streamOwners(List.copyOf(snapshot.keySet()));
+            snapshot.forEach((sessionId, o) -> {
+                if (!o.streamId().equals(owners.get(sessionId))) {
+                    end(sessionId, o);
+                }
+            });
         } catch (RuntimeException e) {
             LOG.warnf("cannot check the sessions of open streams: %s", e.toString());
+        }
+    }
+
+    private void end(String sessionId, Open o) {
+        if (local.remove(sessionId, o)) {
+            notifier.detach(o.outlet());
+            o.outlet().close();
         }
     }
 
