@@ -28,10 +28,13 @@ public class CachedTokenIdentityProvider implements IdentityProvider<TokenAuthen
         return TokenAuthenticationRequest.class;
     }
 
-    /** Ahead of every provider Quarkus ships, which use priorities from SYSTEM_LAST (0) upwards. */
+    /**
+     * Ahead of every other provider. quarkus-oidc's own uses {@code SYSTEM_FIRST + 1}; an equal
+     * priority would leave the order to bean discovery, and the cache would be consulted only sometimes.
+     */
     @Override
     public int priority() {
-        return SYSTEM_FIRST + 1;
+        return Integer.MAX_VALUE;
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.quaestor.identity;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
-import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.security.identity.AuthenticationRequestContext;
@@ -14,6 +14,8 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
@@ -44,8 +46,8 @@ public class VerifiedTokenCache {
     private final Cache<TokenFingerprint, Entry> entries;
     private final long ttlMillis;
     private final IdentityMapper mapper;
-    private final Counter hits;
-    private final Counter misses;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
 
     VerifiedTokenCache(IdentityConfig config, IdentityMapper mapper, MeterRegistry registry) {
         this.mapper = mapper;
@@ -56,12 +58,23 @@ public class VerifiedTokenCache {
                 .expireAfter(Expiry.creating((TokenFingerprint k, Entry e) ->
                         Duration.ofMillis(Math.max(0, e.expiresAtMillis() - System.currentTimeMillis()))))
                 .build();
-        this.hits = Counter.builder("quaestor.identity.token.cache").tag("result", "hit")
-                .description("Bearer tokens accepted from the verified-token cache or sent on to full verification")
-                .register(registry);
-        this.misses = Counter.builder("quaestor.identity.token.cache").tag("result", "miss")
-                .description("Bearer tokens accepted from the verified-token cache or sent on to full verification")
-                .register(registry);
+        for (var result : List.of(Map.entry("hit", hits), Map.entry("miss", misses))) {
+            FunctionCounter.builder("quaestor.identity.token.cache", result.getValue(), LongAdder::sum)
+                    .tag("result", result.getKey())
+                    .description("Bearer tokens accepted from the verified-token cache, or sent on to full verification")
+                    .register(registry);
+        }
+    }
+
+    /** For tests and diagnostics: hits, misses and entries. */
+    public String stats() {
+        return "hits=" + hits.sum() + " misses=" + misses.sum() + " entries=" + (entries == null ? 0 : entries.estimatedSize())
+                + " instance=" + System.identityHashCode(this);
+    }
+
+    /** Tokens answered from the cache since start. */
+    public long hits() {
+        return hits.sum();
     }
 
     public boolean enabled() {
