@@ -28,6 +28,7 @@ public final class ServerProcess implements AutoCloseable {
     private final int port;
     private final Map<String, String> env;
     private final List<String> jvmOptions;
+    private final Path java;
     private Process process;
 
     public ServerProcess(String name, Map<String, String> env) throws IOException {
@@ -36,6 +37,12 @@ public final class ServerProcess implements AutoCloseable {
 
     /** With these JVM options instead of the default {@code -Xmx256m} (benchmarks: heap, -D keys, agents). */
     public ServerProcess(String name, Map<String, String> env, List<String> jvmOptions) throws IOException {
+        this(name, env, jvmOptions, Path.of(System.getProperty("java.home"), "bin", "java"));
+    }
+
+    /** On another JVM than the one running the tests (benchmarks: a newer JDK's start-up features). */
+    public ServerProcess(String name, Map<String, String> env, List<String> jvmOptions, Path java) throws IOException {
+        this.java = java;
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: run ./mvnw package (verify does) first");
         }
@@ -85,7 +92,7 @@ public final class ServerProcess implements AutoCloseable {
     public synchronized void start() throws IOException {
         Path log = log();
         var command = new ArrayList<String>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(java.toString());
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", JAR.toString()));
         var pb = new ProcessBuilder(command)

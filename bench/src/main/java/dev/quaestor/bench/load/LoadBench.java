@@ -84,25 +84,54 @@ public final class LoadBench {
                 "-Dquaestor.baseline.enabled=true",
                 "-Dquaestor.baseline.root=" + content));
         jvm.addAll(o.serverOptions);
-        if (o.profile != null) {
-            jvm.add(Profiler.agentOption(o.profile, work));
-        }
+        Path java = o.java != null ? Path.of(o.java) : Path.of(System.getProperty("java.home"), "bin", "java");
+        Path aotCache = work.resolve("quaestor.aot");
 
         var report = new Report(o);
-        try (var server = new ServerProcess("bench-load", env, jvm)) {
+        var tokens = new ArrayList<String>();
+        for (int i = 0; i < o.subjects; i++) {
+            tokens.add(TestIssuer.sign(TestIssuer.claims(String.format("load-%04d", i)).expiresIn(4 * 3600)
+                    .claim("realm_access", Map.of("roles", List.of("bench-reader")))));
+        }
+
+        // First start: on the fresh database, so Flyway's migrations run (a new install, or the migration Job's
+        // work). With --aot it is also the training run. Then a restart on the migrated database, as every pod
+        // of a deployment starts: that one is measured for the start-up target and then put under load.
+        var first = new ArrayList<>(jvm);
+        if (o.aot) {
+            Files.deleteIfExists(aotCache);
+            first.add("-XX:AOTCacheOutput=" + aotCache);
+        }
+        double firstStart;
+        try (var server = new ServerProcess("bench-load", env, first, java)) {
+            long t0 = System.nanoTime();
+            server.start();
+            awaitReady(server, Duration.ofSeconds(60));
+            firstStart = (System.nanoTime() - t0) / 1e9;
+            if (o.aot) {
+                train(server, tokens.get(0));
+            }
+        }
+        if (o.aot && !Files.exists(aotCache)) {
+            throw new IllegalStateException("--aot: the training run wrote no " + aotCache + " (JDK 24+ needed; see server/target/bench-load.log)");
+        }
+        var measured = new ArrayList<>(jvm);
+        if (o.aot) {
+            measured.add("-XX:AOTCache=" + aotCache);
+        }
+        if (o.profile != null) {
+            measured.add(Profiler.agentOption(o.profile, work));
+        }
+
+        try (var server = new ServerProcess("bench-load", env, measured, java)) {
             long t0 = System.nanoTime();
             server.start();
             awaitReady(server, Duration.ofSeconds(60));
             double startup = (System.nanoTime() - t0) / 1e9;
             long pid = server.pid();
             Thread.sleep(3000);
-            report.startup(startup, ProcStats.rssKib(pid));
+            report.startup(firstStart, startup, ProcStats.rssKib(pid), java, o.aot);
 
-            var tokens = new ArrayList<String>();
-            for (int i = 0; i < o.subjects; i++) {
-                tokens.add(TestIssuer.sign(TestIssuer.claims(String.format("load-%04d", i)).expiresIn(4 * 3600)
-                        .claim("realm_access", Map.of("roles", List.of("bench-reader")))));
-            }
             var mcp = new ArrayList<MultiMap>();
             var baseline = new ArrayList<MultiMap>();
             for (int i = 0; i < o.sessions; i++) {
@@ -162,6 +191,18 @@ public final class LoadBench {
         report.summary();
         if (o.profile != null) {
             System.out.printf("profile (%s, whole server run): %s%n", o.profile, Profiler.output(o.profile, work));
+        }
+    }
+
+    /** What the AOT training run does besides starting: the read path and the baseline, a few hundred times. */
+    private static void train(ServerProcess server, String token) throws Exception {
+        String session = McpHttp.initialize(server.url(), token);
+        var http = HttpClient.newHttpClient();
+        var base = HttpRequest.newBuilder(URI.create(server.url() + "/baseline/" + FILE))
+                .header("Authorization", "Bearer " + token).build();
+        for (int i = 0; i < 300; i++) {
+            McpHttp.read(server.url(), token, session, URI_TEXT);
+            http.send(base, HttpResponse.BodyHandlers.discarding());
         }
     }
 

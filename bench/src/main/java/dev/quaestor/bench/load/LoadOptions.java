@@ -18,6 +18,8 @@ final class LoadOptions {
     long limitPerUser = 100_000;
     String heap = "256m";
     String profile;
+    String java;
+    boolean aot;
     final List<String> serverOptions = new ArrayList<>();
 
     private static final String HELP = """
@@ -36,6 +38,9 @@ final class LoadOptions {
               --limit-per-user N     per-subject limit in the bench policy, reads/s (100000: exercised, never reached)
               --heap SIZE            server -Xmx (256m)
               --server-opt OPT       extra server JVM option, repeatable (e.g. -Dquarkus.datasource.jdbc.max-size=30)
+              --java PATH            the server's java executable (default: the harness's own, JDK 17 here)
+              --aot true             JDK 24+ (with --java): the first start is a training run that writes an AOT cache
+                                     (-XX:AOTCacheOutput); the measured restart loads it (-XX:AOTCache)
               --profile EVENT        async-profiler in the server (itimer|cpu|wall|alloc|lock), whole run; collapsed
                                      stacks in bench/target/load/profile-EVENT.collapsed
             """;
@@ -66,6 +71,8 @@ final class LoadOptions {
                 case "--heap" -> o.heap = v;
                 case "--server-opt" -> o.serverOptions.add(v);
                 case "--profile" -> o.profile = v;
+                case "--java" -> o.java = v;
+                case "--aot" -> o.aot = Boolean.parseBoolean(v);
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + HELP);
             }
         }
