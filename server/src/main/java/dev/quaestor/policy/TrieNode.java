@@ -1,0 +1,196 @@
+package dev.quaestor.policy;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One node of the {@link RuleIndex} trie, laid out so that passing through it on the way to a
+ * decision touches as little memory as possible (with 100,000 rules almost every node is a cache
+ * miss, so the cost of a decision is the number of distinct objects it reads).
+ *
+ * <ul>
+ *   <li>Literal children sit in an open-addressed table of nodes keyed by {@link String#hashCode}
+ *       and each child keeps its own hash, so a step down is one table slot and the child itself:
+ *       no map entry, no key string. The key is compared later, and only if the walk finds a rule
+ *       for the caller below ({@link #reachedBy}); a segment that merely shares a hash with a key
+ *       leads to a node whose rules are then rejected by that check. When two keys of one node share
+ *       a hash, that node compares keys during the lookup instead.</li>
+ *   <li>Each bucket has a 64-bit summary of the principal ids filed in it, so a bucket with no rule
+ *       for any of the caller's principals is skipped without being read.</li>
+ * </ul>
+ */
+final class TrieNode {
+
+    private static final TrieNode[] NO_CHILDREN = new TrieNode[0];
+
+    /** The segment (literal) or segment glob that leads here from the parent; null at a root. */
+    final String key;
+    final TrieNode parent;
+    /** Segments consumed to get here: the key stands for the URI's segment {@code depth - 1}. */
+    final int depth;
+    final boolean glob;
+    private final int hash;
+
+    private TrieNode[] literal = NO_CHILDREN;
+    private int literalCount;
+    /** Two literal keys here have the same hash: lookups must compare keys. */
+    private boolean literalHashesShared;
+
+    String[] globKeys = new String[0];
+    TrieNode[] globs = NO_CHILDREN;
+
+    RuleIndex.Bucket anyDepth;
+    long anyDepthMask;
+    RuleIndex.Bucket terminal;
+    long terminalMask;
+
+    TrieNode() {
+        this(null, null, false);
+    }
+
+    private TrieNode(String key, TrieNode parent, boolean glob) {
+        this.key = key;
+        this.parent = parent;
+        this.depth = parent == null ? 0 : parent.depth + 1;
+        this.glob = glob;
+        this.hash = key == null ? 0 : key.hashCode();
+    }
+
+    /** The child for a pattern segment, created if needed. */
+    TrieNode child(String segment) {
+        boolean isGlob = segment.indexOf('*') >= 0 || segment.contains("${");
+        if (isGlob) {
+            for (int i = 0; i < globKeys.length; i++) {
+                if (globKeys[i].equals(segment)) {
+                    return globs[i];
+                }
+            }
+            var n = new TrieNode(segment, this, true);
+            globKeys = Arrays.copyOf(globKeys, globKeys.length + 1);
+            globKeys[globKeys.length - 1] = segment;
+            globs = Arrays.copyOf(globs, globs.length + 1);
+            globs[globs.length - 1] = n;
+            return n;
+        }
+        TrieNode existing = literalChecked(segment);
+        if (existing != null) {
+            return existing;
+        }
+        var n = new TrieNode(segment, this, false);
+        // At most a third full, so a lookup for a segment that is not here ends at an empty slot soon.
+        if ((literalCount + 1) * 3 > literal.length) {
+            TrieNode[] old = literal;
+            literal = new TrieNode[Math.max(4, Integer.highestOneBit(Math.max(1, (literalCount + 1) * 3)) << 1)];
+            for (TrieNode c : old) {
+                if (c != null) {
+                    place(c);
+                }
+            }
+        }
+        place(n);
+        literalCount++;
+        return n;
+    }
+
+    private void place(TrieNode n) {
+        int mask = literal.length - 1;
+        int i = spread(n.hash) & mask;
+        // Linear probing without removal: every key with this hash sits in the run before the first empty slot.
+        while (literal[i] != null) {
+            if (literal[i].hash == n.hash) {
+                literalHashesShared = true;
+            }
+            i = (i + 1) & mask;
+        }
+        literal[i] = n;
+    }
+
+    private static int spread(int h) {
+        return h ^ (h >>> 16);
+    }
+
+    /**
+     * The literal child that {@code segment} may lead to, found by hash alone unless keys here
+     * share a hash. Only a node whose key equals the segment or shares its hash comes back;
+     * callers confirm with {@link #reachedBy} before trusting anything below it.
+     */
+    TrieNode literal(String segment) {
+        TrieNode[] t = literal;
+        if (literalCount == 0) {
+            return null;
+        }
+        int h = segment.hashCode();
+        int mask = t.length - 1;
+        for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
+            TrieNode c = t[i];
+            if (c == null) {
+                return null;
+            }
+            if (c.hash == h && (!literalHashesShared || c.key.equals(segment))) {
+                return c;
+            }
+        }
+    }
+
+    /** The literal child whose key equals {@code segment}, or null. */
+    TrieNode literalChecked(String segment) {
+        TrieNode c = literal(segment);
+        return c != null && c.key.equals(segment) ? c : null;
+    }
+
+    /**
+     * True if every literal node from here up to the root is keyed by the URI segment at its
+     * depth, i.e. this node really lies on the URI's path (glob nodes were matched on the way).
+     */
+    boolean reachedBy(List<String> segments) {
+        for (TrieNode n = this; n.parent != null; n = n.parent) {
+            if (!n.glob && !n.key.equals(segments.get(n.depth - 1))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void forEachLiteral(Consumer<TrieNode> out) {
+        for (TrieNode c : literal) {
+            if (c != null) {
+                out.accept(c);
+            }
+        }
+    }
+
+    void file(boolean atAnyDepth, int[] ids, RuleIndex.Entry e) {
+        long mask = 0;
+        for (int id : ids) {
+            mask |= RuleIndex.Principals.bit(id);
+        }
+        if (atAnyDepth) {
+            if (anyDepth == null) {
+                anyDepth = new RuleIndex.Bucket();
+            }
+            anyDepthMask |= mask;
+            anyDepth.addAll(ids, e);
+        } else {
+            if (terminal == null) {
+                terminal = new RuleIndex.Bucket();
+            }
+            terminalMask |= mask;
+            terminal.addAll(ids, e);
+        }
+    }
+
+    /** Every entry filed at or below this node. */
+    void forEachBelow(Consumer<RuleIndex.Entry> out) {
+        if (anyDepth != null) {
+            anyDepth.forEachAll(out);
+        }
+        if (terminal != null) {
+            terminal.forEachAll(out);
+        }
+        forEachLiteral(n -> n.forEachBelow(out));
+        for (TrieNode n : globs) {
+            n.forEachBelow(out);
+        }
+    }
+}
