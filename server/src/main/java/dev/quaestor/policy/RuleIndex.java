@@ -77,7 +77,10 @@ final class RuleIndex {
             return ids.stream().mapToInt(Integer::intValue).toArray();
         }
 
-        /** The ids a caller answers to: anyone, plus each attribute some rule names. */
+        /** Fills the unused end of a caller's ids (attributes no rule names), so they need no second array. */
+        static final int NONE = -1;
+
+        /** The ids a caller answers to: anyone, plus each attribute some rule names, then {@link #NONE}s. */
         int[] idsOf(Identity who) {
             int[] out = new int[2 + who.roles().size() + who.groups().size() + 2];
             int n = 0;
@@ -91,7 +94,8 @@ final class RuleIndex {
             }
             n = add(out, n, who.client() == null ? null : clients.get(who.client()));
             n = add(out, n, who.tenant() == null ? null : tenants.get(who.tenant()));
-            return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+            java.util.Arrays.fill(out, n, out.length, NONE);
+            return out;
         }
 
         /** The bit that stands for a principal id in a bucket's summary ({@link TrieNode#anyDepthMask}). */
@@ -102,7 +106,9 @@ final class RuleIndex {
         static long maskOf(int[] ids) {
             long m = 0;
             for (int id : ids) {
-                m |= bit(id);
+                if (id != NONE) {
+                    m |= bit(id);
+                }
             }
             return m;
         }
@@ -120,7 +126,7 @@ final class RuleIndex {
      * allows so that a sink that has enough allows never touches the rest; small flat arrays.
      */
     static final class Bucket {
-        private static final Entry[] NONE = new Entry[0];
+        private static final Entry[] NO_ENTRIES = new Entry[0];
         private int[] ids = new int[0];
         private Entry[][] denies = new Entry[0][];
         private Entry[][] allows = new Entry[0][];
@@ -137,8 +143,8 @@ final class RuleIndex {
             if (i < 0) {
                 i = -i - 1;
                 ids = insert(ids, i, id);
-                denies = insert(denies, i, NONE);
-                allows = insert(allows, i, NONE);
+                denies = insert(denies, i, NO_ENTRIES);
+                allows = insert(allows, i, NO_ENTRIES);
             }
             Entry[][] side = e.deny() ? denies : allows;
             side[i] = java.util.Arrays.copyOf(side[i], side[i].length + 1);
@@ -168,6 +174,9 @@ final class RuleIndex {
         void forEach(int[] callerIds, TrieNode at, List<String> segments, Sink out) {
             boolean onPath = false;
             for (int c : callerIds) {
+                if (c == Principals.NONE) {
+                    break;
+                }
                 int i = ids.length <= 4 ? linear(c) : java.util.Arrays.binarySearch(ids, c);
                 if (i < 0) {
                     continue;
