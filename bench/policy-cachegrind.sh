@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # Instructions and simulated cache misses per policy decision, which unlike timings do not depend on
 # what else the machine is running. Runs PolicyDecisionProbe (the JMH benchmark's workload) under
-# cachegrind twice after the same warm-up, once with 0 and once with MEASURED decisions, and prints
-# the difference per decision. The simulated last-level cache is 1 MiB (the size of one core's L2 on
+# cachegrind twice after the same warm-up, once with MEASURED/5 and once with MEASURED decisions, and
+# prints the difference per decision; compilation is synchronous (-Xbatch), so both runs compile the
+# same code at the same points and start-up, building and compiling cancel out. The simulated last-level cache is 1 MiB (the size of one core's L2 on
 # the reference machine), so "LL misses" counts reads that would have to leave the core.
-# Usage: bench/policy-cachegrind.sh [RULES [MEASURED [WARMUP]]]   (about 4 minutes per run at 100,000 rules)
+# Usage: bench/policy-cachegrind.sh [RULES [MEASURED [WARMUP]]]   (about 10 minutes at 100,000 rules)
 set -euo pipefail
-rules="${1:-100000}"; measured="${2:-400000}"; warmup="${3:-300000}"
+rules="${1:-100000}"; measured="${2:-500000}"; warmup="${3:-200000}"
+few=$((measured / 5))
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$top"
 ./mvnw -B -q -Pbench -pl bench -am package -DskipTests -DskipITs
 cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 out=bench/target/cachegrind
 mkdir -p "$out"
-for n in 0 "$measured"; do
+for n in "$few" "$measured"; do
   valgrind --tool=cachegrind --cache-sim=yes --LL=1048576,16,64 --cachegrind-out-file="$out/policy-$rules-$n.out" \
-    java -XX:+UseSerialGC -Xms1g -Xmx1g -Xmn600m -cp "$cp" dev.quaestor.bench.PolicyDecisionProbe "$rules" "$warmup" "$n" \
+    java -Xbatch -XX:+UseSerialGC -Xms1g -Xmx1g -Xmn600m -cp "$cp" dev.quaestor.bench.PolicyDecisionProbe "$rules" "$warmup" "$n" \
     > "$out/policy-$rules-$n.log" 2>&1
 done
-python3 - "$out/policy-$rules-0.out" "$out/policy-$rules-$measured.out" "$measured" "$rules" <<'PY'
+python3 - "$out/policy-$rules-$few.out" "$out/policy-$rules-$measured.out" "$((measured - few))" "$rules" <<'PY'
 import sys
 def read(path):
     events = summary = None
