@@ -246,6 +246,7 @@ final class RuleIndex {
                 n.file(anyDepth, ids, Entry.of(r, p, exact));
             }
         }
+        roots.values().forEach(byAuthority -> byAuthority.values().forEach(TrieNode::seal));
     }
 
     /** Every entry whose pattern could match {@code uri}; callers still check each in full. */
@@ -316,8 +317,8 @@ final class RuleIndex {
     /**
      * Follows the URI down the trie: literal steps by hash (a node reached by a mere hash
      * collision is rejected by {@link Bucket#forEach} before any of its entries is used), glob
-     * steps by matching the segment; buckets whose summary shows no principal of the caller are
-     * not read at all.
+     * steps by matching the segment; children whose subtree, and buckets whose own summary, show
+     * no principal of the caller are not read at all.
      */
     private static void walk(TrieNode n, List<String> segs, int i, Identity who, int[] keys, long mask, Sink out) {
         if ((n.anyDepthMask & mask) != 0) {
@@ -330,13 +331,13 @@ final class RuleIndex {
             return;
         }
         String seg = segs.get(i);
-        TrieNode next = n.literal(seg);
+        TrieNode next = n.literalFor(seg, mask);
         if (next != null) {
             walk(next, segs, i + 1, who, keys, mask, out);
         }
         String[] globKeys = n.globKeys;
         for (int g = 0; g < globKeys.length; g++) {
-            if (ResourcePattern.segmentMatches(globKeys[g], who, seg)) {
+            if ((n.globs[g].subtreeMask & mask) != 0 && ResourcePattern.segmentMatches(globKeys[g], who, seg)) {
                 walk(n.globs[g], segs, i + 1, who, keys, mask, out);
             }
         }

@@ -44,6 +44,15 @@ final class TrieNode {
     long anyDepthMask;
     RuleIndex.Bucket terminal;
     long terminalMask;
+    /** Principal summary of every bucket at or below this node; set by {@link #seal}. */
+    long subtreeMask;
+    /**
+     * Set by {@link #seal}: for each slot of the child table, the child's hash (with {@link #USED})
+     * and its subtree summary side by side, so a walk finds the child and learns whether anything
+     * below it is for the caller from one cache line, without reading the child.
+     */
+    private long[] slots;
+    private static final long USED = 1L << 32;
 
     TrieNode() {
         this(null, null, false);
@@ -57,8 +66,11 @@ final class TrieNode {
         this.hash = key == null ? 0 : key.hashCode();
     }
 
-    /** The child for a pattern segment, created if needed. */
+    /** The child for a pattern segment, created if needed; only before {@link #seal}. */
     TrieNode child(String segment) {
+        if (slots != null) {
+            throw new IllegalStateException("sealed");
+        }
         boolean isGlob = segment.indexOf('*') >= 0 || segment.contains("${");
         if (isGlob) {
             for (int i = 0; i < globKeys.length; i++) {
@@ -131,6 +143,53 @@ final class TrieNode {
                 return c;
             }
         }
+    }
+
+    /**
+     * Like {@link #literal}, but also null when nothing at or below that child is filed under any
+     * principal in {@code callerMask}; reads the child table only. Only after {@link #seal}.
+     */
+    TrieNode literalFor(String segment, long callerMask) {
+        long[] s = slots;
+        if (s == null) {
+            throw new IllegalStateException("not sealed");
+        }
+        if (literalCount == 0) {
+            return null;
+        }
+        int h = segment.hashCode();
+        long want = USED | (h & 0xffffffffL);
+        int mask = literal.length - 1;
+        for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
+            long k = s[i << 1];
+            if (k == 0) {
+                return null;
+            }
+            if (k == want && (!literalHashesShared || literal[i].key.equals(segment))) {
+                return (s[(i << 1) + 1] & callerMask) != 0 ? literal[i] : null;
+            }
+        }
+    }
+
+    /** Computes the subtree summaries and the child tables' slot words below and at this node; call once, after the last rule is filed. */
+    void seal() {
+        long m = anyDepthMask | terminalMask;
+        for (TrieNode g : globs) {
+            g.seal();
+            m |= g.subtreeMask;
+        }
+        long[] s = new long[literal.length * 2];
+        for (int i = 0; i < literal.length; i++) {
+            TrieNode c = literal[i];
+            if (c != null) {
+                c.seal();
+                m |= c.subtreeMask;
+                s[i << 1] = USED | (c.hash & 0xffffffffL);
+                s[(i << 1) + 1] = c.subtreeMask;
+            }
+        }
+        slots = s;
+        subtreeMask = m;
     }
 
     /** The literal child whose key equals {@code segment}, or null. */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The compact child table: growth, keys that share a hash, and the path check that guards hash-only steps. */
@@ -60,5 +61,30 @@ class TrieNodeTest {
         assertFalse(md.reachedBy(UriCanonicalizer.canonicalize("file:///x/BB/n.md").segments()));
         assertFalse(aa.reachedBy(List.of("y", "Aa")), "every literal ancestor is checked, not just the last");
         assertTrue(root.reachedBy(List.of()));
+    }
+
+    @Test
+    void aSealedTableAnswersFromItsSlotsAndSkipsSubtreesWithNothingForTheCaller() {
+        var root = new TrieNode();
+        var entry = RuleIndex.Entry.of(new Rule("r", Effect.ALLOW, java.util.EnumSet.of(Action.READ), List.of(ResourcePattern.parse("file:///x/**")),
+                new SubjectSet(java.util.Set.of("r"), java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), java.util.Set.of()),
+                Conditions.NONE, "t.yaml:1"), ResourcePattern.parse("file:///x/**"), true);
+        TrieNode aa = root.child("AaAa");
+        TrieNode bb = root.child("BBBB");
+        aa.child("deep").file(true, new int[] {3}, entry);
+        bb.file(false, new int[] {3 + 64}, entry); // same summary bit as 3
+        for (int i = 0; i < 100; i++) {
+            root.child("p" + i).file(true, new int[] {5}, entry);
+        }
+        root.seal();
+        long three = RuleIndex.Principals.bit(3);
+        assertSame(aa, root.literalFor("AaAa", three), "found through its descendant's summary");
+        assertSame(bb, root.literalFor("BBBB", three), "summary bits are shared; the bucket tells ids apart later");
+        assertNull(root.literalFor("AaBB", three), "keys here share a hash, so an unknown colliding key is refused");
+        assertNull(root.literalFor("p7", three), "nothing below p7 for this caller");
+        assertSame(root.literalChecked("p7"), root.literalFor("p7", RuleIndex.Principals.bit(5)));
+        assertNull(root.literalFor("p100", -1L));
+        assertEquals(three | RuleIndex.Principals.bit(5), root.subtreeMask);
+        assertThrows(IllegalStateException.class, () -> root.child("late"));
     }
 }
