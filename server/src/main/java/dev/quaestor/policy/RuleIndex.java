@@ -17,7 +17,9 @@ import java.util.function.Consumer;
  * principals their rule names (role, group, subject, client, tenant, or any), so a thousand rules
  * on one path for a thousand different users cost one lookup per attribute of the caller, not a
  * thousand checks, and a 64-bit summary of those principals lets a walk pass a node with nothing
- * for the caller without reading its bucket. A decision allocates only the caller's principal ids.
+ * for the caller without reading its bucket (a child table holds its children's summaries, so a
+ * whole subtree with nothing for the caller is passed without reading it). A walk allocates only
+ * the caller's principal ids.
  * Candidates are then checked by {@link PolicySet} (action, conditions, and the full pattern when
  * the trie alone did not prove it).
  */
