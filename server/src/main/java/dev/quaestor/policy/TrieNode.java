@@ -50,12 +50,13 @@ final class TrieNode {
     /** Principal summary of every bucket at or below this node; set by {@link #seal}. */
     long subtreeMask;
     /**
-     * Set by {@link #seal}: for each slot of the child table, the child's hash (with {@link #USED})
-     * and its subtree summary side by side, so a walk finds the child and learns whether anything
-     * below it is for the caller from one cache line, without reading the child.
+     * Set by {@link #seal}: for each slot of the child table one word, the child's hash in the high
+     * half and in the low half {@link #USED} and its subtree summary folded to 31 bits
+     * ({@link #fold}), so a walk finds the child and learns whether anything below it is for the
+     * caller from one small array, without reading the child.
      */
     private long[] slots;
-    private static final long USED = 1L << 32;
+    private static final long USED = 1L << 31;
 
     TrieNode() {
         this(null, null, false);
@@ -93,10 +94,10 @@ final class TrieNode {
             return existing;
         }
         var n = new TrieNode(segment, this, false);
-        // At most a third full, so a lookup for a segment that is not here ends at an empty slot soon.
-        if ((literalCount + 1) * 3 > literal.length) {
+        // At most half full, so a lookup for a segment that is not here ends at an empty slot soon.
+        if ((literalCount + 1) * 2 > literal.length) {
             TrieNode[] old = literal;
-            literal = new TrieNode[Math.max(4, Integer.highestOneBit(Math.max(1, (literalCount + 1) * 3)) << 1)];
+            literal = new TrieNode[Math.max(4, Integer.highestOneBit((literalCount + 1) * 2) << 1)];
             for (TrieNode c : old) {
                 if (c != null) {
                     place(c);
@@ -161,17 +162,24 @@ final class TrieNode {
             return null;
         }
         int h = segment.hashCode();
-        long want = USED | (h & 0xffffffffL);
-        int mask = literal.length - 1;
+        int mask = s.length - 1;
         for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
-            long k = s[i << 1];
+            long k = s[i];
             if (k == 0) {
                 return null;
             }
-            if (k == want && (!literalHashesShared || literal[i].key.equals(segment))) {
-                return (s[(i << 1) + 1] & callerMask) != 0 ? literal[i] : null;
+            if ((int) (k >>> 32) == h && (!literalHashesShared || literal[i].key.equals(segment))) {
+                return (k & fold(callerMask)) != 0 ? literal[i] : null;
             }
         }
+    }
+
+    /**
+     * A 64-bit principal summary in 31 bits: bit {@code b} goes to bit {@code b} (below 31), {@code b - 31}
+     * (below 62) or {@code b - 62}. Two summaries that share a bit share a bit when folded.
+     */
+    static long fold(long m) {
+        return (m | (m >>> 31) | (m >>> 62)) & 0x7fffffffL;
     }
 
     /** Computes the subtree summaries and the child tables' slot words below and at this node; call once, after the last rule is filed. */
@@ -181,14 +189,13 @@ final class TrieNode {
             g.seal();
             m |= g.subtreeMask;
         }
-        long[] s = new long[literal.length * 2];
+        long[] s = new long[literal.length];
         for (int i = 0; i < literal.length; i++) {
             TrieNode c = literal[i];
             if (c != null) {
                 c.seal();
                 m |= c.subtreeMask;
-                s[i << 1] = USED | (c.hash & 0xffffffffL);
-                s[(i << 1) + 1] = c.subtreeMask;
+                s[i] = ((long) c.hash << 32) | USED | fold(c.subtreeMask);
             }
         }
         slots = s;

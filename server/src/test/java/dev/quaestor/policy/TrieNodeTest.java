@@ -87,4 +87,21 @@ class TrieNodeTest {
         assertEquals(three | RuleIndex.Principals.bit(5), root.subtreeMask);
         assertThrows(IllegalStateException.class, () -> root.child("late"));
     }
+
+    @Test
+    void foldedSummariesNeverLoseASharedBit() {
+        var rnd = new java.util.Random(31);
+        for (int b = 0; b < 64; b++) {
+            long bit = 1L << b;
+            assertTrue((TrieNode.fold(bit) & TrieNode.fold(bit)) != 0, "bit " + b);
+            assertEquals(0, TrieNode.fold(bit) & ~0x7fffffffL, "bit " + b + " stays below the USED bit");
+        }
+        for (int k = 0; k < 100_000; k++) {
+            long a = rnd.nextLong() & rnd.nextLong() & rnd.nextLong();
+            long c = 1L << rnd.nextInt(64) | 1L << rnd.nextInt(64);
+            if ((a & c) != 0) {
+                assertTrue((TrieNode.fold(a) & TrieNode.fold(c)) != 0, Long.toHexString(a) + " " + Long.toHexString(c));
+            }
+        }
+    }
 }
