@@ -18,9 +18,10 @@ import java.util.function.Consumer;
  *       a hash, that node compares keys during the lookup instead.</li>
  *   <li>Each bucket has a 64-bit summary of the principal ids filed in it (bit {@code id & 63}), so
  *       a bucket with no rule for any of the caller's principals is skipped without being read.</li>
- *   <li>Once the index is built, {@link #seal} stores next to each child's hash the summary of its
- *       whole subtree, so a walk reads one slot of the table to learn that nothing below a child
- *       is for the caller (the usual case with many per-project rules) and never reads the child.</li>
+ *   <li>Once the index is built, {@link #seal} packs into one word per slot each child's hash and
+ *       the summary of its whole subtree, so a walk reads one word of the table to learn that nothing
+ *       below a child is for the caller (the usual case with many per-project rules) and never reads
+ *       the child. The tables are at most half full.</li>
  * </ul>
  */
 final class TrieNode {
