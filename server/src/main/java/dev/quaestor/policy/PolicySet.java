@@ -18,6 +18,8 @@ public final class PolicySet {
     private final List<PolicyTestCase> tests;
     private final List<String> files;
     private final RuleIndex index;
+    /** Nothing matched: the same immutable answer every time, so the most common decision allocates nothing. */
+    private final Decision defaultDeny;
 
     public PolicySet(String revision, List<Rule> rules, List<RateLimitRule> limits, List<PolicyTestCase> tests,
             List<String> files) {
@@ -29,6 +31,7 @@ public final class PolicySet {
         this.tests = List.copyOf(tests);
         this.files = List.copyOf(files);
         this.index = new RuleIndex(this.rules);
+        this.defaultDeny = new Decision(false, List.of(), revision);
     }
 
     public String revision() {
@@ -61,13 +64,13 @@ public final class PolicySet {
     public Decision decide(Identity who, Action action, CanonicalUri uri, Facts facts) {
         var matches = new Matches(who, action, uri, facts, MAX_ALLOWS_RECORDED);
         index.candidates(uri, who, matches);
-        return matches.decision(revision);
+        return matches.decision(revision, defaultDeny);
     }
 
     public Explanation explain(Identity who, Action action, CanonicalUri uri, Facts facts) {
         var matches = new Matches(who, action, uri, facts, Integer.MAX_VALUE);
         index.candidates(uri, who, matches);
-        Decision d = matches.decision(revision);
+        Decision d = matches.decision(revision, defaultDeny);
         List<String> allows = matches.allows == null ? List.of() : matches.allows;
         List<String> denies = matches.denies == null ? List.of() : matches.denies;
         return new Explanation(d, denies, allows, denies.isEmpty() ? List.of() : allows);
@@ -97,11 +100,11 @@ public final class PolicySet {
         }
 
         /** Default deny; any deny overrides every allow. */
-        Decision decision(String revision) {
+        Decision decision(String revision, Decision defaultDeny) {
             if (denies != null) {
                 return new Decision(false, denies, revision);
             }
-            return allows != null ? new Decision(true, allows, revision) : new Decision(false, List.of(), revision);
+            return allows != null ? new Decision(true, allows, revision) : defaultDeny;
         }
 
         @Override

@@ -147,8 +147,7 @@ public final class ResourcePattern {
             if (ui >= uri.size()) {
                 return false;
             }
-            String bound = hasPlaceholders ? bind(seg, who) : seg;
-            if (bound == null || !segmentMatches(bound, uri.get(ui))) {
+            if (hasPlaceholders ? !segmentMatches(seg, who, uri.get(ui)) : !segmentMatches(seg, uri.get(ui))) {
                 return false;
             }
             pi++;
@@ -175,6 +174,25 @@ public final class ResourcePattern {
             out = out.replace("${tenant}", tenant);
         }
         return out;
+    }
+
+    /**
+     * {@code segmentMatches(bind(glob, who), value)} without building the bound string when the
+     * glob is exactly one placeholder (a home folder's {@code ${subject}}), the usual case.
+     */
+    static boolean segmentMatches(String glob, Identity who, String value) {
+        if (!glob.contains("${")) {
+            return segmentMatches(glob, value);
+        }
+        if (glob.equals("${subject}")) {
+            String subject = safe(who.subject());
+            return subject != null && subject.equals(value);
+        }
+        if (glob.equals("${tenant}")) {
+            String tenant = safe(who.tenant());
+            return tenant != null && tenant.equals(value);
+        }
+        return segmentMatches(bind(glob, who), value);
     }
 
     /** A claim value is used as a literal segment only if it cannot act as a wildcard or climb. */

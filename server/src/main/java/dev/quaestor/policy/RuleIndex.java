@@ -4,7 +4,6 @@ import dev.quaestor.identity.Identity;
 import dev.quaestor.uri.CanonicalUri;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -12,12 +11,17 @@ import java.util.function.Consumer;
 /**
  * A trie over scheme, authority and path segments that finds the few rule patterns that could
  * match a URI without looking at the others, so a decision costs about the same with 10 rules or
- * 100,000. Literal segments are hash lookups; segments with {@code *} or placeholders are tried
- * one by one at their node; a {@code **} segment ends the path and its pattern is a candidate for
- * everything below. At each node, entries are further keyed by the principals their rule names
- * (role, group, subject, client, tenant, or any), so a thousand rules on one path for a thousand
- * different users cost one lookup per attribute of the caller, not a thousand checks.
- * Candidates are then checked in full by {@link ResourcePattern#matches}.
+ * 100,000. Literal segments are hash lookups ({@link TrieNode}); segments with {@code *} or
+ * placeholders are tried one by one at their node; a {@code **} segment ends the path and its
+ * pattern is a candidate for everything below. At each node, entries are further keyed by the
+ * principals their rule names (role, group, subject, client, tenant, or any), so a thousand rules
+ * on one path for a thousand different users cost one lookup per attribute of the caller, not a
+ * thousand checks, and a 64-bit summary of those principals lets a walk pass a node with nothing
+ * for the caller without reading its bucket (a child table holds its children's summaries, so a
+ * whole subtree with nothing for the caller is passed without reading it). A walk allocates only
+ * the caller's principal ids.
+ * Candidates are then checked by {@link PolicySet} (action, conditions, and the full pattern when
+ * the trie alone did not prove it).
  */
 final class RuleIndex {
 
@@ -75,7 +79,10 @@ final class RuleIndex {
             return ids.stream().mapToInt(Integer::intValue).toArray();
         }
 
-        /** The ids a caller answers to: anyone, plus each attribute some rule names. */
+        /** Fills the unused end of a caller's ids (attributes no rule names), so they need no second array. */
+        static final int NONE = -1;
+
+        /** The ids a caller answers to: anyone, plus each attribute some rule names, then {@link #NONE}s. */
         int[] idsOf(Identity who) {
             int[] out = new int[2 + who.roles().size() + who.groups().size() + 2];
             int n = 0;
@@ -89,7 +96,23 @@ final class RuleIndex {
             }
             n = add(out, n, who.client() == null ? null : clients.get(who.client()));
             n = add(out, n, who.tenant() == null ? null : tenants.get(who.tenant()));
-            return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+            java.util.Arrays.fill(out, n, out.length, NONE);
+            return out;
+        }
+
+        /** The bit that stands for a principal id in a bucket's summary ({@link TrieNode#anyDepthMask}). */
+        static long bit(int id) {
+            return 1L << (id & 63);
+        }
+
+        static long maskOf(int[] ids) {
+            long m = 0;
+            for (int id : ids) {
+                if (id != NONE) {
+                    m |= bit(id);
+                }
+            }
+            return m;
         }
 
         private static int add(int[] out, int n, Integer id) {
@@ -105,10 +128,16 @@ final class RuleIndex {
      * allows so that a sink that has enough allows never touches the rest; small flat arrays.
      */
     static final class Bucket {
-        private static final Entry[] NONE = new Entry[0];
+        private static final Entry[] NO_ENTRIES = new Entry[0];
         private int[] ids = new int[0];
         private Entry[][] denies = new Entry[0][];
         private Entry[][] allows = new Entry[0][];
+
+        void addAll(int[] ids, Entry e) {
+            for (int id : ids) {
+                add(id, e);
+            }
+        }
 
         /** Keeps {@code ids} sorted, so a caller's few ids are found by binary search however many rules share the node. */
         void add(int id, Entry e) {
@@ -116,8 +145,8 @@ final class RuleIndex {
             if (i < 0) {
                 i = -i - 1;
                 ids = insert(ids, i, id);
-                denies = insert(denies, i, NONE);
-                allows = insert(allows, i, NONE);
+                denies = insert(denies, i, NO_ENTRIES);
+                allows = insert(allows, i, NO_ENTRIES);
             }
             Entry[][] side = e.deny() ? denies : allows;
             side[i] = java.util.Arrays.copyOf(side[i], side[i].length + 1);
@@ -140,12 +169,25 @@ final class RuleIndex {
             return out;
         }
 
-        /** Entries whose rule could name a caller with these ids (an entry may come more than once). */
-        void forEach(int[] callerIds, Sink out) {
+        /**
+         * Entries whose rule could name a caller with these ids (an entry may come more than once),
+         * provided {@code at} really lies on the URI's path: checked once, when the first id matches.
+         */
+        void forEach(int[] callerIds, TrieNode at, List<String> segments, Sink out) {
+            boolean onPath = false;
             for (int c : callerIds) {
+                if (c == Principals.NONE) {
+                    break;
+                }
                 int i = ids.length <= 4 ? linear(c) : java.util.Arrays.binarySearch(ids, c);
                 if (i < 0) {
                     continue;
+                }
+                if (!onPath) {
+                    if (!at.reachedBy(segments)) {
+                        return;
+                    }
+                    onPath = true;
                 }
                 for (Entry e : denies[i]) {
                     out.accept(e);
@@ -182,68 +224,17 @@ final class RuleIndex {
         }
     }
 
-    static final class Node {
-        Map<String, Node> literal;
-        Map<String, Node> globs;
-        Bucket anyDepth;
-        Bucket terminal;
-
-        Node child(String segment) {
-            boolean glob = segment.indexOf('*') >= 0 || segment.contains("${");
-            if (glob) {
-                if (globs == null) {
-                    globs = new LinkedHashMap<>(2);
-                }
-                return globs.computeIfAbsent(segment, k -> new Node());
-            }
-            if (literal == null) {
-                literal = new HashMap<>(4);
-            }
-            return literal.computeIfAbsent(segment, k -> new Node());
-        }
-
-        void file(boolean atAnyDepth, int[] ids, Entry e) {
-            Bucket b = atAnyDepth ? anyDepth : terminal;
-            if (b == null) {
-                b = new Bucket();
-                if (atAnyDepth) {
-                    anyDepth = b;
-                } else {
-                    terminal = b;
-                }
-            }
-            for (int id : ids) {
-                b.add(id, e);
-            }
-        }
-
-        void forEachBelow(Consumer<Entry> out) {
-            if (anyDepth != null) {
-                anyDepth.forEachAll(out);
-            }
-            if (terminal != null) {
-                terminal.forEachAll(out);
-            }
-            if (literal != null) {
-                literal.values().forEach(n -> n.forEachBelow(out));
-            }
-            if (globs != null) {
-                globs.values().forEach(n -> n.forEachBelow(out));
-            }
-        }
-    }
-
     private static final String ANY = "\u0000any";
 
     /** scheme (or ANY) -> authority (or ANY) -> root of the path trie. */
-    private final Map<String, Map<String, Node>> roots = new HashMap<>();
+    private final Map<String, Map<String, TrieNode>> roots = new HashMap<>();
     private final Principals principals = new Principals();
 
     RuleIndex(List<Rule> rules) {
         for (Rule r : rules) {
             for (ResourcePattern p : r.resources()) {
-                Node n = roots.computeIfAbsent(p.scheme() == null ? ANY : p.scheme(), k -> new HashMap<>())
-                        .computeIfAbsent(p.authority() == null ? ANY : p.authority(), k -> new Node());
+                TrieNode n = roots.computeIfAbsent(p.scheme() == null ? ANY : p.scheme(), k -> new HashMap<>())
+                        .computeIfAbsent(p.authority() == null ? ANY : p.authority(), k -> new TrieNode());
                 int[] ids = principals.idsOf(r.subjects());
                 List<String> segs = p.segments();
                 int depth = 0;
@@ -257,13 +248,27 @@ final class RuleIndex {
                 n.file(anyDepth, ids, Entry.of(r, p, exact));
             }
         }
+        roots.values().forEach(byAuthority -> byAuthority.values().forEach(TrieNode::seal));
     }
 
     /** Every entry whose pattern could match {@code uri}; callers still check each in full. */
     void candidates(CanonicalUri uri, Identity who, Sink out) {
         int[] keys = principals.idsOf(who);
-        for (Node root : roots(uri)) {
-            walk(root, uri.segments(), 0, who, keys, out);
+        long mask = Principals.maskOf(keys);
+        List<String> segs = uri.segments();
+        for (int s = 0; s < 2; s++) {
+            Map<String, TrieNode> byAuthority = roots.get(s == 0 ? uri.scheme() : ANY);
+            if (byAuthority == null) {
+                continue;
+            }
+            TrieNode exact = byAuthority.get(uri.authority());
+            if (exact != null) {
+                walk(exact, segs, 0, who, keys, mask, out);
+            }
+            TrieNode any = byAuthority.get(ANY);
+            if (any != null) {
+                walk(any, segs, 0, who, keys, mask, out);
+            }
         }
     }
 
@@ -275,7 +280,7 @@ final class RuleIndex {
         if (prefix.authority().isEmpty() && prefix.segments().isEmpty()) {
             // A scheme-only prefix such as test:// spans every authority of the scheme.
             for (String scheme : new String[] {prefix.scheme(), ANY}) {
-                Map<String, Node> byAuthority = roots.get(scheme);
+                Map<String, TrieNode> byAuthority = roots.get(scheme);
                 if (byAuthority != null) {
                     byAuthority.forEach((authority, root) -> {
                         if (authority.equals(ANY)) {
@@ -288,21 +293,21 @@ final class RuleIndex {
             }
             return;
         }
-        for (Node root : roots(prefix)) {
+        for (TrieNode root : roots(prefix)) {
             reach(root, prefix.segments(), 0, who, out);
         }
     }
 
-    private List<Node> roots(CanonicalUri uri) {
-        var out = new ArrayList<Node>(4);
+    private List<TrieNode> roots(CanonicalUri uri) {
+        var out = new ArrayList<TrieNode>(4);
         for (String scheme : new String[] {uri.scheme(), ANY}) {
-            Map<String, Node> byAuthority = roots.get(scheme);
+            Map<String, TrieNode> byAuthority = roots.get(scheme);
             if (byAuthority != null) {
-                Node exact = byAuthority.get(uri.authority());
+                TrieNode exact = byAuthority.get(uri.authority());
                 if (exact != null) {
                     out.add(exact);
                 }
-                Node any = byAuthority.get(ANY);
+                TrieNode any = byAuthority.get(ANY);
                 if (any != null) {
                     out.add(any);
                 }
@@ -311,30 +316,36 @@ final class RuleIndex {
         return out;
     }
 
-    private static void walk(Node n, List<String> segs, int i, Identity who, int[] keys, Sink out) {
-        if (n.anyDepth != null) {
-            n.anyDepth.forEach(keys, out);
+    /**
+     * Follows the URI down the trie: literal steps by hash (a node reached by a mere hash
+     * collision is rejected by {@link Bucket#forEach} before any of its entries is used), glob
+     * steps by matching the segment; children whose subtree, and buckets whose own summary, show
+     * no principal of the caller are not read at all.
+     */
+    private static void walk(TrieNode n, List<String> segs, int i, Identity who, int[] keys, long mask, Sink out) {
+        if ((n.anyDepthMask & mask) != 0) {
+            n.anyDepth.forEach(keys, n, segs, out);
         }
         if (i == segs.size()) {
-            if (n.terminal != null) {
-                n.terminal.forEach(keys, out);
+            if ((n.terminalMask & mask) != 0) {
+                n.terminal.forEach(keys, n, segs, out);
             }
             return;
         }
-        Node next = n.literal == null ? null : n.literal.get(segs.get(i));
+        String seg = segs.get(i);
+        TrieNode next = n.literalFor(seg, mask);
         if (next != null) {
-            walk(next, segs, i + 1, who, keys, out);
+            walk(next, segs, i + 1, who, keys, mask, out);
         }
-        if (n.globs != null) {
-            for (var g : n.globs.entrySet()) {
-                if (ResourcePattern.segmentMatches(ResourcePattern.bind(g.getKey(), who), segs.get(i))) {
-                    walk(g.getValue(), segs, i + 1, who, keys, out);
-                }
+        String[] globKeys = n.globKeys;
+        for (int g = 0; g < globKeys.length; g++) {
+            if ((n.globs[g].subtreeMask & mask) != 0 && ResourcePattern.segmentMatches(globKeys[g], who, seg)) {
+                walk(n.globs[g], segs, i + 1, who, keys, mask, out);
             }
         }
     }
 
-    private static void reach(Node n, List<String> segs, int i, Identity who, java.util.function.BiConsumer<Entry, Boolean> out) {
+    private static void reach(TrieNode n, List<String> segs, int i, Identity who, java.util.function.BiConsumer<Entry, Boolean> out) {
         int depth = i;
         if (n.anyDepth != null) {
             n.anyDepth.forEachAll(e -> out.accept(e, e.pattern().endsWithAnyDepthAt(depth)));
@@ -343,24 +354,19 @@ final class RuleIndex {
             if (n.terminal != null) {
                 n.terminal.forEachAll(e -> out.accept(e, false));
             }
-            if (n.literal != null) {
-                n.literal.values().forEach(c -> c.forEachBelow(e -> out.accept(e, false)));
-            }
-            if (n.globs != null) {
-                n.globs.values().forEach(c -> c.forEachBelow(e -> out.accept(e, false)));
+            n.forEachLiteral(c -> c.forEachBelow(e -> out.accept(e, false)));
+            for (TrieNode c : n.globs) {
+                c.forEachBelow(e -> out.accept(e, false));
             }
             return;
         }
-        Node next = n.literal == null ? null : n.literal.get(segs.get(i));
+        TrieNode next = n.literalChecked(segs.get(i));
         if (next != null) {
             reach(next, segs, i + 1, who, out);
         }
-        if (n.globs == null) {
-            return;
-        }
-        for (var g : n.globs.entrySet()) {
-            if (ResourcePattern.segmentMatches(ResourcePattern.bind(g.getKey(), who), segs.get(i))) {
-                reach(g.getValue(), segs, i + 1, who, out);
+        for (int g = 0; g < n.globKeys.length; g++) {
+            if (ResourcePattern.segmentMatches(n.globKeys[g], who, segs.get(i))) {
+                reach(n.globs[g], segs, i + 1, who, out);
             }
         }
     }
