@@ -59,7 +59,19 @@ public final class LimiterFairnessBench {
 
             System.out.printf("backend %s, quiet client %d reads/s, noisy client %d reads/s against a limit of %d/s, %d s per phase%n",
                     backend, QUIET_PER_SECOND, 10 * LIMIT_PER_SECOND, LIMIT_PER_SECOND, seconds);
-            quiet(server.url(), quietToken, quietSession, Math.min(10, seconds)); // warm-up
+            // Warm-up: 30 s of both clients just under the limit, so the JIT has compiled the read path before the
+            // first measured phase (an unwarmed first phase would make the contended one look better than it is).
+            long warmUntil = System.nanoTime() + 30_000_000_000L;
+            while (System.nanoTime() < warmUntil) {
+                long t = System.nanoTime();
+                McpHttp.read(server.url(), quietToken, quietSession, URI);
+                McpHttp.read(server.url(), noisyToken, noisySession, URI);
+                long rest = 1_000_000_000L / (LIMIT_PER_SECOND - 2) - (System.nanoTime() - t);
+                if (rest > 0) {
+                    Thread.sleep(rest / 1_000_000, (int) (rest % 1_000_000));
+                }
+            }
+            Thread.sleep(1500);
             long[] alone = quiet(server.url(), quietToken, quietSession, seconds);
 
             AtomicBoolean noisy = new AtomicBoolean(true);
@@ -89,12 +101,17 @@ public final class LimiterFairnessBench {
             noisy.set(false);
             flood.shutdownNow();
             flood.awaitTermination(10, TimeUnit.SECONDS);
+            Thread.sleep(2000);
+            long[] aloneAgain = quiet(server.url(), quietToken, quietSession, seconds);
 
             print("quiet client alone", alone);
             print("quiet client with noisy neighbour", contended);
+            print("quiet client alone again", aloneAgain);
             System.out.printf("noisy client: %d sent, %d rejected with 429, %d other outcomes%n", sent.get(), rejected.get(), other.get());
-            double ratio = (double) p(contended, 0.99) / p(alone, 0.99);
-            System.out.printf("quiet client's p99 ratio (with / alone): %.3f (target < 1.10)%n", ratio);
+            // Against the better of the two quiet phases, so drift between phases cannot flatter the result.
+            long aloneP99 = Math.min(p(alone, 0.99), p(aloneAgain, 0.99));
+            double ratio = (double) p(contended, 0.99) / aloneP99;
+            System.out.printf("quiet client's p99 ratio (with / better alone): %.3f (target < 1.10)%n", ratio);
         }
     }
 
