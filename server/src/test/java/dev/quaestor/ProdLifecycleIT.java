@@ -171,6 +171,7 @@ class ProdLifecycleIT {
                 "quaestor_audit_queue_depth",
                 "quaestor_audit_commit_seconds_count",
                 "quaestor_provider_calls_seconds_count{mount=\"docs\",outcome=\"ok\"}",
+                "quaestor_identity_token_cache_total{result=\"hit\"}",
                 "http_server_requests_seconds_count{")) {
             assertTrue(metrics.contains(family), "metric " + family + " in:\n" + metrics);
         }
