@@ -45,13 +45,7 @@ public final class LargeReadBench {
     private static final byte[] BLOB_KEY = "\"blob\":\"".getBytes(StandardCharsets.US_ASCII);
 
     public static void main(String[] args) {
-        try {
-            run(args);
-            System.exit(0);
-        } catch (Exception e) {
-            e.printStackTrace();
-            System.exit(1);
-        }
+        BenchMain.runAndExit(LargeReadBench::run, args);
     }
 
     private static void run(String[] args) throws Exception {

@@ -24,15 +24,8 @@ public final class LimiterFairnessBench {
     private static final int LIMIT_PER_SECOND = 20;
     private static final int QUIET_PER_SECOND = 10;
 
-    /** Exits explicitly: the local token issuer's HTTP server thread would otherwise keep the JVM alive. */
     public static void main(String[] args) {
-        try {
-            run(args);
-            System.exit(0);
-        } catch (Exception e) {
-            e.printStackTrace();
-            System.exit(1);
-        }
+        BenchMain.runAndExit(LimiterFairnessBench::run, args);
     }
 
     private static void run(String[] args) throws Exception {

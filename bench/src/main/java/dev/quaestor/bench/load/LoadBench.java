@@ -1,5 +1,6 @@
 package dev.quaestor.bench.load;
 
+import dev.quaestor.bench.BenchMain;
 import dev.quaestor.bench.ProdServerSetup;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.Repo;
@@ -39,15 +40,8 @@ public final class LoadBench {
     private static final Set<String> OVERLOAD_ANSWERS = Set.of("HTTP 503 -32005", "HTTP 200 -32005", "HTTP 429 -32004",
             "HTTP 429");
 
-    /** Exits explicitly: the local token issuer's HTTP server thread would otherwise keep the JVM alive. */
     public static void main(String[] args) {
-        try {
-            run(args);
-            System.exit(0);
-        } catch (Exception e) {
-            e.printStackTrace();
-            System.exit(1);
-        }
+        BenchMain.runAndExit(LoadBench::run, args);
     }
 
     private static void run(String[] args) throws Exception {
