@@ -1,5 +1,6 @@
 package dev.quaestor.bench;
 
+import dev.quaestor.bench.load.Profiler;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.ServerProcess;
 import dev.quaestor.support.TestIssuer;
@@ -73,7 +74,12 @@ public final class LargeReadBench {
         env.put("QUAESTOR_BASELINE_ENABLED", "true");
         env.put("QUAESTOR_BASELINE_ROOT", dir.toString());
 
-        try (var server = new ServerProcess("large-read-server", env)) {
+        var jvm = new ArrayList<>(List.of("-Xmx256m"));
+        String profile = System.getProperty("profile");
+        if (profile != null) {
+            jvm.add(Profiler.agentOption(profile, dir));
+        }
+        try (var server = new ServerProcess("large-read-server", env, jvm)) {
             server.start();
             server.awaitReady(Duration.ofSeconds(90));
             String token = TestIssuer.tokenFor("bob");
@@ -113,6 +119,12 @@ public final class LargeReadBench {
             for (int i = 0; i < runs; i++) {
                 curl[i] = curl(server.url(), token, (long) mib << 20);
             }
+            // The same MCP read with curl as the client (response to /dev/null): the server's side alone,
+            // with the same client as the baseline. The content is checked through the OUTCOME record below.
+            var mcpCurl = new double[runs];
+            for (int i = 0; i < runs; i++) {
+                mcpCurl[i] = curlMcp(server.url(), token, session, (long) mib << 20);
+            }
             String audited = auditedSha(since);
 
             long peak;
@@ -125,7 +137,11 @@ public final class LargeReadBench {
                     fmt(mcp), mcpMedian);
             System.out.printf("curl GET /baseline/large.bin (raw bytes, HTTP/1.1):                            %s MiB/s, median %.1f MiB/s%n",
                     fmt(curl), curlMedian);
-            System.out.printf("curl / MCP throughput: %.2fx (target <= 2x)%n", curlMedian / mcpMedian);
+            double mcpCurlMedian = median(mcpCurl);
+            System.out.printf("curl POST /mcp resources/read (base64 JSON to /dev/null, HTTP/1.1):             %s MiB/s, median %.1f MiB/s%n",
+                    fmt(mcpCurl), mcpCurlMedian);
+            System.out.printf("curl / MCP throughput: %.2fx with the decoding client, %.2fx with curl as the MCP client (target <= 2x)%n",
+                    curlMedian / mcpMedian, curlMedian / mcpCurlMedian);
             System.out.printf("server heap used (jvm_memory_used_bytes{area=\"heap\"}, all pools, %d samples): "
                     + "before %.1f MiB, peak during MCP reads %.1f MiB, peak growth %.1f MiB (target < 64 MiB)%n",
                     samples.size(), baseline / 1048576.0, peak / 1048576.0, (peak - baseline) / 1048576.0);
@@ -291,6 +307,29 @@ public final class LargeReadBench {
             throw new IllegalStateException("curl downloaded " + size + " bytes, expected " + expectedBytes);
         }
         return size / 1048576.0 / Double.parseDouble(parts[1]);
+    }
+
+    /**
+     * resources/read with curl as the client, the response discarded; returns MiB/s of content
+     * ({@code contentBytes} over the time). The response must be at least the base64 length.
+     */
+    private static double curlMcp(String url, String token, String session, long contentBytes) throws Exception {
+        var p = new ProcessBuilder("curl", "-sS", "-o", "/dev/null", "-w", "%{http_code} %{size_download} %{time_total}",
+                "-H", "Authorization: Bearer " + token, "-H", "Mcp-Session-Id: " + session,
+                "-H", "MCP-Protocol-Version: 2025-06-18", "-H", "Content-Type: application/json",
+                "-H", "Accept: application/json, text/event-stream",
+                "--data", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///bench/large.bin\"}}",
+                url + "/mcp").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("curl failed: " + out);
+        }
+        String[] parts = out.split(" ");
+        long size = Long.parseLong(parts[1]);
+        if (!parts[0].equals("200") || size < (contentBytes + 2) / 3 * 4) {
+            throw new IllegalStateException("MCP read with curl: status " + parts[0] + ", " + size + " bytes");
+        }
+        return contentBytes / 1048576.0 / Double.parseDouble(parts[2]);
     }
 
     /** Sum of jvm_memory_used_bytes{area="heap",...} over the heap pools, from /q/metrics. */

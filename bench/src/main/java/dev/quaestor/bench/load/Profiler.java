@@ -12,13 +12,13 @@ import java.nio.file.StandardCopyOption;
  * writes collapsed stacks when the server exits. (Attaching later with jcmd proved unreliable on a
  * busy machine.) Read the output with {@code bench/profile-summary.sh FILE}.
  */
-final class Profiler {
+public final class Profiler {
 
     private Profiler() {
     }
 
     /** The JVM option that profiles {@code event} (cpu, itimer, wall, alloc, lock) into {@code out}. */
-    static String agentOption(String event, Path work) throws IOException {
+    public static String agentOption(String event, Path work) throws IOException {
         Path lib = work.resolve("libasyncProfiler.so");
         try (InputStream in = Profiler.class.getResourceAsStream("/linux-x64/libasyncProfiler.so")) {
             if (in == null) {
@@ -29,7 +29,7 @@ final class Profiler {
         return "-agentpath:" + lib + "=start,event=" + event + ",collapsed,file=" + output(event, work);
     }
 
-    static Path output(String event, Path work) {
+    public static Path output(String event, Path work) {
         return work.resolve("profile-" + event + ".collapsed");
     }
 }
