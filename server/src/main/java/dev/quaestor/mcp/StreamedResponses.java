@@ -25,6 +25,9 @@ import java.util.Map;
 @ApplicationScoped
 class StreamedResponses {
 
+    /** Bytes a streamed response may have queued for the socket before its writer waits. */
+    static final int WRITE_QUEUE_BYTES = 512 * 1024;
+
     private final ObjectMapper json;
     private final Vertx vertx;
     private final ReadConfig config;
@@ -40,6 +43,9 @@ class StreamedResponses {
         byte[] opening = opening(id, read, sse);
         byte[] closing = (sse ? "\"}]}}\n\n" : "\"}]}}").getBytes(StandardCharsets.US_ASCII);
         StreamingOutput body = out -> {
+            // Let the worker run ahead of the socket by a few writes: with the default high-water mark
+            // (64 KiB) every 64 KiB write parked the worker until the event loop drained it.
+            request.response().setWriteQueueMaxSize(WRITE_QUEUE_BYTES);
             try (var watch = new WriteStallWatch(vertx, request, config.writeTimeout())) {
                 read.writeTo(watch.wrap(out), opening, closing);
             } catch (IOException | RuntimeException e) {
