@@ -128,7 +128,7 @@ public class ResourcePipeline {
             var mounted = mounts.resolve(uri).orElseThrow(() -> new ResourceNotFoundException(uriText));
             maxBytes = mounted.mount().longSetting("max-bytes", Long.MAX_VALUE);
             try (var stage = spans.start("provider", method)) {
-                stage.span().setAttribute("quaestor.mount", mounted.mount().name());
+                stage.attribute("quaestor.mount", mounted.mount().name());
                 content = calls.read(mounted, uri, readConfig.bufferLimit());
             }
         } catch (RuntimeException e) {
