@@ -1,8 +1,10 @@
 package dev.quaestor;
 
 import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
+import java.sql.DriverManager;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
@@ -12,6 +14,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
 class TransportTest {
@@ -54,6 +58,33 @@ class TransportTest {
         given().header("Authorization", "Bearer " + bob).header("Mcp-Session-Id", session).delete("/mcp").then().statusCode(404);
         given().header("Authorization", "Bearer " + alice).header("Mcp-Session-Id", session).delete("/mcp").then().statusCode(204);
         Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").statusCode(404);
+    }
+
+    /**
+     * Another replica ends the session: only the shared row changes. This replica, which served the
+     * session a moment ago, goes on trusting its cached view for at most the cache TTL (5 s in
+     * tests); requests in the meantime, which trigger the background re-read, are served, and then
+     * the session is refused.
+     */
+    @Test
+    void aSessionEndedOnAnotherReplicaIsRefusedWithinTheCacheTtl() throws Exception {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}";
+        Rpc.call(alice, session, ping).statusCode(200);
+        long endedAt = System.nanoTime();
+        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "");
+                var end = c.prepareStatement("UPDATE mcp_session SET ended_at = now() WHERE id = ?")) {
+            end.setString(1, session);
+            assertEquals(1, end.executeUpdate());
+        }
+        int status;
+        do {
+            Thread.sleep(100);
+            status = Rpc.call(alice, session, ping).extract().statusCode();
+        } while (status == 200 && System.nanoTime() - endedAt < 8_000_000_000L);
+        double seconds = (System.nanoTime() - endedAt) / 1e9;
+        assertEquals(404, status, "still served " + seconds + " s after another replica ended it");
+        assertTrue(seconds <= 5.5, "refused only after " + seconds + " s, past the 5 s cache TTL");
     }
 
     @Test

@@ -1,10 +1,11 @@
 package dev.quaestor.mcp;
 
-import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Collection;
@@ -12,11 +13,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Sessions in the shared database, with a short-lived per-replica cache. A session belongs to the
  * subject that opened it; it is never found for anyone else. A DELETE is seen at once by the
  * replica that served it and by others within {@code quaestor.http.session-cache-ttl}.
+ *
+ * <p>A session in use is re-read in the background once its cached view is four fifths of the TTL
+ * old, so its requests do not each wait on the database once per TTL; a view is never trusted past
+ * the TTL itself (an idle session's next request reads the database).
  */
 @ApplicationScoped
 public class SessionStore {
@@ -26,10 +33,27 @@ public class SessionStore {
     }
 
     private final SecureRandom random = new SecureRandom();
-    private final Cache<String, Session> cache;
+    private final LoadingCache<String, Session> cache;
 
     SessionStore(TransportConfig config) {
-        this.cache = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(config.sessionCacheTtl()).build();
+        Duration ttl = config.sessionCacheTtl();
+        // Its own thread, not the common pool: the reload runs a transaction, and must not borrow a
+        // request's context or a pool that other work relies on.
+        ExecutorService refresher = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "quaestor-session-refresh");
+            t.setDaemon(true);
+            return t;
+        });
+        this.cache = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(ttl)
+                .refreshAfterWrite(ttl.multipliedBy(4).dividedBy(5)).executor(refresher).build(SessionStore::load);
+    }
+
+    /** The live session as stored, or null (then nothing is cached). */
+    private static Session load(String id) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            McpSession row = McpSession.findById(id);
+            return row == null || row.endedAt != null ? null : new Session(row.id, row.subject, row.protocolVersion);
+        });
     }
 
     public Session open(String subject, String protocolVersion, String clientName) {
@@ -53,16 +77,9 @@ public class SessionStore {
         if (id == null || id.length() > 64) {
             return Optional.empty();
         }
-        Session s = cache.getIfPresent(id);
+        Session s = cache.get(id);
         if (s == null) {
-            s = QuarkusTransaction.requiringNew().call(() -> {
-                McpSession row = McpSession.findById(id);
-                return row == null || row.endedAt != null ? null : new Session(row.id, row.subject, row.protocolVersion);
-            });
-            if (s == null) {
-                return Optional.empty();
-            }
-            cache.put(id, s);
+            return Optional.empty();
         }
         return s.subject().equals(subject) ? Optional.of(s) : Optional.empty();
     }
@@ -91,7 +108,7 @@ public class SessionStore {
             return false;
         }
         cache.invalidate(id);
-        return QuarkusTransaction.requiringNew().call(() -> {
+        boolean ended = QuarkusTransaction.requiringNew().call(() -> {
             McpSession row = McpSession.findById(id);
             if (row == null || row.endedAt != null) {
                 return false;
@@ -99,5 +116,8 @@ public class SessionStore {
             row.endedAt = Instant.now();
             return true;
         });
+        // Again after the commit: a request that read the row before it drops what it cached.
+        cache.invalidate(id);
+        return ended;
     }
 }
