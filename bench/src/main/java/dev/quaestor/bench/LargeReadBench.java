@@ -295,18 +295,13 @@ public final class LargeReadBench {
 
     /** curl to /dev/null; returns MiB/s. */
     private static double curl(String url, String token, long expectedBytes) throws Exception {
-        var p = new ProcessBuilder("curl", "-sS", "-o", "/dev/null", "-w", "%{size_download} %{time_total}",
-                "-H", "Authorization: Bearer " + token, url + "/baseline/large.bin").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("curl failed: " + out);
+        String[] parts = runCurl("%{http_code} %{size_download} %{time_total}",
+                "-H", "Authorization: Bearer " + token, url + "/baseline/large.bin");
+        long size = Long.parseLong(parts[1]);
+        if (!parts[0].equals("200") || size != expectedBytes) {
+            throw new IllegalStateException("curl: status " + parts[0] + ", " + size + " bytes, expected " + expectedBytes);
         }
-        String[] parts = out.split(" ");
-        long size = Long.parseLong(parts[0]);
-        if (size != expectedBytes) {
-            throw new IllegalStateException("curl downloaded " + size + " bytes, expected " + expectedBytes);
-        }
-        return size / 1048576.0 / Double.parseDouble(parts[1]);
+        return size / 1048576.0 / Double.parseDouble(parts[2]);
     }
 
     /**
@@ -314,22 +309,29 @@ public final class LargeReadBench {
      * ({@code contentBytes} over the time). The response must be at least the base64 length.
      */
     private static double curlMcp(String url, String token, String session, long contentBytes) throws Exception {
-        var p = new ProcessBuilder("curl", "-sS", "-o", "/dev/null", "-w", "%{http_code} %{size_download} %{time_total}",
+        String[] parts = runCurl("%{http_code} %{size_download} %{time_total}",
                 "-H", "Authorization: Bearer " + token, "-H", "Mcp-Session-Id: " + session,
                 "-H", "MCP-Protocol-Version: 2025-06-18", "-H", "Content-Type: application/json",
                 "-H", "Accept: application/json, text/event-stream",
                 "--data", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///bench/large.bin\"}}",
-                url + "/mcp").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("curl failed: " + out);
-        }
-        String[] parts = out.split(" ");
+                url + "/mcp");
         long size = Long.parseLong(parts[1]);
         if (!parts[0].equals("200") || size < (contentBytes + 2) / 3 * 4) {
             throw new IllegalStateException("MCP read with curl: status " + parts[0] + ", " + size + " bytes");
         }
         return contentBytes / 1048576.0 / Double.parseDouble(parts[2]);
+    }
+
+    /** Runs curl with the response to /dev/null and returns the fields of its {@code -w} line. */
+    private static String[] runCurl(String writeOut, String... args) throws Exception {
+        var command = new ArrayList<>(List.of("curl", "-sS", "-o", "/dev/null", "-w", writeOut));
+        command.addAll(List.of(args));
+        var p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("curl failed: " + out);
+        }
+        return out.split(" ");
     }
 
     /** Sum of jvm_memory_used_bytes{area="heap",...} over the heap pools, from /q/metrics. */

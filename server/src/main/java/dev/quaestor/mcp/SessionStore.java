@@ -107,7 +107,6 @@ public class SessionStore {
         if (find(id, subject).isEmpty()) {
             return false;
         }
-        cache.invalidate(id);
         boolean ended = QuarkusTransaction.requiringNew().call(() -> {
             McpSession row = McpSession.findById(id);
             if (row == null || row.endedAt != null) {
@@ -116,7 +115,7 @@ public class SessionStore {
             row.endedAt = Instant.now();
             return true;
         });
-        // Again after the commit: a request that read the row before it drops what it cached.
+        // After the commit, so that a view read before it (by a request or a background re-read) is dropped.
         cache.invalidate(id);
         return ended;
     }

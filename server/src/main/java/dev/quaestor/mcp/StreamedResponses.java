@@ -26,7 +26,7 @@ import java.util.Map;
 class StreamedResponses {
 
     /** Bytes a streamed response may have queued for the socket before its writer waits. */
-    static final int WRITE_QUEUE_BYTES = 512 * 1024;
+    private static final int WRITE_QUEUE_BYTES = 512 * 1024;
 
     private final ObjectMapper json;
     private final Vertx vertx;

@@ -8,8 +8,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 /**
  * OpenTelemetry spans for the pipeline's stages (policy, audit, rate limit, provider), children of
  * the HTTP request's span. Tracing is off unless configured ({@code quarkus.otel.sdk.disabled});
- * then, as for any request that is not sampled, a stage costs one lookup of the current span. Spans carry the stage and the
- * MCP method, never URIs, subjects or content.
+ * then, as for any request that is not sampled, a stage costs one lookup of the current span.
+ * Spans carry the stage and the MCP method, never URIs, subjects or content.
  */
 @ApplicationScoped
 public class StageSpans {

@@ -1,5 +1,6 @@
 package dev.quaestor.pipeline;
 
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -67,12 +68,9 @@ class StageSpansTest {
         }
         SpanData policy = exported.stream().filter(s -> s.getName().equals("quaestor.policy")).findFirst().orElseThrow();
         assertEquals(request.getSpanContext().getSpanId(), policy.getParentSpanId());
-        assertEquals("allow", policy.getAttributes().asMap().entrySet().stream()
-                .filter(e -> e.getKey().getKey().equals("quaestor.outcome")).findFirst().orElseThrow().getValue());
-        assertEquals("resources/read", policy.getAttributes().asMap().entrySet().stream()
-                .filter(e -> e.getKey().getKey().equals("mcp.method")).findFirst().orElseThrow().getValue());
-        assertEquals("docs", policy.getAttributes().asMap().entrySet().stream()
-                .filter(e -> e.getKey().getKey().equals("quaestor.mount")).findFirst().orElseThrow().getValue());
+        assertEquals("allow", policy.getAttributes().get(AttributeKey.stringKey("quaestor.outcome")));
+        assertEquals("resources/read", policy.getAttributes().get(AttributeKey.stringKey("mcp.method")));
+        assertEquals("docs", policy.getAttributes().get(AttributeKey.stringKey("quaestor.mount")));
         assertEquals(2, exported.size());
     }
 
