@@ -47,11 +47,25 @@ class BoundsTest {
                 .header("RateLimit-Policy", equalTo("\"limited-resource\";q=2;w=3600"))
                 .header("RateLimit", containsString("r=1"));
         Rpc.call(token, session, read).statusCode(200).header("RateLimit", containsString("r=0"));
-        Rpc.call(token, session, read).statusCode(429)
+        String refused = Rpc.call(token, session, read).statusCode(429)
                 .header("Retry-After", Integer::parseInt, lessThan(1801))
                 .header("Retry-After", Integer::parseInt, org.hamcrest.Matchers.greaterThan(0))
                 .body("error.code", equalTo(-32004))
-                .body("error.data.retryAfterSeconds", org.hamcrest.Matchers.greaterThan(0));
+                .body("error.data.retryAfterSeconds", org.hamcrest.Matchers.greaterThan(0))
+                .extract().path("error.data.requestId");
+        // A refusal is one record, like a denial: the decision the policy made, and why the limiter refused.
+        QuarkusTransaction.requiringNew().run(() -> {
+            var rows = AuditEntry.<AuditEntry>list("requestId = ?1 order by id", refused);
+            assertEquals(1, rows.size(), "a rate-limited request leaves exactly one record");
+            AuditEntry r = rows.get(0);
+            assertEquals("DECISION", r.kind);
+            assertEquals("ALLOW", r.decision);
+            assertEquals("rate-limited", r.outcome);
+            assertEquals(-32004, r.errorCode);
+            assertEquals("dave", r.subject);
+            assertEquals("test-data://limited", r.uri);
+            assertTrue(r.detail.startsWith("limit limited-resource"), r.detail);
+        });
         // Another subject has its own bucket.
         String other = TestIssuer.tokenFor("carol");
         Rpc.call(other, Rpc.initialize(other, "2025-06-18"), read).statusCode(200);

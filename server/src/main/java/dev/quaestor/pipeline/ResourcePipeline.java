@@ -45,10 +45,12 @@ import org.jboss.logging.Logger;
  * <ol>
  *   <li><b>Authentication</b>: done by quarkus-oidc before the endpoint runs; the verified
  *       {@link dev.quaestor.identity.Identity} arrives in the {@link RequestContext}.</li>
- *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.</li>
- *   <li><b>Audit</b> of the decision, committed before anything else happens (fail closed: -32005).
- *       A denial stops here with -32003.</li>
- *   <li><b>Rate limit</b> from the policy's {@code limits:} (-32004, HTTP 429).</li>
+ *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.
+ *       A denial is audited (one {@code DECISION} record) and stops here with -32003.</li>
+ *   <li><b>Rate limit</b> from the policy's {@code limits:} (-32004, HTTP 429). It is asked before the
+ *       decision is recorded so that a refusal is one record, not two; it serves nothing.</li>
+ *   <li><b>Audit</b> of the decision (and of a rate-limit refusal), committed before anything is
+ *       served (fail closed: -32005).</li>
  *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: time box (-32001),
  *       bulkhead and circuit breaker (-32005).</li>
  *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
@@ -112,15 +114,13 @@ public class ResourcePipeline {
             decision = policy.decide(ctx.identity(), Action.READ, uri, ctx.facts());
             stage.outcome(decision.allowed() ? "allow" : "deny");
         }
-        decision(ctx, method, Action.READ, uriText, decision.allowed() ? "ALLOW" : "DENY", decision.rules(), policy,
-                decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED);
         if (!decision.allowed()) {
+            refuse(ctx, method, Action.READ, uriText, decision, policy);
             metrics.finished(method, "denied", System.nanoTime() - start);
             // Same answer whether or not the URI exists: the provider is never consulted.
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
         }
-
-        RateCheck rate = limit(ctx, method, Action.READ, uri, policy, start);
+        RateCheck rate = admit(ctx, method, Action.READ, uri, "ALLOW", decision.rules(), policy, start);
 
         OpenedContent content;
         long maxBytes;
@@ -158,8 +158,7 @@ public class ResourcePipeline {
         String method = "resources/list";
         PolicySet policy = policies.current();
         // The decision for a listing is per entry: each entry is shown only if the caller may list it.
-        decision(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, null);
-        RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
+        RateCheck rate = admit(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, start);
         Page<ResourceEntry> page;
         var skipped = new ArrayList<String>(0);
         try {
@@ -185,8 +184,7 @@ public class ResourcePipeline {
             throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
         }
         PolicySet policy = policies.current();
-        decision(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, null);
-        RateCheck rate = limit(ctx, method, Action.LIST, null, policy, start);
+        RateCheck rate = admit(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, start);
         var out = new ArrayList<Schema.ResourceTemplate>();
         for (var m : mounts.all()) {
             for (var t : m.provider().templates()) {
@@ -218,13 +216,11 @@ public class ResourcePipeline {
             decision = policy.decide(ctx.identity(), Action.SUBSCRIBE, uri, ctx.facts());
             stage.outcome(decision.allowed() ? "allow" : "deny");
         }
-        decision(ctx, method, Action.SUBSCRIBE, uriText, decision.allowed() ? "ALLOW" : "DENY", decision.rules(), policy,
-                decision.allowed() ? null : ErrorCodes.PERMISSION_DENIED);
         if (!decision.allowed()) {
+            refuse(ctx, method, Action.SUBSCRIBE, uriText, decision, policy);
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
         }
-
-        RateCheck rate = limit(ctx, method, Action.SUBSCRIBE, uri, policy, start);
+        RateCheck rate = admit(ctx, method, Action.SUBSCRIBE, uri, "ALLOW", decision.rules(), policy, start);
 
         if (mounts.resolve(uri).isEmpty()) {
             outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, "not-found", ErrorCodes.RESOURCE_NOT_FOUND, null, null,
@@ -257,8 +253,7 @@ public class ResourcePipeline {
         PolicySet policy = policies.current();
         CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy, start);
         String uriText = uri.toString();
-        decision(ctx, method, Action.SUBSCRIBE, uriText, "ALLOW", List.of(), policy, null);
-        RateCheck rate = limit(ctx, method, Action.SUBSCRIBE, uri, policy, start);
+        RateCheck rate = admit(ctx, method, Action.SUBSCRIBE, uri, "ALLOW", List.of(), policy, start);
         boolean removed;
         try {
             removed = subscriptions.remove(ctx.sessionId(), uriText);
@@ -281,8 +276,7 @@ public class ResourcePipeline {
         long start = System.nanoTime();
         String method = "completion/complete";
         PolicySet policy = policies.current();
-        decision(ctx, method, Action.READ, null, "FILTER", List.of(), policy, null);
-        RateCheck rate = limit(ctx, method, Action.READ, null, policy, start);
+        RateCheck rate = admit(ctx, method, Action.READ, null, "FILTER", List.of(), policy, start);
         String detail = "template " + truncate(templateText) + " argument " + truncate(argument);
 
         MountTable.Mounted owner = null;
@@ -382,7 +376,7 @@ public class ResourcePipeline {
         try {
             return UriCanonicalizer.canonicalize(rawUri);
         } catch (InvalidUriException e) {
-            decision(ctx, method, action, rawUri, "DENY", List.of(), policy, ErrorCodes.INVALID_PARAMS);
+            decision(ctx, method, action, rawUri, "DENY", List.of(), policy, "refused", ErrorCodes.INVALID_PARAMS, null);
             metrics.finished(method, "invalid-uri", System.nanoTime() - start);
             throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
         }
@@ -416,28 +410,44 @@ public class ResourcePipeline {
         }
     }
 
-    private RateCheck limit(RequestContext ctx, String method, Action action, CanonicalUri uri, PolicySet policy, long start) {
+    /**
+     * Rate limit, then the request's first record. The limiter is asked before the {@code DECISION} is
+     * committed so that a request it refuses leaves one record, as a policy denial does: the
+     * {@code DECISION} (verdict, deciding rules, revision) with outcome {@code rate-limited} (-32004)
+     * or {@code rate-limit-unavailable} (-32005) and the limit in {@code detail}. Nothing is served
+     * before that record commits either way; a refused request costs one durable record, not two,
+     * which is what a client flooding past its limit mostly sends (README "Rate limits").
+     */
+    private RateCheck admit(RequestContext ctx, String method, Action action, CanonicalUri uri, String verdict,
+            List<String> rules, PolicySet policy, long start) {
+        String uriText = uri == null ? null : uri.toString();
         RateCheck rate;
         try (var stage = spans.start("ratelimit", method)) {
             rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri);
             stage.outcome(rate.allowed() ? "admitted" : "rejected");
         } catch (RateLimitUnavailableException e) {
             // A fail-closed limit whose shared store (Redis) cannot answer: refuse rather than guess.
-            outcome(ctx, method, action, uri == null ? null : uri.toString(), policy, "rate-limit-unavailable",
-                    ErrorCodes.UNAVAILABLE, null, null, null, start, e.getMessage());
+            metrics.finished(method, "rate-limit-unavailable", System.nanoTime() - start);
+            decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limit-unavailable", ErrorCodes.UNAVAILABLE,
+                    e.getMessage());
             throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the rate limiter cannot check this request",
                     Map.of(), 503, Map.of("Retry-After", "5"));
         }
         if (!rate.allowed()) {
-            outcome(ctx, method, action, uri == null ? null : uri.toString(), policy, "rate-limited",
-                    ErrorCodes.RATE_LIMITED, null, null, null, start, "limit " + rate.limitId()
-                            + (rate.auditDetail() == null ? "" : "; " + rate.auditDetail()));
+            metrics.finished(method, "rate-limited", System.nanoTime() - start);
+            decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limited", ErrorCodes.RATE_LIMITED,
+                    "limit " + rate.limitId() + (rate.auditDetail() == null ? "" : "; " + rate.auditDetail()));
             var data = new LinkedHashMap<String, Object>();
             data.put("retryAfterSeconds", rate.retryAfterSeconds());
-            throw new McpError(ErrorCodes.RATE_LIMITED, "Rate limit exceeded", data, 429,
-                    RateHeaders.of(rate));
+            throw new McpError(ErrorCodes.RATE_LIMITED, "Rate limit exceeded", data, 429, RateHeaders.of(rate));
         }
+        decision(ctx, method, action, uriText, verdict, rules, policy, null, null, null);
         return rate;
+    }
+
+    /** A policy denial: its {@code DECISION} is the request's only record. */
+    private void refuse(RequestContext ctx, String method, Action action, String uri, Decision decision, PolicySet policy) {
+        decision(ctx, method, action, uri, "DENY", decision.rules(), policy, "refused", ErrorCodes.PERMISSION_DENIED, null);
     }
 
     private McpError providerFailure(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
@@ -481,13 +491,15 @@ public class ResourcePipeline {
         return error;
     }
 
-    /** The first record of a request: what was decided, by which rules, under which revision. */
+    /**
+     * The first record of a request: what was decided, by which rules, under which revision; for a
+     * request refused here (policy, invalid URI, rate limit) also why, and then it is the only record.
+     */
     private void decision(RequestContext ctx, String method, Action action, String uri, String verdict,
-            List<String> rules, PolicySet policy, Integer errorCode) {
+            List<String> rules, PolicySet policy, String refusal, Integer errorCode, String detail) {
         metrics.decided(action, verdict);
         commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
-                uri, verdict, rules, policy.revision(), errorCode == null ? null : "refused", errorCode,
-                null, null, null, null, null));
+                uri, verdict, rules, policy.revision(), refusal, errorCode, null, null, null, null, detail));
     }
 
     /** The second record: what happened and, for a read, exactly which bytes were disclosed. */

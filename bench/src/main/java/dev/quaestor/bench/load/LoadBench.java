@@ -126,8 +126,11 @@ public final class LoadBench {
             awaitReady(server, Duration.ofSeconds(60));
             double startup = (System.nanoTime() - t0) / 1e9;
             long pid = server.pid();
-            Thread.sleep(3000);
-            report.startup(firstStart, startup, ProcStats.rssKib(pid), java, o.aot);
+            Thread.sleep(2000);
+            // Idle: what the server burns with no request at all (timers, pollers, background refreshes).
+            var idle = ProcStats.Window.open(pid);
+            Thread.sleep(5000);
+            report.startup(firstStart, startup, ProcStats.rssKib(pid), idle.close()[0], java, o.aot);
 
             var mcp = new ArrayList<MultiMap>();
             var baseline = new ArrayList<MultiMap>();
@@ -153,12 +156,14 @@ public final class LoadBench {
                 driver.closed(base, o.sessions, Duration.ofSeconds(o.warmup));
                 driver.closed(read, o.sessions, Duration.ofSeconds(o.warmup));
 
-                System.out.printf("saturation: closed loop, %d requests in flight, %d s each%n", o.sessions, o.duration);
-                var satBase = driver.closed(base, o.sessions, Duration.ofSeconds(o.duration));
-                var satRead = driver.closed(read, o.sessions, Duration.ofSeconds(o.duration));
-                report.saturation(satRead, satBase);
-
-                double rate = o.rate > 0 ? o.rate : Math.max(100, Math.round(satRead.throughput() / 2));
+                double rate = o.rate;
+                if (o.saturation) {
+                    System.out.printf("saturation: closed loop, %d requests in flight, %d s each%n", o.sessions, o.duration);
+                    var satBase = driver.closed(base, o.sessions, Duration.ofSeconds(o.duration));
+                    var satRead = driver.closed(read, o.sessions, Duration.ofSeconds(o.duration));
+                    report.saturation(satRead, satBase);
+                    rate = o.rate > 0 ? o.rate : Math.max(100, Math.round(satRead.throughput() / 2));
+                }
                 System.out.printf("open loop at %.0f/s (%s), %d s each%n", rate,
                         o.rate > 0 ? "--rate" : "50% of the audited saturation", o.duration);
                 var openBase = driver.open(base, rate, Duration.ofSeconds(o.duration));
@@ -166,7 +171,7 @@ public final class LoadBench {
                 report.openLoop(openRead, openBase);
             }
 
-            if (o.overloadSeconds > 0) {
+            if (o.overloadSeconds > 0 && o.saturation) {
                 double rate = 2 * Math.max(report.auditedSaturation(), 100);
                 System.out.printf("overload: open loop at %.0f/s (2x the audited saturation) for %d s, up to %d connections%n",
                         rate, o.overloadSeconds, o.overloadConnections);

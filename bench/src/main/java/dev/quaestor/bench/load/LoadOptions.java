@@ -20,6 +20,7 @@ final class LoadOptions {
     String profile;
     String java;
     boolean aot;
+    boolean saturation = true;
     final List<String> serverOptions = new ArrayList<>();
 
     private static final String HELP = """
@@ -41,6 +42,8 @@ final class LoadOptions {
               --java PATH            the server's java executable (default: the harness's own, JDK 17 here)
               --aot true             JDK 24+ (with --java): the first start is a training run that writes an AOT cache
                                      (-XX:AOTCacheOutput); the measured restart loads it (-XX:AOTCache)
+              --saturation false     skip the closed-loop phases (needs --rate): an open-loop run on its own, e.g. to
+                                     profile the server at a low rate
               --profile EVENT        async-profiler in the server (itimer|cpu|wall|alloc|lock), whole run; collapsed
                                      stacks in bench/target/load/profile-EVENT.collapsed
             """;
@@ -73,8 +76,12 @@ final class LoadOptions {
                 case "--profile" -> o.profile = v;
                 case "--java" -> o.java = v;
                 case "--aot" -> o.aot = Boolean.parseBoolean(v);
+                case "--saturation" -> o.saturation = Boolean.parseBoolean(v);
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + HELP);
             }
+        }
+        if (!o.saturation && o.rate <= 0) {
+            throw new IllegalArgumentException("--saturation false needs --rate\n" + HELP);
         }
         if (o.subjects <= 0) {
             o.subjects = o.sessions;

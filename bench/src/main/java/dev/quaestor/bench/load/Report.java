@@ -22,11 +22,12 @@ final class Report {
                 + " 'ratio' = audited / baseline in the same run");
     }
 
-    void startup(double firstStart, double seconds, long rssKib, java.nio.file.Path java, boolean aot) {
+    void startup(double firstStart, double seconds, long rssKib, double idleCores, java.nio.file.Path java, boolean aot) {
         System.out.printf("server JVM: %s%s%n", java, aot ? " with the AOT cache of a training run (-XX:AOTCache)" : "");
         System.out.printf("first start to /q/health/ready UP (fresh database: includes migrations): %.2f s%n", firstStart);
         System.out.printf("restart to /q/health/ready UP (migrated database, QUAESTOR_MIGRATE_AT_START=false, as a pod starts): %.2f s; idle RSS %.0f MiB%n",
                 seconds, rssKib / 1024.0);
+        System.out.printf("idle server CPU (5 s with no requests, 2 s after ready): %.3f cores%n", idleCores);
         verdicts.add(verdict(seconds < 2.0, "start-up to ready %.2f s on a migrated database (target < 2 s; first start with migrations %.2f s)",
                 seconds, firstStart));
         verdicts.add(verdict(rssKib / 1024.0 < 300, "idle RSS %.0f MiB (target < 300 MiB)", rssKib / 1024.0));
