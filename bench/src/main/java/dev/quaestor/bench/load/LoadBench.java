@@ -189,6 +189,11 @@ public final class LoadBench {
                 }
                 report.overload(over, rss, OVERLOAD_ANSWERS);
             }
+            if (o.hold > 0) {
+                System.out.printf("%nholding the server for %d s: %s%n  token:   %s%n  session: %s%n  uri:     %s%n", o.hold,
+                        server.url(), tokens.get(0), mcp.get(0).get("Mcp-Session-Id"), URI_TEXT);
+                Thread.sleep(o.hold * 1000L);
+            }
         }
         report.summary();
         if (o.profile != null) {

@@ -21,6 +21,7 @@ final class LoadOptions {
     String java;
     boolean aot;
     boolean saturation = true;
+    int hold;
     final List<String> serverOptions = new ArrayList<>();
 
     private static final String HELP = """
@@ -44,6 +45,8 @@ final class LoadOptions {
                                      (-XX:AOTCacheOutput); the measured restart loads it (-XX:AOTCache)
               --saturation false     skip the closed-loop phases (needs --rate): an open-loop run on its own, e.g. to
                                      profile the server at a low rate
+              --hold S               keep the server up S seconds after the phases, printing its URL, a token and a
+                                     session, to try it by hand (curl); 0 = stop at once (0)
               --profile EVENT        async-profiler in the server (itimer|cpu|wall|alloc|lock), whole run; collapsed
                                      stacks in bench/target/load/profile-EVENT.collapsed
             """;
@@ -77,6 +80,7 @@ final class LoadOptions {
                 case "--java" -> o.java = v;
                 case "--aot" -> o.aot = Boolean.parseBoolean(v);
                 case "--saturation" -> o.saturation = Boolean.parseBoolean(v);
+                case "--hold" -> o.hold = Integer.parseInt(v);
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + HELP);
             }
         }
