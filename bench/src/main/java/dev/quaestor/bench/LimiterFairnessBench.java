@@ -56,8 +56,12 @@ public final class LimiterFairnessBench {
             // Signed for an hour: the run outlasts the issuer's usual 5-minute tokens.
             String quietToken = TestIssuer.sign(TestIssuer.claims("bob").expiresIn(3600));
             String noisyToken = TestIssuer.sign(TestIssuer.claims("alice").expiresIn(3600));
-            String quietSession = McpHttp.initialize(server.url(), quietToken);
-            String noisySession = McpHttp.initialize(server.url(), noisyToken);
+            // Each client has its own HTTP/1.1 connections, as two agents on two machines would: with one shared
+            // JDK client both would be multiplexed over one HTTP/2 (h2c) connection, served by one event loop.
+            var quietHttp = McpHttp.newClient();
+            var noisyHttp = McpHttp.newClient();
+            String quietSession = McpHttp.initialize(quietHttp, server.url(), quietToken);
+            String noisySession = McpHttp.initialize(noisyHttp, server.url(), noisyToken);
 
             System.out.printf("backend %s, quiet client %d reads/s, noisy client %d reads/s against a limit of %d/s, "
                     + "%d blocks of %d s per condition, alternating%n",
@@ -69,8 +73,8 @@ public final class LimiterFairnessBench {
             long warmUntil = System.nanoTime() + 30_000_000_000L;
             while (System.nanoTime() < warmUntil) {
                 long t = System.nanoTime();
-                McpHttp.read(server.url(), quietToken, quietSession, URI);
-                McpHttp.read(server.url(), noisyToken, noisySession, URI);
+                McpHttp.read(quietHttp, server.url(), quietToken, quietSession, URI);
+                McpHttp.read(noisyHttp, server.url(), noisyToken, noisySession, URI);
                 long rest = 1_000_000_000L / (LIMIT_PER_SECOND - 2) - (System.nanoTime() - t);
                 if (rest > 0) {
                     Thread.sleep(rest / 1_000_000, (int) (rest % 1_000_000));
@@ -87,7 +91,7 @@ public final class LimiterFairnessBench {
                     return;
                 }
                 try {
-                    var a = McpHttp.read(server.url(), noisyToken, noisySession, URI);
+                    var a = McpHttp.read(noisyHttp, server.url(), noisyToken, noisySession, URI);
                     sent.incrementAndGet();
                     if (a.status() == 429) {
                         rejected.incrementAndGet();
@@ -106,7 +110,7 @@ public final class LimiterFairnessBench {
                 boolean withNoisy = (b % 4 == 1) || (b % 4 == 2);
                 noisy.set(withNoisy);
                 Thread.sleep(1500); // let the flood start or drain; not measured
-                (withNoisy ? contended : alone).add(quiet(server.url(), quietToken, quietSession, blockSeconds));
+                (withNoisy ? contended : alone).add(quiet(quietHttp, server.url(), quietToken, quietSession, blockSeconds));
             }
             noisy.set(false);
             flood.shutdownNow();
@@ -169,7 +173,8 @@ public final class LimiterFairnessBench {
     }
 
     /** Reads at a fixed rate for {@code seconds}; returns the sorted latencies in microseconds. */
-    private static long[] quiet(String url, String token, String session, int seconds) throws Exception {
+    private static long[] quiet(java.net.http.HttpClient http, String url, String token, String session, int seconds)
+            throws Exception {
         int n = seconds * QUIET_PER_SECOND;
         long[] out = new long[n];
         long interval = 1_000_000_000L / QUIET_PER_SECOND;
@@ -180,7 +185,7 @@ public final class LimiterFairnessBench {
                 Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
             }
             long t = System.nanoTime();
-            var a = McpHttp.read(url, token, session, URI);
+            var a = McpHttp.read(http, url, token, session, URI);
             out[i] = (System.nanoTime() - t) / 1000;
             if (!a.servedContent()) {
                 throw new IllegalStateException("the quiet client was refused: " + a.status() + " " + a.body());

@@ -33,21 +33,38 @@ public final class McpHttp {
     private McpHttp() {
     }
 
+    /**
+     * A client of its own: HTTP/1.1 connections of its own (the JDK's default would upgrade to one
+     * multiplexed HTTP/2 connection), for callers that must not share a connection with another one.
+     */
+    public static HttpClient newClient() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+    }
+
     public static String initialize(String baseUrl, String token) throws IOException, InterruptedException {
-        var r = HTTP.send(request(baseUrl, token, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+        return initialize(HTTP, baseUrl, token);
+    }
+
+    public static String initialize(HttpClient http, String baseUrl, String token) throws IOException, InterruptedException {
+        var r = http.send(request(baseUrl, token, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
                 + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}"),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IllegalStateException("initialize at " + baseUrl + " said " + r.statusCode() + ": " + r.body());
         }
         String session = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
-        HTTP.send(request(baseUrl, token, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+        http.send(request(baseUrl, token, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
                 HttpResponse.BodyHandlers.discarding());
         return session;
     }
 
     public static Answer read(String baseUrl, String token, String session, String uri) throws IOException, InterruptedException {
-        var r = HTTP.send(request(baseUrl, token, session,
+        return read(HTTP, baseUrl, token, session, uri);
+    }
+
+    public static Answer read(HttpClient http, String baseUrl, String token, String session, String uri)
+            throws IOException, InterruptedException {
+        var r = http.send(request(baseUrl, token, session,
                 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + uri + "\"}}"),
                 HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.headers().firstValue("X-Request-Id").orElse(null), parse(r.body()),

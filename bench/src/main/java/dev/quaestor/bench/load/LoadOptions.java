@@ -8,7 +8,7 @@ final class LoadOptions {
 
     int sessions = 64;
     int subjects = -1;
-    int warmup = 10;
+    int warmup = 30;
     int duration = 20;
     double rate;
     int overloadSeconds = 70;
@@ -28,7 +28,8 @@ final class LoadOptions {
             bench/load.sh [options]   (all optional)
               --sessions N           concurrent MCP sessions = requests in flight in closed loop = connections (64)
               --subjects N           distinct token subjects, sessions spread over them (= sessions)
-              --warmup S             closed-loop warm-up per endpoint, seconds (10)
+              --warmup S             closed-loop warm-up per endpoint, seconds (30: the JIT is still compiling
+                                     the read path after 10 s on 2 cores)
               --duration S           each measured phase, seconds (20)
               --rate R               open-loop rate per second (default: 50% of the measured audited saturation)
               --overload-seconds S   open loop at 2x the audited saturation; RSS sampled every 10 s (70; 0 = skip;
