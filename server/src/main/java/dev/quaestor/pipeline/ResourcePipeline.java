@@ -120,7 +120,7 @@ public class ResourcePipeline {
             // Same answer whether or not the URI exists: the provider is never consulted.
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
         }
-        RateCheck rate = admit(ctx, method, Action.READ, uri, "ALLOW", decision.rules(), policy, start);
+        RateCheck rate = admit(ctx, method, Action.READ, uri, uriText, "ALLOW", decision.rules(), policy, start);
 
         OpenedContent content;
         long maxBytes;
@@ -158,7 +158,7 @@ public class ResourcePipeline {
         String method = "resources/list";
         PolicySet policy = policies.current();
         // The decision for a listing is per entry: each entry is shown only if the caller may list it.
-        RateCheck rate = admit(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, start);
+        RateCheck rate = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
         Page<ResourceEntry> page;
         var skipped = new ArrayList<String>(0);
         try {
@@ -184,7 +184,7 @@ public class ResourcePipeline {
             throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
         }
         PolicySet policy = policies.current();
-        RateCheck rate = admit(ctx, method, Action.LIST, null, "FILTER", List.of(), policy, start);
+        RateCheck rate = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
         var out = new ArrayList<Schema.ResourceTemplate>();
         for (var m : mounts.all()) {
             for (var t : m.provider().templates()) {
@@ -220,7 +220,7 @@ public class ResourcePipeline {
             refuse(ctx, method, Action.SUBSCRIBE, uriText, decision, policy);
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
         }
-        RateCheck rate = admit(ctx, method, Action.SUBSCRIBE, uri, "ALLOW", decision.rules(), policy, start);
+        RateCheck rate = admit(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", decision.rules(), policy, start);
 
         if (mounts.resolve(uri).isEmpty()) {
             outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, "not-found", ErrorCodes.RESOURCE_NOT_FOUND, null, null,
@@ -253,7 +253,7 @@ public class ResourcePipeline {
         PolicySet policy = policies.current();
         CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy, start);
         String uriText = uri.toString();
-        RateCheck rate = admit(ctx, method, Action.SUBSCRIBE, uri, "ALLOW", List.of(), policy, start);
+        RateCheck rate = admit(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", List.of(), policy, start);
         boolean removed;
         try {
             removed = subscriptions.remove(ctx.sessionId(), uriText);
@@ -276,7 +276,7 @@ public class ResourcePipeline {
         long start = System.nanoTime();
         String method = "completion/complete";
         PolicySet policy = policies.current();
-        RateCheck rate = admit(ctx, method, Action.READ, null, "FILTER", List.of(), policy, start);
+        RateCheck rate = admit(ctx, method, Action.READ, null, null, "FILTER", List.of(), policy, start);
         String detail = "template " + truncate(templateText) + " argument " + truncate(argument);
 
         MountTable.Mounted owner = null;
@@ -418,9 +418,8 @@ public class ResourcePipeline {
      * before that record commits either way; a refused request costs one durable record, not two,
      * which is what a client flooding past its limit mostly sends (README "Rate limits").
      */
-    private RateCheck admit(RequestContext ctx, String method, Action action, CanonicalUri uri, String verdict,
-            List<String> rules, PolicySet policy, long start) {
-        String uriText = uri == null ? null : uri.toString();
+    private RateCheck admit(RequestContext ctx, String method, Action action, CanonicalUri uri, String uriText,
+            String verdict, List<String> rules, PolicySet policy, long start) {
         RateCheck rate;
         try (var stage = spans.start("ratelimit", method)) {
             rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri);
