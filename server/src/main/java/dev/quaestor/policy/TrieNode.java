@@ -27,6 +27,8 @@ import java.util.function.Consumer;
 final class TrieNode {
 
     private static final TrieNode[] NO_CHILDREN = new TrieNode[0];
+    // Shared: most nodes have no glob child, and an empty array of their own would be one more cache miss per step.
+    private static final String[] NO_GLOBS = new String[0];
 
     /** The segment (literal) or segment glob that leads here from the parent; null at a root. */
     final String key;
@@ -41,7 +43,7 @@ final class TrieNode {
     /** Two literal keys here have the same hash: lookups must compare keys. */
     private boolean literalHashesShared;
 
-    String[] globKeys = new String[0];
+    String[] globKeys = NO_GLOBS;
     TrieNode[] globs = NO_CHILDREN;
 
     RuleIndex.Bucket anyDepth;
@@ -185,6 +187,12 @@ final class TrieNode {
 
     /** Computes the subtree summaries and the child tables' slot words below and at this node; call once, after the last rule is filed. */
     void seal() {
+        if (anyDepth != null) {
+            anyDepth.seal();
+        }
+        if (terminal != null) {
+            terminal.seal();
+        }
         long m = anyDepthMask | terminalMask;
         for (TrieNode g : globs) {
             g.seal();

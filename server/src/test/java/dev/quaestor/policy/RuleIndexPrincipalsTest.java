@@ -160,6 +160,39 @@ class RuleIndexPrincipalsTest {
         }
     }
 
+    /**
+     * Hundreds of principals on one path: their bucket is searched through its hash table, and
+     * allows are recorded from the ids alone only where every entry is unconditional, exact and
+     * covers the action; otherwise each entry is judged. Every caller must get exactly its own rule.
+     */
+    @Test
+    void aPathSharedByManyPrincipalsGivesEachCallerExactlyItsOwnRule() {
+        var rules = new ArrayList<Rule>();
+        for (int k = 0; k < 300; k++) {
+            var actions = k % 7 == 0 ? EnumSet.of(Action.LIST) : EnumSet.of(Action.READ, Action.LIST);
+            var when = k % 5 == 0 ? new Conditions(Set.of("clinical"), List.of(), null) : Conditions.NONE;
+            String pattern = k % 11 == 0 ? "file:///shared/*/notes/**" : "file:///shared/**";
+            rules.add(new Rule("r-" + k, Effect.ALLOW, actions, List.of(ResourcePattern.parse(pattern)),
+                    new SubjectSet(Set.of(), Set.of(), Set.of("u-" + k), Set.of(), Set.of()), when, "s.yaml:" + k));
+        }
+        var set = new PolicySet("rev", rules, List.of(), List.of(), List.of("s.yaml"));
+        var uri = UriCanonicalizer.canonicalize("file:///shared/ward-3/notes/today.md");
+        var elsewhere = UriCanonicalizer.canonicalize("file:///shared/ward-3/labs/today.md");
+        int allowed = 0;
+        for (int k = 0; k < 320; k++) {
+            for (Set<String> scopes : List.of(Set.<String>of(), Set.of("clinical"))) {
+                var who = new Identity("u-" + k, null, null, Set.of(), Set.of(), scopes);
+                boolean expected = k < 300 && k % 7 != 0 && (k % 5 != 0 || !scopes.isEmpty());
+                var d = set.decide(who, Action.READ, uri, FACTS);
+                assertEquals(expected, d.allowed(), "u-" + k + " " + scopes);
+                assertEquals(expected ? List.of("r-" + k) : List.of(), d.rules(), "u-" + k + " " + scopes);
+                assertEquals(expected && k % 11 != 0, set.decide(who, Action.READ, elsewhere, FACTS).allowed(), "u-" + k + " elsewhere");
+                allowed += expected ? 1 : 0;
+            }
+        }
+        assertTrue(allowed > 400, allowed + " allowed");
+    }
+
     @Test
     void aSegmentSharingAHashWithARulePathGetsNeitherItsAllowNorItsDeny() {
         var everyone = new SubjectSet(Set.of("*"), Set.of(), Set.of(), Set.of(), Set.of());
