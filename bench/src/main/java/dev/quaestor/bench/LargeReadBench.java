@@ -79,6 +79,12 @@ public final class LargeReadBench {
         if (profile != null) {
             jvm.add(Profiler.agentOption(profile, dir));
         }
+        // Extra server JVM options, space-separated, e.g. -DserverOpts=-Dquarkus.rest.output-buffer-size=32768
+        String extra = System.getProperty("serverOpts", "").trim();
+        if (!extra.isEmpty()) {
+            jvm.addAll(List.of(extra.split("\\s+")));
+            System.out.println("extra server JVM options: " + extra);
+        }
         try (var server = new ServerProcess("large-read-server", env, jvm)) {
             server.start();
             server.awaitReady(Duration.ofSeconds(90));
