@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * PostgreSQL audit, signed tokens from a local issuer). A quiet client reads at a fixed rate and
  * its latency is sampled, first alone, then while a noisy client sends ten times its own limit.
  * Prints p50/p99 of the quiet client in both phases, the noisy client's rejections, and the p99
- * ratio (target: below 1.10). Run with bench/ratelimit-fairness.sh [memory|redis] [seconds].
+ * ratio (target: below 1.10). Run with bench/ratelimit-fairness.sh [memory|redis] [seconds per condition, 360] [seconds per block, 15].
  */
 public final class LimiterFairnessBench {
 
@@ -36,7 +36,7 @@ public final class LimiterFairnessBench {
 
     private static void run(String[] args) throws Exception {
         String backend = args.length > 0 ? args[0] : "memory";
-        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 120;
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 360;
         int blockSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
         int blocks = Math.max(2, seconds / blockSeconds);
         var env = ProdServerSetup.environment("fairness", DB, """
