@@ -155,6 +155,14 @@ final class RuleIndex {
         private Entry[][] allows = new Entry[0][];
         private String[][] allowIds = new String[0][];
         private int[] allowFlags = new int[0];
+        /** Up to this many principals, a caller's ids are found by scanning {@link #ids}. */
+        private static final int LINEAR_MAX = 8;
+        /**
+         * For buckets with more principals, set by {@link #seal}: an open-addressed table of
+         * (id, index + 1) pairs, at most half full, so finding one of the caller's ids reads one
+         * line of it rather than the several lines and mispredicted branches of a binary search.
+         */
+        private int[] table;
 
         void addAll(int[] ids, Entry e) {
             for (int id : ids) {
@@ -232,15 +240,6 @@ final class RuleIndex {
                 }
             }
         }
-
-        /**
-         * For buckets with many principals, set by {@link #seal}: an open-addressed table of
-         * (id, index + 1) pairs, at most half full, so finding one of the caller's ids reads one
-         * line of it rather than the several lines and mispredicted branches of a binary search.
-         */
-        private int[] table;
-
-        private static final int LINEAR_MAX = 8;
 
         void seal() {
             if (ids.length <= LINEAR_MAX) {
