@@ -165,6 +165,40 @@ class TransportTest {
         Rpc.call(alice, session, big).statusCode(413);
     }
 
+    @io.quarkus.test.common.http.TestHTTPResource("/mcp")
+    java.net.URI mcp;
+
+    /** A body without Content-Length (chunked), in pieces: read whole before the request is handled, and bounded. */
+    private java.net.http.HttpResponse<String> postChunked(String token, String session, String body) throws Exception {
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var request = java.net.http.HttpRequest.newBuilder(mcp).header("Authorization", "Bearer " + token)
+                .header("Mcp-Session-Id", session).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes)))
+                .build();
+        return java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build()
+                .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void chunkedBodiesAreReadWholeAndBounded() throws Exception {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        var ok = postChunked(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"resources/read\","
+                + "\"params\":{\"uri\":\"file:///docs/home/alice/notes.md\"}}" + " ".repeat(100_000));
+        assertEquals(200, ok.statusCode(), ok.body());
+        assertTrue(ok.body().contains("\"id\":9") && ok.body().contains("\"contents\""), ok.body());
+
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}}";
+        var refused = postChunked(alice, session, big);
+        assertEquals(413, refused.statusCode());
+        // The server still answers on a new connection.
+        Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").statusCode(200);
+
+        // Without a valid token the body is never read: 401 before anything else.
+        var anonymous = postChunked("not-a-token", session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
+        assertEquals(401, anonymous.statusCode());
+    }
+
     @Test
     void getStreamChecksTheProtocolVersionAndOrigin() {
         String session = Rpc.initialize(alice, "2025-06-18");

@@ -45,7 +45,7 @@ public class AdmissionLimit {
     }
 
     private void filter(RoutingContext rc) {
-        if (rc.request().method() != HttpMethod.POST || !isMcp(rc.request().path())) {
+        if (rc.request().method() != HttpMethod.POST || !McpEndpoint.handles(rc.request().path())) {
             rc.next();
             return;
         }
@@ -63,9 +63,5 @@ public class AdmissionLimit {
         }
         rc.addEndHandler(done -> inFlight.decrementAndGet());
         rc.next();
-    }
-
-    private static boolean isMcp(String path) {
-        return path != null && (path.equals("/mcp") || path.startsWith("/mcp/"));
     }
 }

@@ -29,6 +29,7 @@ import jakarta.ws.rs.sse.Sse;
 import java.time.Instant;
 import org.jboss.resteasy.reactive.ResponseHeader;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -85,8 +86,15 @@ public class McpEndpoint {
     private record Answer(Object body, int status, Map<String, String> headers) {
     }
 
+    /** Whether a request path is this endpoint's (the HTTP filters in front of it ask). */
+    static boolean handles(String path) {
+        return path != null && (path.equals("/mcp") || path.startsWith("/mcp/"));
+    }
+
+    /** The body was read on the I/O thread by {@link RequestBodyReader}, so this worker never waits for it. */
     @POST
-    public Response post(byte[] body, @Context HttpHeaders headers, @Context HttpServerRequest request) {
+    public Response post(@Context RoutingContext rc, @Context HttpHeaders headers, @Context HttpServerRequest request) {
+        byte[] body = RequestBodyReader.of(rc);
         String httpRequestId = newRequestId();
         String accept = headers.getHeaderString(HttpHeaders.ACCEPT);
         boolean sse = acceptsOnlySse(accept);

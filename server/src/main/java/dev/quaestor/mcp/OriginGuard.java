@@ -30,8 +30,7 @@ public class OriginGuard {
     void register(@Observes Filters filters) {
         filters.register(rc -> {
             HttpServerRequest req = rc.request();
-            String path = req.path();
-            if (path.equals("/mcp") || path.startsWith("/mcp/")) {
+            if (McpEndpoint.handles(req.path())) {
                 if (!hostAllowed(PublicUrl.host(req)) || !originAllowed(req.getHeader("Origin"))) {
                     rc.response().setStatusCode(403).putHeader("Content-Type", "text/plain")
                             .end("Forbidden: Host or Origin not allowed\n");

@@ -35,4 +35,11 @@ public interface TransportConfig {
      */
     @WithDefault("256")
     int maxInFlight();
+
+    /**
+     * How long an MCP POST's body may take to arrive once its headers have (it is read on the I/O
+     * thread, holding no worker); past it the request gets 408 and the connection is closed.
+     */
+    @WithDefault("30S")
+    java.time.Duration bodyTimeout();
 }
