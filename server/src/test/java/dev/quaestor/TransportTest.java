@@ -170,13 +170,18 @@ class TransportTest {
 
     /** A body without Content-Length (chunked), in pieces: read whole before the request is handled, and bounded. */
     private java.net.http.HttpResponse<String> postChunked(String token, String session, String body) throws Exception {
+        return post(java.net.http.HttpClient.Version.HTTP_1_1, token, session, body);
+    }
+
+    private java.net.http.HttpResponse<String> post(java.net.http.HttpClient.Version version, String token, String session,
+            String body) throws Exception {
         byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         var request = java.net.http.HttpRequest.newBuilder(mcp).header("Authorization", "Bearer " + token)
                 .header("Mcp-Session-Id", session).header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes)))
                 .build();
-        return java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build()
+        return java.net.http.HttpClient.newBuilder().version(version).build()
                 .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
@@ -197,6 +202,19 @@ class TransportTest {
         // Without a valid token the body is never read: 401 before anything else.
         var anonymous = postChunked("not-a-token", session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
         assertEquals(401, anonymous.statusCode());
+    }
+
+    /** Over HTTP/2 (h2c, as the JDK client upgrades) the body is read on the worker: same answers, same bound. */
+    @Test
+    void bodiesOverHttp2AreReadAndBounded() throws Exception {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        var ok = post(java.net.http.HttpClient.Version.HTTP_2, alice, session, "{\"jsonrpc\":\"2.0\",\"id\":11,"
+                + "\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///docs/home/alice/notes.md\"}}");
+        assertEquals(200, ok.statusCode(), ok.body());
+        assertEquals(java.net.http.HttpClient.Version.HTTP_2, ok.version());
+        assertTrue(ok.body().contains("\"id\":11") && ok.body().contains("\"contents\""), ok.body());
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}}";
+        assertEquals(413, post(java.net.http.HttpClient.Version.HTTP_2, alice, session, big).statusCode());
     }
 
     @Test

@@ -76,6 +76,8 @@ public class McpEndpoint {
     SubscriptionStore subscriptions;
     @Inject
     StreamedResponses streamed;
+    @Inject
+    RequestBodyReader bodies;
 
     /** Per-HTTP-request state. */
     private record Call(Identity identity, String sourceIp, String userAgent, SessionStore.Session session,
@@ -91,11 +93,16 @@ public class McpEndpoint {
         return path != null && (path.equals("/mcp") || path.startsWith("/mcp/"));
     }
 
-    /** The body was read on the I/O thread by {@link RequestBodyReader}, so this worker never waits for it. */
+    /** The body is read by {@link RequestBodyReader}: over HTTP/1.x on the I/O thread, before this worker takes the request. */
     @POST
     public Response post(@Context RoutingContext rc, @Context HttpHeaders headers, @Context HttpServerRequest request) {
-        byte[] body = RequestBodyReader.of(rc);
         String httpRequestId = newRequestId();
+        byte[] body;
+        try {
+            body = bodies.body(rc);
+        } catch (RequestBodyReader.Refused e) {
+            return plain(e.status, e.getMessage().strip(), httpRequestId);
+        }
         String accept = headers.getHeaderString(HttpHeaders.ACCEPT);
         boolean sse = acceptsOnlySse(accept);
         if (!sse && !acceptsJson(accept)) {
