@@ -81,6 +81,7 @@ public class ResourcePipeline {
     private final StageSpans spans;
     private final ReadConfig readConfig;
     private final SubscriptionStore subscriptions;
+    private final DigestThreads digests;
 
     /** Completion values returned at most (the MCP limit). */
     static final int MAX_COMPLETIONS = 100;
@@ -89,7 +90,7 @@ public class ResourcePipeline {
 
     ResourcePipeline(PolicyStore policies, AuditLog audit, RateLimiter limiter, MountTable mounts, ProviderCalls calls,
             ListingConfig listing, PipelineMetrics metrics, StageSpans spans, ReadConfig readConfig,
-            SubscriptionStore subscriptions) {
+            SubscriptionStore subscriptions, DigestThreads digests) {
         this.policies = policies;
         this.audit = audit;
         this.limiter = limiter;
@@ -100,6 +101,7 @@ public class ResourcePipeline {
         this.spans = spans;
         this.readConfig = readConfig;
         this.subscriptions = subscriptions;
+        this.digests = digests;
     }
 
     public Served<ReadResult> read(RequestContext ctx, String rawUri) {
@@ -140,7 +142,7 @@ public class ResourcePipeline {
             // Large content: streamed, and its outcome committed before the response's closing bytes (StreamedRead).
             return new Served<>(new StreamedRead(uriText, e.mimeType(), content.text(), content.head(), content.rest(),
                     maxBytes, (outcome, errorCode, bytes, sha256, detail) -> outcome(ctx, method, Action.READ, uriText,
-                            policy, outcome, errorCode, bytes, null, sha256, start, joinDetails(rate.auditDetail(), detail))), rate);
+                            policy, outcome, errorCode, bytes, null, sha256, start, joinDetails(rate.auditDetail(), detail)), digests), rate);
         }
         byte[] bytes = content.head();
         String sha256 = sha256(bytes);

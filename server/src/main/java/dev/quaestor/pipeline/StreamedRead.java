@@ -6,14 +6,15 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.SequenceInputStream;
 import java.nio.charset.CharacterCodingException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.jboss.logging.Logger;
 
 /**
  * A read whose content is too large to hold: it is encoded as it is read from the provider and
- * written to the response, with its SHA-256 and byte count computed on the way. The order of
+ * written to the response, with its SHA-256 (on a digest thread, {@link PipelinedDigest}) and byte
+ * count computed on the way. The order of
  * {@link #writeTo} is the request path's last step for large content (see {@link ResourcePipeline}):
  *
  * <ol>
@@ -31,8 +32,14 @@ import org.jboss.logging.Logger;
 public final class StreamedRead implements ReadResult {
 
     private static final Logger LOG = Logger.getLogger(StreamedRead.class);
-    /** Read buffer; a multiple of 3 so that base64 needs no carry between full chunks. */
-    static final int CHUNK = 48 * 1024;
+    /**
+     * Read buffer; a multiple of 3 so that base64 needs no carry between full chunks, and large
+     * enough that handing a chunk to the digest thread costs little beside hashing it (about 110 µs).
+     * Its base64 is exactly four 64 KiB response writes.
+     */
+    static final int CHUNK = 192 * 1024;
+    /** Read buffers per streamed read: one being hashed, one being encoded, one being read into. */
+    static final int RING = 3;
 
     /** Commits the OUTCOME record; throws if it cannot be committed. */
     @FunctionalInterface
@@ -47,10 +54,11 @@ public final class StreamedRead implements ReadResult {
     private final InputStream rest;
     private final long maxBytes;
     private final OutcomeRecorder outcomes;
+    private final Executor digests;
     private boolean used;
 
     StreamedRead(String uri, String mimeType, boolean text, byte[] head, InputStream rest, long maxBytes,
-            OutcomeRecorder outcomes) {
+            OutcomeRecorder outcomes, Executor digests) {
         this.uri = uri;
         this.mimeType = mimeType;
         this.text = text;
@@ -58,6 +66,7 @@ public final class StreamedRead implements ReadResult {
         this.rest = rest;
         this.maxBytes = maxBytes;
         this.outcomes = outcomes;
+        this.digests = digests;
     }
 
     public String uri() {
@@ -83,18 +92,30 @@ public final class StreamedRead implements ReadResult {
             throw new IllegalStateException("a streamed read is written once");
         }
         used = true;
-        MessageDigest sha = sha256();
+        var sha = new PipelinedDigest(digests);
         long count = 0;
         String failure = null;
         String detail = null;
+        String digest;
         try (InputStream in = new SequenceInputStream(new ByteArrayInputStream(head), rest)) {
             ContentEncoder encoder = ContentEncoder.forContent(text);
             out.write(opening);
-            byte[] buf = new byte[CHUNK];
-            int n;
-            while ((n = in.readNBytes(buf, 0, buf.length)) > 0) {
+            // A chunk is hashed on a digest thread while this thread encodes and writes it, so a
+            // buffer is read into again only once its hash is done: RING buffers take turns.
+            byte[][] ring = new byte[RING][CHUNK];
+            @SuppressWarnings("unchecked")
+            CompletableFuture<Void>[] hashed = new CompletableFuture[RING];
+            for (int slot = 0; ; slot = (slot + 1) % RING) {
+                byte[] buf = ring[slot];
+                if (hashed[slot] != null) {
+                    hashed[slot].join();
+                }
+                int n = in.readNBytes(buf, 0, buf.length);
+                if (n <= 0) {
+                    break;
+                }
                 count += n;
-                sha.update(buf, 0, n);
+                hashed[slot] = sha.update(buf, n);
                 if (count > maxBytes) {
                     failure = "too-large";
                     detail = "content grew past the mount's max-bytes (" + maxBytes + ") while streaming";
@@ -103,6 +124,7 @@ public final class StreamedRead implements ReadResult {
                 encoder.write(buf, n, out);
             }
             encoder.finish(out);
+            digest = HexFormat.of().formatHex(sha.digest());
         } catch (CharacterCodingException e) {
             failure = "error";
             detail = "text content is not valid UTF-8 after byte " + count + "; response aborted";
@@ -115,7 +137,6 @@ public final class StreamedRead implements ReadResult {
             }
             throw abort(failure, count, sha, detail, e);
         }
-        String digest = HexFormat.of().formatHex(sha.digest());
         try {
             outcomes.record("ok", null, count, digest, null);
         } catch (RuntimeException e) {
@@ -140,21 +161,19 @@ public final class StreamedRead implements ReadResult {
         outcomes.record(outcome, errorCode, 0, null, detail);
     }
 
-    private IOException abort(String outcome, long count, MessageDigest sha, String detail, Exception cause) {
+    private IOException abort(String outcome, long count, PipelinedDigest sha, String detail, Exception cause) {
+        String digest = null;
+        try {
+            digest = HexFormat.of().formatHex(sha.digest());
+        } catch (RuntimeException e) {
+            LOG.errorf("digest of an aborted streamed read of %s could not be computed: %s", uri, e);
+        }
         try {
             // The bytes read so far (some may not have reached the client): an upper bound of what was disclosed.
-            outcomes.record(outcome, null, count, HexFormat.of().formatHex(sha.digest()), detail);
+            outcomes.record(outcome, null, count, digest, detail);
         } catch (RuntimeException e) {
             LOG.errorf("outcome of an aborted streamed read of %s could not be committed: %s", uri, e);
         }
         return cause instanceof IOException io ? io : new IOException(detail, cause);
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -20,6 +20,8 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +38,13 @@ class StreamedReadTest {
 
     private final List<Outcome> outcomes = new ArrayList<>();
 
+    /** Real threads, as in the server: chunks are hashed beside the thread that encodes them. */
+    private static final Executor DIGESTS = Executors.newFixedThreadPool(2, r -> {
+        var t = new Thread(r, "test-digest");
+        t.setDaemon(true);
+        return t;
+    });
+
     private StreamedRead read(byte[] content, int headLength, boolean text, long maxBytes) {
         return read(content, headLength, text, maxBytes, (o, code, bytes, sha, detail) -> outcomes.add(new Outcome(o, bytes, sha, detail)));
     }
@@ -44,7 +53,7 @@ class StreamedReadTest {
             StreamedRead.OutcomeRecorder recorder) {
         byte[] head = Arrays.copyOf(content, headLength);
         var rest = new ByteArrayInputStream(content, headLength, content.length - headLength);
-        return new StreamedRead("file:///x", "application/octet-stream", text, head, rest, maxBytes, recorder);
+        return new StreamedRead("file:///x", "application/octet-stream", text, head, rest, maxBytes, recorder, DIGESTS);
     }
 
     private static String sha256(byte[] b) throws Exception {
@@ -152,6 +161,56 @@ class StreamedReadTest {
     }
 
     @Test
+    void anAbortedReadsDigestCoversExactlyTheBytesItCounted() throws Exception {
+        byte[] content = new byte[3 * StreamedRead.CHUNK + 12_345];
+        new Random(3).nextBytes(content);
+        var broken = new OutputStream() {
+            long written;
+
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                written += len;
+                if (written > 2L * StreamedRead.CHUNK) {
+                    throw new IOException("connection reset by peer");
+                }
+            }
+        };
+        assertThrows(IOException.class, () -> read(content, 0, false, Long.MAX_VALUE).writeTo(broken, OPEN, CLOSE));
+        Outcome o = outcomes.get(0);
+        assertEquals("aborted", o.outcome());
+        assertTrue(o.bytes() > 0 && o.bytes() < content.length, "bytes " + o.bytes());
+        assertEquals(sha256(Arrays.copyOf(content, (int) o.bytes())), o.sha256());
+    }
+
+    @Test
+    void aSlowDigestThreadNeverSeesABufferReusedBeforeItsHashIsDone() throws Exception {
+        // Hashing much slower than reading and encoding: if a buffer were read into again before its
+        // hash ran, the digest would cover other bytes than those sent.
+        Executor slow = task -> DIGESTS.execute(() -> {
+            try {
+                Thread.sleep(3);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            task.run();
+        });
+        byte[] content = new byte[12 * StreamedRead.CHUNK + 7];
+        new Random(4).nextBytes(content);
+        var out = new ByteArrayOutputStream();
+        var rest = new ByteArrayInputStream(content, 100, content.length - 100);
+        new StreamedRead("file:///x", null, false, Arrays.copyOf(content, 100), rest, Long.MAX_VALUE,
+                (o, code, bytes, sha, detail) -> outcomes.add(new Outcome(o, bytes, sha, detail)), slow)
+                .writeTo(out, OPEN, CLOSE);
+        assertEquals(List.of(new Outcome("ok", content.length, sha256(content), null)), outcomes);
+        assertEquals("{\"v\":\"" + Base64.getEncoder().encodeToString(content) + "\"}", out.toString(StandardCharsets.US_ASCII));
+    }
+
+    @Test
     void aDiscardedReadClosesItsStreamAndIsAudited() {
         var closed = new boolean[1];
         InputStream rest = new ByteArrayInputStream(new byte[10]) {
@@ -161,7 +220,7 @@ class StreamedReadTest {
             }
         };
         var r = new StreamedRead("file:///x", null, false, new byte[0], rest, Long.MAX_VALUE,
-                (o, code, bytes, sha, detail) -> outcomes.add(new Outcome(o, bytes, sha, detail)));
+                (o, code, bytes, sha, detail) -> outcomes.add(new Outcome(o, bytes, sha, detail)), DIGESTS);
         r.discard("refused-in-batch", -32600, "why");
         assertTrue(closed[0]);
         assertEquals("refused-in-batch", outcomes.get(0).outcome());
