@@ -1,5 +1,6 @@
 package dev.quaestor.bench;
 
+import dev.quaestor.bench.load.ProcStats;
 import dev.quaestor.bench.load.Profiler;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.ServerProcess;
@@ -96,6 +97,10 @@ public final class LargeReadBench {
             // Warm-up (JIT, connection pools), not measured.
             mcpRead(server.url(), token, session, fileSha);
             curl(server.url(), token, (long) mib << 20);
+            for (int i = 0; i < 3; i++) {
+                // The curl-as-client path runs in half a second: a few more so that the JIT is not still compiling it.
+                curlMcp(server.url(), token, session, (long) mib << 20);
+            }
 
             long baseline = heapUsed(server.url(), token);
             var samples = new ArrayList<Long>();
@@ -121,15 +126,37 @@ public final class LargeReadBench {
             }
             sampling.set(false);
             sampler.join();
+            // curl from /baseline and the same MCP read with curl as the client (response to /dev/null): the
+            // server's side alone, with the same client doing the same (nothing) with the bytes. They run in
+            // pairs, in ABBA order, so that the machine's drift (the baseline alone moves by ±30% between
+            // minutes here) falls on both sides of each pair's ratio. The content is checked through the
+            // OUTCOME record below.
             var curl = new double[runs];
-            for (int i = 0; i < runs; i++) {
-                curl[i] = curl(server.url(), token, (long) mib << 20);
-            }
-            // The same MCP read with curl as the client (response to /dev/null): the server's side alone,
-            // with the same client as the baseline. The content is checked through the OUTCOME record below.
             var mcpCurl = new double[runs];
+            var pairRatio = new double[runs];
+            // CPU spent per read, to show where the ratio comes from: the server's, the whole machine's
+            // (server, curl, kernel, PostgreSQL), and the server's by thread during the MCP reads.
+            var cpu = new CpuTally(server.pid());
+            // -DprofilePairs=cpu (or itimer, wall, alloc): async-profiler attached to the server for these
+            // reads only (jcmd JVMTI.agent_load), per thread, into target/large-read/profile-pairs-EVENT.collapsed.
+            String pairsEvent = System.getProperty("profilePairs");
+            Path pairsProfile = dir.resolve("profile-pairs-" + pairsEvent + ".collapsed");
+            if (pairsEvent != null) {
+                Profiler.attach(server.pid(), dir, "start,event=" + pairsEvent + ",threads");
+            }
             for (int i = 0; i < runs; i++) {
-                mcpCurl[i] = curlMcp(server.url(), token, session, (long) mib << 20);
+                if (i % 2 == 0) {
+                    curl[i] = cpu.baseline(() -> curl(server.url(), token, (long) mib << 20));
+                    mcpCurl[i] = cpu.mcp(() -> curlMcp(server.url(), token, session, (long) mib << 20));
+                } else {
+                    mcpCurl[i] = cpu.mcp(() -> curlMcp(server.url(), token, session, (long) mib << 20));
+                    curl[i] = cpu.baseline(() -> curl(server.url(), token, (long) mib << 20));
+                }
+                pairRatio[i] = curl[i] / mcpCurl[i];
+            }
+            if (pairsEvent != null) {
+                Profiler.attach(server.pid(), dir, "stop,collapsed,file=" + pairsProfile);
+                System.out.println("profile of the curl pairs: " + pairsProfile);
             }
             String audited = auditedSha(since);
 
@@ -146,8 +173,12 @@ public final class LargeReadBench {
             double mcpCurlMedian = median(mcpCurl);
             System.out.printf("curl POST /mcp resources/read (base64 JSON to /dev/null, HTTP/1.1):             %s MiB/s, median %.1f MiB/s%n",
                     fmt(mcpCurl), mcpCurlMedian);
-            System.out.printf("curl / MCP throughput: %.2fx with the decoding client, %.2fx with curl as the MCP client (target <= 2x)%n",
-                    curlMedian / mcpMedian, curlMedian / mcpCurlMedian);
+            System.out.printf("curl / MCP throughput per pair (curl as the MCP client):        %s, median %.2fx%n",
+                    fmt(pairRatio), median(pairRatio));
+            System.out.printf("curl / MCP throughput: %.2fx with the decoding client, %.2fx with curl as the MCP client "
+                    + "(ratio of medians; median of the pairs %.2fx; target <= 2x)%n",
+                    curlMedian / mcpMedian, curlMedian / mcpCurlMedian, median(pairRatio));
+            cpu.print(runs);
             System.out.printf("server heap used (jvm_memory_used_bytes{area=\"heap\"}, all pools, %d samples): "
                     + "before %.1f MiB, peak during MCP reads %.1f MiB, peak growth %.1f MiB (target < 64 MiB)%n",
                     samples.size(), baseline / 1048576.0, peak / 1048576.0, (peak - baseline) / 1048576.0);
@@ -156,6 +187,55 @@ public final class LargeReadBench {
             if (!audited.equals(fileSha)) {
                 throw new IllegalStateException("audited digest differs from the file's");
             }
+        }
+    }
+
+    /** CPU time of the server and of the whole machine, summed over the baseline and over the MCP reads. */
+    private static final class CpuTally {
+        interface Read {
+            double run() throws Exception;
+        }
+
+        private final long pid;
+        private long serverBaseline;
+        private long machineBaseline;
+        private long serverMcp;
+        private long machineMcp;
+        private final java.util.Map<String, Long> threadsMcp = new java.util.TreeMap<>();
+
+        CpuTally(long pid) {
+            this.pid = pid;
+        }
+
+        double baseline(Read r) throws Exception {
+            long s = ProcStats.cpuTicks(pid);
+            long m = ProcStats.machineBusyTicks();
+            double v = r.run();
+            serverBaseline += ProcStats.cpuTicks(pid) - s;
+            machineBaseline += ProcStats.machineBusyTicks() - m;
+            return v;
+        }
+
+        double mcp(Read r) throws Exception {
+            var t = ProcStats.threadTicks(pid);
+            long s = ProcStats.cpuTicks(pid);
+            long m = ProcStats.machineBusyTicks();
+            double v = r.run();
+            serverMcp += ProcStats.cpuTicks(pid) - s;
+            machineMcp += ProcStats.machineBusyTicks() - m;
+            ProcStats.threadTicks(pid).forEach((name, ticks) -> threadsMcp.merge(name, ticks - t.getOrDefault(name, 0L), Long::sum));
+            return v;
+        }
+
+        void print(int runs) {
+            double tick = ProcStats.TICK_SECONDS;
+            System.out.printf("CPU per read (core-seconds, 10 ms ticks): baseline server %.3f, machine %.3f; "
+                    + "MCP server %.3f, machine %.3f%n", serverBaseline * tick / runs, machineBaseline * tick / runs,
+                    serverMcp * tick / runs, machineMcp * tick / runs);
+            var busiest = threadsMcp.entrySet().stream().filter(e -> e.getValue() > 0)
+                    .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                    .map(e -> String.format("%s %.3f", e.getKey(), e.getValue() * tick / runs)).toList();
+            System.out.println("server CPU per MCP read by thread: " + String.join(", ", busiest));
         }
     }
 
@@ -372,7 +452,7 @@ public final class LargeReadBench {
     private static String fmt(double[] v) {
         List<String> out = new ArrayList<>();
         for (double d : v) {
-            out.add(String.format("%.1f", d));
+            out.add(String.format(d < 10 ? "%.2f" : "%.1f", d));
         }
         return String.join(", ", out);
     }

@@ -8,15 +8,15 @@ import java.nio.file.Path;
  * CPU time and resident memory of a process, and the whole machine's busy time, from /proc (Linux).
  * CPU figures are in clock ticks of 10 ms ({@code getconf CLK_TCK} is 100 on Linux/x86-64).
  */
-final class ProcStats {
+public final class ProcStats {
 
-    static final double TICK_SECONDS = 0.01;
+    public static final double TICK_SECONDS = 0.01;
 
     private ProcStats() {
     }
 
     /** utime + stime of the process, in ticks. */
-    static long cpuTicks(long pid) {
+    public static long cpuTicks(long pid) {
         String stat = read(Path.of("/proc", Long.toString(pid), "stat"));
         // The command name (field 2) may hold spaces; fields after it are counted from its ')'.
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
@@ -34,13 +34,37 @@ final class ProcStats {
     }
 
     /** Ticks all CPUs spent on anything but idle and I/O wait, since boot. */
-    static long machineBusyTicks() {
+    public static long machineBusyTicks() {
         String[] f = read(Path.of("/proc/stat")).lines().findFirst().orElseThrow().trim().split("\\s+");
         long total = 0;
         for (int i = 1; i <= 8 && i < f.length; i++) {
             total += Long.parseLong(f[i]);
         }
         return total - Long.parseLong(f[4]) - Long.parseLong(f[5]);
+    }
+
+    /**
+     * utime + stime of each thread of the process, summed by thread name with its trailing number
+     * taken off ({@code vert.x-eventloop-thread-1} and {@code -0} count together), in ticks.
+     */
+    public static java.util.Map<String, Long> threadTicks(long pid) {
+        var out = new java.util.TreeMap<String, Long>();
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                String stat;
+                try {
+                    stat = Files.readString(t.resolve("stat"));
+                } catch (IOException gone) {
+                    continue; // the thread ended between the listing and the read
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[-# ]?\\d+$", "");
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+                out.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list the threads of " + pid, e);
+        }
+        return out;
     }
 
     static int cpus() {

@@ -29,6 +29,30 @@ public final class Profiler {
         return "-agentpath:" + lib + "=start,event=" + event + ",collapsed,file=" + output(event, work);
     }
 
+    /**
+     * Runs an async-profiler command ({@code start,...} or {@code stop,...}) in a running JVM by loading
+     * the agent into it with {@code jcmd PID JVMTI.agent_load}, so that only part of a run is profiled.
+     */
+    public static void attach(long pid, Path work, String command) throws IOException, InterruptedException {
+        Path lib = work.resolve("libasyncProfiler.so");
+        try (InputStream in = Profiler.class.getResourceAsStream("/linux-x64/libasyncProfiler.so")) {
+            if (in == null) {
+                throw new IllegalStateException("async-profiler's linux-x64 library is not on the class path");
+            }
+            if (!Files.exists(lib)) {
+                Files.copy(in, lib);
+            }
+        }
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        // Quoted: jcmd would otherwise read the '=' in the options as its own name=value arguments.
+        var p = new ProcessBuilder(jcmd, Long.toString(pid), "JVMTI.agent_load", lib.toString(), '"' + command + '"')
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        if (p.waitFor() != 0 || out.contains("ERROR") || !out.contains("return code: 0")) {
+            throw new IllegalStateException("jcmd JVMTI.agent_load " + command + ": " + out);
+        }
+    }
+
     public static Path output(String event, Path work) {
         return work.resolve("profile-" + event + ".collapsed");
     }
