@@ -103,14 +103,18 @@ public final class LargeReadBench {
             }
 
             long baseline = heapUsed(server.url(), token);
+            long retainedBaseline = heapUsed(server.url(), token, true);
             var samples = new ArrayList<Long>();
+            var retained = new ArrayList<Long>();
             var sampling = new AtomicBoolean(true);
             Thread sampler = new Thread(() -> {
                 while (sampling.get()) {
                     try {
                         long h = heapUsed(server.url(), token);
+                        long r = heapUsed(server.url(), token, true);
                         synchronized (samples) {
                             samples.add(h);
+                            retained.add(r);
                         }
                         Thread.sleep(50);
                     } catch (Exception e) {
@@ -136,7 +140,7 @@ public final class LargeReadBench {
             var pairRatio = new double[runs];
             // CPU spent per read, to show where the ratio comes from: the server's, the whole machine's
             // (server, curl, kernel, PostgreSQL), and the server's by thread during the MCP reads.
-            var cpu = new CpuTally(server.pid());
+            var cpu = new CpuTally(server.pid(), server.url(), token);
             // -DprofilePairs=cpu (or itimer, wall, alloc): async-profiler attached to the server for these
             // reads only (jcmd JVMTI.agent_load), per thread, into target/large-read/profile-pairs-EVENT.collapsed.
             String pairsEvent = System.getProperty("profilePairs");
@@ -161,8 +165,10 @@ public final class LargeReadBench {
             String audited = auditedSha(since);
 
             long peak;
+            long retainedPeak;
             synchronized (samples) {
                 peak = samples.stream().mapToLong(Long::longValue).max().orElse(baseline);
+                retainedPeak = retained.stream().mapToLong(Long::longValue).max().orElse(retainedBaseline);
             }
             double mcpMedian = median(mcp);
             double curlMedian = median(curl);
@@ -182,6 +188,9 @@ public final class LargeReadBench {
             System.out.printf("server heap used (jvm_memory_used_bytes{area=\"heap\"}, all pools, %d samples): "
                     + "before %.1f MiB, peak during MCP reads %.1f MiB, peak growth %.1f MiB (target < 64 MiB)%n",
                     samples.size(), baseline / 1048576.0, peak / 1048576.0, (peak - baseline) / 1048576.0);
+            System.out.printf("server heap retained (the same without G1 Eden: survivors and old generation, what outlived a "
+                    + "young collection): before %.1f MiB, peak %.1f MiB, peak growth %.1f MiB%n",
+                    retainedBaseline / 1048576.0, retainedPeak / 1048576.0, (retainedPeak - retainedBaseline) / 1048576.0);
             System.out.printf("OUTCOME audit record of the last read: sha256 %s (%s the file's)%n",
                     audited.substring(0, 16) + "…", audited.equals(fileSha) ? "equals" : "DIFFERS FROM");
             if (!audited.equals(fileSha)) {
@@ -197,14 +206,19 @@ public final class LargeReadBench {
         }
 
         private final long pid;
+        private final String url;
+        private final String token;
+        private double allocatedMcp;
         private long serverBaseline;
         private long machineBaseline;
         private long serverMcp;
         private long machineMcp;
         private final java.util.Map<String, Long> threadsMcp = new java.util.TreeMap<>();
 
-        CpuTally(long pid) {
+        CpuTally(long pid, String url, String token) {
             this.pid = pid;
+            this.url = url;
+            this.token = token;
         }
 
         double baseline(Read r) throws Exception {
@@ -217,6 +231,7 @@ public final class LargeReadBench {
         }
 
         double mcp(Read r) throws Exception {
+            double a = allocated(url, token);
             var t = ProcStats.threadTicks(pid);
             long s = ProcStats.cpuTicks(pid);
             long m = ProcStats.machineBusyTicks();
@@ -224,6 +239,7 @@ public final class LargeReadBench {
             serverMcp += ProcStats.cpuTicks(pid) - s;
             machineMcp += ProcStats.machineBusyTicks() - m;
             ProcStats.threadTicks(pid).forEach((name, ticks) -> threadsMcp.merge(name, ticks - t.getOrDefault(name, 0L), Long::sum));
+            allocatedMcp += allocated(url, token) - a;
             return v;
         }
 
@@ -236,6 +252,8 @@ public final class LargeReadBench {
                     .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
                     .map(e -> String.format("%s %.3f", e.getKey(), e.getValue() * tick / runs)).toList();
             System.out.println("server CPU per MCP read by thread: " + String.join(", ", busiest));
+            System.out.printf("server heap allocated per MCP read (jvm_gc_memory_allocated_bytes_total, garbage included): "
+                    + "%.1f MiB%n", allocatedMcp / runs / 1048576.0);
         }
     }
 
@@ -422,13 +440,33 @@ public final class LargeReadBench {
 
     /** Sum of jvm_memory_used_bytes{area="heap",...} over the heap pools, from /q/metrics. */
     private static long heapUsed(String url, String token) throws Exception {
+        return heapUsed(url, token, false);
+    }
+
+    /**
+     * Heap used from /q/metrics: all pools, or with {@code retainedOnly} all but the young collector's
+     * eden, which holds only what was allocated since the last young collection (survivors and old
+     * generation: what outlived a collection).
+     */
+    private static long heapUsed(String url, String token, boolean retainedOnly) throws Exception {
+        return (long) metric(url, token, l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\"")
+                && !(retainedOnly && l.contains("Eden")));
+    }
+
+    /** Sum of the /q/metrics samples whose line passes {@code line}. */
+    private static double metric(String url, String token, java.util.function.Predicate<String> line) throws Exception {
         var res = HTTP.send(HttpRequest.newBuilder(URI.create(url + "/q/metrics")).timeout(Duration.ofSeconds(5))
                 .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofLines());
         if (res.statusCode() != 200) {
             throw new IllegalStateException("/q/metrics said " + res.statusCode());
         }
-        return (long) res.body().filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))
+        return res.body().filter(l -> !l.startsWith("#") && line.test(l))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    /** Bytes the server's JVM has allocated on the heap since it started (jvm_gc_memory_allocated_bytes_total). */
+    private static double allocated(String url, String token) throws Exception {
+        return metric(url, token, l -> l.startsWith("jvm_gc_memory_allocated_bytes_total"));
     }
 
     private static String auditedSha(Instant since) throws Exception {
