@@ -135,10 +135,9 @@ class StreamedReadTest {
         assertTrue(outcomes.get(0).bytes() > 200_000);
     }
 
-    @Test
-    void aClientThatGoesAwayIsAuditedAsAbortedWithTheBytesReadSoFar() {
-        byte[] content = new byte[500_000];
-        var broken = new OutputStream() {
+    /** A connection that the client resets once more than {@code limit} bytes have been written to it. */
+    private static OutputStream resetAfter(long limit) {
+        return new OutputStream() {
             long written;
 
             @Override
@@ -149,11 +148,17 @@ class StreamedReadTest {
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 written += len;
-                if (written > 100_000) {
+                if (written > limit) {
                     throw new IOException("connection reset by peer");
                 }
             }
         };
+    }
+
+    @Test
+    void aClientThatGoesAwayIsAuditedAsAbortedWithTheBytesReadSoFar() {
+        byte[] content = new byte[500_000];
+        var broken = resetAfter(100_000);
         assertThrows(IOException.class, () -> read(content, 0, false, Long.MAX_VALUE).writeTo(broken, OPEN, CLOSE));
         assertEquals("aborted", outcomes.get(0).outcome());
         assertTrue(outcomes.get(0).bytes() > 0 && outcomes.get(0).bytes() < content.length);
@@ -164,22 +169,7 @@ class StreamedReadTest {
     void anAbortedReadsDigestCoversExactlyTheBytesItCounted() throws Exception {
         byte[] content = new byte[3 * StreamedRead.CHUNK + 12_345];
         new Random(3).nextBytes(content);
-        var broken = new OutputStream() {
-            long written;
-
-            @Override
-            public void write(int b) throws IOException {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                written += len;
-                if (written > 2L * StreamedRead.CHUNK) {
-                    throw new IOException("connection reset by peer");
-                }
-            }
-        };
+        var broken = resetAfter(2L * StreamedRead.CHUNK);
         assertThrows(IOException.class, () -> read(content, 0, false, Long.MAX_VALUE).writeTo(broken, OPEN, CLOSE));
         Outcome o = outcomes.get(0);
         assertEquals("aborted", o.outcome());
