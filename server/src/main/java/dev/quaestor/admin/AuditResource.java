@@ -5,6 +5,7 @@ import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.ChainVerifier;
+import dev.quaestor.audit.RequestIds;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -24,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.UUID;
 
 /**
  * The auditor API (role {@code quaestor.audit.auditor-role}, default {@code quaestor-auditor}):
@@ -128,7 +128,7 @@ public class AuditResource {
         var caller = new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
                 request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"), null);
         // Reading the audit trail is itself an audited event, allowed or not; if it cannot be recorded, it does not happen.
-        log.append(new AuditEvent(Instant.now(), UUID.randomUUID().toString(), AuditEvent.Kind.AUDIT_READ, caller, method,
+        log.append(new AuditEvent(Instant.now(), RequestIds.next(), AuditEvent.Kind.AUDIT_READ, caller, method,
                 null, null, allowed ? "ALLOW" : "DENY", List.of(), null, allowed ? "ok" : "forbidden", null, null, null, null,
                 null, detail));
         if (!allowed) {

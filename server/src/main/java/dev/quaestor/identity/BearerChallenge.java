@@ -3,12 +3,12 @@ package dev.quaestor.identity;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.RequestIds;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * The challenge MCP clients need on a 401 from /mcp: {@code WWW-Authenticate: Bearer
@@ -48,7 +48,7 @@ public class BearerChallenge {
                         var caller = new Caller(null, null, null, List.of(), addr == null ? null : addr.hostAddress(),
                                 rc.request().getHeader("User-Agent"), rc.request().getHeader("Mcp-Session-Id"));
                         // On the event loop: queue the record, never wait for it. Nothing is served either way.
-                        audit.appendLater(new AuditEvent(Instant.now(), UUID.randomUUID().toString(),
+                        audit.appendLater(new AuditEvent(Instant.now(), RequestIds.next(),
                                 AuditEvent.Kind.AUTHENTICATION, caller, rc.request().method().name() + " " + path, null,
                                 null, "DENY", List.of(), null, presented ? "invalid-token" : "no-token", null, null, null,
                                 null, null, null));

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.RequestIds;
 import io.github.bucket4j.Bucket;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.ext.web.RoutingContext;
@@ -13,7 +14,6 @@ import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * Limits refused authentication per source address, ahead of the token check. Every 401 from
@@ -85,7 +85,7 @@ public class UnauthenticatedThrottle {
         long seconds = Math.max(1, (wait + 999_999_999L) / 1_000_000_000L);
         if (recentlyAudited.asMap().putIfAbsent(ip, Boolean.TRUE) == null) {
             var caller = new Caller(null, null, null, List.of(), ip, rc.request().getHeader("User-Agent"), null);
-            audit.appendLater(new AuditEvent(Instant.now(), UUID.randomUUID().toString(), AuditEvent.Kind.AUTHENTICATION,
+            audit.appendLater(new AuditEvent(Instant.now(), RequestIds.next(), AuditEvent.Kind.AUTHENTICATION,
                     caller, rc.request().method().name() + " " + rc.request().path(), null, null, "DENY", List.of(), null,
                     "throttled", -32004, null, null, null, null,
                     "too many refused authentications from this address; further ones are turned away unrecorded for a minute"));

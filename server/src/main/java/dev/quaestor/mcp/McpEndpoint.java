@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.quaestor.audit.RequestIds;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
 import dev.quaestor.mcp.schema.ErrorCodes;
@@ -43,7 +44,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.logging.Logger;
 
@@ -457,6 +457,6 @@ public class McpEndpoint {
     }
 
     private static String newRequestId() {
-        return UUID.randomUUID().toString();
+        return RequestIds.next();
     }
 }

@@ -3,6 +3,7 @@ package dev.quaestor.pipeline;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.RequestIds;
 import dev.quaestor.policy.PolicyChange;
 import dev.quaestor.policy.PolicyError;
 import dev.quaestor.policy.PolicyStore;
@@ -12,7 +13,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -54,7 +54,7 @@ public class PolicyChangeRecorder {
                 : "refused revision " + c.candidateRevision() + ": "
                         + c.errors().stream().map(PolicyError::toString).collect(Collectors.joining("; "));
         try {
-            audit.append(new AuditEvent(c.time(), UUID.randomUUID().toString(), AuditEvent.Kind.POLICY, null,
+            audit.append(new AuditEvent(c.time(), RequestIds.next(), AuditEvent.Kind.POLICY, null,
                     "policy/" + (c.activated() ? "activate" : "refuse"), null, null, null, List.of(), c.activeRevision(),
                     c.activated() ? "activated" : "refused", null, null, null, null, null, detail));
         } catch (AuditUnavailableException e) {
