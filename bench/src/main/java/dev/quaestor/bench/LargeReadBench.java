@@ -102,19 +102,19 @@ public final class LargeReadBench {
                 curlMcp(server.url(), token, session, (long) mib << 20);
             }
 
-            long baseline = heapUsed(server.url(), token);
-            long retainedBaseline = heapUsed(server.url(), token, true);
+            Heap before = heap(server.url(), token);
+            long baseline = before.used();
+            long retainedBaseline = before.retained();
             var samples = new ArrayList<Long>();
             var retained = new ArrayList<Long>();
             var sampling = new AtomicBoolean(true);
             Thread sampler = new Thread(() -> {
                 while (sampling.get()) {
                     try {
-                        long h = heapUsed(server.url(), token);
-                        long r = heapUsed(server.url(), token, true);
+                        Heap h = heap(server.url(), token);
                         synchronized (samples) {
-                            samples.add(h);
-                            retained.add(r);
+                            samples.add(h.used());
+                            retained.add(h.retained());
                         }
                         Thread.sleep(50);
                     } catch (Exception e) {
@@ -252,7 +252,7 @@ public final class LargeReadBench {
                     .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
                     .map(e -> String.format("%s %.3f", e.getKey(), e.getValue() * tick / runs)).toList();
             System.out.println("server CPU per MCP read by thread: " + String.join(", ", busiest));
-            System.out.printf("server heap allocated per MCP read (jvm_gc_memory_allocated_bytes_total, garbage included): "
+            System.out.printf("server heap allocated per MCP read (jvm_gc_memory_allocated_bytes_total plus eden, garbage included): "
                     + "%.1f MiB%n", allocatedMcp / runs / 1048576.0);
         }
     }
@@ -438,35 +438,47 @@ public final class LargeReadBench {
         return out.split(" ");
     }
 
-    /** Sum of jvm_memory_used_bytes{area="heap",...} over the heap pools, from /q/metrics. */
-    private static long heapUsed(String url, String token) throws Exception {
-        return heapUsed(url, token, false);
-    }
-
     /**
-     * Heap used from /q/metrics: all pools, or with {@code retainedOnly} all but the young collector's
-     * eden, which holds only what was allocated since the last young collection (survivors and old
-     * generation: what outlived a collection).
+     * Heap used, from one /q/metrics scrape: over all pools, and over all but the young collector's eden
+     * (which holds only what was allocated since the last young collection), i.e. what outlived one.
      */
-    private static long heapUsed(String url, String token, boolean retainedOnly) throws Exception {
-        return (long) metric(url, token, l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\"")
-                && !(retainedOnly && l.contains("Eden")));
+    private record Heap(long used, long retained) {
     }
 
-    /** Sum of the /q/metrics samples whose line passes {@code line}. */
-    private static double metric(String url, String token, java.util.function.Predicate<String> line) throws Exception {
+    private static Heap heap(String url, String token) throws Exception {
+        long[] sums = new long[2];
+        scrape(url, token).filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\"")).forEach(l -> {
+            long v = (long) value(l);
+            sums[0] += v;
+            if (!l.contains("Eden")) {
+                sums[1] += v;
+            }
+        });
+        return new Heap(sums[0], sums[1]);
+    }
+
+    /** The sample lines of /q/metrics (comments left out). */
+    private static java.util.stream.Stream<String> scrape(String url, String token) throws Exception {
         var res = HTTP.send(HttpRequest.newBuilder(URI.create(url + "/q/metrics")).timeout(Duration.ofSeconds(5))
                 .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofLines());
         if (res.statusCode() != 200) {
             throw new IllegalStateException("/q/metrics said " + res.statusCode());
         }
-        return res.body().filter(l -> !l.startsWith("#") && line.test(l))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        return res.body().filter(l -> !l.startsWith("#"));
     }
 
-    /** Bytes the server's JVM has allocated on the heap since it started (jvm_gc_memory_allocated_bytes_total). */
+    private static double value(String sampleLine) {
+        return Double.parseDouble(sampleLine.substring(sampleLine.lastIndexOf(' ') + 1));
+    }
+
+    /**
+     * Bytes the server's JVM has allocated on the heap since it started. Micrometer's
+     * jvm_gc_memory_allocated_bytes_total only advances at young collections, so what is in eden now
+     * (allocated since the last one) is added from the same scrape.
+     */
     private static double allocated(String url, String token) throws Exception {
-        return metric(url, token, l -> l.startsWith("jvm_gc_memory_allocated_bytes_total"));
+        return scrape(url, token).filter(l -> l.startsWith("jvm_gc_memory_allocated_bytes_total")
+                || (l.startsWith("jvm_memory_used_bytes{") && l.contains("Eden"))).mapToDouble(LargeReadBench::value).sum();
     }
 
     private static String auditedSha(Instant since) throws Exception {

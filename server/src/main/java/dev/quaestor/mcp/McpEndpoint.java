@@ -96,7 +96,7 @@ public class McpEndpoint {
     /** The body is read by {@link RequestBodyReader}: over HTTP/1.x on the I/O thread, before this worker takes the request. */
     @POST
     public Response post(@Context RoutingContext rc, @Context HttpHeaders headers, @Context HttpServerRequest request) {
-        String httpRequestId = newRequestId();
+        String httpRequestId = RequestIds.next();
         byte[] body;
         try {
             body = bodies.body(rc);
@@ -169,7 +169,7 @@ public class McpEndpoint {
 
         var answers = new ArrayList<Answer>();
         for (int i = 0; i < items.size(); i++) {
-            String rid = i == 0 ? httpRequestId : newRequestId();
+            String rid = i == 0 ? httpRequestId : RequestIds.next();
             answers.add(handle(items.get(i), call, rid, batch));
         }
         if (!batch && answers.get(0).body() instanceof Streamed s) {
@@ -200,7 +200,7 @@ public class McpEndpoint {
     @Blocking
     public Multi<OutboundSseEvent> stream(@Context HttpHeaders headers, @Context HttpServerRequest request,
             @Context Sse sse) {
-        String requestId = newRequestId();
+        String requestId = RequestIds.next();
         String sessionId = headers.getHeaderString(SESSION_HEADER);
         if (sessionId == null || sessionId.isBlank()) {
             throw new WebApplicationException(plain(400, "Missing Mcp-Session-Id header; call initialize first", requestId));
@@ -454,9 +454,5 @@ public class McpEndpoint {
 
     private static String truncate(String s) {
         return s.length() <= 100 ? s : s.substring(0, 100) + "...";
-    }
-
-    private static String newRequestId() {
-        return RequestIds.next();
     }
 }

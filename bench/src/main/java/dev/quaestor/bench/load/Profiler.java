@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * async-profiler (tools.profiler:async-profiler from Maven Central, which carries the native
@@ -19,14 +18,7 @@ public final class Profiler {
 
     /** The JVM option that profiles {@code event} (cpu, itimer, wall, alloc, lock) into {@code out}. */
     public static String agentOption(String event, Path work) throws IOException {
-        Path lib = work.resolve("libasyncProfiler.so");
-        try (InputStream in = Profiler.class.getResourceAsStream("/linux-x64/libasyncProfiler.so")) {
-            if (in == null) {
-                throw new IllegalStateException("async-profiler's linux-x64 library is not on the class path");
-            }
-            Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
-        }
-        return "-agentpath:" + lib + "=start,event=" + event + ",collapsed,file=" + output(event, work);
+        return "-agentpath:" + library(work) + "=start,event=" + event + ",collapsed,file=" + output(event, work);
     }
 
     /**
@@ -34,15 +26,7 @@ public final class Profiler {
      * the agent into it with {@code jcmd PID JVMTI.agent_load}, so that only part of a run is profiled.
      */
     public static void attach(long pid, Path work, String command) throws IOException, InterruptedException {
-        Path lib = work.resolve("libasyncProfiler.so");
-        try (InputStream in = Profiler.class.getResourceAsStream("/linux-x64/libasyncProfiler.so")) {
-            if (in == null) {
-                throw new IllegalStateException("async-profiler's linux-x64 library is not on the class path");
-            }
-            if (!Files.exists(lib)) {
-                Files.copy(in, lib);
-            }
-        }
+        Path lib = library(work);
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         // Quoted: jcmd would otherwise read the '=' in the options as its own name=value arguments.
         var p = new ProcessBuilder(jcmd, Long.toString(pid), "JVMTI.agent_load", lib.toString(), '"' + command + '"')
@@ -51,6 +35,24 @@ public final class Profiler {
         if (p.waitFor() != 0 || out.contains("ERROR") || !out.contains("return code: 0")) {
             throw new IllegalStateException("jcmd JVMTI.agent_load " + command + ": " + out);
         }
+    }
+
+    /**
+     * async-profiler's native library, copied out of its jar into {@code work} unless the same file is
+     * already there (it may be loaded into a running JVM, which an overwrite could crash).
+     */
+    private static Path library(Path work) throws IOException {
+        Path lib = work.resolve("libasyncProfiler.so");
+        try (InputStream in = Profiler.class.getResourceAsStream("/linux-x64/libasyncProfiler.so")) {
+            if (in == null) {
+                throw new IllegalStateException("async-profiler's linux-x64 library is not on the class path");
+            }
+            byte[] bytes = in.readAllBytes();
+            if (!Files.exists(lib) || Files.size(lib) != bytes.length) {
+                Files.write(lib, bytes);
+            }
+        }
+        return lib;
     }
 
     public static Path output(String event, Path work) {
