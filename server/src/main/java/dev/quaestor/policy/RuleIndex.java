@@ -300,13 +300,45 @@ final class RuleIndex {
         }
     }
 
+    /** A caller's principal ids in this index and their summary ({@link Principals#maskOf}). */
+    record CallerKeys(Identity who, int[] ids, long mask) {
+    }
+
+    /**
+     * The principal ids of recent callers. The server maps a verified token to one {@link Identity}
+     * and reuses it for every request with that token, so an agent's requests find their ids here
+     * instead of looking up each role, group, subject, client and tenant again (with 100,000 rules
+     * those maps are a cache miss per attribute). Direct-mapped on the identity hash and compared by
+     * reference; a slot holds an immutable record, so racing writers only overwrite each other.
+     */
+    static final class RecentCallers {
+        private static final int SLOTS = 256;
+        private final CallerKeys[] slots = new CallerKeys[SLOTS];
+
+        CallerKeys of(Identity who, Principals principals) {
+            int slot = System.identityHashCode(who) & (SLOTS - 1);
+            CallerKeys known = slots[slot];
+            if (known != null && known.who() == who) {
+                return known;
+            }
+            int[] ids = principals.idsOf(who);
+            CallerKeys fresh = new CallerKeys(who, ids, Principals.maskOf(ids));
+            slots[slot] = fresh;
+            return fresh;
+        }
+    }
+
     private static final String ANY = "\u0000any";
 
     /** scheme (or ANY) -> authority (or ANY) -> root of the path trie. */
     private final Map<String, Map<String, TrieNode>> roots = new HashMap<>();
     private final Principals principals = new Principals();
+    private final RecentCallers recent = new RecentCallers();
 
     RuleIndex(List<Rule> rules) {
+        // One String per distinct segment text: the 97 departments' "*", "reports" and "*.md" keys are
+        // then one object each that every walk keeps in cache, not 97 objects that each miss.
+        var keys = new HashMap<String, String>();
         for (Rule r : rules) {
             for (ResourcePattern p : r.resources()) {
                 TrieNode n = roots.computeIfAbsent(p.scheme() == null ? ANY : p.scheme(), k -> new HashMap<>())
@@ -315,7 +347,7 @@ final class RuleIndex {
                 List<String> segs = p.segments();
                 int depth = 0;
                 while (depth < segs.size() && !segs.get(depth).equals(ResourcePattern.ANY_DEPTH)) {
-                    n = n.child(segs.get(depth));
+                    n = n.child(keys.computeIfAbsent(segs.get(depth), k -> k));
                     depth++;
                 }
                 boolean anyDepth = depth < segs.size();
@@ -329,8 +361,9 @@ final class RuleIndex {
 
     /** Every entry whose pattern could match {@code uri}; callers still check each in full. */
     void candidates(CanonicalUri uri, Identity who, Sink out) {
-        int[] keys = principals.idsOf(who);
-        long mask = Principals.maskOf(keys);
+        CallerKeys caller = recent.of(who, principals);
+        int[] keys = caller.ids();
+        long mask = caller.mask();
         List<String> segs = uri.segments();
         for (int s = 0; s < 2; s++) {
             Map<String, TrieNode> byAuthority = roots.get(s == 0 ? uri.scheme() : ANY);

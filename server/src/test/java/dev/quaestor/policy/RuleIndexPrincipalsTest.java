@@ -142,6 +142,43 @@ class RuleIndexPrincipalsTest {
         assertTrue(allowed > 500 && deniedByRule > 200, allowed + " allowed, " + deniedByRule + " denied by a rule");
     }
 
+    /**
+     * The server reuses one Identity per verified token, and each index remembers recent callers' principal
+     * ids by reference. More callers than the index remembers, each reused many times in random order and
+     * against two policy sets, must get every answer that judging every rule gives.
+     */
+    @Test
+    void reusedCallersGetTheirOwnAnswersFromEachSet() {
+        var rnd = new Random(77);
+        List<Rule> rulesA = randomRules(rnd, 150);
+        List<Rule> rulesB = randomRules(rnd, 150);
+        var a = new PolicySet("a", rulesA, List.of(), List.of(), List.of("r.yaml"));
+        var b = new PolicySet("b", rulesB, List.of(), List.of(), List.of("r.yaml"));
+        var callers = new ArrayList<Identity>();
+        for (int i = 0; i < 600; i++) {
+            callers.add(randomCaller(rnd));
+        }
+        int allowed = 0;
+        for (int q = 0; q < 6000; q++) {
+            Identity who = callers.get(rnd.nextInt(callers.size()));
+            CanonicalUri uri = UriCanonicalizer.canonicalize(randomUri(rnd));
+            boolean inA = rnd.nextBoolean();
+            List<Rule> rules = inA ? rulesA : rulesB;
+            boolean expected = false;
+            boolean denied = false;
+            for (Rule r : rules) {
+                if (r.matches(who, Action.READ, uri, FACTS)) {
+                    expected |= r.effect() == Effect.ALLOW;
+                    denied |= r.effect() == Effect.DENY;
+                }
+            }
+            boolean got = (inA ? a : b).decide(who, Action.READ, uri, FACTS).allowed();
+            assertEquals(expected && !denied, got, uri + " for " + who + " in " + (inA ? "a" : "b"));
+            allowed += got ? 1 : 0;
+        }
+        assertTrue(allowed > 300, allowed + " allowed: the corpus must exercise both outcomes");
+    }
+
     @Test
     void rolesWhoseIdsShareASummaryBitDoNotShareRules() {
         var rules = new ArrayList<Rule>();

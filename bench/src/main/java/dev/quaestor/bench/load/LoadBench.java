@@ -126,11 +126,14 @@ public final class LoadBench {
             awaitReady(server, Duration.ofSeconds(60));
             double startup = (System.nanoTime() - t0) / 1e9;
             long pid = server.pid();
+            // CPU the process used to get ready: beside the wall time, it tells CPU-bound from waiting.
+            double startupCpu = ProcStats.cpuTicks(pid) * ProcStats.TICK_SECONDS;
+            var startupThreads = ProcStats.threadTicks(pid);
             Thread.sleep(2000);
             // Idle: what the server burns with no request at all (timers, pollers, background refreshes).
             var idle = ProcStats.Window.open(pid);
             Thread.sleep(5000);
-            report.startup(firstStart, startup, ProcStats.rssKib(pid), idle.close()[0], java, o.aot);
+            report.startup(firstStart, startup, startupCpu, startupThreads, ProcStats.rssKib(pid), idle.close()[0], java, o.aot);
 
             var mcp = new ArrayList<MultiMap>();
             var baseline = new ArrayList<MultiMap>();

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Prints each phase as it ends, every audited figure beside the baseline's, and the targets at the end. */
 final class Report {
@@ -22,11 +23,16 @@ final class Report {
                 + " 'ratio' = audited / baseline in the same run");
     }
 
-    void startup(double firstStart, double seconds, long rssKib, double idleCores, java.nio.file.Path java, boolean aot) {
+    void startup(double firstStart, double seconds, double cpuSeconds, Map<String, Long> threadTicks, long rssKib, double idleCores, java.nio.file.Path java, boolean aot) {
         System.out.printf("server JVM: %s%s%n", java, aot ? " with the AOT cache of a training run (-XX:AOTCache)" : "");
         System.out.printf("first start to /q/health/ready UP (fresh database: includes migrations): %.2f s%n", firstStart);
-        System.out.printf("restart to /q/health/ready UP (migrated database, QUAESTOR_MIGRATE_AT_START=false, as a pod starts): %.2f s; idle RSS %.0f MiB%n",
-                seconds, rssKib / 1024.0);
+        System.out.printf("restart to /q/health/ready UP (migrated database, QUAESTOR_MIGRATE_AT_START=false, as a pod starts): %.2f s, using %.2f core-s of CPU; idle RSS %.0f MiB%n",
+                seconds, cpuSeconds, rssKib / 1024.0);
+        // Threads still alive at ready (a thread that ended, such as Hibernate's start-up thread, is only in the total).
+        System.out.println("  start-up CPU by thread (core-s): " + threadTicks.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(6)
+                .map(e -> String.format("%s %.2f", e.getKey(), e.getValue() * ProcStats.TICK_SECONDS))
+                .collect(Collectors.joining(", ")));
         System.out.printf("idle server CPU (5 s with no requests, 2 s after ready): %.3f cores%n", idleCores);
         verdicts.add(verdict(seconds < 2.0, "start-up to ready %.2f s on a migrated database (target < 2 s; first start with migrations %.2f s)",
                 seconds, firstStart));
