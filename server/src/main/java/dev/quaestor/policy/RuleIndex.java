@@ -241,6 +241,16 @@ final class RuleIndex {
             }
         }
 
+        /** Adds this bucket's principal ids to {@code into} while it holds fewer than {@code cap}. */
+        void addIdsTo(java.util.Set<Integer> into, int cap) {
+            for (int id : ids) {
+                if (into.size() >= cap) {
+                    return;
+                }
+                into.add(id);
+            }
+        }
+
         void seal() {
             if (ids.length <= LINEAR_MAX) {
                 return;
@@ -300,8 +310,24 @@ final class RuleIndex {
         }
     }
 
-    /** A caller's principal ids in this index and their summary ({@link Principals#maskOf}). */
-    record CallerKeys(Identity who, int[] ids, long mask) {
+    /**
+     * A caller's principal ids in this index, their 64-bit summary ({@link Principals#maskOf}) and
+     * their bits in a wide subtree summary ({@link TrieNode#admits}).
+     */
+    record CallerKeys(Identity who, int[] ids, long mask, int[] wideBits) {
+
+        static CallerKeys of(Identity who, int[] ids) {
+            int n = 0;
+            while (n < ids.length && ids[n] != Principals.NONE) {
+                n++;
+            }
+            int[] bits = new int[2 * n];
+            for (int i = 0; i < n; i++) {
+                bits[2 * i] = TrieNode.wideBit(ids[i], 0);
+                bits[2 * i + 1] = TrieNode.wideBit(ids[i], 1);
+            }
+            return new CallerKeys(who, ids, Principals.maskOf(ids), bits);
+        }
     }
 
     /**
@@ -322,7 +348,7 @@ final class RuleIndex {
                 return known;
             }
             int[] ids = principals.idsOf(who);
-            CallerKeys fresh = new CallerKeys(who, ids, Principals.maskOf(ids));
+            CallerKeys fresh = CallerKeys.of(who, ids);
             slots[slot] = fresh;
             return fresh;
         }
@@ -362,8 +388,6 @@ final class RuleIndex {
     /** Every entry whose pattern could match {@code uri}; callers still check each in full. */
     void candidates(CanonicalUri uri, Identity who, Sink out) {
         CallerKeys caller = recent.of(who, principals);
-        int[] keys = caller.ids();
-        long mask = caller.mask();
         List<String> segs = uri.segments();
         for (int s = 0; s < 2; s++) {
             Map<String, TrieNode> byAuthority = roots.get(s == 0 ? uri.scheme() : ANY);
@@ -372,11 +396,11 @@ final class RuleIndex {
             }
             TrieNode exact = byAuthority.get(uri.authority());
             if (exact != null) {
-                walk(exact, segs, 0, who, keys, mask, out);
+                walk(exact, segs, 0, who, caller, out);
             }
             TrieNode any = byAuthority.get(ANY);
             if (any != null) {
-                walk(any, segs, 0, who, keys, mask, out);
+                walk(any, segs, 0, who, caller, out);
             }
         }
     }
@@ -431,7 +455,9 @@ final class RuleIndex {
      * steps by matching the segment; children whose subtree, and buckets whose own summary, show
      * no principal of the caller are not read at all.
      */
-    private static void walk(TrieNode n, List<String> segs, int i, Identity who, int[] keys, long mask, Sink out) {
+    private static void walk(TrieNode n, List<String> segs, int i, Identity who, CallerKeys caller, Sink out) {
+        long mask = caller.mask();
+        int[] keys = caller.ids();
         if ((n.anyDepthMask & mask) != 0) {
             n.anyDepth.forEach(keys, n, segs, out);
         }
@@ -443,13 +469,14 @@ final class RuleIndex {
         }
         String seg = segs.get(i);
         TrieNode next = n.literalFor(seg, mask);
-        if (next != null) {
-            walk(next, segs, i + 1, who, keys, mask, out);
+        if (next != null && next.admits(caller.wideBits())) {
+            walk(next, segs, i + 1, who, caller, out);
         }
         String[] globKeys = n.globKeys;
         for (int g = 0; g < globKeys.length; g++) {
-            if ((n.globs[g].subtreeMask & mask) != 0 && ResourcePattern.segmentMatches(globKeys[g], who, seg)) {
-                walk(n.globs[g], segs, i + 1, who, keys, mask, out);
+            TrieNode c = n.globs[g];
+            if ((c.subtreeMask & mask) != 0 && c.admits(caller.wideBits()) && ResourcePattern.segmentMatches(globKeys[g], who, seg)) {
+                walk(c, segs, i + 1, who, caller, out);
             }
         }
     }

@@ -53,6 +53,18 @@ final class TrieNode {
     /** Principal summary of every bucket at or below this node; set by {@link #seal}. */
     long subtreeMask;
     /**
+     * A wider summary of the principals at or below this node, two bits of {@link #WIDE_BITS} per principal
+     * ({@link #wideBit}), set by {@link #seal} only where it tells more than {@link #subtreeMask}: once a
+     * subtree holds more than about a dozen principals most of the 64 bits are set and nearly every caller
+     * passes, while 512 bits still turn away most callers with nothing below (a department's
+     * {@code *}{@code /reports/*.md} granted to forty people), one line read instead of the walk below.
+     * Null with few principals (the 64 bits suffice) or very many (it would be mostly ones).
+     */
+    private long[] wide;
+    static final int WIDE_BITS = 512;
+    private static final int WIDE_MIN = 9;
+    private static final int WIDE_MAX = 192;
+    /**
      * Set by {@link #seal}: for each slot of the child table one word, the child's hash in the high
      * half and in the low half {@link #USED} and its subtree summary folded to 31 bits
      * ({@link #fold}), so a walk finds the child and learns whether anything below it is for the
@@ -187,28 +199,83 @@ final class TrieNode {
 
     /** Computes the subtree summaries and the child tables' slot words below and at this node; call once, after the last rule is filed. */
     void seal() {
+        seal(new java.util.HashSet<>());
+    }
+
+    /**
+     * As {@link #seal()}, adding to {@code below} the distinct principal ids at or below this node, up to
+     * just over {@link #WIDE_MAX} (more need not be counted: such a subtree gets no wide summary).
+     */
+    private void seal(java.util.Set<Integer> below) {
+        var mine = new java.util.HashSet<Integer>();
         if (anyDepth != null) {
             anyDepth.seal();
+            anyDepth.addIdsTo(mine, WIDE_MAX + 1);
         }
         if (terminal != null) {
             terminal.seal();
+            terminal.addIdsTo(mine, WIDE_MAX + 1);
         }
         long m = anyDepthMask | terminalMask;
         for (TrieNode g : globs) {
-            g.seal();
+            g.seal(mine);
             m |= g.subtreeMask;
         }
         long[] s = new long[literal.length];
         for (int i = 0; i < literal.length; i++) {
             TrieNode c = literal[i];
             if (c != null) {
-                c.seal();
+                c.seal(mine);
                 m |= c.subtreeMask;
                 s[i] = ((long) c.hash << 32) | USED | fold(c.subtreeMask);
             }
         }
         slots = s;
         subtreeMask = m;
+        if (mine.size() >= WIDE_MIN && mine.size() <= WIDE_MAX) {
+            long[] w = new long[WIDE_BITS / 64];
+            for (int id : mine) {
+                for (int b : new int[] {wideBit(id, 0), wideBit(id, 1)}) {
+                    w[b >>> 6] |= 1L << b;
+                }
+            }
+            wide = w;
+        }
+        for (Integer id : mine) {
+            if (below.size() > WIDE_MAX) {
+                break;
+            }
+            below.add(id);
+        }
+    }
+
+    /**
+     * A principal id's two bits in a wide summary ({@code which} 0 or 1); a principal is taken to be filed
+     * below if both are set. Ids are small consecutive ints, so they are spread first.
+     */
+    static int wideBit(int id, int which) {
+        int h = (id * 2 + which + 1) * 0x9E3779B9;
+        return (h ^ (h >>> 15)) & (WIDE_BITS - 1);
+    }
+
+    /**
+     * False only if no principal of the caller is filed at or below this node ({@code callerWideBits}: each
+     * principal's two {@link #wideBit}s, one after the other);
+     * true when the node has no wide summary.
+     */
+    boolean admits(int[] callerWideBits) {
+        long[] w = wide;
+        if (w == null) {
+            return true;
+        }
+        for (int i = 0; i < callerWideBits.length; i += 2) {
+            int a = callerWideBits[i];
+            int b = callerWideBits[i + 1];
+            if ((w[a >>> 6] & (1L << a)) != 0 && (w[b >>> 6] & (1L << b)) != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The literal child whose key equals {@code segment}, or null. */

@@ -104,4 +104,40 @@ class TrieNodeTest {
             }
         }
     }
+
+    /**
+     * A glob subtree granted to forty principals gets a wide summary: it must admit each of them, wherever
+     * filed below, and turn away most principals that have nothing there (a 64-bit summary would pass nearly all).
+     */
+    @Test
+    void aWideSummaryAdmitsEveryPrincipalBelowAndTurnsAwayMostOthers() {
+        var root = new TrieNode();
+        TrieNode star = root.child("d").child("*");
+        var rule = new Rule("r", Effect.ALLOW, java.util.EnumSet.of(Action.READ),
+                List.of(ResourcePattern.parse("file:///d/*/reports/*.md")),
+                new SubjectSet(java.util.Set.of("role"), java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), java.util.Set.of()),
+                Conditions.NONE, "r.yaml:1");
+        var entry = RuleIndex.Entry.of(rule, rule.resources().get(0), true);
+        for (int id = 1; id <= 40; id++) {
+            // Half at the end of the glob path, half one level up, so the summary must gather both.
+            (id % 2 == 0 ? star.child("reports").child("*.md") : star.child("reports")).file(false, new int[] {id}, entry);
+        }
+        root.seal();
+        for (int id = 1; id <= 40; id++) {
+            assertTrue(star.admits(TrieNodeTest.bits(id)), "principal " + id + " is filed below");
+        }
+        int admitted = 0;
+        for (int id = 1000; id < 2000; id++) {
+            admitted += star.admits(TrieNodeTest.bits(id)) ? 1 : 0;
+        }
+        assertTrue(admitted < 100, admitted + " of 1,000 absent principals admitted: the summary does not filter");
+        var few = new TrieNode();
+        few.child("x").file(false, new int[] {7}, entry);
+        few.seal();
+        assertTrue(few.literalChecked("x").admits(bits(8)), "a node with few principals has no wide summary");
+    }
+
+    private static int[] bits(int id) {
+        return new int[] {TrieNode.wideBit(id, 0), TrieNode.wideBit(id, 1)};
+    }
 }
