@@ -61,6 +61,8 @@ final class TrieNode {
      * Null with few principals (the 64 bits suffice) or very many (it would be mostly ones).
      */
     private long[] wide;
+    /** Distinct principals at or below, counted up to just over {@link #WIDE_MAX}; set by {@link #seal}. */
+    private int principalCount;
     static final int WIDE_BITS = 512;
     private static final int WIDE_MIN = 9;
     private static final int WIDE_MAX = 192;
@@ -240,12 +242,32 @@ final class TrieNode {
                 }
             }
             wide = w;
+            // A child with the same principals as this node would only repeat this node's answer, and a walk
+            // reaches it only through here (a root's summary is not asked: hence parent != null).
+            if (parent != null) {
+                for (TrieNode g : globs) {
+                    g.dropWideIfSame(mine.size());
+                }
+                for (TrieNode c : literal) {
+                    if (c != null) {
+                        c.dropWideIfSame(mine.size());
+                    }
+                }
+            }
         }
+        principalCount = mine.size();
         for (Integer id : mine) {
             if (below.size() > WIDE_MAX) {
                 break;
             }
             below.add(id);
+        }
+    }
+
+    /** Its principals are a subset of the parent's, so the same count means the same set. */
+    private void dropWideIfSame(int parentCount) {
+        if (principalCount == parentCount) {
+            wide = null;
         }
     }
 

@@ -122,6 +122,11 @@ class TrieNodeTest {
             // Half at the end of the glob path, half one level up, so the summary must gather both.
             (id % 2 == 0 ? star.child("reports").child("*.md") : star.child("reports")).file(false, new int[] {id}, entry);
         }
+        // The department holds twenty more principals elsewhere, so its summary differs from the glob's.
+        for (int id = 100; id < 120; id++) {
+            root.child("d").child("other").file(false, new int[] {id}, entry);
+        }
+        TrieNode reports = star.child("reports");
         root.seal();
         for (int id = 1; id <= 40; id++) {
             assertTrue(star.admits(TrieNodeTest.bits(id)), "principal " + id + " is filed below");
@@ -130,7 +135,12 @@ class TrieNodeTest {
         for (int id = 1000; id < 2000; id++) {
             admitted += star.admits(TrieNodeTest.bits(id)) ? 1 : 0;
         }
-        assertTrue(admitted < 100, admitted + " of 1,000 absent principals admitted: the summary does not filter");
+        for (int id = 100; id < 120; id++) {
+            admitted += star.admits(bits(id)) ? 1 : 0;
+        }
+        assertTrue(admitted < 100, admitted + " of 1,020 absent principals admitted: the summary does not filter");
+        // "reports" holds exactly the glob's principals: its own summary would repeat the glob's answer.
+        assertTrue(reports.admits(bits(5000)), "a child with its parent's principals keeps no summary of its own");
         var few = new TrieNode();
         few.child("x").file(false, new int[] {7}, entry);
         few.seal();
