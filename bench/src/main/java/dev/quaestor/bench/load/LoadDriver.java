@@ -80,9 +80,9 @@ final class LoadDriver implements AutoCloseable {
                     });
         }
 
-        LoadResult result(String mode, double seconds, double[] cpu) {
-            return new LoadResult(target.name(), mode, seconds, sent, okCount, Map.copyOf(errors), ok, all, cpu,
-                    ProcStats.rssKib(serverPid));
+        LoadResult result(String mode, double seconds, ProcStats.Window cpu) {
+            return new LoadResult(target.name(), mode, seconds, sent, okCount, Map.copyOf(errors), ok, all, cpu.close(),
+                    ProcStats.rssKib(serverPid), cpu.threadCores());
         }
     }
 
@@ -113,7 +113,7 @@ final class LoadDriver implements AutoCloseable {
                 if (now < deadline) {
                     run.send(next[0]++, now, loop[0]);
                 } else if (run.inFlight == 0) {
-                    done.complete(run.result("closed loop, " + workers + " in flight", (now - start) / 1e9, cpu.close()));
+                    done.complete(run.result("closed loop, " + workers + " in flight", (now - start) / 1e9, cpu));
                 }
             };
             for (int w = 0; w < workers; w++) {
@@ -135,7 +135,7 @@ final class LoadDriver implements AutoCloseable {
             long[] next = {0};
             Runnable finished = () -> {
                 if (next[0] >= total && run.inFlight == 0 && !done.isDone()) {
-                    done.complete(run.result("open loop, " + Math.round(rate) + "/s", duration.toNanos() / 1e9, cpu.close()));
+                    done.complete(run.result("open loop, " + Math.round(rate) + "/s", duration.toNanos() / 1e9, cpu));
                 }
             };
             vertx.setPeriodic(1, timer -> {

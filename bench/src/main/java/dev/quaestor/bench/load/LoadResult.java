@@ -11,7 +11,7 @@ import org.HdrHistogram.Histogram;
  * @param cpu server, generator and whole-machine CPU in cores (1.0 = one core busy)
  */
 record LoadResult(String target, String mode, double seconds, long sent, long ok, Map<String, Long> errors,
-        Histogram okLatency, Histogram allLatency, double[] cpu, long serverRssKib) {
+        Histogram okLatency, Histogram allLatency, double[] cpu, long serverRssKib, Map<String, Double> serverThreads) {
 
     double throughput() {
         return ok / seconds;

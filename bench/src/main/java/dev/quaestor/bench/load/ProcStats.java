@@ -80,11 +80,22 @@ public final class ProcStats {
     }
 
     /** CPU used by the server, this generator and the machine between two points in time. */
-    record Window(long serverPid, long t0, long server0, long self0, long machine0) {
+    record Window(long serverPid, long t0, long server0, long self0, long machine0, java.util.Map<String, Long> threads0) {
 
         static Window open(long serverPid) {
             return new Window(serverPid, System.nanoTime(), cpuTicks(serverPid), cpuTicks(ProcessHandle.current().pid()),
-                    machineBusyTicks());
+                    machineBusyTicks(), threadTicks(serverPid));
+        }
+
+        /** The server's CPU by thread name since {@link #open}, in cores, busiest first (threads that ended are left out). */
+        java.util.Map<String, Double> threadCores() {
+            double wall = (System.nanoTime() - t0) / 1e9;
+            var out = new java.util.LinkedHashMap<String, Double>();
+            threadTicks(serverPid).entrySet().stream()
+                    .map(e -> java.util.Map.entry(e.getKey(), (e.getValue() - threads0.getOrDefault(e.getKey(), 0L)) * TICK_SECONDS / wall))
+                    .sorted(java.util.Map.Entry.<String, Double>comparingByValue().reversed())
+                    .forEach(e -> out.put(e.getKey(), e.getValue()));
+            return out;
         }
 
         /** Seconds of CPU per second of wall time (1.0 = one core busy): server, generator, machine. */

@@ -102,6 +102,11 @@ final class Report {
             System.out.printf("  server CPU per 1,000 requests: audited %.3f core-s, baseline %.3f core-s%n",
                     1000 * read.cpu()[0] / read.throughput(), 1000 * base.cpu()[0] / base.throughput());
         }
+        for (LoadResult r : base == null ? List.of(read) : List.of(read, base)) {
+            // Which threads the server's CPU went to: request workers, event loops, the audit writer, the JIT, GC.
+            System.out.println("  server CPU by thread, " + r.target() + " (cores): " + r.serverThreads().entrySet().stream()
+                    .limit(7).map(e -> String.format("%s %.2f", e.getKey(), e.getValue())).collect(Collectors.joining(", ")));
+        }
     }
 
     private static void row(LoadResult r) {
