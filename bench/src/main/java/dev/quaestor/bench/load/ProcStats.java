@@ -87,14 +87,11 @@ public final class ProcStats {
                     machineBusyTicks(), threadTicks(serverPid));
         }
 
-        /** The server's CPU by thread name since {@link #open}, in cores, busiest first (threads that ended are left out). */
+        /** The server's CPU by thread name since {@link #open}, in cores (threads that ended are left out). */
         java.util.Map<String, Double> threadCores() {
             double wall = (System.nanoTime() - t0) / 1e9;
-            var out = new java.util.LinkedHashMap<String, Double>();
-            threadTicks(serverPid).entrySet().stream()
-                    .map(e -> java.util.Map.entry(e.getKey(), (e.getValue() - threads0.getOrDefault(e.getKey(), 0L)) * TICK_SECONDS / wall))
-                    .sorted(java.util.Map.Entry.<String, Double>comparingByValue().reversed())
-                    .forEach(e -> out.put(e.getKey(), e.getValue()));
+            var out = new java.util.HashMap<String, Double>();
+            threadTicks(serverPid).forEach((name, ticks) -> out.put(name, (ticks - threads0.getOrDefault(name, 0L)) * TICK_SECONDS / wall));
             return out;
         }
 

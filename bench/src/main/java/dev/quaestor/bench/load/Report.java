@@ -29,10 +29,9 @@ final class Report {
         System.out.printf("restart to /q/health/ready UP (migrated database, QUAESTOR_MIGRATE_AT_START=false, as a pod starts): %.2f s, using %.2f core-s of CPU; idle RSS %.0f MiB%n",
                 seconds, cpuSeconds, rssKib / 1024.0);
         // Threads still alive at ready (a thread that ended, such as Hibernate's start-up thread, is only in the total).
-        System.out.println("  start-up CPU by thread (core-s): " + threadTicks.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(6)
-                .map(e -> String.format("%s %.2f", e.getKey(), e.getValue() * ProcStats.TICK_SECONDS))
-                .collect(Collectors.joining(", ")));
+        var startupSeconds = new java.util.HashMap<String, Double>();
+        threadTicks.forEach((name, ticks) -> startupSeconds.put(name, ticks * ProcStats.TICK_SECONDS));
+        System.out.println("  start-up CPU by thread (core-s): " + busiestFirst(startupSeconds, 6));
         System.out.printf("idle server CPU (5 s with no requests, 2 s after ready): %.3f cores%n", idleCores);
         verdicts.add(verdict(seconds < 2.0, "start-up to ready %.2f s on a migrated database (target < 2 s; first start with migrations %.2f s)",
                 seconds, firstStart));
@@ -104,9 +103,14 @@ final class Report {
         }
         for (LoadResult r : base == null ? List.of(read) : List.of(read, base)) {
             // Which threads the server's CPU went to: request workers, event loops, the audit writer, the JIT, GC.
-            System.out.println("  server CPU by thread, " + r.target() + " (cores): " + r.serverThreads().entrySet().stream()
-                    .limit(7).map(e -> String.format("%s %.2f", e.getKey(), e.getValue())).collect(Collectors.joining(", ")));
+            System.out.println("  server CPU by thread, " + r.target() + " (cores): " + busiestFirst(r.serverThreads(), 7));
         }
+    }
+
+    /** The {@code limit} largest values, busiest thread first: "name 0.59, name 0.36, ...". */
+    private static String busiestFirst(Map<String, Double> byThread, int limit) {
+        return byThread.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(limit)
+                .map(e -> String.format("%s %.2f", e.getKey(), e.getValue())).collect(Collectors.joining(", "));
     }
 
     private static void row(LoadResult r) {
