@@ -237,9 +237,10 @@ final class TrieNode {
         if (mine.size() >= WIDE_MIN && mine.size() <= WIDE_MAX) {
             long[] w = new long[WIDE_BITS / 64];
             for (int id : mine) {
-                for (int b : new int[] {wideBit(id, 0), wideBit(id, 1)}) {
-                    w[b >>> 6] |= 1L << b;
-                }
+                int a = wideBit(id, 0);
+                int b = wideBit(id, 1);
+                w[a >>> 6] |= 1L << a;
+                w[b >>> 6] |= 1L << b;
             }
             wide = w;
             // A child with the same principals as this node would only repeat this node's answer, and a walk
