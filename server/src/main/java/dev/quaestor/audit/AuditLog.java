@@ -12,7 +12,8 @@ import java.net.InetAddress;
 /**
  * Appends audit records: each {@link #append} returns only once its record is committed, chained
  * and (within the checkpoint interval) signed; otherwise it throws {@link AuditUnavailableException}
- * so the caller fails closed.
+ * so the caller fails closed. {@link #submit} and {@link #submitAfter} queue without waiting, for a
+ * request that does other work while its first record commits and waits once, for its last.
  */
 @Startup
 @ApplicationScoped
@@ -36,6 +37,19 @@ public class AuditLog {
 
     public void append(AuditEvent e) {
         writer.append(e);
+    }
+
+    /**
+     * Queues a record without waiting; {@link PendingCommit#await} waits for it. Throws
+     * {@link AuditUnavailableException} at once if the queue is full.
+     */
+    public PendingCommit submit(AuditEvent e) {
+        return writer.submit(e, null);
+    }
+
+    /** As {@link #submit}, but the record is stored only if {@code first} was (a request's outcome after its decision). */
+    public PendingCommit submitAfter(PendingCommit first, AuditEvent e) {
+        return writer.submit(e, first);
     }
 
     /** Queues a record without waiting (see {@link GroupCommitWriter#offer}); false if it was dropped. */

@@ -26,14 +26,6 @@ final class AuditRecords {
 
     static final String INSERT = "INSERT INTO audit_entry (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
-    /** The same columns for PostgreSQL's COPY (text format), which the writer uses there: one round trip per batch. */
-    static final String COPY = "COPY audit_entry (" + COLUMNS + ") FROM STDIN";
-
-    /** The order of {@link #COLUMNS} as field names (time and hash are not in the map's text form here). */
-    private static final String[] COPY_FIELDS = {"v", "chain", "seq", "prev", "time", "request", "kind", "session", "subject",
-        "client", "tenant", "roles", "ip", "ua", "method", "action", "uri", "decision", "rules", "revision", "outcome", "error",
-        "bytes", "items", "sha256", "latency_us", "detail", "hash"};
-
     private AuditRecords() {
     }
 
@@ -110,31 +102,6 @@ final class AuditRecords {
         setLong(ps, 26, f.get("latency_us"));
         ps.setString(27, f.get("detail"));
         ps.setString(28, hash);
-    }
-
-    /** Appends one row for {@link #COPY}: tab-separated, {@code \\N} for null, backslash escapes. */
-    static void copyRow(StringBuilder out, Map<String, String> f, String hash) {
-        for (int i = 0; i < COPY_FIELDS.length; i++) {
-            if (i > 0) {
-                out.append('\t');
-            }
-            String v = i == COPY_FIELDS.length - 1 ? hash : f.get(COPY_FIELDS[i]);
-            if (v == null) {
-                out.append("\\N");
-                continue;
-            }
-            for (int k = 0; k < v.length(); k++) {
-                char c = v.charAt(k);
-                switch (c) {
-                    case '\\' -> out.append("\\\\");
-                    case '\t' -> out.append("\\t");
-                    case '\n' -> out.append("\\n");
-                    case '\r' -> out.append("\\r");
-                    default -> out.append(c);
-                }
-            }
-        }
-        out.append('\n');
     }
 
     /** The hashed fields and the stored hash of a row selected with {@link #COLUMNS}. */

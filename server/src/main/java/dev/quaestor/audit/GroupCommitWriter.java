@@ -21,25 +21,20 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
  * The one writer of this replica's audit chain. Requests hand it records and wait; a single thread
- * takes whatever has queued up, chains it (seq, prev, hash), inserts it in a transaction of its own
- * with a signed checkpoint when one is due, and, if more records are already waiting, hands the
- * transaction to a committer thread. While that commit is in flight the next batch is already being
- * chained and inserted on a second connection, but it is committed only after the previous commit
- * has succeeded, so the chain's commit order is its seq order. When nothing is waiting, the writer
- * commits the batch itself (no overlap to gain, one thread wake-up saved). Each waiter is released
- * when its own batch commits.
+ * takes whatever has queued up, chains it (seq, prev, hash), adds a signed checkpoint when one is
+ * due, and stores the batch all or nothing ({@link ChainedBatch}: on PostgreSQL one autocommit
+ * statement, so one round trip per batch). Records that arrive meanwhile form the next batch, so
+ * batches grow with load and the cost per record falls. Each waiter is released when its own batch
+ * is durable, and batches are stored one after another, so the chain's commit order is its seq order.
  *
- * <p>Failure is explicit: a full queue refuses at once, a batch that cannot commit fails every
- * waiter in it, the batch inserted behind it is rolled back and fails too, and the chain head is
- * then re-read from the database so that the next batch continues exactly where committed history
- * ends. Nothing is buffered beyond the queue bound.
+ * <p>Failure is explicit: a full queue refuses at once, a batch that cannot be stored fails every
+ * waiter in it, and the chain head is then re-read from the database so that the next batch
+ * continues exactly where committed history ends. Nothing is buffered beyond the queue bound.
  *
  * <p>Record times never go backwards within a chain (a record stamped earlier than its predecessor
  * takes its predecessor's time), and the last record of every month gets a signed checkpoint, so a
@@ -49,12 +44,8 @@ final class GroupCommitWriter {
 
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
 
-    private record Pending(AuditEvent event, CompletableFuture<Void> done) {
-    }
-
-    /** A batch inserted but not yet committed, and the chain head it leads to. */
-    private record InFlight(Connection connection, List<Pending> batch, long seq, long started,
-            CompletableFuture<Boolean> committed) {
+    /** A queued record; {@code after}, if set, is a record it must not be stored without (its request's decision). */
+    private record Pending(AuditEvent event, CompletableFuture<Void> done, CompletableFuture<Void> after) {
     }
 
     private final javax.sql.DataSource ds;
@@ -67,15 +58,10 @@ final class GroupCommitWriter {
     private final Timer commitTimer;
     private final DistributionSummary batchSize;
     private final Counter failures;
-    private final ExecutorService committer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "quaestor-audit-commit");
-        t.setDaemon(true);
-        return t;
-    });
     private volatile boolean running = true;
     private Thread thread;
 
-    // The chain head including the batch in flight; touched only by the writer thread.
+    // The chain head as stored; touched only by the writer thread.
     private long headSeq;
     private String headHash = ChainVerifier.GENESIS;
     private Instant headTime;
@@ -85,7 +71,6 @@ final class GroupCommitWriter {
     private Boolean postgres; // null until known
     private long nextAheadAttempt = System.nanoTime();
     private final Set<YearMonth> partitions = new HashSet<>();
-    private InFlight inFlight;
 
     // The head as committed, for the online verifier's truncation check.
     private volatile long committedSeq;
@@ -98,7 +83,7 @@ final class GroupCommitWriter {
         this.hasher = hasher;
         this.chain = chain;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
-        this.commitTimer = Timer.builder("quaestor.audit.commit").description("Audit batch latency, from insert to commit")
+        this.commitTimer = Timer.builder("quaestor.audit.commit").description("Audit batch latency, from chaining to durable")
                 .publishPercentiles(0.5, 0.99).register(metrics);
         this.batchSize = DistributionSummary.builder("quaestor.audit.batch.size").description("Records per audit batch")
                 .register(metrics);
@@ -118,19 +103,26 @@ final class GroupCommitWriter {
 
     /** Queues a record and waits until it is committed; throws {@link AuditUnavailableException} otherwise. */
     void append(AuditEvent event) {
-        var p = new Pending(event, new CompletableFuture<>());
+        submit(event, null).await();
+    }
+
+    /**
+     * Queues a record and returns at once; {@link PendingCommit#await} then waits for its commit. With
+     * {@code after}, the record is stored only if that earlier record was: a request's outcome is never
+     * stored without its decision, even when the decision's batch fails after the outcome was queued
+     * (both are then refused). A full queue or a stopped writer refuses here ({@link AuditUnavailableException}).
+     */
+    PendingCommit submit(AuditEvent event, PendingCommit after) {
+        if (after != null && after.failed()) {
+            failures.increment();
+            throw new AuditUnavailableException(new IllegalStateException("the request's decision record was not committed"));
+        }
+        var p = new Pending(event, new CompletableFuture<>(), after == null ? null : after.done);
         if (!running || !queue.offer(p)) {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException(running ? "audit queue full" : "audit writer stopped"));
         }
-        try {
-            p.done().get(config.commitTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AuditUnavailableException(e);
-        } catch (Exception e) {
-            throw new AuditUnavailableException(e);
-        }
+        return new PendingCommit(p.done(), config.commitTimeout().toMillis());
     }
 
     /**
@@ -139,7 +131,7 @@ final class GroupCommitWriter {
      * record makes it; a full queue drops it and counts the failure.
      */
     boolean offer(AuditEvent event) {
-        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>()));
+        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>(), null));
         if (!queued) {
             failures.increment();
         }
@@ -156,7 +148,6 @@ final class GroupCommitWriter {
                 Thread.currentThread().interrupt();
             }
         }
-        committer.shutdown();
     }
 
     /** The committed head seq, as this writer knows it: for the online verifier's truncation check. */
@@ -169,7 +160,6 @@ final class GroupCommitWriter {
             try {
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
-                    settle();
                     if (checkpointDue()) {
                         write(List.of());
                     }
@@ -186,10 +176,8 @@ final class GroupCommitWriter {
                 LOG.error("audit writer error", e);
             }
         }
-        settle();
         if (headKnown && headSeq > checkpointSeq) {
             write(List.of()); // final checkpoint on shutdown
-            settle();
         }
     }
 
@@ -199,80 +187,68 @@ final class GroupCommitWriter {
                 || System.nanoTime() - checkpointNanos >= config.checkpointInterval().toNanos());
     }
 
-    /** Inserts a batch, then commits it once the batch before it has committed. */
+    /** Chains and stores a batch (and any checkpoint due), then releases its waiters. */
     private void write(List<Pending> batch) {
         long start = System.nanoTime();
-        Connection c = null;
+        batch = withoutOrphans(batch);
         try {
-            if (!headKnown) {
-                settle(); // the head is re-read from committed history only
-            }
             ensurePartitions(batch);
-            c = ds.getConnection();
-            c.setAutoCommit(false);
-            long seq = insert(c, batch);
-            if (!settle()) {
-                throw new SQLException("the audit batch before this one did not commit");
-            }
-            var next = new InFlight(c, batch, seq, start, new CompletableFuture<>());
-            if (queue.isEmpty()) {
-                // Nothing waits to be inserted behind this batch, so handing its commit to the committer
-                // would buy no overlap and cost a thread wake-up per batch: commit it here.
-                commit(next);
-                if (!next.committed().join()) {
-                    forgetHead();
+            try (Connection c = ds.getConnection()) {
+                if (!c.getAutoCommit()) {
+                    c.setAutoCommit(true);
                 }
-                return;
+                if (!headKnown) {
+                    readHead(c);
+                }
+                var chained = chain(batch);
+                if (chained.isEmpty()) {
+                    return;
+                }
+                if (postgres == Boolean.TRUE) {
+                    chained.storeInPostgres(c);
+                } else {
+                    chained.storeInTransaction(c);
+                }
+                advance(chained);
             }
-            inFlight = next;
-            committer.execute(() -> commit(next));
         } catch (Exception e) {
-            if (c != null) {
-                safeRollback(c);
-                safeClose(c);
-            }
             forgetHead();
             failWaiters(batch, e);
+            return;
+        }
+        committedSeq = headSeq;
+        batch.forEach(p -> p.done().complete(null));
+        if (!batch.isEmpty()) {
+            commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            batchSize.record(batch.size());
         }
     }
 
-    /** Waits for the batch in flight, if any; false if it failed (the head is then re-read before the next batch). */
-    private boolean settle() {
-        InFlight f = inFlight;
-        if (f == null) {
-            return true;
+    /**
+     * Fails, and leaves out, records whose earlier record failed. Batches are stored one after another
+     * and each releases its waiters before the next is chained, so an earlier record is either settled
+     * by now or in this same batch, where it is stored or refused together with this one.
+     */
+    private List<Pending> withoutOrphans(List<Pending> batch) {
+        List<Pending> kept = batch;
+        for (int i = 0; i < batch.size(); i++) {
+            Pending p = batch.get(i);
+            if (p.after() != null && p.after().isCompletedExceptionally()) {
+                if (kept == batch) {
+                    kept = new ArrayList<>(batch.subList(0, i));
+                }
+                failWaiters(List.of(p), new IllegalStateException("the request's decision record was not committed"));
+            } else if (kept != batch) {
+                kept.add(p);
+            }
         }
-        inFlight = null;
-        boolean ok = f.committed().join();
-        if (!ok) {
-            forgetHead();
-        }
-        return ok;
+        return kept;
     }
 
-    /** The commit may or may not have happened: the next batch starts from the head as stored. */
+    /** The batch may or may not have been stored: the next batch starts from the head as stored. */
     private void forgetHead() {
         headKnown = false;
         partitions.clear();
-    }
-
-    /** On the committer thread: commits, then releases the waiters. */
-    private void commit(InFlight f) {
-        try {
-            f.connection().commit();
-            f.connection().close();
-        } catch (Exception e) {
-            safeRollback(f.connection());
-            safeClose(f.connection());
-            failWaiters(f.batch(), e);
-            f.committed().complete(false);
-            return;
-        }
-        committedSeq = f.seq();
-        f.batch().forEach(p -> p.done().complete(null));
-        commitTimer.record(System.nanoTime() - f.started(), TimeUnit.NANOSECONDS);
-        batchSize.record(f.batch().size());
-        f.committed().complete(true);
     }
 
     private void failWaiters(List<Pending> batch, Exception e) {
@@ -281,62 +257,51 @@ final class GroupCommitWriter {
         batch.forEach(p -> p.done().completeExceptionally(e));
     }
 
-    /** Chains and inserts the batch (and any checkpoints due) on c, uncommitted; returns the new head seq. */
-    private long insert(Connection c, List<Pending> batch) throws SQLException {
-        if (!headKnown) {
-            readHead(c);
-        }
+    /**
+     * Chains the batch after the current head, with a checkpoint at every month's end and one when
+     * due by count or time (or at shutdown). The head itself moves only once the batch is stored
+     * ({@link #advance}).
+     */
+    private ChainedBatch chain(List<Pending> batch) {
+        var out = new ChainedBatch(chain, batch.size());
         long seq = headSeq;
         String prev = headHash;
         Instant prevTime = headTime;
         long signed = checkpointSeq;
-        if (!batch.isEmpty()) {
-            boolean copy = postgres == Boolean.TRUE;
-            var rows = copy ? new StringBuilder(batch.size() * 512) : null;
-            try (PreparedStatement ps = copy ? null : c.prepareStatement(AuditRecords.INSERT)) {
-                for (Pending p : batch) {
-                    Instant time = AuditRecords.truncate(p.event().time());
-                    if (prevTime != null && time.isBefore(prevTime)) {
-                        time = prevTime;
-                    }
-                    if (prevTime != null && !month(time).equals(month(prevTime)) && seq > signed) {
-                        writeCheckpoint(c, seq, prev); // a month ends at a signed head
-                        signed = seq;
-                    }
-                    var fields = AuditRecords.fields(p.event(), chain, ++seq, prev, time, hasher);
-                    String hash = ChainVerifier.hash(sha256, fields);
-                    if (copy) {
-                        AuditRecords.copyRow(rows, fields, hash);
-                    } else {
-                        AuditRecords.bind(ps, fields, time, hash);
-                        ps.addBatch();
-                    }
-                    prev = hash;
-                    prevTime = time;
-                }
-                if (copy) {
-                    c.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyIn(AuditRecords.COPY,
-                            new java.io.ByteArrayInputStream(rows.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-                } else {
-                    ps.executeBatch();
-                }
-            } catch (java.io.IOException e) {
-                throw new SQLException("audit batch could not be sent", e);
+        for (Pending p : batch) {
+            Instant time = AuditRecords.truncate(p.event().time());
+            if (prevTime != null && time.isBefore(prevTime)) {
+                time = prevTime;
             }
+            if (prevTime != null && !month(time).equals(month(prevTime)) && seq > signed) {
+                out.checkpoints.add(checkpoint(seq, prev)); // a month ends at a signed head
+                signed = seq;
+            }
+            var fields = AuditRecords.fields(p.event(), chain, ++seq, prev, time, hasher);
+            String hash = ChainVerifier.hash(sha256, fields);
+            out.rows.add(new ChainedBatch.Row(fields, time, hash));
+            prev = hash;
+            prevTime = time;
         }
         if (seq > signed && (seq - signed >= config.checkpointEvery()
                 || System.nanoTime() - checkpointNanos >= config.checkpointInterval().toNanos() || !running)) {
-            writeCheckpoint(c, seq, prev);
-            signed = seq;
+            out.checkpoints.add(checkpoint(seq, prev));
         }
-        if (signed != checkpointSeq) {
+        return out;
+    }
+
+    /** The stored batch's last record becomes the head, and its last checkpoint the signed head. */
+    private void advance(ChainedBatch stored) {
+        if (!stored.rows.isEmpty()) {
+            var last = stored.rows.get(stored.rows.size() - 1);
+            headSeq = Long.parseLong(last.fields().get("seq"));
+            headHash = last.hash();
+            headTime = last.time();
+        }
+        if (!stored.checkpoints.isEmpty()) {
+            checkpointSeq = stored.checkpoints.get(stored.checkpoints.size() - 1).seq();
             checkpointNanos = System.nanoTime();
         }
-        headSeq = seq;
-        headHash = prev;
-        headTime = prevTime;
-        checkpointSeq = signed;
-        return seq;
     }
 
     private static YearMonth month(Instant t) {
@@ -462,19 +427,10 @@ final class GroupCommitWriter {
         }
     }
 
-    private void writeCheckpoint(Connection c, long seq, String hash) throws SQLException {
+    private ChainedBatch.Checkpoint checkpoint(long seq, String hash) {
         String time = AuditRecords.truncate(Instant.now()).toString();
         byte[] sig = key.sign(ChainVerifier.checkpointPayload(chain, seq, hash, time));
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO audit_checkpoint (chain_id, seq, head_hash, signed_at, key_id, signature) VALUES (?,?,?,?,?,?)")) {
-            ps.setString(1, chain);
-            ps.setLong(2, seq);
-            ps.setString(3, hash);
-            ps.setString(4, time);
-            ps.setString(5, key.keyId());
-            ps.setString(6, Base64.getEncoder().encodeToString(sig));
-            ps.executeUpdate();
-        }
+        return new ChainedBatch.Checkpoint(seq, hash, time, key.keyId(), Base64.getEncoder().encodeToString(sig));
     }
 
     private static void safeRollback(Connection c) {
@@ -482,14 +438,6 @@ final class GroupCommitWriter {
             c.rollback();
         } catch (SQLException ignored) {
             // the connection is broken; closing it is all that is left
-        }
-    }
-
-    private static void safeClose(Connection c) {
-        try {
-            c.close();
-        } catch (SQLException ignored) {
-            // nothing more to do
         }
     }
 }

@@ -19,6 +19,17 @@ record OpenedContent(ResourceEntry entry, boolean text, byte[] head, InputStream
         return rest == null;
     }
 
+    /** Closes the rest of content that will not be sent. */
+    void discard() {
+        if (rest != null) {
+            try {
+                rest.close();
+            } catch (IOException ignored) {
+                // nothing was or will be sent from it
+            }
+        }
+    }
+
     /**
      * Opens {@code content} and reads up to {@code bufferLimit + 1} bytes. An open stream is put in
      * {@code opened} first, so the caller can close it if the time box ends the call.

@@ -4,6 +4,7 @@ import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditEvent.Kind;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.PendingCommit;
 import dev.quaestor.mcp.schema.ErrorCodes;
 import dev.quaestor.mcp.schema.McpError;
 import dev.quaestor.mcp.schema.Schema;
@@ -50,7 +51,9 @@ import org.jboss.logging.Logger;
  *   <li><b>Rate limit</b> from the policy's {@code limits:} (-32004, HTTP 429). It is asked before the
  *       decision is recorded so that a refusal is one record, not two; it serves nothing.</li>
  *   <li><b>Audit</b> of the decision (and of a rate-limit refusal), committed before anything is
- *       served (fail closed: -32005).</li>
+ *       served (fail closed: -32005). A refusal waits for it. An admitted request only queues it and
+ *       goes on to the provider while it commits; its outcome record is stored only if the decision
+ *       was, so one wait, for the outcome, covers both.</li>
  *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: time box (-32001),
  *       bulkhead and circuit breaker (-32005).</li>
  *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
@@ -122,7 +125,10 @@ public class ResourcePipeline {
             // Same answer whether or not the URI exists: the provider is never consulted.
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
         }
-        RateCheck rate = admit(ctx, method, Action.READ, uri, uriText, "ALLOW", decision.rules(), policy, start);
+        // The DECISION commits while the provider reads; nothing is released before the OUTCOME, which is
+        // stored only if the DECISION was, has committed (and streamed content waits for the DECISION).
+        Admitted admitted = admit(ctx, method, Action.READ, uri, uriText, "ALLOW", decision.rules(), policy, start);
+        RateCheck rate = admitted.rate();
 
         OpenedContent content;
         long maxBytes;
@@ -134,20 +140,27 @@ public class ResourcePipeline {
                 content = calls.read(mounted, uri, readConfig.bufferLimit());
             }
         } catch (RuntimeException e) {
-            throw providerFailure(ctx, method, Action.READ, uriText, policy, start, rate, e);
+            throw providerFailure(ctx, admitted, method, Action.READ, uriText, policy, start, e);
         }
 
         ResourceEntry e = content.entry();
         if (!content.complete()) {
-            // Large content: streamed, and its outcome committed before the response's closing bytes (StreamedRead).
+            // Large content: streamed, so its first bytes leave before the OUTCOME exists: the DECISION must be
+            // durable first. Its outcome is committed before the response's closing bytes (StreamedRead).
+            try {
+                awaitCommit(admitted.decision());
+            } catch (McpError refused) {
+                content.discard();
+                throw refused;
+            }
             return new Served<>(new StreamedRead(uriText, e.mimeType(), content.text(), content.head(), content.rest(),
-                    maxBytes, (outcome, errorCode, bytes, sha256, detail) -> outcome(ctx, method, Action.READ, uriText,
+                    maxBytes, (outcome, errorCode, bytes, sha256, detail) -> outcome(ctx, null, method, Action.READ, uriText,
                             policy, outcome, errorCode, bytes, null, sha256, start, joinDetails(rate.auditDetail(), detail)), digests), rate);
         }
         byte[] bytes = content.head();
         String sha256 = sha256(bytes);
-        outcome(ctx, method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256, start,
-                rate.auditDetail());
+        outcome(ctx, admitted.decision(), method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256,
+                start, rate.auditDetail());
 
         var item = content.text()
                 ? new Schema.ResourceContents(uriText, e.mimeType(), new String(bytes, java.nio.charset.StandardCharsets.UTF_8), null)
@@ -160,20 +173,21 @@ public class ResourcePipeline {
         String method = "resources/list";
         PolicySet policy = policies.current();
         // The decision for a listing is per entry: each entry is shown only if the caller may list it.
-        RateCheck rate = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
+        Admitted admitted = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
+        RateCheck rate = admitted.rate();
         Page<ResourceEntry> page;
         var skipped = new ArrayList<String>(0);
         try {
             page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(), new ListingFilter(policy, ctx), skipped);
         } catch (RuntimeException e) {
-            throw providerFailure(ctx, method, Action.LIST, null, policy, start, rate, e);
+            throw providerFailure(ctx, admitted, method, Action.LIST, null, policy, start, e);
         }
         var resources = new ArrayList<Schema.Resource>(page.items().size());
         for (ResourceEntry e : page.items()) {
             resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
                     e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
         }
-        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start,
+        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start,
                 joinDetails(rate.auditDetail(), skipped.isEmpty() ? null : String.join("; ", skipped)));
         return new Served<>(new Schema.ListResourcesResult(resources, page.nextCursor()), rate);
     }
@@ -186,7 +200,7 @@ public class ResourcePipeline {
             throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
         }
         PolicySet policy = policies.current();
-        RateCheck rate = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
+        Admitted admitted = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
         var out = new ArrayList<Schema.ResourceTemplate>();
         for (var m : mounts.all()) {
             for (var t : m.provider().templates()) {
@@ -196,9 +210,9 @@ public class ResourcePipeline {
                 }
             }
         }
-        outcome(ctx, method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start,
-                rate.auditDetail());
-        return new Served<>(new Schema.ListResourceTemplatesResult(out, null), rate);
+        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start,
+                admitted.rate().auditDetail());
+        return new Served<>(new Schema.ListResourceTemplatesResult(out, null), admitted.rate());
     }
 
     /**
@@ -222,17 +236,17 @@ public class ResourcePipeline {
             refuse(ctx, method, Action.SUBSCRIBE, uriText, decision, policy);
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
         }
-        RateCheck rate = admit(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", decision.rules(), policy, start);
+        RateCheck rate = admitDurably(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", decision.rules(), policy, start);
 
         if (mounts.resolve(uri).isEmpty()) {
-            outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, "not-found", ErrorCodes.RESOURCE_NOT_FOUND, null, null,
+            outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, "not-found", ErrorCodes.RESOURCE_NOT_FOUND, null, null,
                     null, start, rate.auditDetail());
             throw new McpError(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", uriData(uriText));
         }
         try {
             subscriptions.add(ctx.sessionId(), uriText, new Subscriber(ctx.identity(), ctx.sourceIp()));
         } catch (SubscriptionLimitException e) {
-            outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, "too-many-subscriptions", ErrorCodes.INVALID_REQUEST,
+            outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, "too-many-subscriptions", ErrorCodes.INVALID_REQUEST,
                     null, null, null, start, e.getMessage());
             var data = uriData(uriText);
             data.put("maxSubscriptions", e.max());
@@ -240,7 +254,7 @@ public class ResourcePipeline {
         } catch (RuntimeException e) {
             throw storeFailure(ctx, method, uriText, policy, start, e);
         }
-        outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, "ok", null, null, null, null, start, rate.auditDetail());
+        outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, "ok", null, null, null, null, start, rate.auditDetail());
         return new Served<>(Map.of(), rate);
     }
 
@@ -255,14 +269,14 @@ public class ResourcePipeline {
         PolicySet policy = policies.current();
         CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy, start);
         String uriText = uri.toString();
-        RateCheck rate = admit(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", List.of(), policy, start);
+        RateCheck rate = admitDurably(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", List.of(), policy, start);
         boolean removed;
         try {
             removed = subscriptions.remove(ctx.sessionId(), uriText);
         } catch (RuntimeException e) {
             throw storeFailure(ctx, method, uriText, policy, start, e);
         }
-        outcome(ctx, method, Action.SUBSCRIBE, uriText, policy, removed ? "ok" : "not-subscribed", null, null, null, null,
+        outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, removed ? "ok" : "not-subscribed", null, null, null, null,
                 start, rate.auditDetail());
         return new Served<>(Map.of(), rate);
     }
@@ -278,7 +292,8 @@ public class ResourcePipeline {
         long start = System.nanoTime();
         String method = "completion/complete";
         PolicySet policy = policies.current();
-        RateCheck rate = admit(ctx, method, Action.READ, null, null, "FILTER", List.of(), policy, start);
+        Admitted admitted = admit(ctx, method, Action.READ, null, null, "FILTER", List.of(), policy, start);
+        RateCheck rate = admitted.rate();
         String detail = "template " + truncate(templateText) + " argument " + truncate(argument);
 
         MountTable.Mounted owner = null;
@@ -292,7 +307,7 @@ public class ResourcePipeline {
             }
         }
         if (template == null || !template.variables().contains(argument)) {
-            outcome(ctx, method, Action.READ, null, policy, "invalid-params", ErrorCodes.INVALID_PARAMS, null, null, null,
+            outcome(ctx, admitted.decision(), method, Action.READ, null, policy, "invalid-params", ErrorCodes.INVALID_PARAMS, null, null, null,
                     start, detail);
             throw new McpError(ErrorCodes.INVALID_PARAMS, template == null ? "Unknown resource template"
                     : "The template has no argument named " + truncate(argument), Map.of());
@@ -307,7 +322,7 @@ public class ResourcePipeline {
         try {
             candidates = calls.complete(owner, templateText, argument, value, Map.copyOf(known), COMPLETION_SCAN);
         } catch (RuntimeException e) {
-            throw providerFailure(ctx, method, Action.READ, null, policy, start, rate, e);
+            throw providerFailure(ctx, admitted, method, Action.READ, null, policy, start, e);
         }
         var values = new ArrayList<String>();
         boolean more = candidates.size() >= COMPLETION_SCAN;
@@ -325,7 +340,7 @@ public class ResourcePipeline {
                 values.add(candidate);
             }
         }
-        outcome(ctx, method, Action.READ, null, policy, "ok", null, null, values.size(), null, start,
+        outcome(ctx, admitted.decision(), method, Action.READ, null, policy, "ok", null, null, values.size(), null, start,
                 joinDetails(rate.auditDetail(), detail));
         return new Served<>(new Schema.CompleteResult(new Schema.Completion(values, null, more)), rate);
     }
@@ -378,7 +393,8 @@ public class ResourcePipeline {
         try {
             return UriCanonicalizer.canonicalize(rawUri);
         } catch (InvalidUriException e) {
-            decision(ctx, method, action, rawUri, "DENY", List.of(), policy, "refused", ErrorCodes.INVALID_PARAMS, null);
+            awaitCommit(decision(ctx, method, action, rawUri, "DENY", List.of(), policy, "refused", ErrorCodes.INVALID_PARAMS,
+                    null));
             metrics.finished(method, "invalid-uri", System.nanoTime() - start);
             throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
         }
@@ -388,7 +404,7 @@ public class ResourcePipeline {
     private McpError storeFailure(RequestContext ctx, String method, String uri, PolicySet policy, long start,
             RuntimeException e) {
         LOG.errorf("subscription store failed for request %s: %s", ctx.requestId(), e.toString());
-        outcome(ctx, method, Action.SUBSCRIBE, uri, policy, "store-unavailable", ErrorCodes.UNAVAILABLE, null, null, null,
+        outcome(ctx, null, method, Action.SUBSCRIBE, uri, policy, "store-unavailable", ErrorCodes.UNAVAILABLE, null, null, null,
                 start, null);
         return new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: subscriptions cannot be recorded",
                 uriData(uri), 503, Map.of("Retry-After", "5"));
@@ -412,15 +428,21 @@ public class ResourcePipeline {
         }
     }
 
+    /** A request past the policy and the limiter: its rate check and its {@code DECISION}, queued and maybe not yet durable. */
+    private record Admitted(RateCheck rate, PendingCommit decision) {
+    }
+
     /**
      * Rate limit, then the request's first record. The limiter is asked before the {@code DECISION} is
-     * committed so that a request it refuses leaves one record, as a policy denial does: the
+     * queued so that a request it refuses leaves one record, as a policy denial does: the
      * {@code DECISION} (verdict, deciding rules, revision) with outcome {@code rate-limited} (-32004)
-     * or {@code rate-limit-unavailable} (-32005) and the limit in {@code detail}. Nothing is served
-     * before that record commits either way; a refused request costs one durable record, not two,
-     * which is what a client flooding past its limit mostly sends (README "Rate limits").
+     * or {@code rate-limit-unavailable} (-32005) and the limit in {@code detail}, committed before the
+     * refusal is answered. A refused request costs one durable record, not two, which is what a client
+     * flooding past its limit mostly sends (README "Rate limits"). An admitted request's
+     * {@code DECISION} is only queued: the caller may work while it commits, and discloses nothing
+     * until its {@code OUTCOME}, stored only after the {@code DECISION}, has committed.
      */
-    private RateCheck admit(RequestContext ctx, String method, Action action, CanonicalUri uri, String uriText,
+    private Admitted admit(RequestContext ctx, String method, Action action, CanonicalUri uri, String uriText,
             String verdict, List<String> rules, PolicySet policy, long start) {
         RateCheck rate;
         try (var stage = spans.start("ratelimit", method)) {
@@ -429,30 +451,38 @@ public class ResourcePipeline {
         } catch (RateLimitUnavailableException e) {
             // A fail-closed limit whose shared store (Redis) cannot answer: refuse rather than guess.
             metrics.finished(method, "rate-limit-unavailable", System.nanoTime() - start);
-            decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limit-unavailable", ErrorCodes.UNAVAILABLE,
-                    e.getMessage());
+            awaitCommit(decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limit-unavailable",
+                    ErrorCodes.UNAVAILABLE, e.getMessage()));
             throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the rate limiter cannot check this request",
                     Map.of(), 503, Map.of("Retry-After", "5"));
         }
         if (!rate.allowed()) {
             metrics.finished(method, "rate-limited", System.nanoTime() - start);
-            decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limited", ErrorCodes.RATE_LIMITED,
-                    "limit " + rate.limitId() + (rate.auditDetail() == null ? "" : "; " + rate.auditDetail()));
+            awaitCommit(decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limited", ErrorCodes.RATE_LIMITED,
+                    "limit " + rate.limitId() + (rate.auditDetail() == null ? "" : "; " + rate.auditDetail())));
             var data = new LinkedHashMap<String, Object>();
             data.put("retryAfterSeconds", rate.retryAfterSeconds());
             throw new McpError(ErrorCodes.RATE_LIMITED, "Rate limit exceeded", data, 429, RateHeaders.of(rate));
         }
-        decision(ctx, method, action, uriText, verdict, rules, policy, null, null, null);
-        return rate;
+        return new Admitted(rate, decision(ctx, method, action, uriText, verdict, rules, policy, null, null, null));
+    }
+
+    /** {@link #admit}, then waits for the {@code DECISION}: for steps that change state (a subscription). */
+    private RateCheck admitDurably(RequestContext ctx, String method, Action action, CanonicalUri uri, String uriText,
+            String verdict, List<String> rules, PolicySet policy, long start) {
+        Admitted admitted = admit(ctx, method, action, uri, uriText, verdict, rules, policy, start);
+        awaitCommit(admitted.decision());
+        return admitted.rate();
     }
 
     /** A policy denial: its {@code DECISION} is the request's only record. */
     private void refuse(RequestContext ctx, String method, Action action, String uri, Decision decision, PolicySet policy) {
-        decision(ctx, method, action, uri, "DENY", decision.rules(), policy, "refused", ErrorCodes.PERMISSION_DENIED, null);
+        awaitCommit(decision(ctx, method, action, uri, "DENY", decision.rules(), policy, "refused", ErrorCodes.PERMISSION_DENIED,
+                null));
     }
 
-    private McpError providerFailure(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
-            long start, RateCheck rate, RuntimeException e) {
+    private McpError providerFailure(RequestContext ctx, Admitted admitted, String method, Action action, String uri,
+            PolicySet policy, long start, RuntimeException e) {
         McpError error;
         String outcome;
         if (e instanceof ProviderFailure f) {
@@ -488,37 +518,58 @@ public class ResourcePipeline {
             LOG.errorf(e, "provider failure for request %s", ctx.requestId());
             error = new McpError(ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of());
         }
-        outcome(ctx, method, action, uri, policy, outcome, error.code(), null, null, null, start, rate.auditDetail());
+        outcome(ctx, admitted.decision(), method, action, uri, policy, outcome, error.code(), null, null, null, start,
+                admitted.rate().auditDetail());
         return error;
     }
 
     /**
      * The first record of a request: what was decided, by which rules, under which revision; for a
      * request refused here (policy, invalid URI, rate limit) also why, and then it is the only record.
+     * Queued, not awaited: see {@link #awaitCommit}.
      */
-    private void decision(RequestContext ctx, String method, Action action, String uri, String verdict,
+    private PendingCommit decision(RequestContext ctx, String method, Action action, String uri, String verdict,
             List<String> rules, PolicySet policy, String refusal, Integer errorCode, String detail) {
         metrics.decided(action, verdict);
-        commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
-                uri, verdict, rules, policy.revision(), refusal, errorCode, null, null, null, null, detail));
-    }
-
-    /** The second record: what happened and, for a read, exactly which bytes were disclosed. */
-    private void outcome(RequestContext ctx, String method, Action action, String uri, PolicySet policy,
-            String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start, String detail) {
-        metrics.finished(method, outcome, System.nanoTime() - start);
-        commit(new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
-                uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
-                (System.nanoTime() - start) / 1000, detail));
-    }
-
-    private void commit(AuditEvent event) {
-        try (var stage = spans.start(event.kind() == Kind.DECISION ? "audit.decision" : "audit.outcome", event.method())) {
-            audit.append(event);
+        var event = new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
+                uri, verdict, rules, policy.revision(), refusal, errorCode, null, null, null, null, detail);
+        try (var stage = spans.start("audit.decision", method)) {
+            return audit.submit(event);
         } catch (AuditUnavailableException e) {
-            throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record this request",
-                    Map.of(), 503, Map.of("Retry-After", "5"));
+            throw auditUnavailable();
         }
+    }
+
+    /**
+     * The second record: what happened and, for a read, exactly which bytes were disclosed. Committed
+     * before this returns, and stored only if {@code decision} (when given: not yet known durable) was.
+     */
+    private void outcome(RequestContext ctx, PendingCommit decision, String method, Action action, String uri,
+            PolicySet policy, String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start,
+            String detail) {
+        metrics.finished(method, outcome, System.nanoTime() - start);
+        var event = new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
+                uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
+                (System.nanoTime() - start) / 1000, detail);
+        try (var stage = spans.start("audit.outcome", method)) {
+            (decision == null ? audit.submit(event) : audit.submitAfter(decision, event)).await();
+        } catch (AuditUnavailableException e) {
+            throw auditUnavailable();
+        }
+    }
+
+    /** Waits for a queued record; the request fails closed (-32005) if it is not committed. */
+    private static void awaitCommit(PendingCommit record) {
+        try {
+            record.await();
+        } catch (AuditUnavailableException e) {
+            throw auditUnavailable();
+        }
+    }
+
+    private static McpError auditUnavailable() {
+        return new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record this request",
+                Map.of(), 503, Map.of("Retry-After", "5"));
     }
 
     private static String joinDetails(String a, String b) {

@@ -20,9 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The group-commit writer on PostgreSQL, with its own chain: batches the database refuses (a
- * request id too long for its column) fail every waiter in them and the batch pipelined behind
- * them, and leave no gap: exactly the appends that returned are stored, and the chain verifies.
- * Shutdown commits what was queued and signs the head.
+ * request id too long for its column) fail every waiter in them and leave no gap: exactly the
+ * appends that returned are stored, and the chain verifies. A request's outcome queued behind its
+ * decision is stored only if the decision is. Shutdown commits what was queued and signs the head.
  */
 @QuarkusTest
 class GroupCommitWriterTest {
@@ -81,7 +81,7 @@ class GroupCommitWriterTest {
         assertThrows(AuditUnavailableException.class, () -> w.append(event("x".repeat(100))));
         w.append(event("ok-2"));
 
-        // Then 16 threads, some appends refused by the database, batches pipelined behind them.
+        // Then 16 threads, some appends refused by the database, other batches before and after them.
         var returned = ConcurrentHashMap.<String>newKeySet();
         var threads = new ArrayList<Thread>();
         for (int t = 0; t < 16; t++) {
@@ -117,6 +117,69 @@ class GroupCommitWriterTest {
         assertEquals(returned.size(), (long) batches.totalAmount(), "committed batch sizes add up to the stored records");
         assertTrue(metrics.get("quaestor.audit.commit").timer().count() == batches.count() && batches.count() > 0);
         assertEquals(0.0, metrics.get("quaestor.audit.queue.depth").gauge().value());
+    }
+
+    @Test
+    void anOutcomeIsNeverStoredWithoutItsDecision() throws Exception {
+        String chain = "writer-pair-" + System.nanoTime();
+        var w = writer(chain);
+        var kept = new HashSet<String>();
+        for (int i = 0; i < 60; i++) {
+            // Each decision is queued and its outcome queued behind it at once, as a read does. Every third
+            // decision is refused by the database; its outcome may share its batch, follow in a later batch
+            // or find it already failed when queued: in every case the outcome must fail and not be stored.
+            boolean bad = i % 3 == 1;
+            PendingCommit decision = w.submit(event((bad ? "z".repeat(70) : "d") + "-" + i), null);
+            PendingCommit outcome;
+            try {
+                outcome = w.submit(event("o-" + i), decision);
+            } catch (AuditUnavailableException refusedAtOnce) {
+                assertTrue(bad, "only an outcome behind a failed decision is refused when queued");
+                continue;
+            }
+            if (bad) {
+                assertThrows(AuditUnavailableException.class, outcome::await);
+                assertThrows(AuditUnavailableException.class, decision::await);
+            } else {
+                outcome.await();
+                assertTrue(decision.done.isDone() && !decision.failed(), "an outcome commits only after its decision has");
+                kept.add("d-" + i);
+                kept.add("o-" + i);
+            }
+        }
+        w.stop();
+        assertEquals(kept, stored(chain), "exactly the good pairs are stored");
+        assertChainVerifies(chain, kept.size());
+    }
+
+    @Test
+    void anOutcomeQueuedWhileItsDecisionIsBeingStoredFailsWithIt() throws Exception {
+        String chain = "writer-orphan-" + System.nanoTime();
+        var w = writer(chain);
+        w.append(event("first")); // the head is known, so the next batch goes straight to its insert
+        var depth = metrics.get("quaestor.audit.queue.depth").gauge();
+        PendingCommit decision;
+        PendingCommit outcome;
+        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "")) {
+            // Hold the decision's batch in its insert, so the outcome is queued behind it and goes in a later batch.
+            c.setAutoCommit(false);
+            c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
+            decision = w.submit(event("z".repeat(70)), null); // refused by the database once it gets the table
+            long until = System.nanoTime() + 5_000_000_000L;
+            while (depth.value() > 0 && System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            assertEquals(0.0, depth.value(), "the writer took the decision's batch");
+            assertTrue(!decision.done.isDone(), "the decision's batch is still waiting for the table");
+            outcome = w.submit(event("orphan"), decision);
+            c.rollback();
+        }
+        assertThrows(AuditUnavailableException.class, decision::await);
+        assertThrows(AuditUnavailableException.class, outcome::await);
+        w.append(event("after"));
+        w.stop();
+        assertEquals(Set.of("first", "after"), stored(chain), "the outcome was not stored without its decision");
+        assertChainVerifies(chain, 2);
     }
 
     @Test

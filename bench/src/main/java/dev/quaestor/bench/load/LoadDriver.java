@@ -47,6 +47,9 @@ final class LoadDriver implements AutoCloseable {
         final Target target;
         final Histogram ok = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
         final Histogram all = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
+        // How late the generator sent each request after its intended start (open loop): a starved generator
+        // shows here, not as the server's latency alone.
+        final Histogram lag = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
         final Map<String, Long> errors = new HashMap<>();
         long sent;
         long okCount;
@@ -58,6 +61,7 @@ final class LoadDriver implements AutoCloseable {
 
         void send(long i, long startNanos, Runnable then) {
             sent++;
+            lag.recordValue(Math.min(Math.max(0, (System.nanoTime() - startNanos) / 1000), lag.getHighestTrackableValue()));
             inFlight++;
             var options = new RequestOptions().setMethod(target.method()).setURI(target.path())
                     .setHeaders(target.headersFor(i)).setIdleTimeout(idleTimeoutMs);
@@ -81,7 +85,7 @@ final class LoadDriver implements AutoCloseable {
         }
 
         LoadResult result(String mode, double seconds, ProcStats.Window cpu) {
-            return new LoadResult(target.name(), mode, seconds, sent, okCount, Map.copyOf(errors), ok, all, cpu.close(),
+            return new LoadResult(target.name(), mode, seconds, sent, okCount, Map.copyOf(errors), ok, all, lag, cpu.close(),
                     ProcStats.rssKib(serverPid), cpu.threadCores());
         }
     }

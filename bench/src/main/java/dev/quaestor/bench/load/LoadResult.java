@@ -8,10 +8,11 @@ import org.HdrHistogram.Histogram;
  * What one phase measured. Latencies in microseconds; in open loop they are measured from each
  * request's intended start, so queueing in the generator or the server is counted.
  *
+ * @param sendLag how late each request was sent after its intended start, microseconds (open loop; 0 in closed loop)
  * @param cpu server, generator and whole-machine CPU in cores (1.0 = one core busy)
  */
 record LoadResult(String target, String mode, double seconds, long sent, long ok, Map<String, Long> errors,
-        Histogram okLatency, Histogram allLatency, double[] cpu, long serverRssKib, Map<String, Double> serverThreads) {
+        Histogram okLatency, Histogram allLatency, Histogram sendLag, double[] cpu, long serverRssKib, Map<String, Double> serverThreads) {
 
     double throughput() {
         return ok / seconds;
@@ -23,6 +24,11 @@ record LoadResult(String target, String mode, double seconds, long sent, long ok
 
     double ms(double percentile) {
         return okLatency.getTotalCount() == 0 ? Double.NaN : okLatency.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** How late the generator sent requests after their intended start (open loop), in ms at a percentile. */
+    double lagMs(double percentile) {
+        return sendLag.getTotalCount() == 0 ? Double.NaN : sendLag.getValueAtPercentile(percentile) / 1000.0;
     }
 
     double maxMs() {

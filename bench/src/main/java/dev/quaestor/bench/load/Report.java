@@ -53,6 +53,8 @@ final class Report {
 
     void openLoop(LoadResult read, LoadResult base) {
         table("open loop", read, base);
+        System.out.printf("  generator send lag (ms after the intended start): audited p99 %.2f, max %.2f; baseline p99 %.2f, max %.2f%n",
+                read.lagMs(99), read.sendLag().getMaxValue() / 1000.0, base.lagMs(99), base.sendLag().getMaxValue() / 1000.0);
         verdicts.add(verdict(read.ms(99) < 15 && read.errorCount() == 0,
                 "open loop at %.0f/s: p99 %.2f ms, %d errors (target p99 < 15 ms at 50%% of saturation)",
                 read.sent() / read.seconds(), read.ms(99), read.errorCount()));

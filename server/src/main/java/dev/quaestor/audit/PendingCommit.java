@@ -1,0 +1,35 @@
+package dev.quaestor.audit;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An audit record queued for commit. {@link #await} blocks until it is durable (at most the commit
+ * timeout) and otherwise throws {@link AuditUnavailableException}, so the caller fails closed.
+ */
+public final class PendingCommit {
+
+    final CompletableFuture<Void> done;
+    private final long timeoutMillis;
+
+    PendingCommit(CompletableFuture<Void> done, long timeoutMillis) {
+        this.done = done;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    public void await() {
+        try {
+            done.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AuditUnavailableException(e);
+        } catch (Exception e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    /** Already known not to have been committed (it may still be in flight when this is false). */
+    public boolean failed() {
+        return done.isCompletedExceptionally();
+    }
+}
