@@ -92,6 +92,11 @@ public final class LoadBench {
         // work). With --aot it is also the training run. Then a restart on the migrated database, as every pod
         // of a deployment starts: that one is measured for the start-up target and then put under load.
         var first = new ArrayList<>(jvm);
+        Path cdsArchive = work.resolve("quaestor.jsa");
+        if (o.cds) {
+            Files.deleteIfExists(cdsArchive);
+            first.add("-XX:ArchiveClassesAtExit=" + cdsArchive);
+        }
         if (o.aot) {
             Files.deleteIfExists(aotCache);
             first.add("-XX:AOTCacheOutput=" + aotCache);
@@ -102,7 +107,7 @@ public final class LoadBench {
             server.start();
             awaitReady(server, Duration.ofSeconds(60));
             firstStart = (System.nanoTime() - t0) / 1e9;
-            if (o.aot) {
+            if (o.aot || o.cds) {
                 train(server, tokens.get(0));
             }
         }
@@ -110,6 +115,12 @@ public final class LoadBench {
             throw new IllegalStateException("--aot: the training run wrote no " + aotCache + " (JDK 24+ needed; see server/target/bench-load.log)");
         }
         var measured = new ArrayList<>(jvm);
+        if (o.cds) {
+            if (!Files.exists(cdsArchive)) {
+                throw new IllegalStateException("--cds: the training run wrote no " + cdsArchive + " (see server/target/bench-load.log)");
+            }
+            measured.add("-XX:SharedArchiveFile=" + cdsArchive);
+        }
         if (o.aot) {
             measured.add("-XX:AOTCache=" + aotCache);
         }
@@ -120,6 +131,21 @@ public final class LoadBench {
         // As deploy/base/deployment.yaml runs a pod: the migration Job has migrated, the pod does not run Flyway.
         var podEnv = new java.util.HashMap<>(env);
         podEnv.put("QUAESTOR_MIGRATE_AT_START", "false");
+        // Start-up varies from run to run by a few tenths of a second: --restarts N times N starts, the last one loaded.
+        var restarts = new ArrayList<Double>();
+        for (int i = 1; i < o.restarts; i++) {
+            var plain = new ArrayList<>(measured);
+            plain.removeIf(opt -> opt.startsWith("-agentpath"));
+            try (var server = new ServerProcess("bench-load", podEnv, plain, java)) {
+                long t0 = System.nanoTime();
+                server.start();
+                awaitReady(server, Duration.ofSeconds(60));
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                restarts.add(seconds);
+                System.out.printf("restart %d of %d to ready: %.2f s, using %.2f core-s of CPU%n", i, o.restarts, seconds,
+                        ProcStats.cpuTicks(server.pid()) * ProcStats.TICK_SECONDS);
+            }
+        }
         try (var server = new ServerProcess("bench-load", podEnv, measured, java)) {
             long t0 = System.nanoTime();
             server.start();
@@ -133,7 +159,9 @@ public final class LoadBench {
             // Idle: what the server burns with no request at all (timers, pollers, background refreshes).
             var idle = ProcStats.Window.open(pid);
             Thread.sleep(5000);
-            report.startup(firstStart, startup, startupCpu, startupThreads, ProcStats.rssKib(pid), idle.close()[0], java, o.aot);
+            restarts.add(startup);
+            report.startup(firstStart, startup, restarts, startupCpu, startupThreads, ProcStats.rssKib(pid), idle.close()[0],
+                    java, o.aot);
 
             var mcp = new ArrayList<MultiMap>();
             var baseline = new ArrayList<MultiMap>();

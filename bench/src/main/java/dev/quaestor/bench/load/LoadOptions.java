@@ -20,8 +20,10 @@ final class LoadOptions {
     String profile;
     String java;
     boolean aot;
+    boolean cds;
     boolean saturation = true;
     int hold;
+    int restarts = 1;
     final List<String> serverOptions = new ArrayList<>();
 
     private static final String HELP = """
@@ -44,8 +46,13 @@ final class LoadOptions {
               --java PATH            the server's java executable (default: the harness's own, JDK 17 here)
               --aot true             JDK 24+ (with --java): the first start is a training run that writes an AOT cache
                                      (-XX:AOTCacheOutput); the measured restart loads it (-XX:AOTCache)
+              --cds true             the first start is a training run that writes a dynamic AppCDS archive of every
+                                     class it loaded (-XX:ArchiveClassesAtExit, JDK 13+); the restarts map it
+                                     (-XX:SharedArchiveFile)
               --saturation false     skip the closed-loop phases (needs --rate): an open-loop run on its own, e.g. to
                                      profile the server at a low rate
+              --restarts N           restarts on the migrated database, each timed to ready; the last is put under
+                                     load, and the start-up verdict takes their median (1)
               --hold S               keep the server up S seconds after the phases, printing its URL, a token and a
                                      session, to try it by hand (curl); 0 = stop at once (0)
               --profile EVENT        async-profiler in the server (itimer|cpu|wall|alloc|lock), whole run; collapsed
@@ -80,8 +87,10 @@ final class LoadOptions {
                 case "--profile" -> o.profile = v;
                 case "--java" -> o.java = v;
                 case "--aot" -> o.aot = Boolean.parseBoolean(v);
+                case "--cds" -> o.cds = Boolean.parseBoolean(v);
                 case "--saturation" -> o.saturation = Boolean.parseBoolean(v);
                 case "--hold" -> o.hold = Integer.parseInt(v);
+                case "--restarts" -> o.restarts = Math.max(1, Integer.parseInt(v));
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + HELP);
             }
         }

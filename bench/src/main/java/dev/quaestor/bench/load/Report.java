@@ -23,7 +23,8 @@ final class Report {
                 + " 'ratio' = audited / baseline in the same run");
     }
 
-    void startup(double firstStart, double seconds, double cpuSeconds, Map<String, Long> threadTicks, long rssKib, double idleCores, java.nio.file.Path java, boolean aot) {
+    void startup(double firstStart, double seconds, java.util.List<Double> restarts, double cpuSeconds, Map<String, Long> threadTicks,
+            long rssKib, double idleCores, java.nio.file.Path java, boolean aot) {
         System.out.printf("server JVM: %s%s%n", java, aot ? " with the AOT cache of a training run (-XX:AOTCache)" : "");
         System.out.printf("first start to /q/health/ready UP (fresh database: includes migrations): %.2f s%n", firstStart);
         System.out.printf("restart to /q/health/ready UP (migrated database, QUAESTOR_MIGRATE_AT_START=false, as a pod starts): %.2f s, using %.2f core-s of CPU; idle RSS %.0f MiB%n",
@@ -33,8 +34,15 @@ final class Report {
         threadTicks.forEach((name, ticks) -> startupSeconds.put(name, ticks * ProcStats.TICK_SECONDS));
         System.out.println("  start-up CPU by thread (core-s): " + busiestFirst(startupSeconds, 6));
         System.out.printf("idle server CPU (5 s with no requests, 2 s after ready): %.3f cores%n", idleCores);
-        verdicts.add(verdict(seconds < 2.0, "start-up to ready %.2f s on a migrated database (target < 2 s; first start with migrations %.2f s)",
-                seconds, firstStart));
+        var sorted = restarts.stream().sorted().toList();
+        double median = sorted.size() % 2 == 1 ? sorted.get(sorted.size() / 2)
+                : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+        if (restarts.size() > 1) {
+            System.out.printf("restarts to ready: %s s; median %.2f s%n",
+                    restarts.stream().map(r -> String.format("%.2f", r)).toList(), median);
+        }
+        verdicts.add(verdict(median < 2.0, "start-up to ready %.2f s on a migrated database (%s; target < 2 s; first start with migrations %.2f s)",
+                median, restarts.size() > 1 ? "median of " + restarts.size() + " restarts" : "one restart", firstStart));
         verdicts.add(verdict(rssKib / 1024.0 < 300, "idle RSS %.0f MiB (target < 300 MiB)", rssKib / 1024.0));
     }
 
