@@ -47,9 +47,11 @@ final class LoadDriver implements AutoCloseable {
         final Target target;
         final Histogram ok = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
         final Histogram all = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
-        // How late the generator sent each request after its intended start (open loop): a starved generator
-        // shows here, not as the server's latency alone.
+        // How late each request got onto a connection after its intended start (open loop): a starved generator,
+        // or one waiting for a free connection, shows here, not as the server's latency alone.
         final Histogram lag = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
+        // Each response's time from the moment its request had a connection: what the server (and loopback) took.
+        final Histogram fromWire = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
         final Map<String, Long> errors = new HashMap<>();
         long sent;
         long okCount;
@@ -61,15 +63,23 @@ final class LoadDriver implements AutoCloseable {
 
         void send(long i, long startNanos, Runnable then) {
             sent++;
-            lag.recordValue(Math.min(Math.max(0, (System.nanoTime() - startNanos) / 1000), lag.getHighestTrackableValue()));
             inFlight++;
+            long[] onWire = {0};
             var options = new RequestOptions().setMethod(target.method()).setURI(target.path())
                     .setHeaders(target.headersFor(i)).setIdleTimeout(idleTimeoutMs);
             client.request(options)
-                    .compose(req -> target.body() == null ? req.send() : req.send(target.body()))
+                    .compose(req -> {
+                        onWire[0] = System.nanoTime();
+                        lag.recordValue(Math.min(Math.max(0, (onWire[0] - startNanos) / 1000), lag.getHighestTrackableValue()));
+                        return target.body() == null ? req.send() : req.send(target.body());
+                    })
                     .compose(res -> res.body().map(b -> new Answer(res, b)))
                     .onComplete(ar -> {
-                        long micros = Math.max(1, (System.nanoTime() - startNanos) / 1000);
+                        long end = System.nanoTime();
+                        if (onWire[0] != 0) {
+                            fromWire.recordValue(Math.min(Math.max(1, (end - onWire[0]) / 1000), fromWire.getHighestTrackableValue()));
+                        }
+                        long micros = Math.max(1, (end - startNanos) / 1000);
                         all.recordValue(Math.min(micros, all.getHighestTrackableValue()));
                         if (ar.succeeded() && target.ok(ar.result().res.statusCode(), ar.result().body)) {
                             okCount++;
@@ -85,7 +95,7 @@ final class LoadDriver implements AutoCloseable {
         }
 
         LoadResult result(String mode, double seconds, ProcStats.Window cpu) {
-            return new LoadResult(target.name(), mode, seconds, sent, okCount, Map.copyOf(errors), ok, all, lag, cpu.close(),
+            return new LoadResult(target.name(), mode, seconds, sent, okCount, Map.copyOf(errors), ok, all, lag, fromWire, cpu.close(),
                     ProcStats.rssKib(serverPid), cpu.threadCores());
         }
     }

@@ -8,11 +8,12 @@ import org.HdrHistogram.Histogram;
  * What one phase measured. Latencies in microseconds; in open loop they are measured from each
  * request's intended start, so queueing in the generator or the server is counted.
  *
- * @param sendLag how late each request was sent after its intended start, microseconds (open loop; 0 in closed loop)
+ * @param sendLag how late each request got onto a connection after its intended start, microseconds (open loop)
+ * @param fromWire each response's time from the moment its request had a connection, microseconds
  * @param cpu server, generator and whole-machine CPU in cores (1.0 = one core busy)
  */
 record LoadResult(String target, String mode, double seconds, long sent, long ok, Map<String, Long> errors,
-        Histogram okLatency, Histogram allLatency, Histogram sendLag, double[] cpu, long serverRssKib, Map<String, Double> serverThreads) {
+        Histogram okLatency, Histogram allLatency, Histogram sendLag, Histogram fromWire, double[] cpu, long serverRssKib, Map<String, Double> serverThreads) {
 
     double throughput() {
         return ok / seconds;
@@ -35,9 +36,14 @@ record LoadResult(String target, String mode, double seconds, long sent, long ok
         return allLatency.getTotalCount() == 0 ? Double.NaN : allLatency.getMaxValue() / 1000.0;
     }
 
-    /** Responses (of any kind) that took longer than this. */
+    /** Responses (of any kind) that took longer than this, from their intended start. */
     long slowerThan(long micros) {
         return allLatency.getTotalCount() - allLatency.getCountBetweenValues(0, micros);
+    }
+
+    /** Responses (of any kind) that took longer than this once their request had a connection. */
+    long slowerFromWireThan(long micros) {
+        return fromWire.getTotalCount() - fromWire.getCountBetweenValues(0, micros);
     }
 
     String errorSummary() {
