@@ -125,8 +125,8 @@ public class ResourcePipeline {
             // Same answer whether or not the URI exists: the provider is never consulted.
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
         }
-        // The DECISION commits while the provider reads; nothing is released before the OUTCOME, which is
-        // stored only if the DECISION was, has committed (and streamed content waits for the DECISION).
+        // The DECISION commits while the provider reads. Nothing is released before the OUTCOME has committed,
+        // and the OUTCOME is stored only if the DECISION was (streamed content waits for the DECISION itself).
         Admitted admitted = admit(ctx, method, Action.READ, uri, uriText, "ALLOW", decision.rules(), policy, start);
         RateCheck rate = admitted.rate();
 
