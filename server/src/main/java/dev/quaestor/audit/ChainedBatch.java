@@ -72,9 +72,10 @@ final class ChainedBatch {
             int p = 1;
             for (String[] name : COLUMNS) {
                 var column = new String[rows.size()]; // not reused: the driver may encode it only when sending
+                boolean hash = name[0].equals("hash"); // the one column not in the hashed fields
                 for (int i = 0; i < column.length; i++) {
                     Row r = rows.get(i);
-                    column[i] = name[0].equals("hash") ? r.hash() : r.fields().get(name[0]);
+                    column[i] = hash ? r.hash() : r.fields().get(name[0]);
                 }
                 ps.setArray(p++, text(c, column));
             }

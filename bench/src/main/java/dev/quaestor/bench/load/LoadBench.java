@@ -103,10 +103,7 @@ public final class LoadBench {
         }
         double firstStart;
         try (var server = new ServerProcess("bench-load", env, first, java)) {
-            long t0 = System.nanoTime();
-            server.start();
-            awaitReady(server, Duration.ofSeconds(60));
-            firstStart = (System.nanoTime() - t0) / 1e9;
+            firstStart = startToReady(server);
             if (o.aot || o.cds) {
                 train(server, tokens.get(0));
                 // The archive or cache is written as the JVM exits: that time is added to a pod's shutdown.
@@ -129,9 +126,6 @@ public final class LoadBench {
         if (o.aot) {
             measured.add("-XX:AOTCache=" + aotCache);
         }
-        if (o.profile != null) {
-            measured.add(Profiler.agentOption(o.profile, work));
-        }
 
         // As deploy/base/deployment.yaml runs a pod: the migration Job has migrated, the pod does not run Flyway.
         var podEnv = new java.util.HashMap<>(env);
@@ -139,23 +133,18 @@ public final class LoadBench {
         // Start-up varies from run to run by a few tenths of a second: --restarts N times N starts, the last one loaded.
         var restarts = new ArrayList<Double>();
         for (int i = 1; i < o.restarts; i++) {
-            var plain = new ArrayList<>(measured);
-            plain.removeIf(opt -> opt.startsWith("-agentpath"));
-            try (var server = new ServerProcess("bench-load", podEnv, plain, java)) {
-                long t0 = System.nanoTime();
-                server.start();
-                awaitReady(server, Duration.ofSeconds(60));
-                double seconds = (System.nanoTime() - t0) / 1e9;
+            try (var server = new ServerProcess("bench-load", podEnv, measured, java)) {
+                double seconds = startToReady(server);
                 restarts.add(seconds);
                 System.out.printf("restart %d of %d to ready: %.2f s, using %.2f core-s of CPU%n", i, o.restarts, seconds,
                         ProcStats.cpuTicks(server.pid()) * ProcStats.TICK_SECONDS);
             }
         }
+        if (o.profile != null) {
+            measured.add(Profiler.agentOption(o.profile, work)); // only in the start that is put under load
+        }
         try (var server = new ServerProcess("bench-load", podEnv, measured, java)) {
-            long t0 = System.nanoTime();
-            server.start();
-            awaitReady(server, Duration.ofSeconds(60));
-            double startup = (System.nanoTime() - t0) / 1e9;
+            double startup = startToReady(server);
             long pid = server.pid();
             // CPU the process used to get ready: beside the wall time, it tells CPU-bound from waiting.
             double startupCpu = ProcStats.cpuTicks(pid) * ProcStats.TICK_SECONDS;
@@ -247,6 +236,14 @@ public final class LoadBench {
             McpHttp.read(server.url(), token, session, URI_TEXT);
             http.send(base, HttpResponse.BodyHandlers.discarding());
         }
+    }
+
+    /** Starts the server and returns the seconds from process start to ready (see {@link #awaitReady}). */
+    private static double startToReady(ServerProcess server) throws Exception {
+        long t0 = System.nanoTime();
+        server.start();
+        awaitReady(server, Duration.ofSeconds(60));
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     /** Start-up is measured from process start to the first UP from /q/health/ready, polled every 10 ms. */
