@@ -8,4 +8,4 @@
 set -euo pipefail
 # run.sh packages the server (server/target/quarkus-app) and the harness in one reactor build.
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-exec "$top/bench/run.sh" -Xmx512m -- dev.quaestor.bench.load.LoadBench "$@"
+exec "$top/bench/run.sh" -Xmx1g -- dev.quaestor.bench.load.LoadBench "$@"

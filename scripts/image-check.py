@@ -1,98 +1,164 @@
 #!/usr/bin/env python3
-"""Checks an image tarball (`docker save` format) without a container runtime: unpacks its layers into a root file
-system, checks that it runs as a non-root user and contains no shell, then runs its entrypoint there (chroot, as the
-image's user, in its working directory, with its environment) in the migrate-and-exit mode (QUARKUS_INIT_AND_EXIT)
-against PostgreSQL on 127.0.0.1, and expects exit 0 with the schema in place. Needs root (chroot, mounting /proc).
+"""Checks an image tarball (`docker save` format) without a container runtime (scripts/imageroot.py: unpacked,
+chroot, as the image's user, in its working directory, with its environment). Needs root and PostgreSQL on
+127.0.0.1.
 
-    scripts/image-check.py IMAGE.tar
+1. It runs as a non-root user and contains no shell.
+2. Its entrypoint, in the migrate-and-exit mode (QUARKUS_INIT_AND_EXIT) of the migration Job, migrates a fresh
+   database and exits 0.
+3. Start-up as a pod starts (migrations off; the pod's files and environment; a stand-in OIDC issuer; the JVM told
+   the Deployment's 1 GiB memory limit): if the entrypoint maps a start-up archive (scripts/image-archive.py), one
+   start with the archive required (-XX:AOTMode=on / -Xshare:on: the JVM refuses to start rather than run without
+   it), then STARTS timed starts to /q/health/ready as the image is, and as many with the archive option removed;
+   medians printed (README "Performance" has the figures against the 2 s target).
+4. The image as it is: its idle RSS 5 s after ready, then a read it serves: a token signed by the stand-in issuer
+   (a principal investigator) reads a trial summary over MCP and is refused raw data with -32003; the database then
+   holds the read's DECISION and its OUTCOME with the SHA-256 of the bytes served.
+
+    scripts/image-check.py IMAGE.tar [STARTS]      (STARTS: 3)
 """
+import hashlib
 import json
 import os
-import shutil
-import subprocess
+import statistics
 import sys
-import tarfile
-import tempfile
 import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import imageroot  # noqa: E402
 
 SHELLS = ["bin/sh", "bin/bash", "bin/ash", "bin/dash", "usr/bin/sh", "usr/bin/bash", "bin/busybox"]
 DB = os.environ.get("QUAESTOR_TEST_DB", "quaestor_test") + "_image"
+ARCHIVE_OPTIONS = {"-XX:AOTCache=": "-XX:AOTMode=on", "-XX:SharedArchiveFile=": "-Xshare:on"}
 
 
-def unpack(image, root):
-    with tarfile.open(image) as t:
-        manifest = json.load(t.extractfile("manifest.json"))[0]
-        config = json.load(t.extractfile(manifest["Config"]))
-        for layer in manifest["Layers"]:
-            with tarfile.open(fileobj=t.extractfile(layer)) as lt:
-                # fully_trusted keeps modes as the image has them (/tmp 1777); the tarball is the one just built
-                lt.extractall(root, filter="fully_trusted") if hasattr(tarfile, "fully_trusted_filter") else lt.extractall(root)
-    return config["config"]
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def psql(sql):
-    subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql],
-                   check=True, capture_output=True, text=True)
+def rss_mib(pid):
+    """VmRSS and its file-backed part (RssFile) of a process, in MiB."""
+    fields = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "RssFile"):
+                fields[key] = int(value.split()[0]) // 1024
+    return fields["VmRSS"], fields["RssFile"]
 
 
-def main(image):
-    root = tempfile.mkdtemp(prefix="quaestor-image-")
-    mounted = []
-    os.chmod(root, 0o755)  # the image's / as any image has it: traversable by its non-root user
+def timed_start(img, argv, env, port, log):
+    proc = img.start(argv, env, log)
     try:
-        cfg = unpack(image, root)
-        user = cfg.get("User", "")
-        print(f"image config: User={user!r} WorkingDir={cfg.get('WorkingDir')!r} Entrypoint={cfg.get('Entrypoint')}")
-        uid = int(user.split(":")[0]) if user else 0
-        assert uid != 0, "the image runs as a non-root user"
-        present = [s for s in SHELLS if os.path.lexists(os.path.join(root, s))]
+        seconds = imageroot.await_ready(proc, port, 120)
+        cpu = cpu_seconds(proc.pid)
+    finally:
+        imageroot.stop(proc)
+    return seconds, cpu
+
+
+def startup(img, starts):
+    img.provision_pod_files()
+    issuer = imageroot.StandInIssuer()
+    log = "/tmp/quaestor-image-start.log"
+    try:
+        entry = img.entrypoint
+        archive = [o for o in entry if any(o.startswith(k) for k in ARCHIVE_OPTIONS)]
+        variants = [("as the image is", entry)]
+        if archive:
+            required = next(v for k, v in ARCHIVE_OPTIONS.items() if archive[0].startswith(k))
+            port = imageroot.free_port()
+            seconds, _ = timed_start(img, imageroot.with_jvm_options(entry, imageroot.POD_JVM + [required]),
+                                     img.pod_env(issuer.issuer, DB, port), port, log)
+            print(f"start-up archive {archive[0]} used: a start with {required} got ready in {seconds:.2f} s")
+            variants.append(("without the archive", [o for o in entry if o not in archive]))
+        else:
+            print("the entrypoint maps no start-up archive (scripts/image-archive.py adds one)")
+        for label, argv in variants:
+            times, cpus = [], []
+            for _ in range(starts):
+                port = imageroot.free_port()
+                seconds, cpu = timed_start(img, imageroot.with_jvm_options(argv, imageroot.POD_JVM),
+                                           img.pod_env(issuer.issuer, DB, port), port, log)
+                times.append(seconds)
+                cpus.append(cpu)
+            print(f"start to ready, {label}: " + ", ".join(f"{t:.2f}" for t in times)
+                  + f" s; median {statistics.median(times):.2f} s, CPU {statistics.median(cpus):.2f} core-s")
+        audited_read(img, issuer, log)
+    finally:
+        issuer.close()
+
+
+def mcp(port, token, body, session=None):
+    headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json",
+               "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
+    if session:
+        headers["Mcp-Session-Id"] = session
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=json.dumps(body).encode(), headers=headers)
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return r.headers.get("Mcp-Session-Id"), json.loads(r.read())
+
+
+def audited_read(img, issuer, log):
+    """The image as it is serves a read to a signed token and records it: DECISION and OUTCOME with the bytes' hash."""
+    port = imageroot.free_port()
+    proc = img.start(imageroot.with_jvm_options(img.entrypoint, imageroot.POD_JVM), img.pod_env(issuer.issuer, DB, port),
+                     log)
+    try:
+        imageroot.await_ready(proc, port, 120)
+        time.sleep(5)
+        idle_rss, idle_rss_file = rss_mib(proc.pid)
+        token = issuer.token("image-check-pi", ["principal-investigator"])
+        session, _ = mcp(port, token, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "image-check", "version": "1"}}})
+        uri = "file:///docs/trials/onco-734/summary.md"
+        _, read = mcp(port, token, {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": uri}},
+                      session)
+        text = read["result"]["contents"][0]["text"]
+        _, denied = mcp(port, token, {"jsonrpc": "2.0", "id": 3, "method": "resources/read",
+                                      "params": {"uri": "file:///docs/trials/onco-734/raw/sample-001.bin"}}, session)
+        assert denied["error"]["code"] == -32003, f"raw genomics are denied: {denied}"
+    finally:
+        imageroot.stop(proc)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    rows = imageroot.psql("SELECT kind || ' ' || coalesce(content_sha256, '-') FROM audit_entry "
+                          f"WHERE subject = 'image-check-pi' AND uri = '{uri}' ORDER BY seq", DB).split("\n")
+    assert rows == ["DECISION -", f"OUTCOME {digest}"], f"the read's audit records: {rows}"
+    print(f"idle RSS of the image as it is, 5 s after ready: {idle_rss} MiB ({idle_rss_file} MiB of it file pages, "
+          "such as the cache's, which the kernel can drop and share)")
+    print(f"audited read in the image: {len(text)} characters of {uri} for a signed token, DECISION and OUTCOME "
+          f"recorded with SHA-256 {digest[:16]}…; the raw data denied with -32003")
+
+
+def main(image, starts):
+    img = imageroot.ImageRoot(image)
+    try:
+        print(f"image config: User={img.user!r} WorkingDir={img.workdir!r} Entrypoint={img.entrypoint}")
+        assert img.uid != 0, "the image runs as a non-root user"
+        present = [s for s in SHELLS if os.path.lexists(img.path(s))]
         assert not present, f"no shell in the image: {present}"
         print("no shell in the image:", ", ".join("/" + s for s in SHELLS), "absent")
 
-        psql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-        psql(f"CREATE DATABASE {DB}")
-        env = dict(e.split("=", 1) for e in cfg.get("Env", []))
-        env.update({
-            "QUARKUS_INIT_AND_EXIT": "true",
-            "QUAESTOR_OIDC_ISSUER": "http://127.0.0.1:9/realms/unused",
-            "QUAESTOR_OIDC_AUDIENCE": "quaestor",
-            "QUAESTOR_DB_URL": f"jdbc:postgresql://127.0.0.1:5432/{DB}",
-            "QUAESTOR_DB_USER": "postgres",
-            "QUAESTOR_DB_PASSWORD": "trust",
-        })
-        workdir = cfg.get("WorkingDir") or "/"
-        # A container runtime always gives the process /proc (the dynamic loader resolves $ORIGIN through it).
-        os.makedirs(os.path.join(root, "proc"), exist_ok=True)
-        subprocess.run(["mount", "-t", "proc", "proc", os.path.join(root, "proc")], check=True)
-        mounted.append(os.path.join(root, "proc"))
-
-        def enter():
-            os.chroot(root)
-            os.chdir(workdir)
-            os.setgroups([])
-            os.setgid(uid)
-            os.setuid(uid)
-
-        argv = (cfg.get("Entrypoint") or []) + (cfg.get("Cmd") or [])
-        start = time.time()
-        run = subprocess.run(argv, env=env, preexec_fn=enter, capture_output=True, text=True, timeout=180)
-        print(f"entrypoint exited {run.returncode} after {time.time() - start:.1f} s")
+        run = img.migrate(DB, timeout=180)
+        print(f"entrypoint (migrate and exit) exited {run.returncode}")
         if run.returncode != 0:
             print(run.stdout[-4000:], run.stderr[-4000:])
             sys.exit(1)
-        out = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", DB, "-qAt", "-c",
-                              "SELECT count(*) FROM flyway_schema_history WHERE success"],
-                             check=True, capture_output=True, text=True).stdout.strip()
+        out = imageroot.psql("SELECT count(*) FROM flyway_schema_history WHERE success", DB)
         assert int(out) >= 3, f"migrations applied by the image: {out}"
-        print(f"IMAGE OK: non-root ({uid}), no shell, the server in the image migrated {DB} ({out} migrations) and exited")
-        psql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        print(f"IMAGE OK: non-root ({img.uid}), no shell, the server in the image migrated {DB} ({out} migrations) "
+              "and exited")
+        if starts > 0:
+            startup(img, starts)
+        imageroot.psql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
     finally:
-        for m in mounted:
-            subprocess.run(["umount", m], check=False)
-        shutil.rmtree(root, ignore_errors=True)
+        img.close()
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    main(sys.argv[1])
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) == 3 else 3)

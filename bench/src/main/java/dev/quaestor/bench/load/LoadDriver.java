@@ -164,7 +164,10 @@ final class LoadDriver implements AutoCloseable {
                 }
             });
         });
-        return done.get(duration.toMillis() + idleTimeoutMs + 60_000, TimeUnit.MILLISECONDS);
+        // Past saturation the generator's requests queue for its connections; on a slow machine, draining that queue
+        // after the last one was scheduled can take as long again as the phase (a 300 s soak at 9,260/s timed out
+        // after 60 s of draining), so the wait allows it.
+        return done.get(duration.toMillis() + idleTimeoutMs + Math.max(60_000, duration.toMillis()), TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -9,6 +9,7 @@ final class LoadOptions {
     int sessions = 64;
     int subjects = -1;
     int warmup = 30;
+    int warmupMax = 120;
     int duration = 20;
     double rate;
     int overloadSeconds = 70;
@@ -21,6 +22,7 @@ final class LoadOptions {
     String java;
     boolean aot;
     boolean cds;
+    boolean pgWaits;
     boolean saturation = true;
     int hold;
     int restarts = 1;
@@ -30,8 +32,10 @@ final class LoadOptions {
             bench/load.sh [options]   (all optional)
               --sessions N           concurrent MCP sessions = requests in flight in closed loop = connections (64)
               --subjects N           distinct token subjects, sessions spread over them (= sessions)
-              --warmup S             closed-loop warm-up per endpoint, seconds (30: the JIT is still compiling
-                                     the read path after 10 s on 2 cores)
+              --warmup S             closed-loop warm-up per endpoint, at least S seconds (30: the JIT is still
+                                     compiling the read path after 10 s on 2 cores); then on in 5 s slices until
+                                     the C2 compiler used under 0.05 cores in one
+              --warmup-max S         longest warm-up per endpoint, seconds (120)
               --duration S           each measured phase, seconds (20)
               --rate R               open-loop rate per second (default: 50% of the measured audited saturation)
               --overload-seconds S   open loop at 2x the audited saturation; RSS sampled every 10 s (70; 0 = skip;
@@ -42,7 +46,9 @@ final class LoadOptions {
               --client-timeout-ms MS generator gives up on a response after this (30000)
               --limit-per-user N     per-subject limit in the bench policy, reads/s (100000: exercised, never reached)
               --heap SIZE            server -Xmx (256m)
-              --server-opt OPT       extra server JVM option, repeatable (e.g. -Dquarkus.datasource.jdbc.max-size=30)
+              --server-opt OPT       extra server JVM option, repeatable (e.g. -Dquarkus.datasource.jdbc.max-size=30);
+                                     the server runs -XX:+UseSerialGC, as a pod with the deployment's 1 GiB limit
+                                     does, unless one names a collector (e.g. -XX:+UseG1GC)
               --java PATH            the server's java executable (default: the harness's own, JDK 17 here)
               --aot true             JDK 24+ (with --java): the first start is a training run that writes an AOT cache
                                      (-XX:AOTCacheOutput); the measured restart loads it (-XX:AOTCache)
@@ -57,6 +63,9 @@ final class LoadOptions {
                                      session, to try it by hand (curl); 0 = stop at once (0)
               --profile EVENT        async-profiler in the server (itimer|cpu|wall|alloc|lock), whole run; collapsed
                                      stacks in bench/target/load/profile-EVENT.collapsed
+              --pg-waits true        sample pg_stat_activity every 2 ms during the audited open loop: where the audit
+                                     writer's batch statements wait inside PostgreSQL (WAL sync, extension, CPU...),
+                                     all of them and the slow ones apart, plus checkpoint and WAL counters
             """;
 
     static LoadOptions parse(String[] args) {
@@ -75,6 +84,7 @@ final class LoadOptions {
                 case "--sessions" -> o.sessions = Integer.parseInt(v);
                 case "--subjects" -> o.subjects = Integer.parseInt(v);
                 case "--warmup" -> o.warmup = Integer.parseInt(v);
+                case "--warmup-max" -> o.warmupMax = Integer.parseInt(v);
                 case "--duration" -> o.duration = Integer.parseInt(v);
                 case "--rate" -> o.rate = Double.parseDouble(v);
                 case "--overload-seconds" -> o.overloadSeconds = Integer.parseInt(v);
@@ -88,6 +98,7 @@ final class LoadOptions {
                 case "--java" -> o.java = v;
                 case "--aot" -> o.aot = Boolean.parseBoolean(v);
                 case "--cds" -> o.cds = Boolean.parseBoolean(v);
+                case "--pg-waits" -> o.pgWaits = Boolean.parseBoolean(v);
                 case "--saturation" -> o.saturation = Boolean.parseBoolean(v);
                 case "--hold" -> o.hold = Integer.parseInt(v);
                 case "--restarts" -> o.restarts = Math.max(1, Integer.parseInt(v));

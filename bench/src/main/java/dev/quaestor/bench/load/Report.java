@@ -16,8 +16,10 @@ final class Report {
     Report(LoadOptions options) {
         this.options = options;
         System.out.printf("Quaestor load harness, %s, %d CPUs, %s%n", LoadBench.now(), ProcStats.cpus(), machine());
-        System.out.printf("server: prod mode, -Xmx%s, fresh database, %d sessions over %d subjects, per-user limit %d/s%s%n",
-                options.heap, options.sessions, options.subjects, options.limitPerUser,
+        boolean gcChosen = options.serverOptions.stream().anyMatch(opt -> opt.matches("-XX:\\+Use\\w+GC"));
+        System.out.printf("server: prod mode, -Xmx%s%s, fresh database, %d sessions over %d subjects, per-user limit %d/s%s%n",
+                options.heap, gcChosen ? "" : " -XX:+UseSerialGC (as a 1 GiB pod's JVM picks)", options.sessions,
+                options.subjects, options.limitPerUser,
                 options.serverOptions.isEmpty() ? "" : ", " + String.join(" ", options.serverOptions));
         System.out.println("latencies in ms (open loop: from each request's intended start); CPU in cores (1.00 = one core busy);"
                 + " 'ratio' = audited / baseline in the same run");
