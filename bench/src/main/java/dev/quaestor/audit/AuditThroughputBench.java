@@ -179,6 +179,10 @@ public final class AuditThroughputBench {
             return Optional.of("bench-chain");
         }
 
+        public int writers() {
+            return 1;
+        }
+
         public int queueCapacity() {
             return 10_000;
         }

@@ -19,7 +19,8 @@ public class AuditKeyResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    public Map<String, String> key() {
-        return Map.of("keyId", log.keyId(), "algorithm", "Ed25519", "publicKey", log.publicKeyBase64(), "chain", log.chain());
+    public Map<String, Object> key() {
+        return Map.of("keyId", log.keyId(), "algorithm", "Ed25519", "publicKey", log.publicKeyBase64(),
+                "chain", log.chains().get(0), "chains", log.chains());
     }
 }

@@ -261,6 +261,10 @@ class ChainVerifierTest {
             return Optional.empty();
         }
 
+        public int writers() {
+            return 1;
+        }
+
         public int queueCapacity() {
             return 10;
         }
