@@ -179,10 +179,6 @@ public final class AuditThroughputBench {
             return Optional.of("bench-chain");
         }
 
-        public int writers() {
-            return 1;
-        }
-
         public int queueCapacity() {
             return 10_000;
         }

@@ -19,8 +19,7 @@ public class AuditKeyResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    public Map<String, Object> key() {
-        return Map.of("keyId", log.keyId(), "algorithm", "Ed25519", "publicKey", log.publicKeyBase64(),
-                "chain", log.chains().get(0), "chains", log.chains());
+    public Map<String, String> key() {
+        return Map.of("keyId", log.keyId(), "algorithm", "Ed25519", "publicKey", log.publicKeyBase64(), "chain", log.chain());
     }
 }

@@ -8,19 +8,8 @@ import java.util.Optional;
 @ConfigMapping(prefix = "quaestor.audit")
 public interface AuditConfig {
 
-    /**
-     * This replica's chain; defaults to the host (pod) name. With more than one writer, writer 0 keeps
-     * this id and writer i writes the chain {@code <id>#i} ('#' cannot occur in a host name).
-     */
+    /** This writer's chain; one per replica. Defaults to the host (pod) name. */
     Optional<String> chainId();
-
-    /**
-     * Writers (each with its own chain) this replica commits through. A request's records go to the
-     * least busy one, and both of a request's records to the same one, so one slow commit holds only
-     * the requests in its batch instead of every request that arrives while it lasts.
-     */
-    @WithDefault("1")
-    int writers();
 
     /** Records waiting to be committed; when full, requests are refused (-32005) rather than buffered. */
     @WithDefault("10000")

@@ -53,17 +53,12 @@ final class GroupCommitWriter {
     private final SigningKey key;
     private final FieldHasher hasher;
     private final String chain;
-    private final String threadName;
     private final BlockingQueue<Pending> queue;
     private final MessageDigest sha256 = ChainVerifier.newDigest();
     private final Timer commitTimer;
     private final DistributionSummary batchSize;
     private final Counter failures;
     private volatile boolean running = true;
-    // Records queued or in the batch being stored: counted up before a record is queued and down once
-    // its batch is settled, so a record the thread has taken but not yet stored still counts.
-    private final java.util.concurrent.atomic.AtomicInteger unsettled = new java.util.concurrent.atomic.AtomicInteger();
-    private int owed; // of the batch being stored, not yet taken off unsettled (writer thread only)
     private Thread thread;
 
     // The chain head as stored; touched only by the writer thread.
@@ -82,39 +77,26 @@ final class GroupCommitWriter {
 
     GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String chain,
             MeterRegistry metrics) {
-        this(ds, config, key, hasher, chain, metrics, 0);
-    }
-
-    /** Writer {@code index} of this replica: its thread and meters are told apart by it. */
-    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String chain,
-            MeterRegistry metrics, int index) {
         this.ds = ds;
         this.config = config;
         this.key = key;
         this.hasher = hasher;
         this.chain = chain;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
-        this.threadName = index == 0 ? "quaestor-audit-writer" : "quaestor-audit-writer-" + index;
-        var tags = io.micrometer.core.instrument.Tags.of("writer", Integer.toString(index));
         this.commitTimer = Timer.builder("quaestor.audit.commit").description("Audit batch latency, from chaining to durable")
-                .tags(tags).publishPercentiles(0.5, 0.99).register(metrics);
+                .publishPercentiles(0.5, 0.99).register(metrics);
         this.batchSize = DistributionSummary.builder("quaestor.audit.batch.size").description("Records per audit batch")
-                .tags(tags).register(metrics);
-        this.failures = metrics.counter("quaestor.audit.failures", tags);
-        metrics.gauge("quaestor.audit.queue.depth", tags, queue, BlockingQueue::size);
+                .register(metrics);
+        this.failures = metrics.counter("quaestor.audit.failures");
+        metrics.gauge("quaestor.audit.queue.depth", queue, BlockingQueue::size);
     }
 
     String chain() {
         return chain;
     }
 
-    /** Records queued or being stored: how far behind this writer is (for choosing a writer). */
-    int backlog() {
-        return unsettled.get();
-    }
-
     void start() {
-        thread = new Thread(this::run, threadName);
+        thread = new Thread(this::run, "quaestor-audit-writer");
         thread.setDaemon(true);
         thread.start();
     }
@@ -136,11 +118,11 @@ final class GroupCommitWriter {
             throw new AuditUnavailableException(new IllegalStateException("the request's decision record was not committed"));
         }
         var p = new Pending(event, new CompletableFuture<>(), after == null ? null : after.done);
-        if (!enqueue(p)) {
+        if (!running || !queue.offer(p)) {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException(running ? "audit queue full" : "audit writer stopped"));
         }
-        return new PendingCommit(p.done(), this, config.commitTimeout().toMillis());
+        return new PendingCommit(p.done(), config.commitTimeout().toMillis());
     }
 
     /**
@@ -149,25 +131,11 @@ final class GroupCommitWriter {
      * record makes it; a full queue drops it and counts the failure.
      */
     boolean offer(AuditEvent event) {
-        boolean queued = enqueue(new Pending(event, new CompletableFuture<>(), null));
+        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>(), null));
         if (!queued) {
             failures.increment();
         }
         return queued;
-    }
-
-    private boolean enqueue(Pending p) {
-        unsettled.incrementAndGet();
-        if (running && queue.offer(p)) {
-            return true;
-        }
-        unsettled.decrementAndGet();
-        return false;
-    }
-
-    /** Refuses records from now on; what is queued is still committed (see {@link #stop}). */
-    void stopTaking() {
-        running = false;
     }
 
     /** Stops taking records, commits what is queued, and signs the final head. */
@@ -200,12 +168,7 @@ final class GroupCommitWriter {
                 var batch = new ArrayList<Pending>(Math.min(config.maxBatch(), queue.size() + 1));
                 batch.add(first);
                 queue.drainTo(batch, config.maxBatch() - 1);
-                owed = batch.size();
-                try {
-                    write(batch);
-                } finally {
-                    settle();
-                }
+                write(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -250,12 +213,10 @@ final class GroupCommitWriter {
             }
         } catch (Exception e) {
             forgetHead();
-            settle();
             failWaiters(batch, e);
             return;
         }
         committedSeq = headSeq;
-        settle(); // before the waiters wake: a request that follows must see this writer as free
         batch.forEach(p -> p.done().complete(null));
         if (!batch.isEmpty()) {
             commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -282,14 +243,6 @@ final class GroupCommitWriter {
             }
         }
         return kept;
-    }
-
-    /** Takes the batch being stored off this writer's backlog (once; again is a no-op). */
-    private void settle() {
-        if (owed != 0) {
-            unsettled.addAndGet(-owed);
-            owed = 0;
-        }
     }
 
     /** The batch may or may not have been stored: the next batch starts from the head as stored. */

@@ -10,13 +10,10 @@ import java.util.concurrent.TimeUnit;
 public final class PendingCommit {
 
     final CompletableFuture<Void> done;
-    /** The writer it was queued on: a later record of the same request goes to the same chain. */
-    final GroupCommitWriter writer;
     private final long timeoutMillis;
 
-    PendingCommit(CompletableFuture<Void> done, GroupCommitWriter writer, long timeoutMillis) {
+    PendingCommit(CompletableFuture<Void> done, long timeoutMillis) {
         this.done = done;
-        this.writer = writer;
         this.timeoutMillis = timeoutMillis;
     }
 

@@ -261,10 +261,6 @@ class ChainVerifierTest {
             return Optional.empty();
         }
 
-        public int writers() {
-            return 1;
-        }
-
         public int queueCapacity() {
             return 10;
         }
