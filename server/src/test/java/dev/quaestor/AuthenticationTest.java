@@ -1,5 +1,6 @@
 package dev.quaestor;
 
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
@@ -70,11 +71,10 @@ class AuthenticationTest {
         given().contentType("application/json").header("Authorization", "Bearer " + forged).header("User-Agent", "probe-" + forged.hashCode())
                 .body(INIT).post("/mcp").then().statusCode(401);
         String ua = "probe-" + forged.hashCode();
-        dev.quaestor.audit.AuditEntry row = null;
+        AuditRow row = null;
         for (int i = 0; i < 50 && row == null; i++) {
             Thread.sleep(100);
-            row = io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().call(() ->
-                    dev.quaestor.audit.AuditEntry.<dev.quaestor.audit.AuditEntry>find("userAgent", ua).firstResult());
+            row = AuditRow.first("user_agent = ?", ua);
         }
         org.junit.jupiter.api.Assertions.assertNotNull(row, "the refusal was audited");
         org.junit.jupiter.api.Assertions.assertEquals("AUTHENTICATION", row.kind);

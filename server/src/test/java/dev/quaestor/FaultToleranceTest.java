@@ -1,10 +1,10 @@
 package dev.quaestor;
 
-import dev.quaestor.audit.AuditEntry;
+
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.FailingProviderFactory;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
@@ -33,8 +33,8 @@ class FaultToleranceTest {
     }
 
     private static String outcomeOf(String requestId) {
-        return QuarkusTransaction.requiringNew().call(() -> AuditEntry.<AuditEntry>list(
-                "requestId = ?1 and kind = 'OUTCOME'", requestId).get(0).outcome);
+        return AuditRow.list(
+                "request_id = ? and kind = 'OUTCOME'", requestId).get(0).outcome;
     }
 
     @Test
@@ -97,8 +97,8 @@ class FaultToleranceTest {
             cursor = page.path("result.nextCursor");
         } while (cursor != null && pages.size() < 200);
         assertTrue(listed > 0);
-        List<String> details = QuarkusTransaction.requiringNew().call(() -> pages.stream().map(id -> AuditEntry.<AuditEntry>list(
-                "requestId = ?1 and kind = 'OUTCOME'", id).get(0).detail).filter(d -> d != null).toList());
+        List<String> details = pages.stream().map(id -> AuditRow.list(
+                "request_id = ? and kind = 'OUTCOME'", id).get(0).detail).filter(d -> d != null).toList();
         assertTrue(details.stream().anyMatch(d -> d.contains("mount flaky left out of the listing: circuit-open")), "" + details);
 
         String metrics = given().auth().oauth2(token).get("/q/metrics").then().statusCode(200).extract().asString();
@@ -119,8 +119,8 @@ class FaultToleranceTest {
                     .body("result.contents[0].text", containsString("shadow limit"))
                     .extract().header("X-Request-Id"));
         }
-        List<String> details = QuarkusTransaction.requiringNew().call(() -> ids.stream()
-                .map(id -> AuditEntry.<AuditEntry>list("requestId = ?1 and kind = 'OUTCOME'", id).get(0).detail).toList());
+        List<String> details = ids.stream()
+                .map(id -> AuditRow.list("request_id = ? and kind = 'OUTCOME'", id).get(0).detail).toList();
         assertEquals(null, details.get(0), "the first read fits the shadow limit's capacity of one");
         assertEquals("shadow limit shadow-trial would reject", details.get(1));
         assertEquals("shadow limit shadow-trial would reject", details.get(2));

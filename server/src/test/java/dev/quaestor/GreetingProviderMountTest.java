@@ -1,16 +1,16 @@
 package dev.quaestor;
 
+import dev.quaestor.support.AuditRow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quaestor.audit.AuditEntry;
+
 import dev.quaestor.support.ExtraPolicies;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.TestIssuer;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -93,9 +93,9 @@ class GreetingProviderMountTest {
         return c;
     }
 
-    private static List<AuditEntry> records(String uri, Instant since) {
-        return QuarkusTransaction.requiringNew().call(() -> AuditEntry.<AuditEntry>list(
-                "uri = ?1 and time >= ?2 order by id", uri, since));
+    private static List<AuditRow> records(String uri, Instant since) {
+        return AuditRow.list(
+                "uri = ? and event_time >= ? order by id", uri, since);
     }
 
     private static String sha256(String s) {

@@ -1,5 +1,6 @@
 package dev.quaestor;
 
+import dev.quaestor.support.AuditRow;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -8,14 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quaestor.audit.AuditEntry;
+
 import dev.quaestor.support.ExtraPolicies;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -121,15 +121,15 @@ class LargeContentTest {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
     }
 
-    private static AuditEntry outcome(String requestId) {
-        return QuarkusTransaction.requiringNew().call(() -> AuditEntry.<AuditEntry>list(
-                "requestId = ?1 and kind = 'OUTCOME'", requestId).stream().findFirst().orElse(null));
+    private static AuditRow outcome(String requestId) {
+        return AuditRow.list(
+                "request_id = ? and kind = 'OUTCOME'", requestId).stream().findFirst().orElse(null);
     }
 
-    private static AuditEntry lastOutcome(String uri, String subject, Instant since) {
-        return QuarkusTransaction.requiringNew().call(() -> AuditEntry.<AuditEntry>list(
-                "uri = ?1 and subject = ?2 and kind = 'OUTCOME' and time >= ?3 order by id desc", uri, subject, since)
-                .stream().findFirst().orElseThrow());
+    private static AuditRow lastOutcome(String uri, String subject, Instant since) {
+        return AuditRow.list(
+                "uri = ? and subject = ? and kind = 'OUTCOME' and event_time >= ? order by id desc", uri, subject, since)
+                .stream().findFirst().orElseThrow();
     }
 
     private static String read(String uri) {
@@ -230,7 +230,7 @@ class LargeContentTest {
             String requestId = headers.lines().filter(l -> l.toLowerCase().startsWith("x-request-id:"))
                     .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElseThrow();
             // Read nothing more: the server's writes back up and, 2 s later, it must give up on us.
-            AuditEntry row = null;
+            AuditRow row = null;
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (row == null && System.nanoTime() < deadline) {
                 Thread.sleep(250);

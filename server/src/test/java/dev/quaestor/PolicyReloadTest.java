@@ -1,10 +1,10 @@
 package dev.quaestor;
 
-import dev.quaestor.audit.AuditEntry;
+
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.TestPolicies;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.nio.file.Files;
@@ -121,13 +121,13 @@ class PolicyReloadTest {
         assertTrue(reads.get() > 10, "the reader made " + reads.get() + " requests");
         assertEquals(0, failures.get(), failures.get() + " of " + reads.get() + " reads failed during the swaps");
 
-        QuarkusTransaction.requiringNew().run(() -> {
-            List<AuditEntry> changes = AuditEntry.list("kind = ?1 and time > ?2 order by id", "POLICY",
+        {
+            List<AuditRow> changes = AuditRow.list("kind = ? and event_time > ? order by id", "POLICY",
                     java.time.Instant.now().minusSeconds(60));
             assertTrue(changes.stream().anyMatch(a -> "activated".equals(a.outcome)), "activations are audited");
-            AuditEntry refused = changes.stream().filter(a -> "refused".equals(a.outcome)).findFirst().orElseThrow();
+            AuditRow refused = changes.stream().filter(a -> "refused".equals(a.outcome)).findFirst().orElseThrow();
             assertTrue(refused.detail.contains("reload-test.yaml:5"), refused.detail);
             assertEquals(64, refused.policyRevision.length());
-        });
+        }
     }
 }

@@ -1,10 +1,10 @@
 package dev.quaestor;
 
-import dev.quaestor.audit.AuditEntry;
+
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.LocalRedis;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -89,9 +89,9 @@ class RedisLimitsTest {
         return "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + uri + "\"}}";
     }
 
-    private static AuditEntry outcome(String requestId) {
-        return QuarkusTransaction.requiringNew().call(() -> AuditEntry.<AuditEntry>list(
-                "requestId = ?1 and kind = 'OUTCOME'", requestId).get(0));
+    private static AuditRow outcome(String requestId) {
+        return AuditRow.list(
+                "request_id = ? and kind = 'OUTCOME'", requestId).get(0);
     }
 
     @Test
@@ -113,9 +113,9 @@ class RedisLimitsTest {
                     .extract().path("error.data.requestId");
             // The bound is 250 ms; unbounded, Lettuce would wait 60 s. 10 s leaves room for a loaded CI machine.
             assertTrue((System.nanoTime() - start) / 1_000_000 < 10_000, "refused within the Redis time bound");
-            var rows = QuarkusTransaction.requiringNew().call(() -> AuditEntry.<AuditEntry>list("requestId = ?1", refused));
+            var rows = AuditRow.list("request_id = ?", refused);
             assertEquals(1, rows.size(), "the refusal is one DECISION record");
-            AuditEntry r = rows.get(0);
+            AuditRow r = rows.get(0);
             assertEquals("DECISION", r.kind);
             assertEquals("rate-limit-unavailable", r.outcome);
             assertEquals(-32005, r.errorCode);

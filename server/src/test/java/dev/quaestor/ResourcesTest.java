@@ -1,12 +1,12 @@
 package dev.quaestor;
 
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Repo;
-import dev.quaestor.audit.AuditEntry;
+
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.TestIssuer;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URL;
@@ -152,14 +152,14 @@ class ResourcesTest {
         byte[] served = java.nio.file.Files.readAllBytes(Repo.CONTENT.resolve("docs/home/alice/notes.md"));
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(served));
 
-        QuarkusTransaction.requiringNew().run(() -> {
-            List<AuditEntry> allowed = AuditEntry.list("uri = ?1 and subject = ?2 order by id", "file:///docs/home/alice/notes.md", "alice");
-            AuditEntry decision = allowed.stream().filter(a -> a.kind.equals("DECISION")).reduce((a, b) -> b).orElseThrow();
+        {
+            List<AuditRow> allowed = AuditRow.list("uri = ? and subject = ? order by id", "file:///docs/home/alice/notes.md", "alice");
+            AuditRow decision = allowed.stream().filter(a -> a.kind.equals("DECISION")).reduce((a, b) -> b).orElseThrow();
             assertEquals("ALLOW", decision.decision);
             assertEquals("own-home", decision.rules);
             assertNotNull(decision.policyRevision);
             assertEquals(64, decision.policyRevision.length());
-            AuditEntry outcome = allowed.stream().filter(a -> a.kind.equals("OUTCOME") && a.requestId.equals(decision.requestId))
+            AuditRow outcome = allowed.stream().filter(a -> a.kind.equals("OUTCOME") && a.requestId.equals(decision.requestId))
                     .findFirst().orElseThrow();
             assertEquals("ok", outcome.outcome);
             assertEquals(served.length, outcome.bytes);
@@ -167,7 +167,7 @@ class ResourcesTest {
             assertNotNull(outcome.latencyMicros);
             assertTrue(decision.id < outcome.id, "the decision is committed before the outcome");
 
-            List<AuditEntry> denied = AuditEntry.list("requestId", deniedRequestId);
+            List<AuditRow> denied = AuditRow.list("request_id = ?", deniedRequestId);
             assertEquals(1, denied.size(), "a denial leaves one record and never an outcome with content");
             assertEquals("DENY", denied.get(0).decision);
             assertEquals(-32003, denied.get(0).errorCode);
@@ -175,14 +175,14 @@ class ResourcesTest {
             assertNull(denied.get(0).contentSha256);
             assertEquals("alice", denied.get(0).subject);
             assertTrue(denied.get(0).sourceIp.startsWith("hmac:"), "source addresses are stored hashed in tests");
-        });
+        }
         // An auditor can find out what a given address is stored as, and search by it.
         String auditor = TestIssuer.tokenFor("auditor");
         String stored = io.restassured.RestAssured.given().header("Authorization", "Bearer " + auditor)
                 .get("/audit/hash?field=ip&value=127.0.0.1").then().statusCode(200)
                 .body("hashed", org.hamcrest.Matchers.equalTo(true)).extract().path("stored");
-        QuarkusTransaction.requiringNew().run(() -> assertEquals(stored,
-                AuditEntry.<AuditEntry>list("requestId", deniedRequestId).get(0).sourceIp));
+        assertEquals(stored,
+                AuditRow.list("request_id = ?", deniedRequestId).get(0).sourceIp);
         io.restassured.RestAssured.given().header("Authorization", "Bearer " + auditor)
                 .get("/audit/search?subject=alice&uriPrefix=file:///docs/home/bob/").then().statusCode(200)
                 .body("records.request", org.hamcrest.Matchers.hasItem(deniedRequestId))
@@ -192,13 +192,13 @@ class ResourcesTest {
     @Test
     void listingsAreAuditedWithTheNumberOfEntriesDisclosed() {
         var page = as("bob").listResources(McpSchema.FIRST_PAGE);
-        QuarkusTransaction.requiringNew().run(() -> {
-            AuditEntry last = AuditEntry.<AuditEntry>find("subject = ?1 and method = ?2 and kind = ?3 order by id desc",
-                    "bob", "resources/list", "OUTCOME").firstResult();
+        {
+            AuditRow last = AuditRow.first("subject = ? and method = ? and kind = ? order by id desc",
+                    "bob", "resources/list", "OUTCOME");
             assertEquals(page.resources().size(), last.items);
             assertNull(last.bytes);
             assertEquals("ok", last.outcome);
-        });
+        }
     }
 
     @Test

@@ -1,12 +1,12 @@
 package dev.quaestor;
 
-import dev.quaestor.audit.AuditEntry;
+
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -108,19 +108,19 @@ class SubscriptionBoundsTest {
             other.closeGracefully();
         }
 
-        QuarkusTransaction.requiringNew().run(() -> {
-            List<AuditEntry> outcomes = AuditEntry.list("kind = 'OUTCOME' and method = 'resources/subscribe' and subject = 'erin'"
-                    + " and uri = ?1 and time > ?2 order by id", FOURTH, since);
+        {
+            List<AuditRow> outcomes = AuditRow.list("kind = 'OUTCOME' and method = 'resources/subscribe' and subject = 'erin'"
+                    + " and uri = ? and event_time > ? order by id", FOURTH, since);
             assertEquals(List.of("too-many-subscriptions", "ok", "ok"), outcomes.stream().map(o -> o.outcome).toList());
-            AuditEntry refused = outcomes.get(0);
+            AuditRow refused = outcomes.get(0);
             assertEquals(-32600, refused.errorCode);
             assertEquals("subscribe", refused.action);
             assertTrue(refused.detail.contains("at most 3"), refused.detail);
-            List<AuditEntry> decisions = AuditEntry.list("kind = 'DECISION' and requestId = ?1", refused.requestId);
+            List<AuditRow> decisions = AuditRow.list("kind = 'DECISION' and request_id = ?", refused.requestId);
             assertEquals(1, decisions.size(), "the refused subscribe has its DECISION record too");
             assertEquals("ALLOW", decisions.get(0).decision);
             assertNull(decisions.get(0).errorCode);
-        });
+        }
     }
 
     private BufferedReader openStream(String token, String session) throws Exception {

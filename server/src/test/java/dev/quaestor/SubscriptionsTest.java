@@ -1,6 +1,7 @@
 package dev.quaestor;
 
-import dev.quaestor.audit.AuditEntry;
+
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.RecordingTransport;
 import dev.quaestor.support.Rpc;
@@ -9,7 +10,6 @@ import dev.quaestor.support.TestPolicies;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -207,16 +207,16 @@ class SubscriptionsTest {
             assertEquals("Permission denied", error.getJsonRpcError().message());
         }
         Instant since = Instant.now().minusSeconds(30);
-        QuarkusTransaction.requiringNew().run(() -> {
-            List<AuditEntry> denials = AuditEntry.list("kind = 'DECISION' and method = 'resources/subscribe' and subject = 'bob'"
-                    + " and time > ?1", since);
+        {
+            List<AuditRow> denials = AuditRow.list("kind = 'DECISION' and method = 'resources/subscribe' and subject = 'bob'"
+                    + " and event_time > ?", since);
             assertEquals(2, denials.size(), "both denials audited");
             denials.forEach(d -> {
                 assertEquals("DENY", d.decision);
                 assertEquals("subscribe", d.action);
                 assertEquals(-32003, d.errorCode);
             });
-        });
+        }
 
         Watcher dave = watcher("dave");
         dave.client().subscribeResource(new McpSchema.SubscribeRequest(A));
@@ -231,12 +231,12 @@ class SubscriptionsTest {
         Thread.sleep(1_500);
         assertEquals(before, dave.updates(A).size(), "no notification after unsubscribe");
 
-        QuarkusTransaction.requiringNew().run(() -> {
-            List<AuditEntry> outcomes = AuditEntry.list("kind = 'OUTCOME' and subject = 'dave' and uri = ?1 and time > ?2"
+        {
+            List<AuditRow> outcomes = AuditRow.list("kind = 'OUTCOME' and subject = 'dave' and uri = ? and event_time > ?"
                     + " order by id", A, since);
             assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/subscribe") && o.outcome.equals("ok")), outcomes.toString());
             assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/unsubscribe") && o.outcome.equals("ok")));
-        });
+        }
     }
 
     @Test

@@ -2,9 +2,15 @@ package dev.quaestor.mcp;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -24,6 +30,9 @@ import java.util.concurrent.Executors;
  * <p>A session in use is re-read in the background once its cached view is four fifths of the TTL
  * old, so its requests do not each wait on the database once per TTL; a view is never trusted past
  * the TTL itself (an idle session's next request reads the database).
+ *
+ * <p>Plain JDBC on the application's pool, each call its own autocommit statement: a failure comes
+ * out as a {@link SessionStoreException}, which callers answer by failing closed (-32005).
  */
 @ApplicationScoped
 public class SessionStore {
@@ -33,11 +42,13 @@ public class SessionStore {
     }
 
     private final SecureRandom random = new SecureRandom();
+    private final AgroalDataSource ds;
     private final LoadingCache<String, Session> cache;
 
-    SessionStore(TransportConfig config) {
+    SessionStore(TransportConfig config, AgroalDataSource ds) {
+        this.ds = ds;
         Duration ttl = config.sessionCacheTtl();
-        // Its own thread, not the common pool: the reload runs a transaction, and must not borrow a
+        // Its own thread, not the common pool: the reload waits on the database, and must not borrow a
         // request's context or a pool that other work relies on.
         ExecutorService refresher = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "quaestor-session-refresh");
@@ -45,28 +56,40 @@ public class SessionStore {
             return t;
         });
         this.cache = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(ttl)
-                .refreshAfterWrite(ttl.multipliedBy(4).dividedBy(5)).executor(refresher).build(SessionStore::load);
+                .refreshAfterWrite(ttl.multipliedBy(4).dividedBy(5)).executor(refresher).build(this::load);
     }
 
     /** The live session as stored, or null (then nothing is cached). */
-    private static Session load(String id) {
-        return QuarkusTransaction.requiringNew().call(() -> {
-            McpSession row = McpSession.findById(id);
-            return row == null || row.endedAt != null ? null : new Session(row.id, row.subject, row.protocolVersion);
-        });
+    private Session load(String id) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT subject, protocol_version FROM mcp_session WHERE id = ? AND ended_at IS NULL")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new Session(id, rs.getString(1), rs.getString(2)) : null;
+            }
+        } catch (SQLException e) {
+            throw new SessionStoreException("session lookup", e);
+        }
     }
 
     public Session open(String subject, String protocolVersion, String clientName) {
         byte[] raw = new byte[24];
         random.nextBytes(raw);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
-        var row = new McpSession();
-        row.id = id;
-        row.subject = subject;
-        row.protocolVersion = protocolVersion;
-        row.clientName = clientName == null || clientName.length() <= 256 ? clientName : clientName.substring(0, 256);
-        row.createdAt = Instant.now();
-        QuarkusTransaction.requiringNew().run(row::persist);
+        String client = clientName == null || clientName.length() <= 256 ? clientName : clientName.substring(0, 256);
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO mcp_session (id, subject, protocol_version, client_name, created_at) VALUES (?, ?, ?, ?, ?)")) {
+            ps.setString(1, id);
+            ps.setString(2, subject);
+            ps.setString(3, protocolVersion);
+            ps.setString(4, client);
+            ps.setObject(5, now());
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new SessionStoreException("opening a session", e);
+        }
         var s = new Session(id, subject, protocolVersion);
         cache.put(id, s);
         return s;
@@ -86,7 +109,14 @@ public class SessionStore {
 
     /** Records that this stream is now the session's one stream, replacing any other on any replica. */
     public void claimStream(String id, String streamId) {
-        QuarkusTransaction.requiringNew().run(() -> McpSession.update("streamId = ?1 where id = ?2", streamId, id));
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("UPDATE mcp_session SET stream_id = ? WHERE id = ?")) {
+            ps.setString(1, streamId);
+            ps.setString(2, id);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new SessionStoreException("claiming a stream", e);
+        }
     }
 
     /** For each of these sessions that is still live, the id of its current stream ("" if none). */
@@ -95,9 +125,21 @@ public class SessionStore {
         List<String> all = List.copyOf(ids);
         for (int i = 0; i < all.size(); i += 500) {
             List<String> chunk = all.subList(i, Math.min(all.size(), i + 500));
-            List<McpSession> rows = QuarkusTransaction.requiringNew().call(() ->
-                    McpSession.<McpSession>list("id in ?1 and endedAt is null", chunk));
-            rows.forEach(r -> out.put(r.id, r.streamId == null ? "" : r.streamId));
+            String in = "(" + String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")) + ")";
+            try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "SELECT id, stream_id FROM mcp_session WHERE ended_at IS NULL AND id IN " + in)) {
+                for (int k = 0; k < chunk.size(); k++) {
+                    ps.setString(k + 1, chunk.get(k));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String stream = rs.getString(2);
+                        out.put(rs.getString(1), stream == null ? "" : stream);
+                    }
+                }
+            } catch (SQLException e) {
+                throw new SessionStoreException("reading stream owners", e);
+            }
         }
         return out;
     }
@@ -107,16 +149,21 @@ public class SessionStore {
         if (find(id, subject).isEmpty()) {
             return false;
         }
-        boolean ended = QuarkusTransaction.requiringNew().call(() -> {
-            McpSession row = McpSession.findById(id);
-            if (row == null || row.endedAt != null) {
-                return false;
-            }
-            row.endedAt = Instant.now();
-            return true;
-        });
+        boolean ended;
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("UPDATE mcp_session SET ended_at = ? WHERE id = ? AND ended_at IS NULL")) {
+            ps.setObject(1, now());
+            ps.setString(2, id);
+            ended = ps.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw new SessionStoreException("ending a session", e);
+        }
         // After the commit, so that a view read before it (by a request or a background re-read) is dropped.
         cache.invalidate(id);
         return ended;
+    }
+
+    private static OffsetDateTime now() {
+        return OffsetDateTime.now(ZoneOffset.UTC);
     }
 }

@@ -3,11 +3,16 @@ package dev.quaestor.subscription;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.identity.Identity;
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.ZoneOffset;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,6 +24,7 @@ import java.util.Set;
  * Subscriptions in the shared database. Any replica may record one (the subscribe POST); the
  * replica holding the session's stream finds it when content changes. Each row keeps the
  * subscriber's identity so that every notification is judged again under the policy of the moment.
+ * Plain JDBC on the application's pool; a database failure comes out as {@link SubscriptionStoreException}.
  */
 @ApplicationScoped
 public class SubscriptionStore {
@@ -34,10 +40,12 @@ public class SubscriptionStore {
     private static final int CHUNK = 500;
 
     private final ObjectMapper json;
+    private final AgroalDataSource ds;
     private final int maxPerSession;
 
-    SubscriptionStore(ObjectMapper json, SubscriptionConfig config) {
+    SubscriptionStore(ObjectMapper json, SubscriptionConfig config, AgroalDataSource ds) {
         this.json = json;
+        this.ds = ds;
         this.maxPerSession = config.maxPerSession();
     }
 
@@ -51,41 +59,85 @@ public class SubscriptionStore {
             throw e;
         } catch (RuntimeException e) {
             // Two identical subscribes at once: the loser's insert collides with the winner's row.
-            if (!QuarkusTransaction.requiringNew().call(() -> McpSubscription.findById(id) != null)) {
+            boolean exists;
+            try (Connection c = ds.getConnection()) {
+                exists = exists(c, id);
+            } catch (SQLException again) {
+                e.addSuppressed(again);
+                throw e;
+            }
+            if (!exists) {
                 throw e;
             }
         }
     }
 
+    /** In one transaction: nothing if it exists, refused if the session is full, else inserted. */
     private void insert(String id, String sessionId, String uri, Subscriber who, String identity) {
-        QuarkusTransaction.requiringNew().run(() -> {
-            if (McpSubscription.findById(id) != null) {
-                return;
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                if (!exists(c, id)) {
+                    try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_subscription WHERE session_id = ?")) {
+                        ps.setString(1, sessionId);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            if (rs.getLong(1) >= maxPerSession) {
+                                throw new SubscriptionLimitException(maxPerSession);
+                            }
+                        }
+                    }
+                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO mcp_subscription "
+                            + "(id, session_id, uri, subject, identity, source_ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                        ps.setString(1, id);
+                        ps.setString(2, sessionId);
+                        ps.setString(3, uri);
+                        ps.setString(4, who.identity().subject());
+                        ps.setString(5, identity);
+                        ps.setString(6, who.sourceIp());
+                        ps.setObject(7, java.time.OffsetDateTime.now(ZoneOffset.UTC));
+                        ps.executeUpdate();
+                    }
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
             }
-            if (McpSubscription.count("sessionId", sessionId) >= maxPerSession) {
-                throw new SubscriptionLimitException(maxPerSession);
+        } catch (SQLException e) {
+            throw new SubscriptionStoreException("recording a subscription", e);
+        }
+    }
+
+    private static boolean exists(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM mcp_subscription WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
             }
-            var row = new McpSubscription();
-            row.id = id;
-            row.sessionId = sessionId;
-            row.uri = uri;
-            row.subject = who.identity().subject();
-            row.identity = identity;
-            row.sourceIp = who.sourceIp();
-            row.createdAt = Instant.now();
-            row.persist();
-        });
+        }
     }
 
     /** Removes the subscription; false if there was none. */
     public boolean remove(String sessionId, String uri) {
-        String id = idOf(sessionId, uri);
-        return QuarkusTransaction.requiringNew().call(() -> McpSubscription.deleteById(id));
+        return delete("id", idOf(sessionId, uri)) > 0;
     }
 
     /** Removes every subscription of a session (it ended). */
     public long removeSession(String sessionId) {
-        return QuarkusTransaction.requiringNew().call(() -> McpSubscription.delete("sessionId", sessionId));
+        return delete("session_id", sessionId);
+    }
+
+    private int delete(String column, String value) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("DELETE FROM mcp_subscription WHERE " + column + " = ?")) {
+            ps.setString(1, value);
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new SubscriptionStoreException("removing subscriptions", e);
+        }
     }
 
     /** The subscriptions of these sessions to these URIs. */
@@ -100,14 +152,32 @@ public class SubscriptionStore {
             List<String> ss = sessions.subList(s, Math.min(sessions.size(), s + CHUNK));
             for (int u = 0; u < all.size(); u += CHUNK) {
                 List<String> us = all.subList(u, Math.min(all.size(), u + CHUNK));
-                List<McpSubscription> rows = QuarkusTransaction.requiringNew().call(() ->
-                        McpSubscription.<McpSubscription>list("sessionId in ?1 and uri in ?2", ss, us));
-                for (McpSubscription r : rows) {
-                    out.add(new Stored(r.sessionId, r.uri, new Subscriber(decode(r.subject, r.identity), r.sourceIp)));
+                try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                        "SELECT session_id, uri, subject, identity, source_ip FROM mcp_subscription WHERE session_id IN "
+                                + placeholders(ss.size()) + " AND uri IN " + placeholders(us.size()))) {
+                    int k = 1;
+                    for (String v : ss) {
+                        ps.setString(k++, v);
+                    }
+                    for (String v : us) {
+                        ps.setString(k++, v);
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(new Stored(rs.getString(1), rs.getString(2),
+                                    new Subscriber(decode(rs.getString(3), rs.getString(4)), rs.getString(5))));
+                        }
+                    }
+                } catch (SQLException e) {
+                    throw new SubscriptionStoreException("reading subscriptions", e);
                 }
             }
         }
         return out;
+    }
+
+    private static String placeholders(int n) {
+        return "(" + String.join(", ", java.util.Collections.nCopies(n, "?")) + ")";
     }
 
     private String encode(Identity identity) {
