@@ -1,6 +1,5 @@
 package dev.quaestor;
 
-
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
@@ -30,12 +29,10 @@ class BoundsTest {
                 .extract().path("error.data.requestId");
         long millis = (System.nanoTime() - start) / 1_000_000;
         assertTrue(millis < 4000, "answered after " + millis + " ms, long before the provider's 5 s");
-        {
-            var rows = AuditRow.list("request_id = ? order by id", requestId);
-            assertEquals(2, rows.size());
-            assertEquals("timeout", rows.get(1).outcome);
-            assertEquals(-32001, rows.get(1).errorCode);
-        }
+        var rows = AuditRow.list("request_id = ? order by id", requestId);
+        assertEquals(2, rows.size());
+        assertEquals("timeout", rows.get(1).outcome);
+        assertEquals(-32001, rows.get(1).errorCode);
     }
 
     @Test
@@ -54,18 +51,16 @@ class BoundsTest {
                 .body("error.data.retryAfterSeconds", org.hamcrest.Matchers.greaterThan(0))
                 .extract().path("error.data.requestId");
         // A refusal is one record, like a denial: the decision the policy made, and why the limiter refused.
-        {
-            var rows = AuditRow.list("request_id = ? order by id", refused);
-            assertEquals(1, rows.size(), "a rate-limited request leaves exactly one record");
-            AuditRow r = rows.get(0);
-            assertEquals("DECISION", r.kind);
-            assertEquals("ALLOW", r.decision);
-            assertEquals("rate-limited", r.outcome);
-            assertEquals(-32004, r.errorCode);
-            assertEquals("dave", r.subject);
-            assertEquals("test-data://limited", r.uri);
-            assertTrue(r.detail.startsWith("limit limited-resource"), r.detail);
-        }
+        var rows = AuditRow.list("request_id = ? order by id", refused);
+        assertEquals(1, rows.size(), "a rate-limited request leaves exactly one record");
+        AuditRow r = rows.get(0);
+        assertEquals("DECISION", r.kind);
+        assertEquals("ALLOW", r.decision);
+        assertEquals("rate-limited", r.outcome);
+        assertEquals(-32004, r.errorCode);
+        assertEquals("dave", r.subject);
+        assertEquals("test-data://limited", r.uri);
+        assertTrue(r.detail.startsWith("limit limited-resource"), r.detail);
         // Another subject has its own bucket.
         String other = TestIssuer.tokenFor("carol");
         Rpc.call(other, Rpc.initialize(other, "2025-06-18"), read).statusCode(200);

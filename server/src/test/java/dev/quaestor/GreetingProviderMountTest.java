@@ -1,11 +1,6 @@
 package dev.quaestor;
 
 import dev.quaestor.support.AuditRow;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-
 import dev.quaestor.support.ExtraPolicies;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.TestIssuer;
@@ -23,6 +18,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The example provider module (examples/greeting-provider), a separate jar on the test class path

@@ -1,15 +1,8 @@
 package dev.quaestor;
 
-import dev.quaestor.support.AuditRow;
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.equalTo;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.ExtraPolicies;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.Rpc;
@@ -37,6 +30,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Resources far above the buffer limit (1 MiB) are streamed: a 20 MiB binary file and a multi-MiB

@@ -1,6 +1,5 @@
 package dev.quaestor;
 
-
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
@@ -121,13 +120,11 @@ class PolicyReloadTest {
         assertTrue(reads.get() > 10, "the reader made " + reads.get() + " requests");
         assertEquals(0, failures.get(), failures.get() + " of " + reads.get() + " reads failed during the swaps");
 
-        {
-            List<AuditRow> changes = AuditRow.list("kind = ? and event_time > ? order by id", "POLICY",
-                    java.time.Instant.now().minusSeconds(60));
-            assertTrue(changes.stream().anyMatch(a -> "activated".equals(a.outcome)), "activations are audited");
-            AuditRow refused = changes.stream().filter(a -> "refused".equals(a.outcome)).findFirst().orElseThrow();
-            assertTrue(refused.detail.contains("reload-test.yaml:5"), refused.detail);
-            assertEquals(64, refused.policyRevision.length());
-        }
+        List<AuditRow> changes = AuditRow.list("kind = ? and event_time > ? order by id", "POLICY",
+                java.time.Instant.now().minusSeconds(60));
+        assertTrue(changes.stream().anyMatch(a -> "activated".equals(a.outcome)), "activations are audited");
+        AuditRow refused = changes.stream().filter(a -> "refused".equals(a.outcome)).findFirst().orElseThrow();
+        assertTrue(refused.detail.contains("reload-test.yaml:5"), refused.detail);
+        assertEquals(64, refused.policyRevision.length());
     }
 }

@@ -1,6 +1,5 @@
 package dev.quaestor;
 
-
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.LocalRedis;
 import dev.quaestor.support.Rpc;

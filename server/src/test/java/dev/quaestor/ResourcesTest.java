@@ -1,9 +1,8 @@
 package dev.quaestor;
 
 import dev.quaestor.support.AuditRow;
-import dev.quaestor.support.Repo;
-
 import dev.quaestor.support.McpClients;
+import dev.quaestor.support.Repo;
 import dev.quaestor.support.TestIssuer;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -152,30 +151,28 @@ class ResourcesTest {
         byte[] served = java.nio.file.Files.readAllBytes(Repo.CONTENT.resolve("docs/home/alice/notes.md"));
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(served));
 
-        {
-            List<AuditRow> allowed = AuditRow.list("uri = ? and subject = ? order by id", "file:///docs/home/alice/notes.md", "alice");
-            AuditRow decision = allowed.stream().filter(a -> a.kind.equals("DECISION")).reduce((a, b) -> b).orElseThrow();
-            assertEquals("ALLOW", decision.decision);
-            assertEquals("own-home", decision.rules);
-            assertNotNull(decision.policyRevision);
-            assertEquals(64, decision.policyRevision.length());
-            AuditRow outcome = allowed.stream().filter(a -> a.kind.equals("OUTCOME") && a.requestId.equals(decision.requestId))
-                    .findFirst().orElseThrow();
-            assertEquals("ok", outcome.outcome);
-            assertEquals(served.length, outcome.bytes);
-            assertEquals(sha, outcome.contentSha256);
-            assertNotNull(outcome.latencyMicros);
-            assertTrue(decision.id < outcome.id, "the decision is committed before the outcome");
+        List<AuditRow> allowed = AuditRow.list("uri = ? and subject = ? order by id", "file:///docs/home/alice/notes.md", "alice");
+        AuditRow decision = allowed.stream().filter(a -> a.kind.equals("DECISION")).reduce((a, b) -> b).orElseThrow();
+        assertEquals("ALLOW", decision.decision);
+        assertEquals("own-home", decision.rules);
+        assertNotNull(decision.policyRevision);
+        assertEquals(64, decision.policyRevision.length());
+        AuditRow outcome = allowed.stream().filter(a -> a.kind.equals("OUTCOME") && a.requestId.equals(decision.requestId))
+                .findFirst().orElseThrow();
+        assertEquals("ok", outcome.outcome);
+        assertEquals(served.length, outcome.bytes);
+        assertEquals(sha, outcome.contentSha256);
+        assertNotNull(outcome.latencyMicros);
+        assertTrue(decision.id < outcome.id, "the decision is committed before the outcome");
 
-            List<AuditRow> denied = AuditRow.list("request_id = ?", deniedRequestId);
-            assertEquals(1, denied.size(), "a denial leaves one record and never an outcome with content");
-            assertEquals("DENY", denied.get(0).decision);
-            assertEquals(-32003, denied.get(0).errorCode);
-            assertEquals("file:///docs/home/bob/notes.md", denied.get(0).uri);
-            assertNull(denied.get(0).contentSha256);
-            assertEquals("alice", denied.get(0).subject);
-            assertTrue(denied.get(0).sourceIp.startsWith("hmac:"), "source addresses are stored hashed in tests");
-        }
+        List<AuditRow> denied = AuditRow.list("request_id = ?", deniedRequestId);
+        assertEquals(1, denied.size(), "a denial leaves one record and never an outcome with content");
+        assertEquals("DENY", denied.get(0).decision);
+        assertEquals(-32003, denied.get(0).errorCode);
+        assertEquals("file:///docs/home/bob/notes.md", denied.get(0).uri);
+        assertNull(denied.get(0).contentSha256);
+        assertEquals("alice", denied.get(0).subject);
+        assertTrue(denied.get(0).sourceIp.startsWith("hmac:"), "source addresses are stored hashed in tests");
         // An auditor can find out what a given address is stored as, and search by it.
         String auditor = TestIssuer.tokenFor("auditor");
         String stored = io.restassured.RestAssured.given().header("Authorization", "Bearer " + auditor)
@@ -192,13 +189,11 @@ class ResourcesTest {
     @Test
     void listingsAreAuditedWithTheNumberOfEntriesDisclosed() {
         var page = as("bob").listResources(McpSchema.FIRST_PAGE);
-        {
-            AuditRow last = AuditRow.first("subject = ? and method = ? and kind = ? order by id desc",
-                    "bob", "resources/list", "OUTCOME");
-            assertEquals(page.resources().size(), last.items);
-            assertNull(last.bytes);
-            assertEquals("ok", last.outcome);
-        }
+        AuditRow last = AuditRow.first("subject = ? and method = ? and kind = ? order by id desc",
+                "bob", "resources/list", "OUTCOME");
+        assertEquals(page.resources().size(), last.items);
+        assertNull(last.bytes);
+        assertEquals("ok", last.outcome);
     }
 
     @Test

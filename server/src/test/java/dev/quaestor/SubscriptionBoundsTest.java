@@ -1,6 +1,5 @@
 package dev.quaestor;
 
-
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.Rpc;
@@ -108,19 +107,17 @@ class SubscriptionBoundsTest {
             other.closeGracefully();
         }
 
-        {
-            List<AuditRow> outcomes = AuditRow.list("kind = 'OUTCOME' and method = 'resources/subscribe' and subject = 'erin'"
-                    + " and uri = ? and event_time > ? order by id", FOURTH, since);
-            assertEquals(List.of("too-many-subscriptions", "ok", "ok"), outcomes.stream().map(o -> o.outcome).toList());
-            AuditRow refused = outcomes.get(0);
-            assertEquals(-32600, refused.errorCode);
-            assertEquals("subscribe", refused.action);
-            assertTrue(refused.detail.contains("at most 3"), refused.detail);
-            List<AuditRow> decisions = AuditRow.list("kind = 'DECISION' and request_id = ?", refused.requestId);
-            assertEquals(1, decisions.size(), "the refused subscribe has its DECISION record too");
-            assertEquals("ALLOW", decisions.get(0).decision);
-            assertNull(decisions.get(0).errorCode);
-        }
+        List<AuditRow> outcomes = AuditRow.list("kind = 'OUTCOME' and method = 'resources/subscribe' and subject = 'erin'"
+                + " and uri = ? and event_time > ? order by id", FOURTH, since);
+        assertEquals(List.of("too-many-subscriptions", "ok", "ok"), outcomes.stream().map(o -> o.outcome).toList());
+        AuditRow refused = outcomes.get(0);
+        assertEquals(-32600, refused.errorCode);
+        assertEquals("subscribe", refused.action);
+        assertTrue(refused.detail.contains("at most 3"), refused.detail);
+        List<AuditRow> decisions = AuditRow.list("kind = 'DECISION' and request_id = ?", refused.requestId);
+        assertEquals(1, decisions.size(), "the refused subscribe has its DECISION record too");
+        assertEquals("ALLOW", decisions.get(0).decision);
+        assertNull(decisions.get(0).errorCode);
     }
 
     private BufferedReader openStream(String token, String session) throws Exception {

@@ -1,6 +1,5 @@
 package dev.quaestor;
 
-
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.RecordingTransport;
@@ -207,16 +206,14 @@ class SubscriptionsTest {
             assertEquals("Permission denied", error.getJsonRpcError().message());
         }
         Instant since = Instant.now().minusSeconds(30);
-        {
-            List<AuditRow> denials = AuditRow.list("kind = 'DECISION' and method = 'resources/subscribe' and subject = 'bob'"
-                    + " and event_time > ?", since);
-            assertEquals(2, denials.size(), "both denials audited");
-            denials.forEach(d -> {
-                assertEquals("DENY", d.decision);
-                assertEquals("subscribe", d.action);
-                assertEquals(-32003, d.errorCode);
-            });
-        }
+        List<AuditRow> denials = AuditRow.list("kind = 'DECISION' and method = 'resources/subscribe' and subject = 'bob'"
+                + " and event_time > ?", since);
+        assertEquals(2, denials.size(), "both denials audited");
+        denials.forEach(d -> {
+            assertEquals("DENY", d.decision);
+            assertEquals("subscribe", d.action);
+            assertEquals(-32003, d.errorCode);
+        });
 
         Watcher dave = watcher("dave");
         dave.client().subscribeResource(new McpSchema.SubscribeRequest(A));
@@ -231,12 +228,10 @@ class SubscriptionsTest {
         Thread.sleep(1_500);
         assertEquals(before, dave.updates(A).size(), "no notification after unsubscribe");
 
-        {
-            List<AuditRow> outcomes = AuditRow.list("kind = 'OUTCOME' and subject = 'dave' and uri = ? and event_time > ?"
-                    + " order by id", A, since);
-            assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/subscribe") && o.outcome.equals("ok")), outcomes.toString());
-            assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/unsubscribe") && o.outcome.equals("ok")));
-        }
+        List<AuditRow> outcomes = AuditRow.list("kind = 'OUTCOME' and subject = 'dave' and uri = ? and event_time > ?"
+                + " order by id", A, since);
+        assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/subscribe") && o.outcome.equals("ok")), outcomes.toString());
+        assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/unsubscribe") && o.outcome.equals("ok")));
     }
 
     @Test

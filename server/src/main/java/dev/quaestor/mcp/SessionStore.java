@@ -9,12 +9,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -125,7 +125,7 @@ public class SessionStore {
         List<String> all = List.copyOf(ids);
         for (int i = 0; i < all.size(); i += 500) {
             List<String> chunk = all.subList(i, Math.min(all.size(), i + 500));
-            String in = "(" + String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")) + ")";
+            String in = "(" + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ")";
             try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
                     "SELECT id, stream_id FROM mcp_session WHERE ended_at IS NULL AND id IN " + in)) {
                 for (int k = 0; k < chunk.size(); k++) {

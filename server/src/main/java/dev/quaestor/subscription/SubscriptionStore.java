@@ -12,10 +12,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -95,7 +96,7 @@ public class SubscriptionStore {
                         ps.setString(4, who.identity().subject());
                         ps.setString(5, identity);
                         ps.setString(6, who.sourceIp());
-                        ps.setObject(7, java.time.OffsetDateTime.now(ZoneOffset.UTC));
+                        ps.setObject(7, OffsetDateTime.now(ZoneOffset.UTC));
                         ps.executeUpdate();
                     }
                 }
@@ -177,7 +178,7 @@ public class SubscriptionStore {
     }
 
     private static String placeholders(int n) {
-        return "(" + String.join(", ", java.util.Collections.nCopies(n, "?")) + ")";
+        return "(" + String.join(", ", Collections.nCopies(n, "?")) + ")";
     }
 
     private String encode(Identity identity) {
