@@ -162,13 +162,20 @@ public class ResourcePipeline {
             }
             byte[] bytes = content.head();
             String sha256 = sha256(bytes);
-            outcome(ctx, admitted.decision(), method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256,
-                    start, rate.auditDetail());
+            PendingCommit records = queueOutcome(ctx, admitted.decision(), method, Action.READ, uriText, policy, "ok", null,
+                    (long) bytes.length, null, sha256, start, rate.auditDetail());
 
             var item = content.text()
                     ? new Schema.ResourceContents(uriText, e.mimeType(), new String(bytes, java.nio.charset.StandardCharsets.UTF_8), null)
                     : new Schema.ResourceContents(uriText, e.mimeType(), null, Base64.getEncoder().encodeToString(bytes));
-            return new Served<>(new ReadResult.Complete(new Schema.ReadResourceResult(List.of(item))), rate);
+            var result = new Schema.ReadResourceResult(List.of(item));
+            // Released only once both records are durable; the caller waits for that without holding a thread.
+            return new Served<>(new ReadResult.Committing(records.committed().handle((v, failure) -> {
+                if (failure != null) {
+                    throw auditUnavailable();
+                }
+                return result;
+            })), rate);
         }
     }
 
@@ -569,12 +576,25 @@ public class ResourcePipeline {
     private void outcome(RequestContext ctx, HeldRecord decision, String method, Action action, String uri,
             PolicySet policy, String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start,
             String detail) {
+        PendingCommit queued = queueOutcome(ctx, decision, method, action, uri, policy, outcome, errorCode, bytes, items, sha256,
+                start, detail);
+        try (var stage = spans.start("audit.outcome", method)) {
+            queued.await();
+        } catch (AuditUnavailableException e) {
+            throw auditUnavailable();
+        }
+    }
+
+    /** {@link #outcome} without the wait: the record is queued, and what is returned tells when it is durable. */
+    private PendingCommit queueOutcome(RequestContext ctx, HeldRecord decision, String method, Action action, String uri,
+            PolicySet policy, String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start,
+            String detail) {
         metrics.finished(method, outcome, System.nanoTime() - start);
         var event = new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
                 uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
                 (System.nanoTime() - start) / 1000, detail);
-        try (var stage = spans.start("audit.outcome", method)) {
-            (decision == null ? audit.submit(event) : decision.then(event)).await();
+        try {
+            return decision == null ? audit.submit(event) : decision.then(event);
         } catch (AuditUnavailableException e) {
             throw auditUnavailable();
         }

@@ -1,0 +1,68 @@
+package dev.quaestor;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A read is answered only once its audit records are durable, whether it waits without a thread
+ * (a single request) or on its worker (inside a batch). With the audit table locked, nothing commits:
+ * both forms are refused with -32005 after the commit timeout and disclose nothing; once the lock
+ * is gone, reads are served again, each with its DECISION directly before its OUTCOME.
+ */
+@QuarkusTest
+class AuditWaitTest {
+
+    private static final String URI = "file:///docs/handbook/welcome.md";
+    private static final String READ = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + URI + "\"}}";
+
+    private final String bob = TestIssuer.tokenFor("bob");
+
+    @Test
+    void readsWhoseRecordsCannotCommitAreRefusedAndDiscloseNothing() throws Exception {
+        String session = Rpc.initialize(bob, "2025-06-18");
+        try (Connection lock = DriverManager.getConnection(TestDatabase.URL, "postgres", "")) {
+            lock.setAutoCommit(false);
+            lock.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
+            try {
+                long t0 = System.nanoTime();
+                var single = Rpc.call(bob, session, READ.formatted(2)).statusCode(503).header("Retry-After", "5")
+                        .extract().asString();
+                long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+                JsonPath one = JsonPath.from(single);
+                assertEquals(-32005, one.getInt("error.code"), single);
+                assertEquals(2, one.getInt("id"));
+                assertFalse(single.contains("contents"), "nothing is disclosed: " + single);
+                assertTrue(waitedMs >= 4_500, "refused at the commit timeout (5 s), not before: " + waitedMs + " ms");
+
+                String batch = Rpc.call(bob, session, "[" + READ.formatted(3) + "," + READ.formatted(4) + "]").statusCode(200)
+                        .extract().asString();
+                JsonPath both = JsonPath.from(batch);
+                assertEquals(List.of(-32005, -32005), both.getList("error.code"), batch);
+                assertFalse(batch.contains("contents"), "nothing is disclosed: " + batch);
+            } finally {
+                lock.rollback();
+            }
+        }
+
+        String served = Rpc.call(bob, session, READ.formatted(5)).statusCode(200).extract().asString();
+        JsonPath ok = JsonPath.from(served);
+        assertEquals(URI, ok.getString("result.contents[0].uri"), served);
+        String requestId = Rpc.call(bob, session, READ.formatted(6)).statusCode(200).extract().header("X-Request-Id");
+        var rows = AuditRow.list("request_id = ? ORDER BY seq", requestId);
+        assertEquals(List.of("DECISION", "OUTCOME"), rows.stream().map(r -> r.kind).toList());
+        assertEquals(rows.get(0).seq + 1, rows.get(1).seq.longValue(), "the OUTCOME directly follows its DECISION in the chain");
+        assertEquals("ok", rows.get(1).outcome);
+    }
+}
