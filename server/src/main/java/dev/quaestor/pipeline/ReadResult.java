@@ -1,10 +1,9 @@
 package dev.quaestor.pipeline;
 
 import dev.quaestor.mcp.schema.McpError;
+import dev.quaestor.mcp.schema.Schema;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-
-import dev.quaestor.mcp.schema.Schema;
 
 /**
  * What {@code resources/read} produced: a complete result whose audit records are still being
