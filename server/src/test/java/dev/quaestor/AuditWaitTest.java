@@ -7,7 +7,10 @@ import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.sql.Connection;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.sql.DriverManager;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,10 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A read is answered only once its audit records are durable, whether it waits without a thread
- * (a single request) or on its worker (inside a batch). With the audit table locked, nothing commits:
- * both forms are refused with -32005 after the commit timeout and disclose nothing; once the lock
- * is gone, reads are served again, each with its DECISION directly before its OUTCOME.
+ * A read is answered only once its audit records are durable, alone or inside a batch. With the
+ * audit table locked, nothing commits: both forms are refused with -32005 after the commit timeout
+ * and disclose nothing; once the lock is gone, reads are served again, each with its DECISION
+ * before its OUTCOME in the chain.
  */
 @QuarkusTest
 class AuditWaitTest {
@@ -59,10 +62,12 @@ class AuditWaitTest {
         String served = Rpc.call(bob, session, READ.formatted(5)).statusCode(200).extract().asString();
         JsonPath ok = JsonPath.from(served);
         assertEquals(URI, ok.getString("result.contents[0].uri"), served);
-        String requestId = Rpc.call(bob, session, READ.formatted(6)).statusCode(200).extract().header("X-Request-Id");
-        var rows = AuditRow.list("request_id = ? ORDER BY seq", requestId);
-        assertEquals(List.of("DECISION", "OUTCOME"), rows.stream().map(r -> r.kind).toList());
-        assertEquals(rows.get(0).seq + 1, rows.get(1).seq.longValue(), "the OUTCOME directly follows its DECISION in the chain");
+        var second = Rpc.call(bob, session, READ.formatted(6)).statusCode(200).extract();
+        String text = JsonPath.from(second.asString()).getString("result.contents[0].text");
+        var rows = AuditRow.list("request_id = ? ORDER BY seq", second.header("X-Request-Id"));
+        assertEquals(List.of("DECISION", "OUTCOME"), rows.stream().map(r -> r.kind).toList(), "the DECISION comes first");
+        assertEquals(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8))),
+                rows.get(1).contentSha256, "the OUTCOME names the bytes served");
         assertEquals("ok", rows.get(1).outcome);
     }
 }

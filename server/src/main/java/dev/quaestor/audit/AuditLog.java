@@ -12,8 +12,8 @@ import java.net.InetAddress;
 /**
  * Appends audit records: each {@link #append} returns only once its record is committed, chained
  * and (within the checkpoint interval) signed; otherwise it throws {@link AuditUnavailableException}
- * so the caller fails closed. {@link #submit} queues without waiting; {@link #hold} keeps a request's
- * first record back until its last is known, so that both commit in one batch and the request waits once.
+ * so the caller fails closed. {@link #submit} and {@link #submitAfter} queue without waiting, for a
+ * request that does other work while its first record commits and waits once, for its last.
  */
 @Startup
 @ApplicationScoped
@@ -47,9 +47,9 @@ public class AuditLog {
         return writer.submit(e, null);
     }
 
-    /** A request's first record, held to be queued with the record that follows it (see {@link HeldRecord}). */
-    public HeldRecord hold(AuditEvent e) {
-        return new HeldRecord(writer, e);
+    /** As {@link #submit}, but the record is stored only if {@code first} was (a request's outcome after its decision). */
+    public PendingCommit submitAfter(PendingCommit first, AuditEvent e) {
+        return writer.submit(e, first);
     }
 
     /** Queues a record without waiting (see {@link GroupCommitWriter#offer}); false if it was dropped. */

@@ -44,15 +44,8 @@ final class GroupCommitWriter {
 
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
 
-    /**
-     * A queued record, or two ({@code second}, if set, is chained right after {@code event} in the same batch: a
-     * request's decision and outcome). {@code after}, if set, is a record it must not be stored without (its
-     * request's decision, queued earlier).
-     */
-    private record Pending(AuditEvent event, AuditEvent second, CompletableFuture<Void> done, CompletableFuture<Void> after) {
-        List<AuditEvent> events() {
-            return second == null ? List.of(event) : List.of(event, second);
-        }
+    /** A queued record; {@code after}, if set, is a record it must not be stored without (its request's decision). */
+    private record Pending(AuditEvent event, CompletableFuture<Void> done, CompletableFuture<Void> after) {
     }
 
     private final javax.sql.DataSource ds;
@@ -124,19 +117,7 @@ final class GroupCommitWriter {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException("the request's decision record was not committed"));
         }
-        return enqueue(new Pending(event, null, new CompletableFuture<>(), after == null ? null : after.done));
-    }
-
-    /**
-     * Queues two records as one entry: chained one after the other in the same batch, so stored or refused
-     * together, and committed by one wait. A queue entry may therefore carry two rows: a batch of
-     * {@code max-batch} entries holds at most twice as many records.
-     */
-    PendingCommit submitPair(AuditEvent first, AuditEvent second) {
-        return enqueue(new Pending(first, second, new CompletableFuture<>(), null));
-    }
-
-    private PendingCommit enqueue(Pending p) {
+        var p = new Pending(event, new CompletableFuture<>(), after == null ? null : after.done);
         if (!running || !queue.offer(p)) {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException(running ? "audit queue full" : "audit writer stopped"));
@@ -150,7 +131,7 @@ final class GroupCommitWriter {
      * record makes it; a full queue drops it and counts the failure.
      */
     boolean offer(AuditEvent event) {
-        boolean queued = running && queue.offer(new Pending(event, null, new CompletableFuture<>(), null));
+        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>(), null));
         if (!queued) {
             failures.increment();
         }
@@ -239,7 +220,7 @@ final class GroupCommitWriter {
         batch.forEach(p -> p.done().complete(null));
         if (!batch.isEmpty()) {
             commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-            batchSize.record(records(batch));
+            batchSize.record(batch.size());
         }
     }
 
@@ -264,14 +245,6 @@ final class GroupCommitWriter {
         return kept;
     }
 
-    private static int records(List<Pending> batch) {
-        int n = 0;
-        for (Pending p : batch) {
-            n += p.second() == null ? 1 : 2;
-        }
-        return n;
-    }
-
     /** The batch may or may not have been stored: the next batch starts from the head as stored. */
     private void forgetHead() {
         headKnown = false;
@@ -279,9 +252,8 @@ final class GroupCommitWriter {
     }
 
     private void failWaiters(List<Pending> batch, Exception e) {
-        int records = records(batch);
-        failures.increment(records);
-        LOG.errorf("audit batch of %d record(s) not committed: %s", records, e.toString());
+        failures.increment(batch.size());
+        LOG.errorf("audit batch of %d record(s) not committed: %s", batch.size(), e.toString());
         batch.forEach(p -> p.done().completeExceptionally(e));
     }
 
@@ -297,21 +269,19 @@ final class GroupCommitWriter {
         Instant prevTime = headTime;
         long signed = checkpointSeq;
         for (Pending p : batch) {
-            for (AuditEvent event : p.events()) {
-                Instant time = AuditRecords.truncate(event.time());
-                if (prevTime != null && time.isBefore(prevTime)) {
-                    time = prevTime;
-                }
-                if (prevTime != null && !month(time).equals(month(prevTime)) && seq > signed) {
-                    out.checkpoints.add(checkpoint(seq, prev)); // a month ends at a signed head
-                    signed = seq;
-                }
-                var fields = AuditRecords.fields(event, chain, ++seq, prev, time, hasher);
-                String hash = ChainVerifier.hash(sha256, fields);
-                out.rows.add(new ChainedBatch.Row(fields, time, hash));
-                prev = hash;
-                prevTime = time;
+            Instant time = AuditRecords.truncate(p.event().time());
+            if (prevTime != null && time.isBefore(prevTime)) {
+                time = prevTime;
             }
+            if (prevTime != null && !month(time).equals(month(prevTime)) && seq > signed) {
+                out.checkpoints.add(checkpoint(seq, prev)); // a month ends at a signed head
+                signed = seq;
+            }
+            var fields = AuditRecords.fields(p.event(), chain, ++seq, prev, time, hasher);
+            String hash = ChainVerifier.hash(sha256, fields);
+            out.rows.add(new ChainedBatch.Row(fields, time, hash));
+            prev = hash;
+            prevTime = time;
         }
         if (seq > signed && (seq - signed >= config.checkpointEvery()
                 || System.nanoTime() - checkpointNanos >= config.checkpointInterval().toNanos() || !running)) {
@@ -351,12 +321,10 @@ final class GroupCommitWriter {
         }
         var needed = new java.util.TreeSet<YearMonth>();
         for (Pending p : batch) {
-            for (AuditEvent event : p.events()) {
-                YearMonth m = month(event.time());
-                boolean clampedLater = headKnown && headTime != null && m.isBefore(month(headTime)); // goes in the head's month
-                if (!partitions.contains(m) && !clampedLater) {
-                    needed.add(m);
-                }
+            YearMonth m = month(p.event().time());
+            boolean clampedLater = headKnown && headTime != null && m.isBefore(month(headTime)); // goes in the head's month
+            if (!partitions.contains(m) && !clampedLater) {
+                needed.add(m);
             }
         }
         YearMonth next = month(Instant.now()).plusMonths(1);

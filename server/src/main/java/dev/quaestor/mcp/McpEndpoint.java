@@ -29,7 +29,6 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import java.time.Instant;
 import org.jboss.resteasy.reactive.ResponseHeader;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Inject;
@@ -45,10 +44,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.logging.Logger;
 
@@ -98,31 +93,24 @@ public class McpEndpoint {
         return path != null && (path.equals("/mcp") || path.startsWith("/mcp/"));
     }
 
-    /**
-     * The body is read by {@link RequestBodyReader}: over HTTP/1.x on the I/O thread, before this worker takes the request.
-     * A single {@code resources/read} of small content returns before its audit records are durable, with a stage that
-     * completes the response once they are: the worker is free meanwhile, and the response is written from the
-     * request's event loop. Everything else is answered by the time this returns.
-     */
+    /** The body is read by {@link RequestBodyReader}: over HTTP/1.x on the I/O thread, before this worker takes the request. */
     @POST
-    @Blocking
-    public CompletionStage<Response> post(@Context RoutingContext rc, @Context HttpHeaders headers,
-            @Context HttpServerRequest request) {
+    public Response post(@Context RoutingContext rc, @Context HttpHeaders headers, @Context HttpServerRequest request) {
         String httpRequestId = RequestIds.next();
         byte[] body;
         try {
             body = bodies.body(rc);
         } catch (RequestBodyReader.Refused e) {
-            return done(plain(e.status, e.getMessage().strip(), httpRequestId));
+            return plain(e.status, e.getMessage().strip(), httpRequestId);
         }
         String accept = headers.getHeaderString(HttpHeaders.ACCEPT);
         boolean sse = acceptsOnlySse(accept);
         if (!sse && !acceptsJson(accept)) {
-            return done(plain(406, "Accept must include application/json or text/event-stream", httpRequestId));
+            return plain(406, "Accept must include application/json or text/event-stream", httpRequestId);
         }
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
         if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
-            return done(plain(415, "Content-Type must be application/json", httpRequestId));
+            return plain(415, "Content-Type must be application/json", httpRequestId);
         }
         JsonNode root;
         try {
@@ -133,7 +121,7 @@ public class McpEndpoint {
             root = null;
         }
         if (root == null || root.isMissingNode()) {
-            return done(error(400, NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error", Map.of(), httpRequestId, sse));
+            return error(400, NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error", Map.of(), httpRequestId, sse);
         }
 
         Identity identity = identities.of(security);
@@ -145,7 +133,7 @@ public class McpEndpoint {
         if (batch) {
             root.forEach(items::add);
             if (items.isEmpty()) {
-                return done(error(400, NullNode.instance, ErrorCodes.INVALID_REQUEST, "Empty batch", Map.of(), httpRequestId, sse));
+                return error(400, NullNode.instance, ErrorCodes.INVALID_REQUEST, "Empty batch", Map.of(), httpRequestId, sse);
             }
         } else {
             items.add(root);
@@ -154,12 +142,12 @@ public class McpEndpoint {
         // initialize opens a session; everything else must name a live one belonging to the caller.
         boolean initialize = !batch && "initialize".equals(root.path("method").asText(null));
         if (initialize) {
-            return done(initialize(root, identity, httpRequestId, sse));
+            return initialize(root, identity, httpRequestId, sse);
         }
         String sessionId = headers.getHeaderString(SESSION_HEADER);
         if (sessionId == null || sessionId.isBlank()) {
-            return done(error(400, idOf(root), ErrorCodes.INVALID_REQUEST, "Missing Mcp-Session-Id header; call initialize first",
-                    Map.of(), httpRequestId, sse));
+            return error(400, idOf(root), ErrorCodes.INVALID_REQUEST, "Missing Mcp-Session-Id header; call initialize first",
+                    Map.of(), httpRequestId, sse);
         }
         java.util.Optional<SessionStore.Session> session;
         try {
@@ -167,15 +155,15 @@ public class McpEndpoint {
         } catch (RuntimeException e) {
             // The session store is the database: if it cannot answer, fail closed like the audit log.
             LOG.errorf("session lookup failed for request %s: %s", httpRequestId, e.toString());
-            return done(error(503, idOf(root), ErrorCodes.UNAVAILABLE, "Service unavailable", Map.of(), httpRequestId, sse));
+            return error(503, idOf(root), ErrorCodes.UNAVAILABLE, "Service unavailable", Map.of(), httpRequestId, sse);
         }
         if (session.isEmpty()) {
-            return done(Response.status(404).header(REQUEST_ID_HEADER, httpRequestId).build());
+            return Response.status(404).header(REQUEST_ID_HEADER, httpRequestId).build();
         }
         String version = headers.getHeaderString(VERSION_HEADER);
         if (version != null && (!ProtocolVersions.isSupported(version) || !version.equals(session.get().protocolVersion()))) {
-            return done(error(400, idOf(root), ErrorCodes.INVALID_REQUEST, "Unsupported or mismatched MCP-Protocol-Version: " + version,
-                    Map.of(), httpRequestId, sse));
+            return error(400, idOf(root), ErrorCodes.INVALID_REQUEST, "Unsupported or mismatched MCP-Protocol-Version: " + version,
+                    Map.of(), httpRequestId, sse);
         }
         var call = new Call(identity, sourceIp, userAgent, session.get(), session.get().protocolVersion());
 
@@ -184,22 +172,19 @@ public class McpEndpoint {
             String rid = i == 0 ? httpRequestId : RequestIds.next();
             answers.add(handle(items.get(i), call, rid, batch));
         }
-        if (!batch && answers.get(0).body() instanceof Committing c) {
-            return whenCommitted(c, answers.get(0).headers(), sse, httpRequestId);
-        }
         if (!batch && answers.get(0).body() instanceof Streamed s) {
-            return done(streamed.build(s.id(), s.read(), sse, request, httpRequestId, answers.get(0).headers()));
+            return streamed.build(s.id(), s.read(), sse, request, httpRequestId, answers.get(0).headers());
         }
         var bodies = answers.stream().map(Answer::body).filter(b -> b != null).toList();
         if (bodies.isEmpty()) {
-            return done(Response.status(202).header(REQUEST_ID_HEADER, httpRequestId).build());
+            return Response.status(202).header(REQUEST_ID_HEADER, httpRequestId).build();
         }
         int status = batch ? 200 : answers.get(0).status();
         var builder = respond(status, batch ? bodies : bodies.get(0), sse).header(REQUEST_ID_HEADER, httpRequestId);
         if (!batch) {
             answers.get(0).headers().forEach(builder::header);
         }
-        return done(builder.build());
+        return builder.build();
     }
 
     /**
@@ -377,49 +362,8 @@ public class McpEndpoint {
             }
             return new Answer(new Streamed(id, streamed), 200, RateHeaders.of(served.rate()));
         }
-        var committing = (ReadResult.Committing) served.result();
-        if (inBatch) {
-            // A batch is answered as one body: wait here for this read's records.
-            return new Answer(new JsonRpc.Result(id, committing.await()), 200, RateHeaders.of(served.rate()));
-        }
-        return new Answer(new Committing(id, committing), 200, RateHeaders.of(served.rate()));
-    }
-
-    /** An answer whose body may be sent once its audit records are durable. */
-    private record Committing(JsonNode id, ReadResult.Committing read) {
-    }
-
-    /**
-     * The response to a read whose records are still committing. The stage completes on the audit writer's
-     * thread; the response is built and written on the request's event loop (its Vert.x context), so the
-     * writer only hands it over. A read that cannot be committed is answered -32005 and discloses nothing.
-     */
-    private CompletionStage<Response> whenCommitted(Committing c, Map<String, String> headers, boolean sse, String requestId) {
-        io.vertx.core.Context context = Vertx.currentContext();
-        Executor respondOn = context == null ? Runnable::run : task -> context.runOnContext(v -> task.run());
-        return c.read().result().handleAsync((result, failure) -> {
-            Response.ResponseBuilder builder;
-            if (failure == null) {
-                builder = respond(200, new JsonRpc.Result(c.id(), result), sse);
-                headers.forEach(builder::header);
-            } else {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-                Answer a;
-                if (cause instanceof McpError e) {
-                    a = failure(c.id(), e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
-                } else {
-                    LOG.errorf(cause, "internal error in request %s", requestId);
-                    a = failure(c.id(), ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of(), requestId, 200);
-                }
-                builder = respond(a.status(), a.body(), sse);
-                a.headers().forEach(builder::header);
-            }
-            return builder.header(REQUEST_ID_HEADER, requestId).build();
-        }, respondOn);
-    }
-
-    private static CompletionStage<Response> done(Response response) {
-        return CompletableFuture.completedStage(response);
+        return new Answer(new JsonRpc.Result(id, ((ReadResult.Complete) served.result()).result()), 200,
+                RateHeaders.of(served.rate()));
     }
 
     /** An answer whose body is written as it is read. */

@@ -4,7 +4,6 @@ import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditEvent.Kind;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.HeldRecord;
 import dev.quaestor.audit.PendingCommit;
 import dev.quaestor.mcp.schema.ErrorCodes;
 import dev.quaestor.mcp.schema.McpError;
@@ -52,10 +51,9 @@ import org.jboss.logging.Logger;
  *   <li><b>Rate limit</b> from the policy's {@code limits:} (-32004, HTTP 429). It is asked before the
  *       decision is recorded so that a refusal is one record, not two; it serves nothing.</li>
  *   <li><b>Audit</b> of the decision (and of a rate-limit refusal), committed before anything is
- *       served (fail closed: -32005). A refusal waits for it. An admitted request holds it while the
- *       provider reads, then queues it with the outcome record as one entry: both commit in the same
- *       batch, so one wait covers both (streamed content and subscriptions wait for the decision alone
- *       first).</li>
+ *       served (fail closed: -32005). A refusal waits for it. An admitted request only queues it and
+ *       goes on to the provider while it commits; its outcome record is stored only if the decision
+ *       was, so one wait, for the outcome, covers both.</li>
  *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: time box (-32001),
  *       bulkhead and circuit breaker (-32005).</li>
  *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
@@ -127,56 +125,47 @@ public class ResourcePipeline {
             // Same answer whether or not the URI exists: the provider is never consulted.
             throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
         }
-        // The DECISION is held while the provider reads and then queued with the OUTCOME: both commit in one batch,
-        // before anything is released (streamed content waits for the DECISION itself before its first byte).
+        // The DECISION commits while the provider reads. Nothing is released before the OUTCOME has committed,
+        // and the OUTCOME is stored only if the DECISION was (streamed content waits for the DECISION itself).
         Admitted admitted = admit(ctx, method, Action.READ, uri, uriText, "ALLOW", decision.rules(), policy, start);
-        try (admitted) { // a decision left unpaired by an unexpected error is still queued
-            RateCheck rate = admitted.rate();
+        RateCheck rate = admitted.rate();
 
-            OpenedContent content;
-            long maxBytes;
-            try {
-                var mounted = mounts.resolve(uri).orElseThrow(() -> new ResourceNotFoundException(uriText));
-                maxBytes = mounted.mount().longSetting("max-bytes", Long.MAX_VALUE);
-                try (var stage = spans.start("provider", method)) {
-                    stage.attribute("quaestor.mount", mounted.mount().name());
-                    content = calls.read(mounted, uri, readConfig.bufferLimit());
-                }
-            } catch (RuntimeException e) {
-                throw providerFailure(ctx, admitted, method, Action.READ, uriText, policy, start, e);
+        OpenedContent content;
+        long maxBytes;
+        try {
+            var mounted = mounts.resolve(uri).orElseThrow(() -> new ResourceNotFoundException(uriText));
+            maxBytes = mounted.mount().longSetting("max-bytes", Long.MAX_VALUE);
+            try (var stage = spans.start("provider", method)) {
+                stage.attribute("quaestor.mount", mounted.mount().name());
+                content = calls.read(mounted, uri, readConfig.bufferLimit());
             }
-
-            ResourceEntry e = content.entry();
-            if (!content.complete()) {
-                // Large content: streamed, so its first bytes leave before the OUTCOME exists: the DECISION must be
-                // durable first. Its outcome is committed before the response's closing bytes (StreamedRead).
-                try {
-                    awaitCommit(admitted.decision());
-                } catch (McpError refused) {
-                    content.discard();
-                    throw refused;
-                }
-                return new Served<>(new StreamedRead(uriText, e.mimeType(), content.text(), content.head(), content.rest(),
-                        maxBytes, (outcome, errorCode, bytes, sha256, detail) -> outcome(ctx, null, method, Action.READ, uriText,
-                                policy, outcome, errorCode, bytes, null, sha256, start, joinDetails(rate.auditDetail(), detail)), digests), rate);
-            }
-            byte[] bytes = content.head();
-            String sha256 = sha256(bytes);
-            PendingCommit records = queueOutcome(ctx, admitted.decision(), method, Action.READ, uriText, policy, "ok", null,
-                    (long) bytes.length, null, sha256, start, rate.auditDetail());
-
-            var item = content.text()
-                    ? new Schema.ResourceContents(uriText, e.mimeType(), new String(bytes, java.nio.charset.StandardCharsets.UTF_8), null)
-                    : new Schema.ResourceContents(uriText, e.mimeType(), null, Base64.getEncoder().encodeToString(bytes));
-            var result = new Schema.ReadResourceResult(List.of(item));
-            // Released only once both records are durable; the caller waits for that without holding a thread.
-            return new Served<>(new ReadResult.Committing(records.committed().handle((v, failure) -> {
-                if (failure != null) {
-                    throw auditUnavailable();
-                }
-                return result;
-            })), rate);
+        } catch (RuntimeException e) {
+            throw providerFailure(ctx, admitted, method, Action.READ, uriText, policy, start, e);
         }
+
+        ResourceEntry e = content.entry();
+        if (!content.complete()) {
+            // Large content: streamed, so its first bytes leave before the OUTCOME exists: the DECISION must be
+            // durable first. Its outcome is committed before the response's closing bytes (StreamedRead).
+            try {
+                awaitCommit(admitted.decision());
+            } catch (McpError refused) {
+                content.discard();
+                throw refused;
+            }
+            return new Served<>(new StreamedRead(uriText, e.mimeType(), content.text(), content.head(), content.rest(),
+                    maxBytes, (outcome, errorCode, bytes, sha256, detail) -> outcome(ctx, null, method, Action.READ, uriText,
+                            policy, outcome, errorCode, bytes, null, sha256, start, joinDetails(rate.auditDetail(), detail)), digests), rate);
+        }
+        byte[] bytes = content.head();
+        String sha256 = sha256(bytes);
+        outcome(ctx, admitted.decision(), method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256,
+                start, rate.auditDetail());
+
+        var item = content.text()
+                ? new Schema.ResourceContents(uriText, e.mimeType(), new String(bytes, java.nio.charset.StandardCharsets.UTF_8), null)
+                : new Schema.ResourceContents(uriText, e.mimeType(), null, Base64.getEncoder().encodeToString(bytes));
+        return new Served<>(new ReadResult.Complete(new Schema.ReadResourceResult(List.of(item))), rate);
     }
 
     public Served<Schema.ListResourcesResult> list(RequestContext ctx, String cursor) {
@@ -185,24 +174,22 @@ public class ResourcePipeline {
         PolicySet policy = policies.current();
         // The decision for a listing is per entry: each entry is shown only if the caller may list it.
         Admitted admitted = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
-        try (admitted) { // a decision left unpaired by an unexpected error is still queued
-            RateCheck rate = admitted.rate();
-            Page<ResourceEntry> page;
-            var skipped = new ArrayList<String>(0);
-            try {
-                page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(), new ListingFilter(policy, ctx), skipped);
-            } catch (RuntimeException e) {
-                throw providerFailure(ctx, admitted, method, Action.LIST, null, policy, start, e);
-            }
-            var resources = new ArrayList<Schema.Resource>(page.items().size());
-            for (ResourceEntry e : page.items()) {
-                resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
-                        e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
-            }
-            outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start,
-                    joinDetails(rate.auditDetail(), skipped.isEmpty() ? null : String.join("; ", skipped)));
-            return new Served<>(new Schema.ListResourcesResult(resources, page.nextCursor()), rate);
+        RateCheck rate = admitted.rate();
+        Page<ResourceEntry> page;
+        var skipped = new ArrayList<String>(0);
+        try {
+            page = calls.list(mounts, cursor, listing.pageSize(), listing.scanBudget(), new ListingFilter(policy, ctx), skipped);
+        } catch (RuntimeException e) {
+            throw providerFailure(ctx, admitted, method, Action.LIST, null, policy, start, e);
         }
+        var resources = new ArrayList<Schema.Resource>(page.items().size());
+        for (ResourceEntry e : page.items()) {
+            resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
+                    e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
+        }
+        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start,
+                joinDetails(rate.auditDetail(), skipped.isEmpty() ? null : String.join("; ", skipped)));
+        return new Served<>(new Schema.ListResourcesResult(resources, page.nextCursor()), rate);
     }
 
     public Served<Schema.ListResourceTemplatesResult> templates(RequestContext ctx, String cursor) {
@@ -214,20 +201,18 @@ public class ResourcePipeline {
         }
         PolicySet policy = policies.current();
         Admitted admitted = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
-        try (admitted) { // a decision left unpaired by an unexpected error is still queued
-            var out = new ArrayList<Schema.ResourceTemplate>();
-            for (var m : mounts.all()) {
-                for (var t : m.provider().templates()) {
-                    CanonicalUri under = literalPrefix(t.uriTemplate());
-                    if (under != null && policy.mayAllowBelow(ctx.identity(), Action.READ, under, ctx.facts())) {
-                        out.add(new Schema.ResourceTemplate(t.uriTemplate(), t.name(), t.title(), t.description(), t.mimeType()));
-                    }
+        var out = new ArrayList<Schema.ResourceTemplate>();
+        for (var m : mounts.all()) {
+            for (var t : m.provider().templates()) {
+                CanonicalUri under = literalPrefix(t.uriTemplate());
+                if (under != null && policy.mayAllowBelow(ctx.identity(), Action.READ, under, ctx.facts())) {
+                    out.add(new Schema.ResourceTemplate(t.uriTemplate(), t.name(), t.title(), t.description(), t.mimeType()));
                 }
             }
-            outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start,
-                    admitted.rate().auditDetail());
-            return new Served<>(new Schema.ListResourceTemplatesResult(out, null), admitted.rate());
         }
+        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start,
+                admitted.rate().auditDetail());
+        return new Served<>(new Schema.ListResourceTemplatesResult(out, null), admitted.rate());
     }
 
     /**
@@ -308,58 +293,56 @@ public class ResourcePipeline {
         String method = "completion/complete";
         PolicySet policy = policies.current();
         Admitted admitted = admit(ctx, method, Action.READ, null, null, "FILTER", List.of(), policy, start);
-        try (admitted) { // a decision left unpaired by an unexpected error is still queued
-            RateCheck rate = admitted.rate();
-            String detail = "template " + truncate(templateText) + " argument " + truncate(argument);
+        RateCheck rate = admitted.rate();
+        String detail = "template " + truncate(templateText) + " argument " + truncate(argument);
 
-            MountTable.Mounted owner = null;
-            UriTemplate template = null;
-            for (var m : mounts.all()) {
-                for (var t : m.provider().templates()) {
-                    if (t.uriTemplate().equals(templateText)) {
-                        owner = m;
-                        template = UriTemplate.parse(t.uriTemplate());
-                    }
+        MountTable.Mounted owner = null;
+        UriTemplate template = null;
+        for (var m : mounts.all()) {
+            for (var t : m.provider().templates()) {
+                if (t.uriTemplate().equals(templateText)) {
+                    owner = m;
+                    template = UriTemplate.parse(t.uriTemplate());
                 }
             }
-            if (template == null || !template.variables().contains(argument)) {
-                outcome(ctx, admitted.decision(), method, Action.READ, null, policy, "invalid-params", ErrorCodes.INVALID_PARAMS, null, null, null,
-                        start, detail);
-                throw new McpError(ErrorCodes.INVALID_PARAMS, template == null ? "Unknown resource template"
-                        : "The template has no argument named " + truncate(argument), Map.of());
-            }
-            var known = new LinkedHashMap<String, String>();
-            for (var e : resolved.entrySet()) {
-                if (template.variables().contains(e.getKey()) && !e.getKey().equals(argument)) {
-                    known.put(e.getKey(), e.getValue());
-                }
-            }
-            List<String> candidates;
-            try {
-                candidates = calls.complete(owner, templateText, argument, value, Map.copyOf(known), COMPLETION_SCAN);
-            } catch (RuntimeException e) {
-                throw providerFailure(ctx, admitted, method, Action.READ, null, policy, start, e);
-            }
-            var values = new ArrayList<String>();
-            boolean more = candidates.size() >= COMPLETION_SCAN;
-            for (String candidate : candidates) {
-                if (candidate == null || !candidate.startsWith(value)) {
-                    continue;
-                }
-                var values1 = new LinkedHashMap<>(known);
-                values1.put(argument, candidate);
-                if (mayRead(ctx, policy, template, values1, candidate.endsWith("/"))) {
-                    if (values.size() == MAX_COMPLETIONS) {
-                        more = true;
-                        break;
-                    }
-                    values.add(candidate);
-                }
-            }
-            outcome(ctx, admitted.decision(), method, Action.READ, null, policy, "ok", null, null, values.size(), null, start,
-                    joinDetails(rate.auditDetail(), detail));
-            return new Served<>(new Schema.CompleteResult(new Schema.Completion(values, null, more)), rate);
         }
+        if (template == null || !template.variables().contains(argument)) {
+            outcome(ctx, admitted.decision(), method, Action.READ, null, policy, "invalid-params", ErrorCodes.INVALID_PARAMS, null, null, null,
+                    start, detail);
+            throw new McpError(ErrorCodes.INVALID_PARAMS, template == null ? "Unknown resource template"
+                    : "The template has no argument named " + truncate(argument), Map.of());
+        }
+        var known = new LinkedHashMap<String, String>();
+        for (var e : resolved.entrySet()) {
+            if (template.variables().contains(e.getKey()) && !e.getKey().equals(argument)) {
+                known.put(e.getKey(), e.getValue());
+            }
+        }
+        List<String> candidates;
+        try {
+            candidates = calls.complete(owner, templateText, argument, value, Map.copyOf(known), COMPLETION_SCAN);
+        } catch (RuntimeException e) {
+            throw providerFailure(ctx, admitted, method, Action.READ, null, policy, start, e);
+        }
+        var values = new ArrayList<String>();
+        boolean more = candidates.size() >= COMPLETION_SCAN;
+        for (String candidate : candidates) {
+            if (candidate == null || !candidate.startsWith(value)) {
+                continue;
+            }
+            var values1 = new LinkedHashMap<>(known);
+            values1.put(argument, candidate);
+            if (mayRead(ctx, policy, template, values1, candidate.endsWith("/"))) {
+                if (values.size() == MAX_COMPLETIONS) {
+                    more = true;
+                    break;
+                }
+                values.add(candidate);
+            }
+        }
+        outcome(ctx, admitted.decision(), method, Action.READ, null, policy, "ok", null, null, values.size(), null, start,
+                joinDetails(rate.auditDetail(), detail));
+        return new Served<>(new Schema.CompleteResult(new Schema.Completion(values, null, more)), rate);
     }
 
     /**
@@ -445,12 +428,8 @@ public class ResourcePipeline {
         }
     }
 
-    /** A request past the policy and the limiter: its rate check and its {@code DECISION}, held (not yet queued). */
-    private record Admitted(RateCheck rate, HeldRecord decision) implements AutoCloseable {
-        @Override
-        public void close() {
-            decision.close();
-        }
+    /** A request past the policy and the limiter: its rate check and its {@code DECISION}, queued and maybe not yet durable. */
+    private record Admitted(RateCheck rate, PendingCommit decision) {
     }
 
     /**
@@ -460,8 +439,8 @@ public class ResourcePipeline {
      * or {@code rate-limit-unavailable} (-32005) and the limit in {@code detail}, committed before the
      * refusal is answered. A refused request costs one durable record, not two, which is what a client
      * flooding past its limit mostly sends (README "Rate limits"). An admitted request's
-     * {@code DECISION} is only held: it is queued with the {@code OUTCOME} as one entry, so both commit
-     * in one batch and the request waits once; nothing is disclosed before that commit.
+     * {@code DECISION} is only queued: the caller may work while it commits, and discloses nothing
+     * until its {@code OUTCOME}, stored only after the {@code DECISION}, has committed.
      */
     private Admitted admit(RequestContext ctx, String method, Action action, CanonicalUri uri, String uriText,
             String verdict, List<String> rules, PolicySet policy, long start) {
@@ -485,17 +464,15 @@ public class ResourcePipeline {
             data.put("retryAfterSeconds", rate.retryAfterSeconds());
             throw new McpError(ErrorCodes.RATE_LIMITED, "Rate limit exceeded", data, 429, RateHeaders.of(rate));
         }
-        return new Admitted(rate, audit.hold(decisionEvent(ctx, method, action, uriText, verdict, rules, policy, null, null, null)));
+        return new Admitted(rate, decision(ctx, method, action, uriText, verdict, rules, policy, null, null, null));
     }
 
     /** {@link #admit}, then waits for the {@code DECISION}: for steps that change state (a subscription). */
     private RateCheck admitDurably(RequestContext ctx, String method, Action action, CanonicalUri uri, String uriText,
             String verdict, List<String> rules, PolicySet policy, long start) {
         Admitted admitted = admit(ctx, method, action, uri, uriText, verdict, rules, policy, start);
-        try (admitted) { // a decision left unpaired by an unexpected error is still queued
-            awaitCommit(admitted.decision());
-            return admitted.rate();
-        }
+        awaitCommit(admitted.decision());
+        return admitted.rate();
     }
 
     /** A policy denial: its {@code DECISION} is the request's only record. */
@@ -549,11 +526,13 @@ public class ResourcePipeline {
     /**
      * The first record of a request: what was decided, by which rules, under which revision; for a
      * request refused here (policy, invalid URI, rate limit) also why, and then it is the only record.
-     * Queued, not awaited: see {@link #awaitCommit}. An admitted request's is held instead ({@link #admit}).
+     * Queued, not awaited: see {@link #awaitCommit}.
      */
     private PendingCommit decision(RequestContext ctx, String method, Action action, String uri, String verdict,
             List<String> rules, PolicySet policy, String refusal, Integer errorCode, String detail) {
-        var event = decisionEvent(ctx, method, action, uri, verdict, rules, policy, refusal, errorCode, detail);
+        metrics.decided(action, verdict);
+        var event = new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
+                uri, verdict, rules, policy.revision(), refusal, errorCode, null, null, null, null, detail);
         try (var stage = spans.start("audit.decision", method)) {
             return audit.submit(event);
         } catch (AuditUnavailableException e) {
@@ -561,40 +540,19 @@ public class ResourcePipeline {
         }
     }
 
-    private AuditEvent decisionEvent(RequestContext ctx, String method, Action action, String uri, String verdict,
-            List<String> rules, PolicySet policy, String refusal, Integer errorCode, String detail) {
-        metrics.decided(action, verdict);
-        return new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
-                uri, verdict, rules, policy.revision(), refusal, errorCode, null, null, null, null, detail);
-    }
-
     /**
      * The second record: what happened and, for a read, exactly which bytes were disclosed. Committed
-     * before this returns; with {@code decision} (the request's held {@code DECISION}), queued with it
-     * as one entry if it is not queued yet, and in any case stored only if the decision was.
+     * before this returns, and stored only if {@code decision} (when given: not yet known durable) was.
      */
-    private void outcome(RequestContext ctx, HeldRecord decision, String method, Action action, String uri,
-            PolicySet policy, String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start,
-            String detail) {
-        PendingCommit queued = queueOutcome(ctx, decision, method, action, uri, policy, outcome, errorCode, bytes, items, sha256,
-                start, detail);
-        try (var stage = spans.start("audit.outcome", method)) {
-            queued.await();
-        } catch (AuditUnavailableException e) {
-            throw auditUnavailable();
-        }
-    }
-
-    /** {@link #outcome} without the wait: the record is queued, and what is returned tells when it is durable. */
-    private PendingCommit queueOutcome(RequestContext ctx, HeldRecord decision, String method, Action action, String uri,
+    private void outcome(RequestContext ctx, PendingCommit decision, String method, Action action, String uri,
             PolicySet policy, String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start,
             String detail) {
         metrics.finished(method, outcome, System.nanoTime() - start);
         var event = new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
                 uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
                 (System.nanoTime() - start) / 1000, detail);
-        try {
-            return decision == null ? audit.submit(event) : decision.then(event);
+        try (var stage = spans.start("audit.outcome", method)) {
+            (decision == null ? audit.submit(event) : audit.submitAfter(decision, event)).await();
         } catch (AuditUnavailableException e) {
             throw auditUnavailable();
         }
@@ -604,15 +562,6 @@ public class ResourcePipeline {
     private static void awaitCommit(PendingCommit record) {
         try {
             record.await();
-        } catch (AuditUnavailableException e) {
-            throw auditUnavailable();
-        }
-    }
-
-    /** Queues a held record on its own and waits for it, as {@link #awaitCommit(PendingCommit)}. */
-    private static void awaitCommit(HeldRecord record) {
-        try {
-            record.commit();
         } catch (AuditUnavailableException e) {
             throw auditUnavailable();
         }

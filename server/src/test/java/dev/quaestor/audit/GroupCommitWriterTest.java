@@ -22,8 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The group-commit writer on PostgreSQL, with its own chain: batches the database refuses (a
  * request id too long for its column) fail every waiter in them and leave no gap: exactly the
  * appends that returned are stored, and the chain verifies. A request's outcome queued behind its
- * decision is stored only if the decision is; a held decision queued with its outcome is stored with it,
- * as the record right before it, or not at all. Shutdown commits what was queued and signs the head.
+ * decision is stored only if the decision is. Shutdown commits what was queued and signs the head.
  */
 @QuarkusTest
 class GroupCommitWriterTest {
@@ -151,65 +150,6 @@ class GroupCommitWriterTest {
         w.stop();
         assertEquals(kept, stored(chain), "exactly the good pairs are stored");
         assertChainVerifies(chain, kept.size());
-    }
-
-    @Test
-    void aHeldDecisionAndItsOutcomeAreStoredAsConsecutiveRecordsOrNotAtAll() throws Exception {
-        String chain = "writer-held-" + System.nanoTime();
-        var w = writer(chain);
-        var returned = ConcurrentHashMap.<String>newKeySet();
-        var threads = new ArrayList<Thread>();
-        for (int t = 0; t < 8; t++) {
-            int id = t;
-            var th = new Thread(() -> {
-                for (int i = 0; i < 30; i++) {
-                    // As a read does: the decision is held, then queued with its outcome. Some outcomes are refused by
-                    // the database (request id too long): their decision must not be stored either.
-                    String d = "d-" + id + "-" + i;
-                    String o = (i % 7 == 3 ? "w".repeat(70) + "-" : "o-") + id + "-" + i;
-                    try (var held = new HeldRecord(w, event(d))) {
-                        held.then(event(o)).await();
-                        returned.add(d);
-                        returned.add(o);
-                    } catch (AuditUnavailableException e) {
-                        // refused together
-                    }
-                }
-            });
-            th.start();
-            threads.add(th);
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        // A held decision that is committed on its own first (streamed content), then followed by its outcome;
-        // and one that is never paired (a request that failed unexpectedly): close() still queues it.
-        var streamed = new HeldRecord(w, event("d-streamed"));
-        streamed.commit();
-        streamed.then(event("o-streamed")).await();
-        new HeldRecord(w, event("d-unpaired")).close();
-        w.stop();
-        returned.addAll(List.of("d-streamed", "o-streamed", "d-unpaired"));
-
-        assertTrue(returned.size() < 8 * 30 * 2 + 3 && returned.size() > 3, "some pairs were refused, others not: " + returned.size());
-        assertEquals(returned, stored(chain), "stored records are exactly the pairs that returned, and the unpaired decision");
-        var seqs = new java.util.HashMap<String, Long>();
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "");
-                var rs = c.createStatement().executeQuery("SELECT request_id, seq FROM audit_entry WHERE chain_id = '" + chain + "'")) {
-            while (rs.next()) {
-                seqs.put(rs.getString(1), rs.getLong(2));
-            }
-        }
-        for (var e : seqs.entrySet()) {
-            if (e.getKey().startsWith("o-") && !e.getKey().equals("o-streamed")) {
-                Long decision = seqs.get("d-" + e.getKey().substring(2));
-                assertEquals(decision + 1, e.getValue(), "an outcome directly follows its held decision: " + e.getKey());
-            }
-        }
-        assertTrue(seqs.get("o-streamed") > seqs.get("d-streamed"));
-        assertChainVerifies(chain, returned.size());
-        var batches = metrics.get("quaestor.audit.batch.size").summary();
-        assertEquals(returned.size(), (long) batches.totalAmount(), "batch sizes count records, two per pair");
     }
 
     @Test
