@@ -4,8 +4,10 @@ import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -31,6 +33,18 @@ class AuditWaitTest {
     private static final String READ = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + URI + "\"}}";
 
     private final String bob = TestIssuer.tokenFor("bob");
+
+    @Inject
+    AgroalDataSource ds;
+
+    /** Commits wait less behind the kernel's writeback when the server's backends flush what they evict early. */
+    @Test
+    void theServersConnectionsWriteBackEvictedPagesEarly() throws Exception {
+        try (var c = ds.getConnection(); var rs = c.createStatement().executeQuery("SHOW backend_flush_after")) {
+            assertTrue(rs.next());
+            assertEquals("256kB", rs.getString(1));
+        }
+    }
 
     @Test
     void readsWhoseRecordsCannotCommitAreRefusedAndDiscloseNothing() throws Exception {
