@@ -24,7 +24,7 @@ month=$1 out=$2 key=$4
 [[ $month =~ ^[0-9]{4}-(0[1-9]|1[0-2])$ ]] || usage
 before="${month}-01T00:00:00Z"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-verifier="$here/../server/src/main/java/dev/quaestor/audit/ChainVerifier.java"
+verifier="$here/../src/server/src/main/java/dev/quaestor/audit/ChainVerifier.java"
 psql=(psql -X -q -At -v ON_ERROR_STOP=1)
 
 partitions=$("${psql[@]}" -c "SELECT string_agg(p::text, ' ') FROM quaestor_audit_archivable('$before') p")

@@ -16,7 +16,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 ms() { date +%s%3N; }
 
 scripts/keycloak.sh status >/dev/null 2>&1 || scripts/keycloak.sh start
-[ -f server/target/quarkus-app/quarkus-run.jar ] || ./mvnw -B -q package -DskipTests
+[ -f src/server/target/quarkus-app/quarkus-run.jar ] || ./mvnw -B -q package -DskipTests
 openssl genpkey -algorithm ed25519 -out "$work/key.pem" 2>/dev/null
 psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 
@@ -24,7 +24,7 @@ start_server() {
   QUAESTOR_OIDC_ISSUER=http://127.0.0.1:8180/realms/quaestor QUAESTOR_OIDC_AUDIENCE=quaestor \
   QUAESTOR_DB_URL="jdbc:postgresql://127.0.0.1:5432/$db?reWriteBatchedInserts=true" QUAESTOR_DB_USER=postgres QUAESTOR_DB_PASSWORD=x \
   QUAESTOR_AUDIT_SIGNING_KEY_FILE="$work/key.pem" QUAESTOR_AUDIT_CHAIN_ID=fault-check QUARKUS_HTTP_PORT=$port \
-    java -jar server/target/quarkus-app/quarkus-run.jar >>"$work/server.log" 2>&1 &
+    java -jar src/server/target/quarkus-app/quarkus-run.jar >>"$work/server.log" 2>&1 &
   server=$!
   for _ in $(seq 1 60); do curl -sf "$url/q/health/ready" >/dev/null 2>&1 && return 0; sleep 0.5; done
   fail "server did not become ready (see $work/server.log)"
@@ -84,5 +84,5 @@ echo "online verification: $(echo "$online" | jq -c '{verified, chains: [.chains
 [ "$(echo "$online" | jq -r .verified)" = true ] || fail "online verification failed"
 curl -s -H "Authorization: Bearer $auditor" "$url/audit/export" -o "$work/export.jsonl"
 curl -s "$url/.well-known/quaestor-audit-key" | jq -r .publicKey >"$work/key.pub"
-java server/src/main/java/dev/quaestor/audit/ChainVerifier.java "$work/export.jsonl" --trust "$work/key.pub" || fail "offline verification failed"
+java src/server/src/main/java/dev/quaestor/audit/ChainVerifier.java "$work/export.jsonl" --trust "$work/key.pub" || fail "offline verification failed"
 echo "PASS: audit fault checks (logs in $work)"

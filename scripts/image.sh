@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the container image with Quarkus + Jib into a local tarball, on a machine with no Docker and no registry:
 #
-#   scripts/image.sh              -> server/target/image/quaestor-image.tar (`docker load` / `podman load` format)
+#   scripts/image.sh              -> src/server/target/image/quaestor-image.tar (`docker load` / `podman load` format)
 #   scripts/image.sh --check      -> also unpacks the image and runs it (chroot, as user 65532, no shell inside):
 #                                    the migrate-and-exit mode against PostgreSQL on 127.0.0.1, then timed starts
 #                                    to ready as a pod starts, with and without the start-up archive
@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out=server/target/image
+out=src/server/target/image
 mkdir -p "$out"
 java_home="${IMAGE_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 base="$out/base-image.tar"
@@ -50,7 +50,7 @@ if [[ " $* " != *" --no-archive "* ]]; then
   jar_type=(-Dquarkus.package.jar.type=aot-jar)
 fi
 
-./mvnw -B -q -pl server -am package -DskipTests -Pimage "${jar_type[@]}" \
+./mvnw -B -q -pl src/server -am package -DskipTests -Pimage "${jar_type[@]}" \
   -Dquarkus.jib.base-jvm-image="tar://$PWD/$base" \
   -Dquarkus.jib.docker-executable-name="$PWD/$shim"
 [[ -s "$image" ]] || { echo "image.sh: Jib produced no image tarball" >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# End-to-end test with a real Keycloak (issue 7): starts Keycloak 26 (scripts/keycloak.sh: Maven Central download,
+# End-to-end test with a real Keycloak : starts Keycloak 26 (scripts/keycloak.sh: Maven Central download,
 # Temurin 25, realm deploy/keycloak/quaestor-realm.json imported) unless it already runs, builds the server, runs
-# server/src/test/java/dev/quaestor/KeycloakEndToEnd.java against the packaged server in production mode, and stops
+# src/server/src/test/java/dev/quaestor/KeycloakEndToEnd.java against the packaged server in production mode, and stops
 # Keycloak again if it started it, whatever the outcome. Needs PostgreSQL on 127.0.0.1:5432 (as `verify` does).
 #
 #   scripts/keycloak-e2e.sh            # about 1-2 minutes once Keycloak is downloaded (the first run downloads ~200 MB)
@@ -26,5 +26,5 @@ fi
 issuer="http://127.0.0.1:${KEYCLOAK_PORT:-8180}/realms/quaestor"
 
 # Only KeycloakEndToEnd runs: unit tests are skipped (-Dtest=NONE) and failsafe is pointed at this one class.
-./mvnw -B -pl server -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
+./mvnw -B -pl src/server -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
   -Dit.test=KeycloakEndToEnd -Dquaestor.e2e.issuer="$issuer"

@@ -1,0 +1,276 @@
+package dev.quaestor.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every overlay under deploy/overlays renders, every object it renders is valid for the Kubernetes model, and the
+ * security review's points hold on what would actually be applied (not on the base alone).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ManifestsTest {
+
+    private static final Path REPO = Path.of(System.getProperty("quaestor.repo", "../..")).toAbsolutePath().normalize();
+    private static final Path OVERLAYS = REPO.resolve("deploy/overlays");
+    private static final Map<String, String> PROBES = Map.of("startup", "/q/health/started", "readiness", "/q/health/ready",
+            "liveness", "/q/health/live");
+    /** PostgreSQL, Redis (plain, TLS), the IdP (HTTPS) and DNS: nothing else may leave the pod. */
+    private static final Set<Integer> EGRESS_PORTS = Set.of(5432, 6379, 6380, 443, 53);
+    private static final int MCP_PORT = 8080;
+
+    Stream<Path> overlays() throws IOException {
+        try (var dirs = Files.list(OVERLAYS)) {
+            List<Path> found = dirs.filter(d -> Files.exists(d.resolve("kustomization.yaml"))).sorted().toList();
+            assertTrue(found.size() >= 2, "deploy/overlays has dev and prod: " + found);
+            return found.stream();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void deploymentIsHardenedAndOperable(Path overlay) throws Exception {
+        Rendered r = Rendered.render(overlay);
+        Deployment d = r.one(Deployment.class, "quaestor");
+        assertTrue(d.getSpec().getReplicas() >= 2, "at least 2 replicas");
+        assertEquals("RollingUpdate", d.getSpec().getStrategy().getType());
+        assertEquals(0, d.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal(), "maxUnavailable 0");
+        PodSpec pod = d.getSpec().getTemplate().getSpec();
+        assertPodHardened(r, pod);
+
+        Container c = pod.getContainers().get(0);
+        assertEquals(MCP_PORT, c.getPorts().get(0).getContainerPort());
+        assertProbe(c.getStartupProbe(), "startup");
+        assertProbe(c.getReadinessProbe(), "readiness");
+        assertProbe(c.getLivenessProbe(), "liveness");
+
+        // Shutdown: the grace period covers the pre-shutdown delay plus the in-flight timeout the server is given.
+        Map<String, String> config = configOf(r, c);
+        long shutdown = Duration.parse("PT" + config.get("QUAESTOR_SHUTDOWN_DELAY")).plus(
+                Duration.parse("PT" + config.get("QUAESTOR_SHUTDOWN_TIMEOUT"))).toSeconds();
+        assertTrue(pod.getTerminationGracePeriodSeconds() > shutdown, "terminationGracePeriodSeconds "
+                + pod.getTerminationGracePeriodSeconds() + " exceeds shutdown delay + timeout " + shutdown);
+
+        // The pods hold the application role only; the owner's credentials are the migration Job's.
+        assertEquals("false", env(c, "QUAESTOR_MIGRATE_AT_START").getValue());
+        assertEquals(Set.of("quaestor-db-app", "quaestor-audit-hmac"), secretsReferenced(c));
+        assertTrue(pod.getVolumes().stream().anyMatch(v -> v.getSecret() != null
+                && baseName(v.getSecret().getSecretName()).equals("quaestor-audit-signing-key")), "signing key from a Secret");
+        for (EnvVar e : c.getEnv()) {
+            assertFalse(e.getName().matches(".*(PASSWORD|KEY)$") && e.getValue() != null, e.getName() + " is inlined");
+        }
+
+        // Policies: the whole ConfigMap mounted as a directory (no subPath), so updates reach the pod.
+        Volume policies = pod.getVolumes().stream().filter(v -> v.getName().equals("policies")).findFirst().orElseThrow();
+        assertEquals("quaestor-policies", policies.getConfigMap().getName(), "a fixed name: updates in place, no roll");
+        assertTrue(c.getVolumeMounts().stream().filter(m -> m.getName().equals("policies"))
+                .allMatch(m -> m.getSubPath() == null && m.getMountPath().equals(config.get("QUAESTOR_POLICIES_PATH"))));
+
+        Service svc = r.one(Service.class, "quaestor");
+        assertEquals(d.getSpec().getSelector().getMatchLabels(), svc.getSpec().getSelector());
+        assertEquals("http", svc.getSpec().getPorts().get(0).getTargetPort().getStrVal());
+
+        PodDisruptionBudget pdb = r.one(PodDisruptionBudget.class, "quaestor");
+        assertEquals(d.getSpec().getSelector().getMatchLabels(), pdb.getSpec().getSelector().getMatchLabels());
+        assertTrue(pdb.getSpec().getMaxUnavailable() != null || pdb.getSpec().getMinAvailable() != null);
+
+        HorizontalPodAutoscaler hpa = r.one(HorizontalPodAutoscaler.class, "quaestor");
+        assertEquals("autoscaling/v2", hpa.getApiVersion());
+        assertEquals("Deployment", hpa.getSpec().getScaleTargetRef().getKind());
+        assertEquals("quaestor", hpa.getSpec().getScaleTargetRef().getName());
+        assertTrue(hpa.getSpec().getMinReplicas() >= 2);
+    }
+
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void migrationJobRunsFlywayAsTheOwnerAndExits(Path overlay) throws Exception {
+        Rendered r = Rendered.render(overlay);
+        Job job = r.one(Job.class, "quaestor-migrate");
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        assertPodHardened(r, pod);
+        assertEquals("Never", pod.getRestartPolicy());
+        Container c = pod.getContainers().get(0);
+        assertEquals(r.one(Deployment.class, "quaestor").getSpec().getTemplate().getSpec().getContainers().get(0).getImage(),
+                c.getImage(), "the same image as the server");
+        assertEquals("true", env(c, "QUARKUS_INIT_AND_EXIT").getValue());
+        assertEquals("true", env(c, "QUAESTOR_MIGRATE_AT_START").getValue());
+        assertEquals(Set.of("quaestor-db-owner"), secretsReferenced(c));
+        // Without a JDBC URL Quarkus treats the datasource as unconfigured and the run exits 0 having migrated nothing.
+        assertFalse(configOf(r, c).getOrDefault("QUAESTOR_DB_URL", "").isBlank(), "the Job sees QUAESTOR_DB_URL");
+        assertEquals("quaestor-db-owner", baseName(env(c, "QUAESTOR_DB_USER").getValueFrom().getSecretKeyRef().getName()));
+    }
+
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void networkPoliciesAdmitOnlyTheMcpPortAndReachOnlyDatabaseRedisIdpAndDns(Path overlay) throws Exception {
+        Rendered r = Rendered.render(overlay);
+        Deployment d = r.one(Deployment.class, "quaestor");
+        NetworkPolicy np = r.one(NetworkPolicy.class, "quaestor");
+        assertEquals(d.getSpec().getSelector().getMatchLabels(), np.getSpec().getPodSelector().getMatchLabels());
+        assertEquals(List.of("Ingress", "Egress"), np.getSpec().getPolicyTypes());
+        assertFalse(np.getSpec().getIngress().isEmpty());
+        np.getSpec().getIngress().forEach(rule -> assertEquals(Set.of(MCP_PORT), ports(rule.getPorts()), "ingress ports"));
+        np.getSpec().getEgress().forEach(rule -> {
+            assertFalse(rule.getPorts() == null || rule.getPorts().isEmpty(), "every egress rule names its ports");
+            assertTrue(EGRESS_PORTS.containsAll(ports(rule.getPorts())), "egress ports " + ports(rule.getPorts()));
+        });
+        Set<Integer> reached = np.getSpec().getEgress().stream().flatMap(e -> ports(e.getPorts()).stream()).collect(Collectors.toSet());
+        assertTrue(reached.containsAll(Set.of(5432, 443, 53)) && (reached.contains(6379) || reached.contains(6380)), "" + reached);
+        assertTrue(np.getSpec().getEgress().stream().flatMap(e -> e.getPorts().stream())
+                .anyMatch(p -> p.getPort().getIntVal() == 53 && "UDP".equals(p.getProtocol())), "DNS over UDP");
+
+        NetworkPolicy migrate = r.one(NetworkPolicy.class, "quaestor-migrate");
+        assertEquals(r.one(Job.class, "quaestor-migrate").getSpec().getTemplate().getMetadata().getLabels(),
+                migrate.getSpec().getPodSelector().getMatchLabels());
+        assertTrue(migrate.getSpec().getIngress() == null || migrate.getSpec().getIngress().isEmpty(), "the Job accepts nothing");
+        migrate.getSpec().getEgress().forEach(rule -> assertTrue(Set.of(5432, 53).containsAll(ports(rule.getPorts()))));
+    }
+
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void policiesConfigMapHoldsExactlyTheRepositorysPolicyFiles(Path overlay) throws Exception {
+        Rendered r = Rendered.render(overlay);
+        ConfigMap cm = r.one(ConfigMap.class, "quaestor-policies");
+        Set<String> files;
+        try (var list = Files.list(REPO.resolve("policies"))) {
+            files = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml") || n.endsWith(".yml"))
+                    .collect(Collectors.toCollection(TreeSet::new));
+        }
+        assertEquals(files, new TreeSet<>(cm.getData().keySet()),
+                "deploy/components/policies/kustomization.yaml lists every file of policies/");
+        for (String f : files) {
+            assertEquals(Files.readString(REPO.resolve("policies").resolve(f)), cm.getData().get(f), f);
+        }
+    }
+
+    @Test
+    void prodCreatesNoSecretsAndDevMarksItsExamples() throws Exception {
+        assertTrue(Rendered.render(OVERLAYS.resolve("prod")).all(Secret.class).isEmpty(), "prod expects Secrets made out of band");
+        List<Secret> dev = Rendered.render(OVERLAYS.resolve("dev")).all(Secret.class);
+        assertFalse(dev.isEmpty());
+        assertTrue(Files.readString(OVERLAYS.resolve("dev/kustomization.yaml")).contains("EXAMPLE SECRETS - DEV ONLY"));
+    }
+
+    @Test
+    void optionalInClusterDatabaseRendersAndIsIncludedByNoOverlay() throws Exception {
+        Rendered r = Rendered.render(REPO.resolve("deploy/optional/cloudnative-pg"));
+        var cluster = r.all(GenericKubernetesResource.class).stream().filter(o -> o.getKind().equals("Cluster")).findFirst().orElseThrow();
+        assertEquals("postgresql.cnpg.io/v1", cluster.getApiVersion());
+        for (Path overlay : overlays().toList()) {
+            assertTrue(Rendered.render(overlay).all(GenericKubernetesResource.class).isEmpty(),
+                    overlay + " renders only kinds the Kubernetes model knows");
+        }
+    }
+
+    @Test
+    void aFieldUnknownToTheModelIsRefused() {
+        var e = assertThrows(IllegalArgumentException.class, () -> Rendered.parse("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: typo}
+                spec:
+                  replicas: 2
+                  template:
+                    spec:
+                      containers:
+                        - name: c
+                          image: i
+                          securityContext: {readOnlyRootFilesytem: true}
+                """));
+        assertTrue(e.getMessage().contains("readOnlyRootFilesytem"), e.getMessage());
+    }
+
+    private static void assertPodHardened(Rendered r, PodSpec pod) {
+        assertEquals(Boolean.FALSE, pod.getAutomountServiceAccountToken(), "no service-account token");
+        assertNotNull(pod.getServiceAccountName());
+        assertFalse(pod.getServiceAccountName().equals("default"), "a dedicated ServiceAccount");
+        ServiceAccount sa = r.one(ServiceAccount.class, pod.getServiceAccountName());
+        assertEquals(Boolean.FALSE, sa.getAutomountServiceAccountToken());
+        assertEquals(Boolean.TRUE, pod.getSecurityContext().getRunAsNonRoot(), "runAsNonRoot");
+        assertTrue(pod.getSecurityContext().getRunAsUser() == null || pod.getSecurityContext().getRunAsUser() > 0);
+        assertEquals("RuntimeDefault", pod.getSecurityContext().getSeccompProfile().getType());
+        assertNull(pod.getHostNetwork());
+        for (Container c : pod.getContainers()) {
+            var sc = c.getSecurityContext();
+            assertEquals(Boolean.FALSE, sc.getAllowPrivilegeEscalation(), c.getName() + ": allowPrivilegeEscalation");
+            assertEquals(Boolean.TRUE, sc.getReadOnlyRootFilesystem(), c.getName() + ": readOnlyRootFilesystem");
+            assertEquals(List.of("ALL"), sc.getCapabilities().getDrop(), c.getName() + ": drop ALL");
+            assertTrue(sc.getCapabilities().getAdd() == null || sc.getCapabilities().getAdd().isEmpty());
+            assertTrue(sc.getPrivileged() == null || !sc.getPrivileged());
+            for (String kind : List.of("cpu", "memory")) {
+                assertNotNull(c.getResources().getRequests().get(kind), c.getName() + ": request " + kind);
+                assertNotNull(c.getResources().getLimits().get(kind), c.getName() + ": limit " + kind);
+            }
+            String tmp = c.getVolumeMounts().stream().filter(m -> m.getMountPath().equals("/tmp")).findFirst()
+                    .orElseThrow(() -> new AssertionError(c.getName() + ": /tmp is writable")).getName();
+            assertNotNull(pod.getVolumes().stream().filter(v -> v.getName().equals(tmp)).findFirst().orElseThrow().getEmptyDir(),
+                    "/tmp is an emptyDir");
+        }
+    }
+
+    private static void assertProbe(Probe p, String kind) {
+        assertNotNull(p, kind + " probe");
+        HTTPGetAction get = p.getHttpGet();
+        assertEquals(PROBES.get(kind), get.getPath(), kind + " probe path");
+        assertEquals("http", get.getPort().getStrVal());
+    }
+
+    private static Map<String, String> configOf(Rendered r, Container c) {
+        String name = c.getEnvFrom().get(0).getConfigMapRef().getName();
+        return r.one(ConfigMap.class, name).getData();
+    }
+
+    private static EnvVar env(Container c, String name) {
+        return c.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError(c.getName() + " has no " + name));
+    }
+
+    private static Set<String> secretsReferenced(Container c) {
+        return c.getEnv().stream().filter(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null)
+                .map(e -> baseName(e.getValueFrom().getSecretKeyRef().getName())).collect(Collectors.toSet());
+    }
+
+    /** A generated Secret's name without kustomize's hash suffix. */
+    private static String baseName(String name) {
+        return name.replaceFirst("-[a-z0-9]{10}$", "");
+    }
+
+    private static Set<Integer> ports(List<NetworkPolicyPort> ports) {
+        return ports == null ? Set.of() : ports.stream().map(p -> p.getPort().getIntVal()).collect(Collectors.toSet());
+    }
+}
