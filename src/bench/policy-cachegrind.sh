@@ -11,7 +11,7 @@ rules="${1:-100000}"; measured="${2:-500000}"; warmup="${3:-200000}"
 few=$((measured / 5))
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$top"
-./mvnw -B -q -Pbench -pl src/bench -am package -DskipTests -DskipITs
+./mvnw -B -q -Dquaestor.bench -pl src/bench -am package -DskipTests -DskipITs
 cp="src/bench/target/classes:$(cat src/bench/target/classpath.txt)"
 out=src/bench/target/cachegrind
 mkdir -p "$out"

@@ -6,7 +6,7 @@ set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$top"
 # BENCH_SKIP_BUILD=1 reuses the last build (e.g. to keep a start-up archive that matches its jars).
-[[ "${BENCH_SKIP_BUILD:-}" == 1 ]] || ./mvnw -B -q -Pbench -pl src/bench -am package -DskipTests -DskipITs
+[[ "${BENCH_SKIP_BUILD:-}" == 1 ]] || ./mvnw -B -q -Dquaestor.bench -pl src/bench -am package -DskipTests -DskipITs
 jvm=()
 if [[ " $* " == *" -- "* ]]; then
   while [[ $1 != "--" ]]; do jvm+=("$1"); shift; done

@@ -166,15 +166,67 @@ class ManifestsTest {
     void policiesConfigMapHoldsExactlyTheRepositorysPolicyFiles(Path overlay) throws Exception {
         Rendered r = Rendered.render(overlay);
         ConfigMap cm = r.one(ConfigMap.class, "quaestor-policies");
-        Set<String> files;
-        try (var list = Files.list(REPO.resolve("policies"))) {
-            files = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml") || n.endsWith(".yml"))
-                    .collect(Collectors.toCollection(TreeSet::new));
-        }
+        Set<String> files = yamlFiles(REPO.resolve("policies"));
         assertEquals(files, new TreeSet<>(cm.getData().keySet()),
                 "deploy/components/policies/kustomization.yaml lists every file of policies/");
         for (String f : files) {
             assertEquals(Files.readString(REPO.resolve("policies").resolve(f)), cm.getData().get(f), f);
+        }
+    }
+
+    /** The copy the policies ConfigMap is generated from (inside the kustomize root) is policies/, file for file. */
+    @Test
+    void deployCopyOfThePoliciesEqualsPolicies() throws Exception {
+        Path copy = REPO.resolve("deploy/components/policies/files");
+        Set<String> want = yamlFiles(REPO.resolve("policies"));
+        assertEquals(want, yamlFiles(copy), "deploy/components/policies/files/ has the files of policies/; fix with: "
+                + "rm deploy/components/policies/files/*.yaml && cp policies/*.yaml deploy/components/policies/files/");
+        for (String f : want) {
+            assertEquals(Files.readString(REPO.resolve("policies").resolve(f)), Files.readString(copy.resolve(f)),
+                    "deploy/components/policies/files/" + f + " differs from policies/" + f
+                            + "; fix with: cp policies/*.yaml deploy/components/policies/files/");
+        }
+    }
+
+    /** The GitOps example renders on default flags and mounts the organisation's own policy files, not the samples. */
+    @Test
+    void ownPoliciesExampleMountsItsOwnPolicyFiles() throws Exception {
+        Path example = REPO.resolve("deploy/examples/own-policies");
+        Rendered r = Rendered.render(example);
+        ConfigMap cm = r.one(ConfigMap.class, "quaestor-policies");
+        Set<String> files = yamlFiles(example.resolve("policies"));
+        assertEquals(files, new TreeSet<>(cm.getData().keySet()));
+        for (String f : files) {
+            assertEquals(Files.readString(example.resolve("policies").resolve(f)), cm.getData().get(f), f);
+        }
+        assertNotNull(r.one(Deployment.class, "quaestor"));
+    }
+
+    /** The dev overlay's copy of the sample content is content/, file for file. */
+    @Test
+    void devSampleContentEqualsContent() throws Exception {
+        Path copy = REPO.resolve("deploy/overlays/dev/sample-content");
+        Map<String, String> sources = Map.of(
+                "fixtures.yaml", "content/fixtures.yaml",
+                "handbook-welcome.md", "content/docs/handbook/welcome.md",
+                "trials-summary.md", "content/docs/trials/onco-734/summary.md",
+                "trials-protocol.md", "content/docs/trials/onco-734/protocol.md",
+                "home-alice-notes.md", "content/docs/home/alice/notes.md",
+                "home-bob-notes.md", "content/docs/home/bob/notes.md");
+        try (var list = Files.list(copy)) {
+            assertEquals(new TreeSet<>(sources.keySet()), list.map(p -> p.getFileName().toString())
+                    .collect(Collectors.toCollection(TreeSet::new)), "deploy/overlays/dev/sample-content/");
+        }
+        for (var e : sources.entrySet()) {
+            assertEquals(Files.readString(REPO.resolve(e.getValue())), Files.readString(copy.resolve(e.getKey())),
+                    "deploy/overlays/dev/sample-content/" + e.getKey() + " differs from " + e.getValue());
+        }
+    }
+
+    private static Set<String> yamlFiles(Path dir) throws Exception {
+        try (var list = Files.list(dir)) {
+            return list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml") || n.endsWith(".yml"))
+                    .collect(Collectors.toCollection(TreeSet::new));
         }
     }
 

@@ -41,11 +41,11 @@ record Rendered(Path dir, List<HasMetadata> objects) {
     private static Rendered renderNow(Path dir) throws IOException, InterruptedException {
         Process p;
         try {
-            p = new ProcessBuilder("kubectl", "kustomize", "--load-restrictor", "LoadRestrictionsNone", dir.toString())
+            p = new ProcessBuilder("kubectl", "kustomize", dir.toString())
                     .redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new IllegalStateException("kubectl is needed to render deploy/ (kubectl kustomize) and was not found on "
-                    + "the PATH: install kubectl 1.27+ (README \"Tests\")", e);
+                    + "the PATH: install kubectl 1.27+ (docs/operations.md, \"Tests\")", e);
         }
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {

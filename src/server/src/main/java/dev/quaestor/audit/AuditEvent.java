@@ -5,7 +5,9 @@ import java.util.List;
 
 /**
  * One audit record. A served request leaves two, linked by {@code requestId}: a {@code DECISION}
- * committed before the provider is called, and an {@code OUTCOME} with what was disclosed.
+ * (what was decided, under which rules and revision) and an {@code OUTCOME} (what was disclosed).
+ * The {@code DECISION} is queued before the provider is called; nothing is released before both
+ * are committed.
  *
  * @param rules deciding policy rule ids
  * @param items number of entries disclosed by a listing

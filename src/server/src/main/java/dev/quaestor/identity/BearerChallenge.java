@@ -17,6 +17,7 @@ import java.util.List;
  * quarkus-oidc still does every token check; this only rewrites the header on the way out,
  * whichever part of the security layer produced the 401. Every refusal is audited (source
  * address, user agent, whether a token was missing or refused; never the token itself).
+ * The 401 says nothing about why a token was refused: see {@link QuietAuthenticationFailures}.
  */
 @ApplicationScoped
 public class BearerChallenge {

@@ -11,8 +11,12 @@ import dev.quaestor.identity.IdentityMapper;
 import dev.quaestor.mcp.schema.ErrorCodes;
 import dev.quaestor.mcp.schema.McpError;
 import dev.quaestor.mcp.schema.Schema;
-import dev.quaestor.pipeline.RateHeaders;
+import dev.quaestor.pipeline.Completions;
 import dev.quaestor.pipeline.ReadResult;
+import dev.quaestor.pipeline.Refusal;
+import dev.quaestor.provider.Page;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.TemplateEntry;
 import dev.quaestor.pipeline.RequestContext;
 import dev.quaestor.pipeline.ResourcePipeline;
 import dev.quaestor.pipeline.Served;
@@ -41,6 +45,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -307,19 +312,22 @@ public class McpEndpoint {
             return failure(id, ErrorCodes.INVALID_PARAMS, "params must be an object", Map.of(), requestId, 200);
         }
         var ctx = new RequestContext(requestId, call.identity(), call.sourceIp(), call.userAgent(), call.session().id(),
-                call.protocolVersion());
+                call.protocolVersion(), RefusalErrors.CODES_2025);
         try {
             return switch (method) {
                 case "ping" -> new Answer(new JsonRpc.Result(id, Map.of()), 200, Map.of());
                 case "initialize" -> failure(id, ErrorCodes.INVALID_REQUEST, "Session is already initialized", Map.of(), requestId, 200);
-                case "resources/list" -> served(id, pipeline.list(ctx, cursor(params)));
-                case "resources/templates/list" -> served(id, pipeline.templates(ctx, cursor(params)));
+                case "resources/list" -> listing(id, pipeline.list(ctx, cursor(params)));
+                case "resources/templates/list" -> templates(id, pipeline.templates(ctx, cursor(params)));
                 case "resources/read" -> read(id, pipeline.read(ctx, uri(params)), inBatch);
-                case "resources/subscribe" -> served(id, pipeline.subscribe(ctx, uri(params)));
-                case "resources/unsubscribe" -> served(id, pipeline.unsubscribe(ctx, uri(params)));
+                case "resources/subscribe" -> empty(id, pipeline.subscribe(ctx, uri(params)));
+                case "resources/unsubscribe" -> empty(id, pipeline.unsubscribe(ctx, uri(params)));
                 case "completion/complete" -> complete(id, ctx, params);
                 default -> failure(id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + truncate(method), Map.of(), requestId, 200);
             };
+        } catch (Refusal r) {
+            McpError e = RefusalErrors.toError(r, ctx.codes());
+            return failure(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
         } catch (McpError e) {
             return failure(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
         } catch (RuntimeException e) {
@@ -348,8 +356,10 @@ public class McpEndpoint {
                 }
             });
         }
-        return served(id, pipeline.complete(ctx, ref.get("uri").asText(), argument.get("name").asText(),
-                argument.get("value").asText(), resolved));
+        Served<Completions> served = pipeline.complete(ctx, ref.get("uri").asText(), argument.get("name").asText(),
+                argument.get("value").asText(), resolved);
+        var completions = served.result();
+        return answer(id, new Schema.CompleteResult(new Schema.Completion(completions.values(), null, completions.more())), served);
     }
 
     /** A read's answer: a complete result, or content to be streamed by {@link StreamedResponses}. */
@@ -362,16 +372,41 @@ public class McpEndpoint {
             }
             return new Answer(new Streamed(id, streamed), 200, RateHeaders.of(served.rate()));
         }
-        return new Answer(new JsonRpc.Result(id, ((ReadResult.Complete) served.result()).result()), 200,
-                RateHeaders.of(served.rate()));
+        var complete = (ReadResult.Complete) served.result();
+        var item = complete.text()
+                ? new Schema.ResourceContents(complete.uri(), complete.mimeType(), new String(complete.bytes(), StandardCharsets.UTF_8), null)
+                : new Schema.ResourceContents(complete.uri(), complete.mimeType(), null, Base64.getEncoder().encodeToString(complete.bytes()));
+        return answer(id, new Schema.ReadResourceResult(List.of(item)), served);
+    }
+
+    private static Answer listing(JsonNode id, Served<Page<ResourceEntry>> served) {
+        var page = served.result();
+        var resources = new ArrayList<Schema.Resource>(page.items().size());
+        for (ResourceEntry e : page.items()) {
+            resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
+                    e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
+        }
+        return answer(id, new Schema.ListResourcesResult(resources, page.nextCursor()), served);
+    }
+
+    private static Answer templates(JsonNode id, Served<List<TemplateEntry>> served) {
+        var out = new ArrayList<Schema.ResourceTemplate>(served.result().size());
+        for (TemplateEntry t : served.result()) {
+            out.add(new Schema.ResourceTemplate(t.uriTemplate(), t.name(), t.title(), t.description(), t.mimeType()));
+        }
+        return answer(id, new Schema.ListResourceTemplatesResult(out, null), served);
+    }
+
+    private static Answer empty(JsonNode id, Served<Void> served) {
+        return answer(id, Map.of(), served);
     }
 
     /** An answer whose body is written as it is read. */
     private record Streamed(JsonNode id, StreamedRead read) {
     }
 
-    private static Answer served(JsonNode id, Served<?> served) {
-        return new Answer(new JsonRpc.Result(id, served.result()), 200, RateHeaders.of(served.rate()));
+    private static Answer answer(JsonNode id, Object result, Served<?> served) {
+        return new Answer(new JsonRpc.Result(id, result), 200, RateHeaders.of(served.rate()));
     }
 
     private static String cursor(JsonNode params) {

@@ -7,8 +7,6 @@ final class ProtocolVersions {
 
     static final List<String> SUPPORTED = List.of("2025-11-25", "2025-06-18", "2025-03-26");
     static final String LATEST = SUPPORTED.get(0);
-    /** What a request without MCP-Protocol-Version is assumed to speak, per the 2025-06-18 transport rules. */
-    static final String DEFAULT_WITHOUT_HEADER = "2025-03-26";
 
     private ProtocolVersions() {
     }

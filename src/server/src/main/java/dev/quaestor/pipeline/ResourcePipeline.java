@@ -5,9 +5,6 @@ import dev.quaestor.audit.AuditEvent.Kind;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.PendingCommit;
-import dev.quaestor.mcp.schema.ErrorCodes;
-import dev.quaestor.mcp.schema.McpError;
-import dev.quaestor.mcp.schema.Schema;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.Decision;
 import dev.quaestor.policy.PolicySet;
@@ -18,6 +15,7 @@ import dev.quaestor.provider.mounts.MountTable;
 import dev.quaestor.provider.Page;
 import dev.quaestor.provider.ResourceEntry;
 import dev.quaestor.provider.ResourceNotFoundException;
+import dev.quaestor.provider.TemplateEntry;
 import dev.quaestor.ratelimit.RateCheck;
 import dev.quaestor.ratelimit.RateLimitUnavailableException;
 import dev.quaestor.ratelimit.RateLimiter;
@@ -33,7 +31,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,21 +44,24 @@ import org.jboss.logging.Logger;
  *   <li><b>Authentication</b>: done by quarkus-oidc before the endpoint runs; the verified
  *       {@link dev.quaestor.identity.Identity} arrives in the {@link RequestContext}.</li>
  *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.
- *       A denial is audited (one {@code DECISION} record) and stops here with -32003.</li>
- *   <li><b>Rate limit</b> from the policy's {@code limits:} (-32004, HTTP 429). It is asked before the
+ *       A denial is audited (one {@code DECISION} record) and stops here ({@link Reason#DENIED}).</li>
+ *   <li><b>Rate limit</b> from the policy's {@code limits:} ({@link Reason#RATE_LIMITED}). It is asked before the
  *       decision is recorded so that a refusal is one record, not two; it serves nothing.</li>
  *   <li><b>Audit</b> of the decision (and of a rate-limit refusal), committed before anything is
- *       served (fail closed: -32005). A refusal waits for it. An admitted request only queues it and
+ *       served (fail closed: {@link Reason#UNAVAILABLE}). A refusal waits for it. An admitted request only queues it and
  *       goes on to the provider while it commits; its outcome record is stored only if the decision
  *       was, so one wait, for the outcome, covers both.</li>
- *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: time box (-32001),
- *       bulkhead and circuit breaker (-32005).</li>
+ *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: time box
+ *       ({@link Reason#TIMED_OUT}), bulkhead and circuit breaker ({@link Reason#UNAVAILABLE}).</li>
  *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
- *       before the response is released (fail closed: -32005). Content above
+ *       before the response is released (fail closed). Content above
  *       {@code quaestor.read.buffer-limit} is not held: it is streamed ({@link StreamedRead}), and its
  *       outcome is committed after the last content byte and before the response's closing bytes; if
  *       that commit fails the response is cut off, never completed.</li>
  * </ol>
+ *
+ * <p>Every refusal is a {@link Refusal} naming its {@link Reason}, already audited; the protocol layer
+ * turns it into its own error, and {@link RequestContext#codes()} says which code to record.
  *
  * <p>{@code resources/subscribe} takes the same path with action {@code subscribe}; its "provider"
  * step records the subscription in the shared store. {@code resources/unsubscribe} skips the
@@ -123,7 +123,7 @@ public class ResourcePipeline {
             refuse(ctx, method, Action.READ, uriText, decision, policy);
             metrics.finished(method, "denied", System.nanoTime() - start);
             // Same answer whether or not the URI exists: the provider is never consulted.
-            throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
+            throw new Refusal(Reason.DENIED, "Permission denied", uriData(rawUri));
         }
         // The DECISION commits while the provider reads. Nothing is released before the OUTCOME has committed,
         // and the OUTCOME is stored only if the DECISION was (streamed content waits for the DECISION itself).
@@ -149,7 +149,7 @@ public class ResourcePipeline {
             // durable first. Its outcome is committed before the response's closing bytes (StreamedRead).
             try {
                 awaitCommit(admitted.decision());
-            } catch (McpError refused) {
+            } catch (Refusal refused) {
                 content.discard();
                 throw refused;
             }
@@ -161,14 +161,10 @@ public class ResourcePipeline {
         String sha256 = sha256(bytes);
         outcome(ctx, admitted.decision(), method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256,
                 start, rate.auditDetail());
-
-        var item = content.text()
-                ? new Schema.ResourceContents(uriText, e.mimeType(), new String(bytes, java.nio.charset.StandardCharsets.UTF_8), null)
-                : new Schema.ResourceContents(uriText, e.mimeType(), null, Base64.getEncoder().encodeToString(bytes));
-        return new Served<>(new ReadResult.Complete(new Schema.ReadResourceResult(List.of(item))), rate);
+        return new Served<>(new ReadResult.Complete(uriText, e.mimeType(), content.text(), bytes), rate);
     }
 
-    public Served<Schema.ListResourcesResult> list(RequestContext ctx, String cursor) {
+    public Served<Page<ResourceEntry>> list(RequestContext ctx, String cursor) {
         long start = System.nanoTime();
         String method = "resources/list";
         PolicySet policy = policies.current();
@@ -182,37 +178,32 @@ public class ResourcePipeline {
         } catch (RuntimeException e) {
             throw providerFailure(ctx, admitted, method, Action.LIST, null, policy, start, e);
         }
-        var resources = new ArrayList<Schema.Resource>(page.items().size());
-        for (ResourceEntry e : page.items()) {
-            resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
-                    e.size(), e.lastModified() == null ? null : new Schema.Annotations(e.lastModified().toString())));
-        }
-        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, resources.size(), null, start,
+        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, page.items().size(), null, start,
                 joinDetails(rate.auditDetail(), skipped.isEmpty() ? null : String.join("; ", skipped)));
-        return new Served<>(new Schema.ListResourcesResult(resources, page.nextCursor()), rate);
+        return new Served<>(page, rate);
     }
 
-    public Served<Schema.ListResourceTemplatesResult> templates(RequestContext ctx, String cursor) {
+    public Served<List<TemplateEntry>> templates(RequestContext ctx, String cursor) {
         long start = System.nanoTime();
         String method = "resources/templates/list";
         if (cursor != null) {
             // Templates fit in one page; any cursor is one we did not issue.
-            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
+            throw new Refusal(Reason.INVALID_ARGUMENT, "Invalid cursor", Map.of());
         }
         PolicySet policy = policies.current();
         Admitted admitted = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
-        var out = new ArrayList<Schema.ResourceTemplate>();
+        var out = new ArrayList<TemplateEntry>();
         for (var m : mounts.all()) {
             for (var t : m.provider().templates()) {
                 CanonicalUri under = literalPrefix(t.uriTemplate());
                 if (under != null && policy.mayAllowBelow(ctx.identity(), Action.READ, under, ctx.facts())) {
-                    out.add(new Schema.ResourceTemplate(t.uriTemplate(), t.name(), t.title(), t.description(), t.mimeType()));
+                    out.add(t);
                 }
             }
         }
         outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start,
                 admitted.rate().auditDetail());
-        return new Served<>(new Schema.ListResourceTemplatesResult(out, null), admitted.rate());
+        return new Served<>(List.copyOf(out), admitted.rate());
     }
 
     /**
@@ -220,7 +211,7 @@ public class ResourcePipeline {
      * "provider" step records the subscription in the shared store (the URI must fall in a mount;
      * the resource need not exist yet). A denial is the same whether or not the URI exists.
      */
-    public Served<Map<String, Object>> subscribe(RequestContext ctx, String rawUri) {
+    public Served<Void> subscribe(RequestContext ctx, String rawUri) {
         long start = System.nanoTime();
         String method = "resources/subscribe";
         PolicySet policy = policies.current();
@@ -234,28 +225,28 @@ public class ResourcePipeline {
         }
         if (!decision.allowed()) {
             refuse(ctx, method, Action.SUBSCRIBE, uriText, decision, policy);
-            throw new McpError(ErrorCodes.PERMISSION_DENIED, "Permission denied", uriData(rawUri));
+            throw new Refusal(Reason.DENIED, "Permission denied", uriData(rawUri));
         }
         RateCheck rate = admitDurably(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", decision.rules(), policy, start);
 
         if (mounts.resolve(uri).isEmpty()) {
-            outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, "not-found", ErrorCodes.RESOURCE_NOT_FOUND, null, null,
+            outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, "not-found", ctx.code(Reason.NOT_FOUND), null, null,
                     null, start, rate.auditDetail());
-            throw new McpError(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", uriData(uriText));
+            throw new Refusal(Reason.NOT_FOUND, "Resource not found", uriData(uriText));
         }
         try {
             subscriptions.add(ctx.sessionId(), uriText, new Subscriber(ctx.identity(), ctx.sourceIp()));
         } catch (SubscriptionLimitException e) {
-            outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, "too-many-subscriptions", ErrorCodes.INVALID_REQUEST,
-                    null, null, null, start, e.getMessage());
+            outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, "too-many-subscriptions",
+                    ctx.code(Reason.TOO_MANY_SUBSCRIPTIONS), null, null, null, start, e.getMessage());
             var data = uriData(uriText);
             data.put("maxSubscriptions", e.max());
-            throw new McpError(ErrorCodes.INVALID_REQUEST, "Too many subscriptions for this session", data);
+            throw new Refusal(Reason.TOO_MANY_SUBSCRIPTIONS, "Too many subscriptions for this session", data);
         } catch (RuntimeException e) {
             throw storeFailure(ctx, method, uriText, policy, start, e);
         }
         outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, "ok", null, null, null, null, start, rate.auditDetail());
-        return new Served<>(Map.of(), rate);
+        return new Served<>(null, rate);
     }
 
     /**
@@ -263,7 +254,7 @@ public class ResourcePipeline {
      * so it is not judged by policy (its DECISION record says ALLOW with no rule); it is audited and
      * rate limited like everything else. Unsubscribing from something not subscribed succeeds.
      */
-    public Served<Map<String, Object>> unsubscribe(RequestContext ctx, String rawUri) {
+    public Served<Void> unsubscribe(RequestContext ctx, String rawUri) {
         long start = System.nanoTime();
         String method = "resources/unsubscribe";
         PolicySet policy = policies.current();
@@ -278,7 +269,7 @@ public class ResourcePipeline {
         }
         outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, removed ? "ok" : "not-subscribed", null, null, null, null,
                 start, rate.auditDetail());
-        return new Served<>(Map.of(), rate);
+        return new Served<>(null, rate);
     }
 
     /**
@@ -287,7 +278,7 @@ public class ResourcePipeline {
      * read are returned, at most {@link #MAX_COMPLETIONS}. Audited like a listing (DECISION FILTER,
      * OUTCOME with the number of values disclosed).
      */
-    public Served<Schema.CompleteResult> complete(RequestContext ctx, String templateText, String argument, String value,
+    public Served<Completions> complete(RequestContext ctx, String templateText, String argument, String value,
             Map<String, String> resolved) {
         long start = System.nanoTime();
         String method = "completion/complete";
@@ -307,9 +298,9 @@ public class ResourcePipeline {
             }
         }
         if (template == null || !template.variables().contains(argument)) {
-            outcome(ctx, admitted.decision(), method, Action.READ, null, policy, "invalid-params", ErrorCodes.INVALID_PARAMS, null, null, null,
-                    start, detail);
-            throw new McpError(ErrorCodes.INVALID_PARAMS, template == null ? "Unknown resource template"
+            outcome(ctx, admitted.decision(), method, Action.READ, null, policy, "invalid-params",
+                    ctx.code(Reason.INVALID_ARGUMENT), null, null, null, start, detail);
+            throw new Refusal(Reason.INVALID_ARGUMENT, template == null ? "Unknown resource template"
                     : "The template has no argument named " + truncate(argument), Map.of());
         }
         var known = new LinkedHashMap<String, String>();
@@ -342,7 +333,7 @@ public class ResourcePipeline {
         }
         outcome(ctx, admitted.decision(), method, Action.READ, null, policy, "ok", null, null, values.size(), null, start,
                 joinDetails(rate.auditDetail(), detail));
-        return new Served<>(new Schema.CompleteResult(new Schema.Completion(values, null, more)), rate);
+        return new Served<>(new Completions(List.copyOf(values), more), rate);
     }
 
     /**
@@ -393,21 +384,20 @@ public class ResourcePipeline {
         try {
             return UriCanonicalizer.canonicalize(rawUri);
         } catch (InvalidUriException e) {
-            awaitCommit(decision(ctx, method, action, rawUri, "DENY", List.of(), policy, "refused", ErrorCodes.INVALID_PARAMS,
-                    null));
+            awaitCommit(decision(ctx, method, action, rawUri, "DENY", List.of(), policy, "refused",
+                    ctx.code(Reason.INVALID_URI), null));
             metrics.finished(method, "invalid-uri", System.nanoTime() - start);
-            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
+            throw new Refusal(Reason.INVALID_URI, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
         }
     }
 
     /** The subscription store (the database) failed: audited, and refused like an unwritable audit log. */
-    private McpError storeFailure(RequestContext ctx, String method, String uri, PolicySet policy, long start,
+    private Refusal storeFailure(RequestContext ctx, String method, String uri, PolicySet policy, long start,
             RuntimeException e) {
         LOG.errorf("subscription store failed for request %s: %s", ctx.requestId(), e.toString());
-        outcome(ctx, null, method, Action.SUBSCRIBE, uri, policy, "store-unavailable", ErrorCodes.UNAVAILABLE, null, null, null,
-                start, null);
-        return new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: subscriptions cannot be recorded",
-                uriData(uri), 503, Map.of("Retry-After", "5"));
+        outcome(ctx, null, method, Action.SUBSCRIBE, uri, policy, "store-unavailable", ctx.code(Reason.UNAVAILABLE), null, null,
+                null, start, null);
+        return new Refusal(Reason.UNAVAILABLE, "Service unavailable: subscriptions cannot be recorded", uriData(uri));
     }
 
     /** The canonical URI of a template's text before its first variable, trimmed to whole segments. */
@@ -435,10 +425,10 @@ public class ResourcePipeline {
     /**
      * Rate limit, then the request's first record. The limiter is asked before the {@code DECISION} is
      * queued so that a request it refuses leaves one record, as a policy denial does: the
-     * {@code DECISION} (verdict, deciding rules, revision) with outcome {@code rate-limited} (-32004)
-     * or {@code rate-limit-unavailable} (-32005) and the limit in {@code detail}, committed before the
-     * refusal is answered. A refused request costs one durable record, not two, which is what a client
-     * flooding past its limit mostly sends (README "Rate limits"). An admitted request's
+     * {@code DECISION} (verdict, deciding rules, revision) with outcome {@code rate-limited} or
+     * {@code rate-limit-unavailable} and the limit in {@code detail}, committed before the refusal is
+     * answered. A refused request costs one durable record, not two, which is what a client flooding
+     * past its limit mostly sends. An admitted request's
      * {@code DECISION} is only queued: the caller may work while it commits, and discloses nothing
      * until its {@code OUTCOME}, stored only after the {@code DECISION}, has committed.
      */
@@ -452,17 +442,17 @@ public class ResourcePipeline {
             // A fail-closed limit whose shared store (Redis) cannot answer: refuse rather than guess.
             metrics.finished(method, "rate-limit-unavailable", System.nanoTime() - start);
             awaitCommit(decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limit-unavailable",
-                    ErrorCodes.UNAVAILABLE, e.getMessage()));
-            throw new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the rate limiter cannot check this request",
-                    Map.of(), 503, Map.of("Retry-After", "5"));
+                    ctx.code(Reason.UNAVAILABLE), e.getMessage()));
+            throw new Refusal(Reason.UNAVAILABLE, "Service unavailable: the rate limiter cannot check this request", Map.of());
         }
         if (!rate.allowed()) {
             metrics.finished(method, "rate-limited", System.nanoTime() - start);
-            awaitCommit(decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limited", ErrorCodes.RATE_LIMITED,
+            awaitCommit(decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limited",
+                    ctx.code(Reason.RATE_LIMITED),
                     "limit " + rate.limitId() + (rate.auditDetail() == null ? "" : "; " + rate.auditDetail())));
             var data = new LinkedHashMap<String, Object>();
             data.put("retryAfterSeconds", rate.retryAfterSeconds());
-            throw new McpError(ErrorCodes.RATE_LIMITED, "Rate limit exceeded", data, 429, RateHeaders.of(rate));
+            throw new Refusal(Reason.RATE_LIMITED, "Rate limit exceeded", data, rate);
         }
         return new Admitted(rate, decision(ctx, method, action, uriText, verdict, rules, policy, null, null, null));
     }
@@ -477,32 +467,31 @@ public class ResourcePipeline {
 
     /** A policy denial: its {@code DECISION} is the request's only record. */
     private void refuse(RequestContext ctx, String method, Action action, String uri, Decision decision, PolicySet policy) {
-        awaitCommit(decision(ctx, method, action, uri, "DENY", decision.rules(), policy, "refused", ErrorCodes.PERMISSION_DENIED,
+        awaitCommit(decision(ctx, method, action, uri, "DENY", decision.rules(), policy, "refused", ctx.code(Reason.DENIED),
                 null));
     }
 
-    private McpError providerFailure(RequestContext ctx, Admitted admitted, String method, Action action, String uri,
+    private Refusal providerFailure(RequestContext ctx, Admitted admitted, String method, Action action, String uri,
             PolicySet policy, long start, RuntimeException e) {
-        McpError error;
+        Refusal refusal;
         String outcome;
         if (e instanceof ProviderFailure f) {
             outcome = f.kind().outcome;
             var data = uriData(uri);
             if (f.kind() == ProviderFailure.Kind.TIMEOUT) {
                 data.put("timeoutMs", f.timeoutMs());
-                error = new McpError(ErrorCodes.REQUEST_TIMEOUT, "Request timed out", data);
+                refusal = new Refusal(Reason.TIMED_OUT, "Request timed out", data);
             } else {
                 String why = f.kind() == ProviderFailure.Kind.BULKHEAD_FULL
                         ? "too many requests in flight for this content source" : "the content source is failing";
-                error = new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: " + why, data, 503,
-                        Map.of("Retry-After", "5"));
+                refusal = new Refusal(Reason.UNAVAILABLE, "Service unavailable: " + why, data);
             }
         } else if (e instanceof ResourceNotFoundException) {
             outcome = "not-found";
-            error = new McpError(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", uriData(uri));
+            refusal = new Refusal(Reason.NOT_FOUND, "Resource not found", uriData(uri));
         } else if (e instanceof InvalidCursorException) {
             outcome = "invalid-cursor";
-            error = new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
+            refusal = new Refusal(Reason.INVALID_ARGUMENT, "Invalid cursor", Map.of());
         } else if (e instanceof ContentTooLargeException big) {
             outcome = "too-large";
             var data = uriData(uri);
@@ -510,17 +499,17 @@ public class ResourcePipeline {
             if (big.size() >= 0) {
                 data.put("size", big.size());
             }
-            error = new McpError(ErrorCodes.INTERNAL_ERROR, "Resource too large: "
+            refusal = new Refusal(Reason.TOO_LARGE, "Resource too large: "
                     + (big.size() >= 0 ? big.size() + " bytes exceeds" : "it exceeds") + " this mount's limit of "
                     + big.maxBytes() + " bytes", data);
         } else {
             outcome = "error";
             LOG.errorf(e, "provider failure for request %s", ctx.requestId());
-            error = new McpError(ErrorCodes.INTERNAL_ERROR, "Internal error", Map.of());
+            refusal = new Refusal(Reason.INTERNAL, "Internal error", Map.of());
         }
-        outcome(ctx, admitted.decision(), method, action, uri, policy, outcome, error.code(), null, null, null, start,
-                admitted.rate().auditDetail());
-        return error;
+        outcome(ctx, admitted.decision(), method, action, uri, policy, outcome, ctx.code(refusal.reason()), null, null, null,
+                start, admitted.rate().auditDetail());
+        return refusal;
     }
 
     /**
@@ -567,9 +556,8 @@ public class ResourcePipeline {
         }
     }
 
-    private static McpError auditUnavailable() {
-        return new McpError(ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record this request",
-                Map.of(), 503, Map.of("Retry-After", "5"));
+    private static Refusal auditUnavailable() {
+        return new Refusal(Reason.UNAVAILABLE, "Service unavailable: the audit log cannot record this request", Map.of());
     }
 
     private static String joinDetails(String a, String b) {

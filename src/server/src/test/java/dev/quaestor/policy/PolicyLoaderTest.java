@@ -48,6 +48,15 @@ class PolicyLoaderTest {
         assertEquals(64, set.revision().length());
     }
 
+    /** The GitOps example of deploy/ (an organisation's own policy repository) is a valid set whose tests pass. */
+    @Test
+    void gitOpsExamplePoliciesLoadAndPassTheirTests() {
+        PolicySet set = PolicyLoader.load(Repo.ROOT.resolve("deploy/examples/own-policies/policies"));
+        assertEquals(2, set.tests().size());
+        assertTrue(allowed(set, new Identity("rita", null, null, Set.of("records-officer"), Set.of(), Set.of()),
+                Action.READ, "file:///docs/tenants/globex/report.md"));
+    }
+
     @Test
     void defaultIsDeny() {
         var set = parse("a.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n");

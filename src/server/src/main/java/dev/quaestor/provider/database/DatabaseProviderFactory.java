@@ -35,11 +35,8 @@ public class DatabaseProviderFactory implements ResourceProviderFactory {
         return "database";
     }
 
-    /**
-     * Reads go over the network to a database, so mounts of this type get the pipeline's circuit
-     * breaker by default (ResourceProviderFactory.remote() on main; no @Override so this branch
-     * compiles before the merge).
-     */
+    /** Reads go over the network to a database, so mounts of this type get a circuit breaker by default. */
+    @Override
     public boolean remote() {
         return true;
     }

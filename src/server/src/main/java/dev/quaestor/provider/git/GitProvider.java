@@ -123,11 +123,6 @@ final class GitProvider implements ResourceProvider {
         }
     }
 
-    /** The fetcher, for a caller that wants to run fetches itself (for example under a circuit breaker). */
-    GitRemoteFetch fetcher() {
-        return fetcher;
-    }
-
     private void fetchAndPoll() {
         try {
             fetcher.fetch();

@@ -107,15 +107,11 @@ public class MountTable {
     }
 
     /**
-     * Up to {@code limit} visible entries across mounts, starting at {@code cursor}. Entries the
-     * predicate rejects are skipped without counting; at most {@code scanBudget} entries are
-     * examined per call, so a caller who may see little cannot make one call walk everything.
+     * Up to {@code limit} visible entries across mounts, starting at {@code cursor}, each provider page
+     * fetched through {@code fetcher}. Entries the predicate rejects are skipped without counting; at
+     * most {@code scanBudget} entries are examined per call, so a caller who may see little cannot
+     * make one call walk everything.
      */
-    public Page<ResourceEntry> list(String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible) {
-        return list(cursor, limit, scanBudget, visible, (m, c, n) -> m.provider().list(c, n));
-    }
-
-    /** As above, fetching each provider page through {@code fetcher}. */
     public Page<ResourceEntry> list(String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
             PageFetcher fetcher) {
         int mountIndex = 0;
