@@ -122,13 +122,13 @@ public final class AuditThroughputBench {
         keys.add("hash");
         var sha = ChainVerifier.newDigest();
         String prev = ChainVerifier.GENESIS;
-        var caller = new Caller("user-7", "bench-client", "acme", List.of("analyst"), "10.0.0.7", "bench", "s7");
+        var caller = new Caller("user-7", "bench-client", "acme", List.of("analyst"), "10.0.0.7", "bench", "s7", null, null, null);
         Instant t0 = Instant.parse("2026-11-01T00:00:00Z");
         try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             for (int i = 1; i <= n; i++) {
-                var e = new AuditEvent(t0.plusNanos(i * 1000L), "req-7-" + i, AuditEvent.Kind.OUTCOME, caller, "resources/read", "read",
+                var e = new AuditEvent(t0.plusNanos(i * 1000L), "req-7-" + i, AuditEvent.Kind.OUTCOME, caller, null, "resources/read", "read",
                         "file:///docs/handbook/welcome.md", null, List.of(), "rev", "ok", null, 1024L, null,
-                        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", 812L, null);
+                        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", null, 812L, null, null, null, null);
                 var f = AuditRecords.fields(e, "synthetic-chain", i, prev, e.time());
                 prev = ChainVerifier.hash(sha, f);
                 f.put("hash", prev);
@@ -146,12 +146,12 @@ public final class AuditThroughputBench {
         for (int t = 0; t < writers; t++) {
             int id = t;
             var th = new Thread(() -> {
-                var caller = new Caller("user-" + id, "bench-client", "acme", List.of("analyst"), "10.0.0." + id, "bench", "s" + id);
+                var caller = new Caller("user-" + id, "bench-client", "acme", List.of("analyst"), "10.0.0." + id, "bench", "s" + id, null, null, null);
                 long i = 0;
                 while (!stop.get()) {
-                    var e = new AuditEvent(Instant.now(), "req-" + id + "-" + i++, AuditEvent.Kind.OUTCOME, caller, "resources/read",
+                    var e = new AuditEvent(Instant.now(), "req-" + id + "-" + i++, AuditEvent.Kind.OUTCOME, caller, null, "resources/read",
                             "read", "file:///docs/handbook/welcome.md", null, List.of(), "rev", "ok", null, 1024L, null,
-                            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", 812L, null);
+                            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", null, 812L, null, null, null, null);
                     try {
                         writer.append(e);
                         count.incrementAndGet();

@@ -126,11 +126,11 @@ public class AuditResource {
         Identity who = identities.of(security);
         boolean allowed = who.roles().contains(auditorRole);
         var caller = new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
-                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"), null);
+                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"),
+                null, null, null, null);
         // Reading the audit trail is itself an audited event, allowed or not; if it cannot be recorded, it does not happen.
-        log.append(new AuditEvent(Instant.now(), RequestIds.next(), AuditEvent.Kind.AUDIT_READ, caller, method,
-                null, null, allowed ? "ALLOW" : "DENY", List.of(), null, allowed ? "ok" : "forbidden", null, null, null, null,
-                null, detail));
+        log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next()).caller(caller).method(method)
+                .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden").detail(detail).build());
         if (!allowed) {
             throw new ForbiddenException();
         }

@@ -46,13 +46,12 @@ public class BearerChallenge {
                         }
                         rc.response().headers().set("WWW-Authenticate", value);
                         var addr = rc.request().remoteAddress();
-                        var caller = new Caller(null, null, null, List.of(), addr == null ? null : addr.hostAddress(),
+                        var caller = Caller.anonymous(addr == null ? null : addr.hostAddress(),
                                 rc.request().getHeader("User-Agent"), rc.request().getHeader("Mcp-Session-Id"));
                         // On the event loop: queue the record, never wait for it. Nothing is served either way.
-                        audit.appendLater(new AuditEvent(Instant.now(), RequestIds.next(),
-                                AuditEvent.Kind.AUTHENTICATION, caller, rc.request().method().name() + " " + path, null,
-                                null, "DENY", List.of(), null, presented ? "invalid-token" : "no-token", null, null, null,
-                                null, null, null));
+                        audit.appendLater(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, RequestIds.next()).caller(caller)
+                                .method(rc.request().method().name() + " " + path).decision("DENY")
+                                .outcome(presented ? "invalid-token" : "no-token").build());
                     }
                 });
             }

@@ -84,11 +84,12 @@ public class UnauthenticatedThrottle {
         long wait = bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill();
         long seconds = Math.max(1, (wait + 999_999_999L) / 1_000_000_000L);
         if (recentlyAudited.asMap().putIfAbsent(ip, Boolean.TRUE) == null) {
-            var caller = new Caller(null, null, null, List.of(), ip, rc.request().getHeader("User-Agent"), null);
-            audit.appendLater(new AuditEvent(Instant.now(), RequestIds.next(), AuditEvent.Kind.AUTHENTICATION,
-                    caller, rc.request().method().name() + " " + rc.request().path(), null, null, "DENY", List.of(), null,
-                    "throttled", -32004, null, null, null, null,
-                    "too many refused authentications from this address; further ones are turned away unrecorded for a minute"));
+            var caller = Caller.anonymous(ip, rc.request().getHeader("User-Agent"), null);
+            audit.appendLater(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, RequestIds.next()).caller(caller)
+                    .method(rc.request().method().name() + " " + rc.request().path()).decision("DENY").outcome("throttled")
+                    .errorCode(-32004)
+                    .detail("too many refused authentications from this address; further ones are turned away unrecorded for a minute")
+                    .build());
         }
         rc.response().setStatusCode(429)
                 .putHeader("Retry-After", Long.toString(seconds))

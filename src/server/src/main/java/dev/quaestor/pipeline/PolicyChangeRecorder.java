@@ -54,9 +54,9 @@ public class PolicyChangeRecorder {
                 : "refused revision " + c.candidateRevision() + ": "
                         + c.errors().stream().map(PolicyError::toString).collect(Collectors.joining("; "));
         try {
-            audit.append(new AuditEvent(c.time(), RequestIds.next(), AuditEvent.Kind.POLICY, null,
-                    "policy/" + (c.activated() ? "activate" : "refuse"), null, null, null, List.of(), c.activeRevision(),
-                    c.activated() ? "activated" : "refused", null, null, null, null, null, detail));
+            audit.append(AuditEvent.of(AuditEvent.Kind.POLICY, RequestIds.next()).time(c.time())
+                    .method("policy/" + (c.activated() ? "activate" : "refuse")).policyRevision(c.activeRevision())
+                    .outcome(c.activated() ? "activated" : "refused").detail(detail).build());
         } catch (AuditUnavailableException e) {
             LOG.errorf("could not audit policy change to %s: %s", c.candidateRevision(), e.getMessage());
         }

@@ -21,7 +21,7 @@ public record RequestContext(String requestId, Identity identity, String sourceI
 
     public Caller caller() {
         return new Caller(identity.subject(), identity.client(), identity.tenant(),
-                List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, sessionId);
+                List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, sessionId, null, null, null);
     }
 
     int code(Reason reason) {

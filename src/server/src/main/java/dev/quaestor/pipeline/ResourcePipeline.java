@@ -520,8 +520,9 @@ public class ResourcePipeline {
     private PendingCommit decision(RequestContext ctx, String method, Action action, String uri, String verdict,
             List<String> rules, PolicySet policy, String refusal, Integer errorCode, String detail) {
         metrics.decided(action, verdict);
-        var event = new AuditEvent(Instant.now(), ctx.requestId(), Kind.DECISION, ctx.caller(), method, action.wireName(),
-                uri, verdict, rules, policy.revision(), refusal, errorCode, null, null, null, null, detail);
+        var event = AuditEvent.of(Kind.DECISION, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
+                .method(method).action(action.wireName()).uri(uri).decision(verdict).rules(rules)
+                .policyRevision(policy.revision()).outcome(refusal).errorCode(errorCode).detail(detail).build();
         try (var stage = spans.start("audit.decision", method)) {
             return audit.submit(event);
         } catch (AuditUnavailableException e) {
@@ -537,9 +538,10 @@ public class ResourcePipeline {
             PolicySet policy, String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start,
             String detail) {
         metrics.finished(method, outcome, System.nanoTime() - start);
-        var event = new AuditEvent(Instant.now(), ctx.requestId(), Kind.OUTCOME, ctx.caller(), method, action.wireName(),
-                uri, null, List.of(), policy.revision(), outcome, errorCode, bytes, items, sha256,
-                (System.nanoTime() - start) / 1000, detail);
+        var event = AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
+                .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome(outcome)
+                .errorCode(errorCode).bytes(bytes).items(items).contentSha256(sha256)
+                .latencyMicros((System.nanoTime() - start) / 1000).detail(detail).build();
         try (var stage = spans.start("audit.outcome", method)) {
             (decision == null ? audit.submit(event) : audit.submitAfter(decision, event)).await();
         } catch (AuditUnavailableException e) {

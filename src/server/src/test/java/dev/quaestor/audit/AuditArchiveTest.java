@@ -59,8 +59,8 @@ class AuditArchiveTest {
     }
 
     private static AuditEvent event(Instant time, String id) {
-        return new AuditEvent(time, id, AuditEvent.Kind.DECISION, new Caller("alice", "cli", "acme", List.of("pi"), "10.0.0.1", "ua", "s"),
-                "resources/read", "read", "file:///docs/archive/" + id, "ALLOW", List.of("r1"), "rev", null, null, null, null, null, null, null);
+        return new AuditEvent(time, id, AuditEvent.Kind.DECISION, new Caller("alice", "cli", "acme", List.of("pi"), "10.0.0.1", "ua", "s", null, null, null), null,
+                "resources/read", "read", "file:///docs/archive/" + id, "ALLOW", List.of("r1"), "rev", null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** 25 records in 2020-01, 15 in 2020-02, 10 in 2020-03 (one batch each, so each month ends at a signed checkpoint). */

@@ -23,8 +23,8 @@ class ChainVerifierTest {
         var sha = ChainVerifier.newDigest();
         for (int i = 1; i <= n; i++) {
             var e = new AuditEvent(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(i), "r" + i, AuditEvent.Kind.DECISION,
-                    new Caller("alice", null, null, List.of("pi"), "10.0.0.1", "ua\nwith newline", "s"), "resources/read", "read",
-                    "file:///a/" + i, "ALLOW", List.of("rule"), "rev", null, null, null, null, null, null, null);
+                    new Caller("alice", null, null, List.of("pi"), "10.0.0.1", "ua\nwith newline", "s", null, null, null), null, "resources/read", "read",
+                    "file:///a/" + i, "ALLOW", List.of("rule"), "rev", null, null, null, null, null, null, null, null, null, null, null);
             var f = AuditRecords.fields(e, "c1", i, prev, e.time());
             String h = ChainVerifier.hash(sha, f);
             f.put("hash", h);
@@ -139,9 +139,9 @@ class ChainVerifierTest {
         var sha = ChainVerifier.newDigest();
         for (int i = 1; i <= n; i++) {
             var e = new AuditEvent(Instant.parse("2026-01-01T00:00:00.000123Z").plusSeconds(i), "r" + i, AuditEvent.Kind.OUTCOME,
-                    new Caller("jos\u00e9 \"q\" \\ " + i, null, "t\u00fcrk", List.of("pi"), "10.0.0.1", "ua\twith\nnewline \ud83d\ude00", "s"),
+                    new Caller("jos\u00e9 \"q\" \\ " + i, null, "t\u00fcrk", List.of("pi"), "10.0.0.1", "ua\twith\nnewline \ud83d\ude00", "s", null, null, null), null,
                     "resources/read", "read", "file:///\u00e4/" + i, "ALLOW", List.of("rule"), "rev", "ok", i % 2 == 0 ? -32003 : null,
-                    (long) i, null, "ab".repeat(32), 17L, i == 3 ? "line1\u2028line2\u0001" : null);
+                    (long) i, null, "ab".repeat(32), null, 17L, null, null, null, i == 3 ? "line1\u2028line2\u0001" : null);
             var f = AuditRecords.fields(e, "c1", i, prev, e.time());
             String h = ChainVerifier.hash(sha, f);
             f.put("hash", h);

@@ -49,8 +49,8 @@ class GroupCommitWriterTest {
 
     private static AuditEvent event(String requestId) {
         return new AuditEvent(Instant.now(), requestId, AuditEvent.Kind.DECISION, new Caller("bob", null, null, List.of(), "10.0.0.2",
-                "tab\there\\ and\nnewline", "s"), "resources/read", "read", "file:///w/" + requestId, "ALLOW", List.of("r"), "rev",
-                null, null, null, null, null, null, null);
+                "tab\there\\ and\nnewline", "s", null, null, null), null, "resources/read", "read", "file:///w/" + requestId, "ALLOW", List.of("r"), "rev",
+                null, null, null, null, null, null, null, null, null, null, null);
     }
 
     private static Set<String> stored(String chain) throws Exception {
