@@ -7,7 +7,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 
-/** Publishes the checkpoint-signing public key, so auditors can pin it when verifying offline. */
+/**
+ * Publishes the checkpoint-signing key as a C2SP verifier key, so auditors can pin it when verifying
+ * offline. Publishing it is not trusting it: compare it with the key your organisation holds.
+ */
 @Path("/.well-known/quaestor-audit-key")
 public class AuditKeyResource {
 
@@ -20,6 +23,7 @@ public class AuditKeyResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, String> key() {
-        return Map.of("keyId", log.keyId(), "algorithm", "Ed25519", "publicKey", log.publicKeyBase64(), "chain", log.chain());
+        return Map.of("vkey", log.verifierKey(), "keyId", log.keyId(), "algorithm", "Ed25519", "publicKey", log.publicKeyBase64(),
+                "log", log.chain(), "origin", log.origin());
     }
 }
