@@ -3,13 +3,8 @@ package dev.quaestor.admin;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.RequestIds;
 import dev.quaestor.identity.Identity;
-import dev.quaestor.identity.IdentityMapper;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.core.http.HttpServerRequest;
-import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -21,9 +16,7 @@ import jakarta.ws.rs.core.StreamingOutput;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * The auditor API (role {@code quaestor.audit.auditor-role}, default {@code quaestor-auditor}):
@@ -36,16 +29,13 @@ public class AuditResource {
 
     private final AuditReader reader;
     private final AuditLog log;
-    private final IdentityMapper identities;
-    private final SecurityIdentity security;
+    private final StaffAccess access;
     private final String auditorRole;
 
-    AuditResource(AuditReader reader, AuditLog log, IdentityMapper identities, SecurityIdentity security,
-            dev.quaestor.audit.AuditConfig config) {
+    AuditResource(AuditReader reader, AuditLog log, StaffAccess access, dev.quaestor.audit.AuditConfig config) {
         this.reader = reader;
         this.log = log;
-        this.identities = identities;
-        this.security = security;
+        this.access = access;
         this.auditorRole = config.auditorRole();
     }
 
@@ -168,18 +158,7 @@ public class AuditResource {
     }
 
     private Identity requireAuditor(HttpServerRequest request, String method, String detail) {
-        Identity who = identities.of(security);
-        boolean allowed = who.roles().contains(auditorRole);
-        var caller = new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
-                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"),
-                null, null, null, null);
-        // Reading the audit trail is itself an audited event, allowed or not; if it cannot be recorded, it does not happen.
-        log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next()).caller(caller).method(method)
-                .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden").detail(detail).build());
-        if (!allowed) {
-            throw new ForbiddenException();
-        }
-        return who;
+        return access.require(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, request);
     }
 
     private static Instant time(String s) {
