@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.YearMonth;
@@ -59,6 +60,7 @@ final class GroupCommitWriter {
     private final FieldHasher hasher;
     private final String chain;
     private final String origin;
+    private final Clock clock;
     private final BlockingQueue<Pending> queue;
     private final Timer commitTimer;
     private final DistributionSummary batchSize;
@@ -82,6 +84,13 @@ final class GroupCommitWriter {
 
     GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String chain,
             MeterRegistry metrics) {
+        this(ds, config, key, hasher, chain, metrics, Clock.systemUTC());
+    }
+
+    /** {@code clock} stamps the writer's own records and checkpoints (a test can write a past month's log). */
+    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String chain,
+            MeterRegistry metrics, Clock clock) {
+        this.clock = clock;
         this.ds = ds;
         this.config = config;
         this.key = key;
@@ -151,7 +160,7 @@ final class GroupCommitWriter {
 
     /** Stops taking records, commits what is queued and an {@code AUDIT_STOP}, and signs the final head. */
     void stop() {
-        offer(AuditEvent.of(AuditEvent.Kind.AUDIT_STOP, RequestIds.next()).method("audit/stop")
+        offer(AuditEvent.of(AuditEvent.Kind.AUDIT_STOP, RequestIds.next()).time(clock.instant()).method("audit/stop")
                 .detail("writer stopping; log " + origin).build());
         running = false;
         if (thread != null) {
@@ -212,7 +221,7 @@ final class GroupCommitWriter {
                 lifeEvents(events);
                 batch.forEach(p -> events.add(p.event()));
                 var sealed = head.seal(events, hasher, key, config.checkpointEvery(), config.checkpointInterval().toNanos(),
-                        !running && queue.isEmpty());
+                        !running && queue.isEmpty(), clock.instant());
                 if (sealed.isEmpty()) {
                     return;
                 }
@@ -242,18 +251,19 @@ final class GroupCommitWriter {
     /** What the writer records of itself before the batch: its start (and a key change), or a pause now over. */
     private void lifeEvents(List<AuditEvent> events) {
         if (!started) {
-            events.add(AuditEvent.of(AuditEvent.Kind.AUDIT_START, RequestIds.next()).method("audit/start")
+            events.add(AuditEvent.of(AuditEvent.Kind.AUDIT_START, RequestIds.next()).time(clock.instant()).method("audit/start")
                     .detail("writer started; log " + origin + "; checkpoints signed by " + key.verifierKey()).build());
             String previous = head.lastSigningKeyId();
             if (previous != null && !previous.equals(key.verifierKey().keyIdHex())) {
-                events.add(AuditEvent.of(AuditEvent.Kind.KEY_ROTATION, RequestIds.next()).method("audit/key-rotation")
+                events.add(AuditEvent.of(AuditEvent.Kind.KEY_ROTATION, RequestIds.next()).time(clock.instant())
+                        .method("audit/key-rotation")
                         .detail("checkpoints of log " + origin + " were signed by key id " + previous + "; from now on by "
                                 + key.verifierKey())
                         .build());
             }
         }
         if (refused > 0) {
-            events.add(AuditEvent.of(AuditEvent.Kind.AUDIT_PAUSE, RequestIds.next()).method("audit/pause")
+            events.add(AuditEvent.of(AuditEvent.Kind.AUDIT_PAUSE, RequestIds.next()).time(clock.instant()).method("audit/pause")
                     .summary(refused, refusedFirst, refusedLast)
                     .detail("the audit log could not commit; " + refused + " record(s) were refused and their requests failed")
                     .build());
@@ -284,7 +294,7 @@ final class GroupCommitWriter {
     private void failWaiters(List<Pending> batch, Exception e) {
         failures.increment(batch.size());
         if (!batch.isEmpty()) {
-            Instant now = Instant.now();
+            Instant now = clock.instant();
             refusedFirst = refused == 0 ? now : refusedFirst;
             refusedLast = now;
             refused += batch.size();
@@ -309,7 +319,7 @@ final class GroupCommitWriter {
         }
         var needed = new java.util.TreeSet<YearMonth>();
         Instant headTime = head == null ? null : head.lastTime();
-        YearMonth now = month(Instant.now());
+        YearMonth now = month(clock.instant());
         if (!partitions.contains(now)) {
             needed.add(now); // the writer's own records (start, pause) are stamped now
         }
@@ -320,7 +330,7 @@ final class GroupCommitWriter {
                 needed.add(m);
             }
         }
-        YearMonth next = month(Instant.now()).plusMonths(1);
+        YearMonth next = month(clock.instant()).plusMonths(1);
         boolean ahead = !partitions.contains(next) && System.nanoTime() - nextAheadAttempt >= 0;
         if (needed.isEmpty() && !ahead && postgres != null) {
             return;

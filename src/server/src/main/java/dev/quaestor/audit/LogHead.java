@@ -104,7 +104,8 @@ final class LogHead {
      * checkpoint is due by count or time, or {@code finalCheckpoint} is set.
      */
     SealedBatch seal(List<AuditEvent> events, FieldHasher hasher, SigningKey key, int every, long intervalNanos,
-            boolean finalCheckpoint) {
+            boolean finalCheckpoint, Instant now) {
+        Instant signedAt = AuditRecords.truncate(now);
         var out = new SealedBatch(log, events.size());
         Frontier f = tree.copy();
         Instant prev = lastTime;
@@ -117,7 +118,7 @@ final class LogHead {
             if (prev != null && !month(time).equals(month(prev))) {
                 monthEnd(f, out);
                 if (f.size() > signed) {
-                    out.checkpoints.add(sign(key, f));
+                    out.checkpoints.add(sign(key, f, signedAt));
                     signed = f.size();
                 }
             }
@@ -132,7 +133,7 @@ final class LogHead {
             prev = time;
         }
         if (f.size() > signed && (finalCheckpoint || f.size() - signed >= every || System.nanoTime() - signedNanos >= intervalNanos)) {
-            out.checkpoints.add(sign(key, f));
+            out.checkpoints.add(sign(key, f, signedAt));
         }
         out.sealedTree = f;
         out.sealedTime = prev;
@@ -162,8 +163,8 @@ final class LogHead {
         }
     }
 
-    private Checkpoint sign(SigningKey key, Frontier f) {
-        return key.checkpoint(origin, f.size(), f.root(), AuditRecords.truncate(Instant.now()));
+    private Checkpoint sign(SigningKey key, Frontier f, Instant at) {
+        return key.checkpoint(origin, f.size(), f.root(), at);
     }
 
     private static YearMonth month(Instant t) {
