@@ -55,7 +55,7 @@ class GroupCommitWriterTest {
 
     private static Set<String> stored(String chain) throws Exception {
         var out = new HashSet<String>();
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "");
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
                 var rs = c.createStatement().executeQuery("SELECT request_id FROM audit_entry WHERE chain_id = '" + chain + "'")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
@@ -160,7 +160,7 @@ class GroupCommitWriterTest {
         var depth = metrics.get("quaestor.audit.queue.depth").gauge();
         PendingCommit decision;
         PendingCommit outcome;
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "")) {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             // Hold the decision's batch in its insert, so the outcome is queued behind it and goes in a later batch.
             c.setAutoCommit(false);
             c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
