@@ -49,7 +49,7 @@ class AuditWaitTest {
     @Test
     void readsWhoseRecordsCannotCommitAreRefusedAndDiscloseNothing() throws Exception {
         String session = Rpc.initialize(bob, "2025-06-18");
-        try (Connection lock = DriverManager.getConnection(TestDatabase.URL, "postgres", "")) {
+        try (Connection lock = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             lock.setAutoCommit(false);
             lock.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
             try {

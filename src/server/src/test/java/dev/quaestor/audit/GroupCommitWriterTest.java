@@ -47,7 +47,7 @@ class GroupCommitWriterTest {
     /** A database that refuses some rows: what a batch meets when, say, a constraint or the disk says no. */
     @BeforeAll
     static void refuseMarkedRows() throws Exception {
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", ""); var s = c.createStatement()) {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {
             s.execute("CREATE OR REPLACE FUNCTION test_refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
                     + "IF NEW.request_id LIKE 'refuse-%' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$");
             s.execute("DROP TRIGGER IF EXISTS test_refuse_marked ON audit_entry");
@@ -57,7 +57,7 @@ class GroupCommitWriterTest {
 
     @AfterAll
     static void acceptAllRows() throws Exception {
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", ""); var s = c.createStatement()) {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {
             s.execute("DROP TRIGGER IF EXISTS test_refuse_marked ON audit_entry");
         }
     }
@@ -78,7 +78,7 @@ class GroupCommitWriterTest {
     /** The request ids of the log's DECISION records (the writer adds records of its own life). */
     private static Set<String> stored(String chain) throws Exception {
         var out = new HashSet<String>();
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "");
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
                 var rs = c.createStatement().executeQuery("SELECT request_id FROM audit_entry WHERE chain_id = '" + chain
                         + "' AND kind = 'DECISION'")) {
             while (rs.next()) {
@@ -188,7 +188,7 @@ class GroupCommitWriterTest {
         var depth = metrics.get("quaestor.audit.queue.depth").gauge();
         PendingCommit decision;
         PendingCommit outcome;
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "")) {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             // Hold the decision's batch in its insert, so the outcome is queued behind it and goes in a later batch.
             c.setAutoCommit(false);
             c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");

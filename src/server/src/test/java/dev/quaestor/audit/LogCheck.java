@@ -35,7 +35,7 @@ final class LogCheck {
         var nodes = new HashMap<String, String>();
         var kinds = new TreeMap<String, Long>();
         var f = new Frontier();
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "")) {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             try (var ps = c.prepareStatement("SELECT seq, note FROM audit_checkpoint WHERE chain_id = ? ORDER BY seq")) {
                 ps.setString(1, log);
                 try (var rs = ps.executeQuery()) {
