@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The canonical bytes of an audit record (docs/audit-format.md, section 1): what is hashed into the
@@ -133,6 +134,20 @@ public final class RecordFormat {
         }
         return out;
     }
+
+    /** The first name in {@code record} that is not one of {@code fields} (a format's field list), or null. */
+    public static String unknownField(Map<String, String> record, List<String> fields) {
+        Set<String> known = fields == FIELDS_V1 ? KNOWN_V1 : fields == FIELDS ? KNOWN : Set.copyOf(fields);
+        for (String name : record.keySet()) {
+            if (!known.contains(name)) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    private static final Set<String> KNOWN = Set.copyOf(FIELDS);
+    private static final Set<String> KNOWN_V1 = Set.copyOf(FIELDS_V1);
 
     private static boolean startsWith(byte[] a, int at, byte[] prefix) {
         for (int i = 0; i < prefix.length; i++) {
