@@ -5,28 +5,36 @@ import java.util.Map;
 /**
  * What an export is made of (docs/audit-format.md, section 6), one call per line, in the export's
  * order: keys, checkpoints, archive markers, nodes, then records. {@code line} is where it was read
- * (the line number in a file; a row number when fed from elsewhere; 0 if unknown).
+ * (the line number in a file; a row number when fed from elsewhere; 0 if unknown). What a sink does not
+ * need, it leaves to these defaults, which ignore the line.
  */
 public interface ExportSink {
 
     /** A key the database names (a C2SP verifier key string). Never trusted for being named. */
-    void key(String vkey, long line);
+    default void key(String vkey, long line) {
+    }
 
     /** A version-1 key line: its version-1 key id and base64 X.509 public key. Never trusted for being named. */
-    void keyV1(String keyId, String publicKeyBase64, long line);
+    default void keyV1(String keyId, String publicKeyBase64, long line) {
+    }
 
     /** A checkpoint note of log {@code log} for a tree of {@code size} records. */
-    void checkpoint(String log, long size, String note, long line);
+    default void checkpoint(String log, long size, String note, long line) {
+    }
 
     /** A version-1 checkpoint. */
-    void checkpointV1(V1Checkpoint checkpoint, long line);
+    default void checkpointV1(V1Checkpoint checkpoint, long line) {
+    }
 
     /** Records of {@code log} up to {@code seq} were archived; {@code hash} is the last one's stored hash. */
-    void archive(String log, long seq, String hash, long line);
+    default void archive(String log, long seq, String hash, long line) {
+    }
 
     /** A stored subtree hash (hex) of {@code log}. */
-    void node(String log, int level, long index, String hash, long line);
+    default void node(String log, int level, long index, String hash, long line) {
+    }
 
     /** A record: its fields (absent ones left out, no {@code type} or {@code hash}) and its stored hash. */
-    void record(Map<String, String> fields, String storedHash, long line);
+    default void record(Map<String, String> fields, String storedHash, long line) {
+    }
 }
