@@ -4,105 +4,201 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Reads an export (JSON Lines, docs/audit-format.md, section 6) and hands each line, with its line
- * number, to an {@link ExportSink}. It checks only that each line is well formed and has the names its
- * type needs; what the lines mean is the sink's business. Exports written by the version-1 server
- * ({@code chain} for {@code log}, {@code null} for absent fields, key lines with {@code keyId} and
- * {@code publicKey}) are read too.
+ * number, to an {@link ExportSink}, in order. It checks only that each line is well formed and has the
+ * names its type needs; what the lines mean is the sink's business. Exports written by the version-1
+ * server ({@code chain} for {@code log}, {@code null} for absent fields, key lines with {@code keyId}
+ * and {@code publicKey}) are read too.
+ *
+ * <p>Reading a line and hashing its record do not depend on other lines, so worker threads do that a
+ * chunk of lines at a time while the calling thread hands the results to the sink strictly in order.
  */
 public final class ExportReader {
 
-    /** The input is not an export: it cannot be read, or a line is malformed. */
+    /** The input is not an export: a line is malformed. */
     public static final class Unreadable extends Exception {
         public Unreadable(String message) {
             super(message, null, false, false);
         }
     }
 
-    private final ExportSink sink;
-    private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    private static final int CHUNK = 1 << 20;
 
-    private ExportReader(ExportSink sink) {
-        this.sink = sink;
+    /** One line, read: a record (hashed), another line's names and values, or why it cannot be read. */
+    private record Parsed(int line, CanonicalRecord record, String storedHash, Map<String, String> other, String error) {
     }
 
-    /** Reads every line of {@code in} into {@code sink}; returns the number of lines read. */
+    /** The lines of one chunk, numbered from 1 within it. */
+    private record Batch(List<Parsed> items, int lines) {
+    }
+
+    private ExportReader() {
+    }
+
+    /** Reads every line of {@code in} into {@code sink}, with a worker per processor; returns the number of lines. */
     public static long read(InputStream in, ExportSink sink) throws IOException, Unreadable {
-        return new ExportReader(sink).readAll(in);
+        return read(in, sink, Runtime.getRuntime().availableProcessors());
     }
 
-    private long readAll(InputStream in) throws IOException, Unreadable {
-        byte[] buf = new byte[1 << 16];
-        int start = 0;
-        int end = 0;
-        long line = 0;
-        while (true) {
-            int nl = indexOf(buf, start, end);
-            if (nl < 0) {
-                // Move the partial line to the front, grow if it fills the buffer, and read more.
-                if (start > 0) {
-                    System.arraycopy(buf, start, buf, 0, end - start);
-                    end -= start;
-                    start = 0;
-                }
-                if (end == buf.length) {
-                    buf = Arrays.copyOf(buf, buf.length * 2);
-                }
-                int n = in.read(buf, end, buf.length - end);
-                if (n < 0) {
-                    if (end > start) {
-                        line(buf, start, end, ++line);
+    /** As {@link #read(InputStream, ExportSink)}, with {@code workers} threads (0: all in the calling thread). */
+    public static long read(InputStream in, ExportSink sink, int workers) throws IOException, Unreadable {
+        ExecutorService pool = workers == 0 ? null : Executors.newFixedThreadPool(workers, r -> {
+            Thread t = new Thread(r, "export-reader");
+            t.setDaemon(true);
+            return t;
+        });
+        var pending = new ArrayDeque<Future<Batch>>();
+        long lines = 0;
+        try {
+            byte[] carry = new byte[0];
+            boolean eof = false;
+            while (!eof || !pending.isEmpty()) {
+                while (!eof && pending.size() < Math.max(1, 2 * workers)) {
+                    byte[] chunk = new byte[Math.max(CHUNK, 2 * carry.length)];
+                    System.arraycopy(carry, 0, chunk, 0, carry.length);
+                    int n = carry.length + in.readNBytes(chunk, carry.length, chunk.length - carry.length);
+                    int end = n;
+                    if (n == chunk.length) {
+                        while (end > 0 && chunk[end - 1] != '\n') {
+                            end--;
+                        }
+                        if (end == 0) { // one line longer than the chunk: read on
+                            carry = Arrays.copyOf(chunk, n);
+                            continue;
+                        }
+                    } else {
+                        eof = true;
                     }
-                    return line;
+                    carry = Arrays.copyOfRange(chunk, end, n);
+                    int length = end;
+                    if (pool == null) {
+                        lines = dispatch(parse(chunk, length), lines, sink);
+                    } else {
+                        pending.add(pool.submit(() -> parse(chunk, length)));
+                    }
                 }
-                end += n;
+                if (!pending.isEmpty()) {
+                    lines = dispatch(pending.poll().get(), lines, sink);
+                }
+            }
+            return lines;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("reading the export failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        } finally {
+            if (pool != null) {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** Reads the lines of {@code b[0, length)}; runs on a worker. */
+    private static Batch parse(byte[] b, int length) {
+        var items = new ArrayList<Parsed>(length / 256);
+        var fast = new RecordLine();
+        int line = 0;
+        int from = 0;
+        while (from < length) {
+            line++;
+            RecordLine.Read read = fast.read(b, from, length);
+            if (read != null) {
+                read.record().hashInAdvance();
+                items.add(new Parsed(line, read.record(), read.storedHash(), null, null));
+                from = read.end() + 1;
                 continue;
             }
-            line(buf, start, nl, ++line);
-            start = nl + 1;
-        }
-    }
-
-    private static int indexOf(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (b[i] == '\n') {
-                return i;
+            int nl = from;
+            while (nl < length && b[nl] != '\n') {
+                nl++;
             }
+            Parsed p = parseLine(b, from, nl, line);
+            if (p != null) {
+                items.add(p);
+                if (p.error != null) {
+                    break; // nothing after an unreadable line is read
+                }
+            }
+            from = nl + 1;
         }
-        return -1;
+        return new Batch(items, line);
     }
 
-    private void line(byte[] b, int from, int to, long line) throws Unreadable {
-        String text = decode(b, from, to, line);
+    /** A line the fast path declined: read in general. */
+    private static Parsed parseLine(byte[] b, int from, int to, int line) {
+        String text;
+        try {
+            text = decode(b, from, to);
+        } catch (CharacterCodingException e) {
+            return new Parsed(line, null, null, null, "the line is not valid UTF-8 text");
+        }
         if (text.isBlank()) {
-            return;
+            return null;
         }
         Map<String, String> m;
         try {
             m = FlatJson.readAllowingNull(text, line);
         } catch (FlatJson.Malformed e) {
-            throw new Unreadable(e.getMessage());
+            return new Parsed(line, null, null, null, e.detail());
         }
-        String type = m.remove("type");
+        if ("record".equals(m.get("type")) && m.containsKey("hash")) {
+            m.remove("type");
+            String hash = m.remove("hash");
+            CanonicalRecord r = CanonicalRecord.of(m);
+            r.hashInAdvance();
+            return new Parsed(line, r, hash, null, null);
+        }
+        return new Parsed(line, null, null, m, null);
+    }
+
+    private static String decode(byte[] b, int from, int to) throws CharacterCodingException {
+        for (int i = from; i < to; i++) {
+            if (b[i] < 0) {
+                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b, from, to - from)).toString();
+            }
+        }
+        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Hands a chunk's lines to the sink, in order; returns the line count so far. */
+    private static long dispatch(Batch batch, long before, ExportSink sink) throws Unreadable {
+        for (Parsed p : batch.items) {
+            long line = before + p.line;
+            if (p.error != null) {
+                throw unreadable(line, p.error);
+            }
+            if (p.record != null) {
+                sink.record(p.record, p.storedHash, line);
+            } else {
+                other(p.other, line, sink);
+            }
+        }
+        return before + batch.lines;
+    }
+
+    /** A line other than a record in the writer's layout. */
+    private static void other(Map<String, String> m, long line, ExportSink sink) throws Unreadable {
+        String type = m.get("type");
         if (type == null) {
             throw unreadable(line, "the line has no \"type\"");
         }
         switch (type) {
-            case "record" -> {
-                String hash = m.remove("hash");
-                if (hash == null) {
-                    throw unreadable(line, "the record has no stored \"hash\"");
-                }
-                sink.record(m, hash, line);
-            }
+            case "record" -> throw unreadable(line, "the record has no stored \"hash\"");
             case "checkpoint" -> {
                 if (m.containsKey("note")) {
                     sink.checkpoint(need(m, "log", line), decimal(m, "size", line), m.get("note"), line);
@@ -127,21 +223,6 @@ public final class ExportReader {
                 }
             }
             default -> throw unreadable(line, "unknown line type \"" + type + "\"");
-        }
-    }
-
-    private String decode(byte[] b, int from, int to, long line) throws Unreadable {
-        boolean ascii = true;
-        for (int i = from; i < to && ascii; i++) {
-            ascii = b[i] >= 0;
-        }
-        if (ascii) {
-            return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
-        }
-        try {
-            return utf8.decode(ByteBuffer.wrap(b, from, to - from)).toString();
-        } catch (CharacterCodingException e) {
-            throw unreadable(line, "the line is not valid UTF-8 text");
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.quaestor.evidence;
 
-import java.util.Map;
-
 /**
  * What an export is made of (docs/audit-format.md, section 6), one call per line, in the export's
  * order: keys, checkpoints, archive markers, nodes, then records. {@code line} is where it was read
@@ -34,7 +32,7 @@ public interface ExportSink {
     default void node(String log, int level, long index, String hash, long line) {
     }
 
-    /** A record: its fields (absent ones left out, no {@code type} or {@code hash}) and its stored hash. */
-    default void record(Map<String, String> fields, String storedHash, long line) {
+    /** A record and its stored hash. */
+    default void record(CanonicalRecord record, String storedHash, long line) {
     }
 }

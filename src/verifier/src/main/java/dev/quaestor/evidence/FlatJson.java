@@ -14,14 +14,21 @@ public final class FlatJson {
     /** A line that is not one flat JSON object of strings and numbers. */
     public static final class Malformed extends IllegalArgumentException {
         private final long line;
+        private final String detail;
 
-        public Malformed(long line, String message) {
-            super("line " + String.format(java.util.Locale.ENGLISH, "%,d", line) + ": " + message);
+        public Malformed(long line, String detail) {
+            super("line " + Plain.n(line) + ": " + detail);
             this.line = line;
+            this.detail = detail;
         }
 
         public long line() {
             return line;
+        }
+
+        /** What is wrong, without the line number. */
+        public String detail() {
+            return detail;
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.quaestor.evidence;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -151,15 +150,16 @@ final class LogCheck {
 
     // ---- the records ----
 
-    void record(Map<String, String> fields, String version, String storedHash, long line) {
+    void record(CanonicalRecord r, String storedHash, long line) {
         records++;
         if (broken != null) {
             return; // the first break is reported; what follows it is not evidence of anything more
         }
-        long seq = Decimal.parse(fields.get("seq"));
+        String version = r.version();
+        long seq = Decimal.parse(r.seq());
         if (seq < 1) {
             fail(0, line, "the record on line " + Plain.n(line) + " of log " + log + " has no valid seq (\""
-                    + fields.get("seq") + "\"): it was damaged");
+                    + r.seq() + "\"): it was damaged");
             return;
         }
         if (!started) {
@@ -174,9 +174,9 @@ final class LogCheck {
         }
         byte[] leaf;
         if (RecordFormat.V2.equals(version)) {
-            leaf = v2(fields, storedHash, seq, line);
+            leaf = v2(r, storedHash, seq, line);
         } else if (RecordFormat.V1.equals(version)) {
-            leaf = v1(fields, storedHash, seq, line);
+            leaf = v1(r, storedHash, seq, line);
         } else {
             fail(seq, line, record(seq, line) + " is in a format this verifier does not know (v=" + version
                     + "): it was damaged, or a newer verifier is needed");
@@ -200,18 +200,17 @@ final class LogCheck {
         }
     }
 
-    private byte[] v2(Map<String, String> fields, String storedHash, long seq, long line) {
+    private byte[] v2(CanonicalRecord r, String storedHash, long seq, long line) {
         if (v1Seen) {
             prevHash = null; // a log begun in version 1 continues in version 2; its tree carries on
         }
         v2Seen = true;
-        String unknown = RecordFormat.unknownField(fields, RecordFormat.FIELDS);
-        if (unknown != null) {
-            fail(seq, line, record(seq, line) + " holds a field the format does not define (\"" + unknown
+        if (r.unknownField() != null) {
+            fail(seq, line, record(seq, line) + " holds a field the format does not define (\"" + r.unknownField()
                     + "\"), which its hash would not cover: it was changed after it was written");
             return null;
         }
-        byte[] leaf = TreeHash.leaf(RecordFormat.canonical(fields));
+        byte[] leaf = r.leaf();
         if (!Hex.matches(storedHash, leaf)) {
             fail(seq, line, changed(seq, line));
             return null;
@@ -219,25 +218,23 @@ final class LogCheck {
         return leaf;
     }
 
-    private byte[] v1(Map<String, String> fields, String storedHash, long seq, long line) {
+    private byte[] v1(CanonicalRecord r, String storedHash, long seq, long line) {
         if (v2Seen) {
             fail(seq, line, record(seq, line) + " is in format version 1 but follows records in version 2: a log moves from"
                     + " version 1 to 2, never back, so records were moved or inserted");
             return null;
         }
         v1Seen = true;
-        String unknown = RecordFormat.unknownField(fields, RecordFormat.FIELDS_V1);
-        if (unknown != null) {
-            fail(seq, line, record(seq, line) + " holds a field the format does not define (\"" + unknown
+        if (r.unknownField() != null) {
+            fail(seq, line, record(seq, line) + " holds a field the format does not define (\"" + r.unknownField()
                     + "\"), which its hash would not cover: it was changed after it was written");
             return null;
         }
-        byte[] canonical = RecordFormat.canonicalV1(fields).getBytes(StandardCharsets.UTF_8);
-        if (!Hex.matches(storedHash, TreeHash.sha256(canonical))) {
+        if (!Hex.matches(storedHash, r.v1Hash())) {
             fail(seq, line, changed(seq, line));
             return null;
         }
-        if (prevHash != null && !prevHash.equals(fields.get("prev"))) {
+        if (prevHash != null && !prevHash.equals(r.prev())) {
             fail(seq, line, record(seq, line) + " does not link to the record before it (its prev is not that record's"
                     + " hash): the record before was changed and its hash recomputed, or records were removed or inserted");
             return null;
@@ -253,7 +250,7 @@ final class LogCheck {
             signedThrough = Math.max(signedThrough, seq);
             matched++;
         }
-        return TreeHash.leaf(canonical);
+        return r.leaf();
     }
 
     private void order(long seq, long line) {
@@ -492,7 +489,8 @@ final class LogCheck {
         return record(seq, line) + " was changed after it was written: its content no longer matches its hash";
     }
 
+    /** The level in the top bits, so that the index's low bits spread the keys over a hash map. */
     private static long key(int level, long index) {
-        return index << 6 | level;
+        return (long) level << 57 | index;
     }
 }

@@ -124,17 +124,21 @@ public final class LogVerifier implements ExportSink {
         log(log).node(level, index, hash, line);
     }
 
-    @Override
+    /** A record: its fields (absent ones left out, no {@code type} or {@code hash}), its stored hash and where it was read. */
     public void record(Map<String, String> fields, String storedHash, long line) {
-        String version = fields.get("v");
-        String log = RecordFormat.V1.equals(version) ? fields.get("chain") : fields.get("log");
+        record(CanonicalRecord.of(fields), storedHash, line);
+    }
+
+    @Override
+    public void record(CanonicalRecord record, String storedHash, long line) {
+        String log = record.log();
         if (log == null) {
             problems.add(new Problem("?", 0, line, "the record on line " + Plain.n(line) + " names no log: it was damaged"));
             return;
         }
         LogCheck c = last != null && last.log.equals(log) ? last : log(log);
         last = c;
-        c.record(fields, version, storedHash, line);
+        c.record(record, storedHash, line);
     }
 
     /** Ends the checks and reports. */

@@ -1,6 +1,5 @@
 package dev.quaestor.evidence;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,7 +40,7 @@ final class ProofSource implements ExportSink {
         }
     }
 
-    private final Predicate<Map<String, String>> wanted;
+    private final Predicate<CanonicalRecord> wanted;
     private final Map<String, Set<Long>> sizesToKeep;
     private final Map<String, Log> logs = new TreeMap<>();
     private final List<Found> found = new ArrayList<>();
@@ -50,7 +49,7 @@ final class ProofSource implements ExportSink {
      * @param wanted the records to keep (and prove)
      * @param sizesToKeep per log, tree sizes that proofs will end at, beyond the checkpoints' sizes
      */
-    ProofSource(Predicate<Map<String, String>> wanted, Map<String, Set<Long>> sizesToKeep) {
+    ProofSource(Predicate<CanonicalRecord> wanted, Map<String, Set<Long>> sizesToKeep) {
         this.wanted = wanted;
         this.sizesToKeep = sizesToKeep;
     }
@@ -76,23 +75,21 @@ final class ProofSource implements ExportSink {
     @Override
     public void node(String log, int level, long index, String hash, long line) {
         if (Hex.isHash(hash) && index < (1L << 57) >>> level) {
-            log(log).storedNodes.put(index << 6 | level, Hex.hash(hash));
+            log(log).storedNodes.put((long) level << 57 | index, Hex.hash(hash));
         }
     }
 
     @Override
-    public void record(Map<String, String> fields, String storedHash, long line) {
-        String version = fields.get("v");
-        boolean v1 = RecordFormat.V1.equals(version);
-        String name = v1 ? fields.get("chain") : fields.get("log");
-        if (name == null || !(v1 || RecordFormat.V2.equals(version))) {
+    public void record(CanonicalRecord r, String storedHash, long line) {
+        String name = r.log();
+        if (name == null || r.bytes() == null) {
             return;
         }
         Log log = log(name);
         if (log.unusable != null) {
             return;
         }
-        long seq = Decimal.parse(fields.get("seq"));
+        long seq = Decimal.parse(r.seq());
         if (log.tree == null) {
             log.tree = start(log, seq, line);
             if (log.tree == null) {
@@ -100,16 +97,16 @@ final class ProofSource implements ExportSink {
             }
         }
         if (seq != log.tree.size() + 1) {
-            log.unusable = "its records are not in order at line " + Plain.n(line) + " (seq " + fields.get("seq") + " after "
+            log.unusable = "its records are not in order at line " + Plain.n(line) + " (seq " + r.seq() + " after "
                     + Plain.n(log.tree.size()) + ")";
             return;
         }
-        byte[] canonical = v1 ? RecordFormat.canonicalV1(fields).getBytes(StandardCharsets.UTF_8) : RecordFormat.canonical(fields);
-        if (wanted.test(fields)) {
+        byte[] canonical = r.bytes();
+        if (wanted.test(r)) {
             log.tree.keepLeaf(seq - 1);
             found.add(new Found(name, seq, line, canonical));
         }
-        log.tree.append(TreeHash.leaf(canonical));
+        log.tree.append(r.leaf());
     }
 
     /** The log's tree, starting at seq 1 or after the records the export does not hold (rebuilt from stored nodes). */
@@ -122,7 +119,7 @@ final class ProofSource implements ExportSink {
             String marker = log.markers.get(start);
             try {
                 tree = new LogTree(start, (level, index) -> {
-                    byte[] h = log.storedNodes.get(index << 6 | level);
+                    byte[] h = log.storedNodes.get((long) level << 57 | index);
                     if (h != null) {
                         return h;
                     }

@@ -29,9 +29,8 @@ final class ProveCommand {
         int slash = target.lastIndexOf('/');
         String log = slash > 0 ? target.substring(0, slash) : null;
         String seq = slash > 0 ? target.substring(slash + 1) : null;
-        var source = new ProofSource(f -> target.equals(f.get("request"))
-                || seq != null && seq.equals(f.get("seq")) && log.equals(RecordFormat.V1.equals(f.get("v")) ? f.get("chain") : f.get("log")),
-                Map.of());
+        var source = new ProofSource(r -> seq != null && seq.equals(r.seq()) && log.equals(r.log())
+                || target.equals(r.fields().get("request")), Map.of());
         Args.readExport(args.positional.get(0), source);
         // LOG/SEQ if it names a record; otherwise a request id.
         var found = source.found().stream().filter(f -> f.log().equals(log) && Long.toString(f.seq()).equals(seq)).toList();
