@@ -312,7 +312,7 @@ final class RecordLine {
     private static final byte[] CLASS = new byte[256];
 
     static {
-        for (int c = 0x20; c < 0x7f; c++) {
+        for (int c = 0x20; c < 0x80; c++) {
             CLASS[c] = PLAIN;
         }
         CLASS['"'] = QUOTE;
