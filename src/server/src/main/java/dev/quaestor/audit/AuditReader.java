@@ -61,20 +61,7 @@ public class AuditReader {
     public Page search(Query q) {
         var where = new StringBuilder(" WHERE 1=1");
         var args = new ArrayList<Object>();
-        filter(where, args, "subject = ?", q.subject());
-        FieldHasher h = log.hasher();
-        filter(where, args, "client_id = ?", h.apply("client", q.client()));
-        filter(where, args, "tenant = ?", h.apply("tenant", q.tenant()));
-        filter(where, args, "action = ?", q.action());
-        filter(where, args, "decision = ?", q.decision());
-        filter(where, args, "outcome = ?", q.outcome());
-        filter(where, args, "kind = ?", q.kind());
-        if (q.uriPrefix() != null) {
-            where.append(" AND uri LIKE ? ESCAPE '!'");
-            args.add(q.uriPrefix().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
-        }
-        filter(where, args, "event_time >= ?", q.from() == null ? null : OffsetDateTime.ofInstant(q.from(), ZoneOffset.UTC));
-        filter(where, args, "event_time < ?", q.to() == null ? null : OffsetDateTime.ofInstant(q.to(), ZoneOffset.UTC));
+        where(q, log.hasher(), where, args);
         filter(where, args, "id > ?", q.after());
         int limit = Math.max(1, Math.min(q.limit(), 1000));
         String sql = "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry" + where + " ORDER BY id LIMIT " + (limit + 1);
@@ -103,6 +90,120 @@ public class AuditReader {
             throw new AuditUnavailableException(e);
         }
     }
+
+    /** The search's filters (all but the cursor and limit) as SQL conditions on {@code audit_entry}. */
+    private static void where(Query q, FieldHasher h, StringBuilder where, List<Object> args) {
+        filter(where, args, "subject = ?", q.subject());
+        filter(where, args, "client_id = ?", h == null ? q.client() : h.apply("client", q.client()));
+        filter(where, args, "tenant = ?", h == null ? q.tenant() : h.apply("tenant", q.tenant()));
+        filter(where, args, "action = ?", q.action());
+        filter(where, args, "decision = ?", q.decision());
+        filter(where, args, "outcome = ?", q.outcome());
+        filter(where, args, "kind = ?", q.kind());
+        if (q.uriPrefix() != null) {
+            where.append(" AND uri LIKE ? ESCAPE '!'");
+            args.add(q.uriPrefix().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+        }
+        filter(where, args, "event_time >= ?", q.from() == null ? null : OffsetDateTime.ofInstant(q.from(), ZoneOffset.UTC));
+        filter(where, args, "event_time < ?", q.to() == null ? null : OffsetDateTime.ofInstant(q.to(), ZoneOffset.UTC));
+    }
+
+    /**
+     * Every record the search matches (cursor and limit ignored), streamed from a database cursor in the
+     * order of their ids; with {@code wholeRequests}, every record of each request that has a matching record,
+     * grouped by request (ordered by request id, then id), so that a request's records arrive together.
+     */
+    public void stream(Query q, boolean wholeRequests, Consumer<Map<String, String>> out) {
+        try (Connection c = ds.getConnection()) {
+            stream(c, log.hasher(), q, wholeRequests, out);
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    /** As {@link #stream(Query, boolean, Consumer)}, on a connection the caller owns; {@code h} may be null (no hashed fields). */
+    public static void stream(Connection c, FieldHasher h, Query q, boolean wholeRequests, Consumer<Map<String, String>> out)
+            throws SQLException {
+        var where = new StringBuilder(" WHERE 1=1");
+        var args = new ArrayList<Object>();
+        where(q, h, where, args);
+        String sql = wholeRequests
+                ? "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry WHERE request_id IN (SELECT request_id FROM audit_entry"
+                        + where + ") ORDER BY request_id, id"
+                : "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry" + where + " ORDER BY id";
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false); // PostgreSQL streams through a cursor only inside a transaction
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setFetchSize(FETCH);
+            for (int i = 0; i < args.size(); i++) {
+                ps.setObject(i + 1, args.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    var record = AuditRecords.fromRow(rs, 2);
+                    record.put("id", Long.toString(rs.getLong(1)));
+                    out.accept(record);
+                }
+            }
+            c.commit();
+        } finally {
+            c.setAutoCommit(auto);
+        }
+    }
+
+    /** The records of one request, in the order they were written. */
+    public List<Map<String, String>> requestRecords(String requestId) {
+        return select("SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry WHERE request_id = ? ORDER BY id", requestId);
+    }
+
+    /** The record at {@code seq} of log {@code logId}, if the database holds it. */
+    public Optional<Map<String, String>> recordAt(String logId, long seq) {
+        var found = select("SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry WHERE chain_id = ? AND seq = ?", logId, seq);
+        return found.stream().findFirst();
+    }
+
+    /** The last signed checkpoint of a log: its size (the seq it covers), when it was written, and its note. */
+    public record LastCheckpoint(String log, long size, String signedAt, String note) {
+    }
+
+    /** Each log's last checkpoint, by log. */
+    public List<LastCheckpoint> lastCheckpoints() {
+        var out = new ArrayList<LastCheckpoint>();
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT cp.chain_id, cp.seq, cp.signed_at, cp.note FROM audit_checkpoint cp JOIN (SELECT chain_id, MAX(seq) AS seq "
+                        + "FROM audit_checkpoint GROUP BY chain_id) last ON last.chain_id = cp.chain_id AND last.seq = cp.seq "
+                        + "ORDER BY cp.chain_id")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new LastCheckpoint(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    private List<Map<String, String>> select(String sql, Object... params) {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            var out = new ArrayList<Map<String, String>>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    var record = new LinkedHashMap<String, String>();
+                    record.put("id", Long.toString(rs.getLong(1)));
+                    record.putAll(AuditRecords.fromRow(rs, 2));
+                    out.add(record);
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
 
     /** Writes the export (docs/audit-format.md, section 6) of the records in [from, to), or all. */
     public void exportJsonl(Instant from, Instant to, OutputStream out) {

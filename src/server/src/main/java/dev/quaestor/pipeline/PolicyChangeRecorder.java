@@ -41,7 +41,8 @@ public class PolicyChangeRecorder {
     /** The set loaded at start-up is an activation too. */
     void started(@Observes StartupEvent ev) {
         var set = store.current();
-        record(new PolicyChange(Instant.now(), true, set.revision(), set.revision(), List.of(), set.rules().size()));
+        record(new PolicyChange(Instant.now(), true, set.revision(), set.revision(), List.of(), set.rules().size(),
+                PolicyChange.START_UP));
     }
 
     void changed(@Observes PolicyChange change) {
@@ -50,7 +51,7 @@ public class PolicyChangeRecorder {
     }
 
     private void record(PolicyChange c) {
-        String detail = c.activated() ? c.rules() + " rules active"
+        String detail = c.activated() ? c.rules() + " rules active (" + c.how() + ")"
                 : "refused revision " + c.candidateRevision() + ": "
                         + c.errors().stream().map(PolicyError::toString).collect(Collectors.joining("; "));
         try {

@@ -21,4 +21,12 @@ public interface PolicyConfig {
      */
     @WithDefault("10S")
     Duration pollInterval();
+
+    /**
+     * A file in the policy directory whose text is kept with each activation as its annotation (a commit id and
+     * message, a ConfigMap's change note). Its name starts with a dot, so it is not a policy file and does not
+     * change the revision.
+     */
+    @WithDefault(".revision-annotation")
+    String annotationFile();
 }

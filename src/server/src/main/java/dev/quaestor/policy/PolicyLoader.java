@@ -99,7 +99,7 @@ public final class PolicyLoader {
         if (!errors.isEmpty()) {
             throw new PolicyValidationException(errors);
         }
-        var set = new PolicySet(revision(files), rules, limits, tests, names);
+        var set = new PolicySet(revision(files), rules, limits, tests, names, files);
         for (PolicyTestCase t : tests) {
             var decision = set.decide(t.identity(), t.action(), UriCanonicalizer.canonicalize(t.uri()), t.facts());
             if (decision.allowed() != t.expectAllow()) {

@@ -4,6 +4,7 @@ import dev.quaestor.identity.Identity;
 import dev.quaestor.uri.CanonicalUri;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An immutable, validated set of rules and limits with its revision (SHA-256 over the files),
@@ -17,12 +18,20 @@ public final class PolicySet {
     private final List<RateLimitRule> limits;
     private final List<PolicyTestCase> tests;
     private final List<String> files;
+    private final List<Map.Entry<String, String>> sources;
     private final RuleIndex index;
     /** Nothing matched: the same immutable answer every time, so the most common decision allocates nothing. */
     private final Decision defaultDeny;
 
     public PolicySet(String revision, List<Rule> rules, List<RateLimitRule> limits, List<PolicyTestCase> tests,
             List<String> files) {
+        this(revision, rules, limits, tests, files, List.of());
+    }
+
+    /** As above, keeping the files' text (what the console shows of a revision). */
+    public PolicySet(String revision, List<Rule> rules, List<RateLimitRule> limits, List<PolicyTestCase> tests,
+            List<String> files, List<Map.Entry<String, String>> sources) {
+        this.sources = List.copyOf(sources);
         this.revision = revision;
         this.rules = List.copyOf(rules);
         // Narrow keys first: a caller rejected by their own limit then never spends a token of the
@@ -52,6 +61,11 @@ public final class PolicySet {
 
     public List<String> files() {
         return files;
+    }
+
+    /** The files this set was read from, (name, text) sorted by name; empty for a set built without them. */
+    public List<Map.Entry<String, String>> sources() {
+        return sources;
     }
 
     /**

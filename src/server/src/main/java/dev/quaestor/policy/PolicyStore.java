@@ -55,7 +55,12 @@ public class PolicyStore {
      * Re-reads the directory and activates its content if it changed and is valid. Unchanged
      * content (same revision as the active or the last refused set) is a no-op.
      */
-    public synchronized PolicyChange reload() {
+    public PolicyChange reload() {
+        return reload(PolicyChange.RELOAD);
+    }
+
+    /** As {@link #reload()}; {@code how} says what prompted it ({@link PolicyChange#FILE_CHANGE}, {@link PolicyChange#RELOAD}). */
+    public synchronized PolicyChange reload(String how) {
         var errors = new ArrayList<PolicyError>();
         var files = PolicyLoader.read(dir, errors);
         String candidate = PolicyLoader.revision(files);
@@ -78,10 +83,10 @@ public class PolicyStore {
             PolicySet next = PolicyLoader.parse(files, new ArrayList<>());
             current.set(next);
             refusal = null;
-            change = new PolicyChange(Instant.now(), true, next.revision(), next.revision(), List.of(), next.rules().size());
+            change = new PolicyChange(Instant.now(), true, next.revision(), next.revision(), List.of(), next.rules().size(), how);
             LOG.infof("policy set %s activated (was %s): %d rules", next.revision(), active.revision(), next.rules().size());
         } catch (PolicyValidationException e) {
-            change = new PolicyChange(Instant.now(), false, active.revision(), candidate, e.errors(), active.rules().size());
+            change = new PolicyChange(Instant.now(), false, active.revision(), candidate, e.errors(), active.rules().size(), how);
             refusal = change;
             LOG.errorf("policy set %s refused, %s stays active: %s", candidate, active.revision(), e.getMessage());
         }

@@ -63,17 +63,19 @@ public class PolicyWatcher {
         long pollMs = config.pollInterval().toMillis();
         while (running) {
             try {
+                String how = PolicyChange.RELOAD;
                 if (watch != null) {
                     var key = watch.poll(pollMs, TimeUnit.MILLISECONDS);
                     if (key != null) {
                         Thread.sleep(SETTLE_MS);
                         key.pollEvents();
                         key.reset();
+                        how = PolicyChange.FILE_CHANGE;
                     }
                 } else {
                     Thread.sleep(pollMs);
                 }
-                store.reload();
+                store.reload(how);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -1,0 +1,120 @@
+package dev.quaestor.policy.history;
+
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.policy.PolicyChange;
+import dev.quaestor.policy.PolicyConfig;
+import dev.quaestor.policy.PolicySet;
+import dev.quaestor.policy.PolicyStore;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.jboss.logging.Logger;
+
+/**
+ * Keeps every policy revision's files, stored when the revision becomes active, and each activation: when,
+ * on which replica, how (start-up, file change, reload) and with which annotation. The annotation is the text
+ * of the file {@code quaestor.policies.annotation-file} (default {@code .revision-annotation}) in the policy
+ * directory at that moment, such as a commit id and message written there by the pipeline that delivers the
+ * policies, or a ConfigMap key of that name; dot-files are not policy files, so it does not change the revision.
+ */
+@ApplicationScoped
+public class RevisionArchive {
+
+    private static final Logger LOG = Logger.getLogger(RevisionArchive.class);
+    static final int MAX_ANNOTATION = 1024;
+
+    private final PolicyStore store;
+    private final PolicyConfig config;
+    private final AuditLog audit;
+    private volatile String active;
+
+    RevisionArchive(PolicyStore store, PolicyConfig config, AuditLog audit) {
+        this.store = store;
+        this.config = config;
+        this.audit = audit;
+    }
+
+    void started(@Observes StartupEvent ev) {
+        PolicySet set = store.current();
+        keep(set, Instant.now(), PolicyChange.START_UP, null);
+        active = set.revision();
+    }
+
+    void changed(@Observes PolicyChange change) {
+        if (!change.activated()) {
+            return;
+        }
+        PolicySet set = store.current();
+        if (!set.revision().equals(change.activeRevision())) {
+            return; // a newer set is already active; its own event stores it
+        }
+        String previous = active;
+        active = set.revision();
+        keep(set, change.time(), change.how(), previous);
+    }
+
+    private void keep(PolicySet set, Instant when, String how, String previous) {
+        String annotation = annotation();
+        try {
+            QuarkusTransaction.requiringNew().run(() -> storeRevision(set, when));
+        } catch (RuntimeException e) {
+            // Another replica stored the same revision at the same moment: it is there either way.
+            if (QuarkusTransaction.requiringNew().call(() -> StoredRevision.findById(set.revision())) == null) {
+                LOG.errorf(e, "could not store policy revision %s", set.revision());
+                return;
+            }
+        }
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                var a = new Activation();
+                a.revision = set.revision();
+                a.activatedAt = when;
+                a.replica = audit.chain();
+                a.how = how;
+                a.previous = previous;
+                a.annotation = annotation;
+                a.persist();
+            });
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "could not record the activation of policy revision %s", set.revision());
+        }
+    }
+
+    private static void storeRevision(PolicySet set, Instant when) {
+        if (StoredRevision.findById(set.revision()) != null) {
+            return;
+        }
+        var r = new StoredRevision();
+        r.revision = set.revision();
+        r.firstSeen = when;
+        r.rules = set.rules().size();
+        for (var f : set.sources()) {
+            r.files.put(f.getKey(), f.getValue());
+        }
+        r.persist();
+    }
+
+    /** The annotation file's text, trimmed and cut to {@value #MAX_ANNOTATION} characters; null if there is none. */
+    String annotation() {
+        Path file = store.directory().resolve(config.annotationFile());
+        try {
+            if (!Files.isRegularFile(file)) {
+                return null;
+            }
+            String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+            if (text.isEmpty()) {
+                return null;
+            }
+            return text.length() > MAX_ANNOTATION ? text.substring(0, MAX_ANNOTATION) : text;
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("cannot read the revision annotation %s: %s", file, e.getMessage());
+            return null;
+        }
+    }
+}
