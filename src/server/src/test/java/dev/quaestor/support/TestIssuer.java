@@ -29,10 +29,19 @@ import java.util.UUID;
  * would a production IdP's (discovery, JWKS fetch, signature, issuer, expiry, audience).
  *
  * <p>Users are fixed: alice (principal-investigator), bob (clinician), carol (analyst, tenant globex).
+ *
+ * <p>For the console it also signs people in with the authorization-code flow: its authorization endpoint
+ * serves a sign-in form (user name and password, the password being the user name), and its token endpoint
+ * exchanges the code for an ID token that says the person signed in with a password and a one-time code
+ * ({@code acr} {@value #CONSOLE_ACR}, {@code amr} pwd and otp).
  */
 public class TestIssuer implements QuarkusTestResourceLifecycleManager {
 
     public static final String AUDIENCE = "quaestor";
+    public static final String CONSOLE_CLIENT = "quaestor-console";
+    public static final String CONSOLE_SECRET = "console-test-secret-0123456789abcdef";
+    public static final String CONSOLE_ACR = "urn:quaestor:mfa";
+    private static final Map<String, String[]> CODES = new java.util.concurrent.ConcurrentHashMap<>();
     private static final Map<String, List<String>> ROLES = Map.of(
             "alice", List.of("principal-investigator"),
             "bob", List.of("clinician"),
@@ -58,12 +67,15 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
                 server.createContext("/realms/test/.well-known/openid-configuration", ex -> json(ex, discovery()));
                 server.createContext("/realms/test/protocol/openid-connect/certs", ex -> json(ex, jwks()));
                 server.createContext("/realms/test/protocol/openid-connect/token", TestIssuer::token);
+                server.createContext("/realms/test/protocol/openid-connect/auth", TestIssuer::authorize);
                 server.start();
             }
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-        return Map.of("quarkus.oidc.auth-server-url", issuer, "quarkus.oidc.token.audience", AUDIENCE);
+        return Map.of("quarkus.oidc.auth-server-url", issuer, "quarkus.oidc.token.audience", AUDIENCE,
+                "quarkus.oidc.console.auth-server-url", issuer, "quarkus.oidc.console.client-id", CONSOLE_CLIENT,
+                "quarkus.oidc.console.credentials.secret", CONSOLE_SECRET);
     }
 
     @Override
@@ -125,15 +137,88 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
         }
     }
 
-    private static void token(HttpExchange ex) throws IOException {
+    private static Map<String, String> form(String body) {
         var form = new HashMap<String, String>();
-        String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         for (String pair : body.split("&")) {
             int eq = pair.indexOf('=');
             if (eq > 0) {
                 form.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
                         URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
             }
+        }
+        return form;
+    }
+
+    private static String html(String s) {
+        return s == null ? "" : s.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    /** The authorization endpoint: GET shows the sign-in form, POST checks it and returns to the client with a code. */
+    private static void authorize(HttpExchange ex) throws IOException {
+        if (ex.getRequestMethod().equals("GET")) {
+            var q = form(ex.getRequestURI().getRawQuery() == null ? "" : ex.getRequestURI().getRawQuery());
+            var hidden = new StringBuilder();
+            for (String k : List.of("client_id", "redirect_uri", "state", "nonce", "scope", "code_challenge", "code_challenge_method")) {
+                if (q.get(k) != null) {
+                    hidden.append("<input type=\"hidden\" name=\"").append(k).append("\" value=\"").append(html(q.get(k))).append("\">");
+                }
+            }
+            String page = "<!DOCTYPE html><html><head><title>Sign in to the test realm</title></head><body>"
+                    + "<h1>Test realm</h1><form method=\"post\" id=\"kc-form-login\">" + hidden
+                    + "<label>User <input id=\"username\" name=\"username\"></label> "
+                    + "<label>Password <input id=\"password\" name=\"password\" type=\"password\"></label> "
+                    + "<button id=\"kc-login\" type=\"submit\">Sign in</button></form></body></html>";
+            byte[] bytes = page.getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+            ex.sendResponseHeaders(200, bytes.length);
+            try (var out = ex.getResponseBody()) {
+                out.write(bytes);
+            }
+            return;
+        }
+        var f = form(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+        String user = f.get("username");
+        if (user == null || !user.equals(f.get("password")) || !ROLES.containsKey(user) || f.get("redirect_uri") == null) {
+            send(ex, 401, "{\"error\":\"access_denied\"}");
+            return;
+        }
+        String code = UUID.randomUUID().toString();
+        CODES.put(code, new String[] {user, f.get("client_id"), f.get("redirect_uri"), f.get("nonce")});
+        String target = f.get("redirect_uri") + (f.get("redirect_uri").contains("?") ? "&" : "?") + "code=" + code
+                + (f.get("state") == null ? "" : "&state=" + java.net.URLEncoder.encode(f.get("state"), StandardCharsets.UTF_8));
+        ex.getResponseHeaders().add("Location", target);
+        ex.sendResponseHeaders(302, -1);
+        ex.close();
+    }
+
+    /** The code grant: an ID token (and an access token) for the person who signed in. */
+    private static void codeGrant(HttpExchange ex, Map<String, String> form) throws IOException {
+        String[] grant = CODES.remove(form.getOrDefault("code", ""));
+        if (grant == null || !grant[2].equals(form.get("redirect_uri"))) {
+            send(ex, 400, "{\"error\":\"invalid_grant\"}");
+            return;
+        }
+        String user = grant[0];
+        String client = grant[1] == null ? CONSOLE_CLIENT : grant[1];
+        var id = Jwt.issuer(issuer).subject(user).audience(client).claim("azp", client).claim("preferred_username", user)
+                .claim("realm_access", Map.of("roles", ROLES.getOrDefault(user, List.of())))
+                .claim("tenant", user.equals("carol") ? "globex" : "acme").claim("acr", CONSOLE_ACR)
+                .claim("amr", List.of("pwd", "otp")).claim("auth_time", Instant.now().getEpochSecond())
+                .issuedAt(Instant.now()).expiresIn(3600);
+        if (grant[3] != null) {
+            id.claim("nonce", grant[3]);
+        }
+        String idToken = sign(id);
+        String access = sign(claims(user).expiresIn(3600));
+        send(ex, 200, "{\"access_token\":\"" + access + "\",\"id_token\":\"" + idToken
+                + "\",\"token_type\":\"Bearer\",\"expires_in\":3600}");
+    }
+
+    private static void token(HttpExchange ex) throws IOException {
+        var form = form(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+        if ("authorization_code".equals(form.get("grant_type"))) {
+            codeGrant(ex, form);
+            return;
         }
         String user = form.get("username");
         if (!"password".equals(form.get("grant_type")) || user == null || !user.equals(form.get("password"))

@@ -1,0 +1,149 @@
+package dev.quaestor.console;
+
+import dev.quaestor.admin.AdminConfig;
+import dev.quaestor.audit.AuditConfig;
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.RequestIds;
+import dev.quaestor.identity.Identity;
+import dev.quaestor.identity.IdentityMapper;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * The console's door: who is signed in, whether their role opens a page, and the audit record of every page
+ * view, export and sign-off, allowed or refused (PCI DSS 10.2.1.3 for reads of the audit trail, 10.2.1.2 for a
+ * sign-off). Each record carries how the caller signed in, the ID token's {@code acr} and {@code amr}
+ * ({@code acr=…;amr=…}), so that multi-factor sign-in shows in the evidence. If the record cannot be
+ * committed, the page is not shown.
+ */
+@RequestScoped
+public class ConsoleAccess {
+
+    /** What a role may open. */
+    public enum Area {
+        /** Search, timelines, records, integrity, reviews, exports: the auditor role. */
+        AUDIT,
+        /** Policy status and history: the auditor or the administrator role. */
+        POLICY
+    }
+
+    private final AuditLog log;
+    private final IdentityMapper identities;
+    private final SecurityIdentity security;
+    private final RoutingContext rc;
+    private final String auditorRole;
+    private final String adminRole;
+    private Identity who;
+    private Caller caller;
+
+    ConsoleAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, RoutingContext rc, AuditConfig audit,
+            AdminConfig admin) {
+        this.log = log;
+        this.identities = identities;
+        this.security = security;
+        this.rc = rc;
+        this.auditorRole = audit.auditorRole();
+        this.adminRole = admin.role();
+    }
+
+    public Identity identity() {
+        if (who == null) {
+            who = identities.of(security);
+        }
+        return who;
+    }
+
+    public boolean mayOpen(Area area) {
+        var roles = identity().roles();
+        return roles.contains(auditorRole) || (area == Area.POLICY && roles.contains(adminRole));
+    }
+
+    public boolean isAuditor() {
+        return mayOpen(Area.AUDIT);
+    }
+
+    /** The caller as recorded: identity, source, user agent and {@code acr=…;amr=…}. */
+    public Caller caller() {
+        if (caller == null) {
+            Identity i = identity();
+            var addr = rc.request().remoteAddress();
+            caller = new Caller(i.subject(), i.client(), i.tenant(), List.copyOf(new TreeSet<>(i.roles())),
+                    addr == null ? null : addr.hostAddress(), rc.request().getHeader("User-Agent"), null, null, null, authContext());
+        }
+        return caller;
+    }
+
+    /** {@code acr=…;amr=…} from the ID token (empty values when the provider sends none). */
+    public String authContext() {
+        if (!(security.getPrincipal() instanceof JsonWebToken token)) {
+            return null;
+        }
+        return "acr=" + text(token.getClaim("acr")) + ";amr=" + text(token.getClaim("amr"));
+    }
+
+    private static String text(Object claim) {
+        if (claim == null || claim == JsonValue.NULL) {
+            return "";
+        }
+        if (claim instanceof JsonArray a) {
+            var parts = new ArrayList<String>();
+            for (JsonValue v : a) {
+                parts.add(v instanceof JsonString s ? s.getString() : v.toString());
+            }
+            return String.join(",", parts);
+        }
+        if (claim instanceof Collection<?> c) {
+            return String.join(",", c.stream().map(Object::toString).toList());
+        }
+        return claim instanceof JsonString s ? s.getString() : claim.toString();
+    }
+
+    /**
+     * Records a page view or export of {@code area} as {@code AUDIT_READ} and returns the request id of the record;
+     * throws {@link ConsoleRefusal} (also recorded) when the caller's role does not open it.
+     */
+    public String view(Area area, String method, String detail) {
+        return record(AuditEvent.Kind.AUDIT_READ, area, method, null, detail);
+    }
+
+    /** Records an action that changes something (a sign-off) as {@code ADMIN}; refuses as {@link #view} does. */
+    public String act(Area area, String method, String uri, String detail) {
+        return record(AuditEvent.Kind.ADMIN, area, method, uri, detail);
+    }
+
+    /** Records a refused action (a form without its CSRF token, a sign-off that is not allowed) and throws. */
+    public ConsoleRefusal refuse(AuditEvent.Kind kind, String method, String outcome, String detail, int status, String message) {
+        String id = RequestIds.next();
+        log.append(AuditEvent.of(kind, id).caller(caller()).method(method).decision("DENY").outcome(outcome).detail(detail).build());
+        return new ConsoleRefusal(status, message, id);
+    }
+
+    /** Records that the caller signed out (any signed-in caller may). */
+    public void signedOut() {
+        log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next()).caller(caller()).method("console/logout")
+                .decision("ALLOW").outcome("ok").build());
+    }
+
+    private String record(AuditEvent.Kind kind, Area area, String method, String uri, String detail) {
+        boolean allowed = mayOpen(area);
+        String id = RequestIds.next();
+        log.append(AuditEvent.of(kind, id).caller(caller()).method(method).uri(uri).decision(allowed ? "ALLOW" : "DENY")
+                .outcome(allowed ? "ok" : "forbidden").detail(detail).build());
+        if (!allowed) {
+            throw new ConsoleRefusal(403, "Your account (" + identity().subject() + ") has no role that opens this page. "
+                    + "The console is for the roles " + auditorRole + " and, for policy pages, " + adminRole + ".", id);
+        }
+        return id;
+    }
+}

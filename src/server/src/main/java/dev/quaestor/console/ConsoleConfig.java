@@ -1,0 +1,24 @@
+package dev.quaestor.console;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+@ConfigMapping(prefix = "quaestor.console")
+public interface ConsoleConfig {
+
+    /** A console session with no request for this long ends; the next request signs in again (PCI DSS 8.2.8). */
+    @WithDefault("15M")
+    Duration idleTimeout();
+
+    /**
+     * The key (any text, 32 characters or more) that signs the console's activity and CSRF cookies; every replica
+     * needs the same. Unset: derived from the console's OIDC client secret, or random per process without one.
+     */
+    Optional<String> secret();
+
+    /** Records per search page. */
+    @WithDefault("50")
+    int pageSize();
+}

@@ -1,0 +1,69 @@
+package dev.quaestor.console;
+
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditReader;
+import dev.quaestor.evidence.Report;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateData;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Integrity: each writer's log, its last signed checkpoint, and whether everything verifies, checked now with
+ * the offline verifier's own code against the pinned keys. A broken record is named with its log and position
+ * and, where the database still holds it, linked to its request.
+ */
+@Path("/console/integrity")
+@TemplateData(target = Report.Summary.class)
+@TemplateData(target = AuditReader.LastCheckpoint.class)
+@Produces(MediaType.TEXT_HTML)
+public class IntegrityResource {
+
+    @TemplateData
+    public record LogRow(Report.Summary summary, AuditReader.LastCheckpoint checkpoint, boolean broken) {
+    }
+
+    @TemplateData
+    public record ProblemRow(String log, long seq, String message, String request) {
+    }
+
+    private final AuditReader reader;
+    private final AuditLog log;
+    private final ConsoleAccess access;
+    private final ConsolePage page;
+    private final Template integrity;
+
+    IntegrityResource(AuditReader reader, AuditLog log, ConsoleAccess access, ConsolePage page,
+            @Location("console/integrity.html") Template integrity) {
+        this.reader = reader;
+        this.log = log;
+        this.access = access;
+        this.page = page;
+        this.integrity = integrity;
+    }
+
+    @GET
+    public TemplateInstance show() {
+        access.view(ConsoleAccess.Area.AUDIT, "console/integrity", null);
+        long started = System.nanoTime();
+        Report report = reader.verify();
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        Map<String, AuditReader.LastCheckpoint> last = reader.lastCheckpoints().stream()
+                .collect(Collectors.toMap(AuditReader.LastCheckpoint::log, Function.identity(), (a, b) -> a));
+        var brokenLogs = report.problems().stream().map(p -> p.log()).collect(Collectors.toSet());
+        List<LogRow> logs = report.logs().stream().map(s -> new LogRow(s, last.get(s.log()), brokenLogs.contains(s.log()))).toList();
+        List<ProblemRow> problems = report.problems().stream().map(p -> new ProblemRow(p.log(), p.seq(), p.message(),
+                p.seq() <= 0 ? null : reader.recordAt(p.log(), p.seq()).map(r -> r.get("request")).orElse(null))).toList();
+        return page.of(integrity, "Integrity").data("ok", report.ok()).data("logs", logs).data("problems", problems)
+                .data("warnings", report.warnings()).data("records", report.records()).data("ms", ms)
+                .data("keys", log.trustedKeyStrings());
+    }
+}

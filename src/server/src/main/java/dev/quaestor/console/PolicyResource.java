@@ -1,0 +1,99 @@
+package dev.quaestor.console;
+
+import dev.quaestor.policy.PolicyStore;
+import dev.quaestor.policy.history.Activation;
+import dev.quaestor.policy.history.RevisionDiff;
+import dev.quaestor.policy.history.StoredRevision;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateData;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Policy status and history, for the auditor and administrator roles: the active revision and its state, every
+ * activation (when, where, how, with its annotation), each stored revision's files, and a diff of any two.
+ */
+@Path("/console/policy")
+@Produces(MediaType.TEXT_HTML)
+@TemplateData(target = Activation.class)
+@TemplateData(target = StoredRevision.class)
+@TemplateData(target = RevisionDiff.FileDiff.class)
+@TemplateData(target = RevisionDiff.Line.class)
+@TemplateData(target = dev.quaestor.policy.PolicyChange.class)
+public class PolicyResource {
+
+    static final int HISTORY = 500;
+
+    private final PolicyStore store;
+    private final ConsoleAccess access;
+    private final ConsolePage page;
+    private final Template policy;
+    private final Template revision;
+    private final Template diff;
+
+    PolicyResource(PolicyStore store, ConsoleAccess access, ConsolePage page, @Location("console/policy.html") Template policy,
+            @Location("console/revision.html") Template revision, @Location("console/diff.html") Template diff) {
+        this.store = store;
+        this.access = access;
+        this.page = page;
+        this.policy = policy;
+        this.revision = revision;
+        this.diff = diff;
+    }
+
+    @GET
+    public TemplateInstance status() {
+        access.view(ConsoleAccess.Area.POLICY, "console/policy", null);
+        var set = store.current();
+        var refusal = store.refusal();
+        List<Activation> activations = QuarkusTransaction.requiringNew().call(() -> Activation.newestFirst(HISTORY));
+        List<StoredRevision> revisions = QuarkusTransaction.requiringNew()
+                .call(() -> StoredRevision.<StoredRevision>list("order by firstSeen desc"));
+        return page.of(policy, "Policy").data("revision", set.revision()).data("files", set.files()).data("rules", set.rules().size())
+                .data("limits", set.limits().size()).data("tests", set.tests().size()).data("refusal", refusal)
+                .data("refusalErrors", refusal == null ? List.of() : refusal.errors().stream().map(Object::toString).toList())
+                .data("activations", activations).data("revisions", revisions);
+    }
+
+    @GET
+    @Path("revisions/{revision}")
+    public Response revision(@PathParam("revision") String id) {
+        access.view(ConsoleAccess.Area.POLICY, "console/policy/revision", "revision=" + id);
+        Map<String, String> files = filesOf(id);
+        if (files == null) {
+            return Response.status(404).type(MediaType.TEXT_PLAIN).entity("no stored revision " + id).build();
+        }
+        List<Activation> activations = QuarkusTransaction.requiringNew().call(() -> Activation.of(id));
+        return Response.ok(page.of(revision, "Revision " + id).data("revision", id).data("files", files.entrySet().stream().toList())
+                .data("activations", activations)).build();
+    }
+
+    @GET
+    @Path("diff")
+    public Response diff(@QueryParam("from") String from, @QueryParam("to") String to) {
+        access.view(ConsoleAccess.Area.POLICY, "console/policy/diff", "from=" + from + " to=" + to);
+        Map<String, String> a = from == null ? null : filesOf(from);
+        Map<String, String> b = to == null ? null : filesOf(to);
+        if (a == null || b == null) {
+            return Response.status(404).type(MediaType.TEXT_PLAIN).entity("both revisions must be stored: from=" + from + " to=" + to).build();
+        }
+        return Response.ok(page.of(diff, "Diff").data("from", from).data("to", to).data("files", RevisionDiff.of(a, b))).build();
+    }
+
+    private static Map<String, String> filesOf(String id) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            StoredRevision r = StoredRevision.findById(id);
+            return r == null ? null : r.sortedFiles();
+        });
+    }
+}

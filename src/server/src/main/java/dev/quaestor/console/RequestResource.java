@@ -1,0 +1,120 @@
+package dev.quaestor.console;
+
+import dev.quaestor.audit.AuditReader;
+import dev.quaestor.policy.history.StoredRevision;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateData;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A request's page: its DECISION and OUTCOME side by side, the deciding rules, the policy revision's files
+ * as they were when it was in force (rules that decided marked), the SHA-256 of the bytes served, and the
+ * request's proof file when its records are under a signed checkpoint.
+ */
+@Path("/console/requests")
+public class RequestResource {
+
+    /** A policy file of the revision, line by line, with the deciding rules' lines marked. */
+    @TemplateData
+    public record PolicyFile(String name, List<PolicyLine> lines, boolean decisive) {
+    }
+
+    @TemplateData
+    public record PolicyLine(int no, String text, boolean marked) {
+    }
+
+    private static final Pattern RULE_ID = Pattern.compile("^\\s*(?:-\\s*)?\\{?\\s*id:\\s*['\"]?([^,'\"}\\s]+)");
+
+    private final AuditReader reader;
+    private final ConsoleAccess access;
+    private final ConsolePage page;
+    private final Template request;
+
+    RequestResource(AuditReader reader, ConsoleAccess access, ConsolePage page, @Location("console/request.html") Template request) {
+        this.reader = reader;
+        this.access = access;
+        this.page = page;
+        this.request = request;
+    }
+
+    @GET
+    @Path("{id}")
+    @Produces(MediaType.TEXT_HTML)
+    public Response show(@PathParam("id") String id) {
+        access.view(ConsoleAccess.Area.AUDIT, "console/request", "request=" + id);
+        if (id.length() > 64) {
+            return Response.status(400).build();
+        }
+        var records = reader.requestRecords(id).stream().map(RecordRow::new).toList();
+        RecordRow decision = records.stream().filter(r -> r.kind().equals("DECISION")).findFirst().orElse(null);
+        RecordRow outcome = records.stream().filter(r -> r.kind().equals("OUTCOME")).findFirst().orElse(null);
+        String revision = records.stream().map(r -> r.get("revision")).filter(s -> !s.isEmpty()).findFirst().orElse(null);
+        Set<String> rules = decision == null || !decision.has("rules") ? Set.of() : Set.of(decision.get("rules").split(","));
+        List<PolicyFile> files = revision == null ? List.of() : files(revision, rules);
+        var proof = records.isEmpty() ? null : reader.proof(id);
+        TemplateInstance t = page.of(request, "Request " + id).data("id", id).data("records", records)
+                .data("decision", decision).data("outcome", outcome).data("revision", revision)
+                .data("rules", rules.stream().sorted().toList()).data("files", files)
+                .data("revisionStored", revision != null && !files.isEmpty())
+                .data("proof", proof == null ? null : proof.file()).data("proofUnavailable", proof == null ? null : proof.unavailable())
+                .data("fields", FIELD_ORDER);
+        return Response.status(records.isEmpty() ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).entity(t).build();
+    }
+
+    /** The request's proof file, to check offline with {@code quaestor-verify check}. */
+    @GET
+    @Path("{id}/proof")
+    @Produces("text/plain")
+    public Response proof(@PathParam("id") String id) {
+        access.view(ConsoleAccess.Area.AUDIT, "console/request/proof", "request=" + id);
+        var proof = reader.proof(id);
+        if (proof.file() == null) {
+            return Response.status(proof.records() == 0 ? 404 : 409).type(MediaType.TEXT_PLAIN).entity(proof.unavailable()).build();
+        }
+        return Response.ok(proof.file(), "text/plain; charset=utf-8")
+                .header("Content-Disposition", "attachment; filename=\"" + id + ".tlog-proof\"").build();
+    }
+
+    private static List<PolicyFile> files(String revision, Set<String> rules) {
+        Map<String, String> stored = QuarkusTransaction.requiringNew().call(() -> {
+            StoredRevision r = StoredRevision.findById(revision);
+            return r == null ? null : r.sortedFiles();
+        });
+        if (stored == null) {
+            return List.of();
+        }
+        var out = new ArrayList<PolicyFile>();
+        stored.forEach((name, text) -> {
+            var lines = new ArrayList<PolicyLine>();
+            boolean decisive = false;
+            String[] split = text.split("\n", -1);
+            for (int i = 0; i < split.length; i++) {
+                var m = RULE_ID.matcher(split[i]);
+                boolean marked = m.find() && rules.contains(m.group(1));
+                decisive |= marked;
+                lines.add(new PolicyLine(i + 1, split[i], marked));
+            }
+            out.add(new PolicyFile(name, lines, decisive));
+        });
+        out.sort((a, b) -> Boolean.compare(b.decisive(), a.decisive()));
+        return out;
+    }
+
+    static final List<String> FIELD_ORDER = Arrays.asList("kind", "time", "log", "seq", "subject", "client", "tenant", "roles",
+            "ip", "ua", "auth_context", "session", "correlation", "client_info", "protocol", "method", "action", "uri", "decision",
+            "rules", "revision", "outcome", "error", "bytes", "items", "sha256", "cache_scope", "latency_us", "detail", "hash");
+}

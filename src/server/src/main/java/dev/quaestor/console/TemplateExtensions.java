@@ -1,0 +1,28 @@
+package dev.quaestor.console;
+
+import io.quarkus.qute.TemplateExtension;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
+/** Small helpers the console's templates use. */
+@TemplateExtension
+public class TemplateExtensions {
+
+    private TemplateExtensions() {
+    }
+
+    /** {@code {value.urlEncode}}: the text as one query parameter value. */
+    static String urlEncode(String s) {
+        return s == null ? "" : URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    /** {@code {hash.short}}: the first 12 characters of a hash, for tables. */
+    static String shortHash(String s) {
+        return s == null ? "" : s.length() <= 12 ? s : s.substring(0, 12) + "…";
+    }
+
+    /** {@code {n.pad}}: a line number right-aligned in four columns. */
+    static String pad(int n) {
+        return String.format("%4d", n);
+    }
+}

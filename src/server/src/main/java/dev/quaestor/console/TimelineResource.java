@@ -1,0 +1,85 @@
+package dev.quaestor.console;
+
+import dev.quaestor.audit.AuditReader;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The two timelines an investigation starts from: who read this resource, and what did this subject read.
+ * Reads are the {@code OUTCOME} records of {@code read} requests that served content; with refusals, the
+ * denied and rate-limited {@code DECISION} records too.
+ */
+@Path("/console/timeline")
+@Produces(MediaType.TEXT_HTML)
+public class TimelineResource {
+
+    static final int LIMIT = 500;
+
+    private final AuditReader reader;
+    private final ConsoleAccess access;
+    private final ConsolePage page;
+    private final Template timeline;
+
+    TimelineResource(AuditReader reader, ConsoleAccess access, ConsolePage page, @Location("console/timeline.html") Template timeline) {
+        this.reader = reader;
+        this.access = access;
+        this.page = page;
+        this.timeline = timeline;
+    }
+
+    @GET
+    @Path("resource")
+    public TemplateInstance resource(@QueryParam("uri") String uri, @QueryParam("refusals") boolean refusals) {
+        access.view(ConsoleAccess.Area.AUDIT, "console/timeline/resource", "uri=" + uri);
+        return render("resource", "Who read " + (uri == null ? "this resource" : uri), uri, refusals,
+                rows(null, uri, refusals));
+    }
+
+    @GET
+    @Path("subject")
+    public TemplateInstance subject(@QueryParam("subject") String subject, @QueryParam("refusals") boolean refusals) {
+        access.view(ConsoleAccess.Area.AUDIT, "console/timeline/subject", "subject=" + subject);
+        return render("subject", "What " + (subject == null ? "this subject" : subject) + " read", subject, refusals,
+                rows(subject, null, refusals));
+    }
+
+    private TemplateInstance render(String mode, String heading, String value, boolean refusals, List<RecordRow> rows) {
+        boolean more = rows.size() > LIMIT;
+        return page.of(timeline, heading).data("mode", mode).data("heading", heading).data("value", value == null ? "" : value)
+                .data("refusals", refusals).data("rows", more ? rows.subList(0, LIMIT) : rows).data("more", more);
+    }
+
+    /** Reads (and refusals), oldest first; one more than {@link #LIMIT} to tell whether there are more. */
+    private List<RecordRow> rows(String subject, String uri, boolean refusals) {
+        if ((subject == null || subject.isBlank()) && (uri == null || uri.isBlank())) {
+            return List.of();
+        }
+        var out = new ArrayList<RecordRow>();
+        String s = blank(subject);
+        String u = blank(uri);
+        reader.stream(new AuditReader.Query(s, null, null, u, "read", null, null, null, null, null, null, LIMIT), false, r -> {
+            if (out.size() > LIMIT || (u != null && !u.equals(r.get("uri")))) {
+                return;
+            }
+            boolean read = "OUTCOME".equals(r.get("kind"));
+            boolean refused = "DECISION".equals(r.get("kind"))
+                    && ("DENY".equals(r.get("decision")) || "rate-limited".equals(r.get("outcome")));
+            if (read || (refusals && refused)) {
+                out.add(new RecordRow(r));
+            }
+        });
+        return out;
+    }
+
+    private static String blank(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+}

@@ -1,0 +1,416 @@
+package dev.quaestor.console.export;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One request's audit records as one OCSF 1.8.0 event (docs/audit.md has the mapping table). A request's
+ * records (a DECISION and its OUTCOME, or a console export and its completion) become one event: API
+ * Activity (class 6003) with the security_control profile; refused authentications (AUTHENTICATION,
+ * ATTEMPT_SUMMARY) become Authentication (class 3002) logon events.
+ */
+public final class OcsfEvent {
+
+    public static final String SCHEMA_VERSION = "1.8.0";
+    /** The IP written when a record's source address is stored keyed-hashed: the unspecified address, with the hash as uid. */
+    static final String UNSPECIFIED_IP = "0.0.0.0";
+    /** The IP of events the server raises itself (policy activations, writer start and stop): it is their source. */
+    static final String SELF_IP = "127.0.0.1";
+
+    private final String productVersion;
+
+    public OcsfEvent(String productVersion) {
+        this.productVersion = productVersion;
+    }
+
+    /** Writes the event of one request's records (at least one, in the order they were written). */
+    public void write(List<Map<String, String>> records, JsonGenerator g) throws IOException {
+        var first = records.get(0);
+        var last = records.get(records.size() - 1);
+        String kind = first.get("kind");
+        boolean authentication = "AUTHENTICATION".equals(kind) || "ATTEMPT_SUMMARY".equals(kind);
+        String decision = firstOf(records, "decision");
+        String outcome = lastOf(records, "outcome");
+        String error = lastOf(records, "error");
+        boolean failed = isFailure(decision, outcome, error);
+        Instant start = Instant.parse(first.get("time"));
+        Instant end = Instant.parse(last.get("time"));
+
+        g.writeStartObject();
+        int activity;
+        if (authentication) {
+            activity = 1; // Logon
+            g.writeNumberField("activity_id", activity);
+            g.writeStringField("activity_name", "Logon");
+            g.writeNumberField("category_uid", 3);
+            g.writeStringField("category_name", "Identity & Access Management");
+            g.writeNumberField("class_uid", 3002);
+            g.writeStringField("class_name", "Authentication");
+            g.writeNumberField("type_uid", 300200 + activity);
+            g.writeStringField("type_name", "Authentication: Logon");
+        } else {
+            activity = apiActivity(first);
+            g.writeNumberField("activity_id", activity);
+            g.writeStringField("activity_name", ACTIVITY_NAMES[activity == 99 ? 5 : activity]);
+            g.writeNumberField("category_uid", 6);
+            g.writeStringField("category_name", "Application Activity");
+            g.writeNumberField("class_uid", 6003);
+            g.writeStringField("class_name", "API Activity");
+            g.writeNumberField("type_uid", 600300 + activity);
+            g.writeStringField("type_name", "API Activity: " + ACTIVITY_NAMES[activity == 99 ? 5 : activity]);
+        }
+        int severity = "DENY".equals(decision) && !authentication ? 3 : failed ? 2 : 1;
+        g.writeNumberField("severity_id", severity);
+        g.writeStringField("severity", severity == 3 ? "Medium" : severity == 2 ? "Low" : "Informational");
+        g.writeNumberField("time", start.toEpochMilli());
+        g.writeStringField("time_dt", start.toString());
+        if (records.size() > 1) {
+            g.writeNumberField("start_time", start.toEpochMilli());
+            g.writeNumberField("end_time", end.toEpochMilli());
+        }
+        String count = first.get("count");
+        if (count != null) {
+            g.writeNumberField("count", Long.parseLong(count));
+            if (first.get("first") != null) {
+                g.writeNumberField("start_time", Instant.parse(first.get("first")).toEpochMilli());
+            }
+            if (first.get("last") != null) {
+                g.writeNumberField("end_time", Instant.parse(first.get("last")).toEpochMilli());
+            }
+        }
+        String latency = lastOf(records, "latency_us");
+        if (latency != null) {
+            g.writeNumberField("duration", Long.parseLong(latency) / 1000);
+        }
+        g.writeNumberField("status_id", failed ? 2 : 1);
+        g.writeStringField("status", failed ? "Failure" : "Success");
+        if (outcome != null) {
+            g.writeStringField("status_detail", outcome);
+        }
+        if (error != null) {
+            g.writeStringField("status_code", error);
+        }
+        g.writeStringField("message", message(first, decision, outcome));
+
+        metadata(g, first, records);
+        if (authentication) {
+            g.writeObjectFieldStart("user");
+            g.writeStringField("name", first.get("subject") == null ? "unknown" : first.get("subject"));
+            g.writeNumberField("type_id", 0);
+            g.writeStringField("type", "Unknown");
+            g.writeEndObject();
+            g.writeNumberField("auth_protocol_id", 99);
+            g.writeStringField("auth_protocol", "OAuth 2.0 bearer token");
+            g.writeBooleanField("is_remote", true);
+            writeActor(g, first);
+        } else {
+            writeActor(g, first);
+            g.writeObjectFieldStart("api");
+            g.writeStringField("operation", operation(first));
+            g.writeObjectFieldStart("request");
+            g.writeStringField("uid", first.get("request"));
+            g.writeEndObject();
+            g.writeObjectFieldStart("response");
+            if (error != null) {
+                g.writeNumberField("code", Integer.parseInt(error));
+            }
+            if (failed && outcome != null) {
+                g.writeStringField("error", outcome);
+            }
+            g.writeEndObject();
+            g.writeObjectFieldStart("service");
+            g.writeStringField("name", "Quaestor");
+            g.writeEndObject();
+            if (first.get("protocol") != null) {
+                g.writeStringField("version", first.get("protocol"));
+            }
+            g.writeEndObject();
+            String uri = firstOf(records, "uri");
+            if (uri != null) {
+                g.writeArrayFieldStart("resources");
+                g.writeStartObject();
+                g.writeStringField("uid", uri);
+                g.writeStringField("name", uri);
+                g.writeStringField("type", "MCP resource");
+                g.writeEndObject();
+                g.writeEndArray();
+            }
+        }
+        writeSource(g, first);
+        securityControl(g, records, kind, decision, outcome);
+        unmapped(g, records);
+        g.writeEndObject();
+    }
+
+    private static final String[] ACTIVITY_NAMES = {"Unknown", "Create", "Read", "Update", "Delete", "Other"};
+
+    /** Read for reads, listings and audit-trail reads; Create/Delete for subscriptions and sessions; Update for changes. */
+    static int apiActivity(Map<String, String> r) {
+        String kind = r.get("kind");
+        String action = r.get("action");
+        String method = r.get("method") == null ? "" : r.get("method");
+        if ("DECISION".equals(kind) || "OUTCOME".equals(kind)) {
+            if ("subscribe".equals(action)) {
+                return method.contains("unsubscribe") ? 4 : 1;
+            }
+            return 2;
+        }
+        return switch (kind == null ? "" : kind) {
+            case "AUDIT_READ" -> 2;
+            case "ADMIN" -> method.contains("sign-off") ? 3 : 2;
+            case "SESSION_OPEN" -> 1;
+            case "SESSION_CLOSE" -> 4;
+            case "POLICY", "KEY_ROTATION" -> 3;
+            default -> 99;
+        };
+    }
+
+    private static boolean isFailure(String decision, String outcome, String error) {
+        if ("DENY".equals(decision) || error != null) {
+            return true;
+        }
+        return outcome != null && !outcome.equals("ok") && !outcome.equals("activated") && !outcome.equals("started")
+                && !outcome.equals("stopped") && !outcome.equals("sent");
+    }
+
+    private static String operation(Map<String, String> r) {
+        return r.get("method") != null ? r.get("method") : r.get("kind").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static String message(Map<String, String> r, String decision, String outcome) {
+        String who = r.get("subject") == null ? (r.get("ip") == null ? "Quaestor" : "an unauthenticated caller") : r.get("subject");
+        var sb = new StringBuilder(who).append(' ').append(operation(r));
+        if (r.get("uri") != null) {
+            sb.append(' ').append(r.get("uri"));
+        }
+        if (decision != null) {
+            sb.append(": ").append(decision);
+        }
+        if (outcome != null) {
+            sb.append(", ").append(outcome);
+        }
+        return sb.toString();
+    }
+
+    private void metadata(JsonGenerator g, Map<String, String> first, List<Map<String, String>> records) throws IOException {
+        g.writeObjectFieldStart("metadata");
+        g.writeStringField("version", SCHEMA_VERSION);
+        g.writeObjectFieldStart("product");
+        g.writeStringField("name", "Quaestor");
+        g.writeStringField("vendor_name", "Quaestor");
+        g.writeStringField("version", productVersion);
+        g.writeEndObject();
+        g.writeArrayFieldStart("profiles");
+        g.writeString("security_control");
+        g.writeEndArray();
+        g.writeStringField("uid", first.get("request"));
+        g.writeStringField("correlation_uid", first.get("request"));
+        if (first.get("log") != null) {
+            g.writeStringField("log_name", first.get("log"));
+        }
+        if (first.get("seq") != null) {
+            g.writeNumberField("sequence", Long.parseLong(first.get("seq")));
+        }
+        g.writeStringField("original_time", first.get("time"));
+        g.writeNumberField("logged_time", Instant.parse(records.get(records.size() - 1).get("time")).toEpochMilli());
+        g.writeEndObject();
+    }
+
+    private static void writeActor(JsonGenerator g, Map<String, String> r) throws IOException {
+        g.writeObjectFieldStart("actor");
+        g.writeObjectFieldStart("user");
+        if (r.get("subject") != null) {
+            g.writeStringField("uid", r.get("subject"));
+            g.writeStringField("name", r.get("subject"));
+            g.writeNumberField("type_id", 1);
+            g.writeStringField("type", "User");
+            if (r.get("roles") != null) {
+                g.writeArrayFieldStart("groups");
+                for (String role : r.get("roles").split(",")) {
+                    g.writeStartObject();
+                    g.writeStringField("name", role);
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
+        } else if (r.get("ip") == null && r.get("ua") == null) {
+            g.writeStringField("uid", r.get("log") == null ? "quaestor" : r.get("log"));
+            g.writeStringField("name", "quaestor");
+            g.writeNumberField("type_id", 3);
+            g.writeStringField("type", "System");
+        } else {
+            g.writeStringField("name", "unknown");
+            g.writeNumberField("type_id", 0);
+            g.writeStringField("type", "Unknown");
+        }
+        g.writeEndObject();
+        if (r.get("client") != null) {
+            g.writeStringField("app_name", r.get("client"));
+        }
+        if (r.get("session") != null || r.get("correlation") != null) {
+            g.writeObjectFieldStart("session");
+            g.writeStringField("uid", r.get("session") != null ? r.get("session") : r.get("correlation"));
+            g.writeEndObject();
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeSource(JsonGenerator g, Map<String, String> r) throws IOException {
+        g.writeObjectFieldStart("src_endpoint");
+        String ip = r.get("ip");
+        if (ip == null) {
+            g.writeStringField("ip", r.get("subject") == null && r.get("ua") == null ? SELF_IP : UNSPECIFIED_IP);
+            if (r.get("log") != null && r.get("subject") == null) {
+                g.writeStringField("hostname", r.get("log"));
+            }
+        } else if (ip.startsWith("hmac:")) {
+            g.writeStringField("ip", UNSPECIFIED_IP);
+            g.writeStringField("uid", ip);
+        } else {
+            g.writeStringField("ip", ip);
+        }
+        g.writeEndObject();
+        if (r.get("ua") != null) {
+            g.writeObjectFieldStart("http_request");
+            g.writeStringField("user_agent", r.get("ua"));
+            g.writeEndObject();
+        }
+    }
+
+    /** The security_control profile: what the control decided (disposition, action) and under which policy. */
+    private static void securityControl(JsonGenerator g, List<Map<String, String>> records, String kind, String decision,
+            String outcome) throws IOException {
+        int disposition;
+        int action;
+        if ("DENY".equals(decision) || "rate-limited".equals(outcome)) {
+            disposition = 2; // Blocked
+            action = 2; // Denied
+        } else if ("ALLOW".equals(decision) || "FILTER".equals(decision)) {
+            disposition = 1; // Allowed
+            action = 1; // Allowed
+        } else {
+            disposition = 17; // Logged
+            action = 99; // Other
+        }
+        g.writeNumberField("disposition_id", disposition);
+        g.writeStringField("disposition", disposition == 2 ? "Blocked" : disposition == 1 ? "Allowed" : "Logged");
+        g.writeNumberField("action_id", action);
+        g.writeStringField("action", action == 2 ? "Denied" : action == 1 ? "Allowed" : "Other");
+        String revision = firstOf(records, "revision");
+        String rules = firstOf(records, "rules");
+        g.writeObjectFieldStart("policy");
+        g.writeStringField("name", policyName(kind, decision, rules));
+        if (revision != null) {
+            g.writeStringField("uid", revision);
+            g.writeStringField("version", revision);
+        }
+        g.writeBooleanField("is_applied", decision != null);
+        g.writeStringField("desc", policyDescription(kind, revision));
+        g.writeEndObject();
+    }
+
+    static String policyName(String kind, String decision, String rules) {
+        if (rules != null) {
+            return rules;
+        }
+        if ("DECISION".equals(kind) || "OUTCOME".equals(kind)) {
+            return "DENY".equals(decision) ? "default deny" : "no rule";
+        }
+        return switch (kind == null ? "" : kind) {
+            case "AUDIT_READ", "ADMIN" -> "staff role";
+            case "AUTHENTICATION", "ATTEMPT_SUMMARY" -> "token required";
+            default -> "none";
+        };
+    }
+
+    private static String policyDescription(String kind, String revision) {
+        if (revision != null) {
+            return "Quaestor policy revision " + revision;
+        }
+        return switch (kind == null ? "" : kind) {
+            case "AUDIT_READ", "ADMIN" -> "the role the auditor, administrator or console page requires";
+            case "AUTHENTICATION", "ATTEMPT_SUMMARY" -> "a valid OIDC bearer token is required";
+            default -> "no access decision";
+        };
+    }
+
+    /** What OCSF has no field for: the records' kinds, log positions and hashes, the bytes' SHA-256, the detail. */
+    private static void unmapped(JsonGenerator g, List<Map<String, String>> records) throws IOException {
+        g.writeObjectFieldStart("unmapped");
+        g.writeArrayFieldStart("records");
+        for (var r : records) {
+            g.writeStartObject();
+            for (String f : UNMAPPED_PER_RECORD) {
+                if (r.get(f) != null) {
+                    g.writeStringField(f, r.get(f));
+                }
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        Set<String> seen = new LinkedHashSet<>();
+        for (String f : UNMAPPED_ONCE) {
+            String v = lastOf(records, f);
+            if (v != null && seen.add(f)) {
+                g.writeStringField(f, v);
+            }
+        }
+        g.writeEndObject();
+    }
+
+    private static final List<String> UNMAPPED_PER_RECORD = List.of("kind", "log", "seq", "time", "hash", "outcome");
+    private static final List<String> UNMAPPED_ONCE = List.of("sha256", "bytes", "items", "cache_scope", "auth_context",
+            "client_info", "tenant", "detail");
+
+    private static String firstOf(List<Map<String, String>> records, String field) {
+        for (var r : records) {
+            if (r.get(field) != null) {
+                return r.get(field);
+            }
+        }
+        return null;
+    }
+
+    private static String lastOf(List<Map<String, String>> records, String field) {
+        for (int i = records.size() - 1; i >= 0; i--) {
+            if (records.get(i).get(field) != null) {
+                return records.get(i).get(field);
+            }
+        }
+        return null;
+    }
+
+    /** Groups a stream of records ordered by request into requests, one list at a time. */
+    public static final class RequestGroups {
+        private final List<Map<String, String>> current = new ArrayList<>();
+        private final Sink sink;
+
+        public interface Sink {
+            void request(List<Map<String, String>> records) throws IOException;
+        }
+
+        public RequestGroups(Sink sink) {
+            this.sink = sink;
+        }
+
+        public void add(Map<String, String> record) throws IOException {
+            if (!current.isEmpty() && !java.util.Objects.equals(current.get(0).get("request"), record.get("request"))) {
+                flush();
+            }
+            current.add(record);
+        }
+
+        public void flush() throws IOException {
+            if (!current.isEmpty()) {
+                sink.request(current);
+                current.clear();
+            }
+        }
+    }
+}

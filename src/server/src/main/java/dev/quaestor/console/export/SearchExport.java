@@ -1,0 +1,165 @@
+package dev.quaestor.console.export;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
+import dev.quaestor.evidence.FlatJson;
+import dev.quaestor.evidence.RecordFormat;
+import java.io.BufferedOutputStream;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Writes the records of a search in one {@link ExportFormat}, as they stream from the database: nothing but
+ * the current request's records is held, so memory stays flat however many records there are.
+ */
+public final class SearchExport {
+
+    /** Where the records come from, in the order the format needs (by request for OCSF, else by id). */
+    @FunctionalInterface
+    public interface Records {
+        void forEach(Consumer<Map<String, String>> each) throws Exception;
+    }
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final List<String> CSV_COLUMNS;
+
+    static {
+        var cols = new ArrayList<>(RecordFormat.FIELDS);
+        cols.add("hash");
+        CSV_COLUMNS = List.copyOf(cols);
+    }
+
+    private final String productVersion;
+
+    public SearchExport(String productVersion) {
+        this.productVersion = productVersion;
+    }
+
+    /** Whether the format needs every record of each request, grouped by request. */
+    public static boolean byRequest(ExportFormat format) {
+        return format == ExportFormat.OCSF;
+    }
+
+    /** Writes the export; returns how many items (records, or OCSF events) it holds. */
+    public long write(ExportFormat format, Records records, OutputStream out) throws IOException {
+        try {
+            return switch (format) {
+                case JSONL -> jsonl(records, out);
+                case CSV -> csv(records, out);
+                case OCSF -> ocsf(records, out);
+            };
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static long jsonl(Records records, OutputStream out) throws IOException {
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        long[] n = {0};
+        var line = new StringBuilder(1024);
+        run(records, r -> {
+            var fields = new LinkedHashMap<String, String>();
+            for (String f : CSV_COLUMNS) {
+                if (r.get(f) != null) {
+                    fields.put(f, r.get(f));
+                }
+            }
+            if (r.get("chain") != null) {
+                fields.put("chain", r.get("chain"));
+                fields.put("prev", r.get("prev"));
+            }
+            line.setLength(0);
+            line.append("{\"type\":\"record\",");
+            String body = FlatJson.write(fields);
+            line.append(body, 1, body.length()).append('\n');
+            write(w, line);
+            n[0]++;
+        });
+        w.flush();
+        return n[0];
+    }
+
+    private static long csv(Records records, OutputStream out) throws IOException {
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        w.write(String.join(",", CSV_COLUMNS) + "\r\n");
+        long[] n = {0};
+        var row = new StringBuilder(1024);
+        run(records, r -> {
+            row.setLength(0);
+            for (int i = 0; i < CSV_COLUMNS.size(); i++) {
+                if (i > 0) {
+                    row.append(',');
+                }
+                String v = r.get(CSV_COLUMNS.get(i));
+                if (v != null) {
+                    // Quote every value, and defuse spreadsheet formulas.
+                    String safe = !v.isEmpty() && "=+-@".indexOf(v.charAt(0)) >= 0 ? "'" + v : v;
+                    row.append('"').append(safe.replace("\"", "\"\"")).append('"');
+                }
+            }
+            row.append("\r\n");
+            write(w, row);
+            n[0]++;
+        });
+        w.flush();
+        return n[0];
+    }
+
+    private long ocsf(Records records, OutputStream out) throws IOException {
+        var buffered = new BufferedOutputStream(out, 1 << 16);
+        JsonGenerator g = JSON.createGenerator(buffered, JsonEncoding.UTF8);
+        g.setRootValueSeparator(new SerializedString("\n"));
+        var event = new OcsfEvent(productVersion);
+        long[] n = {0};
+        var groups = new OcsfEvent.RequestGroups(request -> {
+            event.write(request, g);
+            n[0]++;
+        });
+        run(records, r -> {
+            try {
+                groups.add(r);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        groups.flush();
+        if (n[0] > 0) {
+            g.writeRaw('\n');
+        }
+        g.flush();
+        buffered.flush();
+        return n[0];
+    }
+
+    private static void run(Records records, Consumer<Map<String, String>> each) throws IOException {
+        try {
+            records.forEach(each);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static void write(Writer w, CharSequence s) {
+        try {
+            w.append(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package dev.quaestor.review;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.RequestIds;
+import dev.quaestor.evidence.Report;
+import dev.quaestor.review.Finding.Category;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * The automated daily review (PCI DSS 10.4.1.1): each day, the previous day's findings, the log's integrity and
+ * the policy changes, stored as a {@link Review} for a reviewer to sign off. Runs once across replicas: the first
+ * to insert the day's {@link ReviewRun} row produces it. Its production is an audit record carrying the review's
+ * digest.
+ */
+@ApplicationScoped
+public class DailyReview {
+
+    private static final Logger LOG = Logger.getLogger(DailyReview.class);
+
+    /** What one attempt to review a day did. */
+    public enum Result {
+        PRODUCED, ALREADY_CLAIMED, ALREADY_REVIEWED, DISABLED
+    }
+
+    private final ReviewQueries queries;
+    private final AuditReader reader;
+    private final AuditLog audit;
+    private final ReviewConfig config;
+    private final String replica;
+    private final Clock clock;
+
+    DailyReview(ReviewQueries queries, AuditReader reader, AuditLog audit, ReviewConfig config) {
+        this(queries, reader, audit, config, audit.chain(), Clock.systemUTC());
+    }
+
+    /** A reviewer under another replica's name (tests run two against one database). */
+    DailyReview(ReviewQueries queries, AuditReader reader, AuditLog audit, ReviewConfig config, String replica, Clock clock) {
+        this.queries = queries;
+        this.reader = reader;
+        this.audit = audit;
+        this.config = config;
+        this.replica = replica;
+        this.clock = clock;
+    }
+
+    @Scheduled(identity = "daily-review", cron = "{quaestor.review.cron}", timeZone = "{quaestor.review.zone}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void daily() {
+        run(yesterday());
+    }
+
+    void catchUp(@Observes StartupEvent ev) {
+        if (!config.enabled() || !config.catchUp()) {
+            return;
+        }
+        var t = new Thread(() -> {
+            try {
+                Thread.sleep(config.catchUpDelay().toMillis());
+                run(yesterday());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "quaestor-review-catch-up");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    LocalDate yesterday() {
+        return LocalDate.now(clock.withZone(ZoneId.of(config.zone()))).minusDays(1);
+    }
+
+    /** Reviews {@code day} unless it is reviewed already or another replica holds it; never throws. */
+    public Result run(LocalDate day) {
+        try {
+            return reviewDay(day);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "the review of %s failed", day);
+            return null;
+        }
+    }
+
+    /** Reviews {@code day} if this replica wins the day's run row. */
+    public Result reviewDay(LocalDate day) {
+        if (!config.enabled()) {
+            return Result.DISABLED;
+        }
+        if (QuarkusTransaction.requiringNew().call(() -> Review.forDay(day)) != null) {
+            return Result.ALREADY_REVIEWED;
+        }
+        if (!claim(day)) {
+            return Result.ALREADY_CLAIMED;
+        }
+        List<Finding> findings = queries.findings(day);
+        Report report = reader.verify();
+        boolean ok = report.ok();
+        String integrity = ok ? report.records() + " records in " + report.logs().size() + " log(s) verified"
+                : report.problems().stream().map(p -> p.log() + " seq " + p.seq() + ": " + p.message()).collect(Collectors.joining("; "));
+        if (!ok) {
+            findings.add(Finding.of(Category.INTEGRITY, null, report.problems().size(), integrity));
+        }
+        Instant now = clock.instant();
+        Instant deadline = ReviewQueries.start(day.plusDays(1), ZoneId.of(config.zone())).plus(config.signOffWithin());
+        String digest = ReviewDigest.of(day, ok, integrity, findings);
+        String requestId = RequestIds.next();
+        QuarkusTransaction.requiringNew().run(() -> {
+            var r = new Review();
+            r.day = day;
+            r.generatedAt = now;
+            r.generatedBy = replica;
+            r.deadline = deadline;
+            r.integrityOk = ok;
+            r.integrity = integrity.length() > 4096 ? integrity.substring(0, 4096) : integrity;
+            r.digest = digest;
+            for (Finding f : findings) {
+                f.review = r;
+                r.findings.add(f);
+            }
+            r.persist();
+            ReviewRun run = ReviewRun.findById(day);
+            run.finishedAt = clock.instant();
+        });
+        audit.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, requestId).method("review/produce").uri("review:" + day)
+                .decision("ALLOW").outcome("ok").items(findings.size()).contentSha256(digest)
+                .detail("daily review of " + day + " by " + replica + ": " + findings.size() + " finding(s), integrity "
+                        + (ok ? "verified" : "BROKEN") + ", due " + deadline)
+                .build());
+        LOG.infof("review of %s produced: %d finding(s), integrity %s", day, findings.size(), ok ? "verified" : "broken");
+        return Result.PRODUCED;
+    }
+
+    /** Inserts the day's run row; false if another replica has it (and it is not stale). */
+    boolean claim(LocalDate day) {
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                var run = new ReviewRun();
+                run.day = day;
+                run.replica = replica;
+                run.startedAt = clock.instant();
+                run.persist();
+                ReviewRun.flush();
+            });
+            return true;
+        } catch (RuntimeException e) {
+            // The primary key refused the row: another replica claimed the day. Take it over only if its run went stale.
+            Instant staleBefore = clock.instant().minus(config.staleRunAfter());
+            Optional<Integer> taken = Optional.ofNullable(QuarkusTransaction.requiringNew().call(() -> ReviewRun.update(
+                    "replica = ?1, startedAt = ?2 where day = ?3 and finishedAt is null and startedAt < ?4", replica, clock.instant(),
+                    day, staleBefore)));
+            return taken.orElse(0) == 1 && QuarkusTransaction.requiringNew().call(() -> Review.forDay(day)) == null;
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package dev.quaestor.review;
+
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.review.Finding.Category;
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * What a day's review looks for, read straight from {@code audit_entry} (read-only; the writer is not involved):
+ * denials by subject, read spikes against each subject's own trailing median, reads outside working hours,
+ * rate-limit refusals, refused authentications and policy changes.
+ */
+@ApplicationScoped
+public class ReviewQueries {
+
+    private final AgroalDataSource ds;
+    private final ReviewConfig config;
+
+    ReviewQueries(AgroalDataSource ds, ReviewConfig config) {
+        this.ds = ds;
+        this.config = config;
+    }
+
+    /** The findings of {@code day} (in the review zone), integrity aside. */
+    public List<Finding> findings(LocalDate day) {
+        ZoneId zone = ZoneId.of(config.zone());
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false); // PostgreSQL streams a day's reads through a cursor only inside a transaction
+            var out = new ArrayList<Finding>();
+            Instant from = start(day, zone);
+            Instant to = start(day.plusDays(1), zone);
+            for (var e : countBy(c, "subject", "kind IN ('DECISION', 'AUDIT_READ', 'ADMIN') AND decision = 'DENY'", from, to).entrySet()) {
+                out.add(Finding.of(Category.DENIALS, e.getKey(), e.getValue(), e.getValue() + " request(s) denied"));
+            }
+            out.addAll(spikes(c, day, zone));
+            out.addAll(offHours(c, from, to, zone));
+            for (var e : countBy(c, "subject", "kind = 'DECISION' AND outcome = 'rate-limited'", from, to).entrySet()) {
+                out.add(Finding.of(Category.RATE_LIMITED, e.getKey(), e.getValue(), e.getValue() + " request(s) refused by a rate limit"));
+            }
+            var auth = countBy(c, "source_ip", "kind = 'AUTHENTICATION'", from, to);
+            sumBy(c, "source_ip", "event_count", "kind = 'ATTEMPT_SUMMARY'", from, to).forEach((ip, n) -> auth.merge(ip, n, Long::sum));
+            for (var e : auth.entrySet()) {
+                out.add(Finding.of(Category.FAILED_AUTHENTICATION, null, e.getValue(),
+                        e.getValue() + " refused authentication(s) from " + e.getKey()));
+            }
+            out.addAll(policyChanges(c, from, to));
+            c.commit();
+            return out;
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    static Instant start(LocalDate day, ZoneId zone) {
+        return day.atStartOfDay(zone).toInstant();
+    }
+
+    /** Subjects whose distinct resources read exceed both the minimum and factor × their trailing median. */
+    private List<Finding> spikes(Connection c, LocalDate day, ZoneId zone) throws SQLException {
+        String where = "kind = 'OUTCOME' AND action = 'read' AND outcome = 'ok'";
+        Map<String, Long> today = distinctReads(c, where, start(day, zone), start(day.plusDays(1), zone));
+        var out = new ArrayList<Finding>();
+        var candidates = today.entrySet().stream().filter(e -> e.getValue() >= config.spikeMinimum()).toList();
+        if (candidates.isEmpty()) {
+            return out;
+        }
+        int days = config.baselineDays();
+        Map<String, long[]> history = new HashMap<>();
+        for (int i = 1; i <= days; i++) {
+            LocalDate d = day.minusDays(i);
+            int slot = i - 1;
+            distinctReads(c, where, start(d, zone), start(d.plusDays(1), zone))
+                    .forEach((s, n) -> history.computeIfAbsent(s, k -> new long[days])[slot] = n);
+        }
+        for (var e : candidates) {
+            double median = median(history.getOrDefault(e.getKey(), new long[days]));
+            if (e.getValue() > config.spikeFactor() * median) {
+                out.add(Finding.of(Category.READ_SPIKE, e.getKey(), e.getValue(), e.getValue() + " distinct resources read; "
+                        + "trailing " + days + "-day median " + median + " (flagged above " + config.spikeFactor() + "×, from "
+                        + config.spikeMinimum() + ")"));
+            }
+        }
+        return out;
+    }
+
+    static double median(long[] values) {
+        long[] v = values.clone();
+        Arrays.sort(v);
+        int n = v.length;
+        return n == 0 ? 0 : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+    }
+
+    private List<Finding> offHours(Connection c, Instant from, Instant to, ZoneId zone) throws SQLException {
+        var wh = config.workingHours();
+        Set<DayOfWeek> days = wh.days().stream().map(d -> DAYS.get(d.trim().toLowerCase(Locale.ROOT))).collect(Collectors.toSet());
+        Map<String, long[]> counts = new TreeMap<>();
+        Map<String, String> first = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT subject, event_time, uri FROM audit_entry WHERE kind = 'OUTCOME' "
+                + "AND action = 'read' AND outcome = 'ok' AND event_time >= ? AND event_time < ? ORDER BY id")) {
+            bind(ps, from, to);
+            ps.setFetchSize(1000);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ZonedDateTime t = rs.getObject(2, OffsetDateTime.class).atZoneSameInstant(zone);
+                    LocalTime lt = t.toLocalTime();
+                    boolean inside = days.contains(t.getDayOfWeek()) && !lt.isBefore(wh.from()) && lt.isBefore(wh.to());
+                    if (!inside) {
+                        String s = rs.getString(1);
+                        counts.computeIfAbsent(s, k -> new long[1])[0]++;
+                        first.putIfAbsent(s, t.toOffsetDateTime() + " " + rs.getString(3));
+                    }
+                }
+            }
+        }
+        var out = new ArrayList<Finding>();
+        counts.forEach((s, n) -> out.add(Finding.of(Category.OFF_HOURS, s, n[0], n[0] + " read(s) outside " + wh.from() + "–"
+                + wh.to() + " " + wh.days() + " (" + zone + "); first: " + first.get(s))));
+        return out;
+    }
+
+    private List<Finding> policyChanges(Connection c, Instant from, Instant to) throws SQLException {
+        var out = new ArrayList<Finding>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT method, policy_revision, COUNT(*), MIN(event_time), MIN(detail) "
+                + "FROM audit_entry WHERE kind = 'POLICY' AND event_time >= ? AND event_time < ? GROUP BY method, policy_revision "
+                + "ORDER BY MIN(event_time)")) {
+            bind(ps, from, to);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(Finding.of(Category.POLICY_CHANGE, null, rs.getLong(3), rs.getString(1) + " " + rs.getString(2)
+                            + " (first at " + rs.getObject(4, OffsetDateTime.class).toInstant() + "): " + rs.getString(5)));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Long> countBy(Connection c, String column, String where, Instant from, Instant to) throws SQLException {
+        return aggregate(c, "SELECT " + column + ", COUNT(*) FROM audit_entry WHERE " + where
+                + " AND event_time >= ? AND event_time < ? GROUP BY " + column, from, to);
+    }
+
+    private static Map<String, Long> sumBy(Connection c, String column, String summed, String where, Instant from, Instant to)
+            throws SQLException {
+        return aggregate(c, "SELECT " + column + ", SUM(" + summed + ") FROM audit_entry WHERE " + where
+                + " AND event_time >= ? AND event_time < ? GROUP BY " + column, from, to);
+    }
+
+    private static Map<String, Long> distinctReads(Connection c, String where, Instant from, Instant to) throws SQLException {
+        return aggregate(c, "SELECT subject, COUNT(DISTINCT uri) FROM audit_entry WHERE " + where
+                + " AND event_time >= ? AND event_time < ? GROUP BY subject", from, to);
+    }
+
+    private static Map<String, Long> aggregate(Connection c, String sql, Instant from, Instant to) throws SQLException {
+        var out = new TreeMap<String, Long>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, from, to);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1) == null ? "(none)" : rs.getString(1), rs.getLong(2));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void bind(PreparedStatement ps, Instant from, Instant to) throws SQLException {
+        ps.setObject(1, OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
+        ps.setObject(2, OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
+    }
+
+    private static final Map<String, DayOfWeek> DAYS = Map.of("mon", DayOfWeek.MONDAY, "tue", DayOfWeek.TUESDAY, "wed",
+            DayOfWeek.WEDNESDAY, "thu", DayOfWeek.THURSDAY, "fri", DayOfWeek.FRIDAY, "sat", DayOfWeek.SATURDAY, "sun", DayOfWeek.SUNDAY);
+}
