@@ -11,6 +11,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -43,6 +44,7 @@ public class DailyReview {
     private final String replica;
     private final Clock clock;
 
+    @Inject
     DailyReview(ReviewQueries queries, AuditReader reader, AuditLog audit, ReviewConfig config) {
         this(queries, reader, audit, config, audit.chain(), Clock.systemUTC());
     }

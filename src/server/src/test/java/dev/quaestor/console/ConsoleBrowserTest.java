@@ -1,0 +1,287 @@
+package dev.quaestor.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.review.DailyReview;
+import dev.quaestor.support.Browser;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The compliance console in a real headless Chromium (Debian's, through its chromedriver), signed in through the
+ * test issuer's code flow: an auditor searches, opens a request and sees its policy revision's text, sees a
+ * record tampered in the database flagged on the integrity page, signs off a review, and exports OCSF whose
+ * every event has the fields OCSF 1.8.0 requires; a clinician is refused; a form without its CSRF token is
+ * refused; an idle session must sign in again.
+ */
+@QuarkusTest
+class ConsoleBrowserTest {
+
+    private static WebDriver browser;
+    private static final String SUMMARY = "file:///docs/trials/onco-734/summary.md";
+
+    @Inject
+    DailyReview reviews;
+
+    private String base;
+
+    @BeforeAll
+    static void startBrowser() throws Exception {
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @BeforeEach
+    void traffic() throws Exception {
+        base = "http://127.0.0.1:" + RestAssured.port;
+        String alice = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(alice, "2025-06-18");
+        Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + SUMMARY + "\"}}")
+                .statusCode(200);
+        Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{\"uri\":"
+                + "\"file:///docs/trials/onco-734/raw/sample-001.bin\"}}").statusCode(200);
+        Thread.sleep(1200); // under a signed checkpoint (1 s interval in tests), so proofs exist
+        browser.manage().deleteAllCookies();
+    }
+
+    @AfterEach
+    void signOutOfIssuerForm() {
+        browser.manage().deleteAllCookies();
+    }
+
+    private void signIn(String user, String path) {
+        Browser.signIn(browser, base + path, user);
+    }
+
+    private String text(String id) {
+        return browser.findElement(By.id(id)).getText();
+    }
+
+    @Test
+    void anAuditorSearchesOpensARequestAndSeesItsPolicyRevisionsText() throws Exception {
+        signIn("auditor", "/console");
+        assertTrue(browser.getCurrentUrl().endsWith("/console/search"), browser.getCurrentUrl());
+        browser.findElement(By.name("subject")).sendKeys("alice");
+        browser.findElement(By.name("uriPrefix")).sendKeys("file:///docs/trials/onco-734/summary");
+        new Select(browser.findElement(By.name("kind"))).selectByValue("OUTCOME");
+        browser.findElement(By.id("search-button")).click();
+        Browser.waiting(browser).until(ExpectedConditions.urlContains("subject=alice"));
+        var rows = browser.findElements(By.cssSelector("#results tbody tr"));
+        assertFalse(rows.isEmpty(), browser.getPageSource());
+        for (var row : rows) {
+            assertTrue(row.getText().contains("alice") && row.getText().contains(SUMMARY), row.getText());
+        }
+        rows.get(rows.size() - 1).findElement(By.className("record-link")).click();
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("decision-outcome")));
+        assertTrue(text("decision").contains("ALLOW"), text("decision"));
+        assertTrue(text("outcome").contains("ok"), text("outcome"));
+        assertTrue(text("rules").contains("pi-read-trials"), text("rules"));
+        // The revision's text as it was: the file that holds the deciding rule, open, with the rule in it.
+        String policy = text("policy-text");
+        assertTrue(policy.contains("clinical-trials.yaml") && policy.contains("- id: pi-read-trials"), policy);
+        byte[] file = Files.readAllBytes(Path.of("../../content/docs/trials/onco-734/summary.md"));
+        assertEquals(Hex.of(MessageDigest.getInstance("SHA-256").digest(file)), text("sha256"));
+        assertTrue(text("proof").startsWith(dev.quaestor.evidence.RecordProof.HEADER), text("proof"));
+    }
+
+    @Test
+    void aRecordTamperedInTheDatabaseIsFlaggedOnTheIntegrityPageWithItsPosition() throws Exception {
+        signIn("auditor", "/console/integrity");
+        assertTrue(text("verdict").contains("Everything verifies"), text("verdict"));
+        long id;
+        long seq;
+        String log;
+        String subject;
+        try (Connection su = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            try (var rs = su.createStatement().executeQuery("SELECT id, seq, chain_id, subject FROM audit_entry WHERE subject = 'alice' "
+                    + "AND kind = 'OUTCOME' ORDER BY id DESC LIMIT 1")) {
+                assertTrue(rs.next());
+                id = rs.getLong(1);
+                seq = rs.getLong(2);
+                log = rs.getString(3);
+                subject = rs.getString(4);
+            }
+            su.setAutoCommit(false);
+            su.createStatement().execute("SET LOCAL session_replication_role = replica");
+            su.createStatement().execute("UPDATE audit_entry SET subject = 'mallory' WHERE id = " + id);
+            su.commit();
+            try {
+                browser.navigate().refresh();
+                String verdict = text("verdict");
+                assertTrue(verdict.contains("does not verify"), verdict);
+                var problems = browser.findElements(By.cssSelector("#problems tbody tr"));
+                assertFalse(problems.isEmpty());
+                String first = problems.get(0).getText();
+                assertTrue(first.contains(log), first);
+                assertEquals(Long.toString(seq), problems.get(0).findElement(By.className("broken-seq")).getText(), first);
+                assertTrue(browser.findElement(By.id("logs")).getText().contains("BROKEN"));
+            } finally {
+                su.createStatement().execute("SET LOCAL session_replication_role = replica");
+                su.createStatement().execute("UPDATE audit_entry SET subject = '" + subject + "' WHERE id = " + id);
+                su.commit();
+            }
+        }
+        browser.navigate().refresh();
+        assertTrue(text("verdict").contains("Everything verifies"), text("verdict"));
+    }
+
+    @Test
+    void anAuditorSignsOffAReviewAndTheSignOffIsOnRecordWithHowTheySignedIn() throws Exception {
+        LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(3);
+        var result = reviews.reviewDay(day);
+        assertNotNull(result);
+        signIn("auditor", "/console/reviews");
+        browser.findElement(By.linkText(day.toString())).click();
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("review-state")));
+        browser.findElement(By.name("note")).sendKeys("Checked the day's denials and reads; nothing to follow up.");
+        browser.findElement(By.id("sign-off")).click();
+        Browser.waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("review-state"), "signed off"));
+        assertTrue(text("review-state").contains("auditor"), text("review-state"));
+        assertTrue(text("review-state").contains("acr=" + TestIssuer.CONSOLE_ACR + ";amr=pwd,otp"), text("review-state"));
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT auth_context, content_sha256, kind FROM audit_entry WHERE "
+                        + "method = 'review/sign-off' AND uri = 'review:" + day + "' AND outcome = 'ok'")) {
+            assertTrue(rs.next(), "the sign-off is an audit record");
+            assertEquals("acr=" + TestIssuer.CONSOLE_ACR + ";amr=pwd,otp", rs.getString(1));
+            assertEquals("ADMIN", rs.getString(3));
+        }
+        // Signing the same review again is refused.
+        assertTrue(browser.findElements(By.id("sign-off")).isEmpty());
+    }
+
+    @Test
+    void anOcsfExportHasEveryFieldOcsf180RequiresAndItsDigestIsOnRecord() throws Exception {
+        signIn("auditor", "/console/search?subject=alice");
+        String href = browser.findElement(By.id("export-ocsf")).getAttribute("href");
+        assertTrue(href.contains("format=ocsf") && href.contains("subject=alice"), href);
+        // The download, in this browser session (its cookies), as the link would fetch it.
+        String cookies = browser.manage().getCookies().stream().map(c -> c.getName() + "=" + c.getValue())
+                .collect(Collectors.joining("; "));
+        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(href)).header("Cookie", cookies).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
+        String requestId = response.headers().firstValue("X-Request-Id").orElseThrow();
+        byte[] body = response.body();
+        List<String> lines = new String(body, StandardCharsets.UTF_8).lines().toList();
+        assertFalse(lines.isEmpty());
+        var json = new ObjectMapper();
+        boolean sawDeny = false;
+        for (String line : lines) {
+            JsonNode e = json.readTree(line);
+            OcsfFields.check(e);
+            assertEquals(6003, e.path("class_uid").asInt(), line);
+            assertEquals("alice", e.path("actor").path("user").path("name").asText(), line);
+            sawDeny |= e.path("disposition_id").asInt() == 2 && e.path("policy").path("name").asText().contains("no-raw-genomics");
+        }
+        assertTrue(sawDeny, "the denied read is an event with disposition Blocked under its rule");
+        // One event per request: no request id twice.
+        assertEquals(lines.size(), lines.stream().map(l -> l.replaceAll(".*\"correlation_uid\":\"([^\"]+)\".*", "$1")).distinct().count());
+        String digest = Hex.of(MessageDigest.getInstance("SHA-256").digest(body));
+        Thread.sleep(300);
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT method, content_sha256, bytes, auth_context FROM audit_entry WHERE "
+                        + "request_id = '" + requestId + "' ORDER BY id")) {
+            assertTrue(rs.next());
+            assertEquals("console/export", rs.getString(1));
+            assertTrue(rs.next(), "the export's completion is on record");
+            assertEquals("console/export/done", rs.getString(1));
+            assertEquals(digest, rs.getString(2), "the record carries the SHA-256 of the file produced");
+            assertEquals(body.length, rs.getLong(3));
+            assertEquals("acr=" + TestIssuer.CONSOLE_ACR + ";amr=pwd,otp", rs.getString(4));
+        }
+    }
+
+    @Test
+    void aClinicianIsRefusedAndTheRefusalIsOnRecord() throws Exception {
+        signIn("bob", "/console/search");
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("refused")));
+        assertTrue(text("refused").contains("bob"), text("refused"));
+        assertTrue(browser.findElements(By.id("results")).isEmpty());
+        browser.get(base + "/console/policy");
+        assertFalse(browser.findElements(By.id("refused")).isEmpty(), "a clinician does not see policy history either");
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM audit_entry WHERE subject = 'bob' AND kind = 'AUDIT_READ' "
+                        + "AND method = 'console/search' AND decision = 'DENY'")) {
+            rs.next();
+            assertTrue(rs.getLong(1) >= 1);
+        }
+    }
+
+    @Test
+    void anAdministratorSeesPolicyHistoryButNotTheAuditTrail() {
+        signIn("admin", "/console");
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("policy-status")));
+        assertTrue(browser.findElement(By.id("activations")).getText().contains("start-up"));
+        browser.get(base + "/console/search");
+        assertFalse(browser.findElements(By.id("refused")).isEmpty(), "search is for auditors");
+    }
+
+    @Test
+    void aFormPostedWithoutItsCsrfTokenIsRefused() {
+        signIn("auditor", "/console/search?subject=alice");
+        ((JavascriptExecutor) browser).executeScript(
+                "var f = document.querySelector('form[action=\"/console/searches\"]');"
+                        + "f.querySelector('input[name=csrf]').remove(); f.querySelector('input[name=name]').value = 'forged'; f.submit();");
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("refused")));
+        assertTrue(text("refused").contains("CSRF"), text("refused"));
+        browser.get(base + "/console/search");
+        assertFalse(browser.findElement(By.id("saved")).getText().contains("forged"));
+        // The same form with its token is accepted.
+        browser.findElement(By.name("name")).sendKeys("kept");
+        browser.findElement(By.id("save-search")).click();
+        Browser.waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("saved"), "kept"));
+    }
+
+    @Test
+    void aSessionWithoutRecentActivityMustSignInAgain() {
+        signIn("auditor", "/console/search");
+        assertNotNull(browser.manage().getCookieNamed(IdleTimeout.ACTIVITY_COOKIE));
+        // The activity cookie lives as long as the idle timeout: without it, the session is idle.
+        browser.manage().deleteCookieNamed(IdleTimeout.ACTIVITY_COOKIE);
+        browser.get(base + "/console/search");
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("signed-out")));
+        assertTrue(text("signed-out").contains("without activity"), text("signed-out"));
+        browser.get(base + "/console/search");
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("username")));
+    }
+}

@@ -1,0 +1,69 @@
+package dev.quaestor.support;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Debian's headless Chromium, driven by Debian's chromedriver through Selenium. Both paths are pinned, so
+ * Selenium Manager never looks for (or downloads) a browser or a driver; if either is missing the test fails
+ * naming the packages to install.
+ */
+public final class Browser {
+
+    public static final String CHROMIUM = System.getProperty("quaestor.chromium", "/usr/bin/chromium");
+    public static final String CHROMEDRIVER = System.getProperty("quaestor.chromedriver", "/usr/bin/chromedriver");
+
+    private Browser() {
+    }
+
+    /** A new browser with a fresh profile (no cookies), 1360×900. */
+    public static WebDriver start() throws Exception {
+        for (String f : new String[] {CHROMIUM, CHROMEDRIVER}) {
+            if (!new File(f).canExecute()) {
+                throw new IllegalStateException(f + " is missing: the console's browser tests need Debian's Chromium and its "
+                        + "driver (apt-get install chromium chromium-driver; .ci/run installs them)");
+            }
+        }
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
+        Path profile = Files.createTempDirectory("quaestor-chromium-");
+        profile.toFile().deleteOnExit();
+        var options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1360,900",
+                "--user-data-dir=" + profile);
+        if ("root".equals(System.getProperty("user.name"))) {
+            options.addArguments("--no-sandbox"); // Chromium refuses to start its sandbox as root
+        }
+        var service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+        WebDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        driver.manage().window().setSize(new Dimension(1360, 900));
+        return driver;
+    }
+
+    /** Opens {@code url} (a console page), signs in on the test issuer's form as {@code user}, and waits to be back. */
+    public static void signIn(WebDriver driver, String url, String user) {
+        driver.get(url);
+        var wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.id("username")));
+        driver.findElement(By.id("username")).sendKeys(user);
+        driver.findElement(By.id("password")).sendKeys(user);
+        driver.findElement(By.id("kc-login")).click();
+        wait.until(d -> d.getCurrentUrl().contains("/console"));
+    }
+
+    public static WebDriverWait waiting(WebDriver driver) {
+        return new WebDriverWait(driver, Duration.ofSeconds(20));
+    }
+}
