@@ -147,6 +147,9 @@ public class DailyReview {
     /** Inserts the day's run row; false if another replica has it (and it is not stale). */
     boolean claim(LocalDate day) {
         try {
+            if (QuarkusTransaction.requiringNew().call(() -> ReviewRun.findById(day)) != null) {
+                throw new IllegalStateException("claimed"); // usually another replica was first; a true race meets the key
+            }
             QuarkusTransaction.requiringNew().run(() -> {
                 var run = new ReviewRun();
                 run.day = day;

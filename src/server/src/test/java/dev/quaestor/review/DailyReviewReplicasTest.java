@@ -1,0 +1,120 @@
+package dev.quaestor.review;
+
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditReader;
+import dev.quaestor.support.TestDatabase;
+import io.quarkus.scheduler.Scheduler;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two replicas' review jobs (two instances of the job class, each under its own replica name) against one
+ * database, started together for the same days: each day gets exactly one run row and one review, produced by
+ * the replica that won the row. A run that claimed a day and never finished is taken over once it is stale.
+ */
+@QuarkusTest
+class DailyReviewReplicasTest {
+
+    @Inject
+    ReviewQueries queries;
+    @Inject
+    AuditReader reader;
+    @Inject
+    AuditLog audit;
+    @Inject
+    ReviewConfig config;
+    @Inject
+    Scheduler scheduler;
+
+    @Test
+    void theJobIsScheduledDaily() {
+        var job = scheduler.getScheduledJob("daily-review");
+        assertNotNull(job, "the daily review is a scheduled job");
+        assertEquals("0 15 0 * * ?", config.cron());
+    }
+
+    @Test
+    void twoReplicasProduceExactlyOneReviewPerDay() throws Exception {
+        var a = new DailyReview(queries, reader, audit, config, "replica-a", Clock.systemUTC());
+        var b = new DailyReview(queries, reader, audit, config, "replica-b", Clock.systemUTC());
+        LocalDate first = LocalDate.of(2020, 3, 1);
+        int days = 6;
+        var pool = Executors.newFixedThreadPool(2);
+        var results = new ArrayList<DailyReview.Result[]>();
+        try {
+            for (int i = 0; i < days; i++) {
+                LocalDate day = first.plusDays(i);
+                var start = new CyclicBarrier(2);
+                Future<DailyReview.Result> ra = pool.submit(() -> {
+                    start.await();
+                    return a.reviewDay(day);
+                });
+                Future<DailyReview.Result> rb = pool.submit(() -> {
+                    start.await();
+                    return b.reviewDay(day);
+                });
+                results.add(new DailyReview.Result[] {ra.get(), rb.get()});
+            }
+        } finally {
+            pool.shutdown();
+        }
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            for (int i = 0; i < days; i++) {
+                LocalDate day = first.plusDays(i);
+                var r = results.get(i);
+                long produced = List.of(r).stream().filter(x -> x == DailyReview.Result.PRODUCED).count();
+                assertEquals(1, produced, day + ": " + List.of(r));
+                assertTrue(List.of(r).stream().allMatch(x -> x == DailyReview.Result.PRODUCED || x == DailyReview.Result.ALREADY_CLAIMED
+                        || x == DailyReview.Result.ALREADY_REVIEWED), day + ": " + List.of(r));
+                assertEquals(1, count(c, "SELECT COUNT(*) FROM review WHERE day = DATE '" + day + "'"), day.toString());
+                assertEquals(1, count(c, "SELECT COUNT(*) FROM review_run WHERE day = DATE '" + day + "' AND finished_at IS NOT NULL"),
+                        day.toString());
+                assertEquals(1, count(c, "SELECT COUNT(*) FROM review r JOIN review_run u ON u.day = r.day AND u.replica = r.generated_by "
+                        + "WHERE r.day = DATE '" + day + "'"), day + ": produced by the replica that won the run row");
+                assertEquals(1, count(c, "SELECT COUNT(*) FROM audit_entry WHERE method = 'review/produce' AND uri = 'review:" + day + "'"),
+                        day + ": one production record");
+            }
+        }
+        // Again, later: nothing more is produced.
+        assertEquals(DailyReview.Result.ALREADY_REVIEWED, a.reviewDay(first));
+    }
+
+    @Test
+    void aRunThatNeverFinishedIsTakenOverOnceStale() throws Exception {
+        LocalDate day = LocalDate.of(2020, 4, 1);
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            c.createStatement().execute("INSERT INTO review_run (day, replica, started_at) VALUES (DATE '" + day
+                    + "', 'replica-gone', CURRENT_TIMESTAMP - INTERVAL '2 hours')");
+            c.createStatement().execute("INSERT INTO review_run (day, replica, started_at) VALUES (DATE '" + day.plusDays(1)
+                    + "', 'replica-busy', CURRENT_TIMESTAMP)");
+        }
+        var b = new DailyReview(queries, reader, audit, config, "replica-b", Clock.systemUTC());
+        assertEquals(DailyReview.Result.PRODUCED, b.reviewDay(day), "a stale claim is taken over");
+        assertEquals(DailyReview.Result.ALREADY_CLAIMED, b.reviewDay(day.plusDays(1)), "a live claim is left alone");
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review WHERE day = DATE '" + day + "' AND generated_by = 'replica-b'"));
+            assertEquals(0, count(c, "SELECT COUNT(*) FROM review WHERE day = DATE '" + day.plusDays(1) + "'"));
+        }
+    }
+
+    private static long count(Connection c, String sql) throws Exception {
+        try (var rs = c.createStatement().executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
