@@ -127,10 +127,12 @@ public class AuditReader {
         var where = new StringBuilder(" WHERE 1=1");
         var args = new ArrayList<Object>();
         where(q, h, where, args);
-        String sql = wholeRequests
+        // Without filters every request is whole already: no need to look its records up again.
+        String sql = wholeRequests && !args.isEmpty()
                 ? "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry WHERE request_id IN (SELECT request_id FROM audit_entry"
                         + where + ") ORDER BY request_id, id"
-                : "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry" + where + " ORDER BY id";
+                : "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry" + where
+                        + (wholeRequests ? " ORDER BY request_id, id" : " ORDER BY id");
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false); // PostgreSQL streams through a cursor only inside a transaction
         try (PreparedStatement ps = c.prepareStatement(sql)) {
