@@ -29,7 +29,7 @@ public class Review extends PanacheEntityBase {
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
 
-    @Column(nullable = false, unique = true)
+    @Column(name = "review_day", nullable = false, unique = true)
     public LocalDate day;
 
     @Column(name = "generated_at", nullable = false)

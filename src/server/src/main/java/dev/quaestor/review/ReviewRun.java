@@ -17,6 +17,7 @@ import java.time.LocalDate;
 public class ReviewRun extends PanacheEntityBase {
 
     @Id
+    @Column(name = "review_day")
     public LocalDate day;
 
     @Column(nullable = false)

@@ -80,11 +80,11 @@ class DailyReviewReplicasTest {
                 assertEquals(1, produced, day + ": " + List.of(r));
                 assertTrue(List.of(r).stream().allMatch(x -> x == DailyReview.Result.PRODUCED || x == DailyReview.Result.ALREADY_CLAIMED
                         || x == DailyReview.Result.ALREADY_REVIEWED), day + ": " + List.of(r));
-                assertEquals(1, count(c, "SELECT COUNT(*) FROM review WHERE day = DATE '" + day + "'"), day.toString());
-                assertEquals(1, count(c, "SELECT COUNT(*) FROM review_run WHERE day = DATE '" + day + "' AND finished_at IS NOT NULL"),
+                assertEquals(1, count(c, "SELECT COUNT(*) FROM review WHERE review_day = DATE '" + day + "'"), day.toString());
+                assertEquals(1, count(c, "SELECT COUNT(*) FROM review_run WHERE review_day = DATE '" + day + "' AND finished_at IS NOT NULL"),
                         day.toString());
-                assertEquals(1, count(c, "SELECT COUNT(*) FROM review r JOIN review_run u ON u.day = r.day AND u.replica = r.generated_by "
-                        + "WHERE r.day = DATE '" + day + "'"), day + ": produced by the replica that won the run row");
+                assertEquals(1, count(c, "SELECT COUNT(*) FROM review r JOIN review_run u ON u.review_day = r.review_day AND u.replica = r.generated_by "
+                        + "WHERE r.review_day = DATE '" + day + "'"), day + ": produced by the replica that won the run row");
                 assertEquals(1, count(c, "SELECT COUNT(*) FROM audit_entry WHERE method = 'review/produce' AND uri = 'review:" + day + "'"),
                         day + ": one production record");
             }
@@ -97,17 +97,17 @@ class DailyReviewReplicasTest {
     void aRunThatNeverFinishedIsTakenOverOnceStale() throws Exception {
         LocalDate day = LocalDate.of(2020, 4, 1);
         try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
-            c.createStatement().execute("INSERT INTO review_run (day, replica, started_at) VALUES (DATE '" + day
+            c.createStatement().execute("INSERT INTO review_run (review_day, replica, started_at) VALUES (DATE '" + day
                     + "', 'replica-gone', CURRENT_TIMESTAMP - INTERVAL '2 hours')");
-            c.createStatement().execute("INSERT INTO review_run (day, replica, started_at) VALUES (DATE '" + day.plusDays(1)
+            c.createStatement().execute("INSERT INTO review_run (review_day, replica, started_at) VALUES (DATE '" + day.plusDays(1)
                     + "', 'replica-busy', CURRENT_TIMESTAMP)");
         }
         var b = new DailyReview(queries, reader, audit, config, "replica-b", Clock.systemUTC());
         assertEquals(DailyReview.Result.PRODUCED, b.reviewDay(day), "a stale claim is taken over");
         assertEquals(DailyReview.Result.ALREADY_CLAIMED, b.reviewDay(day.plusDays(1)), "a live claim is left alone");
         try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
-            assertEquals(1, count(c, "SELECT COUNT(*) FROM review WHERE day = DATE '" + day + "' AND generated_by = 'replica-b'"));
-            assertEquals(0, count(c, "SELECT COUNT(*) FROM review WHERE day = DATE '" + day.plusDays(1) + "'"));
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review WHERE review_day = DATE '" + day + "' AND generated_by = 'replica-b'"));
+            assertEquals(0, count(c, "SELECT COUNT(*) FROM review WHERE review_day = DATE '" + day.plusDays(1) + "'"));
         }
     }
 
