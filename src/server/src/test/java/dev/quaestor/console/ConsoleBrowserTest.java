@@ -8,6 +8,7 @@ import dev.quaestor.support.Browser;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.TestPolicies;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
@@ -255,6 +256,39 @@ class ConsoleBrowserTest {
         browser.get(base + "/console/search");
         assertFalse(browser.findElements(By.id("refused")).isEmpty(), "search is for auditors");
     }
+
+    @Test
+    void policyHistoryShowsAFileChangeWithItsAnnotationAndADiffOfTheTwoRevisions() throws Exception {
+        Path annotation = TestPolicies.DIR.resolve(".revision-annotation");
+        Path added = TestPolicies.DIR.resolve("zz-console-history.yaml");
+        Files.writeString(annotation, "commit 1a2b3c4 (console history test): allow clinicians the console fixtures\n");
+        Files.writeString(added, CHANGED_POLICY);
+        try {
+            signIn("auditor", "/console/policy");
+            Browser.waiting(browser).until(d -> {
+                d.navigate().refresh();
+                return d.findElement(By.id("activations")).getText().contains("commit 1a2b3c4");
+            });
+            var row = browser.findElements(By.cssSelector("#activations tbody tr")).get(0);
+            assertTrue(row.getText().contains("file change") || row.getText().contains("reload"), row.getText());
+            row.findElement(By.partialLinkText("diff from")).click();
+            Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("diff")));
+            String diff = text("diff");
+            assertTrue(diff.contains("zz-console-history.yaml added"), diff);
+            assertTrue(diff.lines().anyMatch(l -> l.startsWith("+") && l.contains("{id: console-history-allow")), diff);
+        } finally {
+            Files.deleteIfExists(added);
+            Files.deleteIfExists(annotation);
+        }
+    }
+
+    static final String CHANGED_POLICY = """
+            apiVersion: quaestor/v1
+            kind: Policy
+            metadata: {name: console-history}
+            rules:
+              - {id: console-history-allow, effect: allow, actions: [read], resources: ["test://console/**"], subjects: {roles: [clinician]}}
+            """;
 
     @Test
     void aFormPostedWithoutItsCsrfTokenIsRefused() {

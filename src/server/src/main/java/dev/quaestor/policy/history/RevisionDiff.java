@@ -49,7 +49,10 @@ public final class RevisionDiff {
     }
 
     static String[] split(String text) {
-        return text == null || text.isEmpty() ? new String[0] : text.split("\n", -1);
+        if (text == null || text.isEmpty()) {
+            return new String[0];
+        }
+        return (text.endsWith("\n") ? text.substring(0, text.length() - 1) : text).split("\n", -1);
     }
 
     static List<Line> lines(String[] a, String[] b) {

@@ -1,0 +1,103 @@
+package dev.quaestor.console;
+
+import dev.quaestor.review.DailyReview;
+import dev.quaestor.support.Browser;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.TestPolicies;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+/**
+ * Writes the README's screenshots of the console's main pages to the directory named by the system property
+ * {@code quaestor.screenshots} ({@code scripts/console-screenshots.sh} sets it); does nothing without it.
+ */
+@QuarkusTest
+class ConsoleScreenshots {
+
+    @Inject
+    DailyReview reviews;
+
+    @Test
+    void screenshots() throws Exception {
+        String dir = System.getProperty("quaestor.screenshots");
+        Assumptions.assumeTrue(dir != null && !dir.isBlank(), "set -Dquaestor.screenshots=DIR to write the screenshots");
+        Path out = Path.of(dir);
+        Files.createDirectories(out);
+        String base = "http://127.0.0.1:" + RestAssured.port;
+        traffic();
+        // A second policy revision, delivered with an annotation, for the history and its diff.
+        Path annotation = TestPolicies.DIR.resolve(".revision-annotation");
+        Path added = TestPolicies.DIR.resolve("zz-console-history.yaml");
+        Files.writeString(annotation, "commit 1a2b3c4: clinicians may read the console fixtures\n");
+        Files.writeString(added, ConsoleBrowserTest.CHANGED_POLICY);
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        reviews.reviewDay(today);
+        WebDriver d = Browser.start();
+        try {
+            Browser.signIn(d, base + "/console/search?subject=alice", "auditor");
+            shot(d, out, "console-search.png", 1000);
+            d.get(base + "/console/timeline/resource?uri=file%3A%2F%2F%2Fdocs%2Ftrials%2Fonco-734%2Fsummary.md&refusals=true");
+            shot(d, out, "console-who-read.png", 700);
+            d.get(base + "/console/search?subject=alice&kind=OUTCOME&uriPrefix=file%3A%2F%2F%2Fdocs%2Ftrials%2Fonco-734%2Fsummary.md");
+            d.findElements(By.className("record-link")).get(0).click();
+            Browser.waiting(d).until(ExpectedConditions.presenceOfElementLocated(By.id("decision-outcome")));
+            shot(d, out, "console-request.png", 1500);
+            d.get(base + "/console/integrity");
+            shot(d, out, "console-integrity.png", 750);
+            d.get(base + "/console/policy");
+            Browser.waiting(d).until(x -> {
+                x.navigate().refresh();
+                return x.findElement(By.id("activations")).getText().contains("commit 1a2b3c4");
+            });
+            shot(d, out, "console-policy-history.png", 800);
+            d.findElements(By.cssSelector("#activations tbody tr")).get(0).findElement(By.partialLinkText("diff from")).click();
+            shot(d, out, "console-policy-diff.png", 700);
+            d.get(base + "/console/reviews/" + today);
+            if (!d.findElements(By.name("note")).isEmpty()) {
+                d.findElement(By.name("note")).sendKeys("Checked alice's reads outside working hours: an on-call night, approved in advance.");
+                d.findElement(By.id("sign-off")).click();
+                Browser.waiting(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("review-state"), "signed off"));
+            }
+            shot(d, out, "console-review.png", 1000);
+        } finally {
+            d.quit();
+            Files.deleteIfExists(added);
+            Files.deleteIfExists(annotation);
+        }
+    }
+
+    private static void traffic() throws Exception {
+        String alice = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(alice, "2025-06-18");
+        for (String uri : new String[] {"file:///docs/trials/onco-734/summary.md", "file:///docs/handbook/welcome.md",
+                "file:///docs/trials/onco-734/raw/sample-001.bin", "file:///docs/trials/onco-734/summary.md"}) {
+            Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + uri + "\"}}")
+                    .statusCode(200);
+        }
+        String bob = TestIssuer.tokenFor("bob");
+        String bobSession = Rpc.initialize(bob, "2025-06-18");
+        Rpc.call(bob, bobSession, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":"
+                + "\"file:///docs/trials/onco-734/summary.md\"}}").statusCode(200);
+        Thread.sleep(1500);
+    }
+
+    private static void shot(WebDriver d, Path dir, String name, int height) throws Exception {
+        d.manage().window().setSize(new Dimension(1360, height));
+        Thread.sleep(200);
+        Files.write(dir.resolve(name), ((TakesScreenshot) d).getScreenshotAs(OutputType.BYTES));
+    }
+}
