@@ -65,8 +65,13 @@ public class RevisionArchive {
             QuarkusTransaction.requiringNew().run(() -> storeRevision(set, when));
         } catch (RuntimeException e) {
             // Another replica stored the same revision at the same moment: it is there either way.
-            if (QuarkusTransaction.requiringNew().call(() -> StoredRevision.findById(set.revision())) == null) {
-                LOG.errorf(e, "could not store policy revision %s", set.revision());
+            try {
+                if (QuarkusTransaction.requiringNew().call(() -> StoredRevision.findById(set.revision())) == null) {
+                    LOG.errorf(e, "could not store policy revision %s", set.revision());
+                    return;
+                }
+            } catch (RuntimeException again) {
+                LOG.errorf(again, "could not store policy revision %s", set.revision());
                 return;
             }
         }
