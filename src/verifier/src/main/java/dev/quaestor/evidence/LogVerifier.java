@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Verifies one or more logs from what an export holds, pushed in the export's order (an
@@ -25,6 +26,7 @@ public final class LogVerifier implements ExportSink {
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, Integer> moreRefused = new HashMap<>();
     private final Map<String, Boolean> refusedOnce = new HashMap<>();
+    private final List<Supplier<Runnable>> pending = new ArrayList<>();
     private LogCheck last;
 
     /**
@@ -63,64 +65,91 @@ public final class LogVerifier implements ExportSink {
         }
     }
 
+    /**
+     * Checking a signature costs about a millisecond, and an export holds a checkpoint every thousand
+     * records or so: the checks are queued, run in parallel before the first record, and their outcomes
+     * applied in the export's order.
+     */
     @Override
     public void checkpoint(String log, long size, String note, long line) {
+        pending.add(() -> checkNote(log, size, note, line));
+    }
+
+    @Override
+    public void checkpointV1(V1Checkpoint c, long line) {
+        pending.add(() -> checkV1(c, line));
+    }
+
+    private void settle() {
+        if (!pending.isEmpty()) {
+            List<Runnable> outcomes = pending.parallelStream().map(Supplier::get).toList();
+            pending.clear();
+            outcomes.forEach(Runnable::run);
+        }
+    }
+
+    /** Checks a checkpoint note (any thread); returns what to do with the outcome (in order). */
+    private Runnable checkNote(String log, long size, String note, long line) {
         String what = "the checkpoint on line " + Plain.n(line) + " (log " + log + ", " + Plain.n(size) + " records)";
         SignedNote.Opened opened;
         try {
             opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
         } catch (SignedNote.Refused e) {
-            refused(log, size, line, switch (e.reason()) {
+            return refusal(log, size, line, switch (e.reason()) {
                 case UNTRUSTED -> what + " is signed by a key that is not trusted: "
                         + String.join(", ", SignedNote.signerIds(note));
                 case INVALID_SIGNATURE -> what + " has an invalid signature (" + e.getMessage().replace("invalid signature by ", "key ")
                         + "): it was changed after it was signed";
                 case MALFORMED -> what + " is damaged: " + e.getMessage();
             });
-            return;
         }
         Checkpoint cp;
         try {
             cp = Checkpoint.parse(opened.text(), note);
         } catch (SignedNote.Refused e) {
-            refused(log, size, line, what + " is signed but is " + e.getMessage());
-            return;
+            return refusal(log, size, line, what + " is signed but is " + e.getMessage());
         }
         boolean ours = false;
         for (VerifierKey k : opened.signers()) {
             ours |= cp.origin().equals(k.name() + "/" + log);
         }
         if (!ours) {
-            refused(log, size, line, what + " belongs to another log: it is for " + cp.origin() + ", not for "
+            return refusal(log, size, line, what + " belongs to another log: it is for " + cp.origin() + ", not for "
                     + opened.signers().get(0).name() + "/" + log);
-        } else if (cp.size() != size) {
-            refused(log, size, line, what + " was altered: the line says " + Plain.n(size) + " records, the signed checkpoint "
-                    + Plain.n(cp.size()));
-        } else {
-            log(log).checkpoint(size, cp.root(), line);
         }
+        if (cp.size() != size) {
+            return refusal(log, size, line, what + " was altered: the line says " + Plain.n(size) + " records, the signed checkpoint "
+                    + Plain.n(cp.size()));
+        }
+        byte[] root = cp.root();
+        return () -> log(log).checkpoint(size, root, line);
     }
 
-    @Override
-    public void checkpointV1(V1Checkpoint c, long line) {
+    private Runnable checkV1(V1Checkpoint c, long line) {
         String what = "the version-1 checkpoint on line " + Plain.n(line) + " (log " + c.log() + ", seq " + Plain.n(c.seq()) + ")";
         byte[] key = trusted.v1Key(c.keyId());
         if (key == null) {
-            refused(c.log(), c.seq(), line, what + " is signed by a key that is not trusted: version-1 key " + c.keyId());
-        } else if (!Hex.isHash(c.hash()) || !c.signedBy(key)) {
-            refused(c.log(), c.seq(), line, what + " has an invalid signature: it was changed after it was signed");
-        } else {
-            log(c.log()).pin(c.seq(), c.hash(), line);
+            return refusal(c.log(), c.seq(), line, what + " is signed by a key that is not trusted: version-1 key " + c.keyId());
         }
+        if (!Hex.isHash(c.hash()) || !c.signedBy(key)) {
+            return refusal(c.log(), c.seq(), line, what + " has an invalid signature: it was changed after it was signed");
+        }
+        return () -> log(c.log()).pin(c.seq(), c.hash(), line);
+    }
+
+    private Runnable refusal(String log, long size, long line, String message) {
+        return () -> refused(log, size, line, message);
     }
 
     @Override
     public void archive(String log, long seq, String hash, long line) {
+        settle();
         log(log).marker(seq, hash, line);
     }
 
     @Override
     public void node(String log, int level, long index, String hash, long line) {
+        settle();
         log(log).node(level, index, hash, line);
     }
 
@@ -131,6 +160,7 @@ public final class LogVerifier implements ExportSink {
 
     @Override
     public void record(CanonicalRecord record, String storedHash, long line) {
+        settle();
         String log = record.log();
         if (log == null) {
             problems.add(new Problem("?", 0, line, "the record on line " + Plain.n(line) + " names no log: it was damaged"));
@@ -143,6 +173,7 @@ public final class LogVerifier implements ExportSink {
 
     /** Ends the checks and reports. */
     public Report finish() {
+        settle();
         var summaries = new ArrayList<Report.Summary>();
         var all = new ArrayList<>(problems);
         var warned = new ArrayList<>(warnings);
