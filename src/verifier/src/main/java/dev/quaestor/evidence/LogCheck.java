@@ -349,12 +349,17 @@ final class LogCheck {
             if (tree != null && checkpoints.containsKey(lastSeq)) {
                 matched++;
             }
-        } else if (firstRecord > 1) {
+        } else {
+            tree = new Frontier();
+            prevHash = GENESIS;
+        }
+        if (firstRecord > lastSeq + 1) {
             if (!partial) {
                 order(firstRecord, line);
                 return;
             }
             lastSeq = firstRecord - 1;
+            prevHash = null;
             warnings.add("log " + log + ": the export starts at seq " + Plain.n(firstRecord) + "; the records before it are"
                     + " not in the export and were not checked");
             tree = prefixTree(lastSeq, null);
@@ -369,9 +374,6 @@ final class LogCheck {
                 matched++;
                 signedThrough = lastSeq;
             }
-        } else {
-            tree = new Frontier();
-            prevHash = GENESIS;
         }
         firstSeq = lastSeq + 1;
         lastMatched = lastSeq;

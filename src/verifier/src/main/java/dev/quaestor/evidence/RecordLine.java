@@ -77,8 +77,8 @@ final class RecordLine {
             while (f < NAMES.length && !equals(b, at + 1, nameEnd, NAMES[f])) {
                 f++;
             }
-            if (f == NAMES.length) {
-                return null; // unknown, repeated or out of order: the general path says which
+            if (f == NAMES.length || (field == 0 && f != 0)) {
+                return null; // unknown, repeated or out of order, or no version first: the general path says which
             }
             while (field < f) {
                 absent(field++);

@@ -95,6 +95,7 @@ class RecordLineTest {
             good.replace("\"subject\":\"alice\"", "\"subject\":\"alice\",\"subject\":\"bob\""),
             good.replace("\"subject\":\"alice\"", "\"subjekt\":\"alice\""),
             good.replace("\"v\":\"2\"", "\"v\":\"v1\""),
+            good.replace("\"v\":\"2\",", ""), // no version
             good + "\r",
             good + " ",
             good.substring(0, good.length() - 1),
