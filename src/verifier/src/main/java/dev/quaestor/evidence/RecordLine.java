@@ -46,14 +46,14 @@ final class RecordLine {
      * line is not in the writer's plain layout. It reads up to the closing brace, which must be followed
      * by a newline or the end of the input; it never accepts a line that spans a newline.
      */
-    Read read(byte[] b, int from, int to) {
-        if (to - from < START.length || !Arrays.equals(b, from, from + START.length, START, 0, START.length)) {
+    Read read(byte[] b, int from, int inputEnd) {
+        if (inputEnd - from < START.length || !Arrays.equals(b, from, from + START.length, START, 0, START.length)) {
             return null;
         }
         int at = from + START.length;
-        to = Math.min(to, from + MAX_LINE);
+        int to = Math.min(inputEnd, from + MAX_LINE); // where reading stops
         size = 0;
-        ensure(Math.min(to - from, MAX_LINE) + 32 * NAMES.length);
+        ensure(to - from + 32 * NAMES.length);
         String log = null;
         String seq = null;
         int field = 0;
@@ -127,7 +127,7 @@ final class RecordLine {
         }
         // "hash":"<64 characters>"} and the end of the line.
         if (at + 67 > to || b[at] != '"' || b[at + 65] != '"' || b[at + 66] != '}' || field == 0
-                || (at + 67 < to && b[at + 67] != '\n')) {
+                || (at + 67 < inputEnd && b[at + 67] != '\n')) {
             return null;
         }
         if (string(b, at + 1, to) != at + 65 || escaped) {
