@@ -254,12 +254,11 @@ final class LogCheck {
     }
 
     private void order(long seq, long line) {
-        String after = lastSeq == 0 ? "it is the first record of the log, which starts at seq 1"
-                : lastSeq == archivedThrough && records == 1 ? "it follows the archive marker at seq " + Plain.n(lastSeq)
-                : "it follows seq " + Plain.n(lastSeq);
         if (seq <= lastSeq) {
+            String before = lastSeq == archivedThrough && records == 1 ? "the archive marker at seq " + Plain.n(lastSeq)
+                    : "seq " + Plain.n(lastSeq);
             fail(seq, line, "records of log " + log + " are out of order or repeated: seq " + Plain.n(seq) + " (line "
-                    + Plain.n(line) + ") cannot come where it does, " + after);
+                    + Plain.n(line) + ") comes after " + before);
         } else if (lastSeq == 0 && !partial) {
             fail(1, line, "records are missing from log " + log + ": its first record is seq " + Plain.n(seq) + " (line "
                     + Plain.n(line) + "), not 1 (if the export covers only part of the log, say --partial)");
