@@ -21,12 +21,17 @@ final class RecordLine {
     private static final byte[] START = "{\"type\":\"record\",".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HASH = "hash".getBytes(StandardCharsets.US_ASCII);
     private static final byte[][] NAMES = new byte[FIELDS.size()][];
+    /** {@code name "="} and {@code name "=-\n"}, as written into the canonical bytes. */
+    private static final byte[][] NAME_IS = new byte[FIELDS.size()][];
+    private static final byte[][] ABSENT = new byte[FIELDS.size()][];
     /** Longer lines are left to the general path (the output buffer is sized for this). */
     private static final int MAX_LINE = 1 << 20;
 
     static {
         for (int i = 0; i < NAMES.length; i++) {
             NAMES[i] = FIELDS.get(i).getBytes(StandardCharsets.US_ASCII);
+            NAME_IS[i] = (FIELDS.get(i) + "=").getBytes(StandardCharsets.US_ASCII);
+            ABSENT[i] = (FIELDS.get(i) + "=-\n").getBytes(StandardCharsets.US_ASCII);
         }
     }
 
@@ -330,33 +335,26 @@ final class RecordLine {
 
     /** {@code name "=" "-" "\n"} */
     private void absent(int field) {
-        byte[] name = NAMES[field];
-        System.arraycopy(name, 0, out, size, name.length);
-        size += name.length;
-        out[size++] = '=';
-        out[size++] = '-';
-        out[size++] = '\n';
+        size = copy(ABSENT[field], 0, ABSENT[field].length, out, size);
     }
 
     /** {@code name "=" length ":" value "\n"}; the value's bytes are its UTF-8 bytes, so their count is its length. */
     private void present(int field, byte[] b, int start, int end) {
-        byte[] name = NAMES[field];
-        System.arraycopy(name, 0, out, size, name.length);
-        size += name.length;
-        out[size++] = '=';
+        size = copy(NAME_IS[field], 0, NAME_IS[field].length, out, size);
         int len = end - start;
-        int digits = 1;
-        for (int v = len; v >= 10; v /= 10) {
-            digits++;
-        }
-        for (int k = digits - 1, v = len; k >= 0; k--, v /= 10) {
-            out[size + k] = (byte) ('0' + v % 10);
+        int digits = len < 10 ? 1 : len < 100 ? 2 : Integer.toString(len).length();
+        for (int k = size + digits - 1, v = len; k >= size; k--, v /= 10) {
+            out[k] = (byte) ('0' + v % 10);
         }
         size += digits;
         out[size++] = ':';
-        System.arraycopy(b, start, out, size, len);
-        size += len;
+        size = copy(b, start, len, out, size);
         out[size++] = '\n';
+    }
+
+    private static int copy(byte[] from, int at, int n, byte[] to, int into) {
+        System.arraycopy(from, at, to, into, n);
+        return into + n;
     }
 
     private void ensure(int capacity) {
