@@ -400,7 +400,8 @@ final class LogCheck {
 
     // ---- the end ----
 
-    void finish() {
+    /** @param refused whether some of the log's checkpoints were refused (then an unsigned tail says nothing new) */
+    void finish(boolean refused) {
         if (!started) {
             start(0, 0);
         }
@@ -437,7 +438,7 @@ final class LogCheck {
             warnings.add("log " + log + ": its checkpoints could not be checked: the export holds neither the records before seq "
                     + Plain.n(firstSeq) + " nor their stored nodes");
         }
-        if (broken == null && records > 0 && lastSeq > signedThrough) {
+        if (broken == null && !refused && records > 0 && lastSeq > signedThrough) {
             long from = Math.max(signedThrough, firstSeq - 1) + 1;
             warnings.add("log " + log + ": the last " + Plain.n(lastSeq - from + 1) + " record(s) (seq " + Plain.n(from) + " to "
                     + Plain.n(lastSeq) + ") are not yet covered by a signed checkpoint: they are in order and match their hashes,"

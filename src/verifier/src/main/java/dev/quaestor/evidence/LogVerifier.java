@@ -178,7 +178,7 @@ public final class LogVerifier implements ExportSink {
         var all = new ArrayList<>(problems);
         var warned = new ArrayList<>(warnings);
         for (LogCheck c : logs.values()) {
-            c.finish();
+            c.finish(refusedOnce.containsKey(c.log));
             summaries.add(c.summary());
             all.addAll(c.problems());
             warned.addAll(c.warnings());
