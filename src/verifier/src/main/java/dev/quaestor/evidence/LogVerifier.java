@@ -141,6 +141,12 @@ public final class LogVerifier implements ExportSink {
         return () -> refused(log, size, line, message);
     }
 
+    /** The checks need records' leaf hashes (and, for version 1, their bytes, which are always kept), nothing more. */
+    @Override
+    public boolean needsRecordBytes() {
+        return false;
+    }
+
     @Override
     public void archive(String log, long seq, String hash, long line) {
         settle();

@@ -52,6 +52,11 @@ final class RecordLine {
      * by a newline or the end of the input; it never accepts a line that spans a newline.
      */
     Read read(byte[] b, int from, int inputEnd) {
+        return read(b, from, inputEnd, true);
+    }
+
+    /** As {@link #read(byte[], int, int)}; unless {@code keepBytes}, the record keeps only its leaf hash, not its bytes. */
+    Read read(byte[] b, int from, int inputEnd, boolean keepBytes) {
         if (inputEnd - from < START.length || !Arrays.equals(b, from, from + START.length, START, 0, START.length)) {
             return null;
         }
@@ -142,7 +147,9 @@ final class RecordLine {
             absent(field++);
         }
         String hash = new String(b, at + 1, 64, StandardCharsets.ISO_8859_1);
-        return new Read(CanonicalRecord.ofV2(Arrays.copyOf(out, size), log, seq), hash, at + 67);
+        CanonicalRecord r = keepBytes ? CanonicalRecord.ofV2(Arrays.copyOf(out, size), log, seq)
+                : CanonicalRecord.ofV2Leaf(TreeHash.leaf(out, size), log, seq);
+        return new Read(r, hash, at + 67);
     }
 
     /**
