@@ -85,6 +85,9 @@ public final class Main {
             err.println("quaestor-verify: " + e.getMessage());
             err.println("Run java -jar quaestor-verify.jar --help for how to use it.");
             return USAGE;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            err.println("quaestor-verify: the check could not be completed (" + e + "); nothing was verified");
+            return USAGE;
         }
     }
 }
