@@ -118,7 +118,8 @@ public final class ExportReader {
         int from = 0;
         while (from < length) {
             line++;
-            RecordLine.Read read = fast.read(b, from, length, keepBytes);
+            // Only record lines go to the fast path, so that other lines do not shape how it is compiled.
+            RecordLine.Read read = RecordLine.startsRecord(b, from, length) ? fast.read(b, from, length, keepBytes) : null;
             if (read != null) {
                 read.record().hashInAdvance();
                 items.add(new Parsed(line, read.record(), read.storedHash(), null, null));

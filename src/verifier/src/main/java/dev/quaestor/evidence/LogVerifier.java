@@ -6,7 +6,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Supplier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.FutureTask;
 
 /**
  * Verifies one or more logs from what an export holds, pushed in the export's order (an
@@ -26,7 +28,8 @@ public final class LogVerifier implements ExportSink {
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, Integer> moreRefused = new HashMap<>();
     private final Map<String, Boolean> refusedOnce = new HashMap<>();
-    private final List<Supplier<Runnable>> pending = new ArrayList<>();
+    /** Checkpoint checks under way, in the export's order; each yields what to do with its outcome. */
+    private final List<FutureTask<Runnable>> pending = new ArrayList<>();
     private LogCheck last;
 
     /**
@@ -67,25 +70,44 @@ public final class LogVerifier implements ExportSink {
 
     /**
      * Checking a signature costs about a millisecond, and an export holds a checkpoint every thousand
-     * records or so: the checks are queued, run in parallel before the first record, and their outcomes
-     * applied in the export's order.
+     * records or so: each check starts in the background as its line is read, and before the first
+     * record this thread helps finish them and applies their outcomes in the export's order.
      */
     @Override
     public void checkpoint(String log, long size, String note, long line) {
-        pending.add(() -> checkNote(log, size, note, line));
+        start(new FutureTask<>(() -> checkNote(log, size, note, line)));
     }
 
     @Override
     public void checkpointV1(V1Checkpoint c, long line) {
-        pending.add(() -> checkV1(c, line));
+        start(new FutureTask<>(() -> checkV1(c, line)));
+    }
+
+    private void start(FutureTask<Runnable> check) {
+        pending.add(check);
+        ForkJoinPool.commonPool().execute(check);
     }
 
     private void settle() {
-        if (!pending.isEmpty()) {
-            List<Runnable> outcomes = pending.parallelStream().map(Supplier::get).toList();
-            pending.clear();
-            outcomes.forEach(Runnable::run);
+        if (pending.isEmpty()) {
+            return;
         }
+        // The background takes checks from the front; this thread helps from the back (running a check
+        // the background has run, or is running, does nothing).
+        for (int i = pending.size() - 1; i >= 0; i--) {
+            pending.get(i).run();
+        }
+        for (FutureTask<Runnable> check : pending) {
+            try {
+                check.get().run();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("checking a checkpoint failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+        }
+        pending.clear();
     }
 
     /** Checks a checkpoint note (any thread); returns what to do with the outcome (in order). */
@@ -149,13 +171,11 @@ public final class LogVerifier implements ExportSink {
 
     @Override
     public void archive(String log, long seq, String hash, long line) {
-        settle();
         log(log).marker(seq, hash, line);
     }
 
     @Override
     public void node(String log, int level, long index, String hash, long line) {
-        settle();
         log(log).node(level, index, hash, line);
     }
 

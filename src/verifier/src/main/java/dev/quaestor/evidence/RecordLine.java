@@ -55,9 +55,14 @@ final class RecordLine {
         return read(b, from, inputEnd, true);
     }
 
+    /** Whether the line at {@code from} starts as a record line in the writer's layout does. */
+    static boolean startsRecord(byte[] b, int from, int inputEnd) {
+        return inputEnd - from >= START.length && Arrays.equals(b, from, from + START.length, START, 0, START.length);
+    }
+
     /** As {@link #read(byte[], int, int)}; unless {@code keepBytes}, the record keeps only its leaf hash, not its bytes. */
     Read read(byte[] b, int from, int inputEnd, boolean keepBytes) {
-        if (inputEnd - from < START.length || !Arrays.equals(b, from, from + START.length, START, 0, START.length)) {
+        if (!startsRecord(b, from, inputEnd)) {
             return null;
         }
         int at = from + START.length;
