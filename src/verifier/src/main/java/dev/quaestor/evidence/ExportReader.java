@@ -38,8 +38,9 @@ public final class ExportReader {
     /** Lines are read a chunk at a time; chunks are reused (large arrays cost the garbage collector more). */
     private static final int CHUNK = 1 << 18;
 
-    /** One line, read: a record (hashed), another line's names and values, or why it cannot be read. */
-    private record Parsed(int line, CanonicalRecord record, String storedHash, Map<String, String> other, String error) {
+    /** One line, read: a record (hashed), a stored node, another line's names and values, or why it cannot be read. */
+    private record Parsed(int line, CanonicalRecord record, String storedHash, NodeLine.Read node, Map<String, String> other,
+            String error) {
     }
 
     /** The lines of one chunk, numbered from 1 within it, and the chunk, to be reused. */
@@ -122,8 +123,14 @@ public final class ExportReader {
             RecordLine.Read read = RecordLine.startsRecord(b, from, length) ? fast.read(b, from, length, keepBytes) : null;
             if (read != null) {
                 read.record().hashInAdvance();
-                items.add(new Parsed(line, read.record(), read.storedHash(), null, null));
+                items.add(new Parsed(line, read.record(), read.storedHash(), null, null, null));
                 from = read.end() + 1;
+                continue;
+            }
+            NodeLine.Read node = NodeLine.startsNode(b, from, length) ? NodeLine.read(b, from, length) : null;
+            if (node != null) {
+                items.add(new Parsed(line, null, null, node, null, null));
+                from = node.end() + 1;
                 continue;
             }
             int nl = from;
@@ -148,7 +155,7 @@ public final class ExportReader {
         try {
             text = decode(b, from, to);
         } catch (CharacterCodingException e) {
-            return new Parsed(line, null, null, null, "the line is not valid UTF-8 text");
+            return new Parsed(line, null, null, null, null, "the line is not valid UTF-8 text");
         }
         if (text.isBlank()) {
             return null;
@@ -157,16 +164,16 @@ public final class ExportReader {
         try {
             m = FlatJson.readAllowingNull(text, line);
         } catch (FlatJson.Malformed e) {
-            return new Parsed(line, null, null, null, e.detail());
+            return new Parsed(line, null, null, null, null, e.detail());
         }
         if ("record".equals(m.get("type")) && m.containsKey("hash")) {
             m.remove("type");
             String hash = m.remove("hash");
             CanonicalRecord r = CanonicalRecord.of(m);
             r.hashInAdvance();
-            return new Parsed(line, r, hash, null, null);
+            return new Parsed(line, r, hash, null, null, null);
         }
-        return new Parsed(line, null, null, m, null);
+        return new Parsed(line, null, null, null, m, null);
     }
 
     private static String decode(byte[] b, int from, int to) throws CharacterCodingException {
@@ -188,6 +195,8 @@ public final class ExportReader {
             }
             if (p.record != null) {
                 sink.record(p.record, p.storedHash, line);
+            } else if (p.node != null) {
+                sink.node(p.node.log(), p.node.level(), p.node.index(), p.node.hash(), line);
             } else {
                 other(p.other, line, sink);
             }

@@ -114,6 +114,30 @@ class RecordLineTest {
     }
 
     @Test
+    void nodeLinesReadFastAgreeWithTheGeneralPath() throws Exception {
+        var log = new TestLog(LogVerifierTest.KEY, "replica-a").appendTo(300, 1000);
+        for (String line : log.nodeLines) {
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            NodeLine.Read fast = NodeLine.read(b, 0, b.length);
+            assertNotNull(fast, line);
+            var general = FlatJson.read(line, 1);
+            assertEquals(general.get("log"), fast.log());
+            assertEquals(general.get("level"), Integer.toString(fast.level()));
+            assertEquals(general.get("index"), Long.toString(fast.index()));
+            assertEquals(general.get("hash"), fast.hash());
+        }
+        String good = log.nodeLines.get(3);
+        String[] declined = {good.replace(",\"level\"", ", \"level\""), good.replace("replica-a", "replica\\u002da"),
+            good.replace("\"level\":4", "\"level\":04"), good.replace("\"level\":4", "\"level\":64"),
+            good.replace("\"level\":4", "\"level\":\"4\""), good.replace("}", ",\"x\":1}"), good + " ", good + "\r",
+            good.replace("replica-a", "r\u00e9plica")};
+        for (String line : declined) {
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            assertNull(NodeLine.read(b, 0, b.length), line);
+        }
+    }
+
+    @Test
     void aDeclinedLineIsStillReadOrRefusedByTheExportReader() throws Exception {
         String good = line(TestLog.record("a", 1));
         String spaced = good.replace(",\"", ", \"").replace("\":", "\" : ");
