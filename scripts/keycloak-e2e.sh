@@ -2,7 +2,8 @@
 # End-to-end test with a real Keycloak : starts Keycloak 26 (scripts/keycloak.sh: Maven Central download,
 # Temurin 25, realm deploy/keycloak/quaestor-realm.json imported) unless it already runs, builds the server, runs
 # src/server/src/test/java/dev/quaestor/KeycloakEndToEnd.java against the packaged server in production mode, and stops
-# Keycloak again if it started it, whatever the outcome. Needs PostgreSQL on 127.0.0.1:5432 (as `verify` does).
+# Keycloak again if it started it, whatever the outcome. Uses PostgreSQL as `verify` does (127.0.0.1:5432, else a
+# private cluster from the installed server programs).
 #
 #   scripts/keycloak-e2e.sh            # about 1-2 minutes once Keycloak is downloaded (the first run downloads ~200 MB)
 set -euo pipefail

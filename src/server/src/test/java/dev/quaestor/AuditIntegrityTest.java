@@ -34,8 +34,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 class AuditIntegrityTest {
 
-    private static final String URL = TestDatabase.URL;
-
     @TempDir
     Path tmp;
 
@@ -71,7 +69,7 @@ class AuditIntegrityTest {
     }
 
     private static Connection superuser() throws SQLException {
-        return DriverManager.getConnection(URL, "postgres", "");
+        return DriverManager.getConnection(TestDatabase.url(), "postgres", "");
     }
 
     private static long scalar(Connection c, String sql) throws SQLException {
@@ -91,7 +89,7 @@ class AuditIntegrityTest {
 
     @Test
     void theApplicationRoleCannotUpdateDeleteOrTruncate() throws Exception {
-        try (Connection app = DriverManager.getConnection(URL, TestDatabase.APP_ROLE, "")) {
+        try (Connection app = DriverManager.getConnection(TestDatabase.url(), TestDatabase.APP_ROLE, "")) {
             for (String sql : List.of("UPDATE audit_entry SET subject = 'mallory' WHERE id = (SELECT MIN(id) FROM audit_entry)",
                     "DELETE FROM audit_entry WHERE id = (SELECT MIN(id) FROM audit_entry)", "TRUNCATE audit_entry",
                     "UPDATE audit_checkpoint SET seq = 1", "DELETE FROM audit_checkpoint", "TRUNCATE audit_checkpoint",

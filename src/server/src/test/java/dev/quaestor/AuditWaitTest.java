@@ -50,7 +50,7 @@ class AuditWaitTest {
     void readsWhoseRecordsCannotCommitAreRefusedAndDiscloseNothing() throws Exception {
         // 2025-03-26: the one revision with JSON-RPC batches, which this test also sends.
         String session = Rpc.initialize(bob, "2025-03-26");
-        try (Connection lock = DriverManager.getConnection(TestDatabase.URL, "postgres", "")) {
+        try (Connection lock = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             lock.setAutoCommit(false);
             lock.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
             try {

@@ -42,7 +42,7 @@ public class ProvidersProfile implements QuarkusTestProfile {
         c.put("quaestor.mounts.handbook.options.poll-interval", "500ms");
         c.put("quaestor.mounts.records.provider", "database");
         c.put("quaestor.mounts.records.uri", "db://records/");
-        c.put("quaestor.mounts.records.options.jdbc-url", ContentDatabase.URL);
+        c.put("quaestor.mounts.records.options.jdbc-url", ContentDatabase.url());
         c.put("quaestor.mounts.records.options.username", "postgres");
         c.put("quaestor.mounts.records.options.queries.patient.template", "db://records/patients/{id}");
         c.put("quaestor.mounts.records.options.queries.patient.sql", "SELECT id, name, ward FROM patients WHERE id = ?");

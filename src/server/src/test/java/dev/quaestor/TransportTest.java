@@ -72,7 +72,7 @@ class TransportTest {
         String ping = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}";
         Rpc.call(alice, session, ping).statusCode(200);
         long endedAt = System.nanoTime();
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "");
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
                 var end = c.prepareStatement("UPDATE mcp_session SET ended_at = now() WHERE id = ?")) {
             end.setString(1, session);
             assertEquals(1, end.executeUpdate());

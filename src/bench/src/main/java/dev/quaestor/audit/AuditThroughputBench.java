@@ -1,5 +1,6 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.support.TestPostgres;
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
 import io.agroal.api.security.NamePrincipal;
@@ -10,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,28 +23,29 @@ import org.flywaydb.core.Flyway;
 /**
  * Durable audited records per second into PostgreSQL through the real group-commit writer, at 1,
  * 16 and 64 concurrent writers (each waits for its record to commit, as a request does), then the
- * offline verifier's speed on an export of everything written. Uses database quaestor_bench on
- * 127.0.0.1:5432 (created and cleaned here). Run with bench/audit-bench.sh.
+ * offline verifier's speed on an export of everything written. Uses database quaestor_bench on the tests'
+ * PostgreSQL ({@link TestPostgres}: 127.0.0.1:5432, or a private cluster if none answers there; created and cleaned
+ * here). Run with bench/audit-bench.sh.
  */
 public final class AuditThroughputBench {
 
-    private static final String ADMIN_URL = "jdbc:postgresql://127.0.0.1:5432/postgres";
-    private static final String URL = "jdbc:postgresql://127.0.0.1:5432/quaestor_bench?reWriteBatchedInserts=true";
+    private static final String DB = "quaestor_bench";
 
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int synthetic = args.length > 1 ? Integer.parseInt(args[1]) : 1_500_000;
-        try (var c = DriverManager.getConnection(ADMIN_URL, "postgres", "")) {
-            c.createStatement().execute("DROP DATABASE IF EXISTS quaestor_bench");
-            c.createStatement().execute("CREATE DATABASE quaestor_bench");
+        String url = TestPostgres.get().jdbcUrl(DB) + "?reWriteBatchedInserts=true";
+        try (var c = TestPostgres.get().admin()) {
+            c.createStatement().execute("DROP DATABASE IF EXISTS " + DB);
+            c.createStatement().execute("CREATE DATABASE " + DB);
         }
-        Flyway.configure().dataSource(URL, "postgres", "")
+        Flyway.configure().dataSource(url, "postgres", "")
                 .locations("classpath:db/migration/common", "classpath:db/migration/postgresql")
                 .placeholders(java.util.Map.of("appRole", "__none__")).load().migrate();
 
         AgroalDataSource ds = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
                 .connectionPoolConfiguration(cp -> cp.maxSize(8).acquisitionTimeout(Duration.ofSeconds(3))
-                        .connectionFactoryConfiguration(cf -> cf.jdbcUrl(URL).principal(new NamePrincipal("postgres"))
+                        .connectionFactoryConfiguration(cf -> cf.jdbcUrl(url).principal(new NamePrincipal("postgres"))
                                 .credential(new SimplePassword("")))));
         var config = new BenchConfig();
         var writer = new GroupCommitWriter(ds, config, SigningKey.load(config), FieldHasher.none(), "bench-chain",

@@ -4,6 +4,7 @@ import dev.quaestor.bench.load.ProcStats;
 import dev.quaestor.bench.load.Profiler;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.ServerProcess;
+import dev.quaestor.support.TestPostgres;
 import dev.quaestor.support.TestIssuer;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -482,7 +483,7 @@ public final class LargeReadBench {
     }
 
     private static String auditedSha(Instant since) throws Exception {
-        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + DB, "postgres", "");
+        try (var c = DriverManager.getConnection(TestPostgres.get().jdbcUrl(DB), "postgres", "");
                 var s = c.prepareStatement("SELECT content_sha256 FROM audit_entry WHERE kind = 'OUTCOME' "
                         + "AND uri = 'file:///bench/large.bin' AND outcome = 'ok' ORDER BY id DESC LIMIT 1")) {
             var rs = s.executeQuery();

@@ -1,13 +1,13 @@
 package dev.quaestor.bench;
 
 import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyPairGenerator;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Base64;
 import java.util.HashMap;
@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * What every benchmark against a production-mode server ({@link dev.quaestor.support.ServerProcess})
- * prepares: a fresh PostgreSQL database, a policy directory (the shipped policies plus the
+ * prepares: a fresh PostgreSQL database (on {@link TestPostgres}'s server), a policy directory (the shipped policies plus the
  * benchmark's own file), an Ed25519 checkpoint key, and the environment that points the server at
  * them and at the local token issuer ({@link TestIssuer}, started here).
  */
@@ -38,8 +38,7 @@ public final class ProdServerSetup {
     public static Map<String, String> environment(String name, String database, String extraPolicyYaml,
             boolean shippedPolicies) throws IOException, SQLException, GeneralSecurityException {
         new TestIssuer().start();
-        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
-                var s = c.createStatement()) {
+        try (var c = TestPostgres.get().admin(); var s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
             s.execute("CREATE DATABASE " + database);
         }
@@ -59,7 +58,7 @@ public final class ProdServerSetup {
         return new HashMap<>(Map.of(
                 "QUAESTOR_OIDC_ISSUER", TestIssuer.issuer(),
                 "QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE,
-                "QUAESTOR_DB_URL", "jdbc:postgresql://127.0.0.1:5432/" + database,
+                "QUAESTOR_DB_URL", TestPostgres.get().jdbcUrl(database),
                 "QUAESTOR_DB_USER", "postgres",
                 "QUAESTOR_DB_PASSWORD", "trust",
                 "QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString(),

@@ -3,14 +3,8 @@ package dev.quaestor.admin;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.ChainVerifier;
-import dev.quaestor.audit.RequestIds;
 import dev.quaestor.identity.Identity;
-import dev.quaestor.identity.IdentityMapper;
-import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.core.http.HttpServerRequest;
-import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -22,13 +16,12 @@ import jakarta.ws.rs.core.StreamingOutput;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * The auditor API (role {@code quaestor.audit.auditor-role}, default {@code quaestor-auditor}):
- * search, export and verify. Every call is itself audited (PCI DSS 10.2.1.3).
+ * search, export, verify, and proofs of one request's records. Every call is itself audited (PCI DSS
+ * 10.2.1.3), allowed or not; if it cannot be recorded, it does not happen.
  */
 @Path("/audit")
 @Produces(MediaType.APPLICATION_JSON)
@@ -36,16 +29,13 @@ public class AuditResource {
 
     private final AuditReader reader;
     private final AuditLog log;
-    private final IdentityMapper identities;
-    private final SecurityIdentity security;
+    private final StaffAccess access;
     private final String auditorRole;
 
-    AuditResource(AuditReader reader, AuditLog log, IdentityMapper identities, SecurityIdentity security,
-            dev.quaestor.audit.AuditConfig config) {
+    AuditResource(AuditReader reader, AuditLog log, StaffAccess access, dev.quaestor.audit.AuditConfig config) {
         this.reader = reader;
         this.log = log;
-        this.identities = identities;
-        this.security = security;
+        this.access = access;
         this.auditorRole = config.auditorRole();
     }
 
@@ -112,29 +102,63 @@ public class AuditResource {
     @Path("verify")
     public Map<String, Object> verify(@Context HttpServerRequest request) {
         requireAuditor(request, "audit/verify", null);
-        ChainVerifier.Report r = reader.verify();
-        var body = new LinkedHashMap<String, Object>();
-        body.put("verified", r.ok());
-        body.put("chains", r.chains());
-        body.put("problems", r.problems().stream().map(p -> Map.of("chain", p.chain(), "seq", p.seq(), "message", p.message())).toList());
-        body.put("warnings", r.warnings());
-        body.put("keyId", log.keyId());
-        return body;
+        return reader.verify().toJson();
+    }
+
+    /**
+     * The proof file of a request's records (docs/audit-format.md, section 4): each record, its
+     * inclusion path and the checkpoint it leads to; nothing of any other record but hashes. Check it
+     * offline with {@code java -jar quaestor-verify.jar check FILE --trust KEY}.
+     */
+    @GET
+    @Path("proof")
+    @Produces({"text/plain", MediaType.APPLICATION_JSON})
+    public Response proof(@QueryParam("requestId") String requestId, @Context HttpServerRequest request) {
+        requireAuditor(request, "audit/proof", "requestId=" + requestId);
+        if (requestId == null || requestId.isBlank() || requestId.length() > 64) {
+            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "requestId is required")).build();
+        }
+        var proof = reader.proof(requestId);
+        if (proof.file() == null) {
+            int status = proof.records() == 0 ? 404 : 409;
+            var r = Response.status(status).type(MediaType.APPLICATION_JSON).entity(Map.of("error", proof.unavailable()));
+            return (status == 409 ? r.header("Retry-After", "10") : r).build();
+        }
+        return Response.ok(proof.file(), "text/plain; charset=utf-8")
+                .header("Content-Disposition", "attachment; filename=\"" + requestId + ".tlog-proof\"").build();
+    }
+
+    /** The signed checkpoint of a log at a size, as a note file (for {@code quaestor-verify consistency}). */
+    @GET
+    @Path("checkpoint")
+    @Produces("text/plain")
+    public Response checkpoint(@QueryParam("log") String logId, @QueryParam("size") Long size, @Context HttpServerRequest request) {
+        requireAuditor(request, "audit/checkpoint", "log=" + logId + " size=" + size);
+        if (logId == null || size == null) {
+            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "log and size are required")).build();
+        }
+        return reader.checkpointAt(logId, size).map(n -> Response.ok(n, "text/plain; charset=utf-8").build())
+                .orElseGet(() -> Response.status(404).type(MediaType.APPLICATION_JSON)
+                        .entity(Map.of("error", "no checkpoint of that log at that size")).build());
+    }
+
+    /** The consistency proof between two checkpointed sizes of a log (docs/audit-format.md, section 5). */
+    @GET
+    @Path("consistency")
+    @Produces("text/plain")
+    public Response consistency(@QueryParam("log") String logId, @QueryParam("from") Long from, @QueryParam("to") Long to,
+            @Context HttpServerRequest request) {
+        requireAuditor(request, "audit/consistency", "log=" + logId + " from=" + from + " to=" + to);
+        if (logId == null || from == null || to == null) {
+            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "log, from and to are required")).build();
+        }
+        return reader.consistency(logId, from, to).map(p -> Response.ok(p, "text/plain; charset=utf-8").build())
+                .orElseGet(() -> Response.status(404).type(MediaType.APPLICATION_JSON)
+                        .entity(Map.of("error", "both sizes must have a checkpoint of that log, the first no larger than the second")).build());
     }
 
     private Identity requireAuditor(HttpServerRequest request, String method, String detail) {
-        Identity who = identities.of(security);
-        boolean allowed = who.roles().contains(auditorRole);
-        var caller = new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
-                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"),
-                null, null, null, null);
-        // Reading the audit trail is itself an audited event, allowed or not; if it cannot be recorded, it does not happen.
-        log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next()).caller(caller).method(method)
-                .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden").detail(detail).build());
-        if (!allowed) {
-            throw new ForbiddenException();
-        }
-        return who;
+        return access.require(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, request);
     }
 
     private static Instant time(String s) {

@@ -1,17 +1,16 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.identity.Identity;
-import dev.quaestor.identity.IdentityMapper;
+import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.policy.ExplainRequest;
 import dev.quaestor.policy.PolicyStore;
 import dev.quaestor.uri.InvalidUriException;
-import io.quarkus.security.identity.SecurityIdentity;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
@@ -19,27 +18,25 @@ import java.util.Map;
 
 /**
  * Policy administration for holders of {@code quaestor.admin.role}: which revision is active and
- * why a given request would be allowed or denied.
+ * why a given request would be allowed or denied. Every call is recorded ({@code ADMIN}), allowed or not.
  */
 @Path("/admin/policy")
 @Produces(MediaType.APPLICATION_JSON)
 public class PolicyAdminResource {
 
     private final PolicyStore store;
-    private final IdentityMapper identities;
-    private final SecurityIdentity security;
+    private final StaffAccess access;
     private final AdminConfig config;
 
-    PolicyAdminResource(PolicyStore store, IdentityMapper identities, SecurityIdentity security, AdminConfig config) {
+    PolicyAdminResource(PolicyStore store, StaffAccess access, AdminConfig config) {
         this.store = store;
-        this.identities = identities;
-        this.security = security;
+        this.access = access;
         this.config = config;
     }
 
     @GET
-    public Map<String, Object> status() {
-        requireAdmin();
+    public Map<String, Object> status(@Context HttpServerRequest http) {
+        access.require(config.role(), AuditEvent.Kind.ADMIN, "admin/policy/status", null, http);
         var set = store.current();
         var out = new LinkedHashMap<String, Object>();
         out.put("revision", set.revision());
@@ -59,8 +56,8 @@ public class PolicyAdminResource {
     @POST
     @Path("explain")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response explain(ExplainRequest request) {
-        requireAdmin();
+    public Response explain(ExplainRequest request, @Context HttpServerRequest http) {
+        access.require(config.role(), AuditEvent.Kind.ADMIN, "admin/policy/explain", request == null ? null : request.describe(), http);
         if (request == null) {
             return Response.status(400).entity(Map.of("error", "a JSON body is required")).build();
         }
@@ -68,13 +65,6 @@ public class PolicyAdminResource {
             return Response.ok(request.answer(store.current())).build();
         } catch (IllegalArgumentException | InvalidUriException e) {
             return Response.status(400).entity(Map.of("error", e.getMessage())).build();
-        }
-    }
-
-    private void requireAdmin() {
-        Identity who = identities.of(security);
-        if (!who.roles().contains(config.role())) {
-            throw new ForbiddenException();
         }
     }
 }

@@ -8,8 +8,24 @@ import java.util.Optional;
 @ConfigMapping(prefix = "quaestor.audit")
 public interface AuditConfig {
 
-    /** This writer's chain; one per replica. Defaults to the host (pod) name. */
+    /** This writer's log; one per replica. Defaults to the host (pod) name. */
     Optional<String> chainId();
+
+    /**
+     * The name checkpoints are signed under (the C2SP key name); each writer's log has the origin
+     * {@code <log-name>/<chain-id>}. Use a name that says whose logs these are, e.g. {@code audit.example.org/quaestor}.
+     */
+    @WithDefault("quaestor.audit")
+    String logName();
+
+    /**
+     * Verifier keys trusted besides the current signing key's (retired keys, after a rotation), as C2SP
+     * verifier key strings. Only these and the current key are trusted: never a key found in the database.
+     */
+    Optional<java.util.List<String>> trustedKeys();
+
+    /** A file of such verifier keys, one per line ({@code #} starts a comment): a mounted Secret or ConfigMap. */
+    Optional<String> trustedKeysFile();
 
     /** Records waiting to be committed; when full, requests are refused (-32005) rather than buffered. */
     @WithDefault("10000")

@@ -8,10 +8,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.annotation.Priority;
 import java.net.InetAddress;
+import java.util.Set;
+import dev.quaestor.evidence.VerifierKey;
 
 /**
- * Appends audit records: each {@link #append} returns only once its record is committed, chained
- * and (within the checkpoint interval) signed; otherwise it throws {@link AuditUnavailableException}
+ * Appends audit records: each {@link #append} returns only once its record is committed in this
+ * replica's log (and, within the checkpoint interval, under a signed checkpoint); otherwise it throws {@link AuditUnavailableException}
  * so the caller fails closed. {@link #submit} and {@link #submitAfter} queue without waiting, for a
  * request that does other work while its first record commits and waits once, for its last.
  */
@@ -21,10 +23,14 @@ public class AuditLog {
 
     private final GroupCommitWriter writer;
     private final SigningKey key;
+    private final TrustedKeys trusted;
     private final FieldHasher hasher;
+    private final String logName;
 
     AuditLog(AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
         this.key = SigningKey.load(config);
+        this.trusted = TrustedKeys.load(config, key.verifierKey());
+        this.logName = config.logName();
         this.hasher = new FieldHasher(config.hashedFields().orElse(java.util.List.of()), config.hmacKey().orElse(null));
         this.writer = new GroupCommitWriter(ds, config, key, hasher, config.chainId().orElseGet(AuditLog::hostName), metrics);
         writer.start();
@@ -57,18 +63,38 @@ public class AuditLog {
         return writer.offer(e);
     }
 
-    /** This replica's chain id. */
+    /** This replica's log id. */
     public String chain() {
         return writer.chain();
     }
 
-    /** The checkpoint-signing public key (X.509, base64) and its id, for publication. */
+    /** The origin line of this replica's checkpoints. */
+    public String origin() {
+        return writer.origin();
+    }
+
+    /** The origin line of any log's checkpoints. */
+    public String originOf(String logId) {
+        return logName + "/" + logId;
+    }
+
+    /** The checkpoint-signing key as a C2SP verifier key string: what verifiers pin. */
+    public String verifierKey() {
+        return key.verifierKey().toString();
+    }
+
+    /** The checkpoint-signing public key (X.509, base64). */
     public String publicKeyBase64() {
         return key.publicKeyBase64();
     }
 
     public String keyId() {
-        return key.keyId();
+        return key.verifierKey().keyIdHex();
+    }
+
+    /** The keys the online check trusts (current and configured), never keys found in the database. */
+    Set<VerifierKey> trustedKeys() {
+        return trusted.all();
     }
 
     /** The checkpoint-signing key, for another writer of this replica (the archive test writes a chain of its own). */

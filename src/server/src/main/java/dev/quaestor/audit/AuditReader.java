@@ -1,5 +1,8 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.evidence.ProofBuilder;
+import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.RecordProof;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -15,15 +18,17 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
- * Read side of the audit log for compliance staff: search with cursor paging, streamed export
- * (JSON Lines with keys and checkpoints, or CSV), and online verification with the same
- * {@link ChainVerifier} the offline tool uses. Large reads stream from a database cursor, so
- * memory stays flat however many records there are.
+ * Read side of the audit log for compliance staff: search with cursor paging, streamed exports
+ * (JSON Lines in the evidence format, or CSV), and proofs of one request's records. Large reads
+ * stream from a database cursor, so memory stays flat however many records there are.
  */
 @ApplicationScoped
 public class AuditReader {
@@ -36,9 +41,11 @@ public class AuditReader {
     public record Page(List<Map<String, String>> records, String nextCursor) {
     }
 
+    /** A request's proof file, or why there is none yet. */
+    public record Proof(String file, int records, String unavailable) {
+    }
+
     private static final int FETCH = 1000;
-    /** Where each chain starts after the owner archived its oldest records (README "Retention"). */
-    private static final String ARCHIVE_MARKERS = "SELECT chain_id, seq, entry_hash, archived_at FROM audit_archive ORDER BY chain_id, seq";
     private final AgroalDataSource ds;
     private final AuditLog log;
 
@@ -66,7 +73,7 @@ public class AuditReader {
         filter(where, args, "event_time < ?", q.to() == null ? null : OffsetDateTime.ofInstant(q.to(), ZoneOffset.UTC));
         filter(where, args, "id > ?", q.after());
         int limit = Math.max(1, Math.min(q.limit(), 1000));
-        String sql = "SELECT id, " + AuditRecords.COLUMNS + " FROM audit_entry" + where + " ORDER BY id LIMIT " + (limit + 1);
+        String sql = "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry" + where + " ORDER BY id LIMIT " + (limit + 1);
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < args.size(); i++) {
                 ps.setObject(i + 1, args.get(i));
@@ -81,7 +88,10 @@ public class AuditReader {
                         break;
                     }
                     lastId = rs.getLong(1);
-                    out.add(shifted(rs));
+                    var record = new LinkedHashMap<String, String>();
+                    record.put("id", Long.toString(lastId));
+                    record.putAll(AuditRecords.fromRow(rs, 2));
+                    out.add(record);
                 }
             }
             return new Page(out, more ? Long.toString(lastId) : null);
@@ -90,7 +100,7 @@ public class AuditReader {
         }
     }
 
-    /** Writes keys, checkpoints and records (by chain, in stored order) as JSON Lines. */
+    /** Writes the export (docs/audit-format.md, section 6) of the records in [from, to), or all. */
     public void exportJsonl(Instant from, Instant to, OutputStream out) {
         try (Connection c = ds.getConnection()) {
             writeJsonl(c, from, to, out);
@@ -104,42 +114,76 @@ public class AuditReader {
         try {
             c.setAutoCommit(false); // PostgreSQL streams with a cursor only inside a transaction
             Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-            try (PreparedStatement ps = c.prepareStatement("SELECT key_id, public_key FROM audit_key ORDER BY key_id");
+            try (PreparedStatement ps = c.prepareStatement("SELECT key_id, public_key, vkey FROM audit_key ORDER BY key_id");
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    w.write(json(Map.of("type", "key", "keyId", rs.getString(1), "publicKey", rs.getString(2)), List.of("type", "keyId", "publicKey")));
+                    var m = new LinkedHashMap<String, Object>();
+                    m.put("type", "key");
+                    if (rs.getString(3) != null) {
+                        m.put("vkey", rs.getString(3));
+                    } else {
+                        m.put("keyId", rs.getString(1));
+                        m.put("publicKey", rs.getString(2));
+                    }
+                    w.write(ExportJson.line(m));
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT chain_id, seq, head_hash, signed_at, key_id, signature FROM audit_checkpoint ORDER BY chain_id, seq");
-                    ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, seq, head_hash, signed_at, key_id, signature, note "
+                    + "FROM audit_checkpoint ORDER BY chain_id, seq"); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    var m = new HashMap<String, String>();
+                    var m = new LinkedHashMap<String, Object>();
                     m.put("type", "checkpoint");
-                    m.put("chain", rs.getString(1));
-                    m.put("seq", Long.toString(rs.getLong(2)));
-                    m.put("hash", rs.getString(3));
-                    m.put("time", rs.getString(4));
-                    m.put("keyId", rs.getString(5));
-                    m.put("signature", rs.getString(6));
-                    w.write(json(m, List.of("type", "chain", "seq", "hash", "time", "keyId", "signature")));
+                    m.put("log", rs.getString(1));
+                    if (rs.getString(7) != null) {
+                        m.put("size", rs.getLong(2));
+                        m.put("note", rs.getString(7));
+                    } else {
+                        m.put("seq", rs.getLong(2));
+                        m.put("hash", rs.getString(3));
+                        m.put("time", rs.getString(4));
+                        m.put("keyId", rs.getString(5));
+                        m.put("signature", rs.getString(6));
+                    }
+                    w.write(ExportJson.line(m));
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement(ARCHIVE_MARKERS); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, seq, entry_hash FROM audit_archive ORDER BY chain_id, seq");
+                    ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    w.write(json(Map.of("type", "archive", "chain", rs.getString(1), "seq", Long.toString(rs.getLong(2)),
-                            "hash", rs.getString(3), "archivedAt", rs.getObject(4, OffsetDateTime.class).toInstant().toString()),
-                            List.of("type", "chain", "seq", "hash", "archivedAt")));
+                    var m = new LinkedHashMap<String, Object>();
+                    m.put("type", "archive");
+                    m.put("log", rs.getString(1));
+                    m.put("seq", rs.getLong(2));
+                    m.put("hash", rs.getString(3));
+                    w.write(ExportJson.line(m));
                 }
             }
-            var keys = new ArrayList<String>(ChainVerifier.FIELDS.size() + 2);
-            keys.add("type");
-            keys.addAll(ChainVerifier.FIELDS);
-            keys.add("hash");
-            forEachRecord(c, from, to, m -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, level, idx, hash FROM audit_tree_node "
+                    + "ORDER BY chain_id, level, idx")) {
+                ps.setFetchSize(FETCH);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        var m = new LinkedHashMap<String, Object>();
+                        m.put("type", "node");
+                        m.put("log", rs.getString(1));
+                        m.put("level", rs.getInt(2));
+                        m.put("index", rs.getLong(3));
+                        m.put("hash", rs.getString(4));
+                        w.write(ExportJson.line(m));
+                    }
+                }
+            }
+            forEachRecord(c, from, to, r -> {
+                var m = new LinkedHashMap<String, Object>();
                 m.put("type", "record");
+                for (String f : RecordFormat.V1.equals(r.get("v")) ? RecordFormat.FIELDS_V1 : RecordFormat.FIELDS) {
+                    if (r.get(f) != null) {
+                        m.put(f, r.get(f));
+                    }
+                }
+                m.put("hash", r.get("hash"));
                 try {
-                    w.write(json(m, keys));
+                    w.write(ExportJson.line(m));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -151,13 +195,12 @@ public class AuditReader {
         }
     }
 
-    /** CSV of the records (header: the hashed fields and hash). */
+    /** CSV of the records (header: the record fields and hash). */
     public void exportCsv(Instant from, Instant to, OutputStream out) {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-            var cols = new ArrayList<>(ChainVerifier.FIELDS);
-            cols.add("hash");
+            var cols = AuditRecords.exportedFields();
             w.write(String.join(",", cols) + "\r\n");
             forEachRecord(c, from, to, m -> {
                 var sb = new StringBuilder(512);
@@ -188,104 +231,133 @@ public class AuditReader {
         }
     }
 
-    /** Verifies every chain and checkpoint in the database, and this replica's chain against its live head. */
-    public ChainVerifier.Report verify() {
+    /**
+     * The proof file (docs/audit-format.md, section 4) of every record of a request: each record with
+     * its inclusion path to the latest checkpoint of its log that covers it. Nothing of any other record
+     * is in it but hashes. A record not yet under a checkpoint has no proof until the next one is signed.
+     */
+    public Proof proof(String requestId) {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
-            var trusted = new HashMap<String, java.security.PublicKey>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT key_id, public_key FROM audit_key");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    trusted.put(rs.getString(1), ChainVerifier.publicKey(rs.getString(2)));
+            var records = new ArrayList<Map<String, String>>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMN_LIST
+                    + " FROM audit_entry WHERE request_id = ? AND chain_id IS NOT NULL ORDER BY chain_id, seq")) {
+                ps.setString(1, requestId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        records.add(AuditRecords.fromRow(rs, 1));
+                    }
                 }
             }
-            var v = new ChainVerifier(trusted, false);
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT chain_id, seq, head_hash, signed_at, key_id, signature FROM audit_checkpoint ORDER BY chain_id, seq");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    v.checkpoint(new ChainVerifier.Checkpoint(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getString(6)), 0);
-                }
+            if (records.isEmpty()) {
+                return new Proof(null, 0, "no record has this request id");
             }
-            try (PreparedStatement ps = c.prepareStatement(ARCHIVE_MARKERS); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    v.archived(rs.getString(1), rs.getLong(2), rs.getString(3), 0);
+            var file = new StringBuilder();
+            for (Map<String, String> r : records) {
+                if (!RecordFormat.V2.equals(r.get("v"))) {
+                    return new Proof(null, records.size(), "the request's records are in format 1, which has no proofs of one record");
                 }
+                String logId = r.get("log");
+                long seq = Long.parseLong(r.get("seq"));
+                Optional<String[]> checkpoint = latestCheckpoint(c, logId, seq);
+                if (checkpoint.isEmpty()) {
+                    return new Proof(null, records.size(), "record " + seq + " of log " + logId
+                            + " is not under a signed checkpoint yet; ask again in a few seconds");
+                }
+                long size = Long.parseLong(checkpoint.get()[0]);
+                var path = new ProofBuilder(new TreeNodes(c, logId)).inclusion(seq - 1, size);
+                file.append(new RecordProof(RecordFormat.canonical(r), seq - 1, path, checkpoint.get()[1]).format());
             }
-            long[] position = {0};
-            forEachRecord(c, null, null, m -> v.record(m, ++position[0]));
             c.commit();
-            ChainVerifier.Report report = v.finish();
-            long live = log.committedHead();
-            var mine = report.chains().stream().filter(r -> r.chain().equals(log.chain())).findFirst();
-            long stored = mine.map(ChainVerifier.ChainReport::headSeq).orElse(0L);
-            boolean broken = report.problems().stream().anyMatch(p -> p.chain().equals(log.chain()));
-            if (stored < live && !broken) {
-                var problems = new ArrayList<>(report.problems());
-                problems.add(new ChainVerifier.Problem(log.chain(), stored + 1, 0, "this replica committed up to seq " + live
-                        + " but the database ends at seq " + stored + " (records truncated)"));
-                return new ChainVerifier.Report(report.chains(), problems, report.warnings());
-            }
-            return report;
+            return new Proof(file.toString(), records.size(), null);
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
         }
     }
 
-    private static void forEachRecord(Connection c, Instant from, Instant to, java.util.function.Consumer<Map<String, String>> out)
-            throws SQLException {
+    /**
+     * The consistency proof (docs/audit-format.md, section 5) between two checkpointed sizes of a log,
+     * or empty if either size has no checkpoint.
+     */
+    public Optional<String> consistency(String logId, long from, long to) {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            if (from > to || checkpointAt(c, logId, from).isEmpty() || checkpointAt(c, logId, to).isEmpty()) {
+                return Optional.empty();
+            }
+            var sb = new StringBuilder("quaestor-consistency/v1\n").append(log.originOf(logId)).append('\n')
+                    .append(from).append(' ').append(to).append('\n');
+            for (byte[] h : new ProofBuilder(new TreeNodes(c, logId)).consistency(from, to)) {
+                sb.append(Base64.getEncoder().encodeToString(h)).append('\n');
+            }
+            c.commit();
+            return Optional.of(sb.toString());
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    /** The signed note of a log's checkpoint at exactly {@code size}. */
+    public Optional<String> checkpointAt(String logId, long size) {
+        try (Connection c = ds.getConnection()) {
+            return checkpointAt(c, logId, size);
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    private static Optional<String> checkpointAt(Connection c, String logId, long size) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT note FROM audit_checkpoint WHERE chain_id = ? AND seq = ? AND note IS NOT NULL")) {
+            ps.setString(1, logId);
+            ps.setLong(2, size);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    /** The latest format-2 checkpoint of the log covering {@code seq}: its size and its note. */
+    private static Optional<String[]> latestCheckpoint(Connection c, String logId, long seq) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT seq, note FROM audit_checkpoint WHERE chain_id = ? AND seq >= ? "
+                + "AND note IS NOT NULL ORDER BY seq DESC LIMIT 1")) {
+            ps.setString(1, logId);
+            ps.setLong(2, seq);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new String[] {Long.toString(rs.getLong(1)), rs.getString(2)}) : Optional.empty();
+            }
+        }
+    }
+
+    /** What {@link #verify} found, ready to send. */
+    public interface VerifyReport {
+        boolean ok();
+
+        Map<String, Object> toJson();
+    }
+
+    /** Verifies every log in the database against the pinned keys (the offline verifier's code). */
+    public VerifyReport verify() {
+        throw new UnsupportedOperationException("online verification is being rebuilt on the evidence module");
+    }
+
+    /** Every record, by log and seq, as stored (fields and {@code hash}). */
+    static void forEachRecord(Connection c, Instant from, Instant to, Consumer<Map<String, String>> out) throws SQLException {
         var where = new StringBuilder(" WHERE chain_id IS NOT NULL");
         var args = new ArrayList<Object>();
         filter(where, args, "event_time >= ?", from == null ? null : OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
         filter(where, args, "event_time < ?", to == null ? null : OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMNS + " FROM audit_entry" + where
-                + " ORDER BY chain_id, id")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMN_LIST + " FROM audit_entry" + where
+                + " ORDER BY chain_id, seq")) {
             ps.setFetchSize(FETCH);
             for (int i = 0; i < args.size(); i++) {
                 ps.setObject(i + 1, args.get(i));
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.accept(AuditRecords.fromRow(rs));
+                    out.accept(AuditRecords.fromRow(rs, 1));
                 }
             }
         }
-    }
-
-    /** A row selected as "id, COLUMNS" read as fields (id is the cursor, not a field). */
-    private static Map<String, String> shifted(ResultSet rs) throws SQLException {
-        var m = new HashMap<String, String>();
-        m.put("id", Long.toString(rs.getLong(1)));
-        var names = new ArrayList<String>(ChainVerifier.FIELDS);
-        names.add("hash");
-        // COLUMNS follow FIELDS' order; read them by position after the id.
-        String[] cols = AuditRecords.COLUMNS.split(",\\s*");
-        for (int i = 0; i < cols.length; i++) {
-            Object v = rs.getObject(i + 2);
-            m.put(label(cols[i]), v == null ? null : v instanceof OffsetDateTime t ? t.toInstant().toString() : v.toString());
-        }
-        return m;
-    }
-
-    private static String label(String column) {
-        return switch (column) {
-            case "format" -> "v";
-            case "chain_id" -> "chain";
-            case "prev_hash" -> "prev";
-            case "event_time" -> "time";
-            case "request_id" -> "request";
-            case "session_id" -> "session";
-            case "client_id" -> "client";
-            case "source_ip" -> "ip";
-            case "user_agent" -> "ua";
-            case "policy_revision" -> "revision";
-            case "error_code" -> "error";
-            case "item_count" -> "items";
-            case "content_sha256" -> "sha256";
-            case "entry_hash" -> "hash";
-            default -> column;
-        };
     }
 
     private static void filter(StringBuilder where, List<Object> args, String clause, Object value) {
@@ -293,46 +365,5 @@ public class AuditReader {
             where.append(" AND ").append(clause);
             args.add(value);
         }
-    }
-
-    static String json(Map<String, String> m, List<String> order) {
-        var sb = new StringBuilder(512).append('{');
-        boolean first = true;
-        for (String k : order) {
-            if (!first) {
-                sb.append(',');
-            }
-            first = false;
-            sb.append('"').append(k).append("\":");
-            String v = m.get(k);
-            if (v == null) {
-                sb.append("null");
-            } else {
-                quote(v, sb);
-            }
-        }
-        return sb.append("}\n").toString();
-    }
-
-    private static void quote(String v, StringBuilder sb) {
-        sb.append('"');
-        for (int i = 0; i < v.length(); i++) {
-            char ch = v.charAt(i);
-            switch (ch) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (ch < 0x20 || ch == 0x2028 || ch == 0x2029) {
-                        sb.append(String.format("\\u%04x", (int) ch));
-                    } else {
-                        sb.append(ch);
-                    }
-                }
-            }
-        }
-        sb.append('"');
     }
 }

@@ -1,5 +1,6 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.evidence.RecordFormat;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,23 +9,51 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Moves audit records between their three forms: {@link AuditEvent} (what the pipeline reports),
- * the {@link ChainVerifier#FIELDS} map (what is hashed and exported) and the {@code audit_entry}
- * row. Writer, online verifier and export all go through here, so they cannot disagree.
+ * Moves audit records between their three forms: {@link AuditEvent} (what the server reports), the
+ * record's fields (what is hashed and exported, {@link RecordFormat}) and the {@code audit_entry} row.
+ * Writer, reader, export and online verification all go through here, so they cannot disagree.
  */
 final class AuditRecords {
 
-    static final int MAX_TEXT = 2048;
+    /** One record field and the column that stores it; text longer than {@code max} is cut to fit. */
+    record Column(String field, String name, String sqlType, int max) {
+        Column(String field, String name, String sqlType) {
+            this(field, name, sqlType, 0);
+        }
+    }
 
-    static final String COLUMNS = "format, chain_id, seq, prev_hash, event_time, request_id, kind, session_id, subject, "
-            + "client_id, tenant, roles, source_ip, user_agent, method, action, uri, decision, rules, policy_revision, "
-            + "outcome, error_code, bytes, item_count, content_sha256, latency_us, detail, entry_hash";
+    /** Every column of a record, version-2 fields first (in format order), then the stored hash and the v1 link. */
+    static final List<Column> COLUMNS = List.of(
+            new Column("v", "format", "varchar"), new Column("log", "chain_id", "varchar"), new Column("seq", "seq", "bigint"),
+            new Column("time", "event_time", "timestamptz"), new Column("request", "request_id", "varchar", 64),
+            new Column("kind", "kind", "varchar", 32), new Column("session", "session_id", "varchar", 128),
+            new Column("correlation", "correlation", "varchar", 256), new Column("subject", "subject", "varchar", 2048),
+            new Column("client", "client_id", "varchar", 2048), new Column("tenant", "tenant", "varchar", 2048),
+            new Column("roles", "roles", "varchar", 2048), new Column("ip", "source_ip", "varchar", 128),
+            new Column("ua", "user_agent", "varchar", 2048), new Column("client_info", "client_info", "varchar", 512),
+            new Column("auth_context", "auth_context", "varchar", 512), new Column("protocol", "protocol", "varchar", 64),
+            new Column("method", "method", "varchar", 64), new Column("action", "action", "varchar", 16),
+            new Column("uri", "uri", "varchar", 4096), new Column("decision", "decision", "varchar", 8),
+            new Column("rules", "rules", "varchar", 2048), new Column("revision", "policy_revision", "varchar", 64),
+            new Column("outcome", "outcome", "varchar", 32), new Column("error", "error_code", "integer"),
+            new Column("bytes", "bytes", "bigint"), new Column("items", "item_count", "integer"),
+            new Column("sha256", "content_sha256", "varchar", 64), new Column("cache_scope", "cache_scope", "varchar", 16),
+            new Column("latency_us", "latency_us", "bigint"), new Column("count", "event_count", "bigint"),
+            new Column("first", "first_time", "timestamptz"), new Column("last", "last_time", "timestamptz"),
+            new Column("detail", "detail", "varchar", 4096), new Column("hash", "entry_hash", "varchar"),
+            new Column("prev", "prev_hash", "varchar"));
 
-    static final String INSERT = "INSERT INTO audit_entry (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    /** The columns, comma-separated, in {@link #COLUMNS} order. */
+    static final String COLUMN_LIST = String.join(", ", COLUMNS.stream().map(Column::name).toList());
+
+    static final String INSERT = "INSERT INTO audit_entry (" + COLUMN_LIST + ") VALUES ("
+            + String.join(",", COLUMNS.stream().map(c -> "?").toList()) + ")";
 
     private AuditRecords() {
     }
@@ -34,116 +63,131 @@ final class AuditRecords {
         return t.truncatedTo(ChronoUnit.MICROS);
     }
 
-    static Map<String, String> fields(AuditEvent e, String chain, long seq, String prev, Instant time) {
-        return fields(e, chain, seq, prev, time, FieldHasher.none());
-    }
-
-    static Map<String, String> fields(AuditEvent e, String chain, long seq, String prev, Instant time, FieldHasher h) {
-        var m = new HashMap<String, String>(40);
-        m.put("v", ChainVerifier.FORMAT);
-        m.put("chain", chain);
+    /** The version-2 fields of an event at {@code seq} of {@code log}; absent values are left out. */
+    static Map<String, String> fields(AuditEvent e, String log, long seq, Instant time, FieldHasher h) {
+        var m = new HashMap<String, String>(48);
+        m.put("v", RecordFormat.V2);
+        m.put("log", log);
         m.put("seq", Long.toString(seq));
-        m.put("prev", prev);
         m.put("time", time.toString());
-        m.put("request", e.requestId());
-        m.put("kind", e.kind().name());
+        put(m, "request", e.requestId());
+        put(m, "kind", e.kind().name());
         Caller c = e.caller();
         if (c != null) {
-            m.put("session", h.apply("session", c.sessionId()));
-            m.put("subject", cut(c.subject()));
-            m.put("client", h.apply("client", cut(c.client())));
-            m.put("tenant", h.apply("tenant", cut(c.tenant())));
-            m.put("roles", c.roles().isEmpty() ? null : cut(String.join(",", c.roles())));
-            m.put("ip", h.apply("ip", c.sourceIp()));
-            m.put("ua", h.apply("ua", cut(c.userAgent())));
+            put(m, "session", h.apply("session", c.sessionId()));
+            put(m, "correlation", c.correlationId());
+            put(m, "subject", c.subject());
+            put(m, "client", h.apply("client", c.client()));
+            put(m, "tenant", h.apply("tenant", c.tenant()));
+            put(m, "roles", c.roles().isEmpty() ? null : String.join(",", c.roles()));
+            put(m, "ip", h.apply("ip", c.sourceIp()));
+            put(m, "ua", h.apply("ua", c.userAgent()));
+            put(m, "client_info", c.clientInfo());
+            put(m, "auth_context", c.authContext());
         }
-        m.put("method", e.method());
-        m.put("action", e.action());
-        m.put("uri", e.uri() == null || e.uri().length() <= 4096 ? e.uri() : e.uri().substring(0, 4096));
-        m.put("decision", e.decision());
-        m.put("rules", e.rules().isEmpty() ? null : cut(String.join(",", e.rules())));
-        m.put("revision", e.policyRevision());
-        m.put("outcome", e.outcome());
-        m.put("error", str(e.errorCode()));
-        m.put("bytes", str(e.bytes()));
-        m.put("items", str(e.items()));
-        m.put("sha256", e.contentSha256());
-        m.put("latency_us", str(e.latencyMicros()));
-        m.put("detail", e.detail() == null || e.detail().length() <= 4096 ? e.detail() : e.detail().substring(0, 4096));
-        return m;
-    }
-
-    static void bind(PreparedStatement ps, Map<String, String> f, Instant time, String hash) throws SQLException {
-        ps.setString(1, f.get("v"));
-        ps.setString(2, f.get("chain"));
-        ps.setLong(3, Long.parseLong(f.get("seq")));
-        ps.setString(4, f.get("prev"));
-        ps.setObject(5, OffsetDateTime.ofInstant(time, ZoneOffset.UTC));
-        ps.setString(6, f.get("request"));
-        ps.setString(7, f.get("kind"));
-        ps.setString(8, f.get("session"));
-        ps.setString(9, f.get("subject"));
-        ps.setString(10, f.get("client"));
-        ps.setString(11, f.get("tenant"));
-        ps.setString(12, f.get("roles"));
-        ps.setString(13, f.get("ip"));
-        ps.setString(14, f.get("ua"));
-        ps.setString(15, f.get("method"));
-        ps.setString(16, f.get("action"));
-        ps.setString(17, f.get("uri"));
-        ps.setString(18, f.get("decision"));
-        ps.setString(19, f.get("rules"));
-        ps.setString(20, f.get("revision"));
-        ps.setString(21, f.get("outcome"));
-        setInt(ps, 22, f.get("error"));
-        setLong(ps, 23, f.get("bytes"));
-        setInt(ps, 24, f.get("items"));
-        ps.setString(25, f.get("sha256"));
-        setLong(ps, 26, f.get("latency_us"));
-        ps.setString(27, f.get("detail"));
-        ps.setString(28, hash);
-    }
-
-    /** The hashed fields and the stored hash of a row selected with {@link #COLUMNS}. */
-    static Map<String, String> fromRow(ResultSet rs) throws SQLException {
-        var m = new HashMap<String, String>(40);
-        m.put("v", rs.getString(1));
-        m.put("chain", rs.getString(2));
-        m.put("seq", Long.toString(rs.getLong(3)));
-        m.put("prev", rs.getString(4));
-        OffsetDateTime t = rs.getObject(5, OffsetDateTime.class);
-        m.put("time", t == null ? null : t.toInstant().toString());
-        String[] names = {"request", "kind", "session", "subject", "client", "tenant", "roles", "ip", "ua", "method",
-                "action", "uri", "decision", "rules", "revision", "outcome", "error", "bytes", "items", "sha256",
-                "latency_us", "detail", "hash"};
-        for (int i = 0; i < names.length; i++) {
-            m.put(names[i], rs.getString(6 + i));
+        put(m, "protocol", e.protocol());
+        put(m, "method", e.method());
+        put(m, "action", e.action());
+        put(m, "uri", e.uri());
+        put(m, "decision", e.decision());
+        put(m, "rules", e.rules().isEmpty() ? null : String.join(",", e.rules()));
+        put(m, "revision", e.policyRevision());
+        put(m, "outcome", e.outcome());
+        put(m, "error", str(e.errorCode()));
+        put(m, "bytes", str(e.bytes()));
+        put(m, "items", str(e.items()));
+        put(m, "sha256", e.contentSha256());
+        put(m, "cache_scope", e.cacheScope());
+        put(m, "latency_us", str(e.latencyMicros()));
+        put(m, "count", str(e.count()));
+        put(m, "first", e.first() == null ? null : truncate(e.first()).toString());
+        put(m, "last", e.last() == null ? null : truncate(e.last()).toString());
+        put(m, "detail", e.detail());
+        // Stored as text columns can hold it: cut to the column's width, and NUL (which PostgreSQL refuses in
+        // text, and which would fail every record of the batch) replaced, so that one caller's bytes cannot
+        // keep anyone's record from being committed.
+        for (Column col : COLUMNS) {
+            String v = m.get(col.field());
+            if (v != null) {
+                if (v.indexOf('\0') >= 0) {
+                    v = v.replace('\0', '\uFFFD');
+                }
+                if (col.max() > 0 && v.length() > col.max()) {
+                    v = v.substring(0, col.max());
+                }
+                m.put(col.field(), v);
+            }
         }
         return m;
     }
 
-    static String cut(String s) {
-        return s == null || s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT);
+    /** Binds a version-2 record and its leaf hash (hex) to {@link #INSERT}. */
+    static void bind(PreparedStatement ps, Map<String, String> f, String hash) throws SQLException {
+        int i = 1;
+        for (Column c : COLUMNS) {
+            String v = c.field().equals("hash") ? hash : f.get(c.field());
+            switch (c.sqlType()) {
+                case "bigint" -> {
+                    if (v == null) {
+                        ps.setNull(i, Types.BIGINT);
+                    } else {
+                        ps.setLong(i, Long.parseLong(v));
+                    }
+                }
+                case "integer" -> {
+                    if (v == null) {
+                        ps.setNull(i, Types.INTEGER);
+                    } else {
+                        ps.setInt(i, Integer.parseInt(v));
+                    }
+                }
+                case "timestamptz" -> ps.setObject(i, v == null ? null : OffsetDateTime.ofInstant(Instant.parse(v), ZoneOffset.UTC));
+                default -> ps.setString(i, v);
+            }
+            i++;
+        }
+    }
+
+    /**
+     * The fields and stored hash ({@code hash}) of a row selected with {@link #COLUMN_LIST} starting at
+     * column {@code first}. A version-1 row comes back under the version-1 names ({@code chain}, {@code prev}).
+     */
+    static Map<String, String> fromRow(ResultSet rs, int first) throws SQLException {
+        var m = new HashMap<String, String>(48);
+        int i = first;
+        for (Column c : COLUMNS) {
+            String v;
+            if (c.sqlType().equals("timestamptz")) {
+                OffsetDateTime t = rs.getObject(i, OffsetDateTime.class);
+                v = t == null ? null : t.toInstant().toString();
+            } else {
+                v = rs.getString(i);
+            }
+            put(m, c.field(), v);
+            i++;
+        }
+        if (RecordFormat.V1.equals(m.get("v"))) {
+            m.put("chain", m.remove("log"));
+        } else {
+            m.remove("prev");
+        }
+        return m;
+    }
+
+    /** The column names of the record fields a search may show, in format order (for CSV and pages). */
+    static List<String> exportedFields() {
+        var out = new ArrayList<>(RecordFormat.FIELDS);
+        out.add("hash");
+        return out;
+    }
+
+    private static void put(Map<String, String> m, String k, String v) {
+        if (v != null) {
+            m.put(k, v);
+        }
     }
 
     private static String str(Object o) {
         return o == null ? null : o.toString();
     }
-
-    private static void setInt(PreparedStatement ps, int i, String v) throws SQLException {
-        if (v == null) {
-            ps.setNull(i, Types.INTEGER);
-        } else {
-            ps.setInt(i, Integer.parseInt(v));
-        }
-    }
-
-    private static void setLong(PreparedStatement ps, int i, String v) throws SQLException {
-        if (v == null) {
-            ps.setNull(i, Types.BIGINT);
-        } else {
-            ps.setLong(i, Long.parseLong(v));
-        }
-    }
-
 }

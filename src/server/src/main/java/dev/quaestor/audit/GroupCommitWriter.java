@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.YearMonth;
@@ -25,20 +26,25 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * The one writer of this replica's audit chain. Requests hand it records and wait; a single thread
- * takes whatever has queued up, chains it (seq, prev, hash), adds a signed checkpoint when one is
- * due, and stores the batch all or nothing ({@link ChainedBatch}: on PostgreSQL one autocommit
- * statement, so one round trip per batch). Records that arrive meanwhile form the next batch, so
- * batches grow with load and the cost per record falls. Each waiter is released when its own batch
- * is durable, and batches are stored one after another, so the chain's commit order is its seq order.
+ * The one writer of this replica's audit log. Requests hand it records and wait; a single thread
+ * takes whatever has queued up, places it in the log ({@link LogHead}: seq, leaf hashes, the tree
+ * nodes it completes), adds a signed checkpoint when one is due, and stores the batch all or nothing
+ * ({@link SealedBatch}: on PostgreSQL one autocommit statement, so one round trip per batch). Records
+ * that arrive meanwhile form the next batch, so batches grow with load and the cost per record falls.
+ * Each waiter is released when its own batch is durable, and batches are stored one after another,
+ * so the log's commit order is its seq order.
  *
  * <p>Failure is explicit: a full queue refuses at once, a batch that cannot be stored fails every
- * waiter in it, and the chain head is then re-read from the database so that the next batch
- * continues exactly where committed history ends. Nothing is buffered beyond the queue bound.
+ * waiter in it, and the head is then re-read from the database so that the next batch continues
+ * exactly where committed history ends. Nothing is buffered beyond the queue bound. The writer
+ * records its own life: {@code AUDIT_START} (and {@code KEY_ROTATION} when it signs with a key the
+ * log's last checkpoint was not signed with), {@code AUDIT_PAUSE} once it commits again after
+ * failing (how many records were refused, first and last time), and {@code AUDIT_STOP} at shutdown,
+ * followed by a final checkpoint.
  *
- * <p>Record times never go backwards within a chain (a record stamped earlier than its predecessor
- * takes its predecessor's time), and the last record of every month gets a signed checkpoint, so a
- * month's partition always ends at a signed head and can be archived on its own (README "Retention").
+ * <p>Record times never go backwards within a log, and the last record of every month gets a signed
+ * checkpoint and its small subtrees stored, so a month's partition always ends at a signed head and
+ * can be archived on its own (docs/audit.md, "Retention").
  */
 final class GroupCommitWriter {
 
@@ -53,21 +59,22 @@ final class GroupCommitWriter {
     private final SigningKey key;
     private final FieldHasher hasher;
     private final String chain;
+    private final String origin;
+    private final Clock clock;
     private final BlockingQueue<Pending> queue;
-    private final MessageDigest sha256 = ChainVerifier.newDigest();
     private final Timer commitTimer;
     private final DistributionSummary batchSize;
     private final Counter failures;
     private volatile boolean running = true;
     private Thread thread;
 
-    // The chain head as stored; touched only by the writer thread.
-    private long headSeq;
-    private String headHash = ChainVerifier.GENESIS;
-    private Instant headTime;
-    private long checkpointSeq;
-    private long checkpointNanos = System.nanoTime();
-    private boolean headKnown;
+    // The log's head as stored (null: to be read again); touched only by the writer thread.
+    private LogHead head;
+    private boolean started;
+    // Records refused while the log could not commit, reported in an AUDIT_PAUSE once it can again.
+    private long refused;
+    private Instant refusedFirst;
+    private Instant refusedLast;
     private Boolean postgres; // null until known
     private long nextAheadAttempt = System.nanoTime();
     private final Set<YearMonth> partitions = new HashSet<>();
@@ -77,11 +84,19 @@ final class GroupCommitWriter {
 
     GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String chain,
             MeterRegistry metrics) {
+        this(ds, config, key, hasher, chain, metrics, Clock.systemUTC());
+    }
+
+    /** {@code clock} stamps the writer's own records and checkpoints (a test can write a past month's log). */
+    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String chain,
+            MeterRegistry metrics, Clock clock) {
+        this.clock = clock;
         this.ds = ds;
         this.config = config;
         this.key = key;
         this.hasher = hasher;
         this.chain = chain;
+        this.origin = config.logName() + "/" + chain;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.commitTimer = Timer.builder("quaestor.audit.commit").description("Audit batch latency, from chaining to durable")
                 .publishPercentiles(0.5, 0.99).register(metrics);
@@ -93,6 +108,11 @@ final class GroupCommitWriter {
 
     String chain() {
         return chain;
+    }
+
+    /** The origin line of this log's checkpoints. */
+    String origin() {
+        return origin;
     }
 
     void start() {
@@ -138,8 +158,10 @@ final class GroupCommitWriter {
         return queued;
     }
 
-    /** Stops taking records, commits what is queued, and signs the final head. */
+    /** Stops taking records, commits what is queued and an {@code AUDIT_STOP}, and signs the final head. */
     void stop() {
+        offer(AuditEvent.of(AuditEvent.Kind.AUDIT_STOP, RequestIds.next()).time(clock.instant()).method("audit/stop")
+                .detail("writer stopping; log " + origin).build());
         running = false;
         if (thread != null) {
             try {
@@ -150,7 +172,7 @@ final class GroupCommitWriter {
         }
     }
 
-    /** The committed head seq, as this writer knows it: for the online verifier's truncation check. */
+    /** The committed size of the log, as this writer knows it: for the online verifier's truncation check. */
     long headSeq() {
         return committedSeq;
     }
@@ -160,8 +182,8 @@ final class GroupCommitWriter {
             try {
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
-                    if (checkpointDue()) {
-                        write(List.of());
+                    if (head == null || head.checkpointDue(config.checkpointEvery(), config.checkpointInterval().toNanos())) {
+                        write(List.of()); // also reads the head, and records the start, as soon as the database answers
                     }
                     continue;
                 }
@@ -176,18 +198,12 @@ final class GroupCommitWriter {
                 LOG.error("audit writer error", e);
             }
         }
-        if (headKnown && headSeq > checkpointSeq) {
-            write(List.of()); // final checkpoint on shutdown
+        if (head != null) {
+            write(List.of()); // the final checkpoint, if the last batch did not sign its head
         }
     }
 
-    private boolean checkpointDue() {
-        long pending = headSeq - checkpointSeq;
-        return headKnown && pending > 0 && (pending >= config.checkpointEvery()
-                || System.nanoTime() - checkpointNanos >= config.checkpointInterval().toNanos());
-    }
-
-    /** Chains and stores a batch (and any checkpoint due), then releases its waiters. */
+    /** Places and stores a batch (and any checkpoint due), then releases its waiters. */
     private void write(List<Pending> batch) {
         long start = System.nanoTime();
         batch = withoutOrphans(batch);
@@ -197,30 +213,60 @@ final class GroupCommitWriter {
                 if (!c.getAutoCommit()) {
                     c.setAutoCommit(true);
                 }
-                if (!headKnown) {
-                    readHead(c);
+                if (head == null) {
+                    head = LogHead.load(c, chain, origin);
+                    registerKey(c);
                 }
-                var chained = chain(batch);
-                if (chained.isEmpty()) {
+                var events = new ArrayList<AuditEvent>(batch.size() + 3);
+                lifeEvents(events);
+                batch.forEach(p -> events.add(p.event()));
+                var sealed = head.seal(events, hasher, key, config.checkpointEvery(), config.checkpointInterval().toNanos(),
+                        !running && queue.isEmpty(), clock.instant());
+                if (sealed.isEmpty()) {
                     return;
                 }
                 if (postgres == Boolean.TRUE) {
-                    chained.storeInPostgres(c);
+                    sealed.storeInPostgres(c);
                 } else {
-                    chained.storeInTransaction(c);
+                    sealed.storeInTransaction(c);
                 }
-                advance(chained);
+                head.advance(sealed);
+                started = true;
+                refused = 0;
             }
         } catch (Exception e) {
-            forgetHead();
+            head = null; // the batch may or may not have been stored: the next one starts from the head as stored
+            partitions.clear();
             failWaiters(batch, e);
             return;
         }
-        committedSeq = headSeq;
+        committedSeq = head.size();
         batch.forEach(p -> p.done().complete(null));
         if (!batch.isEmpty()) {
             commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             batchSize.record(batch.size());
+        }
+    }
+
+    /** What the writer records of itself before the batch: its start (and a key change), or a pause now over. */
+    private void lifeEvents(List<AuditEvent> events) {
+        if (!started) {
+            events.add(AuditEvent.of(AuditEvent.Kind.AUDIT_START, RequestIds.next()).time(clock.instant()).method("audit/start")
+                    .detail("writer started; log " + origin + "; checkpoints signed by " + key.verifierKey()).build());
+            String previous = head.lastSigningKeyId();
+            if (previous != null && !previous.equals(key.verifierKey().keyIdHex())) {
+                events.add(AuditEvent.of(AuditEvent.Kind.KEY_ROTATION, RequestIds.next()).time(clock.instant())
+                        .method("audit/key-rotation")
+                        .detail("checkpoints of log " + origin + " were signed by key id " + previous + "; from now on by "
+                                + key.verifierKey())
+                        .build());
+            }
+        }
+        if (refused > 0) {
+            events.add(AuditEvent.of(AuditEvent.Kind.AUDIT_PAUSE, RequestIds.next()).time(clock.instant()).method("audit/pause")
+                    .summary(refused, refusedFirst, refusedLast)
+                    .detail("the audit log could not commit; " + refused + " record(s) were refused and their requests failed")
+                    .build());
         }
     }
 
@@ -245,68 +291,20 @@ final class GroupCommitWriter {
         return kept;
     }
 
-    /** The batch may or may not have been stored: the next batch starts from the head as stored. */
-    private void forgetHead() {
-        headKnown = false;
-        partitions.clear();
-    }
-
     private void failWaiters(List<Pending> batch, Exception e) {
         failures.increment(batch.size());
+        if (!batch.isEmpty()) {
+            Instant now = clock.instant();
+            refusedFirst = refused == 0 ? now : refusedFirst;
+            refusedLast = now;
+            refused += batch.size();
+        }
         LOG.errorf("audit batch of %d record(s) not committed: %s", batch.size(), e.toString());
         batch.forEach(p -> p.done().completeExceptionally(e));
     }
 
-    /**
-     * Chains the batch after the current head, with a checkpoint at every month's end and one when
-     * due by count or time (or at shutdown). The head itself moves only once the batch is stored
-     * ({@link #advance}).
-     */
-    private ChainedBatch chain(List<Pending> batch) {
-        var out = new ChainedBatch(chain, batch.size());
-        long seq = headSeq;
-        String prev = headHash;
-        Instant prevTime = headTime;
-        long signed = checkpointSeq;
-        for (Pending p : batch) {
-            Instant time = AuditRecords.truncate(p.event().time());
-            if (prevTime != null && time.isBefore(prevTime)) {
-                time = prevTime;
-            }
-            if (prevTime != null && !month(time).equals(month(prevTime)) && seq > signed) {
-                out.checkpoints.add(checkpoint(seq, prev)); // a month ends at a signed head
-                signed = seq;
-            }
-            var fields = AuditRecords.fields(p.event(), chain, ++seq, prev, time, hasher);
-            String hash = ChainVerifier.hash(sha256, fields);
-            out.rows.add(new ChainedBatch.Row(fields, time, hash));
-            prev = hash;
-            prevTime = time;
-        }
-        if (seq > signed && (seq - signed >= config.checkpointEvery()
-                || System.nanoTime() - checkpointNanos >= config.checkpointInterval().toNanos() || !running)) {
-            out.checkpoints.add(checkpoint(seq, prev));
-        }
-        return out;
-    }
 
-    /** The stored batch's last record becomes the head, and its last checkpoint the signed head. */
-    private void advance(ChainedBatch stored) {
-        if (!stored.rows.isEmpty()) {
-            var last = stored.rows.get(stored.rows.size() - 1);
-            headSeq = Long.parseLong(last.fields().get("seq"));
-            headHash = last.hash();
-            headTime = last.time();
-        }
-        if (!stored.checkpoints.isEmpty()) {
-            checkpointSeq = stored.checkpoints.get(stored.checkpoints.size() - 1).seq();
-            checkpointNanos = System.nanoTime();
-        }
-    }
 
-    private static YearMonth month(Instant t) {
-        return YearMonth.from(t.atOffset(ZoneOffset.UTC));
-    }
 
     /**
      * PostgreSQL keeps audit_entry in monthly partitions, which the application may create (never
@@ -320,14 +318,19 @@ final class GroupCommitWriter {
             return;
         }
         var needed = new java.util.TreeSet<YearMonth>();
+        Instant headTime = head == null ? null : head.lastTime();
+        YearMonth now = month(clock.instant());
+        if (!partitions.contains(now)) {
+            needed.add(now); // the writer's own records (start, pause) are stamped now
+        }
         for (Pending p : batch) {
             YearMonth m = month(p.event().time());
-            boolean clampedLater = headKnown && headTime != null && m.isBefore(month(headTime)); // goes in the head's month
+            boolean clampedLater = headTime != null && m.isBefore(month(headTime)); // goes in the head's month
             if (!partitions.contains(m) && !clampedLater) {
                 needed.add(m);
             }
         }
-        YearMonth next = month(Instant.now()).plusMonths(1);
+        YearMonth next = month(clock.instant()).plusMonths(1);
         boolean ahead = !partitions.contains(next) && System.nanoTime() - nextAheadAttempt >= 0;
         if (needed.isEmpty() && !ahead && postgres != null) {
             return;
@@ -369,49 +372,16 @@ final class GroupCommitWriter {
         }
     }
 
-    private void readHead(Connection c) throws SQLException {
-        headSeq = 0;
-        headHash = ChainVerifier.GENESIS;
-        headTime = null;
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT seq, entry_hash, event_time FROM audit_entry WHERE chain_id = ? ORDER BY seq DESC LIMIT 1")) {
-            ps.setString(1, chain);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    headSeq = rs.getLong(1);
-                    headHash = rs.getString(2);
-                    headTime = rs.getObject(3, OffsetDateTime.class).toInstant();
-                }
-            }
-        }
-        if (headSeq == 0) {
-            // Everything this chain wrote may have been archived: continue after the marker.
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT seq, entry_hash FROM audit_archive WHERE chain_id = ? ORDER BY seq DESC LIMIT 1")) {
-                ps.setString(1, chain);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        headSeq = rs.getLong(1);
-                        headHash = rs.getString(2);
-                    }
-                }
-            }
-        }
-        try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(seq), 0) FROM audit_checkpoint WHERE chain_id = ?")) {
-            ps.setString(1, chain);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                checkpointSeq = rs.getLong(1);
-            }
-        }
-        registerKey(c);
-        committedSeq = headSeq;
-        headKnown = true;
+
+    private static YearMonth month(Instant t) {
+        return YearMonth.from(t.atOffset(ZoneOffset.UTC));
     }
 
+    /** Names the signing key in audit_key, for people reading the database; nothing trusts it for being there. */
     private void registerKey(Connection c) throws SQLException {
+        String id = key.verifierKey().keyIdHex();
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM audit_key WHERE key_id = ?")) {
-            ps.setString(1, key.keyId());
+            ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     return;
@@ -419,19 +389,15 @@ final class GroupCommitWriter {
             }
         }
         try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO audit_key (key_id, algorithm, public_key, created_at) VALUES (?, 'Ed25519', ?, ?)")) {
-            ps.setString(1, key.keyId());
+                "INSERT INTO audit_key (key_id, algorithm, public_key, created_at, vkey) VALUES (?, 'Ed25519', ?, ?, ?)")) {
+            ps.setString(1, id);
             ps.setString(2, key.publicKeyBase64());
             ps.setObject(3, OffsetDateTime.now(ZoneOffset.UTC));
+            ps.setString(4, key.verifierKey().toString());
             ps.executeUpdate();
         }
     }
 
-    private ChainedBatch.Checkpoint checkpoint(long seq, String hash) {
-        String time = AuditRecords.truncate(Instant.now()).toString();
-        byte[] sig = key.sign(ChainVerifier.checkpointPayload(chain, seq, hash, time));
-        return new ChainedBatch.Checkpoint(seq, hash, time, key.keyId(), Base64.getEncoder().encodeToString(sig));
-    }
 
     private static void safeRollback(Connection c) {
         try {

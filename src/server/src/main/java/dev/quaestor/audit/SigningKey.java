@@ -1,5 +1,7 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.evidence.Checkpoint;
+import dev.quaestor.evidence.VerifierKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
@@ -7,8 +9,8 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
+import java.time.Instant;
 import java.util.Base64;
 import org.jboss.logging.Logger;
 
@@ -19,15 +21,16 @@ final class SigningKey {
 
     private final PrivateKey privateKey;
     private final PublicKey publicKey;
-    private final String keyId;
+    private final VerifierKey verifierKey;
 
-    private SigningKey(PrivateKey privateKey, PublicKey publicKey) {
+    private SigningKey(PrivateKey privateKey, PublicKey publicKey, String name) {
         this.privateKey = privateKey;
         this.publicKey = publicKey;
-        this.keyId = ChainVerifier.keyId(publicKey);
+        this.verifierKey = VerifierKey.of(name, publicKey);
     }
 
     static SigningKey load(AuditConfig config) {
+        String name = config.logName();
         try {
             String pkcs8 = config.signingKey().orElse(null);
             if (pkcs8 == null && config.signingKeyFile().isPresent()) {
@@ -36,14 +39,14 @@ final class SigningKey {
             if (pkcs8 != null) {
                 KeyFactory kf = KeyFactory.getInstance("Ed25519");
                 PrivateKey priv = kf.generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(strip(pkcs8))));
-                return new SigningKey(priv, publicFrom(priv));
+                return new SigningKey(priv, publicFrom(priv), name);
             }
             if (!config.generateKey()) {
                 throw new IllegalStateException("no audit signing key: set quaestor.audit.signing-key or quaestor.audit.signing-key-file");
             }
             KeyPair kp = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
             LOG.warn("audit checkpoints are signed with a generated throw-away key (dev/test only)");
-            return new SigningKey(kp.getPrivate(), kp.getPublic());
+            return new SigningKey(kp.getPrivate(), kp.getPublic(), name);
         } catch (IllegalStateException e) {
             throw e;
         } catch (Exception e) {
@@ -66,29 +69,20 @@ final class SigningKey {
         return pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
     }
 
-    byte[] sign(byte[] payload) {
-        try {
-            Signature s = Signature.getInstance("Ed25519");
-            s.initSign(privateKey);
-            s.update(payload);
-            return s.sign();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+    /** Signs a checkpoint of {@code origin}'s tree. */
+    Checkpoint checkpoint(String origin, long size, byte[] root, Instant time) {
+        return Checkpoint.sign(origin, size, root, time, verifierKey, privateKey);
     }
 
-    PublicKey publicKey() {
-        return publicKey;
-    }
-
-    String keyId() {
-        return keyId;
-    }
-
+    /** The public key, X.509, base64. */
     String publicKeyBase64() {
         return Base64.getEncoder().encodeToString(publicKey.getEncoded());
     }
 
+    /** The public half, as a C2SP verifier key: what a verifier pins. */
+    VerifierKey verifierKey() {
+        return verifierKey;
+    }
 
     /** Feeds the private key bytes to the generator so that it reproduces the same key pair. */
     private static final class FixedRandom extends java.security.SecureRandom {

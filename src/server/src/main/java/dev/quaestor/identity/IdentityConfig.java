@@ -60,5 +60,9 @@ public interface IdentityConfig {
         /** The burst refills completely over this period. */
         @WithDefault("60s")
         Duration period();
+
+        /** Requests turned away from one address are counted over this window into one ATTEMPT_SUMMARY record. */
+        @WithDefault("60s")
+        Duration summaryWindow();
     }
 }

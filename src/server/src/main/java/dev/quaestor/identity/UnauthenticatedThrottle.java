@@ -18,9 +18,9 @@ import java.util.List;
 /**
  * Limits refused authentication per source address, ahead of the token check. Every 401 from
  * /mcp spends a token of the address's bucket; once it is empty, further requests from that
- * address are turned away with 429 before any signature is checked or any record written, so a
- * flood of bad tokens can neither burn CPU nor fill the audit log. One record per address and
- * minute says that it is being turned away.
+ * address are turned away with 429 before any signature is checked, so a flood of bad tokens can
+ * neither burn CPU nor fill the audit log: {@link RefusedAttempts} records the first and counts the
+ * rest into one summary per address and minute.
  *
  * <p>A caller whose token this replica accepted recently is let through to the normal checks
  * even from a throttled address (many agents may share one NAT address with a broken one). The
@@ -38,14 +38,19 @@ public class UnauthenticatedThrottle {
     private final Cache<String, Bucket> buckets;
     private final Cache<TokenFingerprint, Boolean> acceptedTokens = Caffeine.newBuilder()
             .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5)).build();
-    private final Cache<String, Boolean> recentlyAudited = Caffeine.newBuilder()
-            .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(1)).build();
+    private final RefusedAttempts refused;
 
     UnauthenticatedThrottle(IdentityConfig config, AuditLog audit) {
         this.audit = audit;
+        this.refused = new RefusedAttempts(audit, config.unauthenticatedLimit().summaryWindow());
         this.capacity = config.unauthenticatedLimit().capacity();
         this.period = config.unauthenticatedLimit().period();
         this.buckets = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(period.multipliedBy(2)).build();
+    }
+
+    /** Open windows are summarized before the audit writer stops (it stops at priority 1). */
+    void stop(@Observes @jakarta.annotation.Priority(0) io.quarkus.runtime.ShutdownEvent ev) {
+        refused.closeAll();
     }
 
     void register(@Observes Filters filters) {
@@ -83,14 +88,7 @@ public class UnauthenticatedThrottle {
     private void reject(RoutingContext rc, String ip, Bucket bucket) {
         long wait = bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill();
         long seconds = Math.max(1, (wait + 999_999_999L) / 1_000_000_000L);
-        if (recentlyAudited.asMap().putIfAbsent(ip, Boolean.TRUE) == null) {
-            var caller = Caller.anonymous(ip, rc.request().getHeader("User-Agent"), null);
-            audit.appendLater(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, RequestIds.next()).caller(caller)
-                    .method(rc.request().method().name() + " " + rc.request().path()).decision("DENY").outcome("throttled")
-                    .errorCode(-32004)
-                    .detail("too many refused authentications from this address; further ones are turned away unrecorded for a minute")
-                    .build());
-        }
+        refused.refused(ip, rc.request().getHeader("User-Agent"), rc.request().method().name() + " " + rc.request().path());
         rc.response().setStatusCode(429)
                 .putHeader("Retry-After", Long.toString(seconds))
                 .putHeader("Content-Type", "application/json")

@@ -35,6 +35,12 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
                 e.denyRules(), e.overriddenAllows(), canonical.toString(), set.revision());
     }
 
+    /** The question in one line, for the record of who asked it. */
+    public String describe() {
+        return "subject=" + subject + " roles=" + roles + " groups=" + groups + " client=" + client + " tenant=" + tenant
+                + " scopes=" + scopes + " action=" + action + " uri=" + uri;
+    }
+
     private static Set<String> set(List<String> l) {
         return l == null ? Set.of() : Set.copyOf(l);
     }

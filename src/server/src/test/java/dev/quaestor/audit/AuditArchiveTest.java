@@ -2,6 +2,7 @@ package dev.quaestor.audit;
 
 import dev.quaestor.support.Repo;
 import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestPostgres;
 import dev.quaestor.support.TestIssuer;
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -79,7 +80,7 @@ class AuditArchiveTest {
         Files.writeString(key, given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().<String>path("publicKey"));
         var pb = new ProcessBuilder("bash", Repo.ROOT.resolve("scripts/audit-archive.sh").toString(), beforeMonth,
                 tmp.resolve("archive").toString(), "--trust", key.toString()).redirectErrorStream(true);
-        pb.environment().putAll(Map.of("PGHOST", "127.0.0.1", "PGPORT", "5432", "PGDATABASE", TestDatabase.NAME, "PGUSER", "postgres"));
+        pb.environment().putAll(TestPostgres.get().libpqEnvironment(TestDatabase.NAME));
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), out);
@@ -108,7 +109,7 @@ class AuditArchiveTest {
     }
 
     private static Connection superuser() throws SQLException {
-        return DriverManager.getConnection(TestDatabase.URL, "postgres", "");
+        return DriverManager.getConnection(TestDatabase.url(), "postgres", "");
     }
 
     /** Runs statements as a superuser with triggers off (what an attacker with full access could do). */
@@ -137,7 +138,7 @@ class AuditArchiveTest {
     @Test
     void archivingOldMonthsLeavesTheLiveChainVerifiable() throws Exception {
         writeThreeMonths();
-        try (Connection app = DriverManager.getConnection(TestDatabase.URL, TestDatabase.APP_ROLE, "")) {
+        try (Connection app = DriverManager.getConnection(TestDatabase.url(), TestDatabase.APP_ROLE, "")) {
             var e = assertThrows(SQLException.class, () -> app.createStatement().execute(
                     "INSERT INTO audit_archive (chain_id, seq, entry_hash, before_time, records) VALUES ('x', 1, 'h', now(), 1)"));
             assertTrue(e.getMessage().contains("permission denied"), e.getMessage());

@@ -12,6 +12,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,10 +21,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The group-commit writer on PostgreSQL, with its own chain: batches the database refuses (a
- * request id too long for its column) fail every waiter in them and leave no gap: exactly the
- * appends that returned are stored, and the chain verifies. A request's outcome queued behind its
- * decision is stored only if the decision is. Shutdown commits what was queued and signs the head.
+ * The group-commit writer on PostgreSQL, with its own log: batches the database refuses (a trigger
+ * this test installs refuses request ids starting {@code refuse-}) fail every waiter in them and leave no gap: exactly the appends that
+ * returned are stored, and the log verifies. A request's outcome queued behind its decision is
+ * stored only if the decision is. Shutdown commits what was queued, records the stop and signs the
+ * head. The writer records its start, and a pause once it commits again after refusing records.
  */
 @QuarkusTest
 class GroupCommitWriterTest {
@@ -41,6 +44,24 @@ class GroupCommitWriterTest {
 
     private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
 
+    /** A database that refuses some rows: what a batch meets when, say, a constraint or the disk says no. */
+    @BeforeAll
+    static void refuseMarkedRows() throws Exception {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {
+            s.execute("CREATE OR REPLACE FUNCTION test_refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                    + "IF NEW.request_id LIKE 'refuse-%' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$");
+            s.execute("DROP TRIGGER IF EXISTS test_refuse_marked ON audit_entry");
+            s.execute("CREATE TRIGGER test_refuse_marked BEFORE INSERT ON audit_entry FOR EACH ROW EXECUTE FUNCTION test_refuse_marked()");
+        }
+    }
+
+    @AfterAll
+    static void acceptAllRows() throws Exception {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {
+            s.execute("DROP TRIGGER IF EXISTS test_refuse_marked ON audit_entry");
+        }
+    }
+
     private GroupCommitWriter writer(String chain) {
         var w = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), chain, metrics);
         w.start();
@@ -48,15 +69,18 @@ class GroupCommitWriterTest {
     }
 
     private static AuditEvent event(String requestId) {
-        return new AuditEvent(Instant.now(), requestId, AuditEvent.Kind.DECISION, new Caller("bob", null, null, List.of(), "10.0.0.2",
-                "tab\there\\ and\nnewline", "s", null, null, null), null, "resources/read", "read", "file:///w/" + requestId, "ALLOW", List.of("r"), "rev",
-                null, null, null, null, null, null, null, null, null, null, null);
+        return AuditEvent.of(AuditEvent.Kind.DECISION, requestId)
+                .caller(new Caller("bob", null, null, List.of(), "10.0.0.2", "tab\there\\ and\nnewline", "s", null, null, null))
+                .protocol("2025-06-18").method("resources/read").action("read").uri("file:///w/" + requestId).decision("ALLOW")
+                .rules(List.of("r")).policyRevision("rev").build();
     }
 
+    /** The request ids of the log's DECISION records (the writer adds records of its own life). */
     private static Set<String> stored(String chain) throws Exception {
         var out = new HashSet<String>();
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "");
-                var rs = c.createStatement().executeQuery("SELECT request_id FROM audit_entry WHERE chain_id = '" + chain + "'")) {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT request_id FROM audit_entry WHERE chain_id = '" + chain
+                        + "' AND kind = 'DECISION'")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -64,12 +88,13 @@ class GroupCommitWriterTest {
         return out;
     }
 
-    private void assertChainVerifies(String chain, long records) {
-        ChainVerifier.Report r = reader.verify();
-        assertTrue(r.problems().stream().noneMatch(p -> p.chain().equals(chain)), r.problems().toString());
-        var mine = r.chains().stream().filter(c -> c.chain().equals(chain)).findFirst().orElseThrow();
-        assertEquals(records, mine.records());
-        assertEquals(records, mine.headSeq());
+    /** Every record's leaf hash, the tree at every checkpoint and every checkpoint's signature, from the database. */
+    private LogCheck.Result assertChainVerifies(String chain, long decisions) throws Exception {
+        var r = LogCheck.of(chain, log.originOf(chain), log.trustedKeys());
+        assertTrue(r.problems().isEmpty(), r.problems().toString());
+        assertEquals(decisions, r.kinds().getOrDefault("DECISION", 0L));
+        assertEquals(1L, r.kinds().get("AUDIT_START"), "the writer recorded its start");
+        return r;
     }
 
     @Test
@@ -78,7 +103,7 @@ class GroupCommitWriterTest {
         var w = writer(chain);
         // One at a time first: good, refused, good.
         w.append(event("ok-1"));
-        assertThrows(AuditUnavailableException.class, () -> w.append(event("x".repeat(100))));
+        assertThrows(AuditUnavailableException.class, () -> w.append(event("refuse-x")));
         w.append(event("ok-2"));
 
         // Then 16 threads, some appends refused by the database, other batches before and after them.
@@ -88,7 +113,7 @@ class GroupCommitWriterTest {
             int id = t;
             var th = new Thread(() -> {
                 for (int i = 0; i < 40; i++) {
-                    String rid = (i % 13 == 7 ? "y".repeat(70) + "-" : "ok-") + id + "-" + i;
+                    String rid = (i % 13 == 7 ? "refuse-y-" : "ok-") + id + "-" + i;
                     try {
                         w.append(event(rid));
                         returned.add(rid);
@@ -108,13 +133,16 @@ class GroupCommitWriterTest {
         returned.add("ok-2");
         assertTrue(returned.size() < 16 * 40 + 2 && returned.size() > 2, "some appends were refused, others not: " + returned.size());
         assertEquals(returned, stored(chain), "stored records are exactly the appends that returned");
-        assertChainVerifies(chain, returned.size());
+        var check = assertChainVerifies(chain, returned.size());
+        assertTrue(check.kinds().getOrDefault("AUDIT_PAUSE", 0L) >= 1, "commits after refusals record the pause: " + check.kinds());
+        assertEquals(1L, check.kinds().get("AUDIT_STOP"));
 
         // The metrics tell the same story.
         long attempted = 16 * 40 + 3;
         assertEquals(attempted - returned.size(), (long) metrics.get("quaestor.audit.failures").counter().count());
         var batches = metrics.get("quaestor.audit.batch.size").summary();
-        assertEquals(returned.size(), (long) batches.totalAmount(), "committed batch sizes add up to the stored records");
+        assertEquals(returned.size() + 1, (long) batches.totalAmount(),
+                "committed batch sizes add up to the stored records and the AUDIT_STOP queued at shutdown");
         assertTrue(metrics.get("quaestor.audit.commit").timer().count() == batches.count() && batches.count() > 0);
         assertEquals(0.0, metrics.get("quaestor.audit.queue.depth").gauge().value());
     }
@@ -129,7 +157,7 @@ class GroupCommitWriterTest {
             // decision is refused by the database; its outcome may share its batch, follow in a later batch
             // or find it already failed when queued: in every case the outcome must fail and not be stored.
             boolean bad = i % 3 == 1;
-            PendingCommit decision = w.submit(event((bad ? "z".repeat(70) : "d") + "-" + i), null);
+            PendingCommit decision = w.submit(event((bad ? "refuse-z" : "d") + "-" + i), null);
             PendingCommit outcome;
             try {
                 outcome = w.submit(event("o-" + i), decision);
@@ -160,11 +188,11 @@ class GroupCommitWriterTest {
         var depth = metrics.get("quaestor.audit.queue.depth").gauge();
         PendingCommit decision;
         PendingCommit outcome;
-        try (var c = DriverManager.getConnection(TestDatabase.URL, "postgres", "")) {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             // Hold the decision's batch in its insert, so the outcome is queued behind it and goes in a later batch.
             c.setAutoCommit(false);
             c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
-            decision = w.submit(event("z".repeat(70)), null); // refused by the database once it gets the table
+            decision = w.submit(event("refuse-z"), null); // refused by the database once it gets the table
             long until = System.nanoTime() + 5_000_000_000L;
             while (depth.value() > 0 && System.nanoTime() < until) {
                 Thread.onSpinWait();
@@ -191,10 +219,9 @@ class GroupCommitWriterTest {
         }
         w.stop();
         assertEquals(200, stored(chain).size());
-        assertChainVerifies(chain, 200);
-        ChainVerifier.Report r = reader.verify();
-        var mine = r.chains().stream().filter(c -> c.chain().equals(chain)).findFirst().orElseThrow();
-        assertEquals(0, mine.unsignedTail(), "the final head is signed");
+        var check = assertChainVerifies(chain, 200);
+        assertEquals(check.size(), check.lastCheckpoint(), "the final head, after AUDIT_STOP, is signed");
+        assertEquals(1L, check.kinds().get("AUDIT_STOP"));
         assertThrows(AuditUnavailableException.class, () -> w.append(event("after-stop")));
     }
 }

@@ -45,6 +45,13 @@ public final class AuditRow {
     public final String detail;
     public final String chainId;
     public final Long seq;
+    public final String protocol;
+    public final String cacheScope;
+    public final String correlation;
+    public final String clientInfo;
+    public final Long eventCount;
+    public final Instant firstTime;
+    public final Instant lastTime;
 
     private AuditRow(ResultSet rs) throws SQLException {
         id = rs.getObject("id", Long.class);
@@ -73,6 +80,15 @@ public final class AuditRow {
         detail = rs.getString("detail");
         chainId = rs.getString("chain_id");
         seq = rs.getObject("seq", Long.class);
+        protocol = rs.getString("protocol");
+        cacheScope = rs.getString("cache_scope");
+        correlation = rs.getString("correlation");
+        clientInfo = rs.getString("client_info");
+        eventCount = rs.getObject("event_count", Long.class);
+        OffsetDateTime f = rs.getObject("first_time", OffsetDateTime.class);
+        firstTime = f == null ? null : f.toInstant();
+        OffsetDateTime l = rs.getObject("last_time", OffsetDateTime.class);
+        lastTime = l == null ? null : l.toInstant();
     }
 
     /** The records matching {@code where} (which may end in {@code ORDER BY}). */

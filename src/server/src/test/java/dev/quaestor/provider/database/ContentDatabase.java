@@ -1,24 +1,30 @@
 package dev.quaestor.provider.database;
 
+import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestPostgres;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 
 /**
- * A PostgreSQL database with sample records for the database provider's tests, on the local
- * server (127.0.0.1:5432, user postgres). Named after QUAESTOR_TEST_DB so checkouts testing side by
+ * A PostgreSQL database with sample records for the database provider's tests, on the tests' server
+ * ({@link TestPostgres}, user postgres). Named after QUAESTOR_TEST_DB so checkouts testing side by
  * side do not share it; re-created from scratch on every call.
  */
 public final class ContentDatabase {
 
-    public static final String NAME = System.getenv().getOrDefault("QUAESTOR_TEST_DB", "quaestor_test") + "_content";
-    public static final String URL = "jdbc:postgresql://127.0.0.1:5432/" + NAME;
+    public static final String NAME = TestDatabase.NAME + "_content";
     public static final byte[] PHOTO = {(byte) 0x89, 'P', 'N', 'G', 0, 0, 1, (byte) 0xfe};
 
     private ContentDatabase() {
     }
 
+    /** Its JDBC URL. */
+    public static String url() {
+        return TestPostgres.get().jdbcUrl(NAME);
+    }
+
     public static synchronized void reset() {
-        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
+        try (var c = TestPostgres.get().admin();
                 var check = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
             check.setString(1, NAME);
             if (!check.executeQuery().next()) {
@@ -27,9 +33,9 @@ public final class ContentDatabase {
                 }
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("PostgreSQL must be running on 127.0.0.1:5432 for the tests: " + e.getMessage(), e);
+            throw new IllegalStateException("Cannot create " + NAME + ": " + e.getMessage(), e);
         }
-        try (var c = DriverManager.getConnection(URL, "postgres", ""); var s = c.createStatement()) {
+        try (var c = DriverManager.getConnection(url(), "postgres", ""); var s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS patients");
             s.execute("CREATE TABLE patients (id integer PRIMARY KEY, name text NOT NULL, ward text NOT NULL,"
                     + " born date, admitted timestamptz, meta jsonb, photo bytea, notes text)");
@@ -61,7 +67,7 @@ public final class ContentDatabase {
     }
 
     public static int count() throws SQLException {
-        try (var c = DriverManager.getConnection(URL, "postgres", ""); var s = c.createStatement();
+        try (var c = DriverManager.getConnection(url(), "postgres", ""); var s = c.createStatement();
                 var rs = s.executeQuery("SELECT count(*) FROM patients")) {
             rs.next();
             return rs.getInt(1);
@@ -69,7 +75,7 @@ public final class ContentDatabase {
     }
 
     public static String nameOf(int id) throws SQLException {
-        try (var c = DriverManager.getConnection(URL, "postgres", "");
+        try (var c = DriverManager.getConnection(url(), "postgres", "");
                 var s = c.prepareStatement("SELECT name FROM patients WHERE id = ?")) {
             s.setInt(1, id);
             var rs = s.executeQuery();

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The database provider against PostgreSQL on 127.0.0.1 (a database of its own, created here). */
+/** The database provider against the tests' PostgreSQL (a database of its own, created here). */
 class DatabaseProviderTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
@@ -72,7 +72,7 @@ class DatabaseProviderTest {
 
     ResourceProvider provider(Map<String, String> options) {
         var settings = new HashMap<>(options);
-        settings.put("jdbc-url", ContentDatabase.URL);
+        settings.put("jdbc-url", ContentDatabase.url());
         settings.put("username", "postgres");
         settings.putIfAbsent("max-bytes", "100000");
         var p = new DatabaseProviderFactory(null).create(new Mount("records", "database",

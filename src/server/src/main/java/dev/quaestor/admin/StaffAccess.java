@@ -1,0 +1,48 @@
+package dev.quaestor.admin;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.RequestIds;
+import dev.quaestor.identity.Identity;
+import dev.quaestor.identity.IdentityMapper;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.ForbiddenException;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The door to the administrator and auditor APIs: checks the caller's role and records the call,
+ * allowed or not, before anything is answered (PCI DSS 10.2.1.2 for administration, 10.2.1.3 for
+ * reads of the audit trail). If the record cannot be committed, the call does not happen.
+ */
+@RequestScoped
+public class StaffAccess {
+
+    private final AuditLog log;
+    private final IdentityMapper identities;
+    private final SecurityIdentity security;
+
+    StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security) {
+        this.log = log;
+        this.identities = identities;
+        this.security = security;
+    }
+
+    /** Records the call as {@code kind} and returns the caller if it holds {@code role}; else 403 (also recorded). */
+    Identity require(String role, AuditEvent.Kind kind, String method, String detail, HttpServerRequest request) {
+        Identity who = identities.of(security);
+        boolean allowed = who.roles().contains(role);
+        var caller = new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
+                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"),
+                null, null, null, null);
+        log.append(AuditEvent.of(kind, RequestIds.next()).caller(caller).method(method)
+                .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden").detail(detail).build());
+        if (!allowed) {
+            throw new ForbiddenException();
+        }
+        return who;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.quaestor.audit;
+
+import dev.quaestor.evidence.Frontier;
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.NodeSource;
+import dev.quaestor.evidence.RecordFormat;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Map;
+
+/**
+ * A log's tree as the database holds it (docs/audit-format.md, section 2): complete subtrees are read
+ * from {@code audit_tree_node} where the writer stored them, and folded from the records' leaf hashes
+ * otherwise (below level 4, at most 15 of them; and the whole range for a log begun in format 1,
+ * whose older nodes were never stored). Fails if the leaves it needs were archived.
+ */
+final class TreeNodes implements NodeSource {
+
+    /** Complete subtrees from this level up are stored as they complete. */
+    static final int STORED_FROM_LEVEL = 4;
+
+    private static final String NODE = "SELECT hash FROM audit_tree_node WHERE chain_id = ? AND level = ? AND idx = ?";
+    private static final String LEAVES = "SELECT " + AuditRecords.COLUMN_LIST
+            + " FROM audit_entry WHERE chain_id = ? AND seq >= ? AND seq <= ? ORDER BY seq";
+
+    private final Connection c;
+    private final String log;
+
+    TreeNodes(Connection c, String log) {
+        this.c = c;
+        this.log = log;
+    }
+
+    @Override
+    public byte[] node(int level, long index) {
+        try {
+            byte[] stored = stored(level, index);
+            return stored != null ? stored : fold(level, index);
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    private byte[] stored(int level, long index) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(NODE)) {
+            ps.setString(1, log);
+            ps.setInt(2, level);
+            ps.setLong(3, index);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Hex.hash(rs.getString(1)) : null;
+            }
+        }
+    }
+
+    /** The subtree's hash from its leaves, in order; every one of them must be there. */
+    private byte[] fold(int level, long index) throws SQLException {
+        long first = index << level;
+        long count = 1L << level;
+        var f = new Frontier();
+        try (PreparedStatement ps = c.prepareStatement(LEAVES)) {
+            ps.setFetchSize(1000);
+            ps.setString(1, log);
+            ps.setLong(2, first + 1);
+            ps.setLong(3, first + count);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Map<String, String> row = AuditRecords.fromRow(rs, 1);
+                    long seq = Long.parseLong(row.get("seq"));
+                    if (seq != first + f.size() + 1) {
+                        throw new IllegalStateException("log " + log + ": record " + (first + f.size() + 1)
+                                + " is missing (archived or deleted), so tree node " + level + "/" + index + " cannot be computed");
+                    }
+                    f.append(leafHash(row), null);
+                }
+            }
+        }
+        if (f.size() != count) {
+            throw new IllegalStateException("log " + log + ": records " + (first + f.size() + 1) + " to " + (first + count)
+                    + " are missing (archived or deleted), so tree node " + level + "/" + index + " cannot be computed");
+        }
+        return f.root();
+    }
+
+    /** A record's leaf hash: as stored for format 2; recomputed for format 1, whose stored hash is another one. */
+    static byte[] leafHash(Map<String, String> row) {
+        return RecordFormat.V2.equals(row.get("v")) ? Hex.hash(row.get("hash")) : RecordFormat.leafHash(row);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.quaestor.evidence;
+
+import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.Collection;
+
+/**
+ * A signed tree head: the C2SP tlog-checkpoint text (origin, tree size, base64 root, and a
+ * {@code time} extension line) inside a signed note (docs/audit-format.md, section 3).
+ */
+public record Checkpoint(String origin, long size, byte[] root, Instant time, String note) {
+
+    /** The text that is signed. */
+    public static String text(String origin, long size, byte[] root, Instant time) {
+        if (origin.isEmpty() || origin.contains("\n") || origin.contains(" ")) {
+            throw new IllegalArgumentException("bad origin: " + origin);
+        }
+        return origin + "\n" + size + "\n" + Base64.getEncoder().encodeToString(root) + "\ntime " + time + "\n";
+    }
+
+    public static Checkpoint sign(String origin, long size, byte[] root, Instant time, VerifierKey key, PrivateKey privateKey) {
+        String note = SignedNote.sign(text(origin, size, root, time), key, privateKey);
+        return new Checkpoint(origin, size, root.clone(), time, note);
+    }
+
+    /** Opens and parses a checkpoint note; it must be signed by a trusted key. */
+    public static Checkpoint open(String note, Collection<VerifierKey> trusted) throws SignedNote.Refused {
+        var opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted);
+        return parse(opened.text(), note);
+    }
+
+    /** Parses the text of a checkpoint whose signature was checked (or is about to be). */
+    static Checkpoint parse(String text, String note) throws SignedNote.Refused {
+        String[] lines = text.substring(0, text.length() - 1).split("\n", -1);
+        if (lines.length < 3) {
+            throw new SignedNote.Refused("not a checkpoint: fewer than three lines");
+        }
+        if (lines[0].isEmpty()) {
+            throw new SignedNote.Refused("not a checkpoint: empty origin");
+        }
+        if (!lines[1].matches("0|[1-9][0-9]{0,18}")) {
+            throw new SignedNote.Refused("not a checkpoint: bad tree size " + lines[1]);
+        }
+        long size = Long.parseLong(lines[1]);
+        byte[] root;
+        try {
+            root = Base64.getDecoder().decode(lines[2]);
+        } catch (IllegalArgumentException e) {
+            throw new SignedNote.Refused("not a checkpoint: root is not base64");
+        }
+        if (root.length != 32 || !Base64.getEncoder().encodeToString(root).equals(lines[2])) {
+            throw new SignedNote.Refused("not a checkpoint: root is not 32 bytes of canonical base64");
+        }
+        Instant time = null;
+        for (int i = 3; i < lines.length; i++) {
+            if (lines[i].isEmpty()) {
+                throw new SignedNote.Refused("not a checkpoint: empty extension line");
+            }
+            if (lines[i].startsWith("time ")) {
+                try {
+                    time = Instant.parse(lines[i].substring(5));
+                } catch (DateTimeParseException e) {
+                    throw new SignedNote.Refused("not a checkpoint: bad time " + lines[i].substring(5));
+                }
+            }
+        }
+        return new Checkpoint(lines[0], size, root, time, note);
+    }
+
+    @Override
+    public byte[] root() {
+        return root.clone();
+    }
+
+    public String rootBase64() {
+        return Base64.getEncoder().encodeToString(root);
+    }
+}

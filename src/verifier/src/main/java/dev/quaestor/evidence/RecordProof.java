@@ -1,0 +1,96 @@
+package dev.quaestor.evidence;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * The proof of one record: a C2SP tlog-proof whose {@code extra} line carries the record's canonical
+ * bytes (docs/audit-format.md, section 4). A proof file holds one or more of them, one after another.
+ */
+public record RecordProof(byte[] record, long index, List<byte[]> path, String checkpoint) {
+
+    public static final String HEADER = "c2sp.org/tlog-proof@v1";
+
+    public String format() {
+        var sb = new StringBuilder(1024);
+        sb.append(HEADER).append('\n');
+        sb.append("extra ").append(Base64.getEncoder().encodeToString(record)).append('\n');
+        sb.append("index ").append(index).append('\n');
+        for (byte[] h : path) {
+            sb.append(Base64.getEncoder().encodeToString(h)).append('\n');
+        }
+        sb.append('\n').append(checkpoint);
+        return sb.toString();
+    }
+
+    /** Parses every proof in a file, strictly. */
+    public static List<RecordProof> parseAll(String file) {
+        if (!file.startsWith(HEADER + "\n")) {
+            throw new IllegalArgumentException("not a proof file: it must start with " + HEADER);
+        }
+        var out = new ArrayList<RecordProof>();
+        int at = 0;
+        while (at < file.length()) {
+            int next = file.indexOf("\n" + HEADER + "\n", at);
+            int end = next < 0 ? file.length() : next + 1;
+            out.add(parse(file.substring(at, end)));
+            at = end;
+        }
+        return out;
+    }
+
+    static RecordProof parse(String block) {
+        String[] lines = block.split("\n", -1);
+        int i = 0;
+        if (!lines[i++].equals(HEADER)) {
+            throw new IllegalArgumentException("proof: missing " + HEADER);
+        }
+        if (i >= lines.length || !lines[i].startsWith("extra ")) {
+            throw new IllegalArgumentException("proof: the record (the 'extra' line) is missing");
+        }
+        byte[] record = base64(lines[i++].substring(6), "extra");
+        if (i >= lines.length || !lines[i].matches("index (0|[1-9][0-9]{0,18})")) {
+            throw new IllegalArgumentException("proof: bad or missing 'index' line");
+        }
+        long index = Long.parseLong(lines[i++].substring(6));
+        var path = new ArrayList<byte[]>();
+        while (i < lines.length && !lines[i].isEmpty()) {
+            byte[] h = base64(lines[i++], "hash");
+            if (h.length != 32 || path.size() >= ProofCheck.MAX_PATH) {
+                throw new IllegalArgumentException("proof: bad inclusion path hash");
+            }
+            path.add(h);
+        }
+        if (i >= lines.length) {
+            throw new IllegalArgumentException("proof: no checkpoint after the inclusion path");
+        }
+        // Everything after the blank line, verbatim.
+        int offset = 0;
+        for (int k = 0; k <= i; k++) {
+            offset += lines[k].length() + 1;
+        }
+        String checkpoint = block.substring(Math.min(offset, block.length()));
+        if (checkpoint.isEmpty() || !checkpoint.endsWith("\n")) {
+            throw new IllegalArgumentException("proof: the checkpoint is missing or does not end with a newline");
+        }
+        return new RecordProof(record, index, path, checkpoint);
+    }
+
+    private static byte[] base64(String s, String what) {
+        try {
+            byte[] b = Base64.getDecoder().decode(s);
+            if (!Base64.getEncoder().encodeToString(b).equals(s)) {
+                throw new IllegalArgumentException("proof: " + what + " is not canonical base64");
+            }
+            return b;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("proof: " + what + " is not base64");
+        }
+    }
+
+    public int sizeInBytes() {
+        return format().getBytes(StandardCharsets.UTF_8).length;
+    }
+}

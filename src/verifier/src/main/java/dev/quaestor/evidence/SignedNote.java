@@ -1,0 +1,170 @@
+package dev.quaestor.evidence;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A C2SP signed note: text, a blank line, and signature lines {@code — <name> <base64(key id || sig)>}.
+ * {@link #open} accepts a note only if a trusted key signed it; lines from keys it does not trust
+ * (witnesses, retired keys) are ignored, as the specification asks.
+ */
+public final class SignedNote {
+
+    private static final String DASH = "\u2014 ";
+    /** Notes with more signature lines than this are refused (the specification requires accepting 16). */
+    static final int MAX_SIGNATURES = 100;
+
+    /** An opened note: its text and the trusted keys whose signatures verified. */
+    public record Opened(String text, List<VerifierKey> signers) {
+    }
+
+    /** Why a note was refused. */
+    public static final class Refused extends Exception {
+        public Refused(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private SignedNote() {
+    }
+
+    /** Signs {@code text} (lines each ending in a newline) and returns the whole note. */
+    public static String sign(String text, VerifierKey key, PrivateKey privateKey) {
+        if (!text.endsWith("\n") || text.contains("\n\n") || hasControl(text)) {
+            throw new IllegalArgumentException("note text must be non-empty lines, each ending in a newline");
+        }
+        try {
+            var s = Signature.getInstance("Ed25519");
+            s.initSign(privateKey);
+            s.update(text.getBytes(StandardCharsets.UTF_8));
+            byte[] sig = s.sign();
+            byte[] field = ByteBuffer.allocate(4 + sig.length).putInt(key.keyId()).put(sig).array();
+            return text + "\n" + DASH + key.name() + " " + Base64.getEncoder().encodeToString(field) + "\n";
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot sign with Ed25519: " + e.getMessage(), e);
+        }
+    }
+
+    /** Verifies {@code note} against {@code trusted} keys; throws {@link Refused} saying why it is not acceptable. */
+    public static Opened open(byte[] note, Collection<VerifierKey> trusted) throws Refused {
+        String s;
+        try {
+            s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(note)).toString();
+        } catch (CharacterCodingException e) {
+            throw new Refused("malformed note: not UTF-8");
+        }
+        if (hasControl(s)) {
+            throw new Refused("malformed note: control characters other than newline");
+        }
+        int split = s.lastIndexOf("\n\n");
+        if (split < 0) {
+            throw new Refused("malformed note: no blank line before the signatures");
+        }
+        String text = s.substring(0, split + 1);
+        String sigs = s.substring(split + 2);
+        if (sigs.isEmpty() || !sigs.endsWith("\n")) {
+            throw new Refused("malformed note: the signatures must end with a newline");
+        }
+        String[] lines = sigs.substring(0, sigs.length() - 1).split("\n", -1);
+        if (lines.length > MAX_SIGNATURES) {
+            throw new Refused("malformed note: more than " + MAX_SIGNATURES + " signatures");
+        }
+        byte[] message = text.getBytes(StandardCharsets.UTF_8);
+        var verified = new ArrayList<VerifierKey>();
+        Set<VerifierKey> seen = new HashSet<>();
+        for (String line : lines) {
+            if (!line.startsWith(DASH)) {
+                throw new Refused("malformed note: a signature line must start with an em dash and a space");
+            }
+            String rest = line.substring(DASH.length());
+            int space = rest.indexOf(' ');
+            if (space <= 0 || !VerifierKey.validName(rest.substring(0, space))) {
+                throw new Refused("malformed note: bad signer name in a signature line");
+            }
+            String name = rest.substring(0, space);
+            byte[] field;
+            try {
+                field = Base64.getDecoder().decode(rest.substring(space + 1));
+            } catch (IllegalArgumentException e) {
+                throw new Refused("malformed note: a signature is not base64");
+            }
+            if (field.length < 5 || !Base64.getEncoder().encodeToString(field).equals(rest.substring(space + 1))) {
+                throw new Refused("malformed note: a signature is not canonical base64 of at least 5 bytes");
+            }
+            int id = ByteBuffer.wrap(field, 0, 4).getInt();
+            VerifierKey key = find(trusted, name, id);
+            if (key == null || !seen.add(key)) {
+                continue; // someone we were not asked to trust, or a repeat
+            }
+            byte[] sig = java.util.Arrays.copyOfRange(field, 4, field.length);
+            if (!key.verifies(message, sig)) {
+                throw new Refused("invalid signature by " + name + "+" + key.keyIdHex());
+            }
+            verified.add(key);
+        }
+        if (verified.isEmpty()) {
+            throw new Refused("no signature by a trusted key (signed by: " + signers(lines) + ")");
+        }
+        return new Opened(text, List.copyOf(verified));
+    }
+
+    /** The names and key ids of a note's signature lines, for messages; never trusted. */
+    public static List<String> signerIds(String note) {
+        int split = note.lastIndexOf("\n\n");
+        if (split < 0) {
+            return List.of();
+        }
+        var out = new ArrayList<String>();
+        for (String line : note.substring(split + 2).split("\n")) {
+            if (line.startsWith(DASH)) {
+                String rest = line.substring(DASH.length());
+                int space = rest.indexOf(' ');
+                if (space > 0) {
+                    try {
+                        byte[] field = Base64.getDecoder().decode(rest.substring(space + 1));
+                        out.add(rest.substring(0, space) + "+" + (field.length >= 4
+                                ? String.format("%08x", ByteBuffer.wrap(field, 0, 4).getInt()) : "?"));
+                    } catch (IllegalArgumentException e) {
+                        out.add(rest.substring(0, space) + "+?");
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String signers(String[] lines) {
+        return String.join(", ", signerIds("\n\n" + String.join("\n", lines) + "\n"));
+    }
+
+    private static VerifierKey find(Collection<VerifierKey> trusted, String name, int id) {
+        for (VerifierKey k : trusted) {
+            if (k.keyId() == id && k.name().equals(name)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    private static boolean hasControl(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 && c != '\n') {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,41 @@
+package dev.quaestor.evidence;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/** RFC 6962 §2.1 hashing: SHA-256 with a 0x00 prefix for leaves and 0x01 for interior nodes. */
+public final class TreeHash {
+
+    /** The root of an empty tree: SHA-256 of nothing. */
+    public static final byte[] EMPTY_ROOT = sha256(new byte[0]);
+
+    private TreeHash() {
+    }
+
+    public static byte[] leaf(byte[] data) {
+        MessageDigest md = digest();
+        md.update((byte) 0x00);
+        md.update(data);
+        return md.digest();
+    }
+
+    public static byte[] node(byte[] left, byte[] right) {
+        MessageDigest md = digest();
+        md.update((byte) 0x01);
+        md.update(left);
+        md.update(right);
+        return md.digest();
+    }
+
+    public static byte[] sha256(byte[] data) {
+        return digest().digest(data);
+    }
+
+    static MessageDigest digest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}
