@@ -154,6 +154,8 @@ public class McpEndpoint {
         }
         // The request itself is done; its stream must not hold one of the replica's in-flight places.
         admission.release(rc);
+        // Set on the HTTP response directly: a streamed answer has no Response of its own to carry it.
+        request.response().putHeader(REQUEST_ID_HEADER, requestId);
         @SuppressWarnings("unchecked")
         Multi<OutboundSseEvent> events = (Multi<OutboundSseEvent>) opened;
         return events;
