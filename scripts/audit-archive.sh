@@ -7,14 +7,14 @@
 # BEFORE_MONTH  YYYY-MM: every partition wholly before the first of that month (UTC) is archived;
 #               never the current month.
 # OUT_DIR       where the archive file (JSON Lines, the export format) and its SHA-256 go.
-# PUBLIC_KEY    the checkpoint-signing public key (base64 X.509, or a file holding it), from a copy
-#               kept outside the database, as for any offline verification.
+# PUBLIC_KEY    the checkpoint-signing key's verifier key (quaestor.audit+…+…, or a file holding it), from a
+#               copy kept outside the database, as for any offline verification.
 # Connection: libpq's variables (PGHOST, PGPORT, PGDATABASE, PGUSER = the owner, PGPASSWORD).
 #
 # Steps: export the partitions' records with the keys, checkpoints and earlier markers they need;
 # verify the file with the offline verifier (it must start at seq 1 or right after an earlier marker
 # and end at a signed checkpoint); then, in one transaction, write an archive marker per chain
-# (last archived seq and hash, which a signed checkpoint must pin) and detach and drop the partitions.
+# (last archived seq and hash, which a signed checkpoint must vouch for) and detach and drop the partitions.
 # If anything fails, nothing is dropped.
 set -euo pipefail
 
@@ -24,7 +24,10 @@ month=$1 out=$2 key=$4
 [[ $month =~ ^[0-9]{4}-(0[1-9]|1[0-2])$ ]] || usage
 before="${month}-01T00:00:00Z"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-verifier="$here/../src/server/src/main/java/dev/quaestor/audit/ChainVerifier.java"
+verifier="$here/../src/verifier/target/quaestor-verify.jar"
+if [[ ! -f $verifier ]]; then
+  (cd "$here/.." && ./mvnw -B -q -pl src/verifier package -DskipTests) >&2
+fi
 psql=(psql -X -q -At -v ON_ERROR_STOP=1)
 
 partitions=$("${psql[@]}" -c "SELECT string_agg(p::text, ' ') FROM quaestor_audit_archivable('$before') p")
@@ -36,10 +39,10 @@ mkdir -p "$out"
 file="$out/audit-archive-before-$month.jsonl"
 echo "exporting $partitions to $file"
 "${psql[@]}" -v FETCH_COUNT=10000 -c "SELECT * FROM quaestor_audit_archive_export('$before')" > "$file"
-records=$(grep -c '^{"type" : "record"' "$file" || true)
+records=$(grep -c '"type" *: *"record"' "$file" || true)
 
 echo "verifying $records record(s) offline"
-"${JAVA:-java}" "$verifier" "$file" --trust "$key"
+"${JAVA:-java}" -jar "$verifier" verify "$file" --trust "$key"
 (cd "$out" && sha256sum "$(basename "$file")" > "$(basename "$file").sha256")
 
 echo "writing archive markers and dropping $partitions"

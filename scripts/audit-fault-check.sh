@@ -83,6 +83,6 @@ online=$(curl -s -H "Authorization: Bearer $auditor" "$url/audit/verify")
 echo "online verification: $(echo "$online" | jq -c '{verified, chains: [.chains[] | {chain, records, checkpoints}], problems}')"
 [ "$(echo "$online" | jq -r .verified)" = true ] || fail "online verification failed"
 curl -s -H "Authorization: Bearer $auditor" "$url/audit/export" -o "$work/export.jsonl"
-curl -s "$url/.well-known/quaestor-audit-key" | jq -r .publicKey >"$work/key.pub"
-java src/server/src/main/java/dev/quaestor/audit/ChainVerifier.java "$work/export.jsonl" --trust "$work/key.pub" || fail "offline verification failed"
+curl -s "$url/.well-known/quaestor-audit-key" | jq -r .vkey >"$work/key.pub"
+java -jar src/verifier/target/quaestor-verify.jar verify "$work/export.jsonl" --trust "$work/key.pub" || fail "offline verification failed"
 echo "PASS: audit fault checks (logs in $work)"

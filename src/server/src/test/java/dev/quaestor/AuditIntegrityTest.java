@@ -1,6 +1,8 @@
 package dev.quaestor;
 
-import dev.quaestor.audit.ChainVerifier;
+import dev.quaestor.evidence.Checkpoint;
+import dev.quaestor.evidence.Main;
+import dev.quaestor.evidence.VerifierKey;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
@@ -11,11 +13,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPairGenerator;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,10 +29,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The audit log against the people who could tamper with it. The application role cannot change
- * it at all; a superuser who disables the triggers can, and then both verifiers (the online
- * endpoint and the offline tool on an export) name the first broken record. Each tampering is
- * undone afterwards so the log stays valid for the rest of the run.
+ * The audit log against the people who could tamper with it. The application role cannot change it
+ * at all; a superuser who disables the triggers can, and then both the online check and the
+ * standalone verifier (quaestor-verify, on an export, trusting only the pinned key) say where: an
+ * edited, deleted, swapped or inserted record, a changed tree node, a checkpoint re-signed with a
+ * key nobody pinned. A key slipped into audit_key is named as untrusted and never used. Each
+ * tampering is undone afterwards so the log stays valid for the rest of the run.
  */
 @QuarkusTest
 class AuditIntegrityTest {
@@ -43,7 +48,7 @@ class AuditIntegrityTest {
     void traffic() throws Exception {
         String alice = TestIssuer.tokenFor("alice");
         String session = Rpc.initialize(alice, "2025-06-18");
-        for (int i = 0; i < 30; i++) {
+        for (int i = 0; i < 40; i++) {
             Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///docs/handbook/welcome.md\"}}")
                     .statusCode(200);
         }
@@ -54,17 +59,19 @@ class AuditIntegrityTest {
         return given().header("Authorization", "Bearer " + auditor).get("/audit/verify").then().statusCode(200).extract().jsonPath();
     }
 
-    /** Exports over the API and runs the offline verifier on the file, pinned to the published key. */
+    /** Exports over the API and runs the standalone verifier on the file, trusting the key the server signs with. */
     private String offlineVerify(boolean expectOk) throws Exception {
         byte[] export = given().header("Authorization", "Bearer " + auditor).get("/audit/export").then().statusCode(200)
                 .extract().asByteArray();
         Path file = tmp.resolve("export-" + System.nanoTime() + ".jsonl");
         Files.write(file, export);
-        String key = given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().path("publicKey");
+        Path key = tmp.resolve("audit.vkey");
+        Files.writeString(key, given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().<String>path("vkey"));
         var out = new ByteArrayOutputStream();
-        int code = ChainVerifier.run(new String[] {file.toString(), "--trust", key}, new PrintStream(out, true, StandardCharsets.UTF_8));
+        int code = Main.run(new String[] {"verify", file.toString(), "--trust", key.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(expectOk ? 0 : 1, code, text);
+        assertEquals(expectOk ? Main.VERIFIED : Main.NOT_VERIFIED, code, text);
         return text;
     }
 
@@ -79,11 +86,19 @@ class AuditIntegrityTest {
         }
     }
 
+    private static String text(Connection c, String sql) throws SQLException {
+        try (var rs = c.createStatement().executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     @Test
     void anUntouchedLogVerifiesOnlineAndOffline() throws Exception {
         JsonPath v = onlineVerify();
         assertEquals(true, v.getBoolean("verified"), v.prettify());
-        assertTrue(v.getInt("chains[0].checkpoints") > 0, v.prettify());
+        assertTrue(v.getInt("logs[0].checkpoints") > 0, v.prettify());
+        assertEquals("2", v.getString("logs[0].formats"), v.prettify());
         assertTrue(offlineVerify(true).contains("VERIFIED"));
     }
 
@@ -93,7 +108,8 @@ class AuditIntegrityTest {
             for (String sql : List.of("UPDATE audit_entry SET subject = 'mallory' WHERE id = (SELECT MIN(id) FROM audit_entry)",
                     "DELETE FROM audit_entry WHERE id = (SELECT MIN(id) FROM audit_entry)", "TRUNCATE audit_entry",
                     "UPDATE audit_checkpoint SET seq = 1", "DELETE FROM audit_checkpoint", "TRUNCATE audit_checkpoint",
-                    "DELETE FROM audit_key")) {
+                    "DELETE FROM audit_key", "UPDATE audit_tree_node SET hash = 'x'", "DELETE FROM audit_tree_node",
+                    "TRUNCATE audit_tree_node")) {
                 var e = assertThrows(SQLException.class, () -> app.createStatement().execute(sql), sql);
                 assertTrue(e.getMessage().contains("permission denied"), sql + ": " + e.getMessage());
             }
@@ -101,14 +117,18 @@ class AuditIntegrityTest {
         // Even the owner is stopped by the triggers unless it disables them first.
         try (Connection su = superuser()) {
             for (String sql : List.of("UPDATE audit_entry SET subject = 'mallory' WHERE id = (SELECT MIN(id) FROM audit_entry)",
-                    "DELETE FROM audit_entry WHERE id = (SELECT MIN(id) FROM audit_entry)", "TRUNCATE audit_entry")) {
+                    "DELETE FROM audit_entry WHERE id = (SELECT MIN(id) FROM audit_entry)", "TRUNCATE audit_entry",
+                    "UPDATE audit_tree_node SET hash = 'x'", "TRUNCATE audit_tree_node")) {
                 var e = assertThrows(SQLException.class, () -> su.createStatement().execute(sql), sql);
                 assertTrue(e.getMessage().contains("audit records are immutable"), sql + ": " + e.getMessage());
             }
         }
     }
 
-    /** Runs a tampering as a superuser with triggers off, checks both verifiers, then runs the undo. */
+    /**
+     * Runs a tampering as a superuser with triggers off, checks that both verifiers fail at
+     * {@code expectSeq} with {@code expectMessage} (one of its '|'-separated words), then undoes it.
+     */
     private void tamper(String what, List<String> doIt, List<String> undo, long expectSeq, String expectMessage) throws Exception {
         try (Connection su = superuser()) {
             su.setAutoCommit(false);
@@ -123,8 +143,8 @@ class AuditIntegrityTest {
                 assertEquals(expectSeq, v.getLong("problems[0].seq"), what + ": " + v.prettify());
                 assertTrue(mentions(v.getString("problems[0].message"), expectMessage), what + ": " + v.prettify());
                 String offline = offlineVerify(false);
-                assertTrue(offline.contains("BROKEN") && offline.contains("seq " + expectSeq) && mentions(offline, expectMessage),
-                        what + ": " + offline);
+                assertTrue(offline.contains("NOT VERIFIED") && mentions(offline, expectMessage), what + ": " + offline);
+                assertTrue(offline.contains(String.format(java.util.Locale.ENGLISH, "%,d", expectSeq)), what + " at " + expectSeq + ": " + offline);
             } finally {
                 su.createStatement().execute("SET LOCAL session_replication_role = replica");
                 for (String sql : undo) {
@@ -152,56 +172,93 @@ class AuditIntegrityTest {
         long lastCheckpoint;
         String chain;
         String partition;
+        long nodeLevel;
+        long nodeIndex;
+        String note;
         try (Connection su = superuser()) {
-            // The server's own chain: the one the traffic above was just written to.
-            try (var rs = su.createStatement().executeQuery("SELECT chain_id FROM audit_entry ORDER BY id DESC LIMIT 1")) {
-                rs.next();
-                chain = rs.getString(1);
-            }
+            // The server's own log: the one the traffic above was just written to.
+            chain = text(su, "SELECT chain_id FROM audit_entry ORDER BY id DESC LIMIT 1");
             lastCheckpoint = scalar(su, "SELECT MAX(seq) FROM audit_checkpoint WHERE chain_id = '" + chain + "'");
             target = lastCheckpoint - 3;
             // audit_entry is partitioned by month; (chain_id, seq) is unique within each partition.
-            try (var rs = su.createStatement().executeQuery("SELECT tableoid::regclass::text FROM audit_entry WHERE chain_id = '"
-                    + chain + "' AND seq = " + target)) {
-                rs.next();
-                partition = rs.getString(1);
-            }
+            partition = text(su, "SELECT tableoid::regclass::text FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = " + target);
+            nodeLevel = scalar(su, "SELECT level FROM audit_tree_node WHERE chain_id = '" + chain + "' ORDER BY level, idx LIMIT 1");
+            nodeIndex = scalar(su, "SELECT idx FROM audit_tree_node WHERE chain_id = '" + chain + "' ORDER BY level, idx LIMIT 1");
+            note = text(su, "SELECT note FROM audit_checkpoint WHERE chain_id = '" + chain + "' AND seq = " + lastCheckpoint);
         }
         String row = "chain_id = '" + chain + "' AND seq = ";
         tamper("change a field",
                 List.of("CREATE TEMP TABLE saved AS SELECT * FROM audit_entry WHERE " + row + target,
                         "UPDATE audit_entry SET subject = 'mallory' WHERE " + row + target),
                 List.of("UPDATE audit_entry a SET subject = s.subject FROM saved s WHERE a.id = s.id", "DROP TABLE saved"),
-                target, "record altered");
+                target, "was changed after it was written");
         tamper("delete a row",
                 List.of("CREATE TEMP TABLE saved AS SELECT * FROM audit_entry WHERE " + row + target,
                         "DELETE FROM audit_entry WHERE " + row + target),
                 List.of("INSERT INTO audit_entry OVERRIDING SYSTEM VALUE SELECT * FROM saved", "DROP TABLE saved"),
-                target, "records missing");
+                target, "records are missing");
         tamper("swap two rows",
-                List.of("CREATE TEMP TABLE saved AS SELECT * FROM audit_entry WHERE " + row + target + " OR " + row + (target + 1),
-                        "UPDATE audit_entry SET id = -id WHERE " + row + target + " OR " + row + (target + 1),
-                        "UPDATE audit_entry a SET id = (SELECT s.id FROM saved s WHERE s.seq <> a.seq) WHERE a.id < 0"),
-                List.of("UPDATE audit_entry SET id = -id WHERE " + row + target + " OR " + row + (target + 1),
-                        "UPDATE audit_entry a SET id = (SELECT s.id FROM saved s WHERE s.seq = a.seq) WHERE a.id < 0",
-                        "DROP TABLE saved"),
-                target, "reordered");
+                List.of("UPDATE audit_entry SET seq = -seq WHERE " + row + target + " OR " + row + (target + 1),
+                        "UPDATE audit_entry SET seq = CASE WHEN seq = -" + target + " THEN " + (target + 1) + " ELSE " + target
+                                + " END WHERE chain_id = '" + chain + "' AND seq IN (-" + target + ", -" + (target + 1) + ")"),
+                List.of("UPDATE audit_entry SET seq = -seq WHERE " + row + target + " OR " + row + (target + 1),
+                        "UPDATE audit_entry SET seq = CASE WHEN seq = -" + target + " THEN " + (target + 1) + " ELSE " + target
+                                + " END WHERE chain_id = '" + chain + "' AND seq IN (-" + target + ", -" + (target + 1) + ")"),
+                target, "was changed after it was written|out of order");
         tamper("insert a forged row",
-                List.of("INSERT INTO audit_entry (format, chain_id, seq, prev_hash, event_time, request_id, kind, subject, uri, entry_hash) "
-                        + "SELECT format, chain_id, seq, prev_hash, event_time, 'forged', kind, 'mallory', uri, entry_hash "
-                        + "FROM audit_entry WHERE " + row + target + " ON CONFLICT DO NOTHING",
-                        "DROP INDEX " + partition + "_chain_seq",
-                        "INSERT INTO audit_entry (format, chain_id, seq, prev_hash, event_time, request_id, kind, subject, uri, entry_hash) "
-                        + "SELECT format, chain_id, seq, prev_hash, event_time, 'forged', kind, 'mallory', uri, entry_hash "
+                List.of("DROP INDEX " + partition + "_chain_seq",
+                        "INSERT INTO audit_entry (format, chain_id, seq, event_time, request_id, kind, subject, uri, entry_hash) "
+                        + "SELECT format, chain_id, seq, event_time, 'forged', kind, 'mallory', uri, entry_hash "
                         + "FROM audit_entry WHERE " + row + target),
                 List.of("DELETE FROM audit_entry WHERE request_id = 'forged'",
                         "CREATE UNIQUE INDEX " + partition + "_chain_seq ON " + partition + " (chain_id, seq)"),
-                target, "duplicated");
-        tamper("truncate the tail",
-                List.of("CREATE TEMP TABLE saved AS SELECT * FROM audit_entry WHERE chain_id = '" + chain + "' AND seq >= " + target,
-                        "DELETE FROM audit_entry WHERE chain_id = '" + chain + "' AND seq >= " + target),
-                List.of("INSERT INTO audit_entry OVERRIDING SYSTEM VALUE SELECT * FROM saved", "DROP TABLE saved"),
-                // Later records (this test's own audited verify calls) follow the cut, so it shows as a gap.
-                target, "truncated|missing");
+                target, "out of order or repeated|was changed after it was written");
+        tamper("alter a tree node",
+                List.of("CREATE TEMP TABLE saved AS SELECT * FROM audit_tree_node WHERE chain_id = '" + chain + "' AND level = "
+                        + nodeLevel + " AND idx = " + nodeIndex,
+                        "UPDATE audit_tree_node SET hash = repeat('ab', 32) WHERE chain_id = '" + chain + "' AND level = " + nodeLevel
+                                + " AND idx = " + nodeIndex),
+                List.of("UPDATE audit_tree_node n SET hash = s.hash FROM saved s WHERE n.chain_id = s.chain_id AND n.level = s.level "
+                        + "AND n.idx = s.idx", "DROP TABLE saved"),
+                (nodeIndex << nodeLevel) + 1, "stored node");
+
+        // A checkpoint re-signed with a key of the intruder's own (and that key added to audit_key): refused, untrusted.
+        var intruder = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        var intruderKey = VerifierKey.of("quaestor.audit", intruder.getPublic());
+        var original = Checkpoint.open(note, List.of(VerifierKey.parse(
+                given().get("/.well-known/quaestor-audit-key").then().extract().<String>path("vkey"))));
+        String forged = Checkpoint.sign(original.origin(), original.size(), original.root(), Instant.now(), intruderKey,
+                intruder.getPrivate()).note();
+        tamper("re-sign a checkpoint with a key nobody pinned",
+                List.of("INSERT INTO audit_key (key_id, algorithm, public_key, created_at, vkey) VALUES ('" + intruderKey.keyIdHex()
+                        + "', 'Ed25519', 'intruder', now(), '" + intruderKey + "')",
+                        "UPDATE audit_checkpoint SET note = '" + forged + "' WHERE " + row + lastCheckpoint),
+                List.of("UPDATE audit_checkpoint SET note = '" + note + "' WHERE " + row + lastCheckpoint,
+                        "DELETE FROM audit_key WHERE key_id = '" + intruderKey.keyIdHex() + "'"),
+                lastCheckpoint, "not trusted");
+    }
+
+    @Test
+    void aKeyFoundOnlyInTheDatabaseIsNamedAsUntrustedAndNeverUsed() throws Exception {
+        var stranger = VerifierKey.of("quaestor.audit", KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPublic());
+        try (Connection su = superuser()) {
+            su.createStatement().execute("INSERT INTO audit_key (key_id, algorithm, public_key, created_at, vkey) VALUES ('"
+                    + stranger.keyIdHex() + "', 'Ed25519', 'stranger', now(), '" + stranger + "')");
+        }
+        try {
+            JsonPath v = onlineVerify();
+            assertTrue(v.getList("warnings", String.class).stream().anyMatch(w -> w.contains(stranger.keyIdHex()) && w.contains("not")),
+                    v.prettify());
+            assertTrue(v.getList("trustedKeys", String.class).stream().noneMatch(k -> k.contains(stranger.keyIdHex())), v.prettify());
+            String offline = offlineVerify(true);
+            assertTrue(offline.contains("WARNING") && offline.contains(stranger.keyIdHex()), offline);
+        } finally {
+            try (Connection su = superuser()) {
+                su.setAutoCommit(false);
+                su.createStatement().execute("SET LOCAL session_replication_role = replica");
+                su.createStatement().execute("DELETE FROM audit_key WHERE key_id = '" + stranger.keyIdHex() + "'");
+                su.commit();
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.quaestor.admin;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
+import dev.quaestor.evidence.Report;
 import dev.quaestor.identity.Identity;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.GET;
@@ -102,7 +103,28 @@ public class AuditResource {
     @Path("verify")
     public Map<String, Object> verify(@Context HttpServerRequest request) {
         requireAuditor(request, "audit/verify", null);
-        return reader.verify().toJson();
+        Report r = reader.verify();
+        var body = new LinkedHashMap<String, Object>();
+        body.put("verified", r.ok());
+        body.put("logs", r.logs().stream().map(l -> {
+            var m = new LinkedHashMap<String, Object>();
+            m.put("log", l.log());
+            m.put("records", l.records());
+            m.put("firstSeq", l.firstSeq());
+            m.put("lastSeq", l.lastSeq());
+            m.put("formats", l.formats());
+            m.put("checkpoints", l.checkpoints());
+            m.put("signedThrough", l.signedThrough());
+            m.put("unsignedTail", l.unsignedTail());
+            m.put("archivedThrough", l.archivedThrough());
+            m.put("nodes", l.nodes());
+            m.put("broken", l.broken());
+            return m;
+        }).toList());
+        body.put("problems", r.problems().stream().map(p -> Map.of("log", p.log(), "seq", p.seq(), "message", p.message())).toList());
+        body.put("warnings", r.warnings());
+        body.put("trustedKeys", log.trustedKeyStrings());
+        return body;
     }
 
     /**

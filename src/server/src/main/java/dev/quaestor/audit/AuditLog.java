@@ -23,13 +23,13 @@ public class AuditLog {
 
     private final GroupCommitWriter writer;
     private final SigningKey key;
-    private final TrustedKeys trusted;
+    private final PinnedKeys trusted;
     private final FieldHasher hasher;
     private final String logName;
 
     AuditLog(AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
         this.key = SigningKey.load(config);
-        this.trusted = TrustedKeys.load(config, key.verifierKey());
+        this.trusted = PinnedKeys.load(config, key.verifierKey());
         this.logName = config.logName();
         this.hasher = new FieldHasher(config.hashedFields().orElse(java.util.List.of()), config.hmacKey().orElse(null));
         this.writer = new GroupCommitWriter(ds, config, key, hasher, config.chainId().orElseGet(AuditLog::hostName), metrics);
@@ -95,6 +95,11 @@ public class AuditLog {
     /** The keys the online check trusts (current and configured), never keys found in the database. */
     Set<VerifierKey> trustedKeys() {
         return trusted.all();
+    }
+
+    /** The same, as verifier key strings. */
+    public java.util.List<String> trustedKeyStrings() {
+        return trusted.describe();
     }
 
     /** The checkpoint-signing key, for another writer of this replica (the archive test writes a chain of its own). */

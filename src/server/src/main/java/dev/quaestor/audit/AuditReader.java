@@ -1,8 +1,12 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.evidence.LogVerifier;
+import dev.quaestor.evidence.Problem;
 import dev.quaestor.evidence.ProofBuilder;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.RecordProof;
+import dev.quaestor.evidence.Report;
+import dev.quaestor.evidence.TrustedKeys;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -111,85 +115,10 @@ public class AuditReader {
 
     /** The export itself, on a connection the caller owns (the benchmark uses it too). */
     static void writeJsonl(Connection c, Instant from, Instant to, OutputStream out) throws SQLException {
+        Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        StoredLog.replay(c, from, to, new ExportLines(w));
         try {
-            c.setAutoCommit(false); // PostgreSQL streams with a cursor only inside a transaction
-            Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-            try (PreparedStatement ps = c.prepareStatement("SELECT key_id, public_key, vkey FROM audit_key ORDER BY key_id");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    var m = new LinkedHashMap<String, Object>();
-                    m.put("type", "key");
-                    if (rs.getString(3) != null) {
-                        m.put("vkey", rs.getString(3));
-                    } else {
-                        m.put("keyId", rs.getString(1));
-                        m.put("publicKey", rs.getString(2));
-                    }
-                    w.write(ExportJson.line(m));
-                }
-            }
-            try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, seq, head_hash, signed_at, key_id, signature, note "
-                    + "FROM audit_checkpoint ORDER BY chain_id, seq"); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    var m = new LinkedHashMap<String, Object>();
-                    m.put("type", "checkpoint");
-                    m.put("log", rs.getString(1));
-                    if (rs.getString(7) != null) {
-                        m.put("size", rs.getLong(2));
-                        m.put("note", rs.getString(7));
-                    } else {
-                        m.put("seq", rs.getLong(2));
-                        m.put("hash", rs.getString(3));
-                        m.put("time", rs.getString(4));
-                        m.put("keyId", rs.getString(5));
-                        m.put("signature", rs.getString(6));
-                    }
-                    w.write(ExportJson.line(m));
-                }
-            }
-            try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, seq, entry_hash FROM audit_archive ORDER BY chain_id, seq");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    var m = new LinkedHashMap<String, Object>();
-                    m.put("type", "archive");
-                    m.put("log", rs.getString(1));
-                    m.put("seq", rs.getLong(2));
-                    m.put("hash", rs.getString(3));
-                    w.write(ExportJson.line(m));
-                }
-            }
-            try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, level, idx, hash FROM audit_tree_node "
-                    + "ORDER BY chain_id, level, idx")) {
-                ps.setFetchSize(FETCH);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        var m = new LinkedHashMap<String, Object>();
-                        m.put("type", "node");
-                        m.put("log", rs.getString(1));
-                        m.put("level", rs.getInt(2));
-                        m.put("index", rs.getLong(3));
-                        m.put("hash", rs.getString(4));
-                        w.write(ExportJson.line(m));
-                    }
-                }
-            }
-            forEachRecord(c, from, to, r -> {
-                var m = new LinkedHashMap<String, Object>();
-                m.put("type", "record");
-                for (String f : RecordFormat.V1.equals(r.get("v")) ? RecordFormat.FIELDS_V1 : RecordFormat.FIELDS) {
-                    if (r.get(f) != null) {
-                        m.put(f, r.get(f));
-                    }
-                }
-                m.put("hash", r.get("hash"));
-                try {
-                    w.write(ExportJson.line(m));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
             w.flush();
-            c.commit();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -328,16 +257,30 @@ public class AuditReader {
         }
     }
 
-    /** What {@link #verify} found, ready to send. */
-    public interface VerifyReport {
-        boolean ok();
-
-        Map<String, Object> toJson();
-    }
-
-    /** Verifies every log in the database against the pinned keys (the offline verifier's code). */
-    public VerifyReport verify() {
-        throw new UnsupportedOperationException("online verification is being rebuilt on the evidence module");
+    /**
+     * Verifies every log in the database with the offline verifier's own checks ({@link LogVerifier}),
+     * trusting only the pinned keys (never one the database names), and this replica's log against the
+     * size its writer knows it committed (records removed from the end).
+     */
+    public Report verify() {
+        var v = new LogVerifier(TrustedKeys.of(log.trustedKeys(), List.of()), false);
+        try (Connection c = ds.getConnection()) {
+            StoredLog.replay(c, null, null, v);
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+        Report report = v.finish();
+        long live = log.committedHead();
+        long stored = report.logs().stream().filter(l -> l.log().equals(log.chain())).mapToLong(Report.Summary::lastSeq)
+                .findFirst().orElse(0L);
+        boolean broken = report.problems().stream().anyMatch(p -> p.log().equals(log.chain()));
+        if (stored < live && !broken) {
+            var problems = new ArrayList<>(report.problems());
+            problems.add(new Problem(log.chain(), stored + 1, 0, "this replica committed " + live
+                    + " records to log " + log.chain() + " but the database ends at " + stored + ": records were removed from its end"));
+            return new Report(report.logs(), List.copyOf(problems), report.warnings());
+        }
+        return report;
     }
 
     /** Every record, by log and seq, as stored (fields and {@code hash}). */

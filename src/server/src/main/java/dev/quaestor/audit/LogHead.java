@@ -29,6 +29,8 @@ final class LogHead {
     private long signedSize;
     private String signedKeyId;
     private long signedNanos = System.nanoTime();
+    /** Right-edge nodes below the stored levels already in the table (level, index packed), so none is stored twice. */
+    private final java.util.Set<Long> storedEdge = new java.util.HashSet<>();
 
     private LogHead(String log, String origin, Frontier tree, Instant lastTime, long signedSize, String signedKeyId) {
         this.log = log;
@@ -76,7 +78,19 @@ final class LogHead {
             }
         }
         Frontier tree = size == 0 ? new Frontier() : Frontier.of(size, new TreeNodes(c, log));
-        return new LogHead(log, origin, tree, last, signed, keyId);
+        var head = new LogHead(log, origin, tree, last, signed, keyId);
+        try (PreparedStatement ps = c.prepareStatement("SELECT level, idx FROM audit_tree_node WHERE chain_id = ? AND level < ? "
+                + "AND level >= 0 AND idx = (? >> level) - 1")) {
+            ps.setString(1, log);
+            ps.setInt(2, TreeNodes.STORED_FROM_LEVEL);
+            ps.setLong(3, size);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    head.storedEdge.add(pack(rs.getInt(1), rs.getLong(2)));
+                }
+            }
+        }
+        return head;
     }
 
     long size() {
@@ -99,9 +113,10 @@ final class LogHead {
     }
 
     /**
-     * Places {@code events} after the head. A month's last record gets a checkpoint and its small
-     * subtrees stored (so that month can be archived on its own); so does the batch's end when a
-     * checkpoint is due by count or time, or {@code finalCheckpoint} is set.
+     * Places {@code events} after the head. A month's last record gets a checkpoint (so that month can
+     * be archived on its own); so does the batch's end when a checkpoint is due by count or time, or
+     * {@code finalCheckpoint} is set. Every checkpoint also stores the small subtrees on the tree's right
+     * edge at its size, so the log can be archived up to any checkpoint and still prove what follows.
      */
     SealedBatch seal(List<AuditEvent> events, FieldHasher hasher, SigningKey key, int every, long intervalNanos,
             boolean finalCheckpoint, Instant now) {
@@ -115,12 +130,10 @@ final class LogHead {
             if (prev != null && time.isBefore(prev)) {
                 time = prev; // record times never go backwards within a log
             }
-            if (prev != null && !month(time).equals(month(prev))) {
-                monthEnd(f, out);
-                if (f.size() > signed) {
-                    out.checkpoints.add(sign(key, f, signedAt));
-                    signed = f.size();
-                }
+            if (prev != null && !month(time).equals(month(prev)) && f.size() > signed) {
+                out.checkpoints.add(sign(key, f, signedAt));
+                edge(f, out);
+                signed = f.size();
             }
             var fields = AuditRecords.fields(e, log, f.size() + 1, time, hasher);
             byte[] leaf = RecordFormat.leafHash(fields);
@@ -134,6 +147,7 @@ final class LogHead {
         }
         if (f.size() > signed && (finalCheckpoint || f.size() - signed >= every || System.nanoTime() - signedNanos >= intervalNanos)) {
             out.checkpoints.add(sign(key, f, signedAt));
+            edge(f, out);
         }
         out.sealedTree = f;
         out.sealedTime = prev;
@@ -144,6 +158,11 @@ final class LogHead {
     void advance(SealedBatch stored) {
         tree = stored.sealedTree;
         lastTime = stored.sealedTime;
+        for (SealedBatch.Node n : stored.nodes) {
+            if (n.level() < TreeNodes.STORED_FROM_LEVEL) {
+                storedEdge.add(pack(n.level(), n.index()));
+            }
+        }
         if (!stored.checkpoints.isEmpty()) {
             Checkpoint last = stored.checkpoints.get(stored.checkpoints.size() - 1);
             signedSize = last.size();
@@ -152,15 +171,21 @@ final class LogHead {
         }
     }
 
-    /** The complete subtrees below the stored levels that end at the month's last record. */
-    private static void monthEnd(Frontier f, SealedBatch out) {
+    /** The complete subtrees below the stored levels on the right edge at {@code f}'s size, unless already stored. */
+    private void edge(Frontier f, SealedBatch out) {
         long size = f.size();
         for (int level = 0; level < TreeNodes.STORED_FROM_LEVEL; level++) {
-            byte[] edge = f.edge(level);
-            if (edge != null) {
-                out.nodes.add(new SealedBatch.Node(level, (size >>> level) - 1, Hex.of(edge)));
+            byte[] hash = f.edge(level);
+            long key = pack(level, (size >>> level) - 1);
+            if (hash != null && !storedEdge.contains(key) && out.nodes.stream()
+                    .noneMatch(n -> n.level() < TreeNodes.STORED_FROM_LEVEL && pack(n.level(), n.index()) == key)) {
+                out.nodes.add(new SealedBatch.Node(level, (size >>> level) - 1, Hex.of(hash)));
             }
         }
+    }
+
+    private static long pack(int level, long index) {
+        return index << 2 | level; // levels below 4 fit in two bits
     }
 
     private Checkpoint sign(SigningKey key, Frontier f, Instant at) {

@@ -4,6 +4,7 @@ import dev.quaestor.evidence.Frontier;
 import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.NodeSource;
 import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.TreeHash;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,7 +15,9 @@ import java.util.Map;
  * A log's tree as the database holds it (docs/audit-format.md, section 2): complete subtrees are read
  * from {@code audit_tree_node} where the writer stored them, and folded from the records' leaf hashes
  * otherwise (below level 4, at most 15 of them; and the whole range for a log begun in format 1,
- * whose older nodes were never stored). Fails if the leaves it needs were archived.
+ * whose older nodes were never stored). A subtree some of whose records were archived is built from
+ * its two halves instead, down to the nodes the writer stored at the month's end. Fails only if
+ * what it needs is neither stored nor in the table.
  */
 final class TreeNodes implements NodeSource {
 
@@ -37,7 +40,18 @@ final class TreeNodes implements NodeSource {
     public byte[] node(int level, long index) {
         try {
             byte[] stored = stored(level, index);
-            return stored != null ? stored : fold(level, index);
+            if (stored != null) {
+                return stored;
+            }
+            byte[] folded = fold(level, index);
+            if (folded != null) {
+                return folded;
+            }
+            if (level == 0) {
+                throw new IllegalStateException("log " + log + ": record " + (index + 1)
+                        + " is missing (archived or deleted) and no stored node covers it");
+            }
+            return TreeHash.node(node(level - 1, 2 * index), node(level - 1, 2 * index + 1));
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
         }
@@ -54,7 +68,7 @@ final class TreeNodes implements NodeSource {
         }
     }
 
-    /** The subtree's hash from its leaves, in order; every one of them must be there. */
+    /** The subtree's hash from its leaves, in order, or null if any of them is not in the table. */
     private byte[] fold(int level, long index) throws SQLException {
         long first = index << level;
         long count = 1L << level;
@@ -69,18 +83,13 @@ final class TreeNodes implements NodeSource {
                     Map<String, String> row = AuditRecords.fromRow(rs, 1);
                     long seq = Long.parseLong(row.get("seq"));
                     if (seq != first + f.size() + 1) {
-                        throw new IllegalStateException("log " + log + ": record " + (first + f.size() + 1)
-                                + " is missing (archived or deleted), so tree node " + level + "/" + index + " cannot be computed");
+                        return null;
                     }
                     f.append(leafHash(row), null);
                 }
             }
         }
-        if (f.size() != count) {
-            throw new IllegalStateException("log " + log + ": records " + (first + f.size() + 1) + " to " + (first + count)
-                    + " are missing (archived or deleted), so tree node " + level + "/" + index + " cannot be computed");
-        }
-        return f.root();
+        return f.size() == count ? f.root() : null;
     }
 
     /** A record's leaf hash: as stored for format 2; recomputed for format 1, whose stored hash is another one. */

@@ -2,8 +2,7 @@
 -- (docs/audit-format.md, section 6) of what is archived: keys, the checkpoints and markers of every
 -- log up to what is archived, the stored tree nodes that end there, and the records. A log in format 2
 -- may be archived up to seq S only if a checkpoint of size S exists and the tree's right edge at S is
--- stored (the writer stores it when the log's next month begins), so that later proofs never need the
--- archived records.
+-- stored (the writer stores it with every checkpoint), so that later proofs never need the archived records.
 
 CREATE OR REPLACE FUNCTION quaestor_audit_archive_export(before_time TIMESTAMP WITH TIME ZONE) RETURNS SETOF text
     LANGUAGE sql STABLE AS $$
@@ -104,8 +103,8 @@ BEGIN
             FOR lvl IN 0..3 LOOP
                 IF (h.seq >> lvl) & 1 = 1 AND NOT EXISTS (SELECT 1 FROM audit_tree_node n WHERE n.chain_id = h.chain_id
                         AND n.level = lvl AND n.idx = (h.seq >> lvl) - 1) THEN
-                    RAISE EXCEPTION 'log %: the tree nodes at seq % are not stored yet (the writer stores them when the log '
-                        'records something in a later month); archive later', h.chain_id, h.seq;
+                    RAISE EXCEPTION 'log %: the tree nodes at seq % are not stored (the writer stores them with every checkpoint); '
+                        'the log was written before they were: archive up to a later checkpoint', h.chain_id, h.seq;
                 END IF;
             END LOOP;
         END IF;

@@ -1,5 +1,6 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.evidence.Main;
 import dev.quaestor.support.Repo;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestPostgres;
@@ -17,7 +18,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,11 +32,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Retention on PostgreSQL: a chain written across three old months (by a writer of its own, with
- * the server's key) is archived a month at a time with scripts/audit-archive.sh as the owner. After
- * each archive both verifiers (the online endpoint, and the offline tool on a fresh export) start
- * the chain at the archive marker and say VERIFIED; tampering after the archive is still caught;
- * and a writer whose whole chain was archived continues after the marker.
+ * Retention on PostgreSQL: a log written across three old months (by a writer of its own, with the
+ * server's key and a clock set to January 2020) is archived a month at a time with
+ * scripts/audit-archive.sh as the owner. After each archive both verifiers (the online endpoint, and
+ * quaestor-verify on a fresh export) start the log after the archive marker and say VERIFIED;
+ * tampering after the archive is still caught; proofs of later records still work; and a writer
+ * whose whole log was archived continues after the marker.
  */
 @QuarkusTest
 class AuditArchiveTest {
@@ -47,26 +51,34 @@ class AuditArchiveTest {
     @Inject
     AuditLog log;
 
+    @Inject
+    AuditReader reader;
+
     @TempDir
     Path tmp;
 
     private final String auditor = TestIssuer.tokenFor("auditor");
     private final String chain = "archive-test-" + System.nanoTime();
 
-    private GroupCommitWriter writer() {
-        var w = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), chain, new SimpleMeterRegistry());
+    private GroupCommitWriter writer(Clock clock) {
+        var w = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), chain, new SimpleMeterRegistry(), clock);
         w.start();
         return w;
     }
 
     private static AuditEvent event(Instant time, String id) {
-        return new AuditEvent(time, id, AuditEvent.Kind.DECISION, new Caller("alice", "cli", "acme", List.of("pi"), "10.0.0.1", "ua", "s", null, null, null), null,
-                "resources/read", "read", "file:///docs/archive/" + id, "ALLOW", List.of("r1"), "rev", null, null, null, null, null, null, null, null, null, null, null);
+        return AuditEvent.of(AuditEvent.Kind.DECISION, id).time(time)
+                .caller(new Caller("alice", "cli", "acme", List.of("pi"), "10.0.0.1", "ua", "s", null, null, null))
+                .method("resources/read").action("read").uri("file:///docs/archive/" + id).decision("ALLOW")
+                .rules(List.of("r1")).policyRevision("rev").build();
     }
 
-    /** 25 records in 2020-01, 15 in 2020-02, 10 in 2020-03 (one batch each, so each month ends at a signed checkpoint). */
+    /**
+     * The writer's start (seq 1) and 25 records in 2020-01 (seq 1-26), 15 in 2020-02 (27-41), 10 in 2020-03 (42-51),
+     * and its stop (52). Each month ends at a signed checkpoint, with the tree's right edge stored.
+     */
     private void writeThreeMonths() {
-        var w = writer();
+        var w = writer(Clock.fixed(Instant.parse("2020-01-01T00:00:00Z"), ZoneOffset.UTC));
         for (int i = 0; i < 50; i++) {
             Instant t = i < 25 ? Instant.parse("2020-01-10T00:00:00Z") : i < 40 ? Instant.parse("2020-02-10T00:00:00Z")
                     : Instant.parse("2020-03-10T00:00:00Z");
@@ -77,7 +89,7 @@ class AuditArchiveTest {
 
     private String archive(String beforeMonth) throws Exception {
         Path key = tmp.resolve("audit-key.pub");
-        Files.writeString(key, given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().<String>path("publicKey"));
+        Files.writeString(key, given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().<String>path("vkey"));
         var pb = new ProcessBuilder("bash", Repo.ROOT.resolve("scripts/audit-archive.sh").toString(), beforeMonth,
                 tmp.resolve("archive").toString(), "--trust", key.toString()).redirectErrorStream(true);
         pb.environment().putAll(TestPostgres.get().libpqEnvironment(TestDatabase.NAME));
@@ -95,17 +107,19 @@ class AuditArchiveTest {
         Path file = tmp.resolve("export-" + System.nanoTime() + ".jsonl");
         Files.write(file, given().header("Authorization", "Bearer " + auditor).get("/audit/export").then().statusCode(200)
                 .extract().asByteArray());
-        String key = given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().path("publicKey");
+        Path key = tmp.resolve("audit.vkey");
+        Files.writeString(key, given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().<String>path("vkey"));
         var out = new ByteArrayOutputStream();
-        int code = ChainVerifier.run(new String[] {file.toString(), "--trust", key}, new PrintStream(out, true, StandardCharsets.UTF_8));
+        var print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        int code = Main.run(new String[] {"verify", file.toString(), "--trust", key.toString()}, print, print);
         String text = out.toString(StandardCharsets.UTF_8);
         assertEquals(expectExit, code, text);
         return text;
     }
 
     private Map<String, Object> myChain(JsonPath v) {
-        List<Map<String, Object>> chains = v.getList("chains");
-        return chains.stream().filter(c -> chain.equals(c.get("chain"))).findFirst().orElseThrow(() -> new AssertionError(v.prettify()));
+        List<Map<String, Object>> logs = v.getList("logs");
+        return logs.stream().filter(c -> chain.equals(c.get("log"))).findFirst().orElseThrow(() -> new AssertionError(v.prettify()));
     }
 
     private static Connection superuser() throws SQLException {
@@ -128,11 +142,11 @@ class AuditArchiveTest {
         JsonPath v = onlineVerify();
         assertEquals(false, v.getBoolean("verified"), v.prettify());
         List<Map<String, Object>> problems = v.getList("problems");
-        var mine = problems.stream().filter(p -> chain.equals(p.get("chain"))).findFirst().orElseThrow(() -> new AssertionError(v.prettify()));
+        var mine = problems.stream().filter(p -> chain.equals(p.get("log"))).findFirst().orElseThrow(() -> new AssertionError(v.prettify()));
         assertEquals(seq, ((Number) mine.get("seq")).longValue(), v.prettify());
         assertTrue(String.valueOf(mine.get("message")).contains(message), v.prettify());
         String offline = offlineVerify(1);
-        assertTrue(offline.contains("BROKEN  chain " + chain + ": ") && offline.contains(message) && offline.contains("seq " + seq), offline);
+        assertTrue(offline.contains("Log " + chain + ": NOT VERIFIED") && offline.contains(message), offline);
     }
 
     @Test
@@ -146,58 +160,62 @@ class AuditArchiveTest {
             assertTrue(e.getMessage().contains("permission denied"), e.getMessage());
         }
 
-        // January: 25 records, the marker at seq 25.
+        // January: the start and 25 records, the marker at seq 26.
         String out = archive("2020-02");
-        assertTrue(out.contains("VERIFIED: 25 records") && out.contains("archived chain " + chain + " up to seq 25 (25 records)"), out);
+        assertTrue(out.contains("VERIFIED: 26 records") && out.contains("archived chain " + chain + " up to seq 26 (26 records)"), out);
         Path file = tmp.resolve("archive/audit-archive-before-2020-02.jsonl");
         assertTrue(Files.readString(tmp.resolve("archive/audit-archive-before-2020-02.jsonl.sha256")).contains(file.getFileName().toString()));
         try (Connection su = superuser(); var rs = su.createStatement().executeQuery(
                 "SELECT count(*) FROM audit_entry WHERE chain_id = '" + chain + "'")) {
             rs.next();
-            assertEquals(25, rs.getLong(1), "February and March remain");
+            assertEquals(26, rs.getLong(1), "February, March and the stop remain");
         }
         JsonPath v = onlineVerify();
         assertEquals(true, v.getBoolean("verified"), v.prettify());
-        assertEquals(25, ((Number) myChain(v).get("archivedThrough")).intValue(), v.prettify());
-        assertEquals(25, ((Number) myChain(v).get("records")).intValue(), v.prettify());
+        assertEquals(26, ((Number) myChain(v).get("archivedThrough")).intValue(), v.prettify());
+        assertEquals(26, ((Number) myChain(v).get("records")).intValue(), v.prettify());
         String offline = offlineVerify(0);
-        assertTrue(offline.contains("chain " + chain + ": 25 records, head seq 50") && offline.contains("archived up to seq 25"), offline);
+        assertTrue(offline.contains("records 27 to 52") && offline.contains("records 1 to 26 were archived"), offline);
+
+        // A record after the marker is still proven, from the nodes the archive kept.
+        var proof = reader.proof("arch-30");
+        assertTrue(proof.file() != null, String.valueOf(proof.unavailable()));
 
         // Tampering after the archive is still caught: the first record after the marker deleted...
-        asSuperuserWithoutTriggers("CREATE TABLE saved_arch AS SELECT * FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = 26",
-                "DELETE FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = 26");
+        asSuperuserWithoutTriggers("CREATE TABLE saved_arch AS SELECT * FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = 27",
+                "DELETE FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = 27");
         try {
-            assertBrokenAt(26, "records missing");
+            assertBrokenAt(27, "records are missing");
         } finally {
             asSuperuserWithoutTriggers("INSERT INTO audit_entry OVERRIDING SYSTEM VALUE SELECT * FROM saved_arch", "DROP TABLE saved_arch");
         }
         // ...a field changed...
         asSuperuserWithoutTriggers("UPDATE audit_entry SET subject = 'mallory' WHERE chain_id = '" + chain + "' AND seq = 33");
         try {
-            assertBrokenAt(33, "record altered");
+            assertBrokenAt(33, "was changed after it was written");
         } finally {
             asSuperuserWithoutTriggers("UPDATE audit_entry SET subject = 'alice' WHERE chain_id = '" + chain + "' AND seq = 33");
         }
-        // ...and a forged marker that would hide more records (no signed checkpoint pins seq 30).
+        // ...and a forged marker that would hide more records (no signed checkpoint vouches for seq 30).
         asSuperuserWithoutTriggers("INSERT INTO audit_archive (chain_id, seq, entry_hash, before_time, records) SELECT chain_id, seq, "
                 + "entry_hash, now(), 5 FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = 30");
         try {
-            assertBrokenAt(30, "not pinned by a signed checkpoint");
+            assertBrokenAt(30, "no signed checkpoint vouches for it");
         } finally {
             asSuperuserWithoutTriggers("DELETE FROM audit_archive WHERE chain_id = '" + chain + "' AND seq = 30");
         }
         assertEquals(true, onlineVerify().getBoolean("verified"), "tampering undone");
 
-        // February and March too: the whole chain is archived, and its writer continues after the marker.
+        // February and March too: the whole log is archived, and its writer continues after the marker.
         out = archive("2020-04");
-        assertTrue(out.contains("VERIFIED: 25 records") && out.contains("up to seq 50 (25 records)"), out);
-        var w = writer();
+        assertTrue(out.contains("VERIFIED: 26 records") && out.contains("up to seq 52 (26 records)"), out);
+        var w = writer(Clock.systemUTC());
         w.append(event(Instant.now(), "after-archive"));
         w.stop();
         v = onlineVerify();
         assertEquals(true, v.getBoolean("verified"), v.prettify());
-        assertEquals(51, ((Number) myChain(v).get("headSeq")).intValue(), v.prettify());
-        assertEquals(50, ((Number) myChain(v).get("archivedThrough")).intValue(), v.prettify());
-        assertTrue(offlineVerify(0).contains("chain " + chain + ": 1 records, head seq 51"));
+        assertEquals(55, ((Number) myChain(v).get("lastSeq")).intValue(), "start, one record, stop: " + v.prettify());
+        assertEquals(52, ((Number) myChain(v).get("archivedThrough")).intValue(), v.prettify());
+        assertTrue(offlineVerify(0).contains("records 53 to 55"));
     }
 }

@@ -27,4 +27,33 @@ public final class Hex {
         }
         return HEX.parseHex(hex);
     }
+
+    /** Whether {@code hex} is exactly the lowercase hex of {@code bytes} (compared without allocating). */
+    public static boolean matches(String hex, byte[] bytes) {
+        if (hex == null || hex.length() != bytes.length * 2) {
+            return false;
+        }
+        int diff = 0;
+        for (int i = 0; i < bytes.length; i++) {
+            diff |= hex.charAt(2 * i) ^ DIGITS[(bytes[i] >> 4) & 15];
+            diff |= hex.charAt(2 * i + 1) ^ DIGITS[bytes[i] & 15];
+        }
+        return diff == 0;
+    }
+
+    /** Whether {@code hex} is 64 lowercase hex digits. */
+    public static boolean isHash(String hex) {
+        if (hex == null || hex.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < 64; i++) {
+            char c = hex.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final char[] DIGITS = "0123456789abcdef".toCharArray();
 }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The canonical bytes of an audit record (docs/audit-format.md, section 1): what is hashed into the
@@ -133,6 +134,78 @@ public final class RecordFormat {
         }
         return out;
     }
+
+    /**
+     * Reads version-1 canonical bytes back into fields (absent ones left out), strictly: every field of
+     * {@link #FIELDS_V1} in order, lengths in UTF-16 code units, nothing after the last.
+     */
+    public static Map<String, String> parseV1(byte[] canonical) {
+        String s;
+        try {
+            s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(canonical)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("record bytes: not UTF-8");
+        }
+        var out = new LinkedHashMap<String, String>();
+        int at = 0;
+        for (String f : FIELDS_V1) {
+            if (!s.startsWith(f + ":", at)) {
+                throw new IllegalArgumentException("record bytes: expected field '" + f + "' at character " + at);
+            }
+            at += f.length() + 1;
+            if (s.startsWith("~", at)) {
+                at++;
+            } else {
+                int colon = at;
+                while (colon < s.length() && s.charAt(colon) >= '0' && s.charAt(colon) <= '9') {
+                    colon++;
+                }
+                if (colon == at || colon - at > 9 || colon >= s.length() || s.charAt(colon) != ':'
+                        || (s.charAt(at) == '0' && colon - at > 1)) {
+                    throw new IllegalArgumentException("record bytes: bad length of field '" + f + "'");
+                }
+                int len = Integer.parseInt(s.substring(at, colon));
+                at = colon + 1;
+                if (at + len > s.length()) {
+                    throw new IllegalArgumentException("record bytes: field '" + f + "' runs past the end");
+                }
+                out.put(f, s.substring(at, at + len));
+                at += len;
+            }
+            if (at >= s.length() || s.charAt(at) != '\n') {
+                throw new IllegalArgumentException("record bytes: field '" + f + "' does not end with a newline");
+            }
+            at++;
+        }
+        if (at != s.length()) {
+            throw new IllegalArgumentException("record bytes: text after the last field");
+        }
+        if (!V1.equals(out.get("v"))) {
+            throw new IllegalArgumentException("record bytes: not format version 1");
+        }
+        return out;
+    }
+
+    /** Reads canonical bytes of either version, as their first field says. */
+    public static Map<String, String> parseAny(byte[] canonical) {
+        return canonical.length > 2 && canonical[0] == 'v' && canonical[1] == ':' ? parseV1(canonical) : parse(canonical);
+    }
+
+    /** The first name in {@code record} that is not one of {@code fields} (a format's field list), or null. */
+    public static String unknownField(Map<String, String> record, List<String> fields) {
+        Set<String> known = fields == FIELDS_V1 ? KNOWN_V1 : fields == FIELDS ? KNOWN : Set.copyOf(fields);
+        for (String name : record.keySet()) {
+            if (!known.contains(name)) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    private static final Set<String> KNOWN = Set.copyOf(FIELDS);
+    private static final Set<String> KNOWN_V1 = Set.copyOf(FIELDS_V1);
 
     private static boolean startsWith(byte[] a, int at, byte[] prefix) {
         for (int i = 0; i < prefix.length; i++) {

@@ -31,8 +31,23 @@ public final class SignedNote {
 
     /** Why a note was refused. */
     public static final class Refused extends Exception {
+
+        /** What kind of refusal: no trusted key signed it, a trusted key's signature is wrong, or it is not a note. */
+        public enum Reason { UNTRUSTED, INVALID_SIGNATURE, MALFORMED }
+
+        private final Reason reason;
+
         public Refused(String message) {
+            this(Reason.MALFORMED, message);
+        }
+
+        public Refused(Reason reason, String message) {
             super(message, null, false, false);
+            this.reason = reason;
+        }
+
+        public Reason reason() {
+            return reason;
         }
     }
 
@@ -110,12 +125,12 @@ public final class SignedNote {
             }
             byte[] sig = java.util.Arrays.copyOfRange(field, 4, field.length);
             if (!key.verifies(message, sig)) {
-                throw new Refused("invalid signature by " + name + "+" + key.keyIdHex());
+                throw new Refused(Refused.Reason.INVALID_SIGNATURE, "invalid signature by " + name + "+" + key.keyIdHex());
             }
             verified.add(key);
         }
         if (verified.isEmpty()) {
-            throw new Refused("no signature by a trusted key (signed by: " + signers(lines) + ")");
+            throw new Refused(Refused.Reason.UNTRUSTED, "no signature by a trusted key (signed by: " + signers(lines) + ")");
         }
         return new Opened(text, List.copyOf(verified));
     }

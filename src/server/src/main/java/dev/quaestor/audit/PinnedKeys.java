@@ -14,15 +14,15 @@ import java.util.Set;
  * configuration or a mounted file). A key the database names is never trusted for being there: the
  * application may write that table, so anyone who can write it could add a key of their own.
  */
-final class TrustedKeys {
+final class PinnedKeys {
 
     private final Set<VerifierKey> keys;
 
-    private TrustedKeys(Set<VerifierKey> keys) {
+    private PinnedKeys(Set<VerifierKey> keys) {
         this.keys = Set.copyOf(keys);
     }
 
-    static TrustedKeys load(AuditConfig config, VerifierKey current) {
+    static PinnedKeys load(AuditConfig config, VerifierKey current) {
         var out = new LinkedHashSet<VerifierKey>();
         out.add(current);
         for (String k : config.trustedKeys().orElse(List.of())) {
@@ -43,7 +43,7 @@ final class TrustedKeys {
                 throw new IllegalStateException("quaestor.audit.trusted-keys-file: cannot read " + file + ": " + e.getMessage(), e);
             }
         }
-        return new TrustedKeys(out);
+        return new PinnedKeys(out);
     }
 
     private static VerifierKey parse(String text, String where) {

@@ -1,0 +1,109 @@
+package dev.quaestor.audit;
+
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.RecordFormat;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+
+/**
+ * The comparison point for the Merkle log: the hash chain of format 1 (each record's hash covers the
+ * previous one's), written the same way (one writer thread, group commit, one PostgreSQL statement per
+ * batch, a signed head every 1,000 records) but with no tree: no leaf prefix, no nodes. Benchmark only.
+ */
+final class ChainWriterBaseline {
+
+    private record Pending(AuditEvent event, CompletableFuture<Void> done) {
+    }
+
+    private final DataSource ds;
+    private final SigningKey key;
+    private final String chain;
+    private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(10_000);
+    private volatile boolean running = true;
+    private final Thread thread;
+    private long seq;
+    private String prev = "0".repeat(64);
+    private long signed;
+
+    ChainWriterBaseline(DataSource ds, SigningKey key, String chain) {
+        this.ds = ds;
+        this.key = key;
+        this.chain = chain;
+        this.thread = new Thread(this::run, "chain-baseline-writer");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    void append(AuditEvent e) throws Exception {
+        var p = new Pending(e, new CompletableFuture<>());
+        if (!queue.offer(p)) {
+            throw new IllegalStateException("queue full");
+        }
+        p.done().get(5, TimeUnit.SECONDS);
+    }
+
+    void stop() throws InterruptedException {
+        running = false;
+        thread.join(10_000);
+    }
+
+    private void run() {
+        while (running || !queue.isEmpty()) {
+            try {
+                Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                var batch = new ArrayList<Pending>();
+                batch.add(first);
+                queue.drainTo(batch, 499);
+                write(batch);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void write(List<Pending> batch) {
+        var sealed = new SealedBatch(chain, batch.size());
+        long s = seq;
+        String p = prev;
+        for (Pending pending : batch) {
+            var fields = AuditRecords.fields(pending.event(), chain, ++s, AuditRecords.truncate(pending.event().time()),
+                    FieldHasher.none());
+            var v1 = new HashMap<>(fields);
+            v1.put("v", RecordFormat.V1);
+            v1.put("chain", chain);
+            v1.put("prev", p);
+            String hash = RecordFormat.hashV1(v1);
+            fields.put("v", RecordFormat.V1);
+            fields.put("prev", p);
+            sealed.rows.add(new SealedBatch.Row(fields, hash));
+            p = hash;
+        }
+        if (s - signed >= 1000) {
+            sealed.checkpoints.add(key.checkpoint("bench/" + chain, s, Hex.hash(p), Instant.now()));
+        }
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(true);
+            sealed.storeInPostgres(c);
+        } catch (Exception e) {
+            batch.forEach(x -> x.done().completeExceptionally(e));
+            return;
+        }
+        seq = s;
+        prev = p;
+        if (!sealed.checkpoints.isEmpty()) {
+            signed = s;
+        }
+        batch.forEach(x -> x.done().complete(null));
+    }
+}

@@ -1,0 +1,95 @@
+package dev.quaestor.audit;
+
+import dev.quaestor.evidence.CanonicalRecord;
+import dev.quaestor.evidence.ExportSink;
+import dev.quaestor.evidence.V1Checkpoint;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * Reads the audit tables in the export's order (docs/audit-format.md, section 6: keys, checkpoints,
+ * archive markers, nodes, then each log's records by seq) into an {@link ExportSink}. The export file
+ * and the online check are both this, with a different sink, so what is checked online is exactly
+ * what an outsider would check offline. Records stream from a database cursor.
+ */
+final class StoredLog {
+
+    private static final int FETCH = 1000;
+
+    private StoredLog() {
+    }
+
+    /** Everything, or the records whose time falls in [from, to) with every key, checkpoint, marker and node. */
+    static void replay(Connection c, Instant from, Instant to, ExportSink sink) throws SQLException {
+        c.setAutoCommit(false); // PostgreSQL streams with a cursor only inside a transaction
+        long row = 0;
+        try (PreparedStatement ps = c.prepareStatement("SELECT key_id, public_key, vkey FROM audit_key ORDER BY key_id");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                row++;
+                if (rs.getString(3) != null) {
+                    sink.key(rs.getString(3), row);
+                } else {
+                    sink.keyV1(rs.getString(1), rs.getString(2), row);
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, seq, head_hash, signed_at, key_id, signature, note "
+                + "FROM audit_checkpoint ORDER BY chain_id, seq"); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                row++;
+                if (rs.getString(7) != null) {
+                    sink.checkpoint(rs.getString(1), rs.getLong(2), rs.getString(7), row);
+                } else {
+                    sink.checkpointV1(new V1Checkpoint(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getString(6)), row);
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, seq, entry_hash FROM audit_archive ORDER BY chain_id, seq");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                sink.archive(rs.getString(1), rs.getLong(2), rs.getString(3), ++row);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, level, idx, hash FROM audit_tree_node ORDER BY chain_id, level, idx")) {
+            ps.setFetchSize(FETCH);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sink.node(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getString(4), ++row);
+                }
+            }
+        }
+        var where = new StringBuilder(" WHERE chain_id IS NOT NULL");
+        if (from != null) {
+            where.append(" AND event_time >= ?");
+        }
+        if (to != null) {
+            where.append(" AND event_time < ?");
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMN_LIST + " FROM audit_entry" + where
+                + " ORDER BY chain_id, seq")) {
+            ps.setFetchSize(FETCH);
+            int p = 1;
+            if (from != null) {
+                ps.setObject(p++, OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
+            }
+            if (to != null) {
+                ps.setObject(p, OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    var fields = AuditRecords.fromRow(rs, 1);
+                    String hash = fields.remove("hash");
+                    sink.record(CanonicalRecord.of(fields), hash, ++row);
+                }
+            }
+        }
+        c.commit();
+    }
+}

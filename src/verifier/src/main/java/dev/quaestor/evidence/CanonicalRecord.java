@@ -1,0 +1,132 @@
+package dev.quaestor.evidence;
+
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * A record as the checks see it: its canonical bytes (section 1.1, or 1.3 for version 1) and the few
+ * fields they look at (version, log, seq, and version 1's prev). Made from a record's fields
+ * ({@link #of(Map)}), or from the canonical bytes themselves when an export line was read straight
+ * into them ({@link RecordLine}); either way {@link #fields()} gives the fields back.
+ */
+public final class CanonicalRecord {
+
+    private final String version;
+    private final String log;
+    private final String seq;
+    private final String prev;
+    private final String unknownField;
+    private final byte[] canonical;
+    private Map<String, String> fields;
+    private byte[] leaf;
+    private byte[] v1Hash;
+
+    private CanonicalRecord(String version, String log, String seq, String prev, String unknownField, byte[] canonical,
+            Map<String, String> fields) {
+        this.version = version;
+        this.log = log;
+        this.seq = seq;
+        this.prev = prev;
+        this.unknownField = unknownField;
+        this.canonical = canonical;
+        this.fields = fields;
+    }
+
+    /** From a record's fields (absent ones left out). */
+    public static CanonicalRecord of(Map<String, String> fields) {
+        String v = fields.get("v");
+        boolean v1 = RecordFormat.V1.equals(v);
+        boolean known = v1 || RecordFormat.V2.equals(v);
+        return new CanonicalRecord(v, fields.get(v1 ? "chain" : "log"), fields.get("seq"), v1 ? fields.get("prev") : null,
+                known ? RecordFormat.unknownField(fields, v1 ? RecordFormat.FIELDS_V1 : RecordFormat.FIELDS) : null,
+                known ? RecordFormat.canonical(fields) : null, fields);
+    }
+
+    /** From version-2 canonical bytes already built, with the fields they hold that the checks need. */
+    static CanonicalRecord ofV2(byte[] canonical, String log, String seq) {
+        return new CanonicalRecord(RecordFormat.V2, log, seq, null, null, canonical, null);
+    }
+
+    /** The format version ({@code 2}, {@code v1}, or whatever an unknown record says). */
+    public String version() {
+        return version;
+    }
+
+    /** The log it belongs to ({@code chain} in version 1); null if it names none. */
+    public String log() {
+        return log;
+    }
+
+    /** Its seq as written. */
+    public String seq() {
+        return seq;
+    }
+
+    /** Version 1: the previous record's hash. */
+    public String prev() {
+        return prev;
+    }
+
+    /** A field name the record's format does not define, or null. */
+    public String unknownField() {
+        return unknownField;
+    }
+
+    /** The canonical bytes; null for a version this verifier does not know. */
+    public byte[] canonical() {
+        return canonical == null ? null : canonical.clone();
+    }
+
+    byte[] bytes() {
+        return canonical;
+    }
+
+    /** The leaf hash: SHA-256(0x00 || canonical bytes). */
+    byte[] leaf() {
+        if (leaf == null) {
+            leaf = TreeHash.leaf(canonical);
+        }
+        return leaf;
+    }
+
+    /** Version 1's stored hash: SHA-256 of the canonical bytes. */
+    byte[] v1Hash() {
+        if (v1Hash == null) {
+            v1Hash = TreeHash.sha256(canonical);
+        }
+        return v1Hash;
+    }
+
+    /** Computes the hashes the checks will need now (on a worker thread), so that checking does not wait for them. */
+    void hashInAdvance() {
+        if (canonical != null) {
+            leaf();
+            if (RecordFormat.V1.equals(version)) {
+                v1Hash();
+            }
+        }
+    }
+
+    /** The record's fields. */
+    public Map<String, String> fields() {
+        if (fields == null) {
+            fields = RecordFormat.parseAny(canonical);
+        }
+        return fields;
+    }
+
+    @Override
+    public String toString() {
+        return "CanonicalRecord[" + log + "/" + seq + ", v" + version + ", " + (canonical == null ? 0 : canonical.length) + " bytes]";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CanonicalRecord r && Arrays.equals(r.canonical, canonical) && java.util.Objects.equals(r.version, version);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(canonical);
+    }
+}

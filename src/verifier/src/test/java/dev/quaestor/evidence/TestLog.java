@@ -1,0 +1,281 @@
+package dev.quaestor.evidence;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a log the way the server does, with this module's classes: records, their leaf hashes, the
+ * tree, stored nodes (every complete subtree of 16 leaves or more; below that at month ends), signed
+ * checkpoints and the export. Tests then tamper with the export's lines.
+ */
+final class TestLog {
+
+    /** A signing key with a fixed seed (test keys only). */
+    record Key(VerifierKey vkey, PrivateKey privateKey) {
+        static Key of(String name, int seed) {
+            byte[] s = new byte[32];
+            for (int i = 0; i < 32; i++) {
+                s[i] = (byte) (seed * 31 + i);
+            }
+            try {
+                var kpg = java.security.KeyPairGenerator.getInstance("Ed25519");
+                kpg.initialize(java.security.spec.NamedParameterSpec.ED25519, new FixedRandom(s));
+                var pair = kpg.generateKeyPair();
+                return new Key(VerifierKey.of(name, pair.getPublic()), pair.getPrivate());
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        Checkpoint sign(String log, long size, byte[] root, Instant time) {
+            return Checkpoint.sign(vkey.name() + "/" + log, size, root, time, vkey, privateKey);
+        }
+
+        /** A version-1 signature (base64) over the version-1 checkpoint payload. */
+        String signV1(byte[] payload) {
+            try {
+                var s = Signature.getInstance("Ed25519");
+                s.initSign(privateKey);
+                s.update(payload);
+                return Base64.getEncoder().encodeToString(s.sign());
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        String v1KeyId() {
+            return V1Checkpoint.keyId(vkey.publicKey());
+        }
+
+        String v1PublicKey() {
+            return Base64.getEncoder().encodeToString(V1Checkpoint.x509(vkey.publicKey()));
+        }
+    }
+
+    private static final class FixedRandom extends java.security.SecureRandom {
+        private final byte[] bytes;
+
+        FixedRandom(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public void nextBytes(byte[] out) {
+            System.arraycopy(bytes, 0, out, 0, Math.min(bytes.length, out.length));
+        }
+    }
+
+    static final Instant T0 = Instant.parse("2026-11-25T19:04:35.123456Z");
+
+    /** Record {@code seq} of {@code log}: varied, with awkward values now and then. */
+    static Map<String, String> record(String log, long seq) {
+        var r = new LinkedHashMap<String, String>();
+        r.put("v", "2");
+        r.put("log", log);
+        r.put("seq", Long.toString(seq));
+        r.put("time", T0.plusNanos(seq * 1_000_123_000L).toString());
+        r.put("request", "req-" + (seq + 1) / 2);
+        r.put("kind", seq % 2 == 1 ? "DECISION" : "OUTCOME");
+        r.put("session", "s-" + seq % 7);
+        r.put("subject", seq % 5 == 0 ? "jos\u00e9 \"q\" \\ \ud83d\ude00" : "alice");
+        r.put("client", "mcp-cli");
+        r.put("tenant", "acme");
+        r.put("roles", "analyst,reader");
+        r.put("ip", "10.0.0." + seq % 250);
+        r.put("ua", seq % 11 == 0 ? "ua\twith\nnewline" : "mcp-client/1.2");
+        r.put("protocol", "2025-06-18");
+        r.put("method", "resources/read");
+        r.put("action", "read");
+        r.put("uri", "file:///reports/q" + seq % 4 + "/" + seq + ".txt");
+        r.put("decision", "ALLOW");
+        r.put("rules", "r-analysts");
+        r.put("revision", "3f2a9c0d1e2b3a4f5e6d7c8b9a0f1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7");
+        if (seq % 2 == 0) {
+            r.put("outcome", "ok");
+            r.put("bytes", Long.toString(1000 + seq % 9000));
+            r.put("sha256", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
+            r.put("cache_scope", "private");
+            r.put("latency_us", Long.toString(150 + seq % 1000));
+        }
+        if (seq % 13 == 0) {
+            r.put("detail", "line1\u2028line2\u0001");
+        }
+        return r;
+    }
+
+    final Key key;
+    final String log;
+    final List<String> recordLines = new ArrayList<>();
+    final List<String> checkpointLines = new ArrayList<>();
+    final List<String> nodeLines = new ArrayList<>();
+    final Map<Long, Checkpoint> checkpoints = new LinkedHashMap<>();
+    final Frontier tree = new Frontier();
+    private final StringBuilder buf = new StringBuilder();
+    private final ExportWriter nodeWriter;
+    private final ExportWriter recordWriter;
+    private final ExportWriter checkpointWriter;
+    private final StringBuilder nodeText = new StringBuilder();
+    private final StringBuilder checkpointText = new StringBuilder();
+
+    TestLog(Key key, String log) {
+        this.key = key;
+        this.log = log;
+        this.recordWriter = new ExportWriter(buf);
+        this.nodeWriter = new ExportWriter(nodeText);
+        this.checkpointWriter = new ExportWriter(checkpointText);
+    }
+
+    /** Appends records up to {@code seq} (inclusive), signing a checkpoint every {@code every} records. */
+    TestLog appendTo(long seq, long every) {
+        while (tree.size() < seq) {
+            append(record(log, tree.size() + 1));
+            if (tree.size() % every == 0) {
+                checkpoint();
+            }
+        }
+        return this;
+    }
+
+    void append(Map<String, String> r) {
+        byte[] leaf = RecordFormat.leafHash(r);
+        tree.append(leaf, (level, index, hash) -> {
+            if (level >= 4) {
+                node(level, index, hash);
+            }
+        });
+        line(recordWriter, w -> w.record(r, Hex.of(leaf)));
+        recordLines.add(take(buf));
+    }
+
+    /** Signs a checkpoint of the tree so far. */
+    Checkpoint checkpoint() {
+        var cp = key.sign(log, tree.size(), tree.root(), T0.plusSeconds(tree.size()));
+        addCheckpoint(cp);
+        return cp;
+    }
+
+    void addCheckpoint(Checkpoint cp) {
+        checkpoints.put(cp.size(), cp);
+        line(checkpointWriter, w -> w.checkpoint(log, cp));
+        checkpointLines.add(take(checkpointText));
+    }
+
+    /**
+     * The end of a month: store the complete subtrees below level 4 on the tree's right edge (those the
+     * tree of this size is made of), and sign a checkpoint.
+     */
+    void monthEnd() {
+        long end = tree.size();
+        for (int level = 3; level >= 0; level--) {
+            if ((end >>> level & 1) != 0) {
+                node(level, (end >>> level) - 1, tree.edge(level));
+            }
+        }
+        if (!checkpoints.containsKey(end)) {
+            checkpoint();
+        }
+    }
+
+    private void node(int level, long index, byte[] hash) {
+        line(nodeWriter, w -> w.node(log, level, index, hash));
+        nodeLines.add(take(nodeText));
+    }
+
+    /** The export's lines: the key, checkpoints, nodes, then the records. */
+    List<String> export() {
+        var out = new ArrayList<String>();
+        out.add(keyLine(key));
+        out.addAll(checkpointLines);
+        out.addAll(nodeLines);
+        out.addAll(recordLines);
+        return out;
+    }
+
+    /** The export after records 1 to {@code seq} were archived: a marker, and the records after it. */
+    List<String> exportArchivedThrough(long seq) {
+        var out = new ArrayList<String>();
+        out.add(keyLine(key));
+        out.addAll(checkpointLines);
+        String hash = Hex.of(RecordFormat.leafHash(record(log, seq)));
+        out.add(markerLine(log, seq, hash));
+        out.addAll(nodeLines);
+        out.addAll(recordLines.subList((int) seq, recordLines.size()));
+        return out;
+    }
+
+    static String markerLine(String log, long seq, String hash) {
+        var sb = new StringBuilder();
+        line(new ExportWriter(sb), w -> w.archive(log, seq, hash));
+        return take(sb);
+    }
+
+    static String keyLine(Key key) {
+        var sb = new StringBuilder();
+        line(new ExportWriter(sb), w -> w.key(key.vkey()));
+        return take(sb);
+    }
+
+    /** The line of record {@code seq} in {@code lines}. */
+    static int indexOfRecord(List<String> lines, long seq) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith("{\"type\":\"record\"") && lines.get(i).contains(",\"seq\":" + seq + ",")) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no record " + seq);
+    }
+
+    /** The line of record {@code seq} of {@code log} in {@code lines}. */
+    static int indexOfRecordOf(List<String> lines, String log, long seq) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith("{\"type\":\"record\"") && lines.get(i).contains("\"log\":\"" + log + "\",\"seq\":" + seq + ",")) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no record " + log + "/" + seq);
+    }
+
+    static String text(List<String> lines) {
+        return String.join("\n", lines) + "\n";
+    }
+
+    static Report verify(List<String> lines, TrustedKeys trusted, boolean partial) {
+        var v = new LogVerifier(trusted, partial);
+        try {
+            ExportReader.read(new java.io.ByteArrayInputStream(text(lines).getBytes(StandardCharsets.UTF_8)), v);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (ExportReader.Unreadable e) {
+            throw new AssertionError(e.getMessage());
+        }
+        return v.finish();
+    }
+
+    interface Write {
+        void to(ExportWriter w) throws IOException;
+    }
+
+    private static void line(ExportWriter w, Write write) {
+        try {
+            write.to(w);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String take(StringBuilder sb) {
+        String s = sb.substring(0, sb.length() - 1); // without the line end
+        sb.setLength(0);
+        return s;
+    }
+}
