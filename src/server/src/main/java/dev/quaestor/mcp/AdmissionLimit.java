@@ -82,9 +82,4 @@ public class AdmissionLimit {
             inFlight.decrementAndGet();
         }
     }
-
-    /** In-flight places of the replica now taken (for tests). */
-    int inFlight() {
-        return inFlight.get();
-    }
 }

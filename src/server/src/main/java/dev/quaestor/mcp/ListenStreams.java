@@ -86,10 +86,6 @@ class ListenStreams {
         }
     }
 
-    int open() {
-        return local.size();
-    }
-
     @PreDestroy
     void shutdown() {
         scheduler.shutdownNow();

@@ -350,18 +350,6 @@ public class SessionStore {
         }
     }
 
-    /** Live sessions stored (for the sweep's report). */
-    public long count() {
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_session");
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        } catch (SQLException e) {
-            throw new SessionStoreException("counting sessions", e);
-        }
-    }
-
     private static String placeholders(int n) {
         return "(" + String.join(", ", Collections.nCopies(n, "?")) + ")";
     }
