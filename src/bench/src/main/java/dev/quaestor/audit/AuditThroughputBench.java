@@ -1,5 +1,9 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.evidence.ExportWriter;
+import dev.quaestor.evidence.Frontier;
+import dev.quaestor.evidence.Main;
+import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.support.TestPostgres;
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
@@ -21,19 +25,26 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.flywaydb.core.Flyway;
 
 /**
- * Durable audited records per second into PostgreSQL through the real group-commit writer, at 1,
- * 16 and 64 concurrent writers (each waits for its record to commit, as a request does), then the
- * offline verifier's speed on an export of everything written. Uses database quaestor_bench on the tests'
- * PostgreSQL ({@link TestPostgres}: 127.0.0.1:5432, or a private cluster if none answers there; created and cleaned
- * here). Run with bench/audit-bench.sh.
+ * The audit log's costs, in one run:
+ * <ol>
+ *   <li>durable records per second into PostgreSQL at 1, 16 and 64 concurrent writers (each waits for its
+ *       record to commit, as a request does), the Merkle log (the server's writer) against the format-1 hash
+ *       chain written the same way ({@link ChainWriterBaseline}), in alternating rounds, and their ratio
+ *       (target: at least 0.8);</li>
+ *   <li>quaestor-verify's speed on an export of a synthetic log (target: at least 500,000 records/s);</li>
+ *   <li>prove and check times for one record of that log.</li>
+ * </ol>
+ * Uses database quaestor_bench on the tests' PostgreSQL ({@link TestPostgres}). Run with src/bench/audit-bench.sh.
  */
 public final class AuditThroughputBench {
 
     private static final String DB = "quaestor_bench";
+    private static final String SHA = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int synthetic = args.length > 1 ? Integer.parseInt(args[1]) : 1_500_000;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 2;
         String url = TestPostgres.get().jdbcUrl(DB) + "?reWriteBatchedInserts=true";
         try (var c = TestPostgres.get().admin()) {
             c.createStatement().execute("DROP DATABASE IF EXISTS " + DB);
@@ -46,100 +57,132 @@ public final class AuditThroughputBench {
         AgroalDataSource ds = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
                 .connectionPoolConfiguration(cp -> cp.maxSize(8).acquisitionTimeout(Duration.ofSeconds(3))
                         .connectionFactoryConfiguration(cf -> cf.jdbcUrl(url).principal(new NamePrincipal("postgres"))
-                                .credential(new SimplePassword("")))));
+                                .credential(new SimplePassword("")).initialSql("SET backend_flush_after = '256kB'"))));
         var config = new BenchConfig();
-        var writer = new GroupCommitWriter(ds, config, SigningKey.load(config), FieldHasher.none(), "bench-chain",
-                new SimpleMeterRegistry());
-        writer.start();
+        var key = SigningKey.load(config);
+        var merkle = new GroupCommitWriter(ds, config, key, FieldHasher.none(), "bench-merkle", new SimpleMeterRegistry());
+        merkle.start();
+        var chain = new ChainWriterBaseline(ds, key, "bench-chain");
 
-        System.out.println("writers  records/s  (durable: each append returns after its batch commits; " + seconds + " s each)");
+        System.out.printf("durable records/s (each append returns once its batch has committed), %d s per measurement, "
+                + "%d alternating rounds:%n", seconds, rounds);
+        System.out.println("writers   Merkle log   hash chain   ratio");
         for (int writers : new int[] {1, 16, 64}) {
-            long n = run(writer, writers, seconds);
-            System.out.printf("%7d  %9.0f%n", writers, n / (double) seconds);
+            long m = 0;
+            long h = 0;
+            for (int r = 0; r < rounds; r++) {
+                m += run(e -> merkle.append(e), writers, seconds);
+                h += run(chain::append, writers, seconds);
+            }
+            double ms = m / (double) (seconds * rounds);
+            double hs = h / (double) (seconds * rounds);
+            System.out.printf("%7d  %11.0f  %11.0f   %.2f%s%n", writers, ms, hs, ms / hs, ms / hs >= 0.8 ? "" : "  (below 0.8)");
         }
-        writer.stop();
-
-        Path export = Files.createTempFile("quaestor-audit-bench", ".jsonl");
-        try (var out = Files.newOutputStream(export); var c = ds.getConnection()) {
-            AuditReader.writeJsonl(c, null, null, out);
-        }
-        settle(export);
-        System.out.println("offline verification of the export (" + Files.size(export) / (1024 * 1024) + " MiB):");
-        verify(export, 3);
-        Files.delete(export);
-
-        // Verification speed on a large export: a synthetic chain of the same record shape.
-        Path big = Files.createTempFile("quaestor-audit-bench-large", ".jsonl");
-        writeSyntheticChain(big, synthetic);
-        settle(big);
-        System.out.println("offline verification of a synthetic " + synthetic + "-record export (" + Files.size(big) / (1024 * 1024)
-                + " MiB), in this JVM:");
-        verify(big, 3);
-        // As compliance staff run it: source-launch mode compiles the file first, then verifies. Three
-        // launches: the first reads an export written moments ago, which has measured slower here.
-        Path source = Path.of("src/server/src/main/java/dev/quaestor/audit/ChainVerifier.java");
-        for (int i = 1; i <= 3; i++) {
-            long t0 = System.nanoTime();
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), source.toString(),
-                    big.toString()).redirectErrorStream(true).start();
-            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            int code = p.waitFor();
-            double wall = (System.nanoTime() - t0) / 1e9;
-            String last = text.lines().filter(l -> l.startsWith("VERIFIED") || l.startsWith("FAILED")).findFirst().orElse(text);
-            var m = java.util.regex.Pattern.compile("checked in ([0-9.]+) s").matcher(last);
-            double checked = m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
-            System.out.printf("  java ChainVerifier.java, launch %d: %s%s%n    (%.2f s in all: %.2f s start-up and compilation, then %.2f s verifying)%n",
-                    i, last, code == 0 ? "" : "  (exit " + code + ")", wall, wall - checked, checked);
-        }
-        Files.delete(big);
+        merkle.stop();
+        chain.stop();
         ds.close();
-    }
 
-    /**
-     * Flushes a just-written file to disk first, so the verifier is measured reading an export that
-     * exists, not competing with the kernel writing back a gigabyte of dirty pages.
-     */
-    private static void settle(Path file) throws java.io.IOException {
-        try (var ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
-            ch.force(true);
+        Path dir = Files.createTempDirectory("quaestor-audit-bench");
+        Path export = dir.resolve("synthetic.jsonl");
+        String vkey = writeSyntheticLog(export, synthetic, key);
+        Path keyFile = dir.resolve("audit.vkey");
+        Files.writeString(keyFile, vkey);
+        System.out.printf("quaestor-verify verify on a synthetic export of %,d records (%,d MiB), in this JVM:%n", synthetic,
+                Files.size(export) >> 20);
+        for (int i = 1; i <= 3; i++) {
+            String out = cli("verify", export.toString(), "--trust", keyFile.toString());
+            System.out.println("  run " + i + ": " + out.lines().filter(l -> l.contains("VERIFIED")).reduce((a, b) -> b).orElse(out));
         }
-    }
 
-    private static void verify(Path file, int runs) throws Exception {
-        for (int i = 0; i < runs; i++) {
-            var buf = new ByteArrayOutputStream();
-            int code = ChainVerifier.run(new String[] {file.toString()}, new PrintStream(buf, true, StandardCharsets.UTF_8));
-            String text = buf.toString(StandardCharsets.UTF_8);
-            System.out.print("  run " + (i + 1) + ": " + text.lines().filter(l -> l.startsWith("VERIFIED") || l.startsWith("FAILED"))
-                    .findFirst().orElse(text) + (code == 0 ? "" : "  (exit " + code + ")") + "\n");
-        }
-    }
-
-    /** A valid chain of n records like the ones the writers above produce, as an export file (no checkpoints). */
-    private static void writeSyntheticChain(Path file, int n) throws Exception {
-        var keys = new ArrayList<String>();
-        keys.add("type");
-        keys.addAll(ChainVerifier.FIELDS);
-        keys.add("hash");
-        var sha = ChainVerifier.newDigest();
-        String prev = ChainVerifier.GENESIS;
-        var caller = new Caller("user-7", "bench-client", "acme", List.of("analyst"), "10.0.0.7", "bench", "s7", null, null, null);
-        Instant t0 = Instant.parse("2026-11-01T00:00:00Z");
-        try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            for (int i = 1; i <= n; i++) {
-                var e = new AuditEvent(t0.plusNanos(i * 1000L), "req-7-" + i, AuditEvent.Kind.OUTCOME, caller, null, "resources/read", "read",
-                        "file:///docs/handbook/welcome.md", null, List.of(), "rev", "ok", null, 1024L, null,
-                        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", null, 812L, null, null, null, null);
-                var f = AuditRecords.fields(e, "synthetic-chain", i, prev, e.time());
-                prev = ChainVerifier.hash(sha, f);
-                f.put("hash", prev);
-                f.put("type", "record");
-                w.write(AuditReader.json(f, keys));
+        Path proof = dir.resolve("one.tlog-proof");
+        String record = "bench/" + (synthetic / 2 + 1);
+        long t0 = System.nanoTime();
+        cli("prove", export.toString(), record, "--out", proof.toString());
+        double prove = (System.nanoTime() - t0) / 1e6;
+        cli("check", proof.toString(), "--trust", keyFile.toString()); // warm-up
+        t0 = System.nanoTime();
+        String checked = cli("check", proof.toString(), "--trust", keyFile.toString());
+        double check = (System.nanoTime() - t0) / 1e6;
+        System.out.printf("prove %s from the export: %.0f ms (reading and hashing the whole export); proof file %,d bytes%n",
+                record, prove, Files.size(proof));
+        System.out.printf("check that proof: %.1f ms in this JVM (start-up excluded); %s%n", check,
+                checked.lines().filter(l -> l.startsWith("VERIFIED") || l.startsWith("NOT VERIFIED")).findFirst().orElse(checked));
+        try (var files = Files.list(dir)) {
+            for (Path p : files.toList()) {
+                Files.delete(p);
             }
         }
+        Files.delete(dir);
     }
 
-    private static long run(GroupCommitWriter writer, int writers, int seconds) throws InterruptedException {
+    private static String cli(String... args) {
+        var buf = new ByteArrayOutputStream();
+        var out = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        int code = Main.run(args, out, out);
+        String text = buf.toString(StandardCharsets.UTF_8);
+        if (code != Main.VERIFIED) {
+            throw new IllegalStateException("quaestor-verify " + String.join(" ", args) + " exited " + code + ":\n" + text);
+        }
+        return text;
+    }
+
+    /** A log of {@code n} records like the ones requests write, with a checkpoint every 1,000, as an export. */
+    private static String writeSyntheticLog(Path file, int n, SigningKey key) throws Exception {
+        var caller = new Caller("user-7", "bench-client", "acme", List.of("analyst"), "10.0.0.7", "bench", "s7", null, "bench/1", null);
+        Instant t0 = Instant.parse("2026-11-01T00:00:00Z");
+        var tree = new Frontier();
+        var nodes = new ArrayList<long[]>();
+        var nodeHashes = new ArrayList<byte[]>();
+        Path records = file.resolveSibling("records.tmp");
+        var checkpoints = new ArrayList<dev.quaestor.evidence.Checkpoint>();
+        try (var w = Files.newBufferedWriter(records, StandardCharsets.UTF_8)) {
+            var out = new ExportWriter(w);
+            for (int i = 1; i <= n; i++) {
+                var e = AuditEvent.of(AuditEvent.Kind.OUTCOME, "req-7-" + i).time(t0.plusNanos(i * 1000L)).caller(caller)
+                        .protocol("2025-11-25").method("resources/read").action("read").uri("file:///docs/handbook/welcome.md")
+                        .policyRevision("rev").outcome("ok").bytes(1024L).contentSha256(SHA).cacheScope("private")
+                        .latencyMicros(812L).build();
+                var f = AuditRecords.fields(e, "bench", i, AuditRecords.truncate(e.time()), FieldHasher.none());
+                byte[] leaf = RecordFormat.leafHash(f);
+                tree.append(leaf, (level, index, hash) -> {
+                    if (level >= TreeNodes.STORED_FROM_LEVEL) {
+                        nodes.add(new long[] {level, index});
+                        nodeHashes.add(hash);
+                    }
+                });
+                out.record(f, dev.quaestor.evidence.Hex.of(leaf));
+                if (i % 1000 == 0 || i == n) {
+                    checkpoints.add(key.checkpoint("quaestor.audit/bench", i, tree.root(), t0.plusSeconds(i)));
+                }
+            }
+        }
+        try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            var out = new ExportWriter(w);
+            out.key(key.verifierKey());
+            for (var k : checkpoints) {
+                out.checkpoint("bench", k);
+            }
+            for (int i = 0; i < nodes.size(); i++) {
+                out.node("bench", (int) nodes.get(i)[0], nodes.get(i)[1], nodeHashes.get(i));
+            }
+            w.flush();
+            try (var in = Files.newBufferedReader(records, StandardCharsets.UTF_8)) {
+                in.transferTo(w);
+            }
+        }
+        Files.delete(records);
+        try (var ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.force(true); // measured reading an export that is on disk, not one the kernel is still writing back
+        }
+        return key.verifierKey().toString();
+    }
+
+    @FunctionalInterface
+    private interface Appender {
+        void append(AuditEvent e) throws Exception;
+    }
+
+    private static long run(Appender writer, int writers, int seconds) throws InterruptedException {
         var stop = new AtomicBoolean();
         var count = new AtomicLong();
         var failures = new AtomicLong();
@@ -147,16 +190,17 @@ public final class AuditThroughputBench {
         for (int t = 0; t < writers; t++) {
             int id = t;
             var th = new Thread(() -> {
-                var caller = new Caller("user-" + id, "bench-client", "acme", List.of("analyst"), "10.0.0." + id, "bench", "s" + id, null, null, null);
+                var caller = new Caller("user-" + id, "bench-client", "acme", List.of("analyst"), "10.0.0." + id, "bench", "s" + id,
+                        null, "bench/1", null);
                 long i = 0;
                 while (!stop.get()) {
-                    var e = new AuditEvent(Instant.now(), "req-" + id + "-" + i++, AuditEvent.Kind.OUTCOME, caller, null, "resources/read",
-                            "read", "file:///docs/handbook/welcome.md", null, List.of(), "rev", "ok", null, 1024L, null,
-                            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", null, 812L, null, null, null, null);
+                    var e = AuditEvent.of(AuditEvent.Kind.OUTCOME, "req-" + id + "-" + i++).caller(caller).protocol("2025-11-25")
+                            .method("resources/read").action("read").uri("file:///docs/handbook/welcome.md").policyRevision("rev")
+                            .outcome("ok").bytes(1024L).contentSha256(SHA).cacheScope("private").latencyMicros(812L).build();
                     try {
                         writer.append(e);
                         count.incrementAndGet();
-                    } catch (AuditUnavailableException ex) {
+                    } catch (Exception ex) {
                         failures.incrementAndGet();
                     }
                 }
@@ -177,7 +221,19 @@ public final class AuditThroughputBench {
 
     private static final class BenchConfig implements AuditConfig {
         public Optional<String> chainId() {
-            return Optional.of("bench-chain");
+            return Optional.of("bench-merkle");
+        }
+
+        public String logName() {
+            return "quaestor.audit";
+        }
+
+        public Optional<List<String>> trustedKeys() {
+            return Optional.empty();
+        }
+
+        public Optional<String> trustedKeysFile() {
+            return Optional.empty();
         }
 
         public int queueCapacity() {

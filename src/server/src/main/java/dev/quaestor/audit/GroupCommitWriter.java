@@ -73,6 +73,7 @@ final class GroupCommitWriter {
     private boolean started;
     // Records refused while the log could not commit, reported in an AUDIT_PAUSE once it can again.
     private long refused;
+    private long lastIdleFailureLog = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
     private Instant refusedFirst;
     private Instant refusedLast;
     private Boolean postgres; // null until known
@@ -298,8 +299,12 @@ final class GroupCommitWriter {
             refusedFirst = refused == 0 ? now : refusedFirst;
             refusedLast = now;
             refused += batch.size();
+            LOG.errorf("audit batch of %d record(s) not committed: %s", batch.size(), e.toString());
+        } else if (System.nanoTime() - lastIdleFailureLog > TimeUnit.SECONDS.toNanos(30)) {
+            // Retried every 200 ms while nothing waits: said once in a while, not at every try.
+            lastIdleFailureLog = System.nanoTime();
+            LOG.warnf("audit log cannot reach its database (retrying): %s", e.toString());
         }
-        LOG.errorf("audit batch of %d record(s) not committed: %s", batch.size(), e.toString());
         batch.forEach(p -> p.done().completeExceptionally(e));
     }
 

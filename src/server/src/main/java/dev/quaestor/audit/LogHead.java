@@ -79,14 +79,19 @@ final class LogHead {
         }
         Frontier tree = size == 0 ? new Frontier() : Frontier.of(size, new TreeNodes(c, log));
         var head = new LogHead(log, origin, tree, last, signed, keyId);
-        try (PreparedStatement ps = c.prepareStatement("SELECT level, idx FROM audit_tree_node WHERE chain_id = ? AND level < ? "
-                + "AND level >= 0 AND idx = (? >> level) - 1")) {
-            ps.setString(1, log);
-            ps.setInt(2, TreeNodes.STORED_FROM_LEVEL);
-            ps.setLong(3, size);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    head.storedEdge.add(pack(rs.getInt(1), rs.getLong(2)));
+        // The right-edge nodes below the stored levels already in the table (written with the last checkpoint).
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM audit_tree_node WHERE chain_id = ? AND level = ? AND idx = ?")) {
+            for (int level = 0; level < TreeNodes.STORED_FROM_LEVEL; level++) {
+                if ((size >>> level & 1) == 0) {
+                    continue;
+                }
+                ps.setString(1, log);
+                ps.setInt(2, level);
+                ps.setLong(3, (size >>> level) - 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        head.storedEdge.add(pack(level, (size >>> level) - 1));
+                    }
                 }
             }
         }
