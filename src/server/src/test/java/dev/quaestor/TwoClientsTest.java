@@ -147,7 +147,7 @@ class TwoClientsTest {
         var recorder = new RecordingTransport(McpClients.transport(base, TestIssuer.tokenFor("dave")));
         java = McpClient.sync(recorder).requestTimeout(Duration.ofSeconds(20)).build();
         String javaVersion = java.initialize().protocolVersion();
-        assertTrue(javaVersion.startsWith("2025-"), javaVersion);
+        assertEquals("2025-11-25", javaVersion, "the Java SDK's newest revision");
         awaitStreamOpen(recorder);
 
         ts = NodeClient.start(base.toString().replaceAll("/$", "") + "/mcp", TestIssuer.tokenFor("erin"));
