@@ -48,7 +48,8 @@ class AuditWaitTest {
 
     @Test
     void readsWhoseRecordsCannotCommitAreRefusedAndDiscloseNothing() throws Exception {
-        String session = Rpc.initialize(bob, "2025-06-18");
+        // 2025-03-26: the one revision with JSON-RPC batches, which this test also sends.
+        String session = Rpc.initialize(bob, "2025-03-26");
         try (Connection lock = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             lock.setAutoCommit(false);
             lock.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");

@@ -62,6 +62,7 @@ class LargeContentTest {
                     "quaestor.mounts.large.uri", "file:///large/",
                     "quaestor.mounts.large.root", DIR.toString(),
                     "quaestor.mounts.large.max-bytes", Integer.toString(64 * 1024 * 1024),
+                    "quaestor.mounts.large.ttl-ms", "5000",
                     "quaestor.mounts.capped.provider", "filesystem",
                     "quaestor.mounts.capped.uri", "file:///capped/",
                     "quaestor.mounts.capped.root", DIR.toString(),
@@ -185,6 +186,26 @@ class LargeContentTest {
         JsonNode data = JSON.readTree(event.substring("event: message\ndata: ".length()));
         assertEquals(Files.readString(TEXT, StandardCharsets.UTF_8), data.at("/result/contents/0/text").asText());
         assertEquals(sha256(Files.readAllBytes(TEXT)), outcome(sse.header("X-Request-Id")).contentSha256);
+    }
+
+    /** 2026-07-28: the streamed result carries resultType, the mount's ttlMs and cacheScope private ahead of the content. */
+    @Test
+    void aStreamedReadOnTheStatelessRevisionCarriesItsResultFields() throws Exception {
+        String token = TestIssuer.tokenFor("alice");
+        byte[] file = Files.readAllBytes(BIN);
+        var r = dev.quaestor.support.Modern.read(token, 77, "file:///large/random.bin").statusCode(200)
+                .contentType(containsString("application/json")).extract();
+        JsonNode body = JSON.readTree(r.asByteArray());
+        assertEquals(77, body.get("id").asInt());
+        assertEquals("complete", body.at("/result/resultType").asText());
+        assertEquals(5000, body.at("/result/ttlMs").asInt());
+        assertEquals("private", body.at("/result/cacheScope").asText());
+        assertEquals("quaestor", body.at("/result/_meta/io.modelcontextprotocol~1serverInfo/name").asText());
+        assertArrayEquals(file, Base64.getDecoder().decode(body.at("/result/contents/0/blob").asText()));
+        var row = outcome(r.header("X-Request-Id"));
+        assertEquals(sha256(file), row.contentSha256);
+        assertEquals("private", row.cacheScope);
+        assertEquals("2026-07-28", row.protocol);
     }
 
     @Test

@@ -94,15 +94,42 @@ class TransportTest {
         Rpc.call(alice, "no-such-session", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").statusCode(404);
     }
 
+    /**
+     * On a session, MCP-Protocol-Version must name a 2025 revision this server speaks (2025-11-25: "invalid or
+     * unsupported" gets 400); another supported one than the negotiated is served under the session's own revision
+     * (the conformance suite's server-sse-multiple-streams sends 2025-03-26 on the session it negotiated).
+     */
     @Test
     void protocolVersionHeaderIsHonoured() {
         String session = Rpc.initialize(alice, "2025-06-18");
         Rpc.as(alice).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-06-18")
                 .body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(200);
         Rpc.as(alice).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "1999-01-01")
-                .body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(400);
+                .body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(400)
+                .body("error.code", equalTo(-32600));
         Rpc.as(alice).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-03-26")
-                .body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(400);
+                .body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(200);
+        // ...but still not a batch: the session is 2025-06-18, which has none.
+        Rpc.as(alice).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-03-26")
+                .body("[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]").post("/mcp").then().statusCode(400)
+                .body("error.code", equalTo(-32600));
+        // The stateless revision's header without its _meta envelope: a malformed 2026-07-28 request.
+        Rpc.as(alice).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2026-07-28")
+                .body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(400)
+                .body("error.code", equalTo(-32602)).body("id", equalTo(2));
+    }
+
+    /** 2025-06-18 removed JSON-RPC batches: only a 2025-03-26 session may send one. */
+    @Test
+    void batchesOnlyOn20250326() {
+        for (String v : new String[] {"2025-06-18", "2025-11-25"}) {
+            String session = Rpc.initialize(alice, v);
+            Rpc.call(alice, session, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]").statusCode(400)
+                    .body("error.code", equalTo(-32600)).body("error.message", containsString("batches"));
+        }
+        String session = Rpc.initialize(alice, "2025-03-26");
+        Rpc.call(alice, session, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]").statusCode(200)
+                .body("[0].result", equalTo(java.util.Map.of()));
     }
 
     @Test
@@ -244,7 +271,7 @@ class TransportTest {
     void getStreamChecksTheProtocolVersionAndOrigin() {
         String session = Rpc.initialize(alice, "2025-06-18");
         given().header("Authorization", "Bearer " + alice).header("Mcp-Session-Id", session).accept("text/event-stream")
-                .header("MCP-Protocol-Version", "2025-03-26").get("/mcp").then().statusCode(400);
+                .header("MCP-Protocol-Version", "1999-01-01").get("/mcp").then().statusCode(400);
         given().header("Authorization", "Bearer " + alice).header("Mcp-Session-Id", session).accept("text/event-stream")
                 .header("Origin", "https://evil.example").get("/mcp").then().statusCode(403);
     }

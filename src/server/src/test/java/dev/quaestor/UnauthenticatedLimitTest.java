@@ -32,7 +32,7 @@ class UnauthenticatedLimitTest {
         public Map<String, String> getConfigOverrides() {
             return Map.of("quaestor.identity.unauthenticated-limit.capacity", "3",
                     "quaestor.identity.unauthenticated-limit.period", "600s",
-                    "quaestor.identity.unauthenticated-limit.summary-window", "2s");
+                    "quaestor.identity.unauthenticated-limit.summary-window", "5s");
         }
     }
 
@@ -62,20 +62,23 @@ class UnauthenticatedLimitTest {
 
         long refused = AuditRow.count(
                 "kind = 'AUTHENTICATION' and outcome = 'invalid-token' and event_time >= ?", since);
-        long throttled = AuditRow.count(
-                "kind = 'AUTHENTICATION' and outcome = 'throttled' and event_time >= ?", since);
         assertEquals(3, refused, "each refused token before the cut-off is recorded");
-        assertEquals(1, throttled, "the flood after it leaves one record");
 
-        // When the window closes, one summary counts every request turned away: 20 bad tokens and one without.
-        long until = System.currentTimeMillis() + 15_000;
+        // The 21 requests turned away (20 bad tokens, one without) are counted exactly: each window of the flood records
+        // its first at once and closes with one summary counting all of its requests (usually one window; a slow
+        // machine may split the flood across two).
+        long until = System.currentTimeMillis() + 20_000;
         List<AuditRow> summaries = List.of();
-        while (summaries.isEmpty() && System.currentTimeMillis() < until) {
+        while (summaries.stream().mapToLong(r -> r.eventCount).sum() < 21 && System.currentTimeMillis() < until) {
             summaries = AuditRow.list("kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
             Thread.onSpinWait();
         }
-        assertEquals(1, summaries.size(), "one summary for the window");
-        assertEquals(21L, summaries.get(0).eventCount, "exact count, nothing dropped uncounted");
-        assertTrue(summaries.get(0).firstTime != null && !summaries.get(0).lastTime.isBefore(summaries.get(0).firstTime));
+        assertEquals(21L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "exact count, nothing dropped uncounted");
+        long throttled = AuditRow.count("kind = 'AUTHENTICATION' and outcome = 'throttled' and event_time >= ?", since);
+        assertEquals(summaries.size(), throttled, "one record at the start of each window, not one per request");
+        assertTrue(throttled <= 3, "a bounded trail: " + throttled + " windows for 21 requests");
+        for (AuditRow r : summaries) {
+            assertTrue(r.firstTime != null && !r.lastTime.isBefore(r.firstTime), r.toString());
+        }
     }
 }

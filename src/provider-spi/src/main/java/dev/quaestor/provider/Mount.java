@@ -74,7 +74,8 @@ public record Mount(String name, String type, CanonicalUri prefix, String prefix
 
     /** The configuration property a setting comes from. */
     public String propertyName(String key) {
-        boolean top = key.equals("root") || key.equals("file") || key.equals("repository") || key.equals("max-bytes");
+        boolean top = key.equals("root") || key.equals("file") || key.equals("repository") || key.equals("max-bytes")
+                || key.equals("ttl-ms");
         return "quaestor.mounts." + name + "." + (top ? "" : "options.") + key;
     }
 }

@@ -34,7 +34,17 @@ final class SigningKey {
         try {
             String pkcs8 = config.signingKey().orElse(null);
             if (pkcs8 == null && config.signingKeyFile().isPresent()) {
-                pkcs8 = Files.readString(Path.of(config.signingKeyFile().get()));
+                Path file = Path.of(config.signingKeyFile().get());
+                if (!Files.exists(file) && config.generateKey()) {
+                    // Dev mode keeps its generated key, so its log verifies with one key across restarts.
+                    KeyPair kp = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+                    Files.createDirectories(file.toAbsolutePath().getParent());
+                    Files.writeString(file, "-----BEGIN PRIVATE KEY-----\n"
+                            + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(kp.getPrivate().getEncoded())
+                            + "\n-----END PRIVATE KEY-----\n");
+                    LOG.warnf("audit checkpoints are signed with a key generated for development in %s (never use it for real)", file);
+                }
+                pkcs8 = Files.readString(file);
             }
             if (pkcs8 != null) {
                 KeyFactory kf = KeyFactory.getInstance("Ed25519");

@@ -23,9 +23,13 @@ import java.util.List;
 public class BearerChallenge {
 
     private final AuditLog audit;
+    /** {@code scope="…"} for the challenge: the scopes every call needs, if any are configured. */
+    private final String scope;
 
-    BearerChallenge(AuditLog audit) {
+    BearerChallenge(AuditLog audit, OAuthConfig oauth) {
         this.audit = audit;
+        this.scope = oauth.requiredScopes().filter(s -> !s.isEmpty()).map(s -> ", scope=\"" + String.join(" ", s) + "\"")
+                .orElse("");
     }
 
     /** Above authentication (200), so the hook is in place before a challenge can be sent. */
@@ -44,6 +48,7 @@ public class BearerChallenge {
                         if (presented) {
                             value += ", error=\"invalid_token\"";
                         }
+                        value += scope;
                         rc.response().headers().set("WWW-Authenticate", value);
                         var addr = rc.request().remoteAddress();
                         var caller = Caller.anonymous(addr == null ? null : addr.hostAddress(),

@@ -14,6 +14,14 @@ public interface OAuthConfig {
     /** The resource identifier (RFC 8707) tokens must be issued for; defaults to the public URL of /mcp. */
     Optional<String> resource();
 
-    /** Scopes to advertise. */
+    /** Scopes to advertise; defaults to {@link #requiredScopes}. */
     Optional<List<String>> scopesSupported();
+
+    /**
+     * Scopes every token must hold for any MCP call (e.g. {@code resources:read}). A token without one of them
+     * gets 403 with {@code WWW-Authenticate: Bearer error="insufficient_scope", scope="…"} (step-up), audited;
+     * the 401 challenge names them too. None by default. A policy rule's {@code when: scopes} is a different
+     * thing: a condition of that rule, whose denial is -32003.
+     */
+    Optional<List<String>> requiredScopes();
 }

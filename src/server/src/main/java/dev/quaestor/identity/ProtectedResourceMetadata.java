@@ -49,6 +49,6 @@ public class ProtectedResourceMetadata {
         List<String> servers = config.authorizationServers().orElseGet(() -> ConfigProvider.getConfig()
                 .getOptionalValue("quarkus.oidc.auth-server-url", String.class).map(List::of).orElse(List.of()));
         String resource = config.resource().orElseGet(() -> PublicUrl.of(request) + "/mcp");
-        return new Document(resource, servers, List.of("header"), config.scopesSupported().orElse(null), "Quaestor");
+        return new Document(resource, servers, List.of("header"), config.scopesSupported().or(config::requiredScopes).orElse(null), "Quaestor");
     }
 }

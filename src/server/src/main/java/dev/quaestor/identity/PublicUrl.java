@@ -10,7 +10,7 @@ public final class PublicUrl {
     private PublicUrl() {
     }
 
-    static String of(HttpServerRequest request) {
+    public static String of(HttpServerRequest request) {
         Optional<String> configured = ConfigProvider.getConfig().getOptionalValue("quaestor.http.public-url", String.class);
         if (configured.isPresent()) {
             String u = configured.get();

@@ -17,7 +17,8 @@ import org.jboss.logging.Logger;
  * 1), before its token is checked or any work queued, so an overloaded server answers quickly
  * instead of letting every request wait in an unbounded queue. Nothing has been decided or served
  * for such a request, so it leaves no audit record; it is counted in {@code quaestor.http.shed}
- * and logged at most once a minute. Long-lived GET streams are not counted.
+ * and logged at most once a minute. Long-lived GET streams are not counted, and a
+ * {@code subscriptions/listen} POST gives its place back once its stream is open ({@link #release}).
  */
 @ApplicationScoped
 public class AdmissionLimit {
@@ -25,6 +26,7 @@ public class AdmissionLimit {
     private static final Logger LOG = Logger.getLogger(AdmissionLimit.class);
     /** First of the /mcp filters: ahead of the unauthenticated throttle (950) and authentication (200). */
     private static final int PRIORITY = 990;
+    private static final String HELD = "quaestor.admission.held";
     private static final String BODY = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32005,"
             + "\"message\":\"Service unavailable: the server is at its bound of requests in flight\",\"data\":{}}}";
 
@@ -61,7 +63,23 @@ public class AdmissionLimit {
                     .end(BODY);
             return;
         }
-        rc.addEndHandler(done -> inFlight.decrementAndGet());
+        var held = new java.util.concurrent.atomic.AtomicBoolean(true);
+        rc.put(HELD, held);
+        rc.addEndHandler(done -> release(held));
         rc.next();
+    }
+
+    /** Gives back the place of a request whose answer is a long-lived stream (its work is done). */
+    void release(RoutingContext rc) {
+        java.util.concurrent.atomic.AtomicBoolean held = rc.get(HELD);
+        if (held != null) {
+            release(held);
+        }
+    }
+
+    private void release(java.util.concurrent.atomic.AtomicBoolean held) {
+        if (held.compareAndSet(true, false)) {
+            inFlight.decrementAndGet();
+        }
     }
 }

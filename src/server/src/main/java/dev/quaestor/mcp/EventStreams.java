@@ -1,7 +1,7 @@
 package dev.quaestor.mcp;
 
 import dev.quaestor.subscription.ChangeNotifier;
-import dev.quaestor.subscription.Subscriber;
+import dev.quaestor.subscription.StreamHolder;
 import dev.quaestor.subscription.SubscriptionConfig;
 import io.smallrye.mutiny.Multi;
 import jakarta.annotation.PreDestroy;
@@ -59,7 +59,7 @@ public class EventStreams {
      * Opens the session's stream, replacing any older one. Blocking (database, and the first
      * stream starts the providers' watchers).
      */
-    public Multi<OutboundSseEvent> open(String sessionId, Subscriber who, Instant tokenExpiry, Sse sse) {
+    public Multi<OutboundSseEvent> open(String sessionId, StreamHolder who, Instant tokenExpiry, Sse sse) {
         byte[] raw = new byte[18];
         random.nextBytes(raw);
         String streamId = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
@@ -90,7 +90,10 @@ public class EventStreams {
         local.values().forEach(o -> o.outlet().keepAlive());
     }
 
-    /** Ends streams whose token expired, or whose session ended or moved to a newer stream. */
+    /**
+     * Ends streams whose token expired, or whose session ended or moved to a newer stream; records the use of
+     * the sessions whose streams stay open (an open stream is not idleness).
+     */
     private void check() {
         if (local.isEmpty()) {
             return;
@@ -106,11 +109,15 @@ public class EventStreams {
         Map<String, Open> snapshot = Map.copyOf(local);
         try {
             Map<String, String> owners = sessions.streamOwners(List.copyOf(snapshot.keySet()));
+            var kept = new java.util.ArrayList<String>();
             snapshot.forEach((sessionId, o) -> {
                 if (!o.streamId().equals(owners.get(sessionId))) {
                     end(sessionId, o);
+                } else {
+                    kept.add(sessionId);
                 }
             });
+            sessions.keepAlive(kept);
         } catch (RuntimeException e) {
             LOG.warnf("cannot check the sessions of open streams: %s", e.toString());
         }

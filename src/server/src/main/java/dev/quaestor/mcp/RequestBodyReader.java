@@ -71,8 +71,11 @@ public class RequestBodyReader {
             return read.getBytes();
         }
         try {
-            return read(rc).toCompletionStage().toCompletableFuture()
-                    .get(timeoutMillis + 1000, java.util.concurrent.TimeUnit.MILLISECONDS).getBytes();
+            Buffer body = read(rc).toCompletionStage().toCompletableFuture()
+                    .get(timeoutMillis + 1000, java.util.concurrent.TimeUnit.MILLISECONDS);
+            // Kept, so that a second look at the request (the listen route handing it back) finds it.
+            rc.put(BODY, body);
+            return body.getBytes();
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof Refused r ? r : new Refused(400, "Request body could not be read\n");
         } catch (java.util.concurrent.TimeoutException e) {

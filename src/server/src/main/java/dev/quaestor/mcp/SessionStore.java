@@ -9,9 +9,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Collections;
@@ -21,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 
 /**
  * Sessions in the shared database, with a short-lived per-replica cache. A session belongs to the
@@ -31,22 +35,48 @@ import java.util.concurrent.Executors;
  * old, so its requests do not each wait on the database once per TTL; a view is never trusted past
  * the TTL itself (an idle session's next request reads the database).
  *
- * <p>Plain JDBC on the application's pool, each call its own autocommit statement: a failure comes
- * out as a {@link SessionStoreException}, which callers answer by failing closed (-32005).
+ * <p><b>Lifetime.</b> A session ends when it has not been used for {@code quaestor.sessions.idle-timeout}
+ * and when the latest token it was used with expires: from then on it is not found (404), and the
+ * {@link SessionSweeper} deletes its row and its subscriptions. Use is written to the row at most once
+ * per tenth of the idle timeout, and a later-expiring token at most once per token.
+ *
+ * <p>Plain JDBC on the application's pool, each call its own autocommit statement (the sweep: one
+ * transaction per batch): a failure comes out as a {@link SessionStoreException}, which callers answer
+ * by failing closed (-32005).
  */
 @ApplicationScoped
 public class SessionStore {
 
-    /** What a request needs to know about its session. */
-    public record Session(String id, String subject, String protocolVersion) {
+    /** What a request needs to know about its session. {@code expiresAt}: the latest token's expiry, if known. */
+    public record Session(String id, String subject, String protocolVersion, String clientInfo, Instant lastUsed,
+            Instant expiresAt) {
+    }
+
+    /** Why a session ended. */
+    public enum End {
+        DELETED("deleted"), IDLE("idle-timeout"), TOKEN_EXPIRED("token-expired");
+
+        public final String outcome;
+
+        End(String outcome) {
+            this.outcome = outcome;
+        }
+    }
+
+    /** A session the sweep is removing, with why it ended. */
+    public record Expired(Session session, End reason) {
     }
 
     private final SecureRandom random = new SecureRandom();
     private final AgroalDataSource ds;
     private final LoadingCache<String, Session> cache;
+    private final Duration idle;
+    private final Duration touchEvery;
 
-    SessionStore(TransportConfig config, AgroalDataSource ds) {
+    SessionStore(TransportConfig config, SessionConfig lifetime, AgroalDataSource ds) {
         this.ds = ds;
+        this.idle = lifetime.idleTimeout();
+        this.touchEvery = idle.dividedBy(10);
         Duration ttl = config.sessionCacheTtl();
         // Its own thread, not the common pool: the reload waits on the database, and must not borrow a
         // request's context or a pool that other work relies on.
@@ -62,49 +92,144 @@ public class SessionStore {
     /** The live session as stored, or null (then nothing is cached). */
     private Session load(String id) {
         try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT subject, protocol_version FROM mcp_session WHERE id = ? AND ended_at IS NULL")) {
+                PreparedStatement ps = c.prepareStatement("SELECT subject, protocol_version, client_name, last_used_at, "
+                        + "expires_at, created_at FROM mcp_session WHERE id = ? AND ended_at IS NULL")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new Session(id, rs.getString(1), rs.getString(2)) : null;
+                if (!rs.next()) {
+                    return null;
+                }
+                Instant lastUsed = instant(rs, 4);
+                return new Session(id, rs.getString(1), rs.getString(2), rs.getString(3),
+                        lastUsed != null ? lastUsed : instant(rs, 6), instant(rs, 5));
             }
         } catch (SQLException e) {
             throw new SessionStoreException("session lookup", e);
         }
     }
 
-    public Session open(String subject, String protocolVersion, String clientName) {
+    /** Opens a session for this subject; {@code tokenExpiry} (may be null) bounds its life until a later token is seen. */
+    public Session open(String subject, String protocolVersion, String clientInfo, Instant tokenExpiry) {
         byte[] raw = new byte[24];
         random.nextBytes(raw);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
-        String client = clientName == null || clientName.length() <= 256 ? clientName : clientName.substring(0, 256);
+        String client = clientInfo == null || clientInfo.length() <= 256 ? clientInfo : clientInfo.substring(0, 256);
+        Instant now = Instant.now();
         try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "INSERT INTO mcp_session (id, subject, protocol_version, client_name, created_at) VALUES (?, ?, ?, ?, ?)")) {
+                PreparedStatement ps = c.prepareStatement("INSERT INTO mcp_session (id, subject, protocol_version, client_name, "
+                        + "created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, id);
             ps.setString(2, subject);
             ps.setString(3, protocolVersion);
             ps.setString(4, client);
-            ps.setObject(5, now());
+            ps.setObject(5, utc(now));
+            ps.setObject(6, utc(now));
+            setInstant(ps, 7, tokenExpiry);
             ps.executeUpdate();
         } catch (SQLException e) {
             throw new SessionStoreException("opening a session", e);
         }
-        var s = new Session(id, subject, protocolVersion);
+        var s = new Session(id, subject, protocolVersion, client, now, tokenExpiry);
         cache.put(id, s);
         return s;
     }
 
-    /** The live session with this id owned by this subject, if any. */
+    /** The live session with this id owned by this subject, if any (without recording use). */
     public Optional<Session> find(String id, String subject) {
+        return find(id, subject, null, false);
+    }
+
+    /**
+     * The live session with this id owned by this subject, if any, for a request made with a token that
+     * expires at {@code tokenExpiry}: its use is recorded, and a token that expires later than the
+     * session's latest one extends it.
+     */
+    public Optional<Session> use(String id, String subject, Instant tokenExpiry) {
+        return find(id, subject, tokenExpiry, true);
+    }
+
+    private Optional<Session> find(String id, String subject, Instant tokenExpiry, boolean use) {
         if (id == null || id.length() > 64) {
             return Optional.empty();
         }
         Session s = cache.get(id);
-        if (s == null) {
+        if (s == null || !s.subject().equals(subject)) {
             return Optional.empty();
         }
-        return s.subject().equals(subject) ? Optional.of(s) : Optional.empty();
+        Instant now = Instant.now();
+        if (endedBy(s, now) != null) {
+            return Optional.empty();
+        }
+        if (use) {
+            boolean stale = s.lastUsed() == null || s.lastUsed().plus(touchEvery).isBefore(now);
+            boolean later = tokenExpiry != null && (s.expiresAt() == null || tokenExpiry.isAfter(s.expiresAt().plusSeconds(1)));
+            if (stale || later) {
+                Instant expiry = later ? tokenExpiry : s.expiresAt();
+                touch(id, now, expiry);
+                s = new Session(s.id(), s.subject(), s.protocolVersion(), s.clientInfo(), now, expiry);
+                cache.put(id, s);
+            }
+        }
+        return Optional.of(s);
+    }
+
+    /** Why this view of a session has ended by {@code now}, or null if it has not. */
+    End endedBy(Session s, Instant now) {
+        if (s.expiresAt() != null && !now.isBefore(s.expiresAt())) {
+            return End.TOKEN_EXPIRED;
+        }
+        if (s.lastUsed() != null && s.lastUsed().plus(idle).isBefore(now)) {
+            return End.IDLE;
+        }
+        return null;
+    }
+
+    private void touch(String id, Instant now, Instant expiry) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "UPDATE mcp_session SET last_used_at = ?, expires_at = ? WHERE id = ? AND ended_at IS NULL")) {
+            ps.setObject(1, utc(now));
+            setInstant(ps, 2, expiry);
+            ps.setString(3, id);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new SessionStoreException("recording a session's use", e);
+        }
+    }
+
+    /** Records use of sessions whose event stream is open (an open stream is not idleness). */
+    public void keepAlive(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        Instant now = Instant.now();
+        List<String> all = List.copyOf(ids);
+        for (int i = 0; i < all.size(); i += 500) {
+            List<String> chunk = all.subList(i, Math.min(all.size(), i + 500));
+            try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "UPDATE mcp_session SET last_used_at = ? WHERE ended_at IS NULL AND last_used_at < ? AND id IN "
+                            + placeholders(chunk.size()))) {
+                ps.setObject(1, utc(now));
+                ps.setObject(2, utc(now.minus(touchEvery)));
+                for (int k = 0; k < chunk.size(); k++) {
+                    ps.setString(k + 3, chunk.get(k));
+                }
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                throw new SessionStoreException("recording the use of streaming sessions", e);
+            }
+        }
+        // A view in this replica's cache would otherwise still show the older use.
+        markUsed(all);
+    }
+
+    private void markUsed(List<String> ids) {
+        for (String id : ids) {
+            Session s = cache.getIfPresent(id);
+            if (s != null) {
+                cache.put(id, new Session(s.id(), s.subject(), s.protocolVersion(), s.clientInfo(), Instant.now(), s.expiresAt()));
+            }
+        }
     }
 
     /** Records that this stream is now the session's one stream, replacing any other on any replica. */
@@ -125,9 +250,8 @@ public class SessionStore {
         List<String> all = List.copyOf(ids);
         for (int i = 0; i < all.size(); i += 500) {
             List<String> chunk = all.subList(i, Math.min(all.size(), i + 500));
-            String in = "(" + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ")";
             try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
-                    "SELECT id, stream_id FROM mcp_session WHERE ended_at IS NULL AND id IN " + in)) {
+                    "SELECT id, stream_id FROM mcp_session WHERE ended_at IS NULL AND id IN " + placeholders(chunk.size()))) {
                 for (int k = 0; k < chunk.size(); k++) {
                     ps.setString(k + 1, chunk.get(k));
                 }
@@ -152,7 +276,7 @@ public class SessionStore {
         boolean ended;
         try (Connection c = ds.getConnection();
                 PreparedStatement ps = c.prepareStatement("UPDATE mcp_session SET ended_at = ? WHERE id = ? AND ended_at IS NULL")) {
-            ps.setObject(1, now());
+            ps.setObject(1, utc(Instant.now()));
             ps.setString(2, id);
             ended = ps.executeUpdate() == 1;
         } catch (SQLException e) {
@@ -163,7 +287,87 @@ public class SessionStore {
         return ended;
     }
 
-    private static OffsetDateTime now() {
-        return OffsetDateTime.now(ZoneOffset.UTC);
+    /**
+     * Removes up to {@code limit} sessions that have expired by {@code now} (idle, or past their latest token's
+     * expiry), in one transaction that holds their rows: {@code recordEnds} runs first (it audits their end) and
+     * must return normally for the rows to be deleted; if it throws, nothing is deleted and they are tried
+     * again next time. Rows another replica's sweep holds are skipped. Returns the sessions removed.
+     */
+    public List<Expired> removeExpired(Instant now, int limit, Consumer<List<Expired>> recordEnds) {
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                var found = new ArrayList<Expired>();
+                try (PreparedStatement ps = c.prepareStatement("SELECT id, subject, protocol_version, client_name, "
+                        + "last_used_at, expires_at, created_at FROM mcp_session WHERE ended_at IS NULL AND "
+                        + "(expires_at <= ? OR COALESCE(last_used_at, created_at) < ?) ORDER BY id "
+                        + "FETCH FIRST " + limit + " ROWS ONLY FOR UPDATE SKIP LOCKED")) {
+                    ps.setObject(1, utc(now));
+                    ps.setObject(2, utc(now.minus(idle)));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            Instant lastUsed = instant(rs, 5);
+                            var s = new Session(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                                    lastUsed != null ? lastUsed : instant(rs, 7), instant(rs, 6));
+                            End why = endedBy(s, now);
+                            found.add(new Expired(s, why == null ? End.IDLE : why));
+                        }
+                    }
+                }
+                if (found.isEmpty()) {
+                    c.commit();
+                    return found;
+                }
+                recordEnds.accept(found);
+                List<String> ids = found.stream().map(e -> e.session().id()).toList();
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM mcp_session WHERE id IN " + placeholders(ids.size()))) {
+                    for (int k = 0; k < ids.size(); k++) {
+                        ps.setString(k + 1, ids.get(k));
+                    }
+                    ps.executeUpdate();
+                }
+                c.commit();
+                ids.forEach(cache::invalidate);
+                return found;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new SessionStoreException("removing expired sessions", e);
+        }
+    }
+
+    /** Deletes the rows of sessions ended by DELETE (their end was recorded then); returns how many. */
+    public int purgeEnded() {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("DELETE FROM mcp_session WHERE ended_at IS NOT NULL")) {
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new SessionStoreException("deleting ended sessions", e);
+        }
+    }
+
+    private static String placeholders(int n) {
+        return "(" + String.join(", ", Collections.nCopies(n, "?")) + ")";
+    }
+
+    private static OffsetDateTime utc(Instant t) {
+        return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
+    }
+
+    private static void setInstant(PreparedStatement ps, int i, Instant t) throws SQLException {
+        if (t == null) {
+            ps.setNull(i, Types.TIMESTAMP_WITH_TIMEZONE);
+        } else {
+            ps.setObject(i, utc(t));
+        }
+    }
+
+    private static Instant instant(ResultSet rs, int i) throws SQLException {
+        OffsetDateTime t = rs.getObject(i, OffsetDateTime.class);
+        return t == null ? null : t.toInstant();
     }
 }

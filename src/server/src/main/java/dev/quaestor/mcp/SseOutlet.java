@@ -1,11 +1,13 @@
 package dev.quaestor.mcp;
 
 import dev.quaestor.subscription.NotificationOutlet;
-import dev.quaestor.subscription.Subscriber;
+import dev.quaestor.subscription.StreamHolder;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * One session's GET stream on this replica: JSON-RPC notifications as SSE {@code message} events
@@ -17,14 +19,14 @@ final class SseOutlet implements NotificationOutlet {
     static final int BUFFER = 256;
 
     private final String sessionId;
-    private final Subscriber subscriber;
+    private final StreamHolder holder;
     private final Sse sse;
     private volatile MultiEmitter<? super OutboundSseEvent> emitter;
     private volatile boolean closed;
 
-    SseOutlet(String sessionId, Subscriber subscriber, Sse sse) {
+    SseOutlet(String sessionId, StreamHolder holder, Sse sse) {
         this.sessionId = sessionId;
-        this.subscriber = subscriber;
+        this.holder = holder;
         this.sse = sse;
     }
 
@@ -42,14 +44,36 @@ final class SseOutlet implements NotificationOutlet {
         }, BUFFER);
     }
 
+    /** One stream per session on this replica: a newer one takes the older one's key. */
+    @Override
+    public String key() {
+        return "session:" + sessionId;
+    }
+
     @Override
     public String sessionId() {
         return sessionId;
     }
 
     @Override
-    public Subscriber subscriber() {
-        return subscriber;
+    public Set<String> resourceSubscriptions() {
+        return null;
+    }
+
+    /** A session's stream gets list changes (the session's capability says so); policy decides each. */
+    @Override
+    public boolean listChanged() {
+        return true;
+    }
+
+    @Override
+    public StreamHolder holder() {
+        return holder;
+    }
+
+    @Override
+    public Map<String, Object> meta() {
+        return Map.of();
     }
 
     @Override

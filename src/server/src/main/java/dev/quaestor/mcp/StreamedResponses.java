@@ -38,9 +38,10 @@ class StreamedResponses {
         this.config = config;
     }
 
-    Response build(JsonNode id, StreamedRead read, boolean sse, HttpServerRequest request, String requestId,
+    Response build(Answer.Streamed streamed, boolean sse, HttpServerRequest request, String requestId,
             Map<String, String> headers) {
-        byte[] opening = opening(id, read, sse);
+        StreamedRead read = streamed.read();
+        byte[] opening = opening(streamed.id(), read, streamed.resultFields(), sse);
         byte[] closing = (sse ? "\"}]}}\n\n" : "\"}]}}").getBytes(StandardCharsets.US_ASCII);
         StreamingOutput body = out -> {
             // Let the worker run ahead of the socket by a few writes: with the default high-water mark
@@ -63,15 +64,19 @@ class StreamedResponses {
         return builder.build();
     }
 
-    /** {@code {"jsonrpc":"2.0","id":…,"result":{"contents":[{"uri":…,"mimeType":…,"blob":"} up to the value. */
-    private byte[] opening(JsonNode id, StreamedRead read, boolean sse) {
+    /**
+     * {@code {"jsonrpc":"2.0","id":…,"result":{…,"contents":[{"uri":…,"mimeType":…,"blob":"} up to the value,
+     * with {@code resultFields} (the era's members ahead of {@code contents}) where the ellipsis is.
+     */
+    private byte[] opening(JsonNode id, StreamedRead read, String resultFields, boolean sse) {
         try {
             var s = new StringBuilder(256);
             if (sse) {
                 s.append("event: message\ndata: ");
             }
             s.append("{\"jsonrpc\":\"2.0\",\"id\":").append(json.writeValueAsString(id))
-                    .append(",\"result\":{\"contents\":[{\"uri\":").append(json.writeValueAsString(read.uri()));
+                    .append(",\"result\":{").append(resultFields)
+                    .append("\"contents\":[{\"uri\":").append(json.writeValueAsString(read.uri()));
             if (read.mimeType() != null) {
                 s.append(",\"mimeType\":").append(json.writeValueAsString(read.mimeType()));
             }

@@ -8,23 +8,34 @@ import java.util.TreeSet;
 
 /**
  * One request as the pipeline sees it: a server-issued request id (returned to the client in every
- * error and in {@code X-Request-Id}), the verified caller, where the call came from, and the codes
- * its protocol revision answers refusals with.
+ * error and in {@code X-Request-Id}), the verified caller, where the call came from, what follows
+ * the client across requests (an MCP session, or without one the token's {@code sid}/{@code jti}
+ * and the client's declared name), and the protocol {@link Revision} it speaks.
  */
 public record RequestContext(String requestId, Identity identity, String sourceIp, String userAgent,
-        String sessionId, String protocolVersion, ReasonCodes codes, Facts facts) {
+        String sessionId, String correlationId, String clientInfo, Revision revision, Facts facts) {
 
     public RequestContext(String requestId, Identity identity, String sourceIp, String userAgent, String sessionId,
-            String protocolVersion, ReasonCodes codes) {
-        this(requestId, identity, sourceIp, userAgent, sessionId, protocolVersion, codes, Facts.now(sourceIp));
+            String correlationId, String clientInfo, Revision revision) {
+        this(requestId, identity, sourceIp, userAgent, sessionId, correlationId, clientInfo, revision,
+                Facts.now(sourceIp));
+    }
+
+    public String protocolVersion() {
+        return revision.name();
+    }
+
+    public ReasonCodes codes() {
+        return revision.codes();
     }
 
     public Caller caller() {
         return new Caller(identity.subject(), identity.client(), identity.tenant(),
-                List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, sessionId, null, null, null);
+                List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, sessionId, correlationId, clientInfo,
+                null);
     }
 
     int code(Reason reason) {
-        return codes.codeFor(reason);
+        return codes().codeFor(reason);
     }
 }

@@ -42,7 +42,14 @@ import org.jboss.logging.Logger;
  *
  * <ol>
  *   <li><b>Authentication</b>: done by quarkus-oidc before the endpoint runs; the verified
- *       {@link dev.quaestor.identity.Identity} arrives in the {@link RequestContext}.</li>
+ *       {@link dev.quaestor.identity.Identity} arrives in the {@link RequestContext}. The protocol layer then
+ *       refuses a token without the required scopes (403, audited) before anything else.</li>
+ *   <li><b>Framing</b>: the protocol layer's own checks of the request's envelope and headers (the
+ *       2026-07-28 {@code _meta}, {@code Mcp-Method}/{@code Mcp-Name} against the body). A refusal there is
+ *       audited by {@link #rejectFraming} and committed before it is answered; policy is never consulted for
+ *       such a request.</li>
+ *   <li><b>Canonical URI</b>: a URI with no canonical form is refused ({@link Reason#INVALID_URI}); on a revision
+ *       that asks for it ({@link Revision#canonicalUrisOnly}) so is one not already canonical. Audited.</li>
  *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.
  *       A denial is audited (one {@code DECISION} record) and stops here ({@link Reason#DENIED}).</li>
  *   <li><b>Rate limit</b> from the policy's {@code limits:} ({@link Reason#RATE_LIMITED}). It is asked before the
@@ -62,6 +69,13 @@ import org.jboss.logging.Logger;
  *
  * <p>Every refusal is a {@link Refusal} naming its {@link Reason}, already audited; the protocol layer
  * turns it into its own error, and {@link RequestContext#codes()} says which code to record.
+ *
+ * <p>Results a client may cache carry a {@link CacheHint}: always {@code private} for resources (listings,
+ * templates, content), with the mount's {@code ttl-ms} (a listing: the shortest of all mounts'). On a revision that
+ * declares it, the scope is recorded in the {@code OUTCOME}.
+ *
+ * <p>{@code subscriptions/listen} ({@link #listen}) judges every requested URI, and the list-change filter, with
+ * action {@code subscribe} (one {@code DECISION} each) and grants only what the policy allows.
  *
  * <p>{@code resources/subscribe} takes the same path with action {@code subscribe}; its "provider"
  * step records the subscription in the shared store. {@code resources/unsubscribe} skips the
@@ -132,9 +146,11 @@ public class ResourcePipeline {
 
         OpenedContent content;
         long maxBytes;
+        CacheHint cache;
         try {
             var mounted = mounts.resolve(uri).orElseThrow(() -> new ResourceNotFoundException(uriText));
             maxBytes = mounted.mount().longSetting("max-bytes", Long.MAX_VALUE);
+            cache = CacheHint.privateFor(mounted.ttlMs());
             try (var stage = spans.start("provider", method)) {
                 stage.attribute("quaestor.mount", mounted.mount().name());
                 content = calls.read(mounted, uri, readConfig.bufferLimit());
@@ -153,15 +169,17 @@ public class ResourcePipeline {
                 content.discard();
                 throw refused;
             }
+            String scope = declared(ctx, cache);
             return new Served<>(new StreamedRead(uriText, e.mimeType(), content.text(), content.head(), content.rest(),
                     maxBytes, (outcome, errorCode, bytes, sha256, detail) -> outcome(ctx, null, method, Action.READ, uriText,
-                            policy, outcome, errorCode, bytes, null, sha256, start, joinDetails(rate.auditDetail(), detail)), digests), rate);
+                            policy, outcome, errorCode, bytes, null, sha256, "ok".equals(outcome) ? scope : null, start,
+                            joinDetails(rate.auditDetail(), detail)), digests), rate, cache);
         }
         byte[] bytes = content.head();
         String sha256 = sha256(bytes);
         outcome(ctx, admitted.decision(), method, Action.READ, uriText, policy, "ok", null, (long) bytes.length, null, sha256,
-                start, rate.auditDetail());
-        return new Served<>(new ReadResult.Complete(uriText, e.mimeType(), content.text(), bytes), rate);
+                declared(ctx, cache), start, rate.auditDetail());
+        return new Served<>(new ReadResult.Complete(uriText, e.mimeType(), content.text(), bytes), rate, cache);
     }
 
     public Served<Page<ResourceEntry>> list(RequestContext ctx, String cursor) {
@@ -178,9 +196,11 @@ public class ResourcePipeline {
         } catch (RuntimeException e) {
             throw providerFailure(ctx, admitted, method, Action.LIST, null, policy, start, e);
         }
-        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, page.items().size(), null, start,
-                joinDetails(rate.auditDetail(), skipped.isEmpty() ? null : String.join("; ", skipped)));
-        return new Served<>(page, rate);
+        // One page spans every mount: it may be reused no longer than the shortest-lived of them allows.
+        CacheHint cache = CacheHint.privateFor(mounts.shortestTtlMs());
+        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, page.items().size(), null,
+                declared(ctx, cache), start, joinDetails(rate.auditDetail(), skipped.isEmpty() ? null : String.join("; ", skipped)));
+        return new Served<>(page, rate, cache);
     }
 
     public Served<List<TemplateEntry>> templates(RequestContext ctx, String cursor) {
@@ -201,9 +221,11 @@ public class ResourcePipeline {
                 }
             }
         }
-        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, out.size(), null, start,
-                admitted.rate().auditDetail());
-        return new Served<>(List.copyOf(out), admitted.rate());
+        // Filtered by policy, so private; every mount contributes, so the shortest of their lifetimes.
+        CacheHint cache = CacheHint.privateFor(mounts.shortestTtlMs());
+        outcome(ctx, admitted.decision(), method, Action.LIST, null, policy, "ok", null, null, out.size(), null,
+                declared(ctx, cache), start, admitted.rate().auditDetail());
+        return new Served<>(List.copyOf(out), admitted.rate(), cache);
     }
 
     /**
@@ -270,6 +292,82 @@ public class ResourcePipeline {
         outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, removed ? "ok" : "not-subscribed", null, null, null, null,
                 start, rate.auditDetail());
         return new Served<>(null, rate);
+    }
+
+    /**
+     * {@code subscriptions/listen}: every requested URI, and the list-change filter, judged by policy with
+     * action {@code subscribe}, each its own {@code DECISION} record ({@code ALLOW} or {@code DENY} with the
+     * deciding rules), under one rate-limit check for the request (its {@code DECISION} {@code FILTER}); an
+     * {@code OUTCOME} says how many were granted. Only what is granted is returned: a URI the caller may not
+     * subscribe to, or one outside every mount, is simply absent, the same whether or not it exists. Every
+     * record is committed before this returns, since the acknowledgement discloses the grant.
+     */
+    public Served<ListenGrant> listen(RequestContext ctx, List<String> rawUris, boolean listChanged, int maxUris) {
+        long start = System.nanoTime();
+        String method = "subscriptions/listen";
+        PolicySet policy = policies.current();
+        var uris = new LinkedHashMap<String, CanonicalUri>();
+        for (String raw : rawUris) {
+            CanonicalUri u = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, raw, policy, start);
+            uris.putIfAbsent(u.toString(), u);
+        }
+        if (uris.size() > maxUris) {
+            awaitCommit(decision(ctx, method, Action.SUBSCRIBE, null, "DENY", List.of(), policy, "too-many-subscriptions",
+                    ctx.code(Reason.TOO_MANY_SUBSCRIPTIONS), uris.size() + " URIs requested; at most " + maxUris));
+            metrics.finished(method, "too-many-subscriptions", System.nanoTime() - start);
+            var data = new LinkedHashMap<String, Object>();
+            data.put("maxSubscriptions", maxUris);
+            throw new Refusal(Reason.TOO_MANY_SUBSCRIPTIONS, "Too many resource subscriptions in one listen request", data);
+        }
+        Admitted admitted = admit(ctx, method, Action.SUBSCRIBE, null, null, "FILTER", List.of(), policy, start);
+        var pending = new ArrayList<PendingCommit>();
+        var granted = new ArrayList<String>();
+        try (var stage = spans.start("policy", method)) {
+            for (var e : uris.entrySet()) {
+                Decision d = policy.decide(ctx.identity(), Action.SUBSCRIBE, e.getValue(), ctx.facts());
+                boolean mounted = mounts.resolve(e.getValue()).isPresent();
+                if (d.allowed() && mounted) {
+                    granted.add(e.getKey());
+                }
+                pending.add(decision(ctx, method, Action.SUBSCRIBE, e.getKey(), d.allowed() ? "ALLOW" : "DENY", d.rules(),
+                        policy, d.allowed() ? (mounted ? null : "not-mounted") : "not-granted", null, null));
+            }
+            stage.outcome(granted.size() == uris.size() ? "allow" : "filter");
+        }
+        boolean listGranted = false;
+        if (listChanged) {
+            for (var m : mounts.all()) {
+                if (policy.mayAllowBelow(ctx.identity(), Action.SUBSCRIBE, m.mount().prefix(), ctx.facts())) {
+                    listGranted = true;
+                    break;
+                }
+            }
+            pending.add(decision(ctx, method, Action.SUBSCRIBE, null, listGranted ? "ALLOW" : "DENY", List.of(), policy,
+                    listGranted ? null : "not-granted", null, "resourcesListChanged"));
+        }
+        for (PendingCommit p : pending) {
+            awaitCommit(p);
+        }
+        String summary = "granted " + granted.size() + " of " + uris.size() + " resource subscriptions"
+                + (listChanged ? "; resourcesListChanged " + (listGranted ? "granted" : "not granted") : "");
+        outcome(ctx, admitted.decision(), method, Action.SUBSCRIBE, null, policy, "ok", null, null, granted.size(), null, start,
+                joinDetails(admitted.rate().auditDetail(), summary));
+        return new Served<>(new ListenGrant(granted, listGranted), admitted.rate());
+    }
+
+    /**
+     * A request the protocol layer refused for its framing (its envelope, or headers that disagree with
+     * its body) before the path began: its only record, a {@code DECISION} {@code DENY} saying what was
+     * wrong, committed before the refusal is answered. Policy is never consulted for such a request.
+     *
+     * @param method the method the body named, as sent (cut to the audit column's length)
+     * @param action the policy action the method would have taken, if it is a resource method, else null
+     * @param uri the URI the body named, as sent, if any
+     */
+    public void rejectFraming(RequestContext ctx, String method, Action action, String uri, String outcome, int errorCode,
+            String detail) {
+        String m = method == null ? null : method.length() <= 64 ? method : method.substring(0, 64);
+        awaitCommit(decision(ctx, m, action, uri, "DENY", List.of(), policies.current(), outcome, errorCode, detail));
     }
 
     /**
@@ -378,17 +476,33 @@ public class ResourcePipeline {
         return s == null || s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
 
-    /** The canonical URI, or an audited -32602 for a URI that has none. */
+    /**
+     * The canonical URI, or an audited -32602 for a URI that has none, and on a revision that asks for
+     * canonical URIs only ({@link Revision#canonicalUrisOnly}), for one that is not already canonical: the
+     * answer then names the canonical form, and nothing is judged or served under another string than the
+     * one the client sent.
+     */
     private CanonicalUri canonicalOrRefuse(RequestContext ctx, String method, Action action, String rawUri, PolicySet policy,
             long start) {
+        CanonicalUri uri;
         try {
-            return UriCanonicalizer.canonicalize(rawUri);
+            uri = UriCanonicalizer.canonicalize(rawUri);
         } catch (InvalidUriException e) {
             awaitCommit(decision(ctx, method, action, rawUri, "DENY", List.of(), policy, "refused",
                     ctx.code(Reason.INVALID_URI), null));
             metrics.finished(method, "invalid-uri", System.nanoTime() - start);
             throw new Refusal(Reason.INVALID_URI, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
         }
+        if (ctx.revision().canonicalUrisOnly() && !uri.toString().equals(rawUri)) {
+            awaitCommit(decision(ctx, method, action, rawUri, "DENY", List.of(), policy, "non-canonical-uri",
+                    ctx.code(Reason.INVALID_URI), "canonical form: " + truncate(uri.toString())));
+            metrics.finished(method, "invalid-uri", System.nanoTime() - start);
+            var data = uriData(rawUri);
+            data.put("canonicalUri", uri.toString());
+            throw new Refusal(Reason.INVALID_URI, "Resource URI is not in canonical form; use " + truncate(uri.toString()),
+                    data);
+        }
+        return uri;
     }
 
     /** The subscription store (the database) failed: audited, and refused like an unwritable audit log. */
@@ -519,9 +633,11 @@ public class ResourcePipeline {
      */
     private PendingCommit decision(RequestContext ctx, String method, Action action, String uri, String verdict,
             List<String> rules, PolicySet policy, String refusal, Integer errorCode, String detail) {
-        metrics.decided(action, verdict);
+        if (action != null) {
+            metrics.decided(action, verdict);
+        }
         var event = AuditEvent.of(Kind.DECISION, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
-                .method(method).action(action.wireName()).uri(uri).decision(verdict).rules(rules)
+                .method(method).action(action == null ? null : action.wireName()).uri(uri).decision(verdict).rules(rules)
                 .policyRevision(policy.revision()).outcome(refusal).errorCode(errorCode).detail(detail).build();
         try (var stage = spans.start("audit.decision", method)) {
             return audit.submit(event);
@@ -537,10 +653,17 @@ public class ResourcePipeline {
     private void outcome(RequestContext ctx, PendingCommit decision, String method, Action action, String uri,
             PolicySet policy, String outcome, Integer errorCode, Long bytes, Integer items, String sha256, long start,
             String detail) {
+        outcome(ctx, decision, method, action, uri, policy, outcome, errorCode, bytes, items, sha256, null, start, detail);
+    }
+
+    /** As above, with the cache scope the response declares ({@link #declared}). */
+    private void outcome(RequestContext ctx, PendingCommit decision, String method, Action action, String uri,
+            PolicySet policy, String outcome, Integer errorCode, Long bytes, Integer items, String sha256,
+            String cacheScope, long start, String detail) {
         metrics.finished(method, outcome, System.nanoTime() - start);
         var event = AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
                 .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome(outcome)
-                .errorCode(errorCode).bytes(bytes).items(items).contentSha256(sha256)
+                .errorCode(errorCode).bytes(bytes).items(items).contentSha256(sha256).cacheScope(cacheScope)
                 .latencyMicros((System.nanoTime() - start) / 1000).detail(detail).build();
         try (var stage = spans.start("audit.outcome", method)) {
             (decision == null ? audit.submit(event) : audit.submitAfter(decision, event)).await();
@@ -560,6 +683,11 @@ public class ResourcePipeline {
 
     private static Refusal auditUnavailable() {
         return new Refusal(Reason.UNAVAILABLE, "Service unavailable: the audit log cannot record this request", Map.of());
+    }
+
+    /** The scope a response declares on this revision (null where the revision has no cache scope). */
+    private static String declared(RequestContext ctx, CacheHint cache) {
+        return ctx.revision().declaresCacheScope() && cache != null ? cache.scope() : null;
     }
 
     private static String joinDetails(String a, String b) {

@@ -2,6 +2,10 @@ package dev.quaestor.subscription;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.PendingCommit;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.PolicySet;
 import dev.quaestor.policy.PolicyStore;
@@ -35,9 +39,14 @@ import org.jboss.logging.Logger;
  * judged again under the policy active at that moment: {@code updated} only if the subscriber
  * (the identity stored with the subscription) may still {@code read} the URI, {@code list_changed}
  * only to streams whose holder may {@code list} something below a mount that changed.
- * Subscriptions are looked up in the shared database, so a subscription made through any replica
- * is honoured by the replica that holds the stream. Providers watch only while this replica has
- * a stream open.
+ * A 2025 session's subscriptions are looked up in the shared database, so a subscription made through
+ * any replica is honoured by the replica that holds the stream; a 2026-07-28 listen stream carries its
+ * own granted URIs. Providers watch only while this replica has a stream open.
+ *
+ * <p>Every notification is audited: a {@code NOTIFICATION} record (the holder, the URI, the deciding
+ * rules and the policy revision, under the id of the request that opened the stream) is committed
+ * before the notification is written. A notification whose record cannot be committed is not sent
+ * (counted as {@code unrecorded}).
  */
 @ApplicationScoped
 public class ChangeNotifier {
@@ -49,6 +58,7 @@ public class ChangeNotifier {
     private final SubscriptionStore store;
     private final NotificationMetrics metrics;
     private final ObjectMapper json;
+    private final AuditLog audit;
     private final int maxPending;
     private final Map<String, NotificationOutlet> outlets = new ConcurrentHashMap<>();
     private final Set<String> pendingUpdated = ConcurrentHashMap.newKeySet();
@@ -57,7 +67,8 @@ public class ChangeNotifier {
     private final ScheduledExecutorService scheduler;
 
     ChangeNotifier(MountTable mounts, PolicyStore policies, SubscriptionStore store, NotificationMetrics metrics,
-            ObjectMapper json, SubscriptionConfig config, MeterRegistry registry) {
+            ObjectMapper json, AuditLog audit, SubscriptionConfig config, MeterRegistry registry) {
+        this.audit = audit;
         this.mounts = mounts;
         this.policies = policies;
         this.store = store;
@@ -118,18 +129,18 @@ public class ChangeNotifier {
     }
 
     /**
-     * Starts delivering to this stream and returns the stream it replaces on this replica, if any.
-     * The first stream starts the providers' watchers, which may walk a directory tree: call it
-     * from a worker thread, not an I/O thread.
+     * Starts delivering to this stream and returns the stream with the same key it replaces on this
+     * replica, if any. The first stream starts the providers' watchers, which may walk a directory
+     * tree: call it from a worker thread, not an I/O thread.
      */
     public synchronized NotificationOutlet attach(NotificationOutlet outlet) {
         startListening();
-        return outlets.put(outlet.sessionId(), outlet);
+        return outlets.put(outlet.key(), outlet);
     }
 
-    /** Stops delivering to this stream (if it is still the session's). */
+    /** Stops delivering to this stream (if it is still the one under its key). */
     public void detach(NotificationOutlet outlet) {
-        if (outlets.remove(outlet.sessionId(), outlet) && outlets.isEmpty()) {
+        if (outlets.remove(outlet.key(), outlet) && outlets.isEmpty()) {
             scheduler.execute(this::stopListeningIfIdle);
         }
     }
@@ -138,13 +149,32 @@ public class ChangeNotifier {
         try {
             flush();
         } catch (RuntimeException e) {
-            // The subscription lookup failed (database down?): these changes are lost, later ones are not.
             LOG.warnf("notifications for one window were not sent: %s", e.toString());
             metrics.count("updated", "failed");
         }
     }
 
-    /** Sends what changed since the last flush. */
+    /** One notification judged deliverable: its stream, its text, and its audit record once queued. */
+    private static final class Delivery {
+        final NotificationOutlet outlet;
+        final String type;
+        final String message;
+        final AuditEvent record;
+        PendingCommit commit;
+
+        Delivery(NotificationOutlet outlet, String type, String message, AuditEvent record) {
+            this.outlet = outlet;
+            this.type = type;
+            this.message = message;
+            this.record = record;
+        }
+    }
+
+    /**
+     * Sends what changed since the last flush: each notification judged under the policy active now,
+     * its {@code NOTIFICATION} record committed, and only then written to its stream. No record, no
+     * notification.
+     */
     void flush() {
         List<String> uris = drain(pendingUpdated);
         List<CanonicalUri> lists = drain(pendingLists);
@@ -152,57 +182,140 @@ public class ChangeNotifier {
             return;
         }
         PolicySet policy = policies.current();
+        var deliveries = new ArrayList<Delivery>();
         if (!uris.isEmpty()) {
-            for (var s : store.find(outlets.keySet(), uris)) {
-                NotificationOutlet outlet = outlets.get(s.sessionId());
-                CanonicalUri uri = canonical(s.uri());
-                if (outlet == null || uri == null) {
-                    continue;
-                }
-                var who = s.subscriber();
-                if (policy.decide(who.identity(), Action.READ, uri, who.factsNow()).allowed()) {
-                    deliver(outlet, "updated", updated(s.uri()));
-                } else {
-                    metrics.count("updated", "suppressed");
-                }
-            }
+            updatesForSessions(uris, policy, deliveries);
+            updatesForListeners(uris, policy, deliveries);
         }
         if (!lists.isEmpty()) {
-            String message = notification("notifications/resources/list_changed", null);
             for (NotificationOutlet outlet : outlets.values()) {
-                var who = outlet.subscriber();
-                boolean visible = false;
+                if (!outlet.listChanged()) {
+                    continue;
+                }
+                var who = outlet.holder().subscriber();
+                CanonicalUri visibleBelow = null;
                 for (CanonicalUri prefix : lists) {
                     if (policy.mayAllowBelow(who.identity(), Action.LIST, prefix, who.factsNow())) {
-                        visible = true;
+                        visibleBelow = prefix;
                         break;
                     }
                 }
-                if (visible) {
-                    deliver(outlet, "list_changed", message);
+                if (visibleBelow != null) {
+                    String method = "notifications/resources/list_changed";
+                    deliveries.add(new Delivery(outlet, "list_changed", notification(method, null, outlet.meta()),
+                            record(outlet, method, Action.LIST, visibleBelow.toString(), List.of(), policy)));
                 } else {
                     metrics.count("list_changed", "suppressed");
                 }
             }
         }
+        // Queue every record first, so that one group commit covers the window; then send each once its record is in.
+        for (Delivery d : deliveries) {
+            try {
+                d.commit = audit.submit(d.record);
+            } catch (AuditUnavailableException e) {
+                d.commit = null;
+            }
+        }
+        for (Delivery d : deliveries) {
+            boolean recorded = false;
+            if (d.commit != null) {
+                try {
+                    d.commit.await();
+                    recorded = true;
+                } catch (AuditUnavailableException e) {
+                    recorded = false;
+                }
+            }
+            if (recorded) {
+                metrics.count(d.type, d.outlet.send(d.message) ? "sent" : "failed");
+            } else {
+                metrics.count(d.type, "unrecorded");
+            }
+        }
     }
 
-    private void deliver(NotificationOutlet outlet, String type, String message) {
-        metrics.count(type, outlet.send(message) ? "sent" : "failed");
+    /** Session streams: the subscriptions stored for their sessions, judged for the identity stored with each. */
+    private void updatesForSessions(List<String> uris, PolicySet policy, List<Delivery> out) {
+        var bySession = new java.util.HashMap<String, NotificationOutlet>();
+        for (NotificationOutlet o : outlets.values()) {
+            if (o.sessionId() != null) {
+                bySession.put(o.sessionId(), o);
+            }
+        }
+        if (bySession.isEmpty()) {
+            return;
+        }
+        List<SubscriptionStore.Stored> found;
+        try {
+            found = store.find(bySession.keySet(), uris);
+        } catch (RuntimeException e) {
+            // The subscription lookup failed (database down?): these changes are lost for session streams.
+            LOG.warnf("stored subscriptions could not be read; their notifications for one window are lost: %s", e.toString());
+            metrics.count("updated", "failed");
+            return;
+        }
+        for (var s : found) {
+            NotificationOutlet outlet = bySession.get(s.sessionId());
+            CanonicalUri uri = canonical(s.uri());
+            if (outlet != null && uri != null) {
+                judgeUpdate(outlet, s.subscriber(), uri, policy, out);
+            }
+        }
     }
 
-    private String updated(String uri) {
-        var params = new LinkedHashMap<String, Object>();
-        params.put("uri", uri);
-        return notification("notifications/resources/updated", params);
+    /** Streams without a session: their own granted URIs, judged for the holder of the stream. */
+    private void updatesForListeners(List<String> uris, PolicySet policy, List<Delivery> out) {
+        for (NotificationOutlet outlet : outlets.values()) {
+            Set<String> wanted = outlet.resourceSubscriptions();
+            if (wanted == null || wanted.isEmpty()) {
+                continue;
+            }
+            for (String u : uris) {
+                CanonicalUri uri = wanted.contains(u) ? canonical(u) : null;
+                if (uri != null) {
+                    judgeUpdate(outlet, outlet.holder().subscriber(), uri, policy, out);
+                }
+            }
+        }
     }
 
-    private String notification(String method, Map<String, Object> params) {
+    private void judgeUpdate(NotificationOutlet outlet, Subscriber who, CanonicalUri uri, PolicySet policy,
+            List<Delivery> out) {
+        var decision = policy.decide(who.identity(), Action.READ, uri, who.factsNow());
+        if (decision.allowed()) {
+            String method = "notifications/resources/updated";
+            var params = new LinkedHashMap<String, Object>();
+            params.put("uri", uri.toString());
+            out.add(new Delivery(outlet, "updated", notification(method, params, outlet.meta()),
+                    record(outlet, method, Action.READ, uri.toString(), decision.rules(), policy)));
+        } else {
+            metrics.count("updated", "suppressed");
+        }
+    }
+
+    /** The notification's record: under the opening request's id, so a stream's notifications are found with it. */
+    private static AuditEvent record(NotificationOutlet outlet, String method, Action action, String uri, List<String> rules,
+            PolicySet policy) {
+        StreamHolder h = outlet.holder();
+        return AuditEvent.of(AuditEvent.Kind.NOTIFICATION, h.requestId()).caller(h.caller()).protocol(h.protocol())
+                .method(method).action(action.wireName()).uri(uri).decision("ALLOW").rules(rules)
+                .policyRevision(policy.revision()).outcome("ok").build();
+    }
+
+    private String notification(String method, Map<String, Object> params, Map<String, Object> meta) {
         var message = new LinkedHashMap<String, Object>();
         message.put("jsonrpc", "2.0");
         message.put("method", method);
-        if (params != null) {
-            message.put("params", params);
+        if (params != null || !meta.isEmpty()) {
+            var p = new LinkedHashMap<String, Object>();
+            if (!meta.isEmpty()) {
+                p.put("_meta", meta);
+            }
+            if (params != null) {
+                p.putAll(params);
+            }
+            message.put("params", p);
         }
         try {
             return json.writeValueAsString(message);

@@ -19,7 +19,7 @@ public class NotificationMetrics {
         this.registry = registry;
     }
 
-    /** type: updated | list_changed; result: sent | suppressed (policy) | dropped (backlog) | failed. */
+    /** type: updated | list_changed; result: sent | suppressed (policy) | dropped (backlog) | failed | unrecorded (audit). */
     void count(String type, String result) {
         counters.computeIfAbsent(type + '\u0000' + result, k -> Counter.builder("quaestor.notifications")
                 .description("Server-to-client notifications by type and result")

@@ -20,9 +20,16 @@ public interface SubscriptionConfig {
     @WithDefault("5S")
     Duration streamCheckInterval();
 
-    /** Subscriptions one session may hold. */
+    /** Subscriptions one session may hold, and resource URIs one {@code subscriptions/listen} may ask for. */
     @WithDefault("1000")
     int maxPerSession();
+
+    /**
+     * {@code subscriptions/listen} streams (2026-07-28) open at once on this replica; beyond it a listen gets
+     * 503 / -32005 before anything is judged.
+     */
+    @WithDefault("10000")
+    int maxListenStreams();
 
     /** Changed URIs held between two flushes; beyond this, further changes in the window are dropped (counted). */
     @WithDefault("10000")

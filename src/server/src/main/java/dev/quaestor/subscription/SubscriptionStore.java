@@ -131,6 +131,16 @@ public class SubscriptionStore {
         return delete("session_id", sessionId);
     }
 
+    /** Removes every subscription whose session has ended or is gone; returns how many. */
+    public long removeOrphans() {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("DELETE FROM mcp_subscription "
+                + "WHERE NOT EXISTS (SELECT 1 FROM mcp_session s WHERE s.id = mcp_subscription.session_id AND s.ended_at IS NULL)")) {
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new SubscriptionStoreException("removing the subscriptions of ended sessions", e);
+        }
+    }
+
     private int delete(String column, String value) {
         try (Connection c = ds.getConnection();
                 PreparedStatement ps = c.prepareStatement("DELETE FROM mcp_subscription WHERE " + column + " = ?")) {

@@ -1,6 +1,5 @@
 package dev.quaestor.evidence;
 
-import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -47,6 +46,13 @@ public final class CanonicalRecord {
         return new CanonicalRecord(RecordFormat.V2, log, seq, null, null, canonical, null);
     }
 
+    /** A version-2 record known by its leaf hash only (its canonical bytes were hashed and let go). */
+    static CanonicalRecord ofV2Leaf(byte[] leaf, String log, String seq) {
+        var r = new CanonicalRecord(RecordFormat.V2, log, seq, null, null, null, null);
+        r.leaf = leaf;
+        return r;
+    }
+
     /** The format version ({@code 2}, {@code v1}, or whatever an unknown record says). */
     public String version() {
         return version;
@@ -72,7 +78,7 @@ public final class CanonicalRecord {
         return unknownField;
     }
 
-    /** The canonical bytes; null for a version this verifier does not know. */
+    /** The canonical bytes; null for a version this verifier does not know, or if only the leaf hash was kept. */
     public byte[] canonical() {
         return canonical == null ? null : canonical.clone();
     }
@@ -107,7 +113,7 @@ public final class CanonicalRecord {
         }
     }
 
-    /** The record's fields. */
+    /** The record's fields (unless only its leaf hash was kept). */
     public Map<String, String> fields() {
         if (fields == null) {
             fields = RecordFormat.parseAny(canonical);
@@ -118,15 +124,5 @@ public final class CanonicalRecord {
     @Override
     public String toString() {
         return "CanonicalRecord[" + log + "/" + seq + ", v" + version + ", " + (canonical == null ? 0 : canonical.length) + " bytes]";
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof CanonicalRecord r && Arrays.equals(r.canonical, canonical) && java.util.Objects.equals(r.version, version);
-    }
-
-    @Override
-    public int hashCode() {
-        return Arrays.hashCode(canonical);
     }
 }

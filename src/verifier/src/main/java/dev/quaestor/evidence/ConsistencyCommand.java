@@ -55,6 +55,11 @@ final class ConsistencyCommand {
             return Main.NOT_VERIFIED;
         }
         if (!ProofCheck.consistency(older.size(), older.root(), newer.size(), newer.root(), proof.path())) {
+            if (older.size() == newer.size()) {
+                out.println("NOT VERIFIED: both checkpoints are for " + Plain.n(older.size()) + " records but their roots differ:"
+                        + " two different histories of the log were signed");
+                return Main.NOT_VERIFIED;
+            }
             out.println("NOT VERIFIED: the log at " + Plain.n(newer.size()) + " records does not extend the log at "
                     + Plain.n(older.size()) + " records: records up to " + Plain.n(older.size())
                     + " were rewritten or removed since the old checkpoint (or the proof was changed)");

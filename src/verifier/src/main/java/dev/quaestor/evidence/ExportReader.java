@@ -35,14 +35,16 @@ public final class ExportReader {
         }
     }
 
-    private static final int CHUNK = 1 << 20;
+    /** Lines are read a chunk at a time; chunks are reused (large arrays cost the garbage collector more). */
+    private static final int CHUNK = 1 << 18;
 
-    /** One line, read: a record (hashed), another line's names and values, or why it cannot be read. */
-    private record Parsed(int line, CanonicalRecord record, String storedHash, Map<String, String> other, String error) {
+    /** One line, read: a record (hashed), a stored node, another line's names and values, or why it cannot be read. */
+    private record Parsed(int line, CanonicalRecord record, String storedHash, NodeLine.Read node, Map<String, String> other,
+            String error) {
     }
 
-    /** The lines of one chunk, numbered from 1 within it. */
-    private record Batch(List<Parsed> items, int lines) {
+    /** The lines of one chunk, numbered from 1 within it, and the chunk, to be reused. */
+    private record Batch(List<Parsed> items, int lines, byte[] chunk) {
     }
 
     private ExportReader() {
@@ -61,13 +63,15 @@ public final class ExportReader {
             return t;
         });
         var pending = new ArrayDeque<Future<Batch>>();
+        var free = new ArrayDeque<byte[]>();
+        boolean keepBytes = sink.needsRecordBytes();
         long lines = 0;
         try {
             byte[] carry = new byte[0];
             boolean eof = false;
             while (!eof || !pending.isEmpty()) {
                 while (!eof && pending.size() < Math.max(1, 2 * workers)) {
-                    byte[] chunk = new byte[Math.max(CHUNK, 2 * carry.length)];
+                    byte[] chunk = free.isEmpty() || carry.length >= CHUNK / 2 ? new byte[Math.max(CHUNK, 2 * carry.length)] : free.pop();
                     System.arraycopy(carry, 0, chunk, 0, carry.length);
                     int n = carry.length + in.readNBytes(chunk, carry.length, chunk.length - carry.length);
                     int end = n;
@@ -85,13 +89,13 @@ public final class ExportReader {
                     carry = Arrays.copyOfRange(chunk, end, n);
                     int length = end;
                     if (pool == null) {
-                        lines = dispatch(parse(chunk, length), lines, sink);
+                        lines = dispatch(parse(chunk, length, keepBytes), lines, sink, free);
                     } else {
-                        pending.add(pool.submit(() -> parse(chunk, length)));
+                        pending.add(pool.submit(() -> parse(chunk, length, keepBytes)));
                     }
                 }
                 if (!pending.isEmpty()) {
-                    lines = dispatch(pending.poll().get(), lines, sink);
+                    lines = dispatch(pending.poll().get(), lines, sink, free);
                 }
             }
             return lines;
@@ -108,18 +112,25 @@ public final class ExportReader {
     }
 
     /** Reads the lines of {@code b[0, length)}; runs on a worker. */
-    private static Batch parse(byte[] b, int length) {
+    private static Batch parse(byte[] b, int length, boolean keepBytes) {
         var items = new ArrayList<Parsed>(length / 256);
         var fast = new RecordLine();
         int line = 0;
         int from = 0;
         while (from < length) {
             line++;
-            RecordLine.Read read = fast.read(b, from, length);
+            // Only record lines go to the fast path, so that other lines do not shape how it is compiled.
+            RecordLine.Read read = RecordLine.startsRecord(b, from, length) ? fast.read(b, from, length, keepBytes) : null;
             if (read != null) {
                 read.record().hashInAdvance();
-                items.add(new Parsed(line, read.record(), read.storedHash(), null, null));
+                items.add(new Parsed(line, read.record(), read.storedHash(), null, null, null));
                 from = read.end() + 1;
+                continue;
+            }
+            NodeLine.Read node = NodeLine.startsNode(b, from, length) ? NodeLine.read(b, from, length) : null;
+            if (node != null) {
+                items.add(new Parsed(line, null, null, node, null, null));
+                from = node.end() + 1;
                 continue;
             }
             int nl = from;
@@ -135,7 +146,7 @@ public final class ExportReader {
             }
             from = nl + 1;
         }
-        return new Batch(items, line);
+        return new Batch(items, line, b);
     }
 
     /** A line the fast path declined: read in general. */
@@ -144,7 +155,7 @@ public final class ExportReader {
         try {
             text = decode(b, from, to);
         } catch (CharacterCodingException e) {
-            return new Parsed(line, null, null, null, "the line is not valid UTF-8 text");
+            return new Parsed(line, null, null, null, null, "the line is not valid UTF-8 text");
         }
         if (text.isBlank()) {
             return null;
@@ -153,16 +164,16 @@ public final class ExportReader {
         try {
             m = FlatJson.readAllowingNull(text, line);
         } catch (FlatJson.Malformed e) {
-            return new Parsed(line, null, null, null, e.detail());
+            return new Parsed(line, null, null, null, null, e.detail());
         }
         if ("record".equals(m.get("type")) && m.containsKey("hash")) {
             m.remove("type");
             String hash = m.remove("hash");
             CanonicalRecord r = CanonicalRecord.of(m);
             r.hashInAdvance();
-            return new Parsed(line, r, hash, null, null);
+            return new Parsed(line, r, hash, null, null, null);
         }
-        return new Parsed(line, null, null, m, null);
+        return new Parsed(line, null, null, null, m, null);
     }
 
     private static String decode(byte[] b, int from, int to) throws CharacterCodingException {
@@ -176,7 +187,7 @@ public final class ExportReader {
     }
 
     /** Hands a chunk's lines to the sink, in order; returns the line count so far. */
-    private static long dispatch(Batch batch, long before, ExportSink sink) throws Unreadable {
+    private static long dispatch(Batch batch, long before, ExportSink sink, ArrayDeque<byte[]> free) throws Unreadable {
         for (Parsed p : batch.items) {
             long line = before + p.line;
             if (p.error != null) {
@@ -184,9 +195,14 @@ public final class ExportReader {
             }
             if (p.record != null) {
                 sink.record(p.record, p.storedHash, line);
+            } else if (p.node != null) {
+                sink.node(p.node.log(), p.node.level(), p.node.index(), p.node.hash(), line);
             } else {
                 other(p.other, line, sink);
             }
+        }
+        if (batch.chunk.length == CHUNK) {
+            free.push(batch.chunk);
         }
         return before + batch.lines;
     }

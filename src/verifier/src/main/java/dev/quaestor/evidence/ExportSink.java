@@ -32,6 +32,14 @@ public interface ExportSink {
     default void node(String log, int level, long index, String hash, long line) {
     }
 
+    /**
+     * Whether this sink reads records' canonical bytes or fields; if not (it needs their leaf hashes
+     * only), records read straight from the export may come without them, which spares copying each.
+     */
+    default boolean needsRecordBytes() {
+        return true;
+    }
+
     /** A record and its stored hash. */
     default void record(CanonicalRecord record, String storedHash, long line) {
     }

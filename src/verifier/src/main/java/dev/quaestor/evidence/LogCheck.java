@@ -254,12 +254,11 @@ final class LogCheck {
     }
 
     private void order(long seq, long line) {
-        String after = lastSeq == 0 ? "it is the first record of the log, which starts at seq 1"
-                : lastSeq == archivedThrough && records == 1 ? "it follows the archive marker at seq " + Plain.n(lastSeq)
-                : "it follows seq " + Plain.n(lastSeq);
         if (seq <= lastSeq) {
+            String before = lastSeq == archivedThrough && records == 1 ? "the archive marker at seq " + Plain.n(lastSeq)
+                    : "seq " + Plain.n(lastSeq);
             fail(seq, line, "records of log " + log + " are out of order or repeated: seq " + Plain.n(seq) + " (line "
-                    + Plain.n(line) + ") cannot come where it does, " + after);
+                    + Plain.n(line) + ") comes after " + before);
         } else if (lastSeq == 0 && !partial) {
             fail(1, line, "records are missing from log " + log + ": its first record is seq " + Plain.n(seq) + " (line "
                     + Plain.n(line) + "), not 1 (if the export covers only part of the log, say --partial)");
@@ -349,12 +348,17 @@ final class LogCheck {
             if (tree != null && checkpoints.containsKey(lastSeq)) {
                 matched++;
             }
-        } else if (firstRecord > 1) {
+        } else {
+            tree = new Frontier();
+            prevHash = GENESIS;
+        }
+        if (firstRecord > lastSeq + 1) {
             if (!partial) {
                 order(firstRecord, line);
                 return;
             }
             lastSeq = firstRecord - 1;
+            prevHash = null;
             warnings.add("log " + log + ": the export starts at seq " + Plain.n(firstRecord) + "; the records before it are"
                     + " not in the export and were not checked");
             tree = prefixTree(lastSeq, null);
@@ -369,9 +373,6 @@ final class LogCheck {
                 matched++;
                 signedThrough = lastSeq;
             }
-        } else {
-            tree = new Frontier();
-            prevHash = GENESIS;
         }
         firstSeq = lastSeq + 1;
         lastMatched = lastSeq;
@@ -399,7 +400,8 @@ final class LogCheck {
 
     // ---- the end ----
 
-    void finish() {
+    /** @param refused whether some of the log's checkpoints were refused (then an unsigned tail says nothing new) */
+    void finish(boolean refused) {
         if (!started) {
             start(0, 0);
         }
@@ -436,7 +438,7 @@ final class LogCheck {
             warnings.add("log " + log + ": its checkpoints could not be checked: the export holds neither the records before seq "
                     + Plain.n(firstSeq) + " nor their stored nodes");
         }
-        if (broken == null && records > 0 && lastSeq > signedThrough) {
+        if (broken == null && !refused && records > 0 && lastSeq > signedThrough) {
             long from = Math.max(signedThrough, firstSeq - 1) + 1;
             warnings.add("log " + log + ": the last " + Plain.n(lastSeq - from + 1) + " record(s) (seq " + Plain.n(from) + " to "
                     + Plain.n(lastSeq) + ") are not yet covered by a signed checkpoint: they are in order and match their hashes,"

@@ -6,6 +6,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.FutureTask;
 
 /**
  * Verifies one or more logs from what an export holds, pushed in the export's order (an
@@ -25,6 +28,8 @@ public final class LogVerifier implements ExportSink {
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, Integer> moreRefused = new HashMap<>();
     private final Map<String, Boolean> refusedOnce = new HashMap<>();
+    /** Checkpoint checks under way, in the export's order; each yields what to do with its outcome. */
+    private final List<FutureTask<Runnable>> pending = new ArrayList<>();
     private LogCheck last;
 
     /**
@@ -63,55 +68,105 @@ public final class LogVerifier implements ExportSink {
         }
     }
 
+    /**
+     * Checking a signature costs about a millisecond, and an export holds a checkpoint every thousand
+     * records or so: each check starts in the background as its line is read, and before the first
+     * record this thread helps finish them and applies their outcomes in the export's order.
+     */
     @Override
     public void checkpoint(String log, long size, String note, long line) {
+        start(new FutureTask<>(() -> checkNote(log, size, note, line)));
+    }
+
+    @Override
+    public void checkpointV1(V1Checkpoint c, long line) {
+        start(new FutureTask<>(() -> checkV1(c, line)));
+    }
+
+    private void start(FutureTask<Runnable> check) {
+        pending.add(check);
+        ForkJoinPool.commonPool().execute(check);
+    }
+
+    private void settle() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        // The background takes checks from the front; this thread helps from the back (running a check
+        // the background has run, or is running, does nothing).
+        for (int i = pending.size() - 1; i >= 0; i--) {
+            pending.get(i).run();
+        }
+        for (FutureTask<Runnable> check : pending) {
+            try {
+                check.get().run();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("checking a checkpoint failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+        }
+        pending.clear();
+    }
+
+    /** Checks a checkpoint note (any thread); returns what to do with the outcome (in order). */
+    private Runnable checkNote(String log, long size, String note, long line) {
         String what = "the checkpoint on line " + Plain.n(line) + " (log " + log + ", " + Plain.n(size) + " records)";
         SignedNote.Opened opened;
         try {
             opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
         } catch (SignedNote.Refused e) {
-            refused(log, size, line, switch (e.reason()) {
+            return refusal(log, size, line, switch (e.reason()) {
                 case UNTRUSTED -> what + " is signed by a key that is not trusted: "
                         + String.join(", ", SignedNote.signerIds(note));
                 case INVALID_SIGNATURE -> what + " has an invalid signature (" + e.getMessage().replace("invalid signature by ", "key ")
                         + "): it was changed after it was signed";
                 case MALFORMED -> what + " is damaged: " + e.getMessage();
             });
-            return;
         }
         Checkpoint cp;
         try {
             cp = Checkpoint.parse(opened.text(), note);
         } catch (SignedNote.Refused e) {
-            refused(log, size, line, what + " is signed but is " + e.getMessage());
-            return;
+            return refusal(log, size, line, what + " is signed but is " + e.getMessage());
         }
         boolean ours = false;
         for (VerifierKey k : opened.signers()) {
             ours |= cp.origin().equals(k.name() + "/" + log);
         }
         if (!ours) {
-            refused(log, size, line, what + " belongs to another log: it is for " + cp.origin() + ", not for "
+            return refusal(log, size, line, what + " belongs to another log: it is for " + cp.origin() + ", not for "
                     + opened.signers().get(0).name() + "/" + log);
-        } else if (cp.size() != size) {
-            refused(log, size, line, what + " was altered: the line says " + Plain.n(size) + " records, the signed checkpoint "
-                    + Plain.n(cp.size()));
-        } else {
-            log(log).checkpoint(size, cp.root(), line);
         }
+        if (cp.size() != size) {
+            return refusal(log, size, line, what + " was altered: the line says " + Plain.n(size) + " records, the signed checkpoint "
+                    + Plain.n(cp.size()));
+        }
+        byte[] root = cp.root();
+        return () -> log(log).checkpoint(size, root, line);
     }
 
-    @Override
-    public void checkpointV1(V1Checkpoint c, long line) {
+    private Runnable checkV1(V1Checkpoint c, long line) {
         String what = "the version-1 checkpoint on line " + Plain.n(line) + " (log " + c.log() + ", seq " + Plain.n(c.seq()) + ")";
         byte[] key = trusted.v1Key(c.keyId());
         if (key == null) {
-            refused(c.log(), c.seq(), line, what + " is signed by a key that is not trusted: version-1 key " + c.keyId());
-        } else if (!Hex.isHash(c.hash()) || !c.signedBy(key)) {
-            refused(c.log(), c.seq(), line, what + " has an invalid signature: it was changed after it was signed");
-        } else {
-            log(c.log()).pin(c.seq(), c.hash(), line);
+            return refusal(c.log(), c.seq(), line, what + " is signed by a key that is not trusted: version-1 key " + c.keyId());
         }
+        if (!Hex.isHash(c.hash()) || !c.signedBy(key)) {
+            return refusal(c.log(), c.seq(), line, what + " has an invalid signature: it was changed after it was signed");
+        }
+        return () -> log(c.log()).pin(c.seq(), c.hash(), line);
+    }
+
+    private Runnable refusal(String log, long size, long line, String message) {
+        return () -> refused(log, size, line, message);
+    }
+
+    /** The checks need records' leaf hashes (and, for version 1, their bytes, which are always kept), nothing more. */
+    @Override
+    public boolean needsRecordBytes() {
+        return false;
     }
 
     @Override
@@ -131,6 +186,7 @@ public final class LogVerifier implements ExportSink {
 
     @Override
     public void record(CanonicalRecord record, String storedHash, long line) {
+        settle();
         String log = record.log();
         if (log == null) {
             problems.add(new Problem("?", 0, line, "the record on line " + Plain.n(line) + " names no log: it was damaged"));
@@ -143,11 +199,12 @@ public final class LogVerifier implements ExportSink {
 
     /** Ends the checks and reports. */
     public Report finish() {
+        settle();
         var summaries = new ArrayList<Report.Summary>();
         var all = new ArrayList<>(problems);
         var warned = new ArrayList<>(warnings);
         for (LogCheck c : logs.values()) {
-            c.finish();
+            c.finish(refusedOnce.containsKey(c.log));
             summaries.add(c.summary());
             all.addAll(c.problems());
             warned.addAll(c.warnings());

@@ -17,7 +17,9 @@ public final class Main {
     static final String HELP = """
             quaestor-verify: checks Quaestor's audit evidence, trusting neither the server nor its database.
             Only the keys you name with --trust are trusted: the log's verifier key, published by whoever runs
-            the server (a line like quaestor.audit+1a2b3c4d+AQ…), in a file or written out in full.
+            the server (a line like quaestor.audit+1a2b3c4d+AQ…), written out in full or in a file (one key
+            per line; lines starting with # are skipped). For logs begun in format version 1, the version-1
+            public key (base64) is accepted too. Repeat --trust for a retired key that signed older checkpoints.
 
             Usage: java -jar quaestor-verify.jar COMMAND ...
 
@@ -84,6 +86,9 @@ public final class Main {
         } catch (UsageError e) {
             err.println("quaestor-verify: " + e.getMessage());
             err.println("Run java -jar quaestor-verify.jar --help for how to use it.");
+            return USAGE;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            err.println("quaestor-verify: the check could not be completed (" + e + "); nothing was verified");
             return USAGE;
         }
     }

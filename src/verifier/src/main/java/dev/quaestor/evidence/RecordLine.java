@@ -21,12 +21,17 @@ final class RecordLine {
     private static final byte[] START = "{\"type\":\"record\",".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HASH = "hash".getBytes(StandardCharsets.US_ASCII);
     private static final byte[][] NAMES = new byte[FIELDS.size()][];
+    /** {@code name "="} and {@code name "=-\n"}, as written into the canonical bytes. */
+    private static final byte[][] NAME_IS = new byte[FIELDS.size()][];
+    private static final byte[][] ABSENT = new byte[FIELDS.size()][];
     /** Longer lines are left to the general path (the output buffer is sized for this). */
     private static final int MAX_LINE = 1 << 20;
 
     static {
         for (int i = 0; i < NAMES.length; i++) {
             NAMES[i] = FIELDS.get(i).getBytes(StandardCharsets.US_ASCII);
+            NAME_IS[i] = (FIELDS.get(i) + "=").getBytes(StandardCharsets.US_ASCII);
+            ABSENT[i] = (FIELDS.get(i) + "=-\n").getBytes(StandardCharsets.US_ASCII);
         }
     }
 
@@ -46,14 +51,24 @@ final class RecordLine {
      * line is not in the writer's plain layout. It reads up to the closing brace, which must be followed
      * by a newline or the end of the input; it never accepts a line that spans a newline.
      */
-    Read read(byte[] b, int from, int to) {
-        if (to - from < START.length || !Arrays.equals(b, from, from + START.length, START, 0, START.length)) {
+    Read read(byte[] b, int from, int inputEnd) {
+        return read(b, from, inputEnd, true);
+    }
+
+    /** Whether the line at {@code from} starts as a record line in the writer's layout does. */
+    static boolean startsRecord(byte[] b, int from, int inputEnd) {
+        return inputEnd - from >= START.length && Arrays.equals(b, from, from + START.length, START, 0, START.length);
+    }
+
+    /** As {@link #read(byte[], int, int)}; unless {@code keepBytes}, the record keeps only its leaf hash, not its bytes. */
+    Read read(byte[] b, int from, int inputEnd, boolean keepBytes) {
+        if (!startsRecord(b, from, inputEnd)) {
             return null;
         }
         int at = from + START.length;
-        to = Math.min(to, from + MAX_LINE);
+        int to = Math.min(inputEnd, from + MAX_LINE); // where reading stops
         size = 0;
-        ensure(Math.min(to - from, MAX_LINE) + 32 * NAMES.length);
+        ensure(to - from + 32 * NAMES.length);
         String log = null;
         String seq = null;
         int field = 0;
@@ -77,8 +92,8 @@ final class RecordLine {
             while (f < NAMES.length && !equals(b, at + 1, nameEnd, NAMES[f])) {
                 f++;
             }
-            if (f == NAMES.length) {
-                return null; // unknown, repeated or out of order: the general path says which
+            if (f == NAMES.length || (field == 0 && f != 0)) {
+                return null; // unknown, repeated or out of order, or no version first: the general path says which
             }
             while (field < f) {
                 absent(field++);
@@ -127,7 +142,7 @@ final class RecordLine {
         }
         // "hash":"<64 characters>"} and the end of the line.
         if (at + 67 > to || b[at] != '"' || b[at + 65] != '"' || b[at + 66] != '}' || field == 0
-                || (at + 67 < to && b[at + 67] != '\n')) {
+                || (at + 67 < inputEnd && b[at + 67] != '\n')) {
             return null;
         }
         if (string(b, at + 1, to) != at + 65 || escaped) {
@@ -137,7 +152,9 @@ final class RecordLine {
             absent(field++);
         }
         String hash = new String(b, at + 1, 64, StandardCharsets.ISO_8859_1);
-        return new Read(CanonicalRecord.ofV2(Arrays.copyOf(out, size), log, seq), hash, at + 67);
+        CanonicalRecord r = keepBytes ? CanonicalRecord.ofV2(Arrays.copyOf(out, size), log, seq)
+                : CanonicalRecord.ofV2Leaf(TreeHash.leaf(out, size), log, seq);
+        return new Read(r, hash, at + 67);
     }
 
     /**
@@ -330,33 +347,26 @@ final class RecordLine {
 
     /** {@code name "=" "-" "\n"} */
     private void absent(int field) {
-        byte[] name = NAMES[field];
-        System.arraycopy(name, 0, out, size, name.length);
-        size += name.length;
-        out[size++] = '=';
-        out[size++] = '-';
-        out[size++] = '\n';
+        size = copy(ABSENT[field], 0, ABSENT[field].length, out, size);
     }
 
     /** {@code name "=" length ":" value "\n"}; the value's bytes are its UTF-8 bytes, so their count is its length. */
     private void present(int field, byte[] b, int start, int end) {
-        byte[] name = NAMES[field];
-        System.arraycopy(name, 0, out, size, name.length);
-        size += name.length;
-        out[size++] = '=';
+        size = copy(NAME_IS[field], 0, NAME_IS[field].length, out, size);
         int len = end - start;
-        int digits = 1;
-        for (int v = len; v >= 10; v /= 10) {
-            digits++;
-        }
-        for (int k = digits - 1, v = len; k >= 0; k--, v /= 10) {
-            out[size + k] = (byte) ('0' + v % 10);
+        int digits = len < 10 ? 1 : len < 100 ? 2 : Integer.toString(len).length();
+        for (int k = size + digits - 1, v = len; k >= size; k--, v /= 10) {
+            out[k] = (byte) ('0' + v % 10);
         }
         size += digits;
         out[size++] = ':';
-        System.arraycopy(b, start, out, size, len);
-        size += len;
+        size = copy(b, start, len, out, size);
         out[size++] = '\n';
+    }
+
+    private static int copy(byte[] from, int at, int n, byte[] to, int into) {
+        System.arraycopy(from, at, to, into, n);
+        return into + n;
     }
 
     private void ensure(int capacity) {

@@ -28,6 +28,14 @@ public final class TreeHash {
         return md.digest();
     }
 
+    /** The leaf hash of the first {@code length} bytes of {@code data}. */
+    public static byte[] leaf(byte[] data, int length) {
+        MessageDigest md = digest();
+        md.update((byte) 0x00);
+        md.update(data, 0, length);
+        return md.digest();
+    }
+
     public static byte[] node(byte[] left, byte[] right) {
         MessageDigest md = digest();
         md.update((byte) 0x01);

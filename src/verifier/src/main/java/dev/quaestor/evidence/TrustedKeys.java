@@ -41,12 +41,16 @@ public final class TrustedKeys {
         var raw = new ArrayList<byte[]>();
         for (String k : keys) {
             String s = k.strip();
-            if (s.indexOf('+') > 0 && s.split("\\+", 3).length == 3 && s.split("\\+", 3)[1].matches("[0-9a-fA-F]{8}")) {
+            byte[] v1 = V1Checkpoint.rawKey(s);
+            if (v1 != null) {
+                raw.add(v1);
+                continue;
+            }
+            try {
                 notes.add(VerifierKey.parse(s));
-            } else if (V1Checkpoint.rawKey(s) != null) {
-                raw.add(V1Checkpoint.rawKey(s));
-            } else {
-                throw new IllegalArgumentException("not a key: expected a verifier key such as "
+            } catch (IllegalArgumentException e) {
+                boolean shaped = s.split("\\+", 3).length == 3;
+                throw new IllegalArgumentException(shaped ? e.getMessage() : "not a key: expected a verifier key such as "
                         + "quaestor.audit+1a2b3c4d+AQ… (or a version-1 public key in base64), got: "
                         + (s.length() > 60 ? s.substring(0, 60) + "…" : s));
             }

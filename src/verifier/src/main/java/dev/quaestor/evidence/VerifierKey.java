@@ -8,6 +8,8 @@ import java.security.Signature;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An Ed25519 public key under a name, as C2SP signed notes identify signers:
@@ -87,7 +89,7 @@ public record VerifierKey(String name, int keyId, byte[] publicKey) {
     /** Whether {@code signature} is this key's Ed25519 signature of {@code message}. */
     public boolean verifies(byte[] message, byte[] signature) {
         try {
-            var s = Signature.getInstance("Ed25519");
+            Signature s = VERIFIER.get();
             s.initVerify(jdkKey());
             s.update(message);
             return s.verify(signature);
@@ -97,10 +99,26 @@ public record VerifierKey(String name, int keyId, byte[] publicKey) {
     }
 
     PublicKey jdkKey() throws GeneralSecurityException {
-        byte[] der = Arrays.copyOf(X509_PREFIX, X509_PREFIX.length + 32);
-        System.arraycopy(publicKey, 0, der, X509_PREFIX.length, 32);
-        return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(der));
+        PublicKey k = JDK_KEYS.get(this);
+        if (k == null) {
+            byte[] der = Arrays.copyOf(X509_PREFIX, X509_PREFIX.length + 32);
+            System.arraycopy(publicKey, 0, der, X509_PREFIX.length, 32);
+            k = KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(der));
+            JDK_KEYS.put(this, k);
+        }
+        return k;
     }
+
+    /** Keys decoded once (a verifier checks many checkpoints with the same few keys). */
+    private static final Map<VerifierKey, PublicKey> JDK_KEYS = new ConcurrentHashMap<>();
+    /** An Ed25519 verifier per thread; {@code initVerify} resets it for each use. */
+    private static final ThreadLocal<Signature> VERIFIER = ThreadLocal.withInitial(() -> {
+        try {
+            return Signature.getInstance("Ed25519");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("every JDK 15 or later has Ed25519", e);
+        }
+    });
 
     static int idOf(String name, byte[] publicKey) {
         var md = TreeHash.digest();

@@ -24,8 +24,9 @@ final class VerifyCommand {
         double seconds = (System.nanoTime() - started) / 1e9;
         print(report, trusted, out);
         long records = report.records();
-        out.printf("%s: %s records in %d log(s), read in %.2f s (%s records/s)%n", report.ok() ? "VERIFIED" : "NOT VERIFIED",
-                Plain.n(records), report.logs().size(), seconds, Plain.n(Math.round(records / Math.max(seconds, 1e-9))));
+        out.printf("%s: %s records in %d log(s), read in %.2f s%s%n", report.ok() ? "VERIFIED" : "NOT VERIFIED",
+                Plain.n(records), report.logs().size(), seconds, records < 100_000 ? ""
+                        : " (" + Plain.n(Math.round(records / Math.max(seconds, 1e-9))) + " records/s)");
         return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;
     }
 
@@ -38,6 +39,9 @@ final class VerifyCommand {
                     ? "NOT VERIFIED" : "verified"));
             if (s.records() == 0) {
                 out.println("  no records in the export");
+            } else if (s.broken()) {
+                out.println("  " + Plain.n(s.records()) + " records read (format version " + s.formats()
+                        + "); the check of this log stopped at its first problem");
             } else {
                 out.println("  records " + Plain.n(s.firstSeq()) + " to " + Plain.n(s.lastSeq()) + " (" + Plain.n(s.records())
                         + " read, format version " + s.formats() + ")");

@@ -302,6 +302,32 @@ class LogVerifierTest {
     }
 
     @Test
+    void aPartialExportAfterAnArchiveMarkerStartsWhereItsRecordsDo() {
+        var log = new TestLog(KEY, LOG).appendTo(37, 1000);
+        log.monthEnd();
+        log.appendTo(64, 1000);
+        log.monthEnd();
+        log.appendTo(100, 25);
+        var archived = log.exportArchivedThrough(37);
+        var lines = new ArrayList<>(archived.subList(0, TestLog.indexOfRecord(archived, 38)));
+        lines.addAll(archived.subList(TestLog.indexOfRecord(archived, 65), archived.size()));
+        Report r = TestLog.verify(lines, TRUST, true);
+        assertTrue(r.ok(), r.toString());
+        assertEquals(37, r.logs().get(0).archivedThrough());
+        assertEquals(65, r.logs().get(0).firstSeq());
+        assertEquals(4, r.logs().get(0).checkpoints(), "37 (the marker), 64 (from the stored nodes), 75, 100");
+        Problem p = only(TestLog.verify(lines, TRUST, false));
+        assertTrue(p.message().startsWith("records are missing from log replica-a: seq 65"), p.message());
+
+        // Starting where no stored nodes are, the records are read but the checkpoints cannot be checked.
+        var later = new ArrayList<>(archived.subList(0, TestLog.indexOfRecord(archived, 38)));
+        later.addAll(archived.subList(TestLog.indexOfRecord(archived, 70), archived.size()));
+        r = TestLog.verify(later, TRUST, true);
+        assertTrue(r.ok(), r.toString());
+        assertTrue(r.warnings().stream().anyMatch(w -> w.contains("its checkpoints could not be checked")), r.warnings().toString());
+    }
+
+    @Test
     void twoLogsAreCheckedEachOnItsOwn() {
         var a = new TestLog(KEY, "replica-a").appendTo(40, 20);
         var b = new TestLog(KEY, "replica-b").appendTo(30, 10);

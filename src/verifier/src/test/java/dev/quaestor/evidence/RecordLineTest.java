@@ -95,6 +95,7 @@ class RecordLineTest {
             good.replace("\"subject\":\"alice\"", "\"subject\":\"alice\",\"subject\":\"bob\""),
             good.replace("\"subject\":\"alice\"", "\"subjekt\":\"alice\""),
             good.replace("\"v\":\"2\"", "\"v\":\"v1\""),
+            good.replace("\"v\":\"2\",", ""), // no version
             good + "\r",
             good + " ",
             good.substring(0, good.length() - 1),
@@ -110,6 +111,30 @@ class RecordLineTest {
         overlong[good.indexOf("al??e") + 2] = (byte) 0xC0;
         overlong[good.indexOf("al??e") + 3] = (byte) 0xAF;
         assertNull(new RecordLine().read(overlong, 0, overlong.length));
+    }
+
+    @Test
+    void nodeLinesReadFastAgreeWithTheGeneralPath() throws Exception {
+        var log = new TestLog(LogVerifierTest.KEY, "replica-a").appendTo(300, 1000);
+        for (String line : log.nodeLines) {
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            NodeLine.Read fast = NodeLine.read(b, 0, b.length);
+            assertNotNull(fast, line);
+            var general = FlatJson.read(line, 1);
+            assertEquals(general.get("log"), fast.log());
+            assertEquals(general.get("level"), Integer.toString(fast.level()));
+            assertEquals(general.get("index"), Long.toString(fast.index()));
+            assertEquals(general.get("hash"), fast.hash());
+        }
+        String good = log.nodeLines.get(3);
+        String[] declined = {good.replace(",\"level\"", ", \"level\""), good.replace("replica-a", "replica\\u002da"),
+            good.replace("\"level\":4", "\"level\":04"), good.replace("\"level\":4", "\"level\":64"),
+            good.replace("\"level\":4", "\"level\":\"4\""), good.replace("}", ",\"x\":1}"), good + " ", good + "\r",
+            good.replace("replica-a", "r\u00e9plica")};
+        for (String line : declined) {
+            byte[] b = line.getBytes(StandardCharsets.UTF_8);
+            assertNull(NodeLine.read(b, 0, b.length), line);
+        }
     }
 
     @Test

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
-/** MCP wire types for the resources primitive (2025-03-26, 2025-06-18, 2025-11-25). */
+/**
+ * MCP wire types for the resources primitive (2025-03-26, 2025-06-18, 2025-11-25; 2026-07-28 results
+ * are these plus the fields {@code ModernResults} adds).
+ */
 public final class Schema {
 
     private Schema() {
@@ -28,8 +31,19 @@ public final class Schema {
             Implementation serverInfo, String instructions) {
     }
 
+    /** {@code audience} and {@code priority} as the provider gave them; {@code lastModified} as ISO 8601. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Annotations(String lastModified) {
+    public record Annotations(List<String> audience, Double priority, String lastModified) {
+
+        /** The annotations of an entry, or null when it has none. */
+        public static Annotations of(dev.quaestor.provider.ResourceAnnotations a, java.time.Instant lastModified) {
+            List<String> audience = a == null ? null : a.audience();
+            Double priority = a == null ? null : a.priority();
+            if (audience == null && priority == null && lastModified == null) {
+                return null;
+            }
+            return new Annotations(audience, priority, lastModified == null ? null : lastModified.toString());
+        }
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -39,7 +53,7 @@ public final class Schema {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ResourceTemplate(String uriTemplate, String name, String title, String description,
-            String mimeType) {
+            String mimeType, Annotations annotations) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

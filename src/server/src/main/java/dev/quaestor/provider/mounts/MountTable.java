@@ -37,6 +37,20 @@ public class MountTable {
 
     /** A mount and its provider. */
     public record Mounted(Mount mount, ResourceProvider provider, boolean remote) {
+
+        /** {@code quaestor.mounts.<name>.ttl-ms}: how long a client may reuse a result from this mount. */
+        public long ttlMs() {
+            return mount.longSetting("ttl-ms", 0);
+        }
+    }
+
+    /** The shortest {@link Mounted#ttlMs} of all mounts: what a result drawn from any of them may promise. */
+    public long shortestTtlMs() {
+        long min = Long.MAX_VALUE;
+        for (Mounted m : mounts) {
+            min = Math.min(min, m.ttlMs());
+        }
+        return mounts.isEmpty() ? 0 : min;
     }
 
     /** How one page is fetched from one mount's provider (the pipeline wraps it in its guards). */
@@ -66,6 +80,11 @@ public class MountTable {
             c.file().ifPresent(v -> settings.put("file", v));
             c.repository().ifPresent(v -> settings.put("repository", v));
             settings.put("max-bytes", Long.toString(c.maxBytes()));
+            if (c.ttlMs() < 0) {
+                throw new IllegalArgumentException("mount '" + e.getKey() + "': quaestor.mounts." + e.getKey()
+                        + ".ttl-ms must be 0 or more, not " + c.ttlMs());
+            }
+            settings.put("ttl-ms", Long.toString(c.ttlMs()));
             CanonicalUri prefix = UriCanonicalizer.canonicalize(c.uri());
             var mount = new Mount(e.getKey(), c.provider(), prefix, c.uri(), settings);
             list.add(new Mounted(mount, factory.create(mount), factory.remote()));

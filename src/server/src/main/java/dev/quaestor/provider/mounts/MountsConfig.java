@@ -33,6 +33,14 @@ public interface MountsConfig {
         @WithDefault("10485760")
         long maxBytes();
 
+        /**
+         * How long (milliseconds) a client may reuse a result from this mount before asking again: the
+         * {@code ttlMs} of MCP 2026-07-28 results. 0, the default, means every use asks the server again,
+         * so every use is judged by policy and audited.
+         */
+        @WithDefault("0")
+        long ttlMs();
+
         /** Provider calls on this mount past this many milliseconds fail with -32001 (default quaestor.provider.timeout-ms). */
         OptionalLong timeoutMs();
 

@@ -64,7 +64,8 @@ final class StaticProvider implements ResourceProvider {
             byte[] bytes = text ? item.text().getBytes(StandardCharsets.UTF_8) : Base64.getDecoder().decode(item.blob());
             String mime = item.mimeType() != null ? item.mimeType() : text ? "text/plain" : MimeTypes.OCTET_STREAM;
             String name = item.name() != null ? item.name() : uri.toString();
-            var entry = new ResourceEntry(uri, name, item.title(), item.description(), mime, (long) bytes.length, null);
+            var entry = new ResourceEntry(uri, name, item.title(), item.description(), mime, (long) bytes.length, null,
+                    annotations(mount, item.uri(), item.annotations()));
             if (byUri.put(uri.toString(), new Fixed(entry, bytes, text)) != null) {
                 throw new IllegalArgumentException("mount '" + mount.name() + "': duplicate resource " + uri);
             }
@@ -101,8 +102,8 @@ final class StaticProvider implements ResourceProvider {
         if (!literalPrefix.startsWith(mount.prefixText()) && !literalPrefix.startsWith(mount.prefix().toString())) {
             throw new IllegalArgumentException("mount '" + mount.name() + "': template " + t.uriTemplate() + " is outside " + mount.prefixText());
         }
-        var entry = TemplateEntry.of(template, t.name() != null ? t.name() : t.uriTemplate(), t.title(),
-                t.description(), t.mimeType());
+        var entry = new TemplateEntry(template.text(), t.name() != null ? t.name() : t.uriTemplate(), t.title(),
+                t.description(), t.mimeType(), annotations(mount, t.uriTemplate(), t.annotations()));
         return new CompiledTemplate(entry, template, t.text());
     }
 
@@ -154,12 +155,24 @@ final class StaticProvider implements ResourceProvider {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         String mime = t.entry().mimeType() != null ? t.entry().mimeType() : "text/plain";
         var entry = new ResourceEntry(uri, t.entry().name(), t.entry().title(), t.entry().description(), mime,
-                (long) bytes.length, null);
+                (long) bytes.length, null, t.entry().annotations());
         return new ResourceContent(entry, bytes, true);
     }
 
     @Override
     public List<TemplateEntry> templates() {
         return templates.stream().map(CompiledTemplate::entry).toList();
+    }
+
+    private static dev.quaestor.provider.ResourceAnnotations annotations(Mount mount, String what,
+            StaticCatalog.Annotations a) {
+        if (a == null) {
+            return null;
+        }
+        try {
+            return a.toSpi();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("mount '" + mount.name() + "': " + what + ": " + e.getMessage());
+        }
     }
 }

@@ -1,0 +1,69 @@
+package dev.quaestor.mcp;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.Caller;
+import dev.quaestor.identity.Identity;
+import dev.quaestor.identity.OAuthConfig;
+import dev.quaestor.identity.PublicUrl;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Step-up authorization: {@code quaestor.oauth.required-scopes} apply to every MCP call, on every revision.
+ * A verified token without one of them gets 403 with {@code WWW-Authenticate: Bearer
+ * error="insufficient_scope", scope="<required>", resource_metadata="<RFC 9728 document>"}, so that a
+ * client can ask its authorization server for a token with more scope. Checked right after authentication,
+ * before the request is read as MCP; the refusal is audited ({@code AUTHENTICATION}, {@code DENY},
+ * {@code insufficient-scope}) before it is answered.
+ */
+@ApplicationScoped
+class RequiredScopes {
+
+    private final List<String> required;
+    private final AuditLog audit;
+
+    RequiredScopes(OAuthConfig config, AuditLog audit) {
+        this.required = List.copyOf(config.requiredScopes().orElse(List.of()));
+        this.audit = audit;
+    }
+
+    /** Null if the caller holds every required scope; else the 403 (or 503 when it cannot be recorded). */
+    Response refuse(Identity identity, HttpServerRequest request, String requestId, String sourceIp, String userAgent) {
+        if (required.isEmpty()) {
+            return null;
+        }
+        var missing = new ArrayList<String>();
+        for (String s : required) {
+            if (!identity.scopes().contains(s)) {
+                missing.add(s);
+            }
+        }
+        if (missing.isEmpty()) {
+            return null;
+        }
+        var caller = new Caller(identity.subject(), identity.client(), identity.tenant(),
+                List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, request.getHeader(McpEndpoint.SESSION_HEADER),
+                null, null, null);
+        try {
+            audit.append(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, requestId).caller(caller)
+                    .method(request.method().name() + " " + request.path()).decision("DENY").outcome("insufficient-scope")
+                    .detail("missing scope " + String.join(" ", missing)).build());
+        } catch (AuditUnavailableException e) {
+            return Response.status(503).type("text/plain").header("Retry-After", "5")
+                    .header(McpEndpoint.REQUEST_ID_HEADER, requestId)
+                    .entity("Service unavailable: the audit log cannot record this request\n").build();
+        }
+        String challenge = "Bearer error=\"insufficient_scope\", scope=\"" + String.join(" ", required)
+                + "\", resource_metadata=\"" + PublicUrl.of(request) + "/.well-known/oauth-protected-resource/mcp\""
+                + ", error_description=\"The token lacks a required scope\"";
+        return Response.status(403).type("text/plain").header("WWW-Authenticate", challenge)
+                .header(McpEndpoint.REQUEST_ID_HEADER, requestId)
+                .entity("Forbidden: the token lacks the scope " + String.join(" ", missing) + "\n").build();
+    }
+}

@@ -1,0 +1,219 @@
+package dev.quaestor.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.RequestIds;
+import dev.quaestor.identity.Identity;
+import dev.quaestor.mcp.schema.ErrorCodes;
+import dev.quaestor.mcp.schema.McpError;
+import dev.quaestor.mcp.schema.Schema;
+import dev.quaestor.pipeline.Refusal;
+import dev.quaestor.pipeline.RequestContext;
+import dev.quaestor.pipeline.ResourcePipeline;
+import dev.quaestor.pipeline.Served;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * MCP 2025 requests (2025-03-26, 2025-06-18, 2025-11-25): {@code initialize} opens a session (audited,
+ * {@code SESSION_OPEN}) and every later request names it in {@code Mcp-Session-Id}. The session's
+ * negotiated revision governs what its requests may do:
+ *
+ * <ul>
+ *   <li>An {@code MCP-Protocol-Version} header, when present, must name a 2025 revision this server speaks
+ *       (else 400). It need not be the negotiated one: the 2025-11-25 transport requires a 400 only for an
+ *       invalid or unsupported version, and says the client SHOULD (not MUST) send the negotiated one. The
+ *       session's revision still decides how the request is served, so a mismatching header changes nothing.</li>
+ *   <li>JSON-RPC batches only on a 2025-03-26 session: 2025-06-18 removed them (400, -32600).</li>
+ * </ul>
+ */
+@ApplicationScoped
+class SessionRpc {
+
+    private static final Logger LOG = Logger.getLogger(SessionRpc.class);
+    static final String INSTRUCTIONS =
+            "Governed read access to organisational content. Every read is authorised by policy and audited.";
+
+    /** The HTTP request around one 2025 POST. */
+    record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, Instant tokenExpiry,
+            String sessionHeader, String versionHeader) {
+    }
+
+    private final SessionStore sessions;
+    private final SessionAudit sessionAudit;
+    private final ResourcePipeline pipeline;
+    private final ResourceMethods methods;
+
+    SessionRpc(SessionStore sessions, SessionAudit sessionAudit, ResourcePipeline pipeline, ResourceMethods methods) {
+        this.sessions = sessions;
+        this.sessionAudit = sessionAudit;
+        this.pipeline = pipeline;
+        this.methods = methods;
+    }
+
+    /**
+     * The answer to one 2025 POST: one message's {@link Answer}, or for a batch one whose body is the list of
+     * answers. A body-less answer is sent as its status alone (202 accepted, 404 unknown session).
+     */
+    Answer post(JsonNode root, Inbound in) {
+        String rid = in.requestId();
+        List<JsonNode> items = new ArrayList<>();
+        boolean batch = root.isArray();
+        if (batch) {
+            root.forEach(items::add);
+            if (items.isEmpty()) {
+                return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "Empty batch", rid, 400);
+            }
+        } else {
+            items.add(root);
+        }
+        if (!batch && "initialize".equals(root.path("method").asText(null))) {
+            return initialize(root, in);
+        }
+        String sessionId = in.sessionHeader();
+        if (sessionId == null || sessionId.isBlank()) {
+            return WireErrors.legacy(idOf(root), ErrorCodes.INVALID_REQUEST,
+                    "Missing Mcp-Session-Id header; call initialize first", rid, 400);
+        }
+        Optional<SessionStore.Session> found;
+        try {
+            found = sessions.use(sessionId, in.identity().subject(), in.tokenExpiry());
+        } catch (RuntimeException e) {
+            // The session store is the database: if it cannot answer, fail closed like the audit log.
+            LOG.errorf("session lookup failed for request %s: %s", rid, e.toString());
+            return WireErrors.legacy(idOf(root), ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
+        }
+        if (found.isEmpty()) {
+            return new Answer(null, 404, Map.of());
+        }
+        SessionStore.Session session = found.get();
+        String version = in.versionHeader() == null ? null : in.versionHeader().strip();
+        if (version != null && !ProtocolVersions.isLegacy(version)) {
+            return WireErrors.legacy(idOf(root), ErrorCodes.INVALID_REQUEST, "Unsupported MCP-Protocol-Version: "
+                    + StatelessRpc.shorten(version), rid, 400);
+        }
+        if (batch && !ProtocolVersions.allowsBatches(session.protocolVersion())) {
+            return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "JSON-RPC batches are not supported on "
+                    + session.protocolVersion() + " (2025-06-18 removed them); send one message per request", rid, 400);
+        }
+        var answers = new ArrayList<Answer>();
+        for (int i = 0; i < items.size(); i++) {
+            answers.add(handle(items.get(i), in, session, i == 0 ? rid : RequestIds.next(), batch));
+        }
+        if (!batch) {
+            return answers.get(0);
+        }
+        var bodies = answers.stream().map(Answer::body).filter(b -> b != null).toList();
+        return bodies.isEmpty() ? Answer.accepted() : new Answer(bodies, 200, Map.of());
+    }
+
+    private Answer initialize(JsonNode root, Inbound in) {
+        String rid = in.requestId();
+        JsonNode id = root.get("id");
+        if (id == null || !(id.isTextual() || id.isIntegralNumber())) {
+            return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "initialize must be a request with an id",
+                    rid, 400);
+        }
+        JsonNode params = root.get("params");
+        String requested = params == null ? null : params.path("protocolVersion").asText(null);
+        if (requested == null) {
+            return WireErrors.legacy(id, ErrorCodes.INVALID_PARAMS, "initialize needs params.protocolVersion", rid, 200);
+        }
+        String version = ProtocolVersions.negotiate(requested);
+        String clientInfo = Envelope.clientInfo(params.get("clientInfo"));
+        SessionStore.Session session;
+        try {
+            session = sessions.open(in.identity().subject(), version, clientInfo, in.tokenExpiry());
+        } catch (RuntimeException e) {
+            LOG.errorf("cannot open session for request %s: %s", rid, e.toString());
+            return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
+        }
+        try {
+            sessionAudit.opened(rid, context(in, session, rid).caller(), session);
+        } catch (AuditUnavailableException e) {
+            // Never given out unrecorded: the row is ended at once (the sweep deletes it).
+            try {
+                sessions.end(session.id(), session.subject());
+            } catch (RuntimeException again) {
+                LOG.warnf("unrecorded session could not be ended: %s", again.toString());
+            }
+            return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record this session",
+                    Map.of(), rid, 503, Map.of("Retry-After", "5"));
+        }
+        var result = new Schema.InitializeResult(version,
+                new Schema.ServerCapabilities(new Schema.ResourcesCapability(true, true), null, Map.of()),
+                ModernResults.IMPLEMENTATION, INSTRUCTIONS);
+        return new Answer(new JsonRpc.Result(id, result), 200, Map.of(McpEndpoint.SESSION_HEADER, session.id()));
+    }
+
+    private static RequestContext context(Inbound in, SessionStore.Session session, String requestId) {
+        return new RequestContext(requestId, in.identity(), in.sourceIp(), in.userAgent(), session.id(), null,
+                session.clientInfo(), RefusalErrors.legacy(session.protocolVersion()));
+    }
+
+    private Answer handle(JsonNode node, Inbound in, SessionStore.Session session, String requestId, boolean inBatch) {
+        JsonNode id = node.get("id");
+        if (!node.isObject() || !"2.0".equals(node.path("jsonrpc").asText(null))) {
+            return WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "Invalid JSON-RPC 2.0 message", requestId, 200);
+        }
+        if (!node.has("method")) {
+            // A response from the client to a server request; this server sends none, so just accept it.
+            return Answer.accepted();
+        }
+        String method = node.path("method").asText(null);
+        if (method == null) {
+            return WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "method must be a string", requestId, 200);
+        }
+        if (id == null) {
+            // Notifications get no answer; notifications/initialized and cancellations need no action here.
+            return Answer.accepted();
+        }
+        if (!(id.isTextual() || id.isIntegralNumber())) {
+            return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "id must be a string or an integer",
+                    requestId, 200);
+        }
+        JsonNode params = node.get("params");
+        if (params != null && params.getNodeType() != JsonNodeType.OBJECT) {
+            return WireErrors.legacy(id, ErrorCodes.INVALID_PARAMS, "params must be an object", requestId, 200);
+        }
+        RequestContext ctx = context(in, session, requestId);
+        try {
+            if (ResourceMethods.METHODS.contains(method)) {
+                return methods.call(method, id, params, ctx, false, inBatch);
+            }
+            return switch (method) {
+                case "ping" -> new Answer(new JsonRpc.Result(id, Map.of()), 200, Map.of());
+                case "initialize" -> WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "Session is already initialized",
+                        requestId, 200);
+                case "resources/subscribe" -> empty(id, pipeline.subscribe(ctx, ResourceMethods.uri(params)));
+                case "resources/unsubscribe" -> empty(id, pipeline.unsubscribe(ctx, ResourceMethods.uri(params)));
+                default -> WireErrors.legacy(id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + StatelessRpc.shorten(method),
+                        requestId, 200);
+            };
+        } catch (Refusal r) {
+            McpError e = RefusalErrors.toError(r, ctx.codes());
+            return WireErrors.legacy(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
+        } catch (McpError e) {
+            return WireErrors.legacy(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "internal error in request %s", requestId);
+            return WireErrors.legacy(id, ErrorCodes.INTERNAL_ERROR, "Internal error", requestId, 200);
+        }
+    }
+
+    private static Answer empty(JsonNode id, Served<Void> served) {
+        return new Answer(new JsonRpc.Result(id, Map.of()), 200, RateHeaders.of(served.rate()));
+    }
+
+    static JsonNode idOf(JsonNode root) {
+        JsonNode id = root.isObject() ? root.get("id") : null;
+        return id == null ? NullNode.instance : id;
+    }
+}
