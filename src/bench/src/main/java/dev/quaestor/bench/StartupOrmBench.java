@@ -15,7 +15,8 @@ import java.util.List;
  * Start-up of the packaged server with Hibernate ORM (the console's entities) active and with it switched off
  * ({@code quarkus.hibernate-orm.active=false}), in alternating starts of the same jar on the same migrated
  * database, so both are measured in the same run on the same machine. Each start is timed from process start to
- * the first UP from /q/health/ready. Usage: {@code src/bench/startup-orm.sh [PAIRS]} (default 5).
+ * the first UP from /q/health/ready. Usage: {@code src/bench/startup-orm.sh [PAIRS [--no-console]]} (default 5 pairs,
+ * with the console's OIDC tenant on).
  */
 public final class StartupOrmBench {
 
@@ -27,6 +28,7 @@ public final class StartupOrmBench {
 
     private static void run(String[] args) throws Exception {
         int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        boolean console = args.length < 2 || !args[1].equals("--no-console");
         var env = ProdServerSetup.environment("bench-startup", DB, """
                 apiVersion: quaestor/v1
                 kind: Policy
@@ -35,7 +37,7 @@ public final class StartupOrmBench {
                   - {id: bench-startup-none, effect: allow, actions: [read], resources: ["test://startup/**"], subjects: {roles: [nobody]}}
                 """);
         // As a deployment with the console runs: its OIDC tenant on, against the same issuer.
-        env.put("QUAESTOR_CONSOLE_ENABLED", "true");
+        env.put("QUAESTOR_CONSOLE_ENABLED", Boolean.toString(console));
         env.put("QUAESTOR_CONSOLE_CLIENT_ID", dev.quaestor.support.TestIssuer.CONSOLE_CLIENT);
         env.put("QUAESTOR_CONSOLE_CLIENT_SECRET", dev.quaestor.support.TestIssuer.CONSOLE_SECRET);
         var jvm = List.of("-XX:+UseSerialGC", "-Xmx512m");

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -32,18 +33,29 @@ public class RevisionArchive {
     private final PolicyStore store;
     private final PolicyConfig config;
     private final AuditLog audit;
+    /** Off with the persistence unit ({@code quarkus.hibernate-orm.active=false}): nothing is stored then. */
+    private final boolean enabled;
     private volatile String active;
 
-    RevisionArchive(PolicyStore store, PolicyConfig config, AuditLog audit) {
+    RevisionArchive(PolicyStore store, PolicyConfig config, AuditLog audit,
+            @ConfigProperty(name = "quarkus.hibernate-orm.active", defaultValue = "true") boolean enabled) {
         this.store = store;
         this.config = config;
         this.audit = audit;
+        this.enabled = enabled;
+        if (!enabled) {
+            LOG.info("Hibernate ORM is off: policy revisions and activations are not stored (the POLICY records still are)");
+        }
     }
 
+    /** The set loaded at start-up is stored off the start-up thread: readiness does not wait for it. */
     void started(@Observes StartupEvent ev) {
         PolicySet set = store.current();
-        keep(set, Instant.now(), PolicyChange.START_UP, null);
+        Instant when = Instant.now();
         active = set.revision();
+        var t = new Thread(() -> keep(set, when, PolicyChange.START_UP, null), "quaestor-revision-archive");
+        t.setDaemon(true);
+        t.start();
     }
 
     void changed(@Observes PolicyChange change) {
@@ -60,6 +72,9 @@ public class RevisionArchive {
     }
 
     private void keep(PolicySet set, Instant when, String how, String previous) {
+        if (!enabled) {
+            return;
+        }
         String annotation = annotation();
         try {
             QuarkusTransaction.requiringNew().run(() -> storeRevision(set, when));
