@@ -123,6 +123,44 @@ class ConsoleBrowserTest {
         byte[] file = Files.readAllBytes(Path.of("../../content/docs/trials/onco-734/summary.md"));
         assertEquals(Hex.of(MessageDigest.getInstance("SHA-256").digest(file)), text("sha256"));
         assertTrue(text("proof").startsWith(dev.quaestor.evidence.RecordProof.HEADER), text("proof"));
+        // Who read it: every read of the file, with the digest of what was served.
+        browser.get(base + "/console/timeline/resource?uri=" + java.net.URLEncoder.encode(SUMMARY, StandardCharsets.UTF_8));
+        String timeline = text("timeline");
+        assertTrue(timeline.contains("alice") && timeline.contains(Hex.of(MessageDigest.getInstance("SHA-256").digest(file))), timeline);
+        // What did alice read, with refusals: the raw file she was refused is there too.
+        browser.get(base + "/console/timeline/subject?subject=alice&refusals=true");
+        assertTrue(text("timeline").contains("raw/sample-001.bin") && text("timeline").contains("DENY"), text("timeline"));
+    }
+
+    @Test
+    void aReviewerCannotSignOffAReviewThatFlagsTheirOwnActivity() throws Exception {
+        // The auditor is refused by the admin API: a denial of their own, flagged in today's review.
+        RestAssured.given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).get("/admin/policy").then().statusCode(403);
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        reviews.reviewDay(today);
+        signIn("auditor", "/console/reviews/" + today);
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("review-state")));
+        assertTrue(browser.findElement(By.id("findings")).getText().contains("auditor"), text("findings"));
+        assertTrue(text("sign-off-refused").contains("your own activity"), text("sign-off-refused"));
+        assertTrue(browser.findElements(By.id("sign-off")).isEmpty());
+        // Posting the form anyway, with a valid CSRF token, is refused and recorded.
+        String csrf = browser.findElement(By.cssSelector("form[action='/console/logout'] input[name=csrf]")).getAttribute("value");
+        String cookies = browser.manage().getCookies().stream().map(c -> c.getName() + "=" + c.getValue())
+                .collect(Collectors.joining("; "));
+        var post = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/console/reviews/" + today + "/sign-off"))
+                .header("Cookie", cookies).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("csrf=" + java.net.URLEncoder.encode(csrf, StandardCharsets.UTF_8) + "&note=mine"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(409, post.statusCode(), post.body());
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM audit_entry WHERE method = 'review/sign-off' "
+                        + "AND subject = 'auditor' AND outcome = 'refused' AND detail LIKE 'review:" + today + "%'");
+                var signed = c.createStatement().executeQuery("SELECT signed_at FROM review WHERE review_day = DATE '" + today + "'")) {
+            rs.next();
+            assertTrue(rs.getLong(1) >= 1, "the refused sign-off is on record");
+            signed.next();
+            assertEquals(null, signed.getObject(1), "and the review stays unsigned");
+        }
     }
 
     @Test
@@ -218,6 +256,24 @@ class ConsoleBrowserTest {
         // One event per request: no request id twice.
         assertEquals(lines.size(), lines.stream().map(l -> l.replaceAll(".*\"correlation_uid\":\"([^\"]+)\".*", "$1")).distinct().count());
         String digest = Hex.of(MessageDigest.getInstance("SHA-256").digest(body));
+        // The same search as JSON Lines (records as the evidence export writes them) and CSV.
+        for (String format : List.of("jsonl", "csv")) {
+            var other = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(href.replace("format=ocsf", "format=" + format)))
+                    .header("Cookie", cookies).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, other.statusCode());
+            List<String> rowsOut = other.body().lines().toList();
+            if (format.equals("csv")) {
+                assertTrue(rowsOut.get(0).startsWith("v,log,seq,time,request,kind"), rowsOut.get(0));
+                assertTrue(rowsOut.size() > lines.size(), "a row per record, more records than requests");
+            } else {
+                for (String l : rowsOut) {
+                    JsonNode r = json.readTree(l);
+                    assertEquals("record", r.path("type").asText(), l);
+                    assertEquals("alice", r.path("subject").asText(), l);
+                    assertEquals(64, r.path("hash").asText().length(), l);
+                }
+            }
+        }
         Thread.sleep(300);
         try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
                 var rs = c.createStatement().executeQuery("SELECT method, content_sha256, bytes, auth_context FROM audit_entry WHERE "
