@@ -39,6 +39,8 @@ class DailyReviewReplicasTest {
     ReviewConfig config;
     @Inject
     Scheduler scheduler;
+    @Inject
+    OverdueReviews overdue;
 
     @Test
     void theJobIsScheduledDaily() {
@@ -91,6 +93,13 @@ class DailyReviewReplicasTest {
         }
         // Again, later: nothing more is produced.
         assertEquals(DailyReview.Result.ALREADY_REVIEWED, a.reviewDay(first));
+        // Unsigned long past their deadline: overdue, and counted by the gauge alerts watch.
+        overdue.refresh();
+        assertTrue(overdue.value() >= days, "overdue: " + overdue.value());
+        String metrics = io.restassured.RestAssured.given().header("Authorization", "Bearer "
+                + dev.quaestor.support.TestIssuer.tokenFor("admin")).get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(metrics.lines().anyMatch(l -> l.startsWith("quaestor_review_overdue") && !l.endsWith(" 0.0")), metrics.lines()
+                .filter(l -> l.contains("review")).toList().toString());
     }
 
     @Test
