@@ -65,18 +65,32 @@ public class TimelineResource {
         var out = new ArrayList<RecordRow>();
         String s = blank(subject);
         String u = blank(uri);
-        reader.stream(new AuditReader.Query(s, null, null, u, "read", null, null, null, null, null, null, LIMIT), false, r -> {
-            if (out.size() > LIMIT || (u != null && !u.equals(r.get("uri")))) {
-                return;
-            }
-            boolean read = "OUTCOME".equals(r.get("kind"));
-            boolean refused = "DECISION".equals(r.get("kind"))
-                    && ("DENY".equals(r.get("decision")) || "rate-limited".equals(r.get("outcome")));
-            if (read || (refusals && refused)) {
-                out.add(new RecordRow(r));
-            }
-        });
+        try {
+            reader.stream(new AuditReader.Query(s, null, null, u, "read", null, null, null, null, null, null, LIMIT), false, r -> {
+                if (u != null && !u.equals(r.get("uri"))) {
+                    return;
+                }
+                boolean read = "OUTCOME".equals(r.get("kind"));
+                boolean refused = "DECISION".equals(r.get("kind"))
+                        && ("DENY".equals(r.get("decision")) || "rate-limited".equals(r.get("outcome")));
+                if (read || (refusals && refused)) {
+                    out.add(new RecordRow(r));
+                    if (out.size() > LIMIT) {
+                        throw new Enough();
+                    }
+                }
+            });
+        } catch (Enough enough) {
+            // one more than shown: the page says there are more
+        }
         return out;
+    }
+
+    /** Stops reading the cursor once the page is full. */
+    private static final class Enough extends RuntimeException {
+        Enough() {
+            super(null, null, false, false);
+        }
     }
 
     private static String blank(String s) {
