@@ -4,6 +4,7 @@ import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.identity.AuthContext;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -35,14 +36,19 @@ public class StaffAccess {
     Identity require(String role, AuditEvent.Kind kind, String method, String detail, HttpServerRequest request) {
         Identity who = identities.of(security);
         boolean allowed = who.roles().contains(role);
-        var caller = new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
-                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"),
-                null, null, null, null);
+        var caller = caller(who, request, AuthContext.of(security));
         log.append(AuditEvent.of(kind, RequestIds.next()).caller(caller).method(method)
                 .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden").detail(detail).build());
         if (!allowed) {
             throw new ForbiddenException();
         }
         return who;
+    }
+
+    /** A member of staff as recorded: who, from where, with which user agent, and how they signed in. */
+    public static Caller caller(Identity who, HttpServerRequest request, String authContext) {
+        return new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
+                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"),
+                null, null, null, authContext);
     }
 }

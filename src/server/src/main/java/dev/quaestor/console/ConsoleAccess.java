@@ -1,24 +1,18 @@
 package dev.quaestor.console;
 
 import dev.quaestor.admin.AdminConfig;
+import dev.quaestor.admin.StaffAccess;
 import dev.quaestor.audit.AuditConfig;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.identity.AuthContext;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.RequestScoped;
-import jakarta.json.JsonArray;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
-import java.util.TreeSet;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
  * The console's door: who is signed in, whether their role opens a page, and the audit record of every page
@@ -76,37 +70,14 @@ public class ConsoleAccess {
     /** The caller as recorded: identity, source, user agent and {@code acr=…;amr=…}. */
     public Caller caller() {
         if (caller == null) {
-            Identity i = identity();
-            var addr = rc.request().remoteAddress();
-            caller = new Caller(i.subject(), i.client(), i.tenant(), List.copyOf(new TreeSet<>(i.roles())),
-                    addr == null ? null : addr.hostAddress(), rc.request().getHeader("User-Agent"), null, null, null, authContext());
+            caller = StaffAccess.caller(identity(), rc.request(), authContext());
         }
         return caller;
     }
 
     /** {@code acr=…;amr=…} from the ID token (empty values when the provider sends none). */
     public String authContext() {
-        if (!(security.getPrincipal() instanceof JsonWebToken token)) {
-            return null;
-        }
-        return "acr=" + text(token.getClaim("acr")) + ";amr=" + text(token.getClaim("amr"));
-    }
-
-    private static String text(Object claim) {
-        if (claim == null || claim == JsonValue.NULL) {
-            return "";
-        }
-        if (claim instanceof JsonArray a) {
-            var parts = new ArrayList<String>();
-            for (JsonValue v : a) {
-                parts.add(v instanceof JsonString s ? s.getString() : v.toString());
-            }
-            return String.join(",", parts);
-        }
-        if (claim instanceof Collection<?> c) {
-            return String.join(",", c.stream().map(Object::toString).toList());
-        }
-        return claim instanceof JsonString s ? s.getString() : claim.toString();
+        return AuthContext.of(security);
     }
 
     /**
