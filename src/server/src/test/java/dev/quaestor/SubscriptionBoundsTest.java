@@ -91,7 +91,7 @@ class SubscriptionBoundsTest {
 
             var error = McpClients.expectError(() -> full.subscribeResource(new McpSchema.SubscribeRequest(FOURTH))).getJsonRpcError();
             assertEquals(-32600, error.code());
-            assertEquals("Too many subscriptions for this session", error.message());
+            assertEquals("Too many subscriptions for one MCP session", error.message());
             @SuppressWarnings("unchecked")
             var data = (Map<String, Object>) error.data();
             assertEquals(FOURTH, data.get("uri"));

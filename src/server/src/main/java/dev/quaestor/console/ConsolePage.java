@@ -26,8 +26,8 @@ public class ConsolePage {
     public void checkCsrf(String token, String method) {
         if (!csrf.accepts(token, access.identity().subject())) {
             throw access.refuse(dev.quaestor.audit.AuditEvent.Kind.AUDIT_READ, method, "csrf-refused",
-                    "form without a valid CSRF token", 403, "This form was refused: it did not carry this session's "
-                            + "CSRF token. Reload the page and try again.");
+                    "form without a valid CSRF token", 403, "This form was refused: it did not carry the CSRF token of your sign-in. "
+                            + "Reload the page and try again.");
         }
     }
 }

@@ -144,7 +144,7 @@ class SessionRpc {
             } catch (RuntimeException again) {
                 LOG.warnf("unrecorded session could not be ended: %s", again.toString());
             }
-            return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record this session",
+            return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record the opening of an MCP session",
                     Map.of(), rid, 503, Map.of("Retry-After", "5"));
         }
         var result = new Schema.InitializeResult(version,

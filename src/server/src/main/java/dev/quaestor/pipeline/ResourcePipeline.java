@@ -128,17 +128,7 @@ public class ResourcePipeline {
         CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.READ, rawUri, policy, start);
         String uriText = uri.toString();
 
-        Decision decision;
-        try (var stage = spans.start("policy", method)) {
-            decision = policy.decide(ctx.identity(), Action.READ, uri, ctx.facts());
-            stage.outcome(decision.allowed() ? "allow" : "deny");
-        }
-        if (!decision.allowed()) {
-            refuse(ctx, method, Action.READ, uriText, decision, policy);
-            metrics.finished(method, "denied", System.nanoTime() - start);
-            // Same answer whether or not the URI exists: the provider is never consulted.
-            throw new Refusal(Reason.DENIED, "Permission denied", uriData(rawUri));
-        }
+        Decision decision = allowedOrRefuse(ctx, method, Action.READ, uri, rawUri, policy, start);
         // The DECISION commits while the provider reads. Nothing is released before the OUTCOME has committed,
         // and the OUTCOME is stored only if the DECISION was (streamed content waits for the DECISION itself).
         Admitted admitted = admit(ctx, method, Action.READ, uri, uriText, "ALLOW", decision.rules(), policy, start);
@@ -240,15 +230,7 @@ public class ResourcePipeline {
         CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy, start);
         String uriText = uri.toString();
 
-        Decision decision;
-        try (var stage = spans.start("policy", method)) {
-            decision = policy.decide(ctx.identity(), Action.SUBSCRIBE, uri, ctx.facts());
-            stage.outcome(decision.allowed() ? "allow" : "deny");
-        }
-        if (!decision.allowed()) {
-            refuse(ctx, method, Action.SUBSCRIBE, uriText, decision, policy);
-            throw new Refusal(Reason.DENIED, "Permission denied", uriData(rawUri));
-        }
+        Decision decision = allowedOrRefuse(ctx, method, Action.SUBSCRIBE, uri, rawUri, policy, start);
         RateCheck rate = admitDurably(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", decision.rules(), policy, start);
 
         if (mounts.resolve(uri).isEmpty()) {
@@ -263,7 +245,7 @@ public class ResourcePipeline {
                     ctx.code(Reason.TOO_MANY_SUBSCRIPTIONS), null, null, null, start, e.getMessage());
             var data = uriData(uriText);
             data.put("maxSubscriptions", e.max());
-            throw new Refusal(Reason.TOO_MANY_SUBSCRIPTIONS, "Too many subscriptions for this session", data);
+            throw new Refusal(Reason.TOO_MANY_SUBSCRIPTIONS, "Too many subscriptions for one MCP session", data);
         } catch (RuntimeException e) {
             throw storeFailure(ctx, method, uriText, policy, start, e);
         }
@@ -579,10 +561,24 @@ public class ResourcePipeline {
         return admitted.rate();
     }
 
-    /** A policy denial: its {@code DECISION} is the request's only record. */
-    private void refuse(RequestContext ctx, String method, Action action, String uri, Decision decision, PolicySet policy) {
-        awaitCommit(decision(ctx, method, action, uri, "DENY", decision.rules(), policy, "refused", ctx.code(Reason.DENIED),
-                null));
+    /**
+     * The policy's verdict on one URI. A denial is the request's only record (its {@code DECISION}, committed
+     * before the answer) and the same answer whether or not the URI exists: the provider is never consulted.
+     */
+    private Decision allowedOrRefuse(RequestContext ctx, String method, Action action, CanonicalUri uri, String rawUri,
+            PolicySet policy, long start) {
+        Decision decision;
+        try (var stage = spans.start("policy", method)) {
+            decision = policy.decide(ctx.identity(), action, uri, ctx.facts());
+            stage.outcome(decision.allowed() ? "allow" : "deny");
+        }
+        if (!decision.allowed()) {
+            awaitCommit(decision(ctx, method, action, uri.toString(), "DENY", decision.rules(), policy, "refused",
+                    ctx.code(Reason.DENIED), null));
+            metrics.finished(method, "denied", System.nanoTime() - start);
+            throw new Refusal(Reason.DENIED, "Permission denied", uriData(rawUri));
+        }
+        return decision;
     }
 
     private Refusal providerFailure(RequestContext ctx, Admitted admitted, String method, Action action, String uri,

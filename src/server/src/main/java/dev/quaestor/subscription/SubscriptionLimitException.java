@@ -6,7 +6,7 @@ public class SubscriptionLimitException extends RuntimeException {
     private final int max;
 
     public SubscriptionLimitException(int max) {
-        super("too many subscriptions for this session (at most " + max + ")");
+        super("too many subscriptions for one MCP session (at most " + max + ")");
         this.max = max;
     }
 
