@@ -189,7 +189,8 @@ public final class PolicySet {
         boolean[] denyCovers = new boolean[1];
         index.below(prefix, who, (e, covers) -> {
             Rule r = e.rule();
-            if (!r.appliesTo(who, action, facts)) {
+            // A pattern whose placeholder does not bind for the caller (${tenant} without a tenant) matches nothing.
+            if (!r.appliesTo(who, action, facts) || !e.pattern().bindsFor(who)) {
                 return;
             }
             if (r.effect() == Effect.DENY) {

@@ -14,6 +14,11 @@ import java.util.List;
  *
  * <p>Forms: {@code **} (everything), {@code scheme://**} (everything in a scheme),
  * {@code scheme://*}{@code /...} (any authority), {@code scheme://authority/seg/...}.
+ *
+ * <p>Any number of {@code **} segments may appear anywhere in the path. A policy author writes a
+ * pattern once and any caller then chooses the URIs it is matched against, so matching never
+ * backtracks: it costs at most (URI segments x pattern segments) segment comparisons
+ * ({@link #matchPath}), and within a segment at most (glob length x segment length) characters.
  */
 public final class ResourcePattern {
 
@@ -24,6 +29,10 @@ public final class ResourcePattern {
     private final String authority;    // null = any authority
     private final List<String> segments;
     private final boolean hasPlaceholders;
+    /** Per segment, whether it is {@code **}. */
+    private final boolean[] anyDepth;
+    /** The index of the first {@code **} segment, or -1. */
+    private final int firstAnyDepth;
 
     private ResourcePattern(String source, String scheme, String authority, List<String> segments) {
         this.source = source;
@@ -31,6 +40,11 @@ public final class ResourcePattern {
         this.authority = authority;
         this.segments = segments;
         this.hasPlaceholders = segments.stream().anyMatch(s -> s.contains("${"));
+        this.anyDepth = new boolean[segments.size()];
+        for (int i = 0; i < anyDepth.length; i++) {
+            anyDepth[i] = segments.get(i).equals(ANY_DEPTH);
+        }
+        this.firstAnyDepth = segments.indexOf(ANY_DEPTH);
     }
 
     /** Parses a pattern, or throws {@link IllegalArgumentException} naming what is wrong. */
@@ -127,33 +141,98 @@ public final class ResourcePattern {
         if (authority != null && !authority.equals(uri.authority())) {
             return false;
         }
-        return matchSegments(0, uri.segments(), 0, who);
+        return matchPath(uri.segments(), who) >= 0;
     }
 
-    private boolean matchSegments(int pi, List<String> uri, int ui, Identity who) {
-        while (pi < segments.size()) {
-            String seg = segments.get(pi);
-            if (seg.equals(ANY_DEPTH)) {
-                if (pi == segments.size() - 1) {
-                    return true;
+    /**
+     * Matches the path, never backtracking: the number of steps (one step is one pattern segment
+     * held against one URI segment) is returned when the path matches, or {@code -1 - steps} when it
+     * does not. It is at most {@code uri.size() * segments.size()}, whatever the pattern: a run of
+     * {@code **} segments cannot make it grow faster than that.
+     *
+     * <p>A pattern without {@code **}, or with one only at its end, is compared segment by segment.
+     * Otherwise the pattern is run as an automaton over its positions: after each URI segment the
+     * set of pattern positions that the path so far can have reached is kept (a {@code **} stays
+     * where it is, consuming the segment, and also lets the next position start without one), so
+     * each URI segment is held against each pattern segment at most once.
+     */
+    int matchPath(List<String> uri, Identity who) {
+        int p = segments.size();
+        int last = p - 1;
+        int inner = firstAnyDepth;
+        if (inner < 0 || inner == last) {
+            // Literal and glob segments only, maybe followed by one trailing **.
+            int fixed = inner < 0 ? p : last;
+            if (inner < 0 ? uri.size() != fixed : uri.size() < fixed) {
+                return -1;
+            }
+            for (int i = 0; i < fixed; i++) {
+                if (!segmentMatches(i, uri.get(i), who)) {
+                    return -1 - (i + 1);
                 }
-                for (int k = ui; k <= uri.size(); k++) {
-                    if (matchSegments(pi + 1, uri, k, who)) {
-                        return true;
-                    }
-                }
-                return false;
             }
-            if (ui >= uri.size()) {
-                return false;
-            }
-            if (hasPlaceholders ? !segmentMatches(seg, who, uri.get(ui)) : !segmentMatches(seg, uri.get(ui))) {
-                return false;
-            }
-            pi++;
-            ui++;
+            return fixed;
         }
-        return ui == uri.size();
+        boolean[] at = new boolean[p + 1];
+        boolean[] next = new boolean[p + 1];
+        at[0] = true;
+        close(at);
+        int steps = 0;
+        for (String u : uri) {
+            boolean any = false;
+            for (int i = 0; i < p; i++) {
+                if (!at[i]) {
+                    continue;
+                }
+                steps++;
+                if (anyDepth[i]) {
+                    next[i] = true;
+                    any = true;
+                } else if (segmentMatches(i, u, who)) {
+                    next[i + 1] = true;
+                    any = true;
+                }
+            }
+            if (!any) {
+                return -1 - steps;
+            }
+            close(next);
+            boolean[] t = at;
+            at = next;
+            next = t;
+            java.util.Arrays.fill(next, false);
+        }
+        return at[p] ? steps : -1 - steps;
+    }
+
+    /** Adds the positions reachable without consuming a segment: past each {@code **} that is reached. */
+    private void close(boolean[] at) {
+        for (int i = 0; i < anyDepth.length; i++) {
+            if (at[i] && anyDepth[i]) {
+                at[i + 1] = true;
+            }
+        }
+    }
+
+    private boolean segmentMatches(int i, String value, Identity who) {
+        String seg = segments.get(i);
+        return hasPlaceholders ? segmentMatches(seg, who, value) : segmentMatches(seg, value);
+    }
+
+    /**
+     * Whether every placeholder of the pattern binds for this caller: a pattern with
+     * {@code ${tenant}} matches nothing at all for a caller without a tenant.
+     */
+    boolean bindsFor(Identity who) {
+        if (!hasPlaceholders) {
+            return true;
+        }
+        for (String seg : segments) {
+            if (seg.contains("${") && bind(seg, who) == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Substitutes placeholders; null if a placeholder has no value or a value that is not one safe segment. */

@@ -453,7 +453,9 @@ final class RuleIndex {
      * Follows the URI down the trie: literal steps by hash (a node reached by a mere hash
      * collision is rejected by {@link Bucket#forEach} before any of its entries is used), glob
      * steps by matching the segment; children whose subtree, and buckets whose own summary, show
-     * no principal of the caller are not read at all.
+     * no principal of the caller are not read at all. A node's depth is the URI segment it stands
+     * for and the trie holds no {@code **} (a path stops at its first one), so a walk reaches each
+     * node at most once: it never backtracks, whatever the patterns.
      */
     private static void walk(TrieNode n, List<String> segs, int i, Identity who, CallerKeys caller, Sink out) {
         long mask = caller.mask();
