@@ -3,6 +3,7 @@ package dev.quaestor;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.McpClients;
 import dev.quaestor.support.Repo;
+import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -208,6 +209,27 @@ class ResourcesTest {
             assertTrue(code == -32003 || code == -32602, uri + " gave " + code);
             assertFalse(String.valueOf(err.getJsonRpcError().data()).contains("Bob's working notes"));
         }
+    }
+
+    /**
+     * A lone UTF-16 surrogate (sent as a JSON escape) has no canonical form: refused as an invalid URI, -32602, before
+     * policy or provider, and the one record shows the URI as sent with the surrogate escaped, not a substitute.
+     */
+    @Test
+    void aLoneSurrogateInAUriIsRefusedAsInvalidAndRecordedAsSent() {
+        String token = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(token, "2025-06-18");
+        String rid = Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"resources/read\","
+                + "\"params\":{\"uri\":\"file:///docs/handbook/a\\ud800b.md\"}}").statusCode(200)
+                .body("error.code", org.hamcrest.Matchers.equalTo(-32602))
+                .body("error.message", org.hamcrest.Matchers.containsString("surrogate"))
+                .extract().header("X-Request-Id");
+        var rows = AuditRow.list("request_id = ? ORDER BY seq", rid);
+        assertEquals(1, rows.size(), "refused before anything was decided or served: " + rows);
+        assertEquals("DENY", rows.get(0).decision);
+        assertEquals("refused", rows.get(0).outcome);
+        assertEquals(-32602, rows.get(0).errorCode);
+        assertEquals("file:///docs/handbook/a\\uD800b.md", rows.get(0).uri);
     }
 
     @Test

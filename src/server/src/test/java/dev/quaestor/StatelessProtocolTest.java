@@ -259,6 +259,25 @@ class StatelessProtocolTest {
                 .body("result", not(hasKey("ttlMs")));
     }
 
+    /** Completion judges each value as list and read do: a tenant folder is offered only to that tenant. */
+    @Test
+    void completionOffersTenantFoldersOnlyToCallersOfThatTenant() {
+        String noTenant = TestIssuer.sign(TestIssuer.claims("bob"));
+        String tenants = "\"ref\":{\"type\":\"ref/resource\",\"uri\":\"file:///docs/{+path}\"},"
+                + "\"argument\":{\"name\":\"path\",\"value\":\"%s\"}";
+        Modern.call(noTenant, 51, "completion/complete", tenants.formatted("ten")).statusCode(200)
+                .body("result.completion.values", equalTo(List.of()));
+        Modern.call(noTenant, 52, "completion/complete", tenants.formatted("tenants/")).statusCode(200)
+                .body("result.completion.values", equalTo(List.of()));
+        // bob's usual token says tenant acme: the acme folder, and not globex's.
+        Modern.call(bob, 53, "completion/complete", tenants.formatted("ten")).statusCode(200)
+                .body("result.completion.values", equalTo(List.of("tenants/")));
+        Modern.call(bob, 54, "completion/complete", tenants.formatted("tenants/")).statusCode(200)
+                .body("result.completion.values", equalTo(List.of("tenants/acme/")));
+        // The same caller without a tenant reads nothing there either, which is what completion must agree with.
+        Modern.read(noTenant, 55, "file:///docs/tenants/acme/report.md").statusCode(200).body("error.code", equalTo(-32003));
+    }
+
     @Test
     void bothErasServeTheSameContentSideBySide() {
         String session = Rpc.initialize(alice, "2025-11-25");

@@ -15,7 +15,9 @@ import java.util.Locale;
  * <p>Rules, chosen to fail closed: only {@code scheme://authority/path} URIs; scheme and authority
  * are lower-cased; each path segment is percent-decoded exactly once as strict UTF-8 (overlong
  * forms and stray bytes are refused); a decoded {@code /}, {@code \}, NUL, control or format
- * character is refused; {@code .} segments vanish and {@code ..} pops one segment but may not
+ * character is refused, and so are lone UTF-16 surrogates and Unicode non-characters, sent raw or
+ * percent-encoded (a URI has to be one sequence of Unicode characters to have a canonical form at
+ * all); {@code .} segments vanish and {@code ..} pops one segment but may not
  * climb above the root; empty segments (duplicate slashes) collapse; segments may not end in a
  * dot or a space (Windows would treat {@code a.txt.} as {@code a.txt}); text is put in Unicode
  * NFC. Query strings and fragments are refused: no provider interprets them, and a part of the
@@ -45,6 +47,16 @@ public final class UriCanonicalizer {
             }
             if (c == '?' || c == '#') {
                 throw new InvalidUriException("URI query strings and fragments are not supported");
+            }
+            if (Character.isSurrogate(c)) {
+                // A pair is one character; a lone half is no character at all, and has no UTF-8 form.
+                if (!Character.isHighSurrogate(c) || i + 1 >= raw.length() || !Character.isLowSurrogate(raw.charAt(i + 1))) {
+                    throw new InvalidUriException("URI contains a lone UTF-16 surrogate");
+                }
+                i++;
+                checkCharacter(Character.toCodePoint(c, raw.charAt(i)));
+            } else if (c >= 0x80) {
+                checkCharacter(c);
             }
         }
         int colon = raw.indexOf(':');
@@ -160,9 +172,19 @@ public final class UriCanonicalizer {
         return checkDecoded(decoded);
     }
 
+    /** Refuses a Unicode non-character (U+FDD0..U+FDEF, and U+xFFFE and U+xFFFF of every plane). */
+    private static void checkCharacter(int codePoint) {
+        if ((codePoint >= 0xFDD0 && codePoint <= 0xFDEF) || (codePoint & 0xFFFE) == 0xFFFE) {
+            throw new InvalidUriException("URI contains a Unicode non-character");
+        }
+    }
+
     private static String checkDecoded(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            if (c >= 0x80) {
+                checkCharacter(s.codePointAt(i));
+            }
             if (c == '/' || c == '\\') {
                 throw new InvalidUriException("URI path segment contains an encoded separator");
             }

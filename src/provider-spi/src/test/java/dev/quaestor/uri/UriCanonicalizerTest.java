@@ -6,6 +6,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class UriCanonicalizerTest {
 
@@ -42,5 +43,38 @@ class UriCanonicalizerTest {
     })
     void hostileFormsAreRefused(String raw) {
         assertThrows(InvalidUriException.class, () -> UriCanonicalizer.canonicalize(raw));
+    }
+
+    /**
+     * A lone UTF-16 surrogate (raw, first or last, high or low) or a non-character (raw or percent-encoded) has no
+     * canonical form: refused here, before the policy engine or a provider could see a substitute for it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "file:///docs/a\uD800b", "file:///docs/a\uDC00b", "file:///docs/\uD800", "file:///docs/a\uDC00\uD800b",
+            "file:///docs/%ED%A0%80", "file:///docs/%ED%B0%80", "file:///docs/a\uFFFE", "file:///docs/a\uFFFF",
+            "file:///docs/\uFDD0", "file:///docs/%EF%BF%BE", "file:///docs/%EF%B7%90", "file:///docs/\uD83F\uDFFF",
+            "file:///docs/%F4%8F%BF%BF", "file:///docs/caf\u00e9/\uD800"
+    })
+    void loneSurrogatesAndNonCharactersAreRefusedNotSubstituted(String raw) {
+        var e = assertThrows(InvalidUriException.class, () -> UriCanonicalizer.canonicalize(raw), raw);
+        assertTrue(e.getMessage().contains("surrogate") || e.getMessage().contains("non-character")
+                || e.getMessage().contains("UTF-8"), e.getMessage());
+    }
+
+    /** Characters beyond the BMP, as a proper surrogate pair or percent-encoded, are characters like any other. */
+    @ParameterizedTest
+    @CsvSource({
+            "file:///docs/\uD83D\uDE00.md, file:///docs/%F0%9F%98%80.md",
+            "file:///docs/%F0%9F%98%80.md, file:///docs/%F0%9F%98%80.md",
+            "file:///docs/\uFFFD\uFFFC, ",
+    })
+    void pairedSurrogatesAreOneCharacter(String raw, String expected) {
+        if (expected == null) {
+            // U+FFFD is refused (it stands for something lost), U+FFFC is an ordinary character.
+            assertThrows(InvalidUriException.class, () -> UriCanonicalizer.canonicalize(raw));
+            return;
+        }
+        assertEquals(expected, UriCanonicalizer.canonicalize(raw).toString());
     }
 }

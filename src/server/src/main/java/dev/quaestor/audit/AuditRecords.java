@@ -103,15 +103,13 @@ final class AuditRecords {
         put(m, "first", e.first() == null ? null : truncate(e.first()).toString());
         put(m, "last", e.last() == null ? null : truncate(e.last()).toString());
         put(m, "detail", e.detail());
-        // Stored as text columns can hold it: cut to the column's width, and NUL (which PostgreSQL refuses in
-        // text, and which would fail every record of the batch) replaced, so that one caller's bytes cannot
-        // keep anyone's record from being committed.
+        // Stored as text columns can hold it: cut to the column's width, and what a text column cannot hold
+        // exactly written as an escape ({@link #storable}), so that one caller's bytes cannot keep anyone's
+        // record from being committed, and the record still shows what was sent.
         for (Column col : COLUMNS) {
             String v = m.get(col.field());
             if (v != null) {
-                if (v.indexOf('\0') >= 0) {
-                    v = v.replace('\0', '\uFFFD');
-                }
+                v = storable(v);
                 if (col.max() > 0 && v.length() > col.max()) {
                     v = v.substring(0, col.max());
                 }
@@ -119,6 +117,34 @@ final class AuditRecords {
             }
         }
         return m;
+    }
+
+    /**
+     * The text as sent, with each character that UTF-8 text cannot hold exactly written as a backslash,
+     * {@code u} and four upper-case hex digits: NUL, which PostgreSQL refuses in text and which would fail every record of the batch, and a
+     * lone UTF-16 surrogate, which has no UTF-8 form and would otherwise be stored as a substituted {@code ?}.
+     * Anything else, backslashes included, is kept as it is.
+     */
+    static String storable(String v) {
+        int i = 0;
+        while (i < v.length() && v.charAt(i) != 0 && !Character.isSurrogate(v.charAt(i))) {
+            i++;
+        }
+        if (i == v.length()) {
+            return v;
+        }
+        var out = new StringBuilder(v.length() + 16).append(v, 0, i);
+        for (; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < v.length() && Character.isLowSurrogate(v.charAt(i + 1))) {
+                out.append(c).append(v.charAt(++i));
+            } else if (c == 0 || Character.isSurrogate(c)) {
+                out.append(String.format("\\u%04X", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /** Binds a version-2 record and its leaf hash (hex) to {@link #INSERT}. */
