@@ -94,6 +94,18 @@ class StandardHeadersTest {
 
         var notBase64 = read(7, URI).header("Mcp-Name", "=?base64?not*base64?=").post("/mcp").then().extract();
         refusedAndAudited(notBase64, 400, -32020, "header-mismatch", URI);
+
+        // Base64 whose unused last bits are set decodes (leniently) to the same URI, but is not its encoding.
+        String handbook = "file:///docs/handbook/welcome.md";
+        String canonical = b64(handbook);
+        int last = canonical.lastIndexOf("?=") - 1;
+        while (canonical.charAt(last) == '=') {
+            last--;
+        }
+        String loose = canonical.substring(0, last) + (char) (canonical.charAt(last) + 1) + canonical.substring(last + 1);
+        assertEquals(handbook, new String(Base64.getDecoder().decode(loose.substring(9, loose.length() - 2)), StandardCharsets.UTF_8));
+        var nonCanonical = read(10, handbook).header("Mcp-Name", loose).post("/mcp").then().extract();
+        refusedAndAudited(nonCanonical, 400, -32020, "header-mismatch", handbook);
     }
 
     @Test

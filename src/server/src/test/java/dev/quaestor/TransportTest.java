@@ -150,6 +150,60 @@ class TransportTest {
         Rpc.as(alice).body("not json").post("/mcp").then().statusCode(400).body("error.code", equalTo(-32700));
     }
 
+    /**
+     * What a body-inspecting gateway could read otherwise than this server (another encoding, a byte order mark, an
+     * overlong '/', a second value, a member twice, another declared charset) is -32700 with HTTP 400 on both eras,
+     * and nothing is read.
+     */
+    @Test
+    void bodiesThatAreNotExactlyOneJsonValueInUtf8AreRefusedWithParseError() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        String read = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///docs/handbook/welcome.md\"}}";
+        String modern = dev.quaestor.support.Modern.body(2, "resources/read", "\"uri\":\"file:///docs/handbook/welcome.md\"");
+        for (String body : new String[] {read, modern}) {
+            boolean isModern = body == modern;
+            var bad = new java.util.LinkedHashMap<String, byte[]>();
+            bad.put("UTF-16LE", body.getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+            bad.put("UTF-16 with BOM", body.getBytes(java.nio.charset.StandardCharsets.UTF_16));
+            bad.put("UTF-8 with BOM", concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, utf8(body)));
+            bad.put("overlong /", overlongSlash(body));
+            bad.put("two values", utf8(body + body));
+            bad.put("trailing text", utf8(body + " trailing"));
+            bad.put("uri twice", utf8(body.replace("\"uri\":\"file:///docs/handbook/welcome.md\"",
+                    "\"uri\":\"file:///docs/handbook/welcome.md\",\"uri\":\"file:///docs/home/bob/notes.md\"")));
+            for (var e : bad.entrySet()) {
+                var spec = isModern ? dev.quaestor.support.Modern.as(alice, "resources/read").header("Mcp-Name", "file:///docs/handbook/welcome.md")
+                        : Rpc.as(alice).header("Mcp-Session-Id", session);
+                spec.body(e.getValue()).post("/mcp").then().statusCode(400).body("error.code", equalTo(-32700))
+                        .body("error.message", equalTo("Parse error"));
+            }
+            var declared = isModern ? dev.quaestor.support.Modern.as(alice, "resources/read").header("Mcp-Name", "file:///docs/handbook/welcome.md")
+                    : Rpc.as(alice).header("Mcp-Session-Id", session);
+            declared.contentType("application/json; charset=utf-16").body(utf8(body)).post("/mcp").then().statusCode(400)
+                    .body("error.code", equalTo(-32700));
+            // The same body, as sent properly, is read.
+            var ok = isModern ? dev.quaestor.support.Modern.as(alice, "resources/read").header("Mcp-Name", "file:///docs/handbook/welcome.md")
+                    : Rpc.as(alice).header("Mcp-Session-Id", session);
+            ok.body(utf8(body)).post("/mcp").then().statusCode(200).body("result.contents[0].uri", equalTo("file:///docs/handbook/welcome.md"));
+        }
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /** The body with the '/' before welcome.md written as the overlong C0 AF. */
+    private static byte[] overlongSlash(String body) {
+        int at = body.indexOf("handbook/welcome.md") + "handbook".length();
+        return concat(concat(utf8(body.substring(0, at)), new byte[] {(byte) 0xC0, (byte) 0xAF}), utf8(body.substring(at + 1)));
+    }
+
     @Test
     void invalidRequestsAndUnknownMethods() {
         String session = Rpc.initialize(alice, "2025-06-18");

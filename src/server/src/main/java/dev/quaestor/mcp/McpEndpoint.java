@@ -77,6 +77,8 @@ public class McpEndpoint {
     @Inject
     RequestBodyReader bodies;
     @Inject
+    JsonBodies jsonBodies;
+    @Inject
     RequiredScopes scopes;
     @Inject
     StatelessRpc stateless;
@@ -184,13 +186,8 @@ public class McpEndpoint {
         if (scope != null) {
             return refused(scope);
         }
-        JsonNode root;
-        try {
-            root = body == null || body.length == 0 ? null : json.readTree(body);
-        } catch (java.io.IOException e) {
-            root = null;
-        }
-        if (root == null || root.isMissingNode()) {
+        JsonNode root = JsonBodies.declaresUtf8(contentType) ? jsonBodies.parse(body) : null;
+        if (root == null) {
             String version = headers.getHeaderString(VERSION_HEADER);
             boolean modern = version != null && ProtocolVersions.MODERN.equals(version.strip());
             Answer a = modern ? WireErrors.modern(null, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400)

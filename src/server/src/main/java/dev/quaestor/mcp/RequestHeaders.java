@@ -99,6 +99,11 @@ final class RequestHeaders {
         } catch (IllegalArgumentException e) {
             return null;
         }
+        // The decoder ignores the unused low bits of the last character ("QR==" and "QQ==" both decode to "A"):
+        // only the one encoding of these bytes is canonical, so that every reader of the header sees one value.
+        if (!Base64.getEncoder().encodeToString(bytes).equals(payload)) {
+            return null;
+        }
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();

@@ -59,6 +59,25 @@ class RequestHeadersTest {
         assertEquals("", RequestHeaders.decode(""));
     }
 
+    /** Base64 with non-zero bits after the last byte decodes to the same text as the canonical form: refused. */
+    @Test
+    void decodeRefusesNonZeroTrailingBits() {
+        assertEquals("A", RequestHeaders.decode("QQ=="));
+        assertNull(RequestHeaders.decode("QR=="), "QR== would also decode to A");
+        assertNull(RequestHeaders.decode("QX=="));
+        assertEquals("ab", RequestHeaders.decode("YWI="));
+        assertNull(RequestHeaders.decode("YWJ="), "YWJ= would also decode to ab");
+        assertNull(RequestHeaders.decode("YWL="));
+        String uri = "file:///docs/handbook/welcome.md";
+        String canonical = Base64.getEncoder().encodeToString(uri.getBytes(StandardCharsets.UTF_8));
+        assertEquals(uri, RequestHeaders.decode(canonical));
+        assertNull(RequestHeaders.nameMismatch("=?base64?" + canonical + "?=", uri));
+        // The same URI with the last character's unused bits set: the header no longer states it.
+        String tampered = canonical.substring(0, canonical.length() - 2) + (char) (canonical.charAt(canonical.length() - 2) + 1) + "=";
+        assertEquals(uri, new String(Base64.getDecoder().decode(tampered), StandardCharsets.UTF_8), "the JDK would read it as the URI");
+        assertNotNull(RequestHeaders.nameMismatch("=?base64?" + tampered + "?=", uri));
+    }
+
     @Test
     void postsAreRoutedByWhatTheyCarry() throws Exception {
         String meta = "{\"io.modelcontextprotocol/protocolVersion\":\"%s\",\"io.modelcontextprotocol/clientCapabilities\":{}}";
