@@ -232,28 +232,15 @@ public class AuditReader {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-            var cols = AuditRecords.exportedFields();
-            w.write(String.join(",", cols) + "\r\n");
+            var csv = new ExportCsv(w, AuditRecords.exportedFields());
             forEachRecord(c, from, to, m -> {
-                var sb = new StringBuilder(512);
-                for (int i = 0; i < cols.size(); i++) {
-                    if (i > 0) {
-                        sb.append(',');
-                    }
-                    String v = m.get(cols.get(i));
-                    if (v != null) {
-                        // Quote everything that could break a row, and defuse spreadsheet formulas.
-                        String safe = !v.isEmpty() && "=+-@".indexOf(v.charAt(0)) >= 0 ? "'" + v : v;
-                        sb.append('"').append(safe.replace("\"", "\"\"")).append('"');
-                    }
-                }
-                sb.append("\r\n");
                 try {
-                    w.write(sb.toString());
+                    csv.write(m);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
             });
+            csv.flush();
             w.flush();
             c.commit();
         } catch (SQLException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import dev.quaestor.audit.ExportCsv;
 import dev.quaestor.evidence.FlatJson;
 import dev.quaestor.evidence.RecordFormat;
 import java.io.BufferedOutputStream;
@@ -93,26 +94,17 @@ public final class SearchExport {
 
     private static long csv(Records records, OutputStream out) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-        w.write(String.join(",", CSV_COLUMNS) + "\r\n");
+        var csv = new ExportCsv(w, CSV_COLUMNS);
         long[] n = {0};
-        var row = new StringBuilder(1024);
         run(records, r -> {
-            row.setLength(0);
-            for (int i = 0; i < CSV_COLUMNS.size(); i++) {
-                if (i > 0) {
-                    row.append(',');
-                }
-                String v = r.get(CSV_COLUMNS.get(i));
-                if (v != null) {
-                    // Quote every value, and defuse spreadsheet formulas.
-                    String safe = !v.isEmpty() && "=+-@".indexOf(v.charAt(0)) >= 0 ? "'" + v : v;
-                    row.append('"').append(safe.replace("\"", "\"\"")).append('"');
-                }
+            try {
+                csv.write(r);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            row.append("\r\n");
-            write(w, row);
             n[0]++;
         });
+        csv.flush();
         w.flush();
         return n[0];
     }

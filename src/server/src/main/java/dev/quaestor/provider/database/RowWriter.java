@@ -14,10 +14,12 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.OffsetDateTime;
 import java.util.Base64;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
 
 /**
- * Renders rows as JSON (one object per row, keyed by column label) or CSV (RFC 4180, a header row,
- * CRLF line ends). Numbers and booleans stay numbers and booleans in JSON; {@code json}/{@code
+ * Renders rows as JSON (one object per row, keyed by column label) or CSV (RFC 4180 through Commons
+ * CSV, a header row, CRLF line ends, values exactly as stored). Numbers and booleans stay numbers and booleans in JSON; {@code json}/{@code
  * jsonb} columns are embedded as JSON; binary columns are base64; dates and times are ISO-8601;
  * SQL NULL is {@code null} in JSON and an empty field in CSV.
  */
@@ -25,6 +27,12 @@ final class RowWriter {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFactory JSON = MAPPER.getFactory();
+    /**
+     * RFC 4180 as Commons CSV writes it, the same library the audit exports use: a value is quoted only where it needs
+     * to be (a comma, quote or line break; leading white space), and never changed. This is content served to a client, which gets the
+     * database's values exactly; no formula guard, which is for exports of audit records opened in a spreadsheet.
+     */
+    private static final CSVFormat CSV = CSVFormat.RFC4180.builder().setRecordSeparator("\r\n").get();
 
     private RowWriter() {
     }
@@ -63,19 +71,24 @@ final class RowWriter {
         var sb = new StringBuilder();
         ResultSetMetaData md = rs.getMetaData();
         int n = md.getColumnCount();
-        for (int i = 1; i <= n; i++) {
-            field(sb, md.getColumnLabel(i), i == 1);
-        }
-        sb.append("\r\n");
-        int rows = 0;
-        while (rs.next()) {
-            if (++rows > maxRows) {
-                throw new TooManyRowsException(maxRows);
-            }
+        var row = new String[n];
+        try (var printer = new CSVPrinter(sb, CSV)) {
             for (int i = 1; i <= n; i++) {
-                field(sb, text(rs, md, i), i == 1);
+                row[i - 1] = md.getColumnLabel(i);
             }
-            sb.append("\r\n");
+            printer.printRecord((Object[]) row);
+            int rows = 0;
+            while (rs.next()) {
+                if (++rows > maxRows) {
+                    throw new TooManyRowsException(maxRows);
+                }
+                for (int i = 1; i <= n; i++) {
+                    row[i - 1] = text(rs, md, i);
+                }
+                printer.printRecord((Object[]) row);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -186,22 +199,6 @@ final class RowWriter {
 
     private static boolean isBinary(int type) {
         return type == Types.BINARY || type == Types.VARBINARY || type == Types.LONGVARBINARY || type == Types.BLOB;
-    }
-
-    private static void field(StringBuilder sb, String value, boolean first) {
-        if (!first) {
-            sb.append(',');
-        }
-        if (value == null) {
-            return;
-        }
-        boolean quote = value.indexOf(',') >= 0 || value.indexOf('"') >= 0 || value.indexOf('\n') >= 0
-                || value.indexOf('\r') >= 0;
-        if (quote) {
-            sb.append('"').append(value.replace("\"", "\"\"")).append('"');
-        } else {
-            sb.append(value);
-        }
     }
 
     /** A list query returned more rows than the mount serves in one resource. */

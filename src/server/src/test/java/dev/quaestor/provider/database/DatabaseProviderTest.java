@@ -110,6 +110,28 @@ class DatabaseProviderTest {
         assertEquals("O'Brien", json(p.read(uri("db://records/by-name/O'Brien"))).get("name").textValue());
     }
 
+    /**
+     * The CSV a mount serves is content: values exactly as stored, quoted only where needed, even those a
+     * spreadsheet would compute (the formula guard belongs to exports of audit records, not to served content).
+     */
+    @Test
+    void csvContentIsNeverAlteredEvenWhereASpreadsheetWouldSeeAFormula() throws Exception {
+        var q = new HashMap<>(standardQueries());
+        q.put("queries.formulas.template", "db://records/wards/{ward}/formulas.csv");
+        q.put("queries.formulas.sql", "SELECT '=1+1' AS eq, E'\\t=1+1' AS tab, E'\\r=1' AS cr, '-5' AS minus, '+1' AS plus,"
+                + " '@SUM(A1)' AS at, 'say \"hi\", then go' AS quoted, '' AS empty, NULL AS absent FROM patients WHERE ward = ? ORDER BY id");
+        q.put("queries.formulas.kind", "list");
+        var p = provider(q);
+        String text = text(p.read(uri("db://records/wards/south/formulas.csv")));
+        assertTrue(text.startsWith("eq,tab,cr,minus,plus,at,quoted,empty,absent\r\n"), text);
+        var records = org.apache.commons.csv.CSVFormat.RFC4180.parse(new java.io.StringReader(text)).getRecords();
+        assertEquals(3, records.size(), text);
+        for (var r : records.subList(1, 3)) {
+            assertEquals(List.of("=1+1", "\t=1+1", "\r=1", "-5", "+1", "@SUM(A1)", "say \"hi\", then go", "", ""), r.toList(), text);
+        }
+        assertTrue(text.contains("\r\n=1+1,\"\t=1+1\",\"\r=1\",-5,+1,@SUM(A1),"), "nothing prefixed: " + text);
+    }
+
     @Test
     void readsListsAsCsvAndJson() throws Exception {
         var p = provider(standardQueries());
