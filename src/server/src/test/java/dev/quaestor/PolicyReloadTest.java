@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -45,10 +46,17 @@ class PolicyReloadTest {
                 && !String.valueOf(policyHealth().get("files")).contains("reload-test"));
     }
 
+    /** The administrators' view of the active set: {@code /admin/policy}, where the details of a refusal are. */
     private static Map<String, Object> policyHealth() {
-        JsonPath health = given().get("/q/health/ready").then().extract().jsonPath();
-        return health.getMap("checks.find { it.name == 'policy' }.data");
+        JsonPath status = given().header("Authorization", "Bearer " + ADMIN).get("/admin/policy").then().statusCode(200)
+                .extract().jsonPath();
+        Map<String, Object> out = new java.util.HashMap<>(status.getMap("$"));
+        out.put("files", String.join(",", status.getList("files", String.class)));
+        out.put("error", String.join("; ", status.getList("errors", String.class) == null ? List.of() : status.getList("errors", String.class)));
+        return out;
     }
+
+    private static final String ADMIN = TestIssuer.tokenFor("admin");
 
     private static void waitFor(String what, Supplier<Boolean> condition) throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
@@ -66,8 +74,26 @@ class PolicyReloadTest {
         return code == null ? 0 : (Integer) code;
     }
 
+    /**
+     * Readiness is for anyone who can reach the port (the kubelet, a load balancer, an attacker): it says UP or DOWN
+     * and nothing about the policy set, not even while a refused file's errors wait to be fixed.
+     */
+    private static void readinessSaysOnlyUp(String revision) {
+        for (String path : List.of("/q/health/ready", "/q/health", "/q/health/live", "/q/health/started")) {
+            String body = given().get(path).then().statusCode(200).extract().asString();
+            for (String secret : List.of("reload-test", "efect", revision, "degraded", "rejectedRevision", ".yaml")) {
+                assertFalse(body.contains(secret), path + " shows '" + secret + "': " + body);
+            }
+        }
+        JsonPath ready = given().get("/q/health/ready").then().extract().jsonPath();
+        assertEquals("UP", ready.getString("status"));
+        assertEquals("UP", ready.getString("checks.find { it.name == 'policy' }.status"));
+        Object data = ready.get("checks.find { it.name == 'policy' }.data");
+        assertEquals(null, data, "no data for anyone");
+    }
+
     @Test
-    void editBreakAndFixWhileAClientReads() throws Exception {
+    void editBreakAndFixWhileAClientReadsWithTheDetailsForAdministratorsOnly() throws Exception {
         String bob = TestIssuer.tokenFor("bob");
         String bobSession = Rpc.initialize(bob, "2025-06-18");
         assertEquals(-32003, bobReads(bob, bobSession));
@@ -102,13 +128,14 @@ class PolicyReloadTest {
             String granted = (String) policyHealth().get("revision");
             assertTrue(!granted.equals(before));
 
-            // 2. A broken file is refused: the old decision holds and health says why.
+            // 2. A broken file is refused: the old decision holds, and /admin/policy says why.
             Files.writeString(FILE, GRANT.replace("effect: allow", "efect: allow"));
-            waitFor("health to report the refusal", () -> "degraded".equals(policyHealth().get("state")));
+            waitFor("the refusal to be reported", () -> "degraded".equals(policyHealth().get("state")));
             Map<String, Object> degraded = policyHealth();
             assertTrue(String.valueOf(degraded.get("error")).contains("reload-test.yaml:5: unknown key 'efect'"), degraded.toString());
             assertEquals(granted, degraded.get("revision"));
             assertEquals(0, bobReads(bob, bobSession), "the last good set stays active");
+            readinessSaysOnlyUp(granted);
 
             // 3. Fixing the file recovers.
             Files.writeString(FILE, GRANT.replace("subjects: [bob]", "subjects: [nobody]"));
