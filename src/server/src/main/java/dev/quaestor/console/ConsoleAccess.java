@@ -100,10 +100,20 @@ public class ConsoleAccess {
         return new ConsoleRefusal(status, message, id);
     }
 
-    /** Records that the caller signed out (any signed-in caller may). */
-    public void signedOut() {
+    /** Records that the caller signed out of the session {@code sessionRef} (any signed-in caller may). */
+    public void signedOut(String sessionRef) {
         log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next()).caller(caller()).method("console/logout")
-                .decision("ALLOW").outcome("ok").build());
+                .decision("ALLOW").outcome("ok").detail(sessionRef == null ? null : "session " + sessionRef).build());
+    }
+
+    /**
+     * Records a console request refused because its session is not live ({@code outcome}: signed-out, idle-timeout,
+     * expired, session-unknown, session-mismatch): an invalid access attempt, with the signed-in person's identity
+     * and the address and user agent the request came from.
+     */
+    public void sessionRefused(String outcome, String detail) {
+        log.append(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, RequestIds.next()).caller(caller()).method("console/session")
+                .decision("DENY").outcome(outcome).detail(detail).build());
     }
 
     private String record(AuditEvent.Kind kind, Area area, String method, String uri, String detail) {

@@ -13,8 +13,16 @@ public interface ConsoleConfig {
     Duration idleTimeout();
 
     /**
-     * The key (any text, 32 characters or more) that signs the console's activity and CSRF cookies; every replica
-     * needs the same. Unset: derived from the console's OIDC client secret, or random per process without one.
+     * The longest a console session lasts, however active: then the person signs in again (NIST SP 800-63B asks for
+     * re-authentication at least every 12 hours at AAL2). Also how long the row of an ended session is kept, so that
+     * a copy of its cookies is recognised and refused.
+     */
+    @WithDefault("12H")
+    Duration maxSession();
+
+    /**
+     * The key (any text, 32 characters or more) that signs the console's CSRF tokens; every replica needs the same.
+     * Unset: derived from the console's OIDC client secret, or random per process without one.
      */
     Optional<String> secret();
 

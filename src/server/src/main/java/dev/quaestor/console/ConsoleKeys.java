@@ -12,7 +12,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-/** The HMAC key that signs the console's own cookies (activity time, CSRF token), and the signing itself. */
+/** The HMAC key that signs the console's CSRF tokens, and the signing itself. */
 @ApplicationScoped
 public class ConsoleKeys {
 
@@ -26,7 +26,7 @@ public class ConsoleKeys {
             byte[] random = new byte[32];
             new SecureRandom().nextBytes(random);
             material = Base64.getEncoder().encodeToString(random);
-            LOG.warn("quaestor.console.secret is not set and the console has no client secret: console sessions are "
+            LOG.warn("quaestor.console.secret is not set and the console has no client secret: console forms are "
                     + "bound to this process (set the same quaestor.console.secret on every replica)");
         }
         try {

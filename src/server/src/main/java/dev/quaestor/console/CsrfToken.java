@@ -9,9 +9,10 @@ import jakarta.inject.Named;
 
 /**
  * The console's CSRF token (a signed double-submit token, as OWASP describes it): a random value signed with
- * the console key and the signed-in subject, kept in an HttpOnly, SameSite=Strict cookie and repeated in a
- * hidden field of every form. A POST is accepted only when the field equals the cookie and the signature holds
- * for the caller; a forged form on another site can read neither.
+ * the console key, the signed-in subject and their server-side session, kept in an HttpOnly, SameSite=Strict
+ * cookie and repeated in a hidden field of every form. A POST is accepted only when the field equals the cookie and
+ * the signature holds for the caller and the session; a forged form on another site can read neither, and a token
+ * from an earlier session is worth nothing in the next.
  */
 @RequestScoped
 @Named("csrf")
@@ -24,6 +25,8 @@ public class CsrfToken {
     ConsoleKeys keys;
     @Inject
     RoutingContext rc;
+    @Inject
+    ConsoleCookies cookies;
 
     private String issued;
 
@@ -38,9 +41,8 @@ public class CsrfToken {
             return issued;
         }
         String random = ConsoleKeys.random(18);
-        issued = random + "." + keys.sign("csrf|" + random + "|" + subject);
-        rc.response().addCookie(Cookie.cookie(COOKIE, issued).setPath(IdleTimeout.PATH).setHttpOnly(true)
-                .setSameSite(CookieSameSite.STRICT));
+        issued = random + "." + keys.sign(signed(random, subject));
+        rc.response().addCookie(cookies.cookie(COOKIE, issued, CookieSameSite.STRICT));
         return issued;
     }
 
@@ -52,6 +54,12 @@ public class CsrfToken {
 
     private boolean valid(String token, String subject) {
         int dot = token.indexOf('.');
-        return dot > 0 && keys.verify("csrf|" + token.substring(0, dot) + "|" + subject, token.substring(dot + 1));
+        return dot > 0 && keys.verify(signed(token.substring(0, dot), subject), token.substring(dot + 1));
+    }
+
+    /** What the signature covers: the random part, the subject and the live session's id. */
+    private String signed(String random, String subject) {
+        ConsoleSessions.Session s = ConsoleSessionCheck.current(rc);
+        return "csrf|" + random + "|" + subject + "|" + (s == null ? "" : s.id());
     }
 }

@@ -1,7 +1,12 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.RequestIds;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
+import io.vertx.core.http.Cookie;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
@@ -13,6 +18,8 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.time.Instant;
+import java.util.List;
 
 /** The console's entry (to the first page the caller's role opens), sign-out and the signed-out page. */
 @Path("/console")
@@ -22,12 +29,19 @@ public class HomeResource {
     private final ConsoleConfig config;
     private final ConsoleAccess access;
     private final ConsolePage page;
+    private final ConsoleSessions sessions;
+    private final ConsoleCookies cookies;
+    private final AuditLog log;
     private final Template signedOut;
 
-    HomeResource(ConsoleConfig config, ConsoleAccess access, ConsolePage page, @Location("console/signed-out.html") Template signedOut) {
+    HomeResource(ConsoleConfig config, ConsoleAccess access, ConsolePage page, ConsoleSessions sessions, ConsoleCookies cookies,
+            AuditLog log, @Location("console/signed-out.html") Template signedOut) {
         this.config = config;
         this.access = access;
         this.page = page;
+        this.sessions = sessions;
+        this.cookies = cookies;
+        this.log = log;
         this.signedOut = signedOut;
     }
 
@@ -37,20 +51,39 @@ public class HomeResource {
         return Response.seeOther(URI.create(access.isAuditor() ? "/console/search" : "/console/policy")).build();
     }
 
+    /** Ends the session on the server (every replica refuses its cookies from now on), records it, clears the cookies. */
     @POST
     @Path("logout")
     public Response logout(@FormParam("csrf") String csrf, @Context RoutingContext rc) {
         page.checkCsrf(csrf, "console/logout");
-        access.signedOut();
-        IdleTimeout.signOut(rc);
-        return Response.seeOther(URI.create("/console/signed-out")).build();
+        ConsoleSessions.Session s = ConsoleSessionCheck.current(rc);
+        if (s != null) {
+            sessions.end(s.id(), ConsoleSessions.End.SIGNED_OUT, Instant.now());
+        }
+        access.signedOut(s == null ? null : s.ref());
+        cookies.clear(rc);
+        return Response.seeOther(URI.create(ConsoleSessionCheck.SIGNED_OUT)).build();
     }
 
-    /** Public: clears any console session and says so. */
+    /**
+     * Public: says the console is signed out, and makes it so. A session whose cookie comes with the request is
+     * ended on the server too (holding its token is what entitles anyone to end it), and that is recorded.
+     */
     @GET
     @Path("signed-out")
     public Response signedOut(@QueryParam("reason") String reason, @Context RoutingContext rc) {
-        IdleTimeout.signOut(rc);
+        Cookie token = rc.request().getCookie(ConsoleCookies.SESSION);
+        ConsoleSessions.Session s = token == null ? null : sessions.find(token.getValue());
+        if (s != null && s.endReason() == null && sessions.end(s.id(), ConsoleSessions.End.SIGNED_OUT, Instant.now())) {
+            var request = rc.request();
+            log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next())
+                    .caller(new Caller(s.subject(), null, null, List.of(),
+                            request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(),
+                            request.getHeader("User-Agent"), null, null, null, null))
+                    .method("console/logout").decision("ALLOW").outcome("ok").detail("session " + s.ref() + " (signed-out page)")
+                    .build());
+        }
+        cookies.clear(rc);
         return Response.ok(signedOut.data("idle", "idle".equals(reason)).data("idleMinutes", config.idleTimeout().toMinutes()).render())
                 .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }

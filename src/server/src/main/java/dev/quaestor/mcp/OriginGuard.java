@@ -9,9 +9,15 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * DNS-rebinding protection for /mcp: the Host header must name an allowed host and a present
- * Origin header must be an allowed origin, else 403. It runs as an HTTP filter ahead of
- * authentication, so a rebinding page learns nothing, not even whether a token would be accepted.
+ * DNS-rebinding protection: the Host header must name an allowed host on every path but health and metrics, and on
+ * /mcp a present Origin header must be an allowed origin, else 403. It runs as an HTTP filter ahead of
+ * authentication, so a rebinding page learns nothing, not even whether a token would be accepted, and nothing the
+ * server builds from the Host (a redirect after sign-in, a URL in the metadata when no public URL is configured)
+ * can name a host that is not the server's.
+ *
+ * <p>Health is exempt because the kubelet probes it by the pod's address, and metrics because Prometheus scrapes
+ * them the same way; neither trusts the Host, and metrics need a bearer token, which a rebinding page cannot send.
+ * The host of {@code quaestor.http.public-url} is always allowed.
  */
 @ApplicationScoped
 public class OriginGuard {
@@ -23,22 +29,40 @@ public class OriginGuard {
     private final List<String> origins;
 
     OriginGuard(TransportConfig config) {
-        this.hosts = config.allowedHosts().stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
+        var allowed = new java.util.ArrayList<String>();
+        config.allowedHosts().forEach(h -> allowed.add(h.toLowerCase(Locale.ROOT)));
+        config.publicUrl().map(OriginGuard::hostOf).filter(h -> h != null).ifPresent(h -> allowed.add(h.toLowerCase(Locale.ROOT)));
+        this.hosts = List.copyOf(allowed);
         this.origins = config.allowedOrigins().stream().map(o -> o.toLowerCase(Locale.ROOT)).toList();
     }
 
     void register(@Observes Filters filters) {
         filters.register(rc -> {
             HttpServerRequest req = rc.request();
-            if (McpEndpoint.handles(req.path())) {
-                if (!hostAllowed(PublicUrl.host(req)) || !originAllowed(req.getHeader("Origin"))) {
-                    rc.response().setStatusCode(403).putHeader("Content-Type", "text/plain")
-                            .end("Forbidden: Host or Origin not allowed\n");
-                    return;
-                }
+            String path = req.path();
+            boolean mcp = McpEndpoint.handles(path);
+            if ((!exempt(path) && !hostAllowed(PublicUrl.host(req))) || (mcp && !originAllowed(req.getHeader("Origin")))) {
+                rc.response().setStatusCode(403).putHeader("Content-Type", "text/plain")
+                        .end("Forbidden: Host or Origin not allowed\n");
+                return;
             }
             rc.next();
         }, PRIORITY);
+    }
+
+    /** The host of a URL, or null if it has none (a malformed public URL is refused at start-up, not here). */
+    private static String hostOf(String url) {
+        try {
+            return java.net.URI.create(url).getHost();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** Health (probed by pod address) and metrics (scraped by pod address, with a token). */
+    static boolean exempt(String path) {
+        return path != null && (path.equals("/q/health") || path.startsWith("/q/health/") || path.equals("/q/metrics")
+                || path.startsWith("/q/metrics/"));
     }
 
     boolean hostAllowed(String host) {

@@ -9,8 +9,9 @@ import java.util.Optional;
 public interface TransportConfig {
 
     /**
-     * Host header values (host name, without port) accepted on /mcp; anything else gets 403.
-     * Protects against DNS rebinding. Add the server's public name in production.
+     * Host header values (host name, without port) accepted on every path but /q/health and /q/metrics; anything
+     * else gets 403. Protects against DNS rebinding, and keeps anything built from the Host on the server's own
+     * names. Add the server's public name in production (the host of {@link #publicUrl} is always accepted).
      */
     @WithDefault("localhost,127.0.0.1,[::1]")
     List<String> allowedHosts();
@@ -22,7 +23,11 @@ public interface TransportConfig {
     @WithDefault("http://localhost:*,http://127.0.0.1:*,http://[::1]:*,https://localhost:*")
     List<String> allowedOrigins();
 
-    /** Public base URL (scheme://host[:port]) used in the PRM document; derived from the request if unset. */
+    /**
+     * Public base URL ({@code scheme://host[:port]}, nothing after it) used in the PRM document, the 401 challenge
+     * and the console's OIDC redirect URI; derived from the request if unset. Required in prod when the console is
+     * on ({@code dev.quaestor.console.ConsolePublicUrl}).
+     */
     Optional<String> publicUrl();
 
     /** How long a replica trusts its cached view of a session before re-reading it. */

@@ -47,7 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * test issuer's code flow: an auditor searches, opens a request and sees its policy revision's text, sees a
  * record tampered in the database flagged on the integrity page, signs off a review, and exports OCSF whose
  * every event has the fields OCSF 1.8.0 requires; a clinician is refused; a form without its CSRF token is
- * refused; an idle session must sign in again.
+ * refused; signing out ends the session on the server, so copied cookies are refused and recorded; an idle session
+ * must sign in again.
  */
 @QuarkusTest
 class ConsoleBrowserTest {
@@ -362,16 +363,94 @@ class ConsoleBrowserTest {
         Browser.waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("saved"), "kept"));
     }
 
+    private String cookieHeader() {
+        return browser.manage().getCookies().stream().map(c -> c.getName() + "=" + c.getValue()).collect(Collectors.joining("; "));
+    }
+
+    private HttpResponse<String> getWith(String cookies, String url) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url.startsWith("http") ? url : base + url))
+                .header("Cookie", cookies).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static long count(String where) throws Exception {
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM audit_entry WHERE " + where)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The id (its first 16 hex digits, as records name it) of the newest console session of {@code subject}. */
+    private static String newestSession(String subject) throws Exception {
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT id_hash FROM console_session WHERE subject = '" + subject
+                        + "' ORDER BY started_at DESC LIMIT 1")) {
+            assertTrue(rs.next(), "a session on the server for " + subject);
+            return rs.getString(1).substring(0, 16);
+        }
+    }
+
+    /**
+     * Signing out ends the session on the server: cookies copied before (the identity provider's session, the console
+     * session, CSRF) are refused at once on every page and export, each attempt is recorded with the session it names,
+     * and the copy is sent to sign in again.
+     */
     @Test
-    void aSessionWithoutRecentActivityMustSignInAgain() {
+    void signingOutEndsTheSessionOnTheServerAndReplayedCookiesAreRefusedAndRecorded() throws Exception {
+        signIn("auditor", "/console/search?subject=alice");
+        String session = newestSession("auditor");
+        assertEquals(1, count("method = 'console/sign-in' AND kind = 'AUTHENTICATION' AND subject = 'auditor' AND detail = 'session "
+                + session + "'"), "the sign-in opened this session, on record");
+        String export = browser.findElement(By.id("export-csv")).getAttribute("href");
+        String copied = cookieHeader();
+        assertTrue(copied.contains(ConsoleCookies.SESSION + "=") && copied.contains("q_session_console"), copied);
+        assertEquals(200, getWith(copied, "/console/search?subject=alice").statusCode(), "the copy works while the session lasts");
+
+        browser.findElement(By.cssSelector("form[action='/console/logout'] button")).click();
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("signed-out")));
+        assertEquals(1, count("method = 'console/logout' AND subject = 'auditor' AND detail = 'session " + session + "'"));
+
+        for (String url : List.of("/console/search?subject=alice", export, "/console/integrity", "/console")) {
+            var replay = getWith(copied, url);
+            assertEquals(303, replay.statusCode(), url + ": " + replay.body());
+            assertEquals("/console/signed-out?reason=ended", URI.create(replay.headers().firstValue("Location").orElseThrow()).getRawPath()
+                    + "?" + URI.create(replay.headers().firstValue("Location").orElseThrow()).getRawQuery(), url);
+            assertFalse(replay.body().contains("alice"), "nothing of the page: " + replay.body());
+            assertTrue(replay.headers().allValues("Set-Cookie").stream().anyMatch(c -> c.startsWith(ConsoleCookies.SESSION + "=;")),
+                    "the copy's cookies are cleared: " + replay.headers().allValues("Set-Cookie"));
+        }
+        assertEquals(4, count("method = 'console/session' AND kind = 'AUTHENTICATION' AND decision = 'DENY' AND subject = 'auditor' "
+                + "AND outcome = 'signed-out' AND detail LIKE 'session " + session + " signed-out at %'"), "every replay is on record");
+
+        // The identity provider's cookie alone (the console session's cookie left out) is no session either.
+        String withoutSession = java.util.Arrays.stream(copied.split("; ")).filter(c -> !c.startsWith(ConsoleCookies.SESSION + "="))
+                .collect(Collectors.joining("; "));
+        assertEquals(303, getWith(withoutSession, "/console/search").statusCode());
+        assertTrue(count("method = 'console/session' AND subject = 'auditor' AND outcome = 'session-unknown'") >= 1);
+    }
+
+    /** What keeps a session alive is on the server, and nothing a request that has not signed in could renew. */
+    @Test
+    void aSessionWithoutRecentActivityMustSignInAgain() throws Exception {
         signIn("auditor", "/console/search");
-        assertNotNull(browser.manage().getCookieNamed(IdleTimeout.ACTIVITY_COOKIE));
-        // The activity cookie lives as long as the idle timeout: without it, the session is idle.
-        browser.manage().deleteCookieNamed(IdleTimeout.ACTIVITY_COOKIE);
+        String session = newestSession("auditor");
+        // Sixteen minutes without a request, as the server sees it.
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            c.createStatement().executeUpdate("UPDATE console_session SET last_seen_at = last_seen_at - INTERVAL '16 minutes' "
+                    + "WHERE id_hash LIKE '" + session + "%'");
+        }
         browser.get(base + "/console/search");
         Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("signed-out")));
         assertTrue(text("signed-out").contains("without activity"), text("signed-out"));
+        assertEquals(1, count("method = 'console/session' AND subject = 'auditor' AND outcome = 'idle-timeout' AND detail LIKE 'session "
+                + session + "%'"));
         browser.get(base + "/console/search");
         Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("username")));
+        // A sign-in's return that is not one (a code and a state nobody issued) opens nothing and renews nothing.
+        var forged = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/console?code=x&state=y")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(forged.headers().allValues("Set-Cookie").stream().noneMatch(c -> c.startsWith(ConsoleCookies.SESSION + "=")
+                && !c.startsWith(ConsoleCookies.SESSION + "=;")), forged.headers().allValues("Set-Cookie").toString());
+        assertTrue(forged.statusCode() == 302 || forged.statusCode() == 401, forged.statusCode() + " " + forged.body());
     }
 }
