@@ -58,7 +58,8 @@ public class ReviewQueries {
             for (var e : countBy(c, "subject", "kind = 'DECISION' AND outcome = 'rate-limited'", from, to).entrySet()) {
                 out.add(Finding.of(Category.RATE_LIMITED, e.getKey(), e.getValue(), e.getValue() + " request(s) refused by a rate limit"));
             }
-            var auth = countBy(c, "source_ip", "kind = 'AUTHENTICATION'", from, to);
+            // Refusals only: a console sign-in is an AUTHENTICATION record too, with decision ALLOW.
+            var auth = countBy(c, "source_ip", "kind = 'AUTHENTICATION' AND decision = 'DENY'", from, to);
             sumBy(c, "source_ip", "event_count", "kind = 'ATTEMPT_SUMMARY'", from, to).forEach((ip, n) -> auth.merge(ip, n, Long::sum));
             for (var e : auth.entrySet()) {
                 out.add(Finding.of(Category.FAILED_AUTHENTICATION, null, e.getValue(),

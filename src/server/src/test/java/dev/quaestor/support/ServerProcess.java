@@ -61,6 +61,12 @@ public final class ServerProcess implements AutoCloseable {
         this.env.putIfAbsent("QUAESTOR_SHUTDOWN_DELAY", "1S");
     }
 
+    /** Sets one more environment variable before {@link #start} (one that needs {@link #url}, say). */
+    public ServerProcess with(String key, String value) {
+        env.put(key, value);
+        return this;
+    }
+
     /** Where this process's console output goes (JSON lines in the prod profile). */
     public Path log() {
         return Repo.SERVER.resolve(Path.of("target", name + ".log"));
