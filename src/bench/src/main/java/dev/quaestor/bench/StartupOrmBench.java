@@ -40,6 +40,8 @@ public final class StartupOrmBench {
         env.put("QUAESTOR_CONSOLE_ENABLED", Boolean.toString(console));
         env.put("QUAESTOR_CONSOLE_CLIENT_ID", dev.quaestor.support.TestIssuer.CONSOLE_CLIENT);
         env.put("QUAESTOR_CONSOLE_CLIENT_SECRET", dev.quaestor.support.TestIssuer.CONSOLE_SECRET);
+        // Required with the console on in prod (its sign-in redirect URI); nobody signs in here.
+        env.put("QUAESTOR_HTTP_PUBLIC_URL", "http://localhost");
         var jvm = List.of("-XX:+UseSerialGC", "-Xmx512m");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         // The first start migrates the fresh database; later starts find it migrated, as a pod does.
