@@ -81,7 +81,7 @@ class PolicyReloadTest {
     private static void readinessSaysOnlyUp(String revision) {
         for (String path : List.of("/q/health/ready", "/q/health", "/q/health/live", "/q/health/started")) {
             String body = given().get(path).then().statusCode(200).extract().asString();
-            for (String secret : List.of("reload-test", "efect", revision, "degraded", "rejectedRevision", ".yaml", "<default>", "data")) {
+            for (String secret : List.of("reload-test", "efect", revision, "degraded", "rejectedRevision", ".yaml", "<default>", "\"data\"")) {
                 assertFalse(body.contains(secret), path + " shows '" + secret + "': " + body);
             }
         }
