@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
@@ -141,7 +142,11 @@ public class ChangeNotifier {
     /** Stops delivering to this stream (if it is still the one under its key). */
     public void detach(NotificationOutlet outlet) {
         if (outlets.remove(outlet.key(), outlet) && outlets.isEmpty()) {
-            scheduler.execute(this::stopListeningIfIdle);
+            try {
+                scheduler.execute(this::stopListeningIfIdle);
+            } catch (RejectedExecutionException shuttingDown) {
+                // Streams are closed at shutdown after this notifier: its close() stops the watchers itself.
+            }
         }
     }
 
