@@ -101,8 +101,11 @@ public class AuditReader {
         filter(where, args, "outcome = ?", q.outcome());
         filter(where, args, "kind = ?", q.kind());
         if (q.uriPrefix() != null) {
-            where.append(" AND uri LIKE ? ESCAPE '!'");
-            args.add(q.uriPrefix().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+            // A summary of refused attempts matches when a URI of its sample does (each line: "<count> <uri>").
+            String escaped = q.uriPrefix().replace("!", "!!").replace("%", "!%").replace("_", "!_");
+            where.append(" AND (uri LIKE ? ESCAPE '!' OR uris LIKE ? ESCAPE '!')");
+            args.add(escaped + "%");
+            args.add("% " + escaped + "%");
         }
         filter(where, args, "event_time >= ?", q.from() == null ? null : OffsetDateTime.ofInstant(q.from(), ZoneOffset.UTC));
         filter(where, args, "event_time < ?", q.to() == null ? null : OffsetDateTime.ofInstant(q.to(), ZoneOffset.UTC));
@@ -286,7 +289,7 @@ public class AuditReader {
             }
             var file = new StringBuilder();
             for (Map<String, String> r : records) {
-                if (!RecordFormat.V2.equals(r.get("v"))) {
+                if (RecordFormat.V1.equals(r.get("v"))) {
                     return new Proof(null, records.size(), "the request's records are in format 1, which has no proofs of one record");
                 }
                 String logId = r.get("log");
