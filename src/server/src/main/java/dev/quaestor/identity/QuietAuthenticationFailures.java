@@ -38,6 +38,8 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     private static final Logger LOG = Logger.getLogger(QuietAuthenticationFailures.class);
     /** Where the 401's request id is kept for {@link BearerChallenge}, which writes it as {@code X-Request-Id}. */
     static final String REQUEST_ID = "quaestor.challenge.request-id";
+    /** Where the security layer keeps the mechanism whose challenge a refused request gets. */
+    private static final String SELECTED = HttpAuthenticationMechanism.class.getName();
 
     private final OidcAuthenticationMechanism oidc;
     private final AuditLog audit;
@@ -50,6 +52,13 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identityProviderManager) {
         return oidc.authenticate(context, identityProviderManager)
+                // The OIDC mechanism names itself as the one to challenge with; on /mcp it is this one, whose
+                // challenge is sent only once it is on record.
+                .onTermination().invoke(() -> {
+                    if (mcp(context) && context.get(SELECTED) != null) {
+                        context.put(SELECTED, this);
+                    }
+                })
                 .onFailure(AuthenticationFailedException.class).transform(failure -> {
                     LOG.debugf("token refused: %s", failure.getMessage());
                     return new AuthenticationFailedException(((AuthenticationFailedException) failure).getAttributes());
@@ -64,7 +73,7 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     /** A 401 from /mcp, once its record has committed; anything else as it is. */
     private Uni<ChallengeData> recorded(RoutingContext rc, ChallengeData challenge) {
         String path = rc.request().path();
-        if (challenge == null || challenge.status != 401 || !(path.equals("/mcp") || path.startsWith("/mcp/"))) {
+        if (challenge == null || challenge.status != 401 || !mcp(rc)) {
             return Uni.createFrom().item(challenge);
         }
         String auth = rc.request().getHeader("Authorization");
@@ -86,6 +95,11 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
         } catch (AuditUnavailableException e) {
             return Uni.createFrom().item(unrecorded(e));
         }
+    }
+
+    private static boolean mcp(RoutingContext rc) {
+        String path = rc.request().path();
+        return path.equals("/mcp") || path.startsWith("/mcp/");
     }
 
     private static ChallengeData unrecorded(Throwable e) {
