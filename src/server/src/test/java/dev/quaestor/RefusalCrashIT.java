@@ -82,6 +82,7 @@ class RefusalCrashIT {
                 Map.entry("QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString()),
                 Map.entry("QUAESTOR_POLICIES_PATH", Repo.POLICIES.toString()),
                 Map.entry("QUAESTOR_AUDIT_ATTEMPTS_LIMIT", "5"),
+                Map.entry("QUAESTOR_AUDIT_CHECKPOINT_INTERVAL", "1S"),
                 Map.entry("QUAESTOR_IDENTITY_UNAUTHENTICATED_LIMIT_CAPACITY", "3"));
         var server = new ServerProcess("refusal-crash", env);
         java.nio.file.Files.deleteIfExists(server.log());
@@ -124,14 +125,25 @@ class RefusalCrashIT {
                 assertAllOnRecord(c, badTokens);
             }
 
-            // 3. Both kills left a log that verifies: the writer went on from the head as committed.
-            var verify = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/audit/verify"))
-                    .header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, verify.statusCode(), verify.body());
-            JsonNode report = JSON.readTree(verify.body());
-            System.out.println("RefusalCrashIT: audit verify after two kills: " + verify.body());
-            assertTrue(report.path("verified").asBoolean(), verify.body());
+            // 3. Both kills left a log that verifies, signed to its end: the writer went on from the head as committed.
+            String auditor = TestIssuer.tokenFor("auditor");
+            JsonNode report = null;
+            String body = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (System.nanoTime() < deadline) {
+                var verify = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/audit/verify"))
+                        .header("Authorization", "Bearer " + auditor).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, verify.statusCode(), verify.body());
+                body = verify.body();
+                report = JSON.readTree(body);
+                if (report.path("logs").path(0).path("unsignedTail").asLong(-1) == 0) {
+                    break;
+                }
+                Thread.sleep(500);
+            }
+            System.out.println("RefusalCrashIT: audit verify after two kills: " + body);
+            assertTrue(report.path("verified").asBoolean(), body);
+            assertEquals(0, report.path("logs").path(0).path("unsignedTail").asLong(), "a signed checkpoint covers the whole log");
         } finally {
             pool.shutdownNow();
             server.stop();
