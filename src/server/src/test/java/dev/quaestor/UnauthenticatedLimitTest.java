@@ -6,22 +6,30 @@ import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Refused authentications are limited per source address before tokens are checked: after the
- * burst, a flood of bad tokens gets 429 and leaves one audit record and, when its window closes,
- * one ATTEMPT_SUMMARY with the exact count, first and last time, not one record per request; a
- * caller whose token was accepted before is still served.
+ * burst, a flood of bad tokens gets 429, and each 429 is counted into an ATTEMPT_SUMMARY per address and
+ * merge window (exact count, first and last time) that has committed before the 429 is sent, with the
+ * summary's request id: not one record per request, and no count held only in memory. A caller whose token
+ * was accepted before is still served.
  */
 @QuarkusTest
 @TestProfile(UnauthenticatedLimitTest.Tight.class)
@@ -31,8 +39,7 @@ class UnauthenticatedLimitTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quaestor.identity.unauthenticated-limit.capacity", "3",
-                    "quaestor.identity.unauthenticated-limit.period", "600s",
-                    "quaestor.identity.unauthenticated-limit.summary-window", "5s");
+                    "quaestor.identity.unauthenticated-limit.period", "600s");
         }
     }
 
@@ -44,41 +51,56 @@ class UnauthenticatedLimitTest {
         String session = Rpc.initialize(good, "2025-06-18");
         Instant since = Instant.now();
 
+        Set<String> refusedIds = new HashSet<>();
         for (int i = 0; i < 3; i++) {
-            given().header("Authorization", "Bearer not-a-token-" + i).contentType("application/json")
-                    .accept("application/json, text/event-stream").body(PING).post("/mcp").then().statusCode(401);
+            // Sent only once its record has committed: the record is there at once, under the 401's request id.
+            String id = given().header("Authorization", "Bearer not-a-token-" + i).contentType("application/json")
+                    .accept("application/json, text/event-stream").body(PING).post("/mcp").then().statusCode(401)
+                    .extract().header("X-Request-Id");
+            AuditRow r = AuditRow.first("request_id = ?", id);
+            assertNotNull(r, "the 401's record committed before the 401 was sent");
+            assertEquals("invalid-token", r.outcome);
+            refusedIds.add(id);
         }
+        long t0 = System.nanoTime();
+        Set<String> summaryIds = new HashSet<>();
         for (int i = 0; i < 20; i++) {
-            given().header("Authorization", "Bearer flood-" + i).contentType("application/json")
+            ExtractableResponse<Response> r = given().header("Authorization", "Bearer flood-" + i).contentType("application/json")
                     .accept("application/json, text/event-stream").body(PING).post("/mcp").then().statusCode(429)
                     .header("Retry-After", Integer::parseInt, greaterThan(0))
-                    .body("error.code", equalTo(-32004));
+                    .body("error.code", equalTo(-32004)).extract();
+            assertEquals(r.header("X-Request-Id"), r.path("error.data.requestId"));
+            summaryIds.add(r.header("X-Request-Id"));
         }
-        given().contentType("application/json").accept("application/json, text/event-stream").body(PING)
-                .post("/mcp").then().statusCode(429);
+        summaryIds.add(given().contentType("application/json").accept("application/json, text/event-stream").body(PING)
+                .post("/mcp").then().statusCode(429).extract().header("X-Request-Id"));
+        Duration flood = Duration.ofNanos(System.nanoTime() - t0);
 
         // A token this server accepted before still gets through from the same address.
         Rpc.call(good, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/templates/list\"}").statusCode(200);
 
-        long refused = AuditRow.count(
-                "kind = 'AUTHENTICATION' and outcome = 'invalid-token' and event_time >= ?", since);
-        assertEquals(3, refused, "each refused token before the cut-off is recorded");
-
-        // The 21 requests turned away (20 bad tokens, one without) are counted exactly: each window of the flood records
-        // its first at once and closes with one summary counting all of its requests (usually one window; a slow
-        // machine may split the flood across two).
-        long until = System.currentTimeMillis() + 20_000;
-        List<AuditRow> summaries = List.of();
-        while (summaries.stream().mapToLong(r -> r.eventCount).sum() < 21 && System.currentTimeMillis() < until) {
-            summaries = AuditRow.list("kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
-            Thread.onSpinWait();
-        }
+        assertEquals(3, AuditRow.count("kind = 'AUTHENTICATION' and outcome = 'invalid-token' and event_time >= ?", since),
+                "each refused token before the cut-off is recorded");
+        // Every 429 was sent after its summary committed: they are all there now, without waiting, and count exactly
+        // the 21 requests turned away (20 bad tokens, one without), one summary per merge window of the flood.
+        List<AuditRow> summaries = AuditRow.list("kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
         assertEquals(21L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "exact count, nothing dropped uncounted");
-        long throttled = AuditRow.count("kind = 'AUTHENTICATION' and outcome = 'throttled' and event_time >= ?", since);
-        assertEquals(summaries.size(), throttled, "one record at the start of each window, not one per request");
-        assertTrue(throttled <= 3, "a bounded trail: " + throttled + " windows for 21 requests");
-        for (AuditRow r : summaries) {
-            assertTrue(r.firstTime != null && !r.lastTime.isBefore(r.firstTime), r.toString());
+        for (String id : summaryIds) {
+            assertTrue(summaries.stream().anyMatch(s -> s.requestId.equals(id)), "every 429 names a committed summary: " + id);
         }
+        assertEquals(summaryIds.size(), summaries.size());
+        assertTrue(summaries.size() <= flood.toSeconds() + 2,
+                summaries.size() + " summaries for a flood of " + flood.toMillis() + " ms: at most one per address and second");
+        for (AuditRow r : summaries) {
+            assertEquals("throttled", r.outcome);
+            assertEquals(-32004, r.errorCode);
+            assertNull(r.subject);
+            assertNotNull(r.sourceIp);
+            assertTrue(r.firstTime != null && !r.lastTime.isBefore(r.firstTime), r.toString());
+            assertEquals(r.eventCount, r.urisMore, "no URI: every event is counted in uris_more");
+        }
+        assertEquals(0, AuditRow.count("kind = 'AUTHENTICATION' and outcome = 'throttled' and event_time >= ?", since),
+                "turned-away requests leave no record of their own");
+        assertTrue(refusedIds.stream().noneMatch(summaryIds::contains));
     }
 }

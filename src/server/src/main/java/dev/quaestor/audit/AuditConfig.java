@@ -66,4 +66,24 @@ public interface AuditConfig {
     /** Role for the auditor API. */
     @WithDefault("quaestor-auditor")
     String auditorRole();
+
+    /** Refused requests past a subject's attempt limit, merged into summaries ({@link RefusalRecorder}). */
+    Attempts attempts();
+
+    interface Attempts {
+        /** Refusals a subject may have recorded one by one in a burst; past it, they are merged. */
+        @WithDefault("30")
+        long limit();
+
+        /** The burst refills over this period. */
+        @WithDefault("60s")
+        Duration period();
+
+        /**
+         * Refusals past the limit with the same subject (or, without one, source address), client and reason are
+         * merged into one record per window; each is answered once that record has committed. At most 1 s.
+         */
+        @WithDefault("1s")
+        Duration mergeWindow();
+    }
 }

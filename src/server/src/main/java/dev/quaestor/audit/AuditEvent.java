@@ -18,12 +18,15 @@ import java.util.List;
  * @param count for an {@link Kind#ATTEMPT_SUMMARY} or {@link Kind#AUDIT_PAUSE}: how many events it stands for
  * @param first the first of those events
  * @param last the last of those events
+ * @param uris for a summary of refused attempts: the URIs its events named, each with its count, in the
+ *             record's {@code uris} form (docs/audit-format.md; {@link UriTally} writes it)
+ * @param urisMore for such a summary: how many of its events {@code uris} does not count
  * @param detail free text: a refusal's reason, an admin call's parameters, a policy refusal's errors
  */
 public record AuditEvent(Instant time, String requestId, Kind kind, Caller caller, String protocol, String method,
         String action, String uri, String decision, List<String> rules, String policyRevision, String outcome,
         Integer errorCode, Long bytes, Integer items, String contentSha256, String cacheScope, Long latencyMicros,
-        Long count, Instant first, Instant last, String detail) {
+        Long count, Instant first, Instant last, String uris, Long urisMore, String detail) {
 
     /**
      * What a record is about. Each kind answers a PCI DSS v4.0.1 10.2.1 requirement (docs/audit.md has
@@ -56,7 +59,10 @@ public record AuditEvent(Instant time, String requestId, Kind kind, Caller calle
         AUDIT_PAUSE,
         /** The checkpoint-signing key changed (10.2.1.5). */
         KEY_ROTATION,
-        /** Refused attempts past a limit, counted rather than recorded one by one: count, first, last (10.2.1.4). */
+        /**
+         * Refused attempts past a limit, counted rather than recorded one by one: count, first, last, and the URIs
+         * they named (10.2.1.4). Each refusal it counts was answered only once it had committed.
+         */
         ATTEMPT_SUMMARY
     }
 
@@ -92,6 +98,8 @@ public record AuditEvent(Instant time, String requestId, Kind kind, Caller calle
         private Long count;
         private Instant first;
         private Instant last;
+        private String uris;
+        private Long urisMore;
         private String detail;
 
         private Builder(Kind kind, String requestId) {
@@ -117,12 +125,14 @@ public record AuditEvent(Instant time, String requestId, Kind kind, Caller calle
         public Builder latencyMicros(Long v) { latencyMicros = v; return this; }
         /** For summaries: how many events, the first and the last. */
         public Builder summary(long n, Instant from, Instant to) { count = n; first = from; last = to; return this; }
+        /** For summaries of refused attempts: the URIs their events named ({@link UriTally}). */
+        public Builder uris(String lines, long more) { uris = lines; urisMore = more; return this; }
         public Builder detail(String v) { detail = v; return this; }
 
         public AuditEvent build() {
             return new AuditEvent(time, requestId, kind, caller, protocol, method, action, uri, decision, rules,
                     policyRevision, outcome, errorCode, bytes, items, contentSha256, cacheScope, latencyMicros, count,
-                    first, last, detail);
+                    first, last, uris, urisMore, detail);
         }
     }
 }

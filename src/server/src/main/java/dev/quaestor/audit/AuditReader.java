@@ -91,6 +91,37 @@ public class AuditReader {
         }
     }
 
+    /**
+     * How many records a search matches, and how many events they stand for: one each, but a summary of refused
+     * attempts ({@code ATTEMPT_SUMMARY}) stands for every refusal it counts. Counted over at most {@code cap} records
+     * (the first by id), so that a search of the whole log stays cheap; {@code capped} says when there were more.
+     */
+    public record Totals(long records, long events, boolean capped) {
+    }
+
+    public Totals totals(Query q, int cap) {
+        var where = new StringBuilder(" WHERE 1=1");
+        var args = new ArrayList<Object>();
+        where(q, log.hasher(), where, args);
+        // One more than the cap is read, to tell whether there were more; the events are those of the first cap.
+        String sql = "SELECT count(*), coalesce(sum(CASE WHEN n > " + cap + " THEN 0 WHEN kind = 'ATTEMPT_SUMMARY'"
+                + " AND event_count IS NOT NULL THEN event_count ELSE 1 END), 0) FROM (SELECT kind, event_count,"
+                + " row_number() OVER (ORDER BY id) AS n FROM audit_entry" + where + " ORDER BY id LIMIT " + (cap + 1)
+                + ") matched";
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.size(); i++) {
+                ps.setObject(i + 1, args.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long records = rs.getLong(1);
+                return new Totals(Math.min(records, cap), rs.getLong(2), records > cap);
+            }
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
     /** The search's filters (all but the cursor and limit) as SQL conditions on {@code audit_entry}. */
     private static void where(Query q, FieldHasher h, StringBuilder where, List<Object> args) {
         filter(where, args, "subject = ?", q.subject());
@@ -101,8 +132,11 @@ public class AuditReader {
         filter(where, args, "outcome = ?", q.outcome());
         filter(where, args, "kind = ?", q.kind());
         if (q.uriPrefix() != null) {
-            where.append(" AND uri LIKE ? ESCAPE '!'");
-            args.add(q.uriPrefix().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+            // A summary of refused attempts matches when a URI of its sample does (each line: "<count> <uri>").
+            String escaped = q.uriPrefix().replace("!", "!!").replace("%", "!%").replace("_", "!_");
+            where.append(" AND (uri LIKE ? ESCAPE '!' OR uris LIKE ? ESCAPE '!')");
+            args.add(escaped + "%");
+            args.add("% " + escaped + "%");
         }
         filter(where, args, "event_time >= ?", q.from() == null ? null : OffsetDateTime.ofInstant(q.from(), ZoneOffset.UTC));
         filter(where, args, "event_time < ?", q.to() == null ? null : OffsetDateTime.ofInstant(q.to(), ZoneOffset.UTC));
@@ -273,7 +307,7 @@ public class AuditReader {
             }
             var file = new StringBuilder();
             for (Map<String, String> r : records) {
-                if (!RecordFormat.V2.equals(r.get("v"))) {
+                if (RecordFormat.V1.equals(r.get("v"))) {
                     return new Proof(null, records.size(), "the request's records are in format 1, which has no proofs of one record");
                 }
                 String logId = r.get("log");

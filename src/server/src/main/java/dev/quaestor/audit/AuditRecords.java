@@ -28,7 +28,7 @@ final class AuditRecords {
         }
     }
 
-    /** Every column of a record, version-2 fields first (in format order), then the stored hash and the v1 link. */
+    /** Every column of a record, version-3 fields first (in format order), then the stored hash and the v1 link. */
     static final List<Column> COLUMNS = List.of(
             new Column("v", "format", "varchar"), new Column("log", "chain_id", "varchar"), new Column("seq", "seq", "bigint"),
             new Column("time", "event_time", "timestamptz"), new Column("request", "request_id", "varchar", 64),
@@ -46,6 +46,7 @@ final class AuditRecords {
             new Column("sha256", "content_sha256", "varchar", 64), new Column("cache_scope", "cache_scope", "varchar", 16),
             new Column("latency_us", "latency_us", "bigint"), new Column("count", "event_count", "bigint"),
             new Column("first", "first_time", "timestamptz"), new Column("last", "last_time", "timestamptz"),
+            new Column("uris", "uris", "varchar", UriTally.MAX_LENGTH), new Column("uris_more", "uris_more", "bigint"),
             new Column("detail", "detail", "varchar", 4096), new Column("hash", "entry_hash", "varchar"),
             new Column("prev", "prev_hash", "varchar"));
 
@@ -63,10 +64,13 @@ final class AuditRecords {
         return t.truncatedTo(ChronoUnit.MICROS);
     }
 
-    /** The version-2 fields of an event at {@code seq} of {@code log}; absent values are left out. */
+    /**
+     * The fields of an event at {@code seq} of {@code log}, in format version 2, or 3 when it has a summary's URIs;
+     * absent values are left out.
+     */
     static Map<String, String> fields(AuditEvent e, String log, long seq, Instant time, FieldHasher h) {
         var m = new HashMap<String, String>(48);
-        m.put("v", RecordFormat.V2);
+        m.put("v", e.uris() != null || e.urisMore() != null ? RecordFormat.V3 : RecordFormat.V2);
         m.put("log", log);
         m.put("seq", Long.toString(seq));
         m.put("time", time.toString());
@@ -102,6 +106,8 @@ final class AuditRecords {
         put(m, "count", str(e.count()));
         put(m, "first", e.first() == null ? null : truncate(e.first()).toString());
         put(m, "last", e.last() == null ? null : truncate(e.last()).toString());
+        put(m, "uris", e.uris());
+        put(m, "uris_more", str(e.urisMore()));
         put(m, "detail", e.detail());
         // Stored as text columns can hold it: cut to the column's width, and what a text column cannot hold
         // exactly written as an escape ({@link #storable}), so that one caller's bytes cannot keep anyone's
@@ -147,7 +153,7 @@ final class AuditRecords {
         return out.toString();
     }
 
-    /** Binds a version-2 record and its leaf hash (hex) to {@link #INSERT}. */
+    /** Binds a version-2 or version-3 record and its leaf hash (hex) to {@link #INSERT}. */
     static void bind(PreparedStatement ps, Map<String, String> f, String hash) throws SQLException {
         int i = 1;
         for (Column c : COLUMNS) {
@@ -202,7 +208,7 @@ final class AuditRecords {
 
     /** The column names of the record fields a search may show, in format order (for CSV and pages). */
     static List<String> exportedFields() {
-        var out = new ArrayList<>(RecordFormat.FIELDS);
+        var out = new ArrayList<>(RecordFormat.FIELDS_V3);
         out.add("hash");
         return out;
     }

@@ -28,6 +28,19 @@ public final class PendingCommit {
         }
     }
 
+    /**
+     * Completes once the record is durable; exceptionally with {@link AuditUnavailableException} if it is not within
+     * the commit timeout. For callers that must not block (the I/O thread).
+     */
+    public java.util.concurrent.CompletionStage<Void> committed() {
+        return done.copy().orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).handle((v, e) -> {
+            if (e != null) {
+                throw new AuditUnavailableException(e);
+            }
+            return null;
+        });
+    }
+
     /** Already known not to have been committed (it may still be in flight when this is false). */
     public boolean failed() {
         return done.isCompletedExceptionally();

@@ -92,8 +92,8 @@ final class TreeNodes implements NodeSource {
         return f.size() == count ? f.root() : null;
     }
 
-    /** A record's leaf hash: as stored for format 2; recomputed for format 1, whose stored hash is another one. */
+    /** A record's leaf hash: as stored for formats 2 and 3; recomputed for format 1, whose stored hash is another one. */
     static byte[] leafHash(Map<String, String> row) {
-        return RecordFormat.V2.equals(row.get("v")) ? Hex.hash(row.get("hash")) : RecordFormat.leafHash(row);
+        return RecordFormat.V1.equals(row.get("v")) ? RecordFormat.leafHash(row) : Hex.hash(row.get("hash"));
     }
 }

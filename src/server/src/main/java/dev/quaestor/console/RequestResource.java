@@ -116,5 +116,6 @@ public class RequestResource {
 
     static final List<String> FIELD_ORDER = Arrays.asList("kind", "time", "log", "seq", "subject", "client", "tenant", "roles",
             "ip", "ua", "auth_context", "session", "correlation", "client_info", "protocol", "method", "action", "uri", "decision",
-            "rules", "revision", "outcome", "error", "bytes", "items", "sha256", "cache_scope", "latency_us", "detail", "hash");
+            "rules", "revision", "outcome", "error", "bytes", "items", "sha256", "cache_scope", "latency_us", "count", "first", "last",
+            "uris_more", "detail", "hash");
 }

@@ -28,6 +28,8 @@ public class SearchResource {
 
     static final List<String> ACTIONS = List.of("", "read", "list", "subscribe");
     static final List<String> DECISIONS = List.of("", "ALLOW", "DENY", "FILTER");
+    /** A search's totals are counted over at most this many records. */
+    static final int TOTALS_CAP = 100_000;
     static final List<String> KINDS = Stream.concat(Stream.of(""), Arrays.stream(AuditEvent.Kind.values()).map(Enum::name)).toList();
 
     private final AuditReader reader;
@@ -52,14 +54,18 @@ public class SearchResource {
         List<RecordRow> rows = List.of();
         String next = null;
         String error = null;
+        AuditReader.Totals totals = null;
         try {
-            var result = reader.search(form.query(config.pageSize()));
+            var query = form.query(config.pageSize());
+            var result = reader.search(query);
             rows = result.records().stream().map(RecordRow::new).toList();
             next = result.nextCursor();
+            totals = reader.totals(query, TOTALS_CAP);
         } catch (IllegalArgumentException e) {
             error = e.getMessage();
         }
         return page.of(search, "Search").data("form", form).data("records", rows).data("next", next).data("error", error)
+                .data("totals", totals).data("pageEvents", rows.stream().mapToLong(RecordRow::events).sum())
                 .data("query", form.queryString()).data("actions", ACTIONS).data("decisions", DECISIONS).data("kinds", KINDS)
                 .data("saved", QuarkusTransaction.requiringNew().call(() -> SavedSearch.of(access.identity().subject())));
     }

@@ -57,12 +57,11 @@ public interface IdentityConfig {
         @WithDefault("30")
         long capacity();
 
-        /** The burst refills completely over this period. */
+        /**
+         * The burst refills completely over this period. Requests turned away meanwhile are counted into one
+         * ATTEMPT_SUMMARY per address and merge window ({@code quaestor.audit.attempts.merge-window}).
+         */
         @WithDefault("60s")
         Duration period();
-
-        /** Requests turned away from one address are counted over this window into one ATTEMPT_SUMMARY record. */
-        @WithDefault("60s")
-        Duration summaryWindow();
     }
 }

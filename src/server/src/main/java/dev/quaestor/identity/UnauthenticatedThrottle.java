@@ -3,24 +3,28 @@ package dev.quaestor.identity;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.RefusalRecorder;
 import dev.quaestor.audit.RequestIds;
 import io.github.bucket4j.Bucket;
 import io.quarkus.vertx.http.runtime.filters.Filters;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 
 /**
  * Limits refused authentication per source address, ahead of the token check. Every 401 from
  * /mcp spends a token of the address's bucket; once it is empty, further requests from that
  * address are turned away with 429 before any signature is checked, so a flood of bad tokens can
- * neither burn CPU nor fill the audit log: {@link RefusedAttempts} records the first and counts the
- * rest into one summary per address and minute.
+ * neither burn CPU nor fill the audit log: the requests turned away are counted into one
+ * {@code ATTEMPT_SUMMARY} per address and merge window ({@link RefusalRecorder#merge}), and each is
+ * answered once the summary counting it has committed, with its request id. No count is held only in
+ * memory once it has been answered.
  *
  * <p>A caller whose token this replica accepted recently is let through to the normal checks
  * even from a throttled address (many agents may share one NAT address with a broken one). The
@@ -29,28 +33,24 @@ import java.util.List;
 @ApplicationScoped
 public class UnauthenticatedThrottle {
 
-    /** Above authentication (200) and below the Host/Origin guard (1000). */
-    private static final int PRIORITY = 950;
+    /**
+     * After the Host/Origin guard (1000), before the admission limit (990) and authentication (200): a request turned
+     * away here never takes a place in flight, while it waits for its summary or otherwise.
+     */
+    private static final int PRIORITY = 995;
 
-    private final AuditLog audit;
+    private final RefusalRecorder refusals;
     private final long capacity;
     private final Duration period;
     private final Cache<String, Bucket> buckets;
     private final Cache<TokenFingerprint, Boolean> acceptedTokens = Caffeine.newBuilder()
             .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5)).build();
-    private final RefusedAttempts refused;
 
-    UnauthenticatedThrottle(IdentityConfig config, AuditLog audit) {
-        this.audit = audit;
-        this.refused = new RefusedAttempts(audit, config.unauthenticatedLimit().summaryWindow());
+    UnauthenticatedThrottle(IdentityConfig config, RefusalRecorder refusals) {
+        this.refusals = refusals;
         this.capacity = config.unauthenticatedLimit().capacity();
         this.period = config.unauthenticatedLimit().period();
         this.buckets = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(period.multipliedBy(2)).build();
-    }
-
-    /** Open windows are summarized before the audit writer stops (it stops at priority 1). */
-    void stop(@Observes @jakarta.annotation.Priority(0) io.quarkus.runtime.ShutdownEvent ev) {
-        refused.closeAll();
     }
 
     void register(@Observes Filters filters) {
@@ -85,15 +85,49 @@ public class UnauthenticatedThrottle {
         rc.next();
     }
 
+    /** 429, once the summary counting this request has committed (on the request's own event loop). */
     private void reject(RoutingContext rc, String ip, Bucket bucket) {
         long wait = bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill();
         long seconds = Math.max(1, (wait + 999_999_999L) / 1_000_000_000L);
-        refused.refused(ip, rc.request().getHeader("User-Agent"), rc.request().method().name() + " " + rc.request().path());
+        RecordedRefusal record;
+        try {
+            record = refusals.merge(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, RequestIds.next())
+                    .caller(Caller.anonymous(ip, rc.request().getHeader("User-Agent"), null))
+                    .method(rc.request().method().name() + " " + rc.request().path()).decision("DENY").outcome("throttled")
+                    .errorCode(-32004).build());
+        } catch (AuditUnavailableException e) {
+            unrecorded(rc);
+            return;
+        }
+        Context here = Vertx.currentContext();
+        record.committed().whenComplete((v, e) -> here.runOnContext(x -> {
+            if (e == null) {
+                tooMany(rc, seconds, record.requestId());
+            } else {
+                unrecorded(rc);
+            }
+        }));
+    }
+
+    private static void tooMany(RoutingContext rc, long seconds, String requestId) {
+        if (rc.response().ended() || rc.response().closed()) {
+            return; // the client left while its refusal was being recorded: it is counted all the same
+        }
         rc.response().setStatusCode(429)
                 .putHeader("Retry-After", Long.toString(seconds))
+                .putHeader("X-Request-Id", requestId)
                 .putHeader("Content-Type", "application/json")
                 .end("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32004,\"message\":"
                         + "\"Too many refused authentications from this address\",\"data\":{\"retryAfterSeconds\":"
-                        + seconds + "}}}");
+                        + seconds + ",\"requestId\":\"" + requestId + "\"}}}");
+    }
+
+    private static void unrecorded(RoutingContext rc) {
+        if (rc.response().ended() || rc.response().closed()) {
+            return;
+        }
+        rc.response().setStatusCode(503).putHeader("Retry-After", "5").putHeader("Content-Type", "application/json")
+                .end("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32005,\"message\":"
+                        + "\"Service unavailable: the audit log cannot record this request\",\"data\":{}}}");
     }
 }

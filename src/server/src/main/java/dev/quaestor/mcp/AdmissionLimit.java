@@ -24,7 +24,10 @@ import org.jboss.logging.Logger;
 public class AdmissionLimit {
 
     private static final Logger LOG = Logger.getLogger(AdmissionLimit.class);
-    /** First of the /mcp filters: ahead of the unauthenticated throttle (950) and authentication (200). */
+    /**
+     * Ahead of authentication (200); behind the unauthenticated throttle (995), whose refusals, waiting for their
+     * summary to commit, must hold no place.
+     */
     private static final int PRIORITY = 990;
     private static final String HELD = "quaestor.admission.held";
     private static final String BODY = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32005,"

@@ -52,7 +52,7 @@ class ListenRequests {
         this.pipeline = pipeline;
         this.streams = streams;
         this.json = json;
-        this.maxUris = config.maxPerSession();
+        this.maxUris = config.maxListenUris();
     }
 
     /**
@@ -75,7 +75,7 @@ class ListenRequests {
             }
             grant = pipeline.listen(ctx, uris(filter), flag(filter, "resourcesListChanged"), maxUris).result();
         } catch (Refusal r) {
-            return StatelessRpc.error(c.id(), RefusalErrors.toError(r, ctx.codes()), rid);
+            return RefusalErrors.modern(c.id(), r, ctx.codes(), rid);
         } catch (McpError e) {
             return StatelessRpc.error(c.id(), e, rid);
         } catch (RuntimeException e) {

@@ -16,6 +16,7 @@ import dev.quaestor.subscription.SubscriptionStore;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Inject;
@@ -34,9 +35,12 @@ import jakarta.ws.rs.sse.Sse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.ResponseHeader;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * The MCP Streamable HTTP endpoint, for both protocol eras on one URL. Origin/Host checks and
@@ -49,6 +53,10 @@ import org.jboss.resteasy.reactive.ResponseHeader;
  * session ({@link SessionRpc}). Answers are JSON, or a one-event SSE stream when the client accepts only
  * that. GET opens a 2025 session's server-to-client stream of notifications ({@link EventStreams}), DELETE
  * ends a 2025 session, its stream and its subscriptions.
+ *
+ * <p>A refusal counted in a summary of refusals still to commit (past the caller's attempt limit) is answered only
+ * once that summary has committed, within the merge window. Meanwhile the request holds no worker thread and no place
+ * of the admission limit: its answer is completed asynchronously ({@link #later}).
  */
 @Path("/mcp")
 public class McpEndpoint {
@@ -94,18 +102,23 @@ public class McpEndpoint {
         return path != null && (path.equals("/mcp") || path.startsWith("/mcp/"));
     }
 
-    /** A POST read and parsed, or the response that refuses it. */
+    /** A POST read and parsed, or the response that refuses it (complete once its record, if any, has committed). */
     private record Parsed(JsonNode root, Identity identity, String sourceIp, String userAgent, boolean sse,
-            Response refusal) {
+            CompletionStage<Response> refusal) {
     }
 
-    /** The body is read by {@link RequestBodyReader}: over HTTP/1.x on the I/O thread, before this worker takes the request. */
+    /**
+     * The body is read by {@link RequestBodyReader}: over HTTP/1.x on the I/O thread, before this worker takes the request.
+     * The answer is complete at once unless it waits for a summary of refusals to commit ({@link #later}).
+     */
     @POST
-    public Response post(@Context RoutingContext rc, @Context HttpHeaders headers, @Context HttpServerRequest request) {
+    @Blocking
+    public CompletionStage<Response> post(@Context RoutingContext rc, @Context HttpHeaders headers,
+            @Context HttpServerRequest request) {
         String requestId = RequestIds.next();
         Parsed p = parse(rc, headers, request, requestId);
         if (p.refusal() != null) {
-            return p.refusal();
+            return later(rc, p.refusal());
         }
         String version = headers.getHeaderString(VERSION_HEADER);
         Answer answer = switch (EraRouter.classify(p.root(), version)) {
@@ -115,7 +128,37 @@ public class McpEndpoint {
             case MIXED_BATCH -> WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST,
                     "A JSON-RPC batch cannot carry 2026-07-28 requests (that revision has no batches)", requestId, 400);
         };
-        return render(answer, p.sse(), request, requestId);
+        if (answer.later() == null) {
+            return CompletableFuture.completedFuture(render(answer, p.sse(), request, requestId));
+        }
+        return later(rc, answer.later().thenApply(a -> render(a, p.sse(), request, requestId)));
+    }
+
+    /**
+     * A response that is complete once a record has committed: given back at once if it is, else completed later (on
+     * the audit writer's thread) while the request gives back its admission place, as a waiting refusal does no work.
+     */
+    private CompletionStage<Response> later(RoutingContext rc, CompletionStage<Response> response) {
+        if (!response.toCompletableFuture().isDone()) {
+            admission.release(rc);
+        }
+        return response;
+    }
+
+    /** The same for methods that stream (SSE), which can only throw a response that is not their stream. */
+    private RuntimeException refusal(RoutingContext rc, CompletionStage<Response> response) {
+        CompletableFuture<Response> f = response.toCompletableFuture();
+        if (f.isDone()) {
+            return new WebApplicationException(f.join());
+        }
+        admission.release(rc);
+        return new DeferredResponse(response);
+    }
+
+    /** Sends a {@link DeferredResponse} once it is complete, holding no worker thread meanwhile. */
+    @ServerExceptionMapper
+    Uni<Response> deferred(DeferredResponse e) {
+        return Uni.createFrom().completionStage(e.response());
     }
 
     /**
@@ -139,20 +182,20 @@ public class McpEndpoint {
         String requestId = RequestIds.next();
         Parsed p = parse(rc, headers, request, requestId);
         if (p.refusal() != null) {
-            throw new WebApplicationException(p.refusal());
+            throw refusal(rc, p.refusal());
         }
         String version = headers.getHeaderString(VERSION_HEADER);
         if (EraRouter.classify(p.root(), version) != EraRouter.Era.MODERN
                 || !"subscriptions/listen".equals(p.root().path("method").asText(null))) {
-            throw new WebApplicationException(post(rc, headers, request));
+            throw refusal(rc, post(rc, headers, request));
         }
         Object checked = stateless.check(p.root(), modernInbound(headers, p, requestId));
         if (checked instanceof Answer refused) {
-            throw new WebApplicationException(render(refused, false, request, requestId));
+            throw refusal(rc, refused.settled().thenApply(a -> render(a, false, request, requestId)));
         }
         Object opened = listens.open((StatelessRpc.Checked) checked, tokenExpiry(), sse);
         if (opened instanceof Answer refused) {
-            throw new WebApplicationException(render(refused, false, request, requestId));
+            throw refusal(rc, refused.settled().thenApply(a -> render(a, false, request, requestId)));
         }
         // The request itself is done; its stream must not hold one of the replica's in-flight places.
         admission.release(rc);
@@ -168,21 +211,22 @@ public class McpEndpoint {
         try {
             body = bodies.body(rc);
         } catch (RequestBodyReader.Refused e) {
-            return refused(plain(e.status, e.getMessage().strip(), requestId));
+            return refused(CompletableFuture.completedFuture(plain(e.status, e.getMessage().strip(), requestId)));
         }
         String accept = headers.getHeaderString(HttpHeaders.ACCEPT);
         boolean sse = acceptsOnlySse(accept);
         if (!sse && !acceptsJson(accept)) {
-            return refused(plain(406, "Accept must include application/json or text/event-stream", requestId));
+            return refused(CompletableFuture.completedFuture(
+                    plain(406, "Accept must include application/json or text/event-stream", requestId)));
         }
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
         if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
-            return refused(plain(415, "Content-Type must be application/json", requestId));
+            return refused(CompletableFuture.completedFuture(plain(415, "Content-Type must be application/json", requestId)));
         }
         Identity identity = identities.of(security);
         String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
         String userAgent = headers.getHeaderString(HttpHeaders.USER_AGENT);
-        Response scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
+        CompletionStage<Response> scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
         if (scope != null) {
             return refused(scope);
         }
@@ -192,12 +236,12 @@ public class McpEndpoint {
             boolean modern = version != null && ProtocolVersions.MODERN.equals(version.strip());
             Answer a = modern ? WireErrors.modern(null, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400)
                     : WireErrors.legacy(NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400);
-            return refused(render(a, sse, request, requestId));
+            return refused(CompletableFuture.completedFuture(render(a, sse, request, requestId)));
         }
         return new Parsed(root, identity, sourceIp, userAgent, sse, null);
     }
 
-    private static Parsed refused(Response r) {
+    private static Parsed refused(CompletionStage<Response> r) {
         return new Parsed(null, null, null, null, false, r);
     }
 
@@ -218,15 +262,15 @@ public class McpEndpoint {
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
     @Blocking
-    public Multi<OutboundSseEvent> stream(@Context HttpHeaders headers, @Context HttpServerRequest request,
-            @Context Sse sse) {
+    public Multi<OutboundSseEvent> stream(@Context RoutingContext rc, @Context HttpHeaders headers,
+            @Context HttpServerRequest request, @Context Sse sse) {
         String requestId = RequestIds.next();
         Identity identity = identities.of(security);
         String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
         String userAgent = headers.getHeaderString(HttpHeaders.USER_AGENT);
-        Response scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
+        CompletionStage<Response> scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
         if (scope != null) {
-            throw new WebApplicationException(scope);
+            throw refusal(rc, scope);
         }
         String sessionId = headers.getHeaderString(SESSION_HEADER);
         if (sessionId == null || sessionId.isBlank()) {
@@ -261,15 +305,20 @@ public class McpEndpoint {
 
     /** Ends a 2025 session: its end is audited ({@code SESSION_CLOSE}) before anything is ended. */
     @DELETE
-    public Response end(@Context HttpHeaders headers, @Context HttpServerRequest request) {
+    @Blocking
+    public CompletionStage<Response> end(@Context HttpHeaders headers, @Context HttpServerRequest request) {
         String requestId = RequestIds.next();
         Identity identity = identities.of(security);
         String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
         String userAgent = headers.getHeaderString(HttpHeaders.USER_AGENT);
-        Response scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
+        CompletionStage<Response> scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
         if (scope != null) {
-            return scope;
+            return scope; // DELETE holds no admission place
         }
+        return CompletableFuture.completedFuture(endSession(headers, identity, sourceIp, userAgent, requestId));
+    }
+
+    private Response endSession(HttpHeaders headers, Identity identity, String sourceIp, String userAgent, String requestId) {
         String sessionId = headers.getHeaderString(SESSION_HEADER);
         if (sessionId == null || sessionId.isBlank()) {
             return Response.status(400).header(REQUEST_ID_HEADER, requestId).build();
@@ -306,7 +355,9 @@ public class McpEndpoint {
             return streamed.build(s, sse, request, requestId, a.headers());
         }
         Response.ResponseBuilder b = a.body() == null ? Response.status(a.status()) : respond(a.status(), a.body(), sse);
-        b.header(REQUEST_ID_HEADER, requestId);
+        if (!a.headers().containsKey(REQUEST_ID_HEADER)) {
+            b.header(REQUEST_ID_HEADER, requestId); // else the answer names the record it was counted in
+        }
         a.headers().forEach(b::header);
         return b.build();
     }

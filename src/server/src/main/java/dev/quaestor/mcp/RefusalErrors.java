@@ -1,5 +1,7 @@
 package dev.quaestor.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.mcp.schema.ErrorCodes;
 import dev.quaestor.mcp.schema.McpError;
 import dev.quaestor.pipeline.ReasonCodes;
@@ -50,6 +52,7 @@ final class RefusalErrors {
 
     /** Seconds a client is asked to wait before retrying what could not be served now. */
     private static final String UNAVAILABLE_RETRY_SECONDS = "5";
+    private static final String UNRECORDED = "Service unavailable: the audit log cannot record this request";
 
     private RefusalErrors() {
     }
@@ -61,6 +64,34 @@ final class RefusalErrors {
             throw new IllegalArgumentException("not a 2025 revision: " + version);
         }
         return r;
+    }
+
+    /**
+     * A refusal's answer in the 2025 shape. One counted in a summary still to commit is sent once that has committed,
+     * with the summary's request id; if it cannot commit, the request fails closed with -32005 under its own id.
+     */
+    static Answer legacy(JsonNode id, Refusal refusal, ReasonCodes codes, String requestId) {
+        McpError e = toError(refusal, codes);
+        RecordedRefusal pending = refusal.pending();
+        Answer answer = WireErrors.legacy(id, e.code(), e.getMessage(), e.data(),
+                pending == null ? requestId : pending.requestId(), e.httpStatus(), e.headers());
+        return pending == null ? answer : Answer.afterCommit(pending, answer, WireErrors.legacy(id, ErrorCodes.UNAVAILABLE,
+                UNRECORDED, Map.of(), requestId, 503, Map.of("Retry-After", UNAVAILABLE_RETRY_SECONDS)));
+    }
+
+    /** The same in the 2026-07-28 shape. */
+    static Answer modern(JsonNode id, Refusal refusal, ReasonCodes codes, String requestId) {
+        McpError e = toError(refusal, codes);
+        RecordedRefusal pending = refusal.pending();
+        Answer answer = WireErrors.modern(id, e.code(), e.getMessage(), e.data(),
+                pending == null ? requestId : pending.requestId(), e.httpStatus(), e.headers());
+        return pending == null ? answer : afterCommit(pending, answer, id, requestId);
+    }
+
+    /** A 2026-07-28 answer to a refusal whose summary is still to commit (see {@link #legacy}). */
+    static Answer afterCommit(RecordedRefusal pending, Answer answer, JsonNode id, String requestId) {
+        return Answer.afterCommit(pending, answer, WireErrors.modern(id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(),
+                requestId, 503, Map.of("Retry-After", UNAVAILABLE_RETRY_SECONDS)));
     }
 
     static McpError toError(Refusal refusal, ReasonCodes codes) {

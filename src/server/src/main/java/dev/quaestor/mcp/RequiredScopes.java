@@ -1,9 +1,10 @@
 package dev.quaestor.mcp;
 
 import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.RefusalRecorder;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.OAuthConfig;
 import dev.quaestor.identity.PublicUrl;
@@ -13,6 +14,8 @@ import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Step-up authorization: {@code quaestor.oauth.required-scopes} apply to every MCP call, on every revision.
@@ -20,21 +23,26 @@ import java.util.TreeSet;
  * error="insufficient_scope", scope="<required>", resource_metadata="<RFC 9728 document>"}, so that a
  * client can ask its authorization server for a token with more scope. Checked right after authentication,
  * before the request is read as MCP; the refusal is audited ({@code AUTHENTICATION}, {@code DENY},
- * {@code insufficient-scope}) before it is answered.
+ * {@code insufficient-scope}) before it is answered: past the caller's attempt limit, counted into a summary
+ * ({@link RefusalRecorder}), and then answered once that has committed.
  */
 @ApplicationScoped
 class RequiredScopes {
 
     private final List<String> required;
-    private final AuditLog audit;
+    private final RefusalRecorder refusals;
 
-    RequiredScopes(OAuthConfig config, AuditLog audit) {
+    RequiredScopes(OAuthConfig config, RefusalRecorder refusals) {
         this.required = List.copyOf(config.requiredScopes().orElse(List.of()));
-        this.audit = audit;
+        this.refusals = refusals;
     }
 
-    /** Null if the caller holds every required scope; else the 403 (or 503 when it cannot be recorded). */
-    Response refuse(Identity identity, HttpServerRequest request, String requestId, String sourceIp, String userAgent) {
+    /**
+     * Null if the caller holds every required scope; else the 403 (or 503 when it cannot be recorded), complete once
+     * its record has committed: at once, or within the merge window when it is counted into a summary.
+     */
+    CompletionStage<Response> refuse(Identity identity, HttpServerRequest request, String requestId, String sourceIp,
+            String userAgent) {
         if (required.isEmpty()) {
             return null;
         }
@@ -50,20 +58,34 @@ class RequiredScopes {
         var caller = new Caller(identity.subject(), identity.client(), identity.tenant(),
                 List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, request.getHeader(McpEndpoint.SESSION_HEADER),
                 null, null, null);
+        RecordedRefusal record;
         try {
-            audit.append(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, requestId).caller(caller)
+            record = refusals.record(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, requestId).caller(caller)
                     .method(request.method().name() + " " + request.path()).decision("DENY").outcome("insufficient-scope")
                     .detail("missing scope " + String.join(" ", missing)).build());
+            if (!record.merged()) {
+                record.await();
+            }
         } catch (AuditUnavailableException e) {
-            return Response.status(503).type("text/plain").header("Retry-After", "5")
-                    .header(McpEndpoint.REQUEST_ID_HEADER, requestId)
-                    .entity("Service unavailable: the audit log cannot record this request\n").build();
+            return CompletableFuture.completedFuture(unrecorded(requestId));
         }
+        Response forbidden = forbidden(request, missing, record.requestId());
+        return record.merged() ? record.committed().handle((v, e) -> e == null ? forbidden : unrecorded(requestId))
+                : CompletableFuture.completedFuture(forbidden);
+    }
+
+    private Response forbidden(HttpServerRequest request, List<String> missing, String requestId) {
         String challenge = "Bearer error=\"insufficient_scope\", scope=\"" + String.join(" ", required)
                 + "\", resource_metadata=\"" + PublicUrl.of(request) + "/.well-known/oauth-protected-resource/mcp\""
                 + ", error_description=\"The token lacks a required scope\"";
         return Response.status(403).type("text/plain").header("WWW-Authenticate", challenge)
                 .header(McpEndpoint.REQUEST_ID_HEADER, requestId)
                 .entity("Forbidden: the token lacks the scope " + String.join(" ", missing) + "\n").build();
+    }
+
+    private static Response unrecorded(String requestId) {
+        return Response.status(503).type("text/plain").header("Retry-After", "5")
+                .header(McpEndpoint.REQUEST_ID_HEADER, requestId)
+                .entity("Service unavailable: the audit log cannot record this request\n").build();
     }
 }

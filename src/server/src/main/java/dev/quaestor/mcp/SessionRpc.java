@@ -31,7 +31,9 @@ import org.jboss.logging.Logger;
  *       (else 400). It need not be the negotiated one: the 2025-11-25 transport requires a 400 only for an
  *       invalid or unsupported version, and says the client SHOULD (not MUST) send the negotiated one. The
  *       session's revision still decides how the request is served, so a mismatching header changes nothing.</li>
- *   <li>JSON-RPC batches only on a 2025-03-26 session: 2025-06-18 removed them (400, -32600).</li>
+ *   <li>JSON-RPC batches only on a 2025-03-26 session: 2025-06-18 removed them (400, -32600). A batch holds at most
+ *       {@code quaestor.http.max-batch} messages (else 400, -32600, before anything in it is done), and each of its
+ *       requests pays for itself: the request path charges every element its own token.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -50,12 +52,15 @@ class SessionRpc {
     private final SessionAudit sessionAudit;
     private final ResourcePipeline pipeline;
     private final ResourceMethods methods;
+    private final int maxBatch;
 
-    SessionRpc(SessionStore sessions, SessionAudit sessionAudit, ResourcePipeline pipeline, ResourceMethods methods) {
+    SessionRpc(SessionStore sessions, SessionAudit sessionAudit, ResourcePipeline pipeline, ResourceMethods methods,
+            TransportConfig transport) {
         this.sessions = sessions;
         this.sessionAudit = sessionAudit;
         this.pipeline = pipeline;
         this.methods = methods;
+        this.maxBatch = transport.maxBatch();
     }
 
     /**
@@ -70,6 +75,10 @@ class SessionRpc {
             root.forEach(items::add);
             if (items.isEmpty()) {
                 return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "Empty batch", rid, 400);
+            }
+            if (items.size() > maxBatch) {
+                return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "Batch too large: " + items.size()
+                        + " messages; at most " + maxBatch, Map.of("maxBatch", maxBatch), rid, 400, Map.of());
             }
         } else {
             items.add(root);
@@ -107,11 +116,7 @@ class SessionRpc {
         for (int i = 0; i < items.size(); i++) {
             answers.add(handle(items.get(i), in, session, i == 0 ? rid : RequestIds.next(), batch));
         }
-        if (!batch) {
-            return answers.get(0);
-        }
-        var bodies = answers.stream().map(Answer::body).filter(b -> b != null).toList();
-        return bodies.isEmpty() ? Answer.accepted() : new Answer(bodies, 200, Map.of());
+        return batch ? Answer.batch(answers) : answers.get(0);
     }
 
     private Answer initialize(JsonNode root, Inbound in) {
@@ -198,8 +203,7 @@ class SessionRpc {
                         requestId, 200);
             };
         } catch (Refusal r) {
-            McpError e = RefusalErrors.toError(r, ctx.codes());
-            return WireErrors.legacy(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
+            return RefusalErrors.legacy(id, r, ctx.codes(), requestId);
         } catch (McpError e) {
             return WireErrors.legacy(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
         } catch (RuntimeException e) {

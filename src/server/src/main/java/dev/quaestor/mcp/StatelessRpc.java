@@ -3,6 +3,7 @@ package dev.quaestor.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.mcp.schema.ErrorCodes;
 import dev.quaestor.mcp.schema.McpError;
@@ -86,7 +87,7 @@ class StatelessRpc {
             return WireErrors.modern(c.id(), ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + shorten(c.method()),
                     in.requestId(), 404);
         } catch (Refusal r) {
-            return error(c.id(), RefusalErrors.toError(r, c.ctx().codes()), in.requestId());
+            return RefusalErrors.modern(c.id(), r, c.ctx().codes(), in.requestId());
         } catch (McpError e) {
             return error(c.id(), e, in.requestId());
         } catch (RuntimeException e) {
@@ -161,17 +162,22 @@ class StatelessRpc {
         return new Checked(id, method, params, ctx);
     }
 
-    /** A framing refusal: audited (its only record), then answered with 400. */
+    /**
+     * A framing refusal: audited (its only record), then answered with 400, once that record has committed (a
+     * summary, past the caller's attempt limit, within its window). A caller whose rate limit is spent gets 429.
+     */
     private Answer refuse(RequestContext ctx, JsonNode id, String method, JsonNode params, String outcome, int code,
             String message, String detail, Map<String, Object> data) {
         JsonNode uri = params != null ? params.path("uri") : null;
+        RecordedRefusal record;
         try {
-            pipeline.rejectFraming(ctx, method, actionOf(method), uri != null && uri.isTextual() ? uri.asText() : null,
+            record = pipeline.rejectFraming(ctx, method, actionOf(method), uri != null && uri.isTextual() ? uri.asText() : null,
                     outcome, code, detail);
         } catch (Refusal r) {
-            return error(id, RefusalErrors.toError(r, ctx.codes()), ctx.requestId());
+            return RefusalErrors.modern(id, r, ctx.codes(), ctx.requestId());
         }
-        return WireErrors.modern(id, code, message, data, ctx.requestId(), 400, Map.of());
+        Answer answer = WireErrors.modern(id, code, message, data, record.requestId(), 400, Map.of());
+        return record.merged() ? RefusalErrors.afterCommit(record, answer, id, ctx.requestId()) : answer;
     }
 
     private static RequestContext context(Inbound in, Revision revision, String clientInfo) {

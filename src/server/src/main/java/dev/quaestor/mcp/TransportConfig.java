@@ -47,4 +47,11 @@ public interface TransportConfig {
      */
     @WithDefault("30S")
     java.time.Duration bodyTimeout();
+
+    /**
+     * Messages one JSON-RPC batch (2025-03-26 sessions) may hold; a larger batch gets 400 / -32600 before any of it
+     * is done. Each request in a batch is charged to the caller's rate limit on its own.
+     */
+    @WithDefault("50")
+    int maxBatch();
 }

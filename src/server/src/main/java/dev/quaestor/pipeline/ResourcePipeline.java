@@ -5,6 +5,8 @@ import dev.quaestor.audit.AuditEvent.Kind;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.PendingCommit;
+import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.RefusalRecorder;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.Decision;
 import dev.quaestor.policy.PolicySet;
@@ -50,10 +52,12 @@ import org.jboss.logging.Logger;
  *       such a request.</li>
  *   <li><b>Canonical URI</b>: a URI with no canonical form is refused ({@link Reason#INVALID_URI}); on a revision
  *       that asks for it ({@link Revision#canonicalUrisOnly}) so is one not already canonical. Audited.</li>
- *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.
- *       A denial is audited (one {@code DECISION} record) and stops here ({@link Reason#DENIED}).</li>
- *   <li><b>Rate limit</b> from the policy's {@code limits:} ({@link Reason#RATE_LIMITED}). It is asked before the
- *       decision is recorded so that a refusal is one record, not two; it serves nothing.</li>
+ *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.</li>
+ *   <li><b>Rate limit</b> from the policy's {@code limits:} ({@link Reason#RATE_LIMITED}), whatever the verdict: every
+ *       request pays for what it asks, a refused one as much as an admitted one (a refusal at the steps above too),
+ *       and an empty bucket refuses every request, denied or not. It is asked before anything is recorded, so that a
+ *       refusal is one record, not two.</li>
+ *   <li><b>Denial</b>: audited (one {@code DECISION} record) and stops here ({@link Reason#DENIED}).</li>
  *   <li><b>Audit</b> of the decision (and of a rate-limit refusal), committed before anything is
  *       served (fail closed: {@link Reason#UNAVAILABLE}). A refusal waits for it. An admitted request only queues it and
  *       goes on to the provider while it commits; its outcome record is stored only if the decision
@@ -68,14 +72,17 @@ import org.jboss.logging.Logger;
  * </ol>
  *
  * <p>Every refusal is a {@link Refusal} naming its {@link Reason}, already audited; the protocol layer
- * turns it into its own error, and {@link RequestContext#codes()} says which code to record.
+ * turns it into its own error, and {@link RequestContext#codes()} says which code to record. A refusal's one record
+ * goes through the {@link RefusalRecorder}: past its subject's attempt limit it is counted into a summary, and the
+ * refusal carries that record ({@link Refusal#pending}) for the protocol layer to answer once it has committed.
  *
  * <p>Results a client may cache carry a {@link CacheHint}: always {@code private} for resources (listings,
  * templates, content), with the mount's {@code ttl-ms} (a listing: the shortest of all mounts'). On a revision that
  * declares it, the scope is recorded in the {@code OUTCOME}.
  *
- * <p>{@code subscriptions/listen} ({@link #listen}) judges every requested URI, and the list-change filter, with
- * action {@code subscribe} (one {@code DECISION} each) and grants only what the policy allows.
+ * <p>{@code subscriptions/listen} ({@link #listen}) costs one token per URI it names, judges every requested URI, and
+ * the list-change filter, with action {@code subscribe} (one {@code DECISION} each) and grants only what the policy
+ * allows.
  *
  * <p>{@code resources/subscribe} takes the same path with action {@code subscribe}; its "provider"
  * step records the subscription in the shared store. {@code resources/unsubscribe} skips the
@@ -99,6 +106,7 @@ public class ResourcePipeline {
     private final ReadConfig readConfig;
     private final SubscriptionStore subscriptions;
     private final DigestThreads digests;
+    private final RefusalRecorder refusals;
 
     /** Completion values returned at most (the MCP limit). */
     static final int MAX_COMPLETIONS = 100;
@@ -107,7 +115,7 @@ public class ResourcePipeline {
 
     ResourcePipeline(PolicyStore policies, AuditLog audit, RateLimiter limiter, MountTable mounts, ProviderCalls calls,
             ListingConfig listing, PipelineMetrics metrics, StageSpans spans, ReadConfig readConfig,
-            SubscriptionStore subscriptions, DigestThreads digests) {
+            SubscriptionStore subscriptions, DigestThreads digests, RefusalRecorder refusals) {
         this.policies = policies;
         this.audit = audit;
         this.limiter = limiter;
@@ -119,6 +127,7 @@ public class ResourcePipeline {
         this.readConfig = readConfig;
         this.subscriptions = subscriptions;
         this.digests = digests;
+        this.refusals = refusals;
     }
 
     public Served<ReadResult> read(RequestContext ctx, String rawUri) {
@@ -128,11 +137,13 @@ public class ResourcePipeline {
         CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.READ, rawUri, policy, start);
         String uriText = uri.toString();
 
-        Decision decision = allowedOrRefuse(ctx, method, Action.READ, uri, rawUri, policy, start);
+        Decision decision = judge(ctx, method, Action.READ, uri, policy);
+        RateCheck rate = charge(ctx, method, Action.READ, uri, uriText, verdict(decision), decision.rules(), policy, start, 1);
+        refuseIfDenied(ctx, method, Action.READ, uri, rawUri, decision, policy, start);
         // The DECISION commits while the provider reads. Nothing is released before the OUTCOME has committed,
         // and the OUTCOME is stored only if the DECISION was (streamed content waits for the DECISION itself).
-        Admitted admitted = admit(ctx, method, Action.READ, uri, uriText, "ALLOW", decision.rules(), policy, start);
-        RateCheck rate = admitted.rate();
+        Admitted admitted = new Admitted(rate, decision(ctx, method, Action.READ, uriText, "ALLOW", decision.rules(), policy,
+                null, null, null));
 
         OpenedContent content;
         long maxBytes;
@@ -177,7 +188,7 @@ public class ResourcePipeline {
         String method = "resources/list";
         PolicySet policy = policies.current();
         // The decision for a listing is per entry: each entry is shown only if the caller may list it.
-        Admitted admitted = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
+        Admitted admitted = admit(ctx, method, Action.LIST, policy, start, 1);
         RateCheck rate = admitted.rate();
         Page<ResourceEntry> page;
         var skipped = new ArrayList<String>(0);
@@ -201,7 +212,7 @@ public class ResourcePipeline {
             throw new Refusal(Reason.INVALID_ARGUMENT, "Invalid cursor", Map.of());
         }
         PolicySet policy = policies.current();
-        Admitted admitted = admit(ctx, method, Action.LIST, null, null, "FILTER", List.of(), policy, start);
+        Admitted admitted = admit(ctx, method, Action.LIST, policy, start, 1);
         var out = new ArrayList<TemplateEntry>();
         for (var m : mounts.all()) {
             for (var t : m.provider().templates()) {
@@ -230,8 +241,11 @@ public class ResourcePipeline {
         CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy, start);
         String uriText = uri.toString();
 
-        Decision decision = allowedOrRefuse(ctx, method, Action.SUBSCRIBE, uri, rawUri, policy, start);
-        RateCheck rate = admitDurably(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", decision.rules(), policy, start);
+        Decision decision = judge(ctx, method, Action.SUBSCRIBE, uri, policy);
+        RateCheck rate = charge(ctx, method, Action.SUBSCRIBE, uri, uriText, verdict(decision), decision.rules(), policy,
+                start, 1);
+        refuseIfDenied(ctx, method, Action.SUBSCRIBE, uri, rawUri, decision, policy, start);
+        awaitCommit(decision(ctx, method, Action.SUBSCRIBE, uriText, "ALLOW", decision.rules(), policy, null, null, null));
 
         if (mounts.resolve(uri).isEmpty()) {
             outcome(ctx, null, method, Action.SUBSCRIBE, uriText, policy, "not-found", ctx.code(Reason.NOT_FOUND), null, null,
@@ -264,7 +278,8 @@ public class ResourcePipeline {
         PolicySet policy = policies.current();
         CanonicalUri uri = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, rawUri, policy, start);
         String uriText = uri.toString();
-        RateCheck rate = admitDurably(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", List.of(), policy, start);
+        RateCheck rate = charge(ctx, method, Action.SUBSCRIBE, uri, uriText, "ALLOW", List.of(), policy, start, 1);
+        awaitCommit(decision(ctx, method, Action.SUBSCRIBE, uriText, "ALLOW", List.of(), policy, null, null, null));
         boolean removed;
         try {
             removed = subscriptions.remove(ctx.sessionId(), uriText);
@@ -288,20 +303,21 @@ public class ResourcePipeline {
         long start = System.nanoTime();
         String method = "subscriptions/listen";
         PolicySet policy = policies.current();
+        if (rawUris.size() > maxUris) {
+            charge(ctx, method, Action.SUBSCRIBE, null, null, "DENY", List.of(), policy, start, 1);
+            var data = new LinkedHashMap<String, Object>();
+            data.put("maxSubscriptions", maxUris);
+            throw refused(ctx, method, Action.SUBSCRIBE, null, "DENY", List.of(), policy, start, "too-many-subscriptions",
+                    Reason.TOO_MANY_SUBSCRIPTIONS, rawUris.size() + " URIs requested; at most " + maxUris,
+                    "Too many resource subscriptions in one listen request", data);
+        }
         var uris = new LinkedHashMap<String, CanonicalUri>();
         for (String raw : rawUris) {
             CanonicalUri u = canonicalOrRefuse(ctx, method, Action.SUBSCRIBE, raw, policy, start);
             uris.putIfAbsent(u.toString(), u);
         }
-        if (uris.size() > maxUris) {
-            awaitCommit(decision(ctx, method, Action.SUBSCRIBE, null, "DENY", List.of(), policy, "too-many-subscriptions",
-                    ctx.code(Reason.TOO_MANY_SUBSCRIPTIONS), uris.size() + " URIs requested; at most " + maxUris));
-            metrics.finished(method, "too-many-subscriptions", System.nanoTime() - start);
-            var data = new LinkedHashMap<String, Object>();
-            data.put("maxSubscriptions", maxUris);
-            throw new Refusal(Reason.TOO_MANY_SUBSCRIPTIONS, "Too many resource subscriptions in one listen request", data);
-        }
-        Admitted admitted = admit(ctx, method, Action.SUBSCRIBE, null, null, "FILTER", List.of(), policy, start);
+        // One token per URI it names (at least one): each is judged and recorded, and may be notified about.
+        Admitted admitted = admit(ctx, method, Action.SUBSCRIBE, policy, start, Math.max(1, uris.size()));
         var pending = new ArrayList<PendingCommit>();
         var granted = new ArrayList<String>();
         try (var stage = spans.start("policy", method)) {
@@ -345,11 +361,17 @@ public class ResourcePipeline {
      * @param method the method the body named, as sent (cut to the audit column's length)
      * @param action the policy action the method would have taken, if it is a resource method, else null
      * @param uri the URI the body named, as sent, if any
+     * @return the refusal's record: the answer carries its request id, once it has committed (a summary may not
+     *         have yet: {@link RecordedRefusal#merged})
+     * @throws Refusal when the caller's rate limit is spent (its bucket refuses every request, a malformed one too)
      */
-    public void rejectFraming(RequestContext ctx, String method, Action action, String uri, String outcome, int errorCode,
-            String detail) {
+    public RecordedRefusal rejectFraming(RequestContext ctx, String method, Action action, String uri, String outcome,
+            int errorCode, String detail) {
+        long start = System.nanoTime();
         String m = method == null ? null : method.length() <= 64 ? method : method.substring(0, 64);
-        awaitCommit(decision(ctx, m, action, uri, "DENY", List.of(), policies.current(), outcome, errorCode, detail));
+        PolicySet policy = policies.current();
+        charge(ctx, m, action, null, uri, "DENY", List.of(), policy, start, 1);
+        return record(ctx, m, action, uri, "DENY", List.of(), policy, outcome, errorCode, detail);
     }
 
     /**
@@ -363,7 +385,7 @@ public class ResourcePipeline {
         long start = System.nanoTime();
         String method = "completion/complete";
         PolicySet policy = policies.current();
-        Admitted admitted = admit(ctx, method, Action.READ, null, null, "FILTER", List.of(), policy, start);
+        Admitted admitted = admit(ctx, method, Action.READ, policy, start, 1);
         RateCheck rate = admitted.rate();
         String detail = "template " + truncate(templateText) + " argument " + truncate(argument);
 
@@ -470,19 +492,18 @@ public class ResourcePipeline {
         try {
             uri = UriCanonicalizer.canonicalize(rawUri);
         } catch (InvalidUriException e) {
-            awaitCommit(decision(ctx, method, action, rawUri, "DENY", List.of(), policy, "refused",
-                    ctx.code(Reason.INVALID_URI), null));
-            metrics.finished(method, "invalid-uri", System.nanoTime() - start);
-            throw new Refusal(Reason.INVALID_URI, "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
+            // Without a canonical form, only limits over every resource ("**") can apply to it.
+            charge(ctx, method, action, null, rawUri, "DENY", List.of(), policy, start, 1);
+            throw refused(ctx, method, action, rawUri, "DENY", List.of(), policy, start, "refused", Reason.INVALID_URI, null,
+                    "Invalid resource URI: " + e.getMessage(), uriData(rawUri));
         }
         if (ctx.revision().canonicalUrisOnly() && !uri.toString().equals(rawUri)) {
-            awaitCommit(decision(ctx, method, action, rawUri, "DENY", List.of(), policy, "non-canonical-uri",
-                    ctx.code(Reason.INVALID_URI), "canonical form: " + truncate(uri.toString())));
-            metrics.finished(method, "invalid-uri", System.nanoTime() - start);
+            charge(ctx, method, action, uri, rawUri, "DENY", List.of(), policy, start, 1);
             var data = uriData(rawUri);
             data.put("canonicalUri", uri.toString());
-            throw new Refusal(Reason.INVALID_URI, "Resource URI is not in canonical form; use " + truncate(uri.toString()),
-                    data);
+            throw refused(ctx, method, action, rawUri, "DENY", List.of(), policy, start, "non-canonical-uri", Reason.INVALID_URI,
+                    "canonical form: " + truncate(uri.toString()),
+                    "Resource URI is not in canonical form; use " + truncate(uri.toString()), data);
         }
         return uri;
     }
@@ -519,66 +540,120 @@ public class ResourcePipeline {
     }
 
     /**
-     * Rate limit, then the request's first record. The limiter is asked before the {@code DECISION} is
-     * queued so that a request it refuses leaves one record, as a policy denial does: the
-     * {@code DECISION} (verdict, deciding rules, revision) with outcome {@code rate-limited} or
-     * {@code rate-limit-unavailable} and the limit in {@code detail}, committed before the refusal is
-     * answered. A refused request costs one durable record, not two, which is what a client flooding
-     * past its limit mostly sends. An admitted request's
-     * {@code DECISION} is only queued: the caller may work while it commits, and discloses nothing
-     * until its {@code OUTCOME}, stored only after the {@code DECISION}, has committed.
+     * For a request judged per entry (a listing, a completion, a listen): {@link #charge} {@code tokens}, then queue
+     * its {@code DECISION FILTER} without waiting: the caller may work while it commits, and discloses nothing until
+     * its {@code OUTCOME}, stored only after the {@code DECISION}, has committed.
      */
-    private Admitted admit(RequestContext ctx, String method, Action action, CanonicalUri uri, String uriText,
-            String verdict, List<String> rules, PolicySet policy, long start) {
-        RateCheck rate;
-        try (var stage = spans.start("ratelimit", method)) {
-            rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri);
-            stage.outcome(rate.allowed() ? "admitted" : "rejected");
-        } catch (RateLimitUnavailableException e) {
-            // A fail-closed limit whose shared store (Redis) cannot answer: refuse rather than guess.
-            metrics.finished(method, "rate-limit-unavailable", System.nanoTime() - start);
-            awaitCommit(decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limit-unavailable",
-                    ctx.code(Reason.UNAVAILABLE), e.getMessage()));
-            throw new Refusal(Reason.UNAVAILABLE, "Service unavailable: the rate limiter cannot check this request", Map.of());
-        }
-        if (!rate.allowed()) {
-            metrics.finished(method, "rate-limited", System.nanoTime() - start);
-            awaitCommit(decision(ctx, method, action, uriText, verdict, rules, policy, "rate-limited",
-                    ctx.code(Reason.RATE_LIMITED),
-                    "limit " + rate.limitId() + (rate.auditDetail() == null ? "" : "; " + rate.auditDetail())));
-            var data = new LinkedHashMap<String, Object>();
-            data.put("retryAfterSeconds", rate.retryAfterSeconds());
-            throw new Refusal(Reason.RATE_LIMITED, "Rate limit exceeded", data, rate);
-        }
-        return new Admitted(rate, decision(ctx, method, action, uriText, verdict, rules, policy, null, null, null));
-    }
-
-    /** {@link #admit}, then waits for the {@code DECISION}: for steps that change state (a subscription). */
-    private RateCheck admitDurably(RequestContext ctx, String method, Action action, CanonicalUri uri, String uriText,
-            String verdict, List<String> rules, PolicySet policy, long start) {
-        Admitted admitted = admit(ctx, method, action, uri, uriText, verdict, rules, policy, start);
-        awaitCommit(admitted.decision());
-        return admitted.rate();
+    private Admitted admit(RequestContext ctx, String method, Action action, PolicySet policy, long start, int tokens) {
+        RateCheck rate = charge(ctx, method, action, null, null, "FILTER", List.of(), policy, start, tokens);
+        return new Admitted(rate, decision(ctx, method, action, null, "FILTER", List.of(), policy, null, null, null));
     }
 
     /**
-     * The policy's verdict on one URI. A denial is the request's only record (its {@code DECISION}, committed
-     * before the answer) and the same answer whether or not the URI exists: the provider is never consulted.
+     * The rate limit: spends {@code tokens} of every limit that applies to the request, whatever its verdict, so that a
+     * refused request costs what an admitted one does. An empty bucket refuses the request, denied or not: its one
+     * record is the {@code DECISION} with the verdict it had ({@code DENY} for a request refused before it was
+     * judged), outcome {@code rate-limited} or {@code rate-limit-unavailable} and the
+     * limit in {@code detail}. A refused request costs one durable record, not two, which is what a client flooding
+     * past its limit mostly sends.
      */
-    private Decision allowedOrRefuse(RequestContext ctx, String method, Action action, CanonicalUri uri, String rawUri,
-            PolicySet policy, long start) {
-        Decision decision;
+    private RateCheck charge(RequestContext ctx, String method, Action action, CanonicalUri uri, String uriText,
+            String verdict, List<String> rules, PolicySet policy, long start, int tokens) {
+        if (action == null) {
+            return RateCheck.UNLIMITED; // not a resource method: no limit names it
+        }
+        RateCheck rate;
+        try (var stage = spans.start("ratelimit", method)) {
+            rate = limiter.check(policy, ctx.identity(), ctx.sourceIp(), action, uri, tokens);
+            stage.outcome(rate.allowed() ? "admitted" : "rejected");
+        } catch (RateLimitUnavailableException e) {
+            // A fail-closed limit whose shared store (Redis) cannot answer: refuse rather than guess.
+            throw refused(ctx, method, action, uriText, verdict, rules, policy, start, "rate-limit-unavailable",
+                    Reason.UNAVAILABLE, e.getMessage(), "Service unavailable: the rate limiter cannot check this request",
+                    Map.of());
+        }
+        if (!rate.allowed()) {
+            var data = new LinkedHashMap<String, Object>();
+            data.put("retryAfterSeconds", rate.retryAfterSeconds());
+            throw refused(ctx, method, action, uriText, verdict, rules, policy, start, "rate-limited", Reason.RATE_LIMITED,
+                    "limit " + rate.limitId() + (tokens > 1 ? "; " + tokens + " tokens asked" : "")
+                            + (rate.auditDetail() == null ? "" : "; " + rate.auditDetail()),
+                    "Rate limit exceeded", data, rate);
+        }
+        return rate;
+    }
+
+    private static String verdict(Decision d) {
+        return d.allowed() ? "ALLOW" : "DENY";
+    }
+
+    /** The policy's verdict on one URI, not yet recorded: the rate limit is charged first. */
+    private Decision judge(RequestContext ctx, String method, Action action, CanonicalUri uri, PolicySet policy) {
         try (var stage = spans.start("policy", method)) {
-            decision = policy.decide(ctx.identity(), action, uri, ctx.facts());
+            Decision decision = policy.decide(ctx.identity(), action, uri, ctx.facts());
             stage.outcome(decision.allowed() ? "allow" : "deny");
+            return decision;
         }
+    }
+
+    /**
+     * A denial is the request's only record (its {@code DECISION}) and the same answer whether or not the URI
+     * exists: the provider is never consulted.
+     */
+    private void refuseIfDenied(RequestContext ctx, String method, Action action, CanonicalUri uri, String rawUri,
+            Decision decision, PolicySet policy, long start) {
         if (!decision.allowed()) {
-            awaitCommit(decision(ctx, method, action, uri.toString(), "DENY", decision.rules(), policy, "refused",
-                    ctx.code(Reason.DENIED), null));
-            metrics.finished(method, "denied", System.nanoTime() - start);
-            throw new Refusal(Reason.DENIED, "Permission denied", uriData(rawUri));
+            throw refused(ctx, method, action, uri.toString(), "DENY", decision.rules(), policy, start, "refused",
+                    Reason.DENIED, null, "Permission denied", uriData(rawUri));
         }
-        return decision;
+    }
+
+    /**
+     * Records a refusal ({@link #record}) and returns it to be thrown: the refusal's one record says what was decided
+     * and why ({@code outcome}, the code for {@code reason}, {@code detail}); the caller is told {@code message}.
+     */
+    private Refusal refused(RequestContext ctx, String method, Action action, String uri, String verdict, List<String> rules,
+            PolicySet policy, long start, String outcome, Reason reason, String detail, String message,
+            Map<String, Object> data) {
+        return refused(ctx, method, action, uri, verdict, rules, policy, start, outcome, reason, detail, message, data, null);
+    }
+
+    private Refusal refused(RequestContext ctx, String method, Action action, String uri, String verdict, List<String> rules,
+            PolicySet policy, long start, String outcome, Reason reason, String detail, String message,
+            Map<String, Object> data, RateCheck rate) {
+        metrics.finished(method, outcomeMetric(reason, outcome), System.nanoTime() - start);
+        RecordedRefusal record = record(ctx, method, action, uri, verdict, rules, policy, outcome, ctx.code(reason), detail);
+        return new Refusal(reason, message, data, rate, record);
+    }
+
+    private static String outcomeMetric(Reason reason, String outcome) {
+        return switch (reason) {
+            case DENIED -> "denied";
+            case INVALID_URI -> "invalid-uri";
+            default -> outcome;
+        };
+    }
+
+    /**
+     * A refusal's one record, a {@code DECISION}, through the {@link RefusalRecorder}: on its own while the subject is
+     * under its attempt limit, committed before this returns; past it, counted into a summary that commits within the
+     * merge window, which the answer must wait for ({@link Refusal#pending}).
+     */
+    private RecordedRefusal record(RequestContext ctx, String method, Action action, String uri, String verdict,
+            List<String> rules, PolicySet policy, String outcome, Integer errorCode, String detail) {
+        if (action != null) {
+            metrics.decided(action, verdict);
+        }
+        try (var stage = spans.start("audit.decision", method)) {
+            RecordedRefusal r = refusals.record(decisionEvent(ctx, method, action, uri, verdict, rules, policy, outcome,
+                    errorCode, detail));
+            if (!r.merged()) {
+                r.await();
+            }
+            return r;
+        } catch (AuditUnavailableException e) {
+            throw auditUnavailable();
+        }
     }
 
     private Refusal providerFailure(RequestContext ctx, Admitted admitted, String method, Action action, String uri,
@@ -632,14 +707,19 @@ public class ResourcePipeline {
         if (action != null) {
             metrics.decided(action, verdict);
         }
-        var event = AuditEvent.of(Kind.DECISION, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
-                .method(method).action(action == null ? null : action.wireName()).uri(uri).decision(verdict).rules(rules)
-                .policyRevision(policy.revision()).outcome(refusal).errorCode(errorCode).detail(detail).build();
+        var event = decisionEvent(ctx, method, action, uri, verdict, rules, policy, refusal, errorCode, detail);
         try (var stage = spans.start("audit.decision", method)) {
             return audit.submit(event);
         } catch (AuditUnavailableException e) {
             throw auditUnavailable();
         }
+    }
+
+    private static AuditEvent decisionEvent(RequestContext ctx, String method, Action action, String uri, String verdict,
+            List<String> rules, PolicySet policy, String refusal, Integer errorCode, String detail) {
+        return AuditEvent.of(Kind.DECISION, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
+                .method(method).action(action == null ? null : action.wireName()).uri(uri).decision(verdict).rules(rules)
+                .policyRevision(policy.revision()).outcome(refusal).errorCode(errorCode).detail(detail).build();
     }
 
     /**

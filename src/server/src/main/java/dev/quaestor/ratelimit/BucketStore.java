@@ -7,11 +7,17 @@ import io.github.bucket4j.ConsumptionProbe;
 public interface BucketStore {
 
     /**
-     * Takes one token from the bucket named {@code key}, creating it with {@code config} if absent.
+     * Takes {@code tokens} from the bucket named {@code key} (all of them or none), creating it with {@code config}
+     * if absent.
      *
      * @throws BucketStoreUnavailableException when the store cannot answer within its time bound
      */
-    ConsumptionProbe consume(String key, BucketConfiguration config);
+    ConsumptionProbe consume(String key, BucketConfiguration config, long tokens);
+
+    /** Takes one token ({@link #consume(String, BucketConfiguration, long)}). */
+    default ConsumptionProbe consume(String key, BucketConfiguration config) {
+        return consume(key, config, 1);
+    }
 
     /** For metrics and logs: memory or redis. */
     String name();

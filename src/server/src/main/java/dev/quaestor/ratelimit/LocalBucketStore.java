@@ -21,14 +21,14 @@ final class LocalBucketStore implements BucketStore {
             .build();
 
     @Override
-    public ConsumptionProbe consume(String key, BucketConfiguration config) {
+    public ConsumptionProbe consume(String key, BucketConfiguration config, long tokens) {
         return buckets.get(key, k -> {
             var builder = Bucket.builder();
             for (Bandwidth b : config.getBandwidths()) {
                 builder.addLimit(b);
             }
             return builder.build();
-        }).tryConsumeAndReturnRemaining(1);
+        }).tryConsumeAndReturnRemaining(tokens);
     }
 
     @Override

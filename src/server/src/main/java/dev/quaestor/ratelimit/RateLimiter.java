@@ -50,28 +50,40 @@ public class RateLimiter {
     }
 
     /**
+     * Takes one token from every limit that applies.
+     *
      * @throws RateLimitUnavailableException when a {@code fail: closed} limit's store cannot answer
      */
     public RateCheck check(PolicySet policy, Identity who, String sourceIp, Action action, CanonicalUri uri) {
+        return check(policy, who, sourceIp, action, uri, 1);
+    }
+
+    /**
+     * Takes {@code tokens} from every limit that applies (a request that asks for several things pays for each), all
+     * or none per limit: a bucket holding fewer rejects the request and keeps what it holds.
+     *
+     * @throws RateLimitUnavailableException when a {@code fail: closed} limit's store cannot answer
+     */
+    public RateCheck check(PolicySet policy, Identity who, String sourceIp, Action action, CanonicalUri uri, int tokens) {
         List<RateLimitRule> limits = policy.limitsFor(who, action, uri);
         if (limits.isEmpty()) {
             return RateCheck.UNLIMITED;
         }
         long start = System.nanoTime();
         try {
-            return checkAll(limits, who, sourceIp);
+            return checkAll(limits, who, sourceIp, Math.max(1, tokens));
         } finally {
             latency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         }
     }
 
-    private RateCheck checkAll(List<RateLimitRule> limits, Identity who, String sourceIp) {
+    private RateCheck checkAll(List<RateLimitRule> limits, Identity who, String sourceIp, int tokens) {
         List<String> notes = List.of();
         RateCheck tightest = null;
         for (RateLimitRule limit : limits) {
             ConsumptionProbe probe;
             try {
-                probe = store.consume(bucketKey(limit, who, sourceIp), configuration(limit));
+                probe = store.consume(bucketKey(limit, who, sourceIp), configuration(limit), tokens);
             } catch (BucketStoreUnavailableException e) {
                 if (limit.fail() == RateLimitRule.Fail.CLOSED) {
                     count(limit, "unavailable-closed");

@@ -59,13 +59,13 @@ final class RedisBucketStore implements BucketStore, AutoCloseable {
     }
 
     @Override
-    public ConsumptionProbe consume(String key, BucketConfiguration config) {
+    public ConsumptionProbe consume(String key, BucketConfiguration config, long tokens) {
         ProxyManager<byte[]> p = proxies;
         if (p == null) {
             p = connectIfDue();
         }
         try {
-            return p.getProxy(redisKey(key), () -> config).tryConsumeAndReturnRemaining(1);
+            return p.getProxy(redisKey(key), () -> config).tryConsumeAndReturnRemaining(tokens);
         } catch (RuntimeException e) {
             throw new BucketStoreUnavailableException("Redis did not answer: " + e.getMessage(), e);
         }

@@ -50,17 +50,25 @@ public class ReviewQueries {
             var out = new ArrayList<Finding>();
             Instant from = start(day, zone);
             Instant to = start(day.plusDays(1), zone);
-            for (var e : countBy(c, "subject", "kind IN ('DECISION', 'AUDIT_READ', 'ADMIN') AND decision = 'DENY'", from, to).entrySet()) {
+            // A summary of refused attempts counts for every refusal it stands for (its event_count).
+            var denials = countBy(c, "subject", "kind IN ('DECISION', 'AUDIT_READ', 'ADMIN') AND decision = 'DENY'", from, to);
+            sumBy(c, "subject", "event_count", "kind = 'ATTEMPT_SUMMARY' AND subject IS NOT NULL AND decision = 'DENY'"
+                    + " AND outcome <> 'insufficient-scope'", from, to).forEach((s, n) -> denials.merge(s, n, Long::sum));
+            for (var e : denials.entrySet()) {
                 out.add(Finding.of(Category.DENIALS, e.getKey(), e.getValue(), e.getValue() + " request(s) denied"));
             }
             out.addAll(spikes(c, day, zone));
             out.addAll(offHours(c, from, to, zone));
-            for (var e : countBy(c, "subject", "kind = 'DECISION' AND outcome = 'rate-limited'", from, to).entrySet()) {
+            var limited = countBy(c, "subject", "kind = 'DECISION' AND outcome = 'rate-limited'", from, to);
+            sumBy(c, "subject", "event_count", "kind = 'ATTEMPT_SUMMARY' AND outcome = 'rate-limited'", from, to)
+                    .forEach((s, n) -> limited.merge(s, n, Long::sum));
+            for (var e : limited.entrySet()) {
                 out.add(Finding.of(Category.RATE_LIMITED, e.getKey(), e.getValue(), e.getValue() + " request(s) refused by a rate limit"));
             }
             // Refusals only: a console sign-in is an AUTHENTICATION record too, with decision ALLOW.
             var auth = countBy(c, "source_ip", "kind = 'AUTHENTICATION' AND decision = 'DENY'", from, to);
-            sumBy(c, "source_ip", "event_count", "kind = 'ATTEMPT_SUMMARY'", from, to).forEach((ip, n) -> auth.merge(ip, n, Long::sum));
+            sumBy(c, "source_ip", "event_count", "kind = 'ATTEMPT_SUMMARY' AND (subject IS NULL OR outcome = 'insufficient-scope')",
+                    from, to).forEach((ip, n) -> auth.merge(ip, n, Long::sum));
             for (var e : auth.entrySet()) {
                 out.add(Finding.of(Category.FAILED_AUTHENTICATION, null, e.getValue(),
                         e.getValue() + " refused authentication(s) from " + e.getKey()));

@@ -20,9 +20,16 @@ public interface SubscriptionConfig {
     @WithDefault("5S")
     Duration streamCheckInterval();
 
-    /** Subscriptions one session may hold, and resource URIs one {@code subscriptions/listen} may ask for. */
+    /** Subscriptions one 2025 MCP session may hold ({@code resources/subscribe}). */
     @WithDefault("1000")
     int maxPerSession();
+
+    /**
+     * Resource URIs one {@code subscriptions/listen} (2026-07-28) may name; beyond it the listen is refused. Each URI
+     * it names costs the caller one token of its rate limit.
+     */
+    @WithDefault("100")
+    int maxListenUris();
 
     /**
      * {@code subscriptions/listen} streams (2026-07-28) open at once on this replica; beyond it a listen gets

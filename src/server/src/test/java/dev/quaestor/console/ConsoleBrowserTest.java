@@ -134,6 +134,39 @@ class ConsoleBrowserTest {
     }
 
     @Test
+    void aSummaryOfRefusalsShowsItsCountAndTheSearchTotalsAddItUp() throws Exception {
+        // 40 denied reads in one batch from a subject past nothing yet: 30 (the attempt limit) are records of their
+        // own, the other 10 are counted in one summary, which names the three URIs they asked for.
+        String zed = TestIssuer.sign(TestIssuer.claims("zed"));
+        String session = Rpc.initialize(zed, "2025-03-26");
+        var batch = new StringBuilder("[");
+        for (int i = 0; i < 40; i++) {
+            batch.append(i == 0 ? "" : ",").append("{\"jsonrpc\":\"2.0\",\"id\":").append(i)
+                    .append(",\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///docs/home/bob/z").append(i % 3)
+                    .append(".md\"}}");
+        }
+        List<String> ids = Rpc.call(zed, session, batch.append("]").toString()).statusCode(200).extract().jsonPath()
+                .getList("error.data.requestId");
+        String summary = ids.get(39);
+        assertEquals(summary, ids.get(30), "the refusals past the limit all name the summary that counts them");
+
+        signIn("auditor", "/console/search?subject=zed");
+        String totals = text("totals");
+        // The session's opening, 30 denials and one summary of 10: 32 records standing for 41 events.
+        assertTrue(totals.contains("This search: 32 record(s), standing for 41 event(s)"), totals);
+        var merged = browser.findElements(By.className("merged-count"));
+        assertEquals(1, merged.size(), browser.getPageSource());
+        assertEquals("×10", merged.get(0).getText());
+        browser.get(base + "/console/requests/" + summary);
+        String panel = text("merged");
+        assertTrue(panel.startsWith("10 refused request(s)"), panel);
+        String uris = text("merged-uris");
+        for (int k = 0; k < 3; k++) {
+            assertTrue(uris.contains("file:///docs/home/bob/z" + k + ".md"), uris);
+        }
+    }
+
+    @Test
     void aReviewerCannotSignOffAReviewThatFlagsTheirOwnActivity() throws Exception {
         // The auditor is refused by the admin API: a denial of their own, flagged in today's review.
         RestAssured.given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).get("/admin/policy").then().statusCode(403);

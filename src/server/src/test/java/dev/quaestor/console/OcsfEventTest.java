@@ -93,6 +93,20 @@ class OcsfEventTest {
     }
 
     @Test
+    void aSummaryOfRefusedReadsIsOneApiActivityEventCountingThem() throws Exception {
+        JsonNode e = export(List.of(record("r6", "ATTEMPT_SUMMARY", "subject", "mallory", "client", "cli", "action", "read",
+                "method", "resources/read", "decision", "DENY", "outcome", "refused", "error", "-32003", "count", "540",
+                "first", "2026-11-25T10:00:00Z", "last", "2026-11-25T10:00:00.9Z", "uris", "539 file:///docs/home/bob/a.md",
+                "uris_more", "1"))).get(0);
+        assertEquals(6003, e.path("class_uid").asInt(), "refused API calls, not a logon");
+        assertEquals(2, e.path("activity_id").asInt(), "read");
+        assertEquals(540, e.path("count").asInt());
+        assertEquals("default deny", e.path("policy").path("name").asText());
+        assertEquals("539 file:///docs/home/bob/a.md", e.path("unmapped").path("uris").asText());
+        assertEquals("1", e.path("unmapped").path("uris_more").asText());
+    }
+
+    @Test
     void eventsTheServerRaisesItselfComeFromItself() throws Exception {
         JsonNode e = export(List.of(record("r5", "POLICY", "method", "policy/activate", "revision", "cd".repeat(32),
                 "outcome", "activated", "detail", "13 rules active (file change)"))).get(0);

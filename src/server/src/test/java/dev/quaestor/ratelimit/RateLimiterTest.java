@@ -167,7 +167,7 @@ class RateLimiterTest {
         int calls;
 
         @Override
-        public ConsumptionProbe consume(String key, BucketConfiguration config) {
+        public ConsumptionProbe consume(String key, BucketConfiguration config, long tokens) {
             calls++;
             throw new BucketStoreUnavailableException("down", null);
         }

@@ -52,6 +52,10 @@ public final class AuditRow {
     public final Long eventCount;
     public final Instant firstTime;
     public final Instant lastTime;
+    /** A summary's URIs, one per line as {@code <count> <uri>}. */
+    public final String uris;
+    public final Long urisMore;
+    public final String format;
 
     private AuditRow(ResultSet rs) throws SQLException {
         id = rs.getObject("id", Long.class);
@@ -89,6 +93,21 @@ public final class AuditRow {
         firstTime = f == null ? null : f.toInstant();
         OffsetDateTime l = rs.getObject("last_time", OffsetDateTime.class);
         lastTime = l == null ? null : l.toInstant();
+        uris = rs.getString("uris");
+        urisMore = rs.getObject("uris_more", Long.class);
+        format = rs.getString("format");
+    }
+
+    /** A summary's URIs and how many of its events named each ({@link #uris}), in the order they were kept. */
+    public java.util.Map<String, Long> uriCounts() {
+        var out = new java.util.LinkedHashMap<String, Long>();
+        if (uris != null) {
+            for (String line : uris.split("\n")) {
+                int space = line.indexOf(' ');
+                out.put(line.substring(space + 1), Long.parseLong(line.substring(0, space)));
+            }
+        }
+        return out;
     }
 
     /** The records matching {@code where} (which may end in {@code ORDER BY}). */

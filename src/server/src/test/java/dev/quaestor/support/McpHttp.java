@@ -46,8 +46,14 @@ public final class McpHttp {
     }
 
     public static String initialize(HttpClient http, String baseUrl, String token) throws IOException, InterruptedException {
+        return initialize(http, baseUrl, token, "2025-06-18");
+    }
+
+    /** A session on {@code version} (2025-03-26 for JSON-RPC batches). */
+    public static String initialize(HttpClient http, String baseUrl, String token, String version)
+            throws IOException, InterruptedException {
         var r = http.send(request(baseUrl, token, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
-                + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}"),
+                + "{\"protocolVersion\":\"" + version + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}"),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IllegalStateException("initialize at " + baseUrl + " said " + r.statusCode() + ": " + r.body());

@@ -138,6 +138,14 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** SIGKILL: the process dies at once, running no shutdown hook (a node lost, the OOM killer). */
+    public synchronized void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     /** The exit code of a stopped process. */
     public synchronized int exitValue() {
         return process.exitValue();

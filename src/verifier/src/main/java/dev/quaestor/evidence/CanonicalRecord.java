@@ -35,10 +35,10 @@ public final class CanonicalRecord {
     public static CanonicalRecord of(Map<String, String> fields) {
         String v = fields.get("v");
         boolean v1 = RecordFormat.V1.equals(v);
-        boolean known = v1 || RecordFormat.V2.equals(v);
+        var names = RecordFormat.fieldsOf(v);
+        boolean known = names != null;
         return new CanonicalRecord(v, fields.get(v1 ? "chain" : "log"), fields.get("seq"), v1 ? fields.get("prev") : null,
-                known ? RecordFormat.unknownField(fields, v1 ? RecordFormat.FIELDS_V1 : RecordFormat.FIELDS) : null,
-                known ? RecordFormat.canonical(fields) : null, fields);
+                known ? RecordFormat.unknownField(fields, names) : null, known ? RecordFormat.canonical(fields) : null, fields);
     }
 
     /** From version-2 canonical bytes already built, with the fields they hold that the checks need. */
@@ -53,7 +53,7 @@ public final class CanonicalRecord {
         return r;
     }
 
-    /** The format version ({@code 2}, {@code v1}, or whatever an unknown record says). */
+    /** The format version ({@code 2}, {@code 3}, {@code v1}, or whatever an unknown record says). */
     public String version() {
         return version;
     }

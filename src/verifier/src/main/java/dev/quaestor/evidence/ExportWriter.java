@@ -75,7 +75,10 @@ public final class ExportWriter {
      * the format does not define is refused, since the hash would not cover it.
      */
     public void record(Map<String, String> fields, String storedHash) throws IOException {
-        List<String> names = RecordFormat.V1.equals(fields.get("v")) ? RecordFormat.FIELDS_V1 : RecordFormat.FIELDS;
+        List<String> names = RecordFormat.fieldsOf(fields.get("v"));
+        if (names == null) {
+            throw new IllegalArgumentException("a record in an unknown format version: " + fields.get("v"));
+        }
         var m = new LinkedHashMap<String, Object>(64);
         m.put("type", "record");
         int present = 0;

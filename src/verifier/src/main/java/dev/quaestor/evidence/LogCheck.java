@@ -66,7 +66,11 @@ final class LogCheck {
     /** Version 1: the stored hash the next record's {@code prev} must hold; null to take it on trust. */
     private String prevHash;
     private boolean v1Seen;
+    /** A record in version 2 or 3 (after which version 1 may not follow). */
     private boolean v2Seen;
+    /** For the summary: which of the later versions the log holds. */
+    private boolean exactlyV2Seen;
+    private boolean v3Seen;
     private long nextCheckpoint = Long.MAX_VALUE;
     private long lastMatched;
     private int matched;
@@ -173,7 +177,12 @@ final class LogCheck {
             return;
         }
         byte[] leaf;
-        if (RecordFormat.V2.equals(version)) {
+        if (RecordFormat.V2.equals(version) || RecordFormat.V3.equals(version)) {
+            if (RecordFormat.V3.equals(version)) {
+                v3Seen = true;
+            } else {
+                exactlyV2Seen = true;
+            }
             leaf = v2(r, storedHash, seq, line);
         } else if (RecordFormat.V1.equals(version)) {
             leaf = v1(r, storedHash, seq, line);
@@ -220,8 +229,8 @@ final class LogCheck {
 
     private byte[] v1(CanonicalRecord r, String storedHash, long seq, long line) {
         if (v2Seen) {
-            fail(seq, line, record(seq, line) + " is in format version 1 but follows records in version 2: a log moves from"
-                    + " version 1 to 2, never back, so records were moved or inserted");
+            fail(seq, line, record(seq, line) + " is in format version 1 but follows records in version 2 or 3: a log moves"
+                    + " from version 1 to later versions, never back, so records were moved or inserted");
             return null;
         }
         v1Seen = true;
@@ -460,7 +469,9 @@ final class LogCheck {
     }
 
     Report.Summary summary() {
-        String formats = v1Seen && v2Seen ? "1 then 2" : v1Seen ? "1" : v2Seen ? "2" : "-";
+        // Versions 2 and 3 mix freely (a record is written in the lowest that holds its fields); 1 only comes first.
+        String later = v3Seen ? (exactlyV2Seen ? "2 and 3" : "3") : exactlyV2Seen ? "2" : null;
+        String formats = v1Seen ? (later == null ? "1" : "1 then " + later) : later == null ? "-" : later;
         return new Report.Summary(log, records, records == 0 ? 0 : firstSeq, lastSeq, formats, matched, signedThrough,
                 archivedThrough, nodesChecked, broken != null);
     }

@@ -9,11 +9,13 @@ import java.util.Set;
 
 /**
  * The canonical bytes of an audit record (docs/audit-format.md, section 1): what is hashed into the
- * log, what a proof file carries, and what the verifier recomputes. Version 2 is written today;
- * version 1 is read, so that logs begun before it stay verifiable.
+ * log, what a proof file carries, and what the verifier recomputes. A record is written in version 2,
+ * or in version 3 when it carries the fields only version 3 has (the URIs a summary of refused attempts
+ * stands for); version 1 is read, so that logs begun before version 2 stay verifiable.
  */
 public final class RecordFormat {
 
+    public static final String V3 = "3";
     public static final String V2 = "2";
     public static final String V1 = "v1";
 
@@ -23,6 +25,15 @@ public final class RecordFormat {
             "method", "action", "uri", "decision", "rules", "revision", "outcome", "error", "bytes", "items", "sha256",
             "cache_scope", "latency_us", "count", "first", "last", "detail");
 
+    /**
+     * The version-3 fields, in canonical order: version 2's, with {@code uris} and {@code uris_more} (what a
+     * summary's events named) before {@code detail}. Encoded and hashed exactly as version 2.
+     */
+    public static final List<String> FIELDS_V3 = List.of("v", "log", "seq", "time", "request", "kind", "session",
+            "correlation", "subject", "client", "tenant", "roles", "ip", "ua", "client_info", "auth_context", "protocol",
+            "method", "action", "uri", "decision", "rules", "revision", "outcome", "error", "bytes", "items", "sha256",
+            "cache_scope", "latency_us", "count", "first", "last", "uris", "uris_more", "detail");
+
     /** The version-1 fields, in canonical order. */
     public static final List<String> FIELDS_V1 = List.of("v", "chain", "seq", "prev", "time", "request", "kind",
             "session", "subject", "client", "tenant", "roles", "ip", "ua", "method", "action", "uri", "decision", "rules",
@@ -31,11 +42,27 @@ public final class RecordFormat {
     private RecordFormat() {
     }
 
+    /** The fields of a format version, in canonical order; null for a version this code does not know. */
+    public static List<String> fieldsOf(String version) {
+        if (V2.equals(version)) {
+            return FIELDS;
+        }
+        if (V3.equals(version)) {
+            return FIELDS_V3;
+        }
+        return V1.equals(version) ? FIELDS_V1 : null;
+    }
+
+    /** The lowest version that holds every field of {@code record} (2 or 3): what a writer writes it in. */
+    public static String versionFor(Map<String, String> record) {
+        return record.get("uris") != null || record.get("uris_more") != null ? V3 : V2;
+    }
+
     /** The record's canonical bytes under the version its {@code v} field names. */
     public static byte[] canonical(Map<String, String> record) {
         String v = record.get("v");
-        if (V2.equals(v)) {
-            return canonicalV2(record);
+        if (V2.equals(v) || V3.equals(v)) {
+            return canonicalV2(record, fieldsOf(v));
         }
         if (V1.equals(v)) {
             return canonicalV1(record).getBytes(StandardCharsets.UTF_8);
@@ -48,10 +75,13 @@ public final class RecordFormat {
         return TreeHash.leaf(canonical(record));
     }
 
-    /** {@code name "=" "-" "\n"} for an absent field, {@code name "=" utf8Length ":" value "\n"} otherwise. */
-    static byte[] canonicalV2(Map<String, String> record) {
+    /**
+     * {@code name "=" "-" "\n"} for an absent field, {@code name "=" utf8Length ":" value "\n"} otherwise, for each
+     * of {@code fields} (version 2's or version 3's).
+     */
+    static byte[] canonicalV2(Map<String, String> record, List<String> fields) {
         var out = new ByteArrayOutputStream(512);
-        for (String f : FIELDS) {
+        for (String f : fields) {
             String value = record.get(f);
             out.writeBytes(f.getBytes(StandardCharsets.US_ASCII));
             out.write('=');
@@ -90,13 +120,15 @@ public final class RecordFormat {
     }
 
     /**
-     * Reads version-2 canonical bytes back into fields (absent ones left out), strictly: the fields
-     * must be exactly those of {@link #FIELDS}, in order, and nothing may follow the last.
+     * Reads version-2 or version-3 canonical bytes back into fields (absent ones left out), strictly: the
+     * fields must be exactly those of the version the first one names ({@link #FIELDS} or {@link #FIELDS_V3}),
+     * in order, and nothing may follow the last.
      */
     public static Map<String, String> parse(byte[] canonical) {
+        List<String> fields = startsWith(canonical, 0, V3_START) ? FIELDS_V3 : FIELDS;
         var out = new LinkedHashMap<String, String>();
         int at = 0;
-        for (String f : FIELDS) {
+        for (String f : fields) {
             byte[] name = f.getBytes(StandardCharsets.US_ASCII);
             if (at + name.length + 2 > canonical.length || !startsWith(canonical, at, name) || canonical[at + name.length] != '=') {
                 throw new IllegalArgumentException("record bytes: expected field '" + f + "' at byte " + at);
@@ -129,8 +161,8 @@ public final class RecordFormat {
         if (at != canonical.length) {
             throw new IllegalArgumentException("record bytes: " + (canonical.length - at) + " bytes after the last field");
         }
-        if (!V2.equals(out.get("v"))) {
-            throw new IllegalArgumentException("record bytes: not format version 2");
+        if (fields != fieldsOf(out.get("v"))) {
+            throw new IllegalArgumentException("record bytes: not format version 2 or 3");
         }
         return out;
     }
@@ -195,7 +227,8 @@ public final class RecordFormat {
 
     /** The first name in {@code record} that is not one of {@code fields} (a format's field list), or null. */
     public static String unknownField(Map<String, String> record, List<String> fields) {
-        Set<String> known = fields == FIELDS_V1 ? KNOWN_V1 : fields == FIELDS ? KNOWN : Set.copyOf(fields);
+        Set<String> known = fields == FIELDS_V1 ? KNOWN_V1 : fields == FIELDS ? KNOWN : fields == FIELDS_V3 ? KNOWN_V3
+                : Set.copyOf(fields);
         for (String name : record.keySet()) {
             if (!known.contains(name)) {
                 return name;
@@ -206,8 +239,13 @@ public final class RecordFormat {
 
     private static final Set<String> KNOWN = Set.copyOf(FIELDS);
     private static final Set<String> KNOWN_V1 = Set.copyOf(FIELDS_V1);
+    private static final Set<String> KNOWN_V3 = Set.copyOf(FIELDS_V3);
+    private static final byte[] V3_START = "v=1:3\n".getBytes(StandardCharsets.US_ASCII);
 
     private static boolean startsWith(byte[] a, int at, byte[] prefix) {
+        if (a.length - at < prefix.length) {
+            return false;
+        }
         for (int i = 0; i < prefix.length; i++) {
             if (a[at + i] != prefix[i]) {
                 return false;

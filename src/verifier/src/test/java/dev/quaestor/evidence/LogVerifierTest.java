@@ -47,7 +47,33 @@ class LogVerifierTest {
         assertEquals(100, s.signedThrough());
         assertEquals(0, s.unsignedTail());
         assertEquals(6 + 3 + 1, s.nodes(), "level 4: 6, level 5: 3, level 6: 1");
+        assertEquals("2 and 3", s.formats(), "summaries of refused attempts (every 17th record) are in version 3");
         assertTrue(r.warnings().isEmpty(), r.warnings().toString());
+    }
+
+    @Test
+    void aSummarysCountsAreCoveredByItsHash() {
+        var lines = log100().export();
+        int i = TestLog.indexOfRecord(lines, 34);
+        assertTrue(lines.get(i).contains("\"v\":\"3\""), lines.get(i));
+        lines.set(i, lines.get(i).replace("\"uris_more\":\"34\"", "\"uris_more\":\"0\""));
+        Problem p = only(TestLog.verify(lines, TRUST, false));
+        assertEquals(34, p.seq());
+        assertTrue(p.message().endsWith("was changed after it was written: its content no longer matches its hash"), p.message());
+
+        lines = log100().export();
+        lines.set(i, lines.get(i).replace("30 file:///reports/secret/34.txt", "3 file:///reports/secret/34.txt"));
+        assertEquals(34, only(TestLog.verify(lines, TRUST, false)).seq());
+    }
+
+    @Test
+    void aSummaryPassedOffAsVersion2IsFound() {
+        var lines = log100().export();
+        int i = TestLog.indexOfRecord(lines, 51);
+        lines.set(i, lines.get(i).replace("\"v\":\"3\"", "\"v\":\"2\""));
+        Problem p = only(TestLog.verify(lines, TRUST, false));
+        assertEquals(51, p.seq());
+        assertTrue(p.message().contains("holds a field the format does not define (\"uris\")"), p.message());
     }
 
     @Test

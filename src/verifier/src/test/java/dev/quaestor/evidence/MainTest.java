@@ -74,7 +74,7 @@ class MainTest {
     void verifyPrintsEachLogAndTheFirstProblem() throws Exception {
         Result ok = main("verify", export.toString(), "--trust", key.toString());
         assertEquals(0, ok.code, ok.out + ok.err);
-        assertTrue(ok.out.contains("Log replica-a: verified\n  records 1 to 104 (104 read, format version 2)\n"
+        assertTrue(ok.out.contains("Log replica-a: verified\n  records 1 to 104 (104 read, format version 2 and 3)\n"
                 + "  4 signed checkpoint(s) match the records; signed up to seq 100\n"), ok.out);
         assertTrue(ok.out.contains("WARNING: log replica-a: the last 4 record(s) (seq 101 to 104) are not yet covered by a signed"
                 + " checkpoint"), ok.out);

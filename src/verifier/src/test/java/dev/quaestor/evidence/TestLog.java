@@ -110,7 +110,32 @@ final class TestLog {
         if (seq % 13 == 0) {
             r.put("detail", "line1\u2028line2\u0001");
         }
+        if (seq % 17 == 0) {
+            summary(r, seq);
+        }
         return r;
+    }
+
+    /**
+     * Makes record {@code r} a summary of refused attempts in format version 3, as the server writes one: the
+     * exact count, first and last time, the URIs its events named (each with its count) and how many more.
+     */
+    static void summary(Map<String, String> r, long seq) {
+        r.put("v", RecordFormat.V3);
+        r.put("kind", "ATTEMPT_SUMMARY");
+        r.put("decision", "DENY");
+        r.put("outcome", "refused");
+        r.put("error", "-32003");
+        r.remove("bytes");
+        r.remove("sha256");
+        r.remove("cache_scope");
+        r.remove("latency_us");
+        r.remove("uri");
+        r.put("count", Long.toString(40 + seq));
+        r.put("first", T0.plusNanos(seq * 1_000_123_000L - 900_000_000L).toString());
+        r.put("last", r.get("time"));
+        r.put("uris", "30 file:///reports/secret/" + seq + ".txt\n10 file:///reports/jos\u00e9.txt");
+        r.put("uris_more", Long.toString(seq));
     }
 
     final Key key;

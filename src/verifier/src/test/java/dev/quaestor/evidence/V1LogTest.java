@@ -227,7 +227,7 @@ class V1LogTest {
         lines.addAll(v2);
         Report r = TestLog.verify(lines, BY_VKEY, false);
         assertTrue(r.ok(), r.toString());
-        assertEquals("1 then 2", r.logs().get(0).formats());
+        assertEquals("1 then 2 and 3", r.logs().get(0).formats(), "a log begun in version 1 goes on in versions 2 and 3");
         assertEquals(3, r.logs().get(0).checkpoints(), "one version-1 head, two version-2 checkpoints");
 
         // A version-1 record changed, its chain rebuilt after it: the version-2 checkpoint still catches it.

@@ -141,4 +141,40 @@ class VectorsTest {
         assertEquals(r, RecordFormat.parse(c));
         assertArrayEquals(TreeHash.leaf(c), RecordFormat.leafHash(r));
     }
+
+    @Test
+    void aVersion3RecordHasItsSummaryFieldsBeforeDetail() {
+        var r = new java.util.LinkedHashMap<String, String>();
+        r.put("v", "3");
+        r.put("log", "a");
+        r.put("seq", "1");
+        r.put("count", "12");
+        r.put("uris", "11 file:///x\n1 file:///y");
+        r.put("uris_more", "0");
+        r.put("detail", "d");
+        byte[] c = RecordFormat.canonical(r);
+        String text = new String(c, StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("v=1:3\nlog=1:a\n"), text);
+        assertTrue(text.endsWith("count=2:12\nfirst=-\nlast=-\nuris=24:11 file:///x\n1 file:///y\nuris_more=1:0\ndetail=1:d\n"),
+                text);
+        assertEquals(r, RecordFormat.parse(c));
+        assertEquals(r, RecordFormat.parseAny(c));
+        assertEquals("3", RecordFormat.versionFor(r));
+
+        // The same fields in version 2 would leave the summary's URIs outside the hash: version 2 has no such field.
+        var v2 = new java.util.LinkedHashMap<>(r);
+        v2.put("v", "2");
+        assertEquals("uris", RecordFormat.unknownField(v2, RecordFormat.fieldsOf("2")));
+        v2.remove("uris");
+        v2.remove("uris_more");
+        assertEquals("2", RecordFormat.versionFor(v2));
+        byte[] c2 = RecordFormat.canonical(v2);
+        assertEquals(v2, RecordFormat.parse(c2));
+        assertFalse(new String(c2, StandardCharsets.UTF_8).contains("uris"));
+        // Bytes that say version 3 but hold version 2's fields (or the reverse) are refused.
+        assertThrows(IllegalArgumentException.class, () -> RecordFormat.parse(
+                new String(c2, StandardCharsets.UTF_8).replaceFirst("v=1:2", "v=1:3").getBytes(StandardCharsets.UTF_8)));
+        assertThrows(IllegalArgumentException.class, () -> RecordFormat.parse(
+                text.replaceFirst("v=1:3", "v=1:2").getBytes(StandardCharsets.UTF_8)));
+    }
 }

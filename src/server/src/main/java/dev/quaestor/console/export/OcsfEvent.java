@@ -12,8 +12,9 @@ import java.util.Set;
 /**
  * One request's audit records as one OCSF 1.8.0 event (docs/audit.md has the mapping table). A request's
  * records (a DECISION and its OUTCOME, or a console export and its completion) become one event: API
- * Activity (class 6003) with the security_control profile; refused authentications (AUTHENTICATION,
- * ATTEMPT_SUMMARY) become Authentication (class 3002) logon events.
+ * Activity (class 6003) with the security_control profile; refused authentications (AUTHENTICATION, and an
+ * ATTEMPT_SUMMARY of them) become Authentication (class 3002) logon events. A summary of refused API calls is one
+ * API Activity event whose {@code count} is the number of refusals it stands for.
  */
 public final class OcsfEvent {
 
@@ -34,7 +35,10 @@ public final class OcsfEvent {
         var first = records.get(0);
         var last = records.get(records.size() - 1);
         String kind = first.get("kind");
-        boolean authentication = "AUTHENTICATION".equals(kind) || "ATTEMPT_SUMMARY".equals(kind);
+        // A summary of refused attempts is an authentication event when what it counts was: tokens turned away before
+        // any check (no subject) or refused for a missing scope; otherwise it counts refused API calls.
+        boolean authentication = "AUTHENTICATION".equals(kind) || "ATTEMPT_SUMMARY".equals(kind)
+                && (first.get("subject") == null || "insufficient-scope".equals(first.get("outcome")));
         String decision = firstOf(records, "decision");
         String outcome = lastOf(records, "outcome");
         String error = lastOf(records, "error");
@@ -143,7 +147,8 @@ public final class OcsfEvent {
             }
         }
         writeSource(g, first);
-        securityControl(g, records, kind, decision, outcome);
+        // A summary of refused API calls is under the policy as the calls it counts were.
+        securityControl(g, records, authentication || !"ATTEMPT_SUMMARY".equals(kind) ? kind : "DECISION", decision, outcome);
         unmapped(g, records);
         g.writeEndObject();
     }
@@ -155,7 +160,7 @@ public final class OcsfEvent {
         String kind = r.get("kind");
         String action = r.get("action");
         String method = r.get("method") == null ? "" : r.get("method");
-        if ("DECISION".equals(kind) || "OUTCOME".equals(kind)) {
+        if ("DECISION".equals(kind) || "OUTCOME".equals(kind) || "ATTEMPT_SUMMARY".equals(kind)) {
             if ("subscribe".equals(action)) {
                 return method.contains("unsubscribe") ? 4 : 1;
             }
@@ -366,7 +371,7 @@ public final class OcsfEvent {
 
     private static final List<String> UNMAPPED_PER_RECORD = List.of("kind", "log", "seq", "time", "hash", "outcome");
     private static final List<String> UNMAPPED_ONCE = List.of("sha256", "bytes", "items", "cache_scope", "auth_context",
-            "client_info", "tenant", "detail");
+            "client_info", "tenant", "uris", "uris_more", "detail");
 
     private static String firstOf(List<Map<String, String>> records, String field) {
         for (var r : records) {

@@ -37,7 +37,7 @@ public final class SearchExport {
     private static final List<String> CSV_COLUMNS;
 
     static {
-        var cols = new ArrayList<>(RecordFormat.FIELDS);
+        var cols = new ArrayList<>(RecordFormat.FIELDS_V3);
         cols.add("hash");
         CSV_COLUMNS = List.copyOf(cols);
     }

@@ -1,0 +1,128 @@
+package dev.quaestor.audit;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * The open merge windows: refusals with the same key (subject, or without one the source address; client; reason)
+ * are counted into one {@link RefusalSummary} for one window, which opens with the first of them. When it closes,
+ * its {@code ATTEMPT_SUMMARY} goes to the group-commit writer like any record, and every refusal it counts is
+ * released once that record has committed, answered with its request id. A key therefore writes at most one
+ * record per window, and no count exists only in memory once it has been answered: a crash loses only refusals
+ * that were never answered.
+ */
+final class MergeWindows {
+
+    private static final Logger LOG = Logger.getLogger(MergeWindows.class);
+
+    /** What refusals must share to be merged; the reason is what their records would say: kind, outcome and error code. */
+    record Key(String subject, String address, String client, String reason) {
+        static Key of(AuditEvent e) {
+            Caller c = e.caller();
+            String subject = c == null ? null : c.subject();
+            // Without a subject (refused before any token was accepted) the source address stands for the caller.
+            return new Key(subject, subject == null && c != null ? c.sourceIp() : null, c == null ? null : c.client(),
+                    e.kind() + "/" + e.outcome() + "/" + e.errorCode());
+        }
+    }
+
+    /** One window: the summary's request id, what it counts, and its commit. */
+    static final class Window {
+        final String requestId = RequestIds.next();
+        final CompletableFuture<Void> committed = new CompletableFuture<>();
+        private final RefusalSummary summary;
+
+        Window(AuditEvent first) {
+            this.summary = new RefusalSummary(first);
+        }
+
+        synchronized void add(AuditEvent e) {
+            summary.add(e);
+        }
+
+        synchronized AuditEvent close() {
+            return summary.toEvent(requestId);
+        }
+
+        synchronized long count() {
+            return summary.count();
+        }
+    }
+
+    private final Map<Key, Window> open = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer;
+    private final long windowMillis;
+    private final Consumer<Window> write;
+    private final int maxOpen;
+    private volatile boolean stopped;
+
+    /** {@code write} hands a closed window's summary to the audit log and completes the window's commit. */
+    MergeWindows(Duration window, int maxOpen, Consumer<Window> write) {
+        this.windowMillis = window.toMillis();
+        this.maxOpen = maxOpen;
+        this.write = write;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "quaestor-refusal-windows");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Counts a refusal into its key's open window, opening one if there is none, and returns that window.
+     * Null when so many windows are open that another would not be bounded (the caller fails closed).
+     */
+    Window join(AuditEvent refusal) {
+        Key key = Key.of(refusal);
+        Window[] opened = {null};
+        Window w = open.compute(key, (k, current) -> {
+            if (current != null) {
+                current.add(refusal);
+                return current;
+            }
+            if (open.size() >= maxOpen) {
+                return null;
+            }
+            opened[0] = new Window(refusal);
+            return opened[0];
+        });
+        if (opened[0] != null) {
+            // Scheduled once the window is in the map, so that closing always finds it there.
+            long delay = stopped ? 0 : windowMillis;
+            timer.schedule(() -> close(key, opened[0]), delay, TimeUnit.MILLISECONDS);
+        }
+        return w;
+    }
+
+    /** Takes the window out (later refusals open a new one) and writes its summary. */
+    private void close(Key key, Window w) {
+        if (!open.remove(key, w)) {
+            return; // closed already (at shutdown, before its timer)
+        }
+        try {
+            write.accept(w);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "summary of %d refused request(s) not written", w.count());
+            w.committed.completeExceptionally(new AuditUnavailableException(e));
+        }
+    }
+
+    int openWindows() {
+        return open.size();
+    }
+
+    /** Closes every open window now (shutdown, before the writer commits its queue); later ones close at once. */
+    void closeAll() {
+        stopped = true;
+        for (var e : Map.copyOf(open).entrySet()) {
+            close(e.getKey(), e.getValue());
+        }
+    }
+}

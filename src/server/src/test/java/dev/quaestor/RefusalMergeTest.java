@@ -1,0 +1,263 @@
+package dev.quaestor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Modern;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Refusals past a subject's attempt limit are merged: one {@code ATTEMPT_SUMMARY} per (subject, client, reason) and
+ * window, with the exact count, first and last time, and the URIs they named (each among the sample or counted in
+ * {@code uris_more}). Every refusal is answered only once the record counting it has committed, with that record's
+ * request id, and while it waits it holds no place in flight: a legitimate client beside the flood is served.
+ */
+@QuarkusTest
+@TestProfile(RefusalMergeTest.Tight.class)
+class RefusalMergeTest {
+
+    static final int LIMIT = 5;
+    /** Above the flood of the counting test (6 requests at a time), below the waiting refusals of the admission test (20). */
+    static final int MAX_IN_FLIGHT = 10;
+
+    public static class Tight implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quaestor.audit.attempts.limit", Integer.toString(LIMIT),
+                    "quaestor.audit.attempts.period", "600s",
+                    "quaestor.http.max-in-flight", Integer.toString(MAX_IN_FLIGHT));
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ExecutorService POOL = Executors.newFixedThreadPool(24);
+
+    @TestHTTPResource("/mcp")
+    URI mcp;
+
+    @AfterAll
+    static void stopPool() {
+        POOL.shutdownNow();
+    }
+
+    record Answer(int status, String header, JsonNode body) {
+        int code() {
+            return body.path("error").path("code").asInt();
+        }
+
+        String requestId() {
+            return body.path("error").path("data").path("requestId").asText(null);
+        }
+    }
+
+    private Answer read(HttpClient http, String token, Object id, String uri) throws Exception {
+        var r = http.send(HttpRequest.newBuilder(mcp).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").header("MCP-Protocol-Version", Modern.VERSION)
+                .header("Mcp-Method", "resources/read").header("Mcp-Name", uri)
+                .POST(HttpRequest.BodyPublishers.ofString(Modern.body(id, "resources/read", "\"uri\":\"" + uri + "\"")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.headers().firstValue("X-Request-Id").orElse(null), JSON.readTree(r.body()));
+    }
+
+    /** A 2025-03-26 batch of denied reads, each naming a URI of its own; returns each URI's answer. */
+    private Map<String, JsonNode> batch(HttpClient http, String token, String session, int from, int n) throws Exception {
+        var body = new StringBuilder("[");
+        var uris = new ArrayList<String>();
+        for (int i = from; i < from + n; i++) {
+            String uri = "file:///docs/home/bob/probe-" + i + ".md";
+            uris.add(uri);
+            body.append(i == from ? "" : ",").append("{\"jsonrpc\":\"2.0\",\"id\":").append(i)
+                    .append(",\"method\":\"resources/read\",\"params\":{\"uri\":\"").append(uri).append("\"}}");
+        }
+        var r = http.send(HttpRequest.newBuilder(mcp).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").header("Mcp-Session-Id", session)
+                .POST(HttpRequest.BodyPublishers.ofString(body.append("]").toString())).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode answers = JSON.readTree(r.body());
+        assertEquals(n, answers.size());
+        var out = new HashMap<String, JsonNode>();
+        for (JsonNode a : answers) {
+            out.put(uris.get(a.path("id").asInt() - from), a);
+        }
+        return out;
+    }
+
+    @Test
+    void aFloodVaryingTheUriWritesAtMostTheBoundAndCountsEveryUri() throws Exception {
+        String mallory = TestIssuer.sign(TestIssuer.claims("mallory"));
+        String session = Rpc.initialize(mallory, "2025-03-26");
+        // 540 denied reads, within the shipped per-user limit (600 a minute): refusals spend tokens too.
+        int threads = 6;
+        int batches = 2;
+        int size = 45; // more distinct URIs join a window than its sample keeps
+        int n = threads * batches * size;
+        Instant since = Instant.now();
+        Map<String, JsonNode> answers = new ConcurrentHashMap<>();
+        HttpClient http = HttpClient.newHttpClient();
+        long t0 = System.nanoTime();
+        var sent = new ArrayList<Future<?>>();
+        var next = new AtomicInteger();
+        for (int t = 0; t < threads; t++) {
+            sent.add(POOL.submit(() -> {
+                for (int b = next.getAndIncrement(); b < threads * batches; b = next.getAndIncrement()) {
+                    answers.putAll(batch(http, mallory, session, b * size, size));
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : sent) {
+            f.get(120, TimeUnit.SECONDS);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertEquals(n, answers.size());
+
+        // Each was refused, and each answer names a record that had committed before it was sent.
+        List<AuditRow> rows = AuditRow.list("subject = 'mallory' and event_time >= ? order by id", since);
+        Map<String, AuditRow> byId = new HashMap<>();
+        rows.forEach(r -> byId.put(r.requestId, r));
+        for (JsonNode a : answers.values()) {
+            assertEquals(-32003, a.path("error").path("code").asInt(), a.toString());
+            String id = a.path("error").path("data").path("requestId").asText();
+            assertNotNull(byId.get(id), "the answer's request id is on record: " + id);
+        }
+        List<AuditRow> single = rows.stream().filter(r -> r.kind.equals("DECISION")).toList();
+        List<AuditRow> summaries = rows.stream().filter(r -> r.kind.equals("ATTEMPT_SUMMARY")).toList();
+        assertEquals(rows.size(), single.size() + summaries.size(), "nothing else was written: " + rows);
+        assertEquals(LIMIT, single.size(), "refusals under the attempt limit are records of their own");
+        // One key (mallory, test-client, denied): at most one summary per window of the flood.
+        assertTrue(summaries.size() <= Math.ceil(seconds) + 1, summaries.size() + " summaries in " + seconds + " s");
+        System.out.printf("RefusalMergeTest: %d denied reads in %.2f s: %d records (%d on their own, %d summaries)%n", n,
+                seconds, rows.size(), single.size(), summaries.size());
+
+        long counted = 0;
+        long more = 0;
+        Set<String> sampled = new HashSet<>();
+        for (AuditRow s : summaries) {
+            assertEquals("3", s.format, "a summary is a format-3 record");
+            assertEquals("refused", s.outcome);
+            assertEquals("DENY", s.decision);
+            assertEquals(-32003, s.errorCode);
+            assertEquals("test-client", s.client);
+            assertEquals(session, s.sessionId, "what every refusal it counts shared is kept");
+            assertNull(s.uri, "the URIs differed: the summary names them in its sample, not in uri");
+            var sample = s.uriCounts();
+            assertTrue(sample.size() <= 32, "at most 32 distinct URIs: " + sample.size());
+            long inSample = sample.values().stream().mapToLong(Long::longValue).sum();
+            assertEquals((long) s.eventCount, inSample + s.urisMore, "the sample and uris_more add up to the count");
+            assertTrue(!s.firstTime.isAfter(s.lastTime) && !s.lastTime.isAfter(s.time), s.toString());
+            assertTrue(s.detail.contains("left out where they differed") && s.detail.contains("uri"), s.detail);
+            sampled.addAll(sample.keySet());
+            counted += s.eventCount;
+            more += s.urisMore;
+        }
+        assertEquals(n - LIMIT, counted, "exact count: every refusal past the limit is counted once");
+        assertTrue(more > 0, "windows of more than 32 URIs count the rest in uris_more");
+        Set<String> own = new HashSet<>();
+        single.forEach(r -> own.add(r.uri));
+        long unsampled = answers.keySet().stream().filter(u -> !own.contains(u) && !sampled.contains(u)).count();
+        assertEquals(unsampled, more, "every URI is on record: in a record of its own, in a sample, or counted in uris_more");
+        // The URI search finds a summary by a URI of its sample.
+        String anySampled = sampled.iterator().next();
+        assertTrue(AuditRow.count("kind = 'ATTEMPT_SUMMARY' and uris like ?", "% " + anySampled + "%") >= 1);
+    }
+
+    @Test
+    void oneUriRefusedOverAndOverIsOneLineWithItsCount() throws Exception {
+        String trudy = TestIssuer.sign(TestIssuer.claims("trudy"));
+        Instant since = Instant.now();
+        HttpClient http = HttpClient.newHttpClient();
+        String uri = "file:///docs/home/bob/notes.md";
+        for (int i = 0; i < LIMIT + 12; i++) {
+            assertEquals(-32003, read(http, trudy, i, uri).code());
+        }
+        List<AuditRow> summaries = AuditRow.list("subject = 'trudy' and kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
+        assertEquals(12L, summaries.stream().mapToLong(r -> r.eventCount).sum());
+        for (AuditRow s : summaries) {
+            assertEquals(uri, s.uri, "every refusal named it: the summary keeps it");
+            assertEquals(Map.of(uri, s.eventCount), s.uriCounts());
+            assertEquals(0L, s.urisMore);
+        }
+    }
+
+    @Test
+    void refusalsWaitingForTheirSummaryHoldNoPlaceInFlight() throws Exception {
+        String eve = TestIssuer.sign(TestIssuer.claims("eve"));
+        String alice = TestIssuer.tokenFor("alice");
+        HttpClient http = HttpClient.newHttpClient();
+        // Past eve's attempt limit first, so that every refusal of the flood waits for its window to close.
+        for (int i = 0; i < LIMIT; i++) {
+            read(http, eve, i, "file:///docs/home/bob/x.md");
+        }
+        AtomicBoolean flooding = new AtomicBoolean(true);
+        AtomicInteger waited = new AtomicInteger();
+        AtomicInteger shed = new AtomicInteger();
+        var flood = new ArrayList<Future<?>>();
+        for (int t = 0; t < 20; t++) {
+            int thread = t;
+            flood.add(POOL.submit(() -> {
+                for (int i = 0; flooding.get(); i++) {
+                    long start = System.nanoTime();
+                    Answer a = read(http, eve, i, "file:///docs/home/bob/f-" + thread + "-" + i + ".md");
+                    if (a.status() == 503) {
+                        shed.incrementAndGet(); // released together when a window closes, the flood's threads come back at once
+                        continue;
+                    }
+                    assertEquals(-32003, a.code(), a.body().toString());
+                    if (System.nanoTime() - start > 100_000_000L) {
+                        waited.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        Thread.sleep(1500); // the flood's refusals now wait for their windows, 20 at a time: more than max-in-flight
+        int served = 0;
+        for (int i = 0; i < 10; i++) {
+            Answer a = read(http, alice, "a" + i, "file:///docs/handbook/welcome.md");
+            if (a.status() == 200 && a.body().has("result")) {
+                served++;
+            }
+        }
+        flooding.set(false);
+        for (Future<?> f : flood) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        assertTrue(waited.get() >= 20, "the flood's refusals did wait for their summaries: " + waited.get());
+        System.out.printf("RefusalMergeTest: beside a flood of 20 waiting refusals (%d shed), alice was served %d of 10%n",
+                shed.get(), served);
+        assertTrue(served >= 9, "a legitimate client beside the flood is served: " + served + " of 10");
+    }
+}
