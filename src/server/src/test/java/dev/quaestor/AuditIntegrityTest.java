@@ -1,8 +1,8 @@
 package dev.quaestor;
 
 import dev.quaestor.evidence.Checkpoint;
-import dev.quaestor.evidence.Main;
 import dev.quaestor.evidence.VerifierKey;
+import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;

@@ -1,9 +1,9 @@
 package dev.quaestor.audit;
 
-import dev.quaestor.evidence.ExportWriter;
 import dev.quaestor.evidence.Frontier;
-import dev.quaestor.evidence.Main;
 import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.cli.Main;
+import dev.quaestor.evidence.write.ExportWriter;
 import dev.quaestor.support.TestPostgres;
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;

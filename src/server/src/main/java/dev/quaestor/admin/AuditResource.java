@@ -3,7 +3,7 @@ package dev.quaestor.admin;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
-import dev.quaestor.evidence.Report;
+import dev.quaestor.evidence.check.Report;
 import dev.quaestor.identity.Identity;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.GET;

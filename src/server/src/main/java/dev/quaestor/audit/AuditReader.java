@@ -1,12 +1,12 @@
 package dev.quaestor.audit;
 
-import dev.quaestor.evidence.LogVerifier;
-import dev.quaestor.evidence.Problem;
-import dev.quaestor.evidence.ProofBuilder;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.RecordProof;
-import dev.quaestor.evidence.Report;
-import dev.quaestor.evidence.TrustedKeys;
+import dev.quaestor.evidence.check.LogVerifier;
+import dev.quaestor.evidence.check.Problem;
+import dev.quaestor.evidence.check.Report;
+import dev.quaestor.evidence.check.TrustedKeys;
+import dev.quaestor.evidence.prove.ProofBuilder;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.quaestor.audit;
 
 import dev.quaestor.evidence.CanonicalRecord;
 import dev.quaestor.evidence.ExportSink;
-import dev.quaestor.evidence.V1Checkpoint;
+import dev.quaestor.evidence.v1.V1Checkpoint;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -2,7 +2,7 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
-import dev.quaestor.evidence.Report;
+import dev.quaestor.evidence.check.Report;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateData;

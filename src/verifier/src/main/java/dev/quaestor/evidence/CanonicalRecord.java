@@ -1,5 +1,6 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.fast.RecordLine;
 import java.util.Map;
 
 /**
@@ -42,12 +43,12 @@ public final class CanonicalRecord {
     }
 
     /** From version-2 canonical bytes already built, with the fields they hold that the checks need. */
-    static CanonicalRecord ofV2(byte[] canonical, String log, String seq) {
+    public static CanonicalRecord ofV2(byte[] canonical, String log, String seq) {
         return new CanonicalRecord(RecordFormat.V2, log, seq, null, null, canonical, null);
     }
 
     /** A version-2 record known by its leaf hash only (its canonical bytes were hashed and let go). */
-    static CanonicalRecord ofV2Leaf(byte[] leaf, String log, String seq) {
+    public static CanonicalRecord ofV2Leaf(byte[] leaf, String log, String seq) {
         var r = new CanonicalRecord(RecordFormat.V2, log, seq, null, null, null, null);
         r.leaf = leaf;
         return r;
@@ -83,12 +84,12 @@ public final class CanonicalRecord {
         return canonical == null ? null : canonical.clone();
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return canonical;
     }
 
     /** The leaf hash: SHA-256(0x00 || canonical bytes). */
-    byte[] leaf() {
+    public byte[] leaf() {
         if (leaf == null) {
             leaf = TreeHash.leaf(canonical);
         }
@@ -96,7 +97,7 @@ public final class CanonicalRecord {
     }
 
     /** Version 1's stored hash: SHA-256 of the canonical bytes. */
-    byte[] v1Hash() {
+    public byte[] v1Hash() {
         if (v1Hash == null) {
             v1Hash = TreeHash.sha256(canonical);
         }
@@ -104,7 +105,7 @@ public final class CanonicalRecord {
     }
 
     /** Computes the hashes the checks will need now (on a worker thread), so that checking does not wait for them. */
-    void hashInAdvance() {
+    public void hashInAdvance() {
         if (canonical != null) {
             leaf();
             if (RecordFormat.V1.equals(version)) {

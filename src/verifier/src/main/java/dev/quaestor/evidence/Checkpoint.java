@@ -33,7 +33,7 @@ public record Checkpoint(String origin, long size, byte[] root, Instant time, St
     }
 
     /** Parses the text of a checkpoint whose signature was checked (or is about to be). */
-    static Checkpoint parse(String text, String note) throws SignedNote.Refused {
+    public static Checkpoint parse(String text, String note) throws SignedNote.Refused {
         String[] lines = text.substring(0, text.length() - 1).split("\n", -1);
         if (lines.length < 3) {
             throw new SignedNote.Refused("not a checkpoint: fewer than three lines");

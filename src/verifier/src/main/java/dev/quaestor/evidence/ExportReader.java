@@ -1,5 +1,8 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.fast.NodeLine;
+import dev.quaestor.evidence.fast.RecordLine;
+import dev.quaestor.evidence.v1.V1Checkpoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

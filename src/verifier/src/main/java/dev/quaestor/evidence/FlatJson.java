@@ -85,7 +85,7 @@ public final class FlatJson {
     }
 
     /** A JSON string: quotes, backslashes and control characters escaped (U+2028/9 too); text otherwise as is. */
-    static void string(String s, StringBuilder out) {
+    public static void string(String s, StringBuilder out) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -10,10 +10,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The export's line format: written and read back unchanged; anything but a flat object of strings and numbers refused. */
-class FlatJsonTest {
+public class FlatJsonTest {
 
     /** Random text with everything JSON must escape, and characters of one to four UTF-8 bytes. */
-    static String awkward(Random rnd, int length) {
+    public static String awkward(Random rnd, int length) {
         String[] pieces = {"a", "Z", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "\b", "\f", "\u0000", "\u0001", "\u001f",
             "\u007f", "\u0080", "\u00e9", "\u2028", "\u2029", "\u20ac", "\uffff", "\ud83d\ude00", "\udbff\udfff", "\ud800\udc00",
             "=", ":", "-", "{", "}", ",", "[", "]"};

@@ -1,5 +1,7 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.check.ProofCheck;
+import dev.quaestor.evidence.prove.ProofBuilder;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,0 +1,84 @@
+package dev.quaestor.evidence.prove;
+
+import dev.quaestor.evidence.Checkpoint;
+import dev.quaestor.evidence.Plain;
+import dev.quaestor.evidence.RecordProof;
+import dev.quaestor.evidence.SignedNote;
+import dev.quaestor.evidence.TreeHash;
+import dev.quaestor.evidence.check.ProofCheck;
+import dev.quaestor.evidence.check.TrustedKeys;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Makes the proof of one record read from an export (docs/audit-format.md, section 4): against the
+ * latest checkpoint of its log that covers it, the record's canonical bytes in {@code extra}, and only
+ * hashes of other records in the path.
+ */
+public final class Prover {
+
+    /** Why no proof could be made, in words. */
+    public static final class NotProved extends Exception {
+        NotProved(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private Prover() {
+    }
+
+    /**
+     * @param trusted if not null, only checkpoints signed by these keys (for the record's log) are used
+     */
+    public static RecordProof prove(ProofSource.Log log, ProofSource.Found found, TrustedKeys trusted) throws NotProved {
+        String what = "record " + Plain.n(found.seq()) + " of log " + found.log() + " (line " + Plain.n(found.line()) + ")";
+        if (log.unusable != null) {
+            throw new NotProved(what + ": the log cannot be rebuilt from the export: " + log.unusable);
+        }
+        String note = latestCovering(log, found.seq(), trusted);
+        if (note == null) {
+            throw new NotProved(what + ": no checkpoint in the export" + (trusted == null ? "" : " signed by a trusted key")
+                    + " covers it yet; it can be proved once one does");
+        }
+        Checkpoint cp = ProofSource.unverified(note);
+        var builder = new ProofBuilder(log.tree);
+        try {
+            if (!Arrays.equals(builder.root(cp.size()), cp.root())) {
+                throw new NotProved("the records of log " + found.log() + " in the export do not match its checkpoint at "
+                        + Plain.n(cp.size()) + " records; run verify to find what was changed");
+            }
+            var proof = new RecordProof(found.canonical(), found.seq() - 1, builder.inclusion(found.seq() - 1, cp.size()), note);
+            if (!ProofCheck.inclusion(proof.index(), cp.size(), TreeHash.leaf(found.canonical()), proof.path(), cp.root())) {
+                throw new NotProved(what + ": the proof does not check against the checkpoint");
+            }
+            return proof;
+        } catch (RuntimeException e) {
+            throw new NotProved(what + ": the export lacks hashes the proof needs (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The note of the latest checkpoint that covers {@code seq} and that the rebuilt tree reaches (signed by a trusted key, if given). */
+    private static String latestCovering(ProofSource.Log log, long seq, TrustedKeys trusted) {
+        for (var e : log.notes.descendingMap().entrySet()) {
+            if (e.getKey() < seq) {
+                break;
+            }
+            Checkpoint cp = ProofSource.unverified(e.getValue());
+            if (e.getKey() > log.tree.size() || cp == null || cp.size() != e.getKey()) {
+                continue;
+            }
+            if (trusted != null) {
+                try {
+                    var opened = SignedNote.open(e.getValue().getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
+                    if (opened.signers().stream().noneMatch(k -> cp.origin().equals(k.name() + "/" + log.name))) {
+                        continue;
+                    }
+                } catch (SignedNote.Refused r) {
+                    continue;
+                }
+            }
+            return e.getValue();
+        }
+        return null;
+    }
+}
