@@ -1,13 +1,13 @@
 package dev.quaestor.evidence;
 
-import dev.quaestor.evidence.fast.RecordLine;
+import dev.quaestor.evidence.v1.V1Record;
 import java.util.Map;
 
 /**
  * A record as the checks see it: its canonical bytes (section 1.1, or 1.3 for version 1) and the few
  * fields they look at (version, log, seq, and version 1's prev). Made from a record's fields
  * ({@link #of(Map)}), or from the canonical bytes themselves when an export line was read straight
- * into them ({@link RecordLine}); either way {@link #fields()} gives the fields back.
+ * into them (the fast reader); either way {@link #fields()} gives the fields back.
  */
 public final class CanonicalRecord {
 
@@ -35,10 +35,12 @@ public final class CanonicalRecord {
     /** From a record's fields (absent ones left out). */
     public static CanonicalRecord of(Map<String, String> fields) {
         String v = fields.get("v");
-        boolean v1 = RecordFormat.V1.equals(v);
-        boolean known = v1 || RecordFormat.V2.equals(v);
-        return new CanonicalRecord(v, fields.get(v1 ? "chain" : "log"), fields.get("seq"), v1 ? fields.get("prev") : null,
-                known ? RecordFormat.unknownField(fields, v1 ? RecordFormat.FIELDS_V1 : RecordFormat.FIELDS) : null,
+        if (V1Record.VERSION.equals(v)) {
+            return new CanonicalRecord(v, fields.get("chain"), fields.get("seq"), fields.get("prev"), V1Record.unknownField(fields),
+                    V1Record.canonical(fields), fields);
+        }
+        boolean known = RecordFormat.V2.equals(v);
+        return new CanonicalRecord(v, fields.get("log"), fields.get("seq"), null, known ? RecordFormat.unknownField(fields) : null,
                 known ? RecordFormat.canonical(fields) : null, fields);
     }
 
@@ -108,7 +110,7 @@ public final class CanonicalRecord {
     public void hashInAdvance() {
         if (canonical != null) {
             leaf();
-            if (RecordFormat.V1.equals(version)) {
+            if (V1Record.VERSION.equals(version)) {
                 v1Hash();
             }
         }
@@ -117,9 +119,14 @@ public final class CanonicalRecord {
     /** The record's fields (unless only its leaf hash was kept). */
     public Map<String, String> fields() {
         if (fields == null) {
-            fields = RecordFormat.parseAny(canonical);
+            fields = parse(canonical);
         }
         return fields;
+    }
+
+    /** Reads canonical bytes of either version, as their first field says. */
+    public static Map<String, String> parse(byte[] canonical) {
+        return V1Record.is(canonical) ? V1Record.parse(canonical) : RecordFormat.parse(canonical);
     }
 
     @Override

@@ -6,6 +6,8 @@ import dev.quaestor.evidence.Frontier;
 import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.v1.V1Chain;
+import dev.quaestor.evidence.v1.V1Record;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -18,19 +20,15 @@ import java.util.TreeMap;
  * The checks of one log, fed in export order (its verified checkpoints, archive markers and stored
  * nodes, then its records). It stops at the log's first broken record and says where it is.
  *
- * <p>Per record: its seq follows the previous one; its content hashes to its stored hash (version 2:
- * the leaf hash; version 1: the version-1 hash, and {@code prev} links to the record before); its
- * leaf is appended to the tree, and every stored node the append completes must equal it; at every
- * checkpoint's size the tree's root must equal the signed root.
+ * <p>Per record: its seq follows the previous one; its content hashes to its stored hash (the leaf
+ * hash; a log begun in version 1 has its own checks, {@link V1Chain}); its leaf is appended to the
+ * tree, and every stored node the append completes must equal it; at every checkpoint's size the
+ * tree's root must equal the signed root.
  */
 final class LogCheck {
 
     /** A checkpoint whose signature (by a trusted key) and origin were verified. */
     private record Signed(long size, byte[] root, long line) {
-    }
-
-    /** A version-1 checkpoint: the stored hash of record {@code seq}, verified. */
-    private record Pin(String hash, long line) {
     }
 
     private record Marker(long seq, String hash, long line) {
@@ -47,7 +45,6 @@ final class LogCheck {
         }
     }
 
-    static final String GENESIS = "0".repeat(64);
     /** Node indexes are kept below this, so that (index, level) fits one long. */
     private static final long MAX_INDEX = 1L << 57;
 
@@ -57,7 +54,8 @@ final class LogCheck {
     private final List<String> warnings = new ArrayList<>();
 
     private final TreeMap<Long, Signed> checkpoints = new TreeMap<>();
-    private final Map<Long, Pin> pins = new HashMap<>();
+    /** The part of the log in format version 1, if any. */
+    private final V1Chain v1 = new V1Chain();
     private final List<Marker> markers = new ArrayList<>();
     private final Map<Long, Stored> nodes = new HashMap<>();
     private boolean leafNodes;
@@ -69,8 +67,6 @@ final class LogCheck {
     private long firstSeq;
     private long lastSeq;
     private long records;
-    /** Version 1: the stored hash the next record's {@code prev} must hold; null to take it on trust. */
-    private String prevHash;
     private boolean v1Seen;
     private boolean v2Seen;
     private long nextCheckpoint = Long.MAX_VALUE;
@@ -110,13 +106,12 @@ final class LogCheck {
         }
     }
 
+    /** A version-1 checkpoint, verified: it pins the stored hash of record {@code seq}. */
     void pin(long seq, String hash, long line) {
-        Pin earlier = pins.get(seq);
-        if (earlier != null) {
-            if (!earlier.hash.equals(hash)) {
-                problems.add(new Problem(log, seq, line, "two signed version-1 checkpoints of log " + log + " at seq "
-                        + Plain.n(seq) + " (lines " + Plain.n(earlier.line) + " and " + Plain.n(line)
-                        + ") name different records: two different histories of the log were signed"));
+        if (v1.isPinned(seq)) {
+            String conflict = v1.conflict(seq, hash, line, log);
+            if (conflict != null) {
+                problems.add(new Problem(log, seq, line, conflict));
             }
             return;
         }
@@ -124,7 +119,7 @@ final class LogCheck {
             outOfOrder("checkpoint", line);
             return;
         }
-        pins.put(seq, new Pin(hash, line));
+        v1.pin(seq, hash, line);
     }
 
     void marker(long seq, String hash, long line) {
@@ -181,7 +176,7 @@ final class LogCheck {
         byte[] leaf;
         if (RecordFormat.V2.equals(version)) {
             leaf = v2(r, storedHash, seq, line);
-        } else if (RecordFormat.V1.equals(version)) {
+        } else if (V1Record.VERSION.equals(version)) {
             leaf = v1(r, storedHash, seq, line);
         } else {
             fail(seq, line, record(seq, line) + " is in a format this verifier does not know (v=" + version
@@ -207,13 +202,8 @@ final class LogCheck {
     }
 
     private byte[] v2(CanonicalRecord r, String storedHash, long seq, long line) {
-        if (v1Seen) {
-            prevHash = null; // a log begun in version 1 continues in version 2; its tree carries on
-        }
-        v2Seen = true;
-        if (r.unknownField() != null) {
-            fail(seq, line, record(seq, line) + " holds a field the format does not define (\"" + r.unknownField()
-                    + "\"), which its hash would not cover: it was changed after it was written");
+        v2Seen = true; // a log begun in version 1 continues in version 2; its tree carries on
+        if (unknownField(r, seq, line)) {
             return null;
         }
         byte[] leaf = r.leaf();
@@ -231,32 +221,28 @@ final class LogCheck {
             return null;
         }
         v1Seen = true;
-        if (r.unknownField() != null) {
-            fail(seq, line, record(seq, line) + " holds a field the format does not define (\"" + r.unknownField()
-                    + "\"), which its hash would not cover: it was changed after it was written");
+        if (unknownField(r, seq, line)) {
             return null;
         }
-        if (!Hex.matches(storedHash, r.v1Hash())) {
-            fail(seq, line, changed(seq, line));
+        String failure = v1.check(r, storedHash, seq, record(seq, line));
+        if (failure != null) {
+            fail(seq, line, failure);
             return null;
         }
-        if (prevHash != null && !prevHash.equals(r.prev())) {
-            fail(seq, line, record(seq, line) + " does not link to the record before it (its prev is not that record's"
-                    + " hash): the record before was changed and its hash recomputed, or records were removed or inserted");
-            return null;
-        }
-        prevHash = storedHash;
-        Pin pin = pins.isEmpty() ? null : pins.get(seq);
-        if (pin != null) {
-            if (!pin.hash.equals(storedHash)) {
-                fail(seq, line, record(seq, line) + " is not the record the signed version-1 checkpoint on line "
-                        + Plain.n(pin.line) + " names: the log was rewritten up to it");
-                return null;
-            }
+        if (v1.isPinned(seq)) {
             signedThrough = Math.max(signedThrough, seq);
             matched++;
         }
         return r.leaf();
+    }
+
+    private boolean unknownField(CanonicalRecord r, long seq, long line) {
+        if (r.unknownField() == null) {
+            return false;
+        }
+        fail(seq, line, record(seq, line) + " holds a field the format does not define (\"" + r.unknownField()
+                + "\"), which its hash would not cover: it was changed after it was written");
+        return true;
     }
 
     private void order(long seq, long line) {
@@ -328,12 +314,11 @@ final class LogCheck {
         Frontier acceptedTree = null;
         boolean acceptedV1 = false;
         for (Marker m : markers) {
-            Pin pin = pins.get(m.seq);
-            boolean v1 = pin != null && pin.hash.equals(m.hash);
-            Frontier t = prefixTree(m.seq, v1 ? null : m.hash);
+            boolean pinned = v1.pins(m.seq, m.hash);
+            Frontier t = prefixTree(m.seq, pinned ? null : m.hash);
             Signed cp = checkpoints.get(m.seq);
             boolean v2 = cp != null && t != null && Arrays.equals(t.root(), cp.root);
-            if (!v1 && !v2) {
+            if (!pinned && !v2) {
                 fail(m.seq, m.line, "the archive marker on line " + Plain.n(m.line) + " says records 1 to " + Plain.n(m.seq)
                         + " of log " + log + " were archived, but no signed checkpoint vouches for it: records may have been"
                         + " deleted and the marker made up");
@@ -342,21 +327,20 @@ final class LogCheck {
             if (accepted == null || m.seq > accepted.seq) {
                 accepted = m;
                 acceptedTree = t;
-                acceptedV1 = v1;
+                acceptedV1 = pinned;
             }
         }
         if (accepted != null) {
             lastSeq = accepted.seq;
             archivedThrough = accepted.seq;
             signedThrough = accepted.seq;
-            prevHash = acceptedV1 ? accepted.hash : null;
+            v1.continueAfter(acceptedV1 ? accepted.hash : null);
             tree = acceptedTree;
             if (tree != null && checkpoints.containsKey(lastSeq)) {
                 matched++;
             }
         } else {
             tree = new Frontier();
-            prevHash = GENESIS;
         }
         if (firstRecord > lastSeq + 1) {
             if (!partial) {
@@ -364,7 +348,7 @@ final class LogCheck {
                 return;
             }
             lastSeq = firstRecord - 1;
-            prevHash = null;
+            v1.continueAfter(null);
             warnings.add("log " + log + ": the export starts at seq " + Plain.n(firstRecord) + "; the records before it are"
                     + " not in the export and were not checked");
             tree = prefixTree(lastSeq, null);
@@ -417,10 +401,9 @@ final class LogCheck {
                     + " to " + Plain.n(n.last()) + " of log " + log + ": the node or one of those records was changed (no later"
                     + " signed checkpoint settles which)");
         }
-        long covered = Math.max(checkpoints.isEmpty() ? 0 : checkpoints.lastKey(),
-                pins.keySet().stream().mapToLong(Long::longValue).max().orElse(0));
+        long covered = Math.max(checkpoints.isEmpty() ? 0 : checkpoints.lastKey(), v1.lastPinned());
         if (broken == null && covered > lastSeq) {
-            long cpLine = checkpoints.containsKey(covered) ? checkpoints.get(covered).line : pins.get(covered).line;
+            long cpLine = checkpoints.containsKey(covered) ? checkpoints.get(covered).line : v1.lineOf(covered);
             if (partial) {
                 warnings.add("log " + log + ": checkpoints up to " + Plain.n(covered) + " records cover records after the export's"
                         + " last (seq " + Plain.n(lastSeq) + "); they were not checked");

@@ -1,13 +1,14 @@
 package dev.quaestor.evidence.check;
 
+import dev.quaestor.evidence.CanonicalRecord;
 import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.Decimal;
 import dev.quaestor.evidence.Plain;
-import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.SignedNote;
 import dev.quaestor.evidence.TreeHash;
 import dev.quaestor.evidence.VerifierKey;
+import dev.quaestor.evidence.v1.V1Record;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -31,7 +32,7 @@ public final class RecordProofCheck {
     public static Result check(RecordProof proof, TrustedKeys trusted) {
         Map<String, String> fields = null;
         try {
-            fields = RecordFormat.parseAny(proof.record());
+            fields = CanonicalRecord.parse(proof.record());
         } catch (IllegalArgumentException e) {
             return new Result(null, null, null, "the record in the proof is damaged (" + e.getMessage() + ")");
         }
@@ -52,7 +53,7 @@ public final class RecordProofCheck {
         } catch (SignedNote.Refused e) {
             return new Result(fields, null, null, "the signed note is " + e.getMessage());
         }
-        String log = RecordFormat.V1.equals(fields.get("v")) ? fields.get("chain") : fields.get("log");
+        String log = V1Record.VERSION.equals(fields.get("v")) ? fields.get("chain") : fields.get("log");
         VerifierKey signer = null;
         for (VerifierKey k : opened.signers()) {
             if (cp.origin().equals(k.name() + "/" + log)) {

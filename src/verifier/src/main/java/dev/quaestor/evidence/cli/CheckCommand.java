@@ -1,10 +1,10 @@
 package dev.quaestor.evidence.cli;
 
 import dev.quaestor.evidence.Plain;
-import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.check.RecordProofCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
+import dev.quaestor.evidence.v1.V1Record;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
@@ -63,7 +63,7 @@ final class CheckCommand {
             var r = RecordProofCheck.check(p, trusted);
             out.println();
             if (r.fields() != null) {
-                String log = RecordFormat.V1.equals(r.fields().get("v")) ? r.fields().get("chain") : r.fields().get("log");
+                String log = V1Record.VERSION.equals(r.fields().get("v")) ? r.fields().get("chain") : r.fields().get("log");
                 out.println("Record " + RecordWords.visible(String.valueOf(r.fields().get("seq"))) + " of log "
                         + RecordWords.visible(String.valueOf(log)));
                 RecordWords.print(r.fields(), out);

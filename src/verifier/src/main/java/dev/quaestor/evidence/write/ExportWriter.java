@@ -8,6 +8,7 @@ import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.VerifierKey;
 import dev.quaestor.evidence.v1.V1Checkpoint;
+import dev.quaestor.evidence.v1.V1Record;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,7 +84,7 @@ public final class ExportWriter {
      * the format does not define is refused, since the hash would not cover it.
      */
     public void record(Map<String, String> fields, String storedHash) throws IOException {
-        List<String> names = RecordFormat.V1.equals(fields.get("v")) ? RecordFormat.FIELDS_V1 : RecordFormat.FIELDS;
+        List<String> names = V1Record.VERSION.equals(fields.get("v")) ? V1Record.FIELDS : RecordFormat.FIELDS;
         var m = new LinkedHashMap<String, Object>(64);
         m.put("type", "record");
         int present = 0;

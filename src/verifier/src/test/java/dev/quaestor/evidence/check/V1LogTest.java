@@ -3,7 +3,10 @@ package dev.quaestor.evidence.check;
 import dev.quaestor.evidence.FlatJson;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.TestLog;
+import dev.quaestor.evidence.TreeHash;
+import dev.quaestor.evidence.v1.V1Chain;
 import dev.quaestor.evidence.v1.V1Checkpoint;
+import dev.quaestor.evidence.v1.V1Record;
 import dev.quaestor.evidence.write.ExportWriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,7 +31,7 @@ class V1LogTest {
     /** Version-1 records 1..n of chain c1, each linked to the one before. */
     static List<Map<String, String>> chain(int n) {
         var out = new ArrayList<Map<String, String>>();
-        String prev = LogCheck.GENESIS;
+        String prev = V1Chain.GENESIS;
         for (int i = 1; i <= n; i++) {
             var r = new LinkedHashMap<String, String>();
             r.put("v", "v1");
@@ -51,7 +54,7 @@ class V1LogTest {
             if (i % 2 == 0) {
                 r.put("error", "-32003");
             }
-            String hash = RecordFormat.hashV1(r);
+            String hash = V1Record.hash(r);
             r.put("hash", hash);
             out.add(r);
             prev = hash;
@@ -87,7 +90,7 @@ class V1LogTest {
 
     static String recordLine(Map<String, String> r) {
         var nv = new ArrayList<String>(List.of("type", "record"));
-        for (String f : RecordFormat.FIELDS_V1) {
+        for (String f : V1Record.FIELDS) {
             nv.add(f);
             nv.add(r.get(f));
         }
@@ -142,14 +145,14 @@ class V1LogTest {
         var recs = chain(6);
         String cp = checkpointV1(recs.get(5), KEY);
         // Someone rebuilds the whole chain with one record changed: every hash and link is consistent again...
-        String prev = LogCheck.GENESIS;
+        String prev = V1Chain.GENESIS;
         for (var r : recs) {
             if (r.get("seq").equals("3")) {
                 r.put("subject", "mallory");
             }
             r.put("prev", prev);
             r.remove("hash");
-            r.put("hash", RecordFormat.hashV1(r));
+            r.put("hash", V1Record.hash(r));
             prev = r.get("hash");
         }
         // ...but cannot sign the head again without the key.
@@ -164,7 +167,7 @@ class V1LogTest {
         var recs = chain(6);
         recs.get(2).put("decision", "DENY");
         recs.get(2).remove("hash");
-        recs.get(2).put("hash", RecordFormat.hashV1(recs.get(2)));
+        recs.get(2).put("hash", V1Record.hash(recs.get(2)));
         Problem p = LogVerifierTest.only(verify(export(List.of(checkpointV1(recs.get(5), KEY)), List.of(), recs), BY_VKEY));
         assertEquals(4, p.seq());
         assertTrue(p.message().startsWith("record 4 of log c1 (line 6) does not link to the record before it"), p.message());
@@ -208,7 +211,7 @@ class V1LogTest {
         for (var r : recs) {
             var fields = new LinkedHashMap<>(r);
             fields.remove("hash");
-            log.tree.append(RecordFormat.leafHash(fields), null);
+            log.tree.append(TreeHash.leaf(V1Record.canonical(fields)), null);
         }
         var lines = new ArrayList<String>();
         lines.add(TestLog.keyLine(KEY));
@@ -243,7 +246,7 @@ class V1LogTest {
         for (int i = 14; i < 20; i++) {
             rebuilt.get(i).put("prev", prev);
             rebuilt.get(i).remove("hash");
-            rebuilt.get(i).put("hash", RecordFormat.hashV1(rebuilt.get(i)));
+            rebuilt.get(i).put("hash", V1Record.hash(rebuilt.get(i)));
             prev = rebuilt.get(i).get("hash");
             changed.set(changed.indexOf(recordLine(recs.get(i))), recordLine(rebuilt.get(i)));
         }
