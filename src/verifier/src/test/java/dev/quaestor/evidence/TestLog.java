@@ -3,6 +3,7 @@ package dev.quaestor.evidence;
 import dev.quaestor.evidence.check.LogVerifier;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.evidence.check.TrustedKeys;
+import dev.quaestor.evidence.fast.FastExportReader;
 import dev.quaestor.evidence.v1.V1Checkpoint;
 import dev.quaestor.evidence.write.ExportWriter;
 import java.io.IOException;
@@ -254,10 +255,28 @@ public final class TestLog {
         return String.join("\n", lines) + "\n";
     }
 
+    /**
+     * Verifies the export's lines with the fast reader and with the plain reader, which must report
+     * exactly the same (problems, lines and words included); returns the report.
+     */
     public static Report verify(List<String> lines, TrustedKeys trusted, boolean partial) {
+        byte[] bytes = text(lines).getBytes(StandardCharsets.UTF_8);
+        Report fast = verify(bytes, trusted, partial, true);
+        Report plain = verify(bytes, trusted, partial, false);
+        if (!fast.equals(plain)) {
+            throw new AssertionError("the fast and the plain reader disagree:\n" + fast + "\n" + plain);
+        }
+        return fast;
+    }
+
+    private static Report verify(byte[] export, TrustedKeys trusted, boolean partial, boolean fast) {
         var v = new LogVerifier(trusted, partial);
         try {
-            ExportReader.read(new java.io.ByteArrayInputStream(text(lines).getBytes(StandardCharsets.UTF_8)), v);
+            if (fast) {
+                FastExportReader.read(new java.io.ByteArrayInputStream(export), v);
+            } else {
+                ExportReader.read(new java.io.ByteArrayInputStream(export), v);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (ExportReader.Unreadable e) {

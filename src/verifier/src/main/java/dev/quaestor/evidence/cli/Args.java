@@ -2,6 +2,7 @@ package dev.quaestor.evidence.cli;
 
 import dev.quaestor.evidence.ExportReader;
 import dev.quaestor.evidence.ExportSink;
+import dev.quaestor.evidence.fast.FastExportReader;
 import dev.quaestor.evidence.check.TrustedKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -93,10 +94,19 @@ final class Args {
         }
     }
 
-    /** Reads an export file (or standard input, for -) into {@code sink}. */
+    /** Reads an export file (or standard input, for -) into {@code sink}, with the fast reader. */
     static void readExport(String file, ExportSink sink) throws UsageError {
+        readExport(file, sink, false);
+    }
+
+    /** As {@link #readExport(String, ExportSink)}; {@code plain}: with the plain reader, line by line. */
+    static void readExport(String file, ExportSink sink, boolean plain) throws UsageError {
         try (var in = new java.io.BufferedInputStream(file.equals("-") ? System.in : Files.newInputStream(Path.of(file)), 1 << 16)) {
-            ExportReader.read(in, sink);
+            if (plain) {
+                ExportReader.read(in, sink);
+            } else {
+                FastExportReader.read(in, sink);
+            }
         } catch (IOException e) {
             throw new UsageError("cannot read " + file + ": " + reason(e));
         } catch (ExportReader.Unreadable e) {

@@ -23,10 +23,11 @@ public final class Main {
 
             Usage: java -jar quaestor-verify.jar COMMAND ...
 
-              verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--partial]
+              verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--partial] [--plain]
                   Checks every log in an export (JSON Lines): no record changed, missing, inserted or moved,
                   and every signed checkpoint matches the records. Names the first broken record of each log,
                   with its seq and line. --partial: the export covers only part of the logs (a time range).
+                  --plain: read the export line by line with the plain reader only (slower; the same checks).
                   EXPORT may be - for standard input.
 
               prove EXPORT RECORD --out FILE [--trust KEY.pub]

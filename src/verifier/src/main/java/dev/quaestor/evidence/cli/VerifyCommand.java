@@ -9,22 +9,22 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Set;
 
-/** {@code verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--partial]}: checks whole logs from an export. */
+/** {@code verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--partial] [--plain]}: checks whole logs from an export. */
 final class VerifyCommand {
 
-    static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--partial]";
+    static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--partial] [--plain]";
 
     private VerifyCommand() {
     }
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
-        Args args = Args.parse(arguments, Set.of("--trust", "--partial"));
+        Args args = Args.parse(arguments, Set.of("--trust", "--partial", "--plain"));
         args.expect(1, "one export file: " + USAGE);
         TrustedKeys trusted = args.trusted();
         String file = args.positional.get(0);
         var verifier = new LogVerifier(trusted, args.has("--partial"));
         long started = System.nanoTime();
-        Args.readExport(file, verifier);
+        Args.readExport(file, verifier, args.has("--plain"));
         Report report = verifier.finish();
         double seconds = (System.nanoTime() - started) / 1e9;
         print(report, trusted, out);

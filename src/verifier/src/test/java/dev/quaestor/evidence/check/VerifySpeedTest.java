@@ -1,6 +1,6 @@
 package dev.quaestor.evidence.check;
 
-import dev.quaestor.evidence.ExportReader;
+import dev.quaestor.evidence.fast.FastExportReader;
 import dev.quaestor.evidence.TestLog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,7 +27,7 @@ class VerifySpeedTest {
             long cpu = os.getProcessCpuTime();
             long started = System.nanoTime();
             var verifier = new LogVerifier(LogVerifierTest.TRUST, false);
-            ExportReader.read(new ByteArrayInputStream(export), verifier);
+            FastExportReader.read(new ByteArrayInputStream(export), verifier);
             Report r = verifier.finish();
             double seconds = (System.nanoTime() - started) / 1e9;
             double cpuSeconds = (os.getProcessCpuTime() - cpu) / 1e9;

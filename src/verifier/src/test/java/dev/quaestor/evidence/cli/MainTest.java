@@ -93,6 +93,11 @@ class MainTest {
         assertTrue(broken.out.contains("  PROBLEM: record 60 of log replica-a (line " + (i + 1) + ") was changed after it was written:"
                 + " its content no longer matches its hash\n"), broken.out);
         assertTrue(broken.out.contains("NOT VERIFIED: 104 records"), broken.out);
+        // The plain reader, line by line, finds the same.
+        Result plain = main("verify", export.toString(), "--trust", key.toString(), "--plain");
+        assertEquals(1, plain.code);
+        assertTrue(plain.out.contains("  PROBLEM: record 60 of log replica-a (line " + (i + 1) + ") was changed after it was written:"
+                + " its content no longer matches its hash\n"), plain.out);
 
         Files.writeString(export, "{\"type\":\"key\",\"vkey\":\"x\"}\n{\"type\":\"record\",\"seq\":1,}\n");
         Result unreadable = main("verify", export.toString(), "--trust", key.toString());

@@ -148,11 +148,11 @@ class RecordLineTest {
     }
 
     @Test
-    void aDeclinedLineIsStillReadOrRefusedByTheExportReader() throws Exception {
+    void aDeclinedLineIsStillReadOrRefusedByTheFastExportReader() throws Exception {
         String good = line(TestLog.record("a", 1));
         String spaced = good.replace(",\"", ", \"").replace("\":", "\" : ");
         var got = new java.util.ArrayList<CanonicalRecord>();
-        ExportReader.read(new java.io.ByteArrayInputStream((spaced + "\r\n" + good + "\n").getBytes(StandardCharsets.UTF_8)),
+        FastExportReader.read(new java.io.ByteArrayInputStream((spaced + "\r\n" + good + "\n").getBytes(StandardCharsets.UTF_8)),
                 new ExportSink() {
                     @Override
                     public void record(CanonicalRecord r, String storedHash, long line) {
@@ -161,7 +161,7 @@ class RecordLineTest {
                 }, 0);
         assertEquals(2, got.size());
         assertArrayEquals(got.get(0).bytes(), got.get(1).bytes());
-        var e = assertThrows(ExportReader.Unreadable.class, () -> ExportReader.read(new java.io.ByteArrayInputStream(
+        var e = assertThrows(ExportReader.Unreadable.class, () -> FastExportReader.read(new java.io.ByteArrayInputStream(
                 (good + "\n" + good.replace("alice", "al\\ud800ce") + "\n").getBytes(StandardCharsets.UTF_8)), new ExportSink() {
                 }, 2));
         assertTrue(e.getMessage().startsWith("line 2: a string holds a lone surrogate") || e.getMessage().startsWith("line 2: \\ud800"),
