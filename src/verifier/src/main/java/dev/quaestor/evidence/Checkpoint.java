@@ -1,7 +1,6 @@
 package dev.quaestor.evidence;
 
 import java.nio.charset.StandardCharsets;
-import java.security.PrivateKey;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
@@ -19,11 +18,6 @@ public record Checkpoint(String origin, long size, byte[] root, Instant time, St
             throw new IllegalArgumentException("bad origin: " + origin);
         }
         return origin + "\n" + size + "\n" + Base64.getEncoder().encodeToString(root) + "\ntime " + time + "\n";
-    }
-
-    public static Checkpoint sign(String origin, long size, byte[] root, Instant time, VerifierKey key, PrivateKey privateKey) {
-        String note = SignedNote.sign(text(origin, size, root, time), key, privateKey);
-        return new Checkpoint(origin, size, root.clone(), time, note);
     }
 
     /** Opens and parses a checkpoint note; it must be signed by a trusted key. */

@@ -1,5 +1,6 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.write.FlatJsonWriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,7 +33,7 @@ public class FlatJsonTest {
             m.put("type", "record");
             m.put(awkward(rnd, 1 + rnd.nextInt(4)), awkward(rnd, rnd.nextInt(20)));
             m.put("seq", (long) rnd.nextInt(1_000_000));
-            String line = FlatJson.write(m);
+            String line = FlatJsonWriter.write(m);
             assertTrue(!line.contains("\n") && !line.contains("\u2028"), line);
             Map<String, String> back = FlatJson.read(line, 1);
             assertEquals(m.size(), back.size());
@@ -73,7 +74,7 @@ public class FlatJsonTest {
 
     @Test
     void theWriterRefusesWhatIsNotText() {
-        assertThrows(IllegalArgumentException.class, () -> FlatJson.write(Map.of("a", "\ud800")));
-        assertThrows(IllegalArgumentException.class, () -> FlatJson.write(Map.of("a", 1.5)));
+        assertThrows(IllegalArgumentException.class, () -> FlatJsonWriter.write(Map.of("a", "\ud800")));
+        assertThrows(IllegalArgumentException.class, () -> FlatJsonWriter.write(Map.of("a", 1.5)));
     }
 }

@@ -6,6 +6,7 @@ import dev.quaestor.evidence.check.TrustedKeys;
 import dev.quaestor.evidence.fast.FastExportReader;
 import dev.quaestor.evidence.v1.V1Checkpoint;
 import dev.quaestor.evidence.write.ExportWriter;
+import dev.quaestor.evidence.write.NoteSigner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ public final class TestLog {
         }
 
         public Checkpoint sign(String log, long size, byte[] root, Instant time) {
-            return Checkpoint.sign(vkey.name() + "/" + log, size, root, time, vkey, privateKey);
+            return NoteSigner.checkpoint(vkey.name() + "/" + log, size, root, time, vkey, privateKey);
         }
 
         /** A version-1 signature (base64) over the version-1 checkpoint payload. */

@@ -2,6 +2,7 @@ package dev.quaestor.evidence;
 
 import dev.quaestor.evidence.check.ProofCheck;
 import dev.quaestor.evidence.prove.ProofBuilder;
+import dev.quaestor.evidence.write.NoteSigner;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -124,7 +125,7 @@ class VectorsTest {
         assertEquals("quaestor.example/audit/writer-1+0b2cac5b+AQOhB7/zzhC+HXDdGOdLwJln5NYwm6UNXx3chmQSVTG4", key.toString());
         String text = "quaestor.example/audit/writer-1\n8\nXcnaeacGWamtVZy3Ad7ZoqudgjqtL0lgz+Nw7/RgQyg=\n";
         assertEquals(text + "\n\u2014 quaestor.example/audit/writer-1 CyysW/3r9H+qwnkL4/I81p3MIfu4RTi8QVZ6kR/RIYIoaq8HYA35KnqJc0uas69X6P9MHG1Y4Iko0X26t+YNsteDugA=\n",
-                SignedNote.sign(text, key, priv));
+                NoteSigner.sign(text, key, priv));
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.quaestor.evidence.write;
 import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.Decimal;
 import dev.quaestor.evidence.ExportReader;
-import dev.quaestor.evidence.FlatJson;
 import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.VerifierKey;
@@ -16,7 +15,7 @@ import java.util.Map;
 
 /**
  * Writes an export (JSON Lines, docs/audit-format.md, section 6), one line per call, with
- * {@link FlatJson}: what {@link ExportReader} reads. The caller keeps the export's order: keys,
+ * {@link FlatJsonWriter}: what {@link ExportReader} reads. The caller keeps the export's order: keys,
  * checkpoints, archive markers, nodes, then each log's records in {@code seq} order.
  */
 public final class ExportWriter {
@@ -105,7 +104,7 @@ public final class ExportWriter {
 
     private void write(Map<String, Object> m) throws IOException {
         line.setLength(0);
-        FlatJson.write(m, line);
+        FlatJsonWriter.write(m, line);
         line.append('\n');
         out.append(line);
     }

@@ -1,6 +1,5 @@
 package dev.quaestor.evidence.check;
 
-import dev.quaestor.evidence.FlatJson;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.TestLog;
 import dev.quaestor.evidence.TreeHash;
@@ -8,6 +7,7 @@ import dev.quaestor.evidence.v1.V1Chain;
 import dev.quaestor.evidence.v1.V1Checkpoint;
 import dev.quaestor.evidence.v1.V1Record;
 import dev.quaestor.evidence.write.ExportWriter;
+import dev.quaestor.evidence.write.FlatJsonWriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,12 +77,12 @@ class V1LogTest {
             if (i > 0) {
                 sb.append(',');
             }
-            FlatJson.string(namesAndValues.get(i), sb);
+            FlatJsonWriter.string(namesAndValues.get(i), sb);
             sb.append(':');
             if (namesAndValues.get(i + 1) == null) {
                 sb.append("null");
             } else {
-                FlatJson.string(namesAndValues.get(i + 1), sb);
+                FlatJsonWriter.string(namesAndValues.get(i + 1), sb);
             }
         }
         return sb.append('}').toString();
