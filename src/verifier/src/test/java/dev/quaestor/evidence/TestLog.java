@@ -2,6 +2,7 @@ package dev.quaestor.evidence;
 
 import dev.quaestor.evidence.check.LogVerifier;
 import dev.quaestor.evidence.check.Report;
+import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
 import dev.quaestor.evidence.fast.FastExportReader;
 import dev.quaestor.evidence.v1.V1Checkpoint;
@@ -166,7 +167,12 @@ public final class TestLog {
 
     /** Signs a checkpoint of the tree so far. */
     public Checkpoint checkpoint() {
-        var cp = key.sign(log, tree.size(), tree.root(), T0.plusSeconds(tree.size()));
+        return checkpointAt(T0.plusSeconds(tree.size()));
+    }
+
+    /** Signs a checkpoint of the tree so far, at {@code time}. */
+    public Checkpoint checkpointAt(Instant time) {
+        var cp = key.sign(log, tree.size(), tree.root(), time);
         addCheckpoint(cp);
         return cp;
     }
@@ -175,6 +181,20 @@ public final class TestLog {
         checkpoints.put(cp.size(), cp);
         line(checkpointWriter, w -> w.checkpoint(log, cp));
         checkpointLines.add(take(checkpointText));
+    }
+
+    /** The text of the checkpoint at {@code size}: what it signs, and what a time-stamp token is over. */
+    public String text(long size) {
+        String note = checkpoints.get(size).note();
+        return note.substring(0, note.lastIndexOf("\n\n") + 1);
+    }
+
+    /** Carries {@code token} in the note of the checkpoint at {@code size} (its export line is rewritten). */
+    public void anchor(long size, byte[] token) {
+        Checkpoint cp = checkpoints.get(size);
+        int i = new ArrayList<>(checkpoints.keySet()).indexOf(size);
+        line(checkpointWriter, w -> w.checkpoint(log, size, Anchor.attach(cp.note(), Anchor.field(token))));
+        checkpointLines.set(i, take(checkpointText));
     }
 
     /**
@@ -261,17 +281,22 @@ public final class TestLog {
      * exactly the same (problems, lines and words included); returns the report.
      */
     public static Report verify(List<String> lines, TrustedKeys trusted, boolean partial) {
+        return verify(lines, trusted, null, partial);
+    }
+
+    /** As {@link #verify(List, TrustedKeys, boolean)}, checking time-stamp tokens with {@code stamps} (null: not checked). */
+    public static Report verify(List<String> lines, TrustedKeys trusted, TimeStampCheck stamps, boolean partial) {
         byte[] bytes = text(lines).getBytes(StandardCharsets.UTF_8);
-        Report fast = verify(bytes, trusted, partial, true);
-        Report plain = verify(bytes, trusted, partial, false);
+        Report fast = verify(bytes, trusted, stamps, partial, true);
+        Report plain = verify(bytes, trusted, stamps, partial, false);
         if (!fast.equals(plain)) {
             throw new AssertionError("the fast and the plain reader disagree:\n" + fast + "\n" + plain);
         }
         return fast;
     }
 
-    private static Report verify(byte[] export, TrustedKeys trusted, boolean partial, boolean fast) {
-        var v = new LogVerifier(trusted, partial);
+    private static Report verify(byte[] export, TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean fast) {
+        var v = new LogVerifier(trusted, stamps, partial);
         try {
             if (fast) {
                 FastExportReader.read(new java.io.ByteArrayInputStream(export), v);

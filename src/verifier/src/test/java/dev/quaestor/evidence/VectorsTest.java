@@ -144,4 +144,17 @@ class VectorsTest {
         assertEquals(r, RecordFormat.parse(c));
         assertArrayEquals(TreeHash.leaf(c), RecordFormat.leafHash(r));
     }
+
+    /** The time-stamp line's key id, as docs/audit-format.md (section 3.1) states it, and the line's round trip. */
+    @Test
+    void theTimeStampLineIsAsTheFormatSays() {
+        assertEquals("ef335db1", String.format("%08x", Anchor.KEY_ID));
+        String note = "o\n1\nAAAA\n\n\u2014 k AAAAAAA=\n";
+        byte[] token = {0x30, 0x03, 0x02, 0x01, 0x07};
+        String anchored = Anchor.attach(note, Anchor.field(token));
+        assertTrue(anchored.endsWith("\n\u2014 rfc3161-timestamp 7zNdsTADAgEH\n"), anchored);
+        assertArrayEquals(token, Anchor.find(anchored));
+        assertEquals(null, Anchor.find(note));
+        assertThrows(IllegalArgumentException.class, () -> Anchor.find(note + "\u2014 rfc3161-timestamp AAAAAAAA\n"));
+    }
 }

@@ -23,12 +23,13 @@ import java.util.TreeMap;
  * <p>Per record: its seq follows the previous one; its content hashes to its stored hash (the leaf
  * hash; a log begun in version 1 has its own checks, {@link V1Chain}); its leaf is appended to the
  * tree, and every stored node the append completes must equal it; at every checkpoint's size the
- * tree's root must equal the signed root.
+ * tree's root must equal the signed root. A checkpoint whose time-stamp token was verified extends how
+ * far an outside party, the time-stamping authority, vouches for the records ({@code anchoredThrough}).
  */
 final class LogCheck {
 
-    /** A checkpoint whose signature (by a trusted key) and origin were verified. */
-    private record Signed(long size, byte[] root, long line) {
+    /** A checkpoint whose signature (by a trusted key) and origin were verified; its verified time-stamp, if any. */
+    private record Signed(long size, byte[] root, long line, TimeStampCheck.Stamp stamp) {
     }
 
     private record Marker(long seq, String hash, long line) {
@@ -50,6 +51,8 @@ final class LogCheck {
 
     final String log;
     private final boolean partial;
+    /** Whether time-stamp tokens were checked (TSA roots were pinned). */
+    private final boolean stamped;
     private final List<Problem> problems = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
 
@@ -73,20 +76,25 @@ final class LogCheck {
     private long lastMatched;
     private int matched;
     private long signedThrough;
+    private int anchors;
+    private long anchoredThrough;
+    private TimeStampCheck.Stamp anchoredBy;
     private long archivedThrough;
     private long nodesChecked;
     /** A stored node that does not match its records: either it or they were changed; the next checkpoint says which. */
     private Stored suspect;
     private final Frontier.CompletedNode onCompleted = this::completed;
 
-    LogCheck(String log, boolean partial) {
+    LogCheck(String log, boolean partial, boolean stamped) {
         this.log = log;
         this.partial = partial;
+        this.stamped = stamped;
     }
 
     // ---- what comes before the records ----
 
-    void checkpoint(long size, byte[] root, long line) {
+    /** A checkpoint whose signature and origin were verified; {@code stamp}: its verified time-stamp, or null. */
+    void checkpoint(long size, byte[] root, long line, TimeStampCheck.Stamp stamp) {
         Signed earlier = checkpoints.get(size);
         if (earlier != null) {
             if (!Arrays.equals(earlier.root, root)) {
@@ -100,7 +108,7 @@ final class LogCheck {
             outOfOrder("checkpoint", line);
             return;
         }
-        checkpoints.put(size, new Signed(size, root, line));
+        checkpoints.put(size, new Signed(size, root, line, stamp));
         if (started && size < nextCheckpoint) {
             nextCheckpoint = size;
         }
@@ -284,6 +292,7 @@ final class LogCheck {
             matched++;
             lastMatched = size;
             signedThrough = Math.max(signedThrough, size);
+            anchored(cp);
             if (suspect != null) {
                 Stored n = suspect;
                 suspect = null;
@@ -299,6 +308,20 @@ final class LogCheck {
         fail(size, line, "the checkpoint at " + Plain.n(size) + " records (line " + Plain.n(cp.line) + ") does not match the"
                 + " records of log " + log + ": a record between " + Plain.n(from) + " and " + Plain.n(to)
                 + " was changed, inserted or removed (found at record " + Plain.n(size) + ", line " + Plain.n(line) + ")");
+    }
+
+    /** A checkpoint matched the records: if it is time-stamped, the TSA vouches for them up to its size. */
+    private void anchored(Signed cp) {
+        if (cp.stamp != null) {
+            anchors++;
+            anchoredThrough = cp.size;
+            anchoredBy = cp.stamp;
+        }
+    }
+
+    /** A problem that does not stop the records' checks (a time-stamp that does not vouch for its checkpoint). */
+    void problem(Problem p) {
+        problems.add(p);
     }
 
     // ---- where the records start ----
@@ -338,6 +361,7 @@ final class LogCheck {
             tree = acceptedTree;
             if (tree != null && checkpoints.containsKey(lastSeq)) {
                 matched++;
+                anchored(checkpoints.get(lastSeq));
             }
         } else {
             tree = new Frontier();
@@ -362,6 +386,7 @@ final class LogCheck {
                 }
                 matched++;
                 signedThrough = lastSeq;
+                anchored(cp);
             }
         }
         firstSeq = lastSeq + 1;
@@ -403,14 +428,16 @@ final class LogCheck {
         }
         long covered = Math.max(checkpoints.isEmpty() ? 0 : checkpoints.lastKey(), v1.lastPinned());
         if (broken == null && covered > lastSeq) {
-            long cpLine = checkpoints.containsKey(covered) ? checkpoints.get(covered).line : v1.lineOf(covered);
+            Signed cp = checkpoints.get(covered);
+            long cpLine = cp != null ? cp.line : v1.lineOf(covered);
             if (partial) {
                 warnings.add("log " + log + ": checkpoints up to " + Plain.n(covered) + " records cover records after the export's"
                         + " last (seq " + Plain.n(lastSeq) + "); they were not checked");
             } else {
                 fail(lastSeq + 1, cpLine, "records are missing at the end of log " + log + ": the export ends at seq "
                         + Plain.n(lastSeq) + ", but a signed checkpoint (line " + Plain.n(cpLine) + ") covers " + Plain.n(covered)
-                        + " records");
+                        + " records" + (cp != null && cp.stamp != null ? ", and a time-stamping authority (" + cp.stamp.tsa()
+                        + ") saw that checkpoint at " + cp.stamp.time() : ""));
             }
         }
         if (broken == null && !partial) {
@@ -433,6 +460,17 @@ final class LogCheck {
                     + Plain.n(lastSeq) + ") are not yet covered by a signed checkpoint: they are in order and match their hashes,"
                     + " but nothing signed vouches for them yet");
         }
+        if (broken == null && stamped && records > 0) {
+            if (anchors == 0) {
+                warnings.add("log " + log + ": no checkpoint of its records carries a valid time-stamp token: only the log's own"
+                        + " signing key vouches for them");
+            } else if (lastSeq > anchoredThrough) {
+                warnings.add("log " + log + ": time-stamps vouch for records up to seq " + Plain.n(anchoredThrough) + " ("
+                        + anchoredBy.tsa() + " saw them by " + anchoredBy.time() + "); the last " + Plain.n(lastSeq - anchoredThrough)
+                        + " record(s) rest on the log's signing key alone: whoever holds it could have rewritten or removed them,"
+                        + " and an export would not show it");
+            }
+        }
     }
 
     List<Problem> problems() {
@@ -451,7 +489,7 @@ final class LogCheck {
     Report.Summary summary() {
         String formats = v1Seen && v2Seen ? "1 then 2" : v1Seen ? "1" : v2Seen ? "2" : "-";
         return new Report.Summary(log, records, records == 0 ? 0 : firstSeq, lastSeq, formats, matched, signedThrough,
-                archivedThrough, nodesChecked, broken != null);
+                anchors, anchoredThrough, anchoredBy == null ? null : anchoredBy.time(), archivedThrough, nodesChecked, broken != null);
     }
 
     // ---- words ----

@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.check;
 
+import dev.quaestor.evidence.Anchor;
 import dev.quaestor.evidence.CanonicalRecord;
 import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.ExportSink;
@@ -23,19 +24,25 @@ import java.util.concurrent.FutureTask;
  * {@link ExportSink}): the same code checks an export file and rows read from the database.
  *
  * <p>Only the keys given to it are trusted. A checkpoint counts if a trusted key signed it and its
- * origin is {@code <key name>/<log>}; keys the export itself names are reported, never used. Each
- * log's records are then checked against its own checkpoints ({@link LogCheck}). {@link #finish()}
- * returns a {@link Report}: per log, the first broken record with its position, in plain words.
+ * origin is {@code <key name>/<log>}; keys the export itself names are reported, never used. A
+ * checkpoint's time-stamp token, if it carries one, is checked against the pinned TSA roots
+ * ({@link TimeStampCheck}). Each log's records are then checked against its own checkpoints
+ * ({@link LogCheck}). {@link #finish()} returns a {@link Report}: per log, the first broken record with its
+ * position, in plain words, and up to where signatures and time-stamps vouch for the records.
  */
 public final class LogVerifier implements ExportSink {
 
     private final TrustedKeys trusted;
+    private final TimeStampCheck stamps;
     private final boolean partial;
     private final Map<String, LogCheck> logs = new TreeMap<>();
     private final List<Problem> problems = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, Integer> moreRefused = new HashMap<>();
     private final Map<String, Boolean> refusedOnce = new HashMap<>();
+    private final Map<String, Integer> refusedStamps = new HashMap<>();
+    /** Checkpoints that carry a token which was not checked (no TSA root was pinned). */
+    private int unchecked;
     /** Checkpoint checks under way, in the export's order; each yields what to do with its outcome. */
     private final List<FutureTask<Runnable>> pending = new ArrayList<>();
     private LogCheck last;
@@ -46,7 +53,16 @@ public final class LogVerifier implements ExportSink {
      *     seq 1 and end before its last checkpoint
      */
     public LogVerifier(TrustedKeys trusted, boolean partial) {
+        this(trusted, null, partial);
+    }
+
+    /**
+     * @param stamps checks checkpoints' time-stamp tokens against the pinned TSA roots; null: tokens are
+     *     not checked (and the report says so)
+     */
+    public LogVerifier(TrustedKeys trusted, TimeStampCheck stamps, boolean partial) {
         this.trusted = trusted;
+        this.stamps = stamps;
         this.partial = partial;
     }
 
@@ -152,7 +168,40 @@ public final class LogVerifier implements ExportSink {
                     + Plain.n(cp.size()));
         }
         byte[] root = cp.root();
-        return () -> log(log).checkpoint(size, root, line);
+        byte[] token;
+        try {
+            token = Anchor.find(note);
+        } catch (IllegalArgumentException e) {
+            return stampRefusal(log, size, line, what + " is damaged: " + e.getMessage());
+        }
+        if (token == null) {
+            return () -> log(log).checkpoint(size, root, line, null);
+        }
+        if (stamps == null) {
+            return () -> {
+                unchecked++;
+                log(log).checkpoint(size, root, line, null);
+            };
+        }
+        try {
+            TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
+            return () -> log(log).checkpoint(size, root, line, stamp);
+        } catch (TimeStampCheck.Failed e) {
+            Runnable refused = stampRefusal(log, size, line, "the time-stamp token of " + what + " " + e.getMessage());
+            return () -> {
+                refused.run();
+                log(log).checkpoint(size, root, line, null);
+            };
+        }
+    }
+
+    /** A token that does not vouch for its checkpoint: the first of each log is a problem, the rest are counted. */
+    private Runnable stampRefusal(String log, long size, long line, String message) {
+        return () -> {
+            if (refusedStamps.merge(log, 1, Integer::sum) == 1) {
+                log(log).problem(new Problem(log, size, line, message));
+            }
+        };
     }
 
     private Runnable checkV1(V1Checkpoint c, long line) {
@@ -221,6 +270,15 @@ public final class LogVerifier implements ExportSink {
                 all.add(new Problem(c.log, 0, 0, Plain.n(more) + " more checkpoint(s) of log " + c.log
                         + " were refused as well"));
             }
+            int stampsRefused = refusedStamps.getOrDefault(c.log, 0);
+            if (stampsRefused > 1) {
+                all.add(new Problem(c.log, 0, 0, Plain.n(stampsRefused - 1) + " more time-stamp token(s) of log " + c.log
+                        + " were refused as well"));
+            }
+        }
+        if (unchecked > 0) {
+            warned.add(Plain.n(unchecked) + " checkpoint(s) carry an RFC 3161 time-stamp token, which was not checked: pin the"
+                    + " time-stamping authority's root with --tsa-ca to check them");
         }
         if (trusted.isEmpty()) {
             all.add(new Problem("-", 0, 0, "no key was trusted, so no checkpoint could be checked: give the log's verifier key"));
@@ -238,6 +296,6 @@ public final class LogVerifier implements ExportSink {
     }
 
     private LogCheck log(String name) {
-        return logs.computeIfAbsent(name, n -> new LogCheck(n, partial));
+        return logs.computeIfAbsent(name, n -> new LogCheck(n, partial, stamps != null));
     }
 }

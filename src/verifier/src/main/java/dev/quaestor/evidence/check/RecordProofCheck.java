@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.check;
 
+import dev.quaestor.evidence.Anchor;
 import dev.quaestor.evidence.CanonicalRecord;
 import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.Decimal;
@@ -15,12 +16,17 @@ import java.util.Map;
 /**
  * Checks one proof of a record (docs/audit-format.md, section 4), offline: the checkpoint is signed by
  * a trusted key and is the record's log's; the record sits at its seq; its leaf hash and the inclusion
- * path lead to the checkpoint's root.
+ * path lead to the checkpoint's root; and if the checkpoint carries a time-stamp token and TSA roots are
+ * pinned, the token vouches for the checkpoint ({@link TimeStampCheck}).
  */
 public final class RecordProofCheck {
 
-    /** The outcome: the record's fields (null if they cannot be read), the checkpoint (null if refused), and why not, if not. */
-    public record Result(Map<String, String> fields, Checkpoint checkpoint, String signer, String failure) {
+    /**
+     * The outcome: the record's fields (null if they cannot be read), the checkpoint (null if refused), its
+     * verified time-stamp (null if none), what can be said of its time-stamp in words, and why not, if not.
+     */
+    public record Result(Map<String, String> fields, Checkpoint checkpoint, String signer, TimeStampCheck.Stamp stamp,
+            String anchor, String failure) {
         public boolean verified() {
             return failure == null;
         }
@@ -30,17 +36,22 @@ public final class RecordProofCheck {
     }
 
     public static Result check(RecordProof proof, TrustedKeys trusted) {
+        return check(proof, trusted, null);
+    }
+
+    /** @param stamps checks the checkpoint's time-stamp token; null: it is not checked */
+    public static Result check(RecordProof proof, TrustedKeys trusted, TimeStampCheck stamps) {
         Map<String, String> fields = null;
         try {
             fields = CanonicalRecord.parse(proof.record());
         } catch (IllegalArgumentException e) {
-            return new Result(null, null, null, "the record in the proof is damaged (" + e.getMessage() + ")");
+            return new Result(null, null, null, null, null, "the record in the proof is damaged (" + e.getMessage() + ")");
         }
         SignedNote.Opened opened;
         try {
             opened = SignedNote.open(proof.checkpoint().getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
         } catch (SignedNote.Refused e) {
-            return new Result(fields, null, null, switch (e.reason()) {
+            return new Result(fields, null, null, null, null, switch (e.reason()) {
                 case UNTRUSTED -> "the checkpoint is signed by a key that is not trusted: "
                         + String.join(", ", SignedNote.signerIds(proof.checkpoint()));
                 case INVALID_SIGNATURE -> "the checkpoint's signature is invalid: the checkpoint was changed after it was signed";
@@ -51,7 +62,7 @@ public final class RecordProofCheck {
         try {
             cp = Checkpoint.parse(opened.text(), proof.checkpoint());
         } catch (SignedNote.Refused e) {
-            return new Result(fields, null, null, "the signed note is " + e.getMessage());
+            return new Result(fields, null, null, null, null, "the signed note is " + e.getMessage());
         }
         String log = V1Record.VERSION.equals(fields.get("v")) ? fields.get("chain") : fields.get("log");
         VerifierKey signer = null;
@@ -61,17 +72,36 @@ public final class RecordProofCheck {
             }
         }
         if (signer == null) {
-            return new Result(fields, cp, null, "the checkpoint is for " + cp.origin() + ", not for the record's log " + log);
+            return new Result(fields, cp, null, null, null, "the checkpoint is for " + cp.origin() + ", not for the record's log " + log);
         }
         String who = signer.name() + "+" + signer.keyIdHex();
         if (Decimal.parse(fields.get("seq")) != proof.index() + 1) {
-            return new Result(fields, cp, who, "the proof's position (index " + proof.index() + ") is not the record's seq "
+            return new Result(fields, cp, who, null, null, "the proof's position (index " + proof.index() + ") is not the record's seq "
                     + fields.get("seq") + ": the proof was changed");
         }
         if (!ProofCheck.inclusion(proof.index(), cp.size(), TreeHash.leaf(proof.record()), proof.path(), cp.root())) {
-            return new Result(fields, cp, who, "the record is not in the log as signed at " + Plain.n(cp.size())
+            return new Result(fields, cp, who, null, null, "the record is not in the log as signed at " + Plain.n(cp.size())
                     + " records: the record or the proof's hashes were changed");
         }
-        return new Result(fields, cp, who, null);
+        byte[] token;
+        try {
+            token = Anchor.find(proof.checkpoint());
+        } catch (IllegalArgumentException e) {
+            return new Result(fields, cp, who, null, null, "the checkpoint is damaged: " + e.getMessage());
+        }
+        if (token == null) {
+            return new Result(fields, cp, who, null, "not time-stamped: nothing outside the log's own key vouches for when"
+                    + " this checkpoint was signed", null);
+        }
+        if (stamps == null) {
+            return new Result(fields, cp, who, null, "the checkpoint carries a time-stamp token, not checked (no --tsa-ca)", null);
+        }
+        try {
+            TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
+            return new Result(fields, cp, who, stamp, "time-stamped: " + stamp.tsa() + " saw this checkpoint at " + stamp.time()
+                    + ", so the record existed, as it is, by then", null);
+        } catch (TimeStampCheck.Failed e) {
+            return new Result(fields, cp, who, null, null, "the checkpoint's time-stamp token " + e.getMessage());
+        }
     }
 }

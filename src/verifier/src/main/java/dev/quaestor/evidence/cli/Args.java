@@ -2,23 +2,36 @@ package dev.quaestor.evidence.cli;
 
 import dev.quaestor.evidence.ExportReader;
 import dev.quaestor.evidence.ExportSink;
-import dev.quaestor.evidence.fast.FastExportReader;
+import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
+import dev.quaestor.evidence.fast.FastExportReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** A command's arguments: its positional values, {@code --trust} keys (repeatable), {@code --out} and flags. */
+/**
+ * A command's arguments: its positional values, {@code --trust} keys and {@code --tsa-ca} roots
+ * (repeatable), {@code --tsa-max-delay}, {@code --out}, and flags.
+ */
 final class Args {
+
+    /** Options that take a value. */
+    private static final Set<String> VALUED = Set.of("--trust", "--out", "--tsa-ca", "--tsa-max-delay");
 
     final List<String> positional = new ArrayList<>();
     final List<String> trust = new ArrayList<>();
+    final List<String> tsaCa = new ArrayList<>();
     final List<String> flags = new ArrayList<>();
     String out;
+    String tsaMaxDelay;
 
     /** Reads {@code args}; {@code allowed} are the options this command takes. */
     static Args parse(List<String> args, Set<String> allowed) throws UsageError {
@@ -29,15 +42,16 @@ final class Args {
                 if (!allowed.contains(s)) {
                     throw new UsageError("unknown option " + s);
                 }
-                if (s.equals("--trust") || s.equals("--out")) {
+                if (VALUED.contains(s)) {
                     if (i + 1 >= args.size()) {
                         throw new UsageError(s + " needs a value");
                     }
                     String v = args.get(++i);
-                    if (s.equals("--trust")) {
-                        a.trust.add(v);
-                    } else {
-                        a.out = v;
+                    switch (s) {
+                        case "--trust" -> a.trust.add(v);
+                        case "--tsa-ca" -> a.tsaCa.add(v);
+                        case "--tsa-max-delay" -> a.tsaMaxDelay = v;
+                        default -> a.out = v;
                     }
                 } else {
                     a.flags.add(s);
@@ -82,6 +96,50 @@ final class Args {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--trust: " + e.getMessage());
         }
+    }
+
+    /**
+     * The check of time-stamp tokens against the TSA roots given with {@code --tsa-ca} (PEM files), within
+     * {@code --tsa-max-delay} (default 1 h; e.g. 30m, 2h, 90s, or ISO 8601 such as PT1H); null without roots.
+     */
+    TimeStampCheck stamps() throws UsageError {
+        if (tsaCa.isEmpty()) {
+            if (tsaMaxDelay != null) {
+                throw new UsageError("--tsa-max-delay needs the TSA's root: --tsa-ca TSA-ROOT.pem");
+            }
+            return null;
+        }
+        var roots = new ArrayList<X509Certificate>();
+        for (String file : tsaCa) {
+            try (var in = Files.newInputStream(Path.of(file))) {
+                List<X509Certificate> found = TimeStampCheck.certificates(in);
+                if (found.isEmpty()) {
+                    throw new UsageError("--tsa-ca: " + file + " holds no certificate");
+                }
+                roots.addAll(found);
+            } catch (IOException e) {
+                throw new UsageError("cannot read " + file + ": " + reason(e));
+            } catch (GeneralSecurityException e) {
+                throw new UsageError("--tsa-ca: " + file + " is not a PEM file of X.509 certificates (" + e.getMessage() + ")");
+            }
+        }
+        return new TimeStampCheck(roots, tsaMaxDelay == null ? TimeStampCheck.MAX_DELAY : duration(tsaMaxDelay));
+    }
+
+    private static Duration duration(String s) throws UsageError {
+        try {
+            if (s.matches("[0-9]{1,9}[smh]")) {
+                long n = Long.parseLong(s.substring(0, s.length() - 1));
+                return s.endsWith("s") ? Duration.ofSeconds(n) : s.endsWith("m") ? Duration.ofMinutes(n) : Duration.ofHours(n);
+            }
+            Duration d = Duration.parse(s);
+            if (!d.isNegative()) {
+                return d;
+            }
+        } catch (DateTimeParseException e) {
+            // said below
+        }
+        throw new UsageError("--tsa-max-delay: not a duration (such as 30m, 2h, 90s or PT1H): " + s);
     }
 
     static String read(Path p) throws UsageError {

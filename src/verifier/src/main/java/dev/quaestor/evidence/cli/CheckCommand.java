@@ -3,6 +3,7 @@ package dev.quaestor.evidence.cli;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.check.RecordProofCheck;
+import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
 import dev.quaestor.evidence.v1.V1Record;
 import java.io.IOException;
@@ -16,18 +17,19 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
-/** {@code check FILE --trust KEY.pub}: checks every proof in a proof file, offline, and shows each record. */
+/** {@code check FILE --trust KEY.pub [--tsa-ca TSA-ROOT.pem]}: checks every proof in a proof file, offline, and shows each record. */
 final class CheckCommand {
 
-    static final String USAGE = "check FILE --trust KEY.pub";
+    static final String USAGE = "check FILE --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]";
 
     private CheckCommand() {
     }
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
-        Args args = Args.parse(arguments, Set.of("--trust"));
+        Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay"));
         args.expect(1, "one proof file: " + USAGE);
         TrustedKeys trusted = args.trusted();
+        TimeStampCheck stamps = args.stamps();
         String file = args.positional.get(0);
         byte[] bytes;
         try {
@@ -35,11 +37,11 @@ final class CheckCommand {
         } catch (IOException e) {
             throw new UsageError("cannot read " + file + ": " + Args.reason(e));
         }
-        return check(bytes, trusted, out);
+        return check(bytes, trusted, stamps, out);
     }
 
     /** Checks a proof file's bytes; prints what it proves; returns the exit code. */
-    static int check(byte[] bytes, TrustedKeys trusted, PrintStream out) throws UsageError {
+    static int check(byte[] bytes, TrustedKeys trusted, TimeStampCheck stamps, PrintStream out) throws UsageError {
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -60,7 +62,7 @@ final class CheckCommand {
         }
         int failed = 0;
         for (RecordProof p : proofs) {
-            var r = RecordProofCheck.check(p, trusted);
+            var r = RecordProofCheck.check(p, trusted, stamps);
             out.println();
             if (r.fields() != null) {
                 String log = V1Record.VERSION.equals(r.fields().get("v")) ? r.fields().get("chain") : r.fields().get("log");
@@ -72,6 +74,7 @@ final class CheckCommand {
                 out.println("  VERIFIED: this record is in log " + r.checkpoint().origin() + " as signed at "
                         + Plain.n(r.checkpoint().size()) + " records" + (r.checkpoint().time() == null ? "" : " on " + r.checkpoint().time())
                         + " by " + r.signer());
+                out.println("  " + r.anchor());
             } else {
                 failed++;
                 out.println("  NOT VERIFIED: " + r.failure());

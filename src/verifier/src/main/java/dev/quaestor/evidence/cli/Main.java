@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 
-/** {@code java -jar quaestor-verify.jar COMMAND …}: checks Quaestor's audit evidence with nothing but a JDK. */
+/** {@code java -jar quaestor-verify.jar COMMAND …}: checks Quaestor's audit evidence offline, trusting only what you pin. */
 public final class Main {
 
     /** The evidence verifies. */
@@ -20,23 +20,30 @@ public final class Main {
             the server (a line like quaestor.audit+1a2b3c4d+AQ…), written out in full or in a file (one key
             per line; lines starting with # are skipped). For logs begun in format version 1, the version-1
             public key (base64) is accepted too. Repeat --trust for a retired key that signed older checkpoints.
+            Checkpoints may carry an RFC 3161 time-stamp token from a time-stamping authority (TSA): it is
+            checked only against the TSA root certificates you pin with --tsa-ca (a PEM file; repeatable).
 
             Usage: java -jar quaestor-verify.jar COMMAND ...
 
-              verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--partial] [--plain]
+              verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]
+                     [--partial] [--plain]
                   Checks every log in an export (JSON Lines): no record changed, missing, inserted or moved,
                   and every signed checkpoint matches the records. Names the first broken record of each log,
-                  with its seq and line. --partial: the export covers only part of the logs (a time range).
+                  with its seq and line. With --tsa-ca, checks each checkpoint's time-stamp token (made at
+                  most --tsa-max-delay after the checkpoint, default 1h) and says up to where time-stamps
+                  vouch for the records. --partial: the export covers only part of the logs (a time range).
                   --plain: read the export line by line with the plain reader only (slower; the same checks).
                   EXPORT may be - for standard input.
 
               prove EXPORT RECORD --out FILE [--trust KEY.pub]
                   Writes a proof file for one record (RECORD = LOG/SEQ, e.g. replica-a/1234) or for every
                   record of one request (RECORD = the request id). Each proof holds that record and only
-                  hashes of the others, against the latest checkpoint in the export that covers it.
+                  hashes of the others, against the first time-stamped checkpoint in the export that
+                  covers it (its time is the closest bound on when the record existed), else the latest.
 
-              check FILE --trust KEY.pub
-                  Checks a proof file offline and prints each record in plain words.
+              check FILE --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]
+                  Checks a proof file offline and prints each record in plain words, and, with --tsa-ca,
+                  when a time-stamping authority saw its checkpoint.
 
               checkpoint EXPORT LOG [SIZE] --out FILE
                   Writes a log's signed checkpoint (the latest, or the one for SIZE records) to a file.

@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * {@code prove EXPORT RECORD --out FILE [--trust KEY.pub]}: the proof of one record ({@code LOG/SEQ}) or
- * of every record of one request (its id), each against the latest checkpoint in the export that
+ * of every record of one request (its id), each against the first time-stamped (else the latest) checkpoint in the export that
  * covers it. With {@code --trust}, only checkpoints signed by those keys are used.
  */
 final class ProveCommand {

@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.prove;
 
+import dev.quaestor.evidence.Anchor;
 import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.RecordProof;
@@ -12,7 +13,7 @@ import java.util.Arrays;
 
 /**
  * Makes the proof of one record read from an export (docs/audit-format.md, section 4): against the
- * latest checkpoint of its log that covers it, the record's canonical bytes in {@code extra}, and only
+ * first time-stamped checkpoint of its log that covers it (else the latest), the record's canonical bytes in {@code extra}, and only
  * hashes of other records in the path.
  */
 public final class Prover {
@@ -35,7 +36,7 @@ public final class Prover {
         if (log.unusable != null) {
             throw new NotProved(what + ": the log cannot be rebuilt from the export: " + log.unusable);
         }
-        String note = latestCovering(log, found.seq(), trusted);
+        String note = covering(log, found.seq(), trusted);
         if (note == null) {
             throw new NotProved(what + ": no checkpoint in the export" + (trusted == null ? "" : " signed by a trusted key")
                     + " covers it yet; it can be proved once one does");
@@ -57,28 +58,43 @@ public final class Prover {
         }
     }
 
-    /** The note of the latest checkpoint that covers {@code seq} and that the rebuilt tree reaches (signed by a trusted key, if given). */
-    private static String latestCovering(ProofSource.Log log, long seq, TrustedKeys trusted) {
-        for (var e : log.notes.descendingMap().entrySet()) {
-            if (e.getKey() < seq) {
-                break;
-            }
+    /**
+     * The note of the checkpoint to prove {@code seq} against, among those that cover it and that the
+     * rebuilt tree reaches (signed by a trusted key, if given): the first that carries a time-stamp token,
+     * whose time is then the closest bound on when the record existed; else the latest.
+     */
+    private static String covering(ProofSource.Log log, long seq, TrustedKeys trusted) {
+        String latest = null;
+        for (var e : log.notes.tailMap(seq, true).entrySet()) {
             Checkpoint cp = ProofSource.unverified(e.getValue());
-            if (e.getKey() > log.tree.size() || cp == null || cp.size() != e.getKey()) {
+            if (e.getKey() > log.tree.size() || cp == null || cp.size() != e.getKey() || !signed(e.getValue(), cp, log, trusted)) {
                 continue;
             }
-            if (trusted != null) {
-                try {
-                    var opened = SignedNote.open(e.getValue().getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
-                    if (opened.signers().stream().noneMatch(k -> cp.origin().equals(k.name() + "/" + log.name))) {
-                        continue;
-                    }
-                } catch (SignedNote.Refused r) {
-                    continue;
-                }
+            if (stamped(e.getValue())) {
+                return e.getValue();
             }
-            return e.getValue();
+            latest = e.getValue();
         }
-        return null;
+        return latest;
+    }
+
+    private static boolean signed(String note, Checkpoint cp, ProofSource.Log log, TrustedKeys trusted) {
+        if (trusted == null) {
+            return true;
+        }
+        try {
+            var opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
+            return opened.signers().stream().anyMatch(k -> cp.origin().equals(k.name() + "/" + log.name));
+        } catch (SignedNote.Refused r) {
+            return false;
+        }
+    }
+
+    private static boolean stamped(String note) {
+        try {
+            return Anchor.find(note) != null;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }

@@ -80,7 +80,7 @@ class ProofTest {
 
     static int check(byte[] file, ByteArrayOutputStream out) {
         try {
-            return CheckCommand.check(file, TRUST, new PrintStream(out, true, StandardCharsets.UTF_8));
+            return CheckCommand.check(file, TRUST, null, new PrintStream(out, true, StandardCharsets.UTF_8));
         } catch (UsageError e) {
             return Main.USAGE;
         }
