@@ -43,6 +43,7 @@ public record TlsFiles(Path dir) {
                     "-days", "365", "-extfile", "ext.cnf", "-extensions", who);
         }
         t.openssl("pkcs12", "-export", "-in", "server.pem", "-inkey", "server.key", "-out", "server.p12", "-passout", "pass:" + PASSWORD);
+        t.openssl("pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-out", "client.p12", "-passout", "pass:" + PASSWORD);
         return t;
     }
 
@@ -56,6 +57,35 @@ public record TlsFiles(Path dir) {
 
     public Path clientCertificate() {
         return dir.resolve("client.pem");
+    }
+
+    /** The client's certificate and key as a PKCS#12 key store (password {@link #PASSWORD}). */
+    public Path clientKeyStore() {
+        return dir.resolve("client.p12");
+    }
+
+    /** An SSL context that trusts the CA and, if {@code withClientCertificate}, presents the client's certificate. */
+    public javax.net.ssl.SSLContext clientContext(boolean withClientCertificate) throws Exception {
+        javax.net.ssl.KeyManager[] keys = null;
+        if (withClientCertificate) {
+            var ks = java.security.KeyStore.getInstance("PKCS12");
+            try (var in = Files.newInputStream(clientKeyStore())) {
+                ks.load(in, PASSWORD.toCharArray());
+            }
+            var kmf = javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, PASSWORD.toCharArray());
+            keys = kmf.getKeyManagers();
+        }
+        var trust = java.security.KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        try (var in = Files.newInputStream(ca())) {
+            trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in));
+        }
+        var tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        var ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+        ssl.init(keys, tmf.getTrustManagers(), null);
+        return ssl;
     }
 
     /** The client's private key, PKCS#8 PEM. */

@@ -49,6 +49,7 @@ public class Anchorer {
     }
 
     private final AuditConfig.Anchor config;
+    private final AnchorPolicy policy;
     private final TsaClient client;
     private final TimeStampCheck check;
     private final AnchorStore store;
@@ -78,6 +79,7 @@ public class Anchorer {
     Anchorer(AuditConfig audit, AuditLog log, PinnedTsaRoots roots, AgroalDataSource ds, MeterRegistry metrics,
             TlsConfigurationRegistry tls) {
         this.config = audit.anchor();
+        this.policy = new AnchorPolicy(config.every(), config.interval());
         this.metrics = metrics;
         this.store = new AnchorStore(ds, log.chain());
         if (config.tsaUrl().isEmpty()) {
@@ -166,7 +168,7 @@ public class Anchorer {
         waiting = next.size();
         for (AnchorStore.Signed cp : next) {
             sinceAnchored++;
-            if (!due(cp)) {
+            if (!policy.due(sinceAnchored, cp.time(), lastAnchoredTime)) {
                 cursor = cp.size();
                 waiting--;
                 continue;
@@ -183,17 +185,6 @@ public class Anchorer {
             }
         }
         waitingSince = null;
-    }
-
-    private boolean due(AnchorStore.Signed cp) {
-        if (config.every().isEmpty() && config.interval().isEmpty()) {
-            return true;
-        }
-        if (config.every().isPresent() && sinceAnchored >= config.every().get()) {
-            return true;
-        }
-        return config.interval().isPresent() && (lastAnchoredTime == null || cp.time() == null
-                || !cp.time().isBefore(lastAnchoredTime.plus(config.interval().get())));
     }
 
     /** Gets, checks and stores the token of one checkpoint; false if that did not happen and should be tried again. */
