@@ -9,14 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.evidence.Anchor;
-import dev.quaestor.evidence.OpensslTsa;
 import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.support.Browser;
 import dev.quaestor.support.Rpc;
-import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.TestPostgres;
 import dev.quaestor.support.TestTsa;
+import dev.quaestor.testtsa.OpensslTsa;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

@@ -1,6 +1,6 @@
 package dev.quaestor.support;
 
-import dev.quaestor.evidence.OpensslTsa;
+import dev.quaestor.testtsa.OpensslTsa;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.nio.file.Files;
 import java.nio.file.Path;

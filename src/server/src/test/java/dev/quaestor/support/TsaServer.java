@@ -5,7 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
-import dev.quaestor.evidence.OpensslTsa;
+import dev.quaestor.testtsa.OpensslTsa;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.evidence.Anchor;
-import dev.quaestor.evidence.OpensslTsa;
 import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.support.TlsFiles;
 import dev.quaestor.support.TsaServer;
+import dev.quaestor.testtsa.OpensslTsa;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;

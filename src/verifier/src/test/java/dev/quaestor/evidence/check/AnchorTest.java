@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.evidence.Anchor;
-import dev.quaestor.evidence.OpensslTsa;
 import dev.quaestor.evidence.TestLog;
 import dev.quaestor.evidence.cli.Main;
+import dev.quaestor.testtsa.OpensslTsa;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;

@@ -1,4 +1,4 @@
-package dev.quaestor.evidence;
+package dev.quaestor.testtsa;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
