@@ -168,18 +168,17 @@ public final class LogVerifier implements ExportSink {
                     + Plain.n(cp.size()));
         }
         byte[] root = cp.root();
+        // The checkpoint's signature holds, so it counts for the records whatever its time-stamp says.
         byte[] token;
         try {
             token = Anchor.find(note);
         } catch (IllegalArgumentException e) {
-            return stampRefusal(log, size, line, what + " is damaged: " + e.getMessage());
+            return unstamped(log, size, root, line, what + " is damaged: " + e.getMessage());
         }
-        if (token == null) {
-            return () -> log(log).checkpoint(size, root, line, null);
-        }
-        if (stamps == null) {
+        if (token == null || stamps == null) {
+            boolean unchecked = token != null;
             return () -> {
-                unchecked++;
+                this.unchecked += unchecked ? 1 : 0;
                 log(log).checkpoint(size, root, line, null);
             };
         }
@@ -187,20 +186,20 @@ public final class LogVerifier implements ExportSink {
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
             return () -> log(log).checkpoint(size, root, line, stamp);
         } catch (TimeStampCheck.Failed e) {
-            Runnable refused = stampRefusal(log, size, line, "the time-stamp token of " + what + " " + e.getMessage());
-            return () -> {
-                refused.run();
-                log(log).checkpoint(size, root, line, null);
-            };
+            return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage());
         }
     }
 
-    /** A token that does not vouch for its checkpoint: the first of each log is a problem, the rest are counted. */
-    private Runnable stampRefusal(String log, long size, long line, String message) {
+    /**
+     * A checkpoint whose time-stamp does not vouch for it: it counts without one, and its time-stamp is a problem
+     * (the first of each log; the rest are counted).
+     */
+    private Runnable unstamped(String log, long size, byte[] root, long line, String message) {
         return () -> {
             if (refusedStamps.merge(log, 1, Integer::sum) == 1) {
                 log(log).problem(new Problem(log, size, line, message));
             }
+            log(log).checkpoint(size, root, line, null);
         };
     }
 

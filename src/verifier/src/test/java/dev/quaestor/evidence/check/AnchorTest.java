@@ -248,12 +248,24 @@ class AnchorTest {
         byte[] token = tokenIn(log, 50);
         token[token.length - 10] ^= 0x01; // the TSA's signature ends the token
         log.anchor(50, token);
-        var lines = log.export();
-        Problem p = LogVerifierTest.only(verify(lines, pinned));
+        var exported = log.export();
+        Problem p = LogVerifierTest.only(verify(exported, pinned));
         assertEquals(50, p.seq());
-        assertTrue(p.message().startsWith("the time-stamp token of the checkpoint on line " + lineOfCheckpoint(lines, 50)
+        assertTrue(p.message().startsWith("the time-stamp token of the checkpoint on line " + lineOfCheckpoint(exported, 50)
                 + " (log replica-a, 50 records) "), p.message());
         assertFalse(p.message().contains("null"), p.message());
+
+        // A time-stamp line under another key id (its first bytes changed): named as damaged; the checkpoint's
+        // signature still counts.
+        var garbled = anchored();
+        var lines = new ArrayList<>(garbled.export());
+        int at = lineOfCheckpoint(lines, 50) - 1;
+        lines.set(at, lines.get(at).replaceFirst("rfc3161-timestamp [A-Za-z0-9+/]{8}", "rfc3161-timestamp AAAAAAAA"));
+        Report r = verify(lines, pinned);
+        Problem damaged = LogVerifierTest.only(r);
+        assertEquals("the checkpoint on line " + (at + 1) + " (log replica-a, 50 records) is damaged: its time-stamp line does not"
+                + " hold a token", damaged.message());
+        assertEquals(4, r.logs().get(0).checkpoints());
     }
 
     @Test
