@@ -26,10 +26,15 @@ CREATE FUNCTION quaestor_audit_anchored_line(line text) RETURNS text
 $$;
 
 CREATE FUNCTION quaestor_audit_archive_export(before_time TIMESTAMP WITH TIME ZONE) RETURNS SETOF text
-    LANGUAGE sql STABLE AS $$
-    SELECT CASE WHEN l.line LIKE '{"type" : "checkpoint"%' THEN quaestor_audit_anchored_line(l.line) ELSE l.line END
-    FROM quaestor_audit_archive_export_lines(before_time) WITH ORDINALITY AS l(line, n)
-    ORDER BY l.n
+    LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    l text;
+BEGIN
+    -- Line by line, in the order the export function writes them (no sort of the whole archive).
+    FOR l IN SELECT * FROM quaestor_audit_archive_export_lines(before_time) LOOP
+        RETURN NEXT CASE WHEN l LIKE '{"type" : "checkpoint"%' THEN quaestor_audit_anchored_line(l) ELSE l END;
+    END LOOP;
+END
 $$;
 REVOKE ALL ON FUNCTION quaestor_audit_archive_export(TIMESTAMP WITH TIME ZONE) FROM PUBLIC;
 REVOKE ALL ON FUNCTION quaestor_audit_archive_export_lines(TIMESTAMP WITH TIME ZONE) FROM PUBLIC;
