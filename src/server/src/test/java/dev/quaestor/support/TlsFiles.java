@@ -76,6 +76,13 @@ public record TlsFiles(Path dir) {
             kmf.init(ks, PASSWORD.toCharArray());
             keys = kmf.getKeyManagers();
         }
+        var ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+        ssl.init(keys, trustingTheCa(), null);
+        return ssl;
+    }
+
+    /** Trust managers that trust the CA and nothing else. */
+    public javax.net.ssl.TrustManager[] trustingTheCa() throws Exception {
         var trust = java.security.KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         try (var in = Files.newInputStream(ca())) {
@@ -83,9 +90,7 @@ public record TlsFiles(Path dir) {
         }
         var tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);
-        var ssl = javax.net.ssl.SSLContext.getInstance("TLS");
-        ssl.init(keys, tmf.getTrustManagers(), null);
-        return ssl;
+        return tmf.getTrustManagers();
     }
 
     /** The client's private key, PKCS#8 PEM. */

@@ -19,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A time-stamping authority on the network that is not ours: OpenSSL's {@code openssl ts -reply} ({@link OpensslTsa})
@@ -75,15 +74,8 @@ public final class TsaServer implements AutoCloseable {
         }
         var kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, TlsFiles.PASSWORD.toCharArray());
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        try (InputStream in = Files.newInputStream(tls.ca())) {
-            trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in));
-        }
-        var tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
         SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        ssl.init(kmf.getKeyManagers(), tls.trustingTheCa(), null); // client certificates issued by the test CA
         return ssl;
     }
 
