@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.evidence.Anchor;
 import dev.quaestor.evidence.cli.Main;
+import dev.quaestor.support.AnchoredProfile;
 import dev.quaestor.support.Browser;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestDatabase;
@@ -19,7 +20,6 @@ import dev.quaestor.support.TestTsa;
 import dev.quaestor.testtsa.OpensslTsa;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
@@ -34,8 +34,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -53,21 +51,8 @@ import org.openqa.selenium.WebDriver;
  * {@code /audit/verify} and on the console's integrity page; once it answers again, every checkpoint is anchored.
  */
 @QuarkusTest
-@TestProfile(AnchoringTest.Anchored.class)
+@TestProfile(AnchoredProfile.class)
 class AnchoringTest {
-
-    /** Anchor every checkpoint (one a second in tests), look every second, give the TSA two seconds. */
-    public static class Anchored implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quaestor.audit.anchor.poll", "1S", "quaestor.audit.anchor.timeout", "2S");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(TestTsa.class));
-        }
-    }
 
     static final String READ = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///docs/handbook/welcome.md\"}}";
 
