@@ -6,10 +6,8 @@ import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.ExportSink;
 import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.Plain;
-import dev.quaestor.evidence.SignedNote;
 import dev.quaestor.evidence.VerifierKey;
 import dev.quaestor.evidence.v1.V1Checkpoint;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -137,29 +135,14 @@ public final class LogVerifier implements ExportSink {
     /** Checks a checkpoint note (any thread); returns what to do with the outcome (in order). */
     private Runnable checkNote(String log, long size, String note, long line) {
         String what = "the checkpoint on line " + Plain.n(line) + " (log " + log + ", " + Plain.n(size) + " records)";
-        SignedNote.Opened opened;
+        SignedCheckpoint opened;
         try {
-            opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
-        } catch (SignedNote.Refused e) {
-            return refusal(log, size, line, switch (e.reason()) {
-                case UNTRUSTED -> what + " is signed by a key that is not trusted: "
-                        + String.join(", ", SignedNote.signerIds(note));
-                case INVALID_SIGNATURE -> what + " has an invalid signature (" + e.getMessage().replace("invalid signature by ", "key ")
-                        + "): it was changed after it was signed";
-                case MALFORMED -> what + " is damaged: " + e.getMessage();
-            });
+            opened = SignedCheckpoint.open(note, trusted, what);
+        } catch (SignedCheckpoint.Refused e) {
+            return refusal(log, size, line, e.getMessage());
         }
-        Checkpoint cp;
-        try {
-            cp = Checkpoint.parse(opened.text(), note);
-        } catch (SignedNote.Refused e) {
-            return refusal(log, size, line, what + " is signed but is " + e.getMessage());
-        }
-        boolean ours = false;
-        for (VerifierKey k : opened.signers()) {
-            ours |= cp.origin().equals(k.name() + "/" + log);
-        }
-        if (!ours) {
+        Checkpoint cp = opened.checkpoint();
+        if (opened.signerOf(log) == null) {
             return refusal(log, size, line, what + " belongs to another log: it is for " + cp.origin() + ", not for "
                     + opened.signers().get(0).name() + "/" + log);
         }

@@ -6,11 +6,9 @@ import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.Decimal;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.RecordProof;
-import dev.quaestor.evidence.SignedNote;
 import dev.quaestor.evidence.TreeHash;
 import dev.quaestor.evidence.VerifierKey;
 import dev.quaestor.evidence.v1.V1Record;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -47,30 +45,15 @@ public final class RecordProofCheck {
         } catch (IllegalArgumentException e) {
             return new Result(null, null, null, null, null, "the record in the proof is damaged (" + e.getMessage() + ")");
         }
-        SignedNote.Opened opened;
+        SignedCheckpoint opened;
         try {
-            opened = SignedNote.open(proof.checkpoint().getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
-        } catch (SignedNote.Refused e) {
-            return new Result(fields, null, null, null, null, switch (e.reason()) {
-                case UNTRUSTED -> "the checkpoint is signed by a key that is not trusted: "
-                        + String.join(", ", SignedNote.signerIds(proof.checkpoint()));
-                case INVALID_SIGNATURE -> "the checkpoint's signature is invalid: the checkpoint was changed after it was signed";
-                case MALFORMED -> "the checkpoint is damaged: " + e.getMessage();
-            });
+            opened = SignedCheckpoint.open(proof.checkpoint(), trusted, "the checkpoint");
+        } catch (SignedCheckpoint.Refused e) {
+            return new Result(fields, null, null, null, null, e.getMessage());
         }
-        Checkpoint cp;
-        try {
-            cp = Checkpoint.parse(opened.text(), proof.checkpoint());
-        } catch (SignedNote.Refused e) {
-            return new Result(fields, null, null, null, null, "the signed note is " + e.getMessage());
-        }
+        Checkpoint cp = opened.checkpoint();
         String log = V1Record.VERSION.equals(fields.get("v")) ? fields.get("chain") : fields.get("log");
-        VerifierKey signer = null;
-        for (VerifierKey k : opened.signers()) {
-            if (cp.origin().equals(k.name() + "/" + log)) {
-                signer = k;
-            }
-        }
+        VerifierKey signer = opened.signerOf(log);
         if (signer == null) {
             return new Result(fields, cp, null, null, null, "the checkpoint is for " + cp.origin() + ", not for the record's log " + log);
         }

@@ -3,11 +3,10 @@ package dev.quaestor.evidence.cli;
 import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.ConsistencyProof;
 import dev.quaestor.evidence.Plain;
-import dev.quaestor.evidence.SignedNote;
 import dev.quaestor.evidence.check.ProofCheck;
+import dev.quaestor.evidence.check.SignedCheckpoint;
 import dev.quaestor.evidence.check.TrustedKeys;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -78,27 +77,17 @@ final class ConsistencyCommand {
     }
 
     private static Checkpoint open(String note, String which, TrustedKeys trusted, PrintStream out) {
-        SignedNote.Opened opened;
         try {
-            opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
-        } catch (SignedNote.Refused e) {
-            out.println("NOT VERIFIED: the " + which + " checkpoint " + switch (e.reason()) {
-                case UNTRUSTED -> "is signed by a key that is not trusted: " + String.join(", ", SignedNote.signerIds(note));
-                case INVALID_SIGNATURE -> "has an invalid signature: it was changed after it was signed";
-                case MALFORMED -> "is damaged: " + e.getMessage();
-            });
-            return null;
-        }
-        try {
-            Checkpoint cp = Checkpoint.parse(opened.text(), note);
+            SignedCheckpoint opened = SignedCheckpoint.open(note, trusted, "the " + which + " checkpoint");
+            Checkpoint cp = opened.checkpoint();
             if (opened.signers().stream().noneMatch(k -> cp.origin().startsWith(k.name() + "/"))) {
                 out.println("NOT VERIFIED: the " + which + " checkpoint is for " + cp.origin() + ", which is not a log of the key"
                         + " that signed it");
                 return null;
             }
             return cp;
-        } catch (SignedNote.Refused e) {
-            out.println("NOT VERIFIED: the " + which + " checkpoint is signed but is " + e.getMessage());
+        } catch (SignedCheckpoint.Refused e) {
+            out.println("NOT VERIFIED: " + e.getMessage());
             return null;
         }
     }

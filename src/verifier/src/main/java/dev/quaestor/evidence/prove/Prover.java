@@ -4,11 +4,10 @@ import dev.quaestor.evidence.Anchor;
 import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.RecordProof;
-import dev.quaestor.evidence.SignedNote;
 import dev.quaestor.evidence.TreeHash;
 import dev.quaestor.evidence.check.ProofCheck;
+import dev.quaestor.evidence.check.SignedCheckpoint;
 import dev.quaestor.evidence.check.TrustedKeys;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -83,9 +82,8 @@ public final class Prover {
             return true;
         }
         try {
-            var opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
-            return opened.signers().stream().anyMatch(k -> cp.origin().equals(k.name() + "/" + log.name));
-        } catch (SignedNote.Refused r) {
+            return SignedCheckpoint.open(note, trusted, "").signerOf(log.name) != null;
+        } catch (SignedCheckpoint.Refused r) {
             return false;
         }
     }
