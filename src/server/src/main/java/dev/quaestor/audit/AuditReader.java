@@ -168,26 +168,22 @@ public class AuditReader {
 
     /**
      * The last signed checkpoint of a log: its size (the seq it covers), when it was written, and its note (with its
-     * time-stamp's line, if anchored); and the last anchored one: its size and the token's time (0 and null: none).
+     * time-stamp's line, if anchored).
      */
-    public record LastCheckpoint(String log, long size, String signedAt, String note, long anchoredSize, String anchoredAt) {
+    public record LastCheckpoint(String log, long size, String signedAt, String note) {
     }
 
     /** Each log's last checkpoint, by log. */
     public List<LastCheckpoint> lastCheckpoints() {
         var out = new ArrayList<LastCheckpoint>();
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT k.chain_id, k.seq, k.signed_at, k.note, " + StoredLog.ANCHOR + ", an.seq, an.stamped_at FROM audit_checkpoint k"
-                        + " JOIN (SELECT chain_id, MAX(seq) AS seq FROM audit_checkpoint GROUP BY chain_id) last"
-                        + " ON last.chain_id = k.chain_id AND last.seq = k.seq " + StoredLog.ANCHORED
-                        + " LEFT JOIN audit_anchor an ON an.chain_id = k.chain_id AND an.seq = (SELECT MAX(seq) FROM audit_anchor"
-                        + " WHERE chain_id = k.chain_id) ORDER BY k.chain_id")) {
+                "SELECT k.chain_id, k.seq, k.signed_at, k.note, " + StoredLog.ANCHOR + " FROM audit_checkpoint k JOIN (SELECT chain_id,"
+                        + " MAX(seq) AS seq FROM audit_checkpoint GROUP BY chain_id) last ON last.chain_id = k.chain_id"
+                        + " AND last.seq = k.seq " + StoredLog.ANCHORED + " ORDER BY k.chain_id")) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    var stamped = rs.getObject(7, OffsetDateTime.class);
                     out.add(new LastCheckpoint(rs.getString(1), rs.getLong(2), rs.getString(3),
-                            rs.getString(4) == null ? null : StoredLog.anchored(rs.getString(4), rs.getString(5)), rs.getLong(6),
-                            stamped == null ? null : stamped.toInstant().toString()));
+                            rs.getString(4) == null ? null : StoredLog.anchored(rs.getString(4), rs.getString(5))));
                 }
             }
             return out;
