@@ -2,13 +2,15 @@
 # Archives the audit log's monthly partitions that end before a given month, on PostgreSQL, as the
 # database OWNER role (never the application role, which cannot do it). README "Retention".
 #
-#   scripts/audit-archive.sh BEFORE_MONTH OUT_DIR --trust PUBLIC_KEY
+#   scripts/audit-archive.sh BEFORE_MONTH OUT_DIR --trust PUBLIC_KEY [--tsa-ca TSA_ROOT]
 #
 # BEFORE_MONTH  YYYY-MM: every partition wholly before the first of that month (UTC) is archived;
 #               never the current month.
 # OUT_DIR       where the archive file (JSON Lines, the export format) and its SHA-256 go.
 # PUBLIC_KEY    the checkpoint-signing key's verifier key (quaestor.audit+…+…, or a file holding it), from a
 #               copy kept outside the database, as for any offline verification.
+# TSA_ROOT      with anchored checkpoints: the time-stamping authority's root certificate (PEM), so that the
+#               checkpoints' time-stamps in the archive are checked too.
 # Connection: libpq's variables (PGHOST, PGPORT, PGDATABASE, PGUSER = the owner, PGPASSWORD).
 #
 # Steps: export the partitions' records with the keys, checkpoints and earlier markers they need;
@@ -18,15 +20,17 @@
 # If anything fails, nothing is dropped.
 set -euo pipefail
 
-usage() { echo "usage: $0 BEFORE_MONTH(YYYY-MM) OUT_DIR --trust PUBLIC_KEY" >&2; exit 2; }
-[[ $# -eq 4 && $3 == --trust ]] || usage
+usage() { echo "usage: $0 BEFORE_MONTH(YYYY-MM) OUT_DIR --trust PUBLIC_KEY [--tsa-ca TSA_ROOT]" >&2; exit 2; }
+[[ ($# -eq 4 || ($# -eq 6 && $5 == --tsa-ca)) && $3 == --trust ]] || usage
 month=$1 out=$2 key=$4
+tsa=()
+[[ $# -eq 6 ]] && tsa=(--tsa-ca "$6")
 [[ $month =~ ^[0-9]{4}-(0[1-9]|1[0-2])$ ]] || usage
 before="${month}-01T00:00:00Z"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 verifier="$here/../src/verifier/target/quaestor-verify.jar"
 if [[ ! -f $verifier ]]; then
-  (cd "$here/.." && ./mvnw -B -q -pl src/verifier package -DskipTests) >&2
+  (cd "$here/.." && ./mvnw -B -q -pl src/verifier -am package -DskipTests) >&2
 fi
 psql=(psql -X -q -At -v ON_ERROR_STOP=1)
 
@@ -42,7 +46,7 @@ echo "exporting $partitions to $file"
 records=$(grep -c '"type" *: *"record"' "$file" || true)
 
 echo "verifying $records record(s) offline"
-"${JAVA:-java}" -jar "$verifier" verify "$file" --trust "$key"
+"${JAVA:-java}" -jar "$verifier" verify "$file" --trust "$key" "${tsa[@]}"
 (cd "$out" && sha256sum "$(basename "$file")" > "$(basename "$file").sha256")
 
 echo "writing archive markers and dropping $partitions"

@@ -1,8 +1,9 @@
 package dev.quaestor;
 
 import dev.quaestor.evidence.Checkpoint;
-import dev.quaestor.evidence.Main;
 import dev.quaestor.evidence.VerifierKey;
+import dev.quaestor.evidence.cli.Main;
+import dev.quaestor.evidence.write.NoteSigner;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
@@ -227,7 +228,7 @@ class AuditIntegrityTest {
         var intruderKey = VerifierKey.of("quaestor.audit", intruder.getPublic());
         var original = Checkpoint.open(note, List.of(VerifierKey.parse(
                 given().get("/.well-known/quaestor-audit-key").then().extract().<String>path("vkey"))));
-        String forged = Checkpoint.sign(original.origin(), original.size(), original.root(), Instant.now(), intruderKey,
+        String forged = NoteSigner.checkpoint(original.origin(), original.size(), original.root(), Instant.now(), intruderKey,
                 intruder.getPrivate()).note();
         tamper("re-sign a checkpoint with a key nobody pinned",
                 List.of("INSERT INTO audit_key (key_id, algorithm, public_key, created_at, vkey) VALUES ('" + intruderKey.keyIdHex()

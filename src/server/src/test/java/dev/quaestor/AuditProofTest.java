@@ -1,6 +1,6 @@
 package dev.quaestor;
 
-import dev.quaestor.evidence.Main;
+import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Repo;
 import dev.quaestor.support.Rpc;

@@ -1,9 +1,6 @@
 package dev.quaestor.audit;
 
-import dev.quaestor.evidence.ExportWriter;
-import dev.quaestor.evidence.Frontier;
-import dev.quaestor.evidence.Main;
-import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.support.TestPostgres;
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
@@ -16,10 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flywaydb.core.Flyway;
@@ -58,7 +53,7 @@ public final class AuditThroughputBench {
                 .connectionPoolConfiguration(cp -> cp.maxSize(8).acquisitionTimeout(Duration.ofSeconds(3))
                         .connectionFactoryConfiguration(cf -> cf.jdbcUrl(url).principal(new NamePrincipal("postgres"))
                                 .credential(new SimplePassword("")).initialSql("SET backend_flush_after = '256kB'"))));
-        var config = new BenchConfig();
+        var config = new BenchConfig("bench-merkle");
         var key = SigningKey.load(config);
         var merkle = new GroupCommitWriter(ds, config, key, FieldHasher.none(), "bench-merkle", new SimpleMeterRegistry());
         merkle.start();
@@ -84,7 +79,7 @@ public final class AuditThroughputBench {
 
         Path dir = Files.createTempDirectory("quaestor-audit-bench");
         Path export = dir.resolve("synthetic.jsonl");
-        String vkey = writeSyntheticLog(export, synthetic, key);
+        String vkey = SyntheticExport.write(export, synthetic, key, null);
         Path keyFile = dir.resolve("audit.vkey");
         Files.writeString(keyFile, vkey);
         System.out.printf("quaestor-verify verify on a synthetic export of %,d records (%,d MiB), in this JVM:%n", synthetic,
@@ -124,57 +119,6 @@ public final class AuditThroughputBench {
             throw new IllegalStateException("quaestor-verify " + String.join(" ", args) + " exited " + code + ":\n" + text);
         }
         return text;
-    }
-
-    /** A log of {@code n} records like the ones requests write, with a checkpoint every 1,000, as an export. */
-    private static String writeSyntheticLog(Path file, int n, SigningKey key) throws Exception {
-        var caller = new Caller("user-7", "bench-client", "acme", List.of("analyst"), "10.0.0.7", "bench", "s7", null, "bench/1", null);
-        Instant t0 = Instant.parse("2026-11-01T00:00:00Z");
-        var tree = new Frontier();
-        var nodes = new ArrayList<long[]>();
-        var nodeHashes = new ArrayList<byte[]>();
-        Path records = file.resolveSibling("records.tmp");
-        var checkpoints = new ArrayList<dev.quaestor.evidence.Checkpoint>();
-        try (var w = Files.newBufferedWriter(records, StandardCharsets.UTF_8)) {
-            var out = new ExportWriter(w);
-            for (int i = 1; i <= n; i++) {
-                var e = AuditEvent.of(AuditEvent.Kind.OUTCOME, "req-7-" + i).time(t0.plusNanos(i * 1000L)).caller(caller)
-                        .protocol("2025-11-25").method("resources/read").action("read").uri("file:///docs/handbook/welcome.md")
-                        .policyRevision("rev").outcome("ok").bytes(1024L).contentSha256(SHA).cacheScope("private")
-                        .latencyMicros(812L).build();
-                var f = AuditRecords.fields(e, "bench", i, AuditRecords.truncate(e.time()), FieldHasher.none());
-                byte[] leaf = RecordFormat.leafHash(f);
-                tree.append(leaf, (level, index, hash) -> {
-                    if (level >= TreeNodes.STORED_FROM_LEVEL) {
-                        nodes.add(new long[] {level, index});
-                        nodeHashes.add(hash);
-                    }
-                });
-                out.record(f, dev.quaestor.evidence.Hex.of(leaf));
-                if (i % 1000 == 0 || i == n) {
-                    checkpoints.add(key.checkpoint("quaestor.audit/bench", i, tree.root(), t0.plusSeconds(i)));
-                }
-            }
-        }
-        try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            var out = new ExportWriter(w);
-            out.key(key.verifierKey());
-            for (var k : checkpoints) {
-                out.checkpoint("bench", k);
-            }
-            for (int i = 0; i < nodes.size(); i++) {
-                out.node("bench", (int) nodes.get(i)[0], nodes.get(i)[1], nodeHashes.get(i));
-            }
-            w.flush();
-            try (var in = Files.newBufferedReader(records, StandardCharsets.UTF_8)) {
-                in.transferTo(w);
-            }
-        }
-        Files.delete(records);
-        try (var ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
-            ch.force(true); // measured reading an export that is on disk, not one the kernel is still writing back
-        }
-        return key.verifierKey().toString();
     }
 
     @FunctionalInterface
@@ -219,65 +163,4 @@ public final class AuditThroughputBench {
         return count.get();
     }
 
-    private static final class BenchConfig implements AuditConfig {
-        public Optional<String> chainId() {
-            return Optional.of("bench-merkle");
-        }
-
-        public String logName() {
-            return "quaestor.audit";
-        }
-
-        public Optional<List<String>> trustedKeys() {
-            return Optional.empty();
-        }
-
-        public Optional<String> trustedKeysFile() {
-            return Optional.empty();
-        }
-
-        public int queueCapacity() {
-            return 10_000;
-        }
-
-        public int maxBatch() {
-            return 500;
-        }
-
-        public Duration commitTimeout() {
-            return Duration.ofSeconds(5);
-        }
-
-        public int checkpointEvery() {
-            return 1000;
-        }
-
-        public Duration checkpointInterval() {
-            return Duration.ofSeconds(10);
-        }
-
-        public Optional<String> signingKey() {
-            return Optional.empty();
-        }
-
-        public Optional<String> signingKeyFile() {
-            return Optional.empty();
-        }
-
-        public boolean generateKey() {
-            return true;
-        }
-
-        public Optional<List<String>> hashedFields() {
-            return Optional.empty();
-        }
-
-        public Optional<String> hmacKey() {
-            return Optional.empty();
-        }
-
-        public String auditorRole() {
-            return "quaestor-auditor";
-        }
-    }
 }

@@ -1,7 +1,7 @@
 package dev.quaestor.audit;
 
 import dev.quaestor.evidence.Hex;
-import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.v1.V1Record;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -80,11 +80,11 @@ final class ChainWriterBaseline {
             var fields = AuditRecords.fields(pending.event(), chain, ++s, AuditRecords.truncate(pending.event().time()),
                     FieldHasher.none());
             var v1 = new HashMap<>(fields);
-            v1.put("v", RecordFormat.V1);
+            v1.put("v", V1Record.VERSION);
             v1.put("chain", chain);
             v1.put("prev", p);
-            String hash = RecordFormat.hashV1(v1);
-            fields.put("v", RecordFormat.V1);
+            String hash = V1Record.hash(v1);
+            fields.put("v", V1Record.VERSION);
             fields.put("prev", p);
             sealed.rows.add(new SealedBatch.Row(fields, hash));
             p = hash;

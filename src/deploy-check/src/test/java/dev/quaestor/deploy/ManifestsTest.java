@@ -50,7 +50,7 @@ class ManifestsTest {
     private static final Path OVERLAYS = REPO.resolve("deploy/overlays");
     private static final Map<String, String> PROBES = Map.of("startup", "/q/health/started", "readiness", "/q/health/ready",
             "liveness", "/q/health/live");
-    /** PostgreSQL, Redis (plain, TLS), the IdP (HTTPS) and DNS: nothing else may leave the pod. */
+    /** PostgreSQL, Redis (plain, TLS), the IdP and the time-stamping authority (HTTPS) and DNS: nothing else may leave the pod. */
     private static final Set<Integer> EGRESS_PORTS = Set.of(5432, 6379, 6380, 443, 53);
     private static final int MCP_PORT = 8080;
 
@@ -88,7 +88,7 @@ class ManifestsTest {
 
         // The pods hold the application role only; the owner's credentials are the migration Job's.
         assertEquals("false", env(c, "QUAESTOR_MIGRATE_AT_START").getValue());
-        assertEquals(Set.of("quaestor-db-app", "quaestor-audit-hmac"), secretsReferenced(c));
+        assertEquals(Set.of("quaestor-db-app", "quaestor-audit-hmac", "quaestor-tsa"), secretsReferenced(c));
         assertTrue(pod.getVolumes().stream().anyMatch(v -> v.getSecret() != null
                 && baseName(v.getSecret().getSecretName()).equals("quaestor-audit-signing-key")), "signing key from a Secret");
         for (EnvVar e : c.getEnv()) {
@@ -236,6 +236,49 @@ class ManifestsTest {
         List<Secret> dev = Rendered.render(OVERLAYS.resolve("dev")).all(Secret.class);
         assertFalse(dev.isEmpty());
         assertTrue(Files.readString(OVERLAYS.resolve("dev/kustomization.yaml")).contains("EXAMPLE SECRETS - DEV ONLY"));
+    }
+
+    /**
+     * prod anchors checkpoints: the TSA's URL is https, the root it pins is read from the quaestor-tsa Secret's mount,
+     * the credentials come from that Secret, and the network policy lets the pods reach the TSA (an address block on
+     * the URL's port).
+     */
+    @Test
+    void prodAnchorsCheckpointsWithATsaItCanReachAndPinsItsRootFromASecret() throws Exception {
+        Rendered r = Rendered.render(OVERLAYS.resolve("prod"));
+        Deployment d = r.one(Deployment.class, "quaestor");
+        Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Map<String, String> config = configOf(r, c);
+        java.net.URI tsa = java.net.URI.create(config.get("QUAESTOR_AUDIT_ANCHOR_TSA_URL"));
+        assertEquals("https", tsa.getScheme());
+        String ca = config.get("QUAESTOR_AUDIT_ANCHOR_TSA_CA");
+        var mount = c.getVolumeMounts().stream().filter(m -> ca.startsWith(m.getMountPath() + "/")).findFirst()
+                .orElseThrow(() -> new AssertionError("no volume holds " + ca));
+        Volume volume = d.getSpec().getTemplate().getSpec().getVolumes().stream().filter(v -> v.getName().equals(mount.getName()))
+                .findFirst().orElseThrow();
+        assertEquals("quaestor-tsa", volume.getSecret().getSecretName(), "the pinned root comes from a Secret");
+        assertTrue(secretsReferenced(c).contains("quaestor-tsa"), "the credentials too");
+        int port = tsa.getPort() < 0 ? 443 : tsa.getPort();
+        NetworkPolicy np = r.one(NetworkPolicy.class, "quaestor");
+        assertTrue(np.getSpec().getEgress().stream().anyMatch(e -> ports(e.getPorts()).contains(port) && e.getTo() != null
+                && e.getTo().stream().anyMatch(t -> t.getIpBlock() != null)), "an egress rule to the TSA's addresses on port " + port);
+        // The base leaves anchoring off, and starts without the Secret.
+        Rendered dev = Rendered.render(OVERLAYS.resolve("dev"));
+        Container devContainer = dev.one(Deployment.class, "quaestor").getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertNull(configOf(dev, devContainer).get("QUAESTOR_AUDIT_ANCHOR_TSA_URL"));
+        assertTrue(volume.getSecret().getOptional(), "optional: pods start without anchoring");
+    }
+
+    /** The optional alert rules render, alert on the anchoring lag the server publishes, and no overlay includes them. */
+    @Test
+    void optionalAlertsRenderAndWatchTheAnchoringLag() throws Exception {
+        Rendered r = Rendered.render(REPO.resolve("deploy/optional/monitoring"));
+        var rule = r.all(GenericKubernetesResource.class).stream().filter(o -> o.getKind().equals("PrometheusRule")).findFirst()
+                .orElseThrow();
+        assertEquals("monitoring.coreos.com/v1", rule.getApiVersion());
+        String rules = rule.getAdditionalProperties().get("spec").toString();
+        assertTrue(rules.contains("alert=QuaestorAnchoringBehind") && rules.contains("(quaestor_audit_anchor_lag_seconds) > 300"), rules);
+        assertTrue(rules.contains("alert=QuaestorAnchoringLosingCheckpoints"), rules);
     }
 
     @Test

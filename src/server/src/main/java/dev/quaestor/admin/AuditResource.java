@@ -3,7 +3,8 @@ package dev.quaestor.admin;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
-import dev.quaestor.evidence.Report;
+import dev.quaestor.audit.anchor.Anchorer;
+import dev.quaestor.evidence.check.Report;
 import dev.quaestor.identity.Identity;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.GET;
@@ -30,12 +31,14 @@ public class AuditResource {
 
     private final AuditReader reader;
     private final AuditLog log;
+    private final Anchorer anchorer;
     private final StaffAccess access;
     private final String auditorRole;
 
-    AuditResource(AuditReader reader, AuditLog log, StaffAccess access, dev.quaestor.audit.AuditConfig config) {
+    AuditResource(AuditReader reader, AuditLog log, Anchorer anchorer, StaffAccess access, dev.quaestor.audit.AuditConfig config) {
         this.reader = reader;
         this.log = log;
+        this.anchorer = anchorer;
         this.access = access;
         this.auditorRole = config.auditorRole();
     }
@@ -116,6 +119,10 @@ public class AuditResource {
             m.put("checkpoints", l.checkpoints());
             m.put("signedThrough", l.signedThrough());
             m.put("unsignedTail", l.unsignedTail());
+            m.put("anchors", l.anchors());
+            m.put("anchoredThrough", l.anchoredThrough());
+            m.put("anchoredAt", l.anchoredAt() == null ? null : l.anchoredAt().toString());
+            m.put("unanchoredTail", l.unanchoredTail());
             m.put("archivedThrough", l.archivedThrough());
             m.put("nodes", l.nodes());
             m.put("broken", l.broken());
@@ -124,6 +131,19 @@ public class AuditResource {
         body.put("problems", r.problems().stream().map(p -> Map.of("log", p.log(), "seq", p.seq(), "message", p.message())).toList());
         body.put("warnings", r.warnings());
         body.put("trustedKeys", log.trustedKeyStrings());
+        var a = anchorer.status();
+        var anchoring = new LinkedHashMap<String, Object>();
+        anchoring.put("enabled", a.enabled());
+        if (a.enabled()) {
+            anchoring.put("log", log.chain());
+            anchoring.put("tsa", a.tsa());
+            anchoring.put("lagSeconds", a.lagSeconds());
+            anchoring.put("waiting", a.waiting());
+            anchoring.put("anchoredThrough", a.anchoredThrough());
+            anchoring.put("anchoredAt", a.anchoredAt() == null ? null : a.anchoredAt().toString());
+            anchoring.put("lastFailure", a.lastFailure());
+        }
+        body.put("anchoring", anchoring);
         return body;
     }
 

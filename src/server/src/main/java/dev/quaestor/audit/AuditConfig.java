@@ -85,5 +85,59 @@ public interface AuditConfig {
          */
         @WithDefault("1s")
         Duration mergeWindow();
+    /** Anchoring checkpoints with RFC 3161 time-stamps from a time-stamping authority (docs/audit.md). */
+    Anchor anchor();
+
+    /** {@code quaestor.audit.anchor.*} */
+    interface Anchor {
+
+        /**
+         * The time-stamping authority (RFC 3161 over HTTP: POST {@code application/timestamp-query}). Unset:
+         * checkpoints are not anchored.
+         */
+        Optional<java.net.URI> tsaUrl();
+
+        /**
+         * PEM file of the TSA root certificate(s) tokens must chain to (a mounted Secret or ConfigMap): each token
+         * is checked against them before it is stored, and {@code /audit/verify} checks tokens against them.
+         * Required with {@code tsa-url}.
+         */
+        Optional<String> tsaCa();
+
+        /** HTTP basic credentials, if the TSA asks for them (sent over https only). */
+        Optional<String> username();
+
+        Optional<String> password();
+
+        /**
+         * A TLS configuration of Quarkus's TLS registry ({@code quarkus.tls.<name>.*}) for the TSA's https: the
+         * trust store for its server certificate and, for mutual TLS, the key store with this server's client
+         * certificate. Unset: the JDK's trusted CAs, no client certificate.
+         */
+        Optional<String> tlsConfigurationName();
+
+        /** Anchor every Nth checkpoint. Neither this nor {@code interval}: every checkpoint. */
+        Optional<Integer> every();
+
+        /** Anchor the first checkpoint signed this long after the last anchored one (with {@code every}: whichever first). */
+        Optional<Duration> interval();
+
+        /** The TSA policy (an OID) to ask for; unset: the TSA's default. */
+        Optional<String> policy();
+
+        /**
+         * How long after its checkpoint a token may be made. A checkpoint older than this is not anchored (its token
+         * would not verify); a later one vouches for its records. Verifiers use the same {@code --tsa-max-delay}.
+         */
+        @WithDefault("1H")
+        Duration maxDelay();
+
+        /** How long one request to the TSA may take, connection included. */
+        @WithDefault("10S")
+        Duration timeout();
+
+        /** How often the anchorer looks for checkpoints to anchor, and tries again after the TSA did not answer. */
+        @WithDefault("2S")
+        Duration poll();
     }
 }

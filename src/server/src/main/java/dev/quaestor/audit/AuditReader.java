@@ -1,12 +1,12 @@
 package dev.quaestor.audit;
 
-import dev.quaestor.evidence.LogVerifier;
-import dev.quaestor.evidence.Problem;
-import dev.quaestor.evidence.ProofBuilder;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.RecordProof;
-import dev.quaestor.evidence.Report;
-import dev.quaestor.evidence.TrustedKeys;
+import dev.quaestor.evidence.check.LogVerifier;
+import dev.quaestor.evidence.check.Problem;
+import dev.quaestor.evidence.check.Report;
+import dev.quaestor.evidence.check.TrustedKeys;
+import dev.quaestor.evidence.prove.ProofBuilder;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -52,10 +52,12 @@ public class AuditReader {
     private static final int FETCH = 1000;
     private final AgroalDataSource ds;
     private final AuditLog log;
+    private final PinnedTsaRoots tsaRoots;
 
-    AuditReader(AgroalDataSource ds, AuditLog log) {
+    AuditReader(AgroalDataSource ds, AuditLog log, PinnedTsaRoots tsaRoots) {
         this.ds = ds;
         this.log = log;
+        this.tsaRoots = tsaRoots;
     }
 
     public Page search(Query q) {
@@ -198,7 +200,10 @@ public class AuditReader {
         return found.stream().findFirst();
     }
 
-    /** The last signed checkpoint of a log: its size (the seq it covers), when it was written, and its note. */
+    /**
+     * The last signed checkpoint of a log: its size (the seq it covers), when it was written, and its note (with its
+     * time-stamp's line, if anchored).
+     */
     public record LastCheckpoint(String log, long size, String signedAt, String note) {
     }
 
@@ -206,12 +211,13 @@ public class AuditReader {
     public List<LastCheckpoint> lastCheckpoints() {
         var out = new ArrayList<LastCheckpoint>();
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT cp.chain_id, cp.seq, cp.signed_at, cp.note FROM audit_checkpoint cp JOIN (SELECT chain_id, MAX(seq) AS seq "
-                        + "FROM audit_checkpoint GROUP BY chain_id) last ON last.chain_id = cp.chain_id AND last.seq = cp.seq "
-                        + "ORDER BY cp.chain_id")) {
+                "SELECT k.chain_id, k.seq, k.signed_at, k.note, " + StoredLog.ANCHOR + " FROM audit_checkpoint k JOIN (SELECT chain_id,"
+                        + " MAX(seq) AS seq FROM audit_checkpoint GROUP BY chain_id) last ON last.chain_id = k.chain_id"
+                        + " AND last.seq = k.seq " + StoredLog.ANCHORED + " ORDER BY k.chain_id")) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new LastCheckpoint(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
+                    out.add(new LastCheckpoint(rs.getString(1), rs.getLong(2), rs.getString(3),
+                            rs.getString(4) == null ? null : StoredLog.anchored(rs.getString(4), rs.getString(5))));
                 }
             }
             return out;
@@ -286,8 +292,9 @@ public class AuditReader {
 
     /**
      * The proof file (docs/audit-format.md, section 4) of every record of a request: each record with
-     * its inclusion path to the latest checkpoint of its log that covers it. Nothing of any other record
-     * is in it but hashes. A record not yet under a checkpoint has no proof until the next one is signed.
+     * its inclusion path to the first anchored checkpoint of its log that covers it (else the latest), with its
+     * time-stamp. Nothing of any other record is in it but hashes. A record not yet under a checkpoint has no
+     * proof until the next one is signed.
      */
     public Proof proof(String requestId) {
         try (Connection c = ds.getConnection()) {
@@ -312,7 +319,7 @@ public class AuditReader {
                 }
                 String logId = r.get("log");
                 long seq = Long.parseLong(r.get("seq"));
-                Optional<String[]> checkpoint = latestCheckpoint(c, logId, seq);
+                Optional<String[]> checkpoint = provingCheckpoint(c, logId, seq);
                 if (checkpoint.isEmpty()) {
                     return new Proof(null, records.size(), "record " + seq + " of log " + logId
                             + " is not under a signed checkpoint yet; ask again in a few seconds");
@@ -350,7 +357,7 @@ public class AuditReader {
         }
     }
 
-    /** The signed note of a log's checkpoint at exactly {@code size}. */
+    /** The signed note of a log's checkpoint at exactly {@code size} (with its time-stamp's line, if anchored). */
     public Optional<String> checkpointAt(String logId, long size) {
         try (Connection c = ds.getConnection()) {
             return checkpointAt(c, logId, size);
@@ -360,34 +367,42 @@ public class AuditReader {
     }
 
     private static Optional<String> checkpointAt(Connection c, String logId, long size) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT note FROM audit_checkpoint WHERE chain_id = ? AND seq = ? AND note IS NOT NULL")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT k.note, " + StoredLog.ANCHOR + " FROM audit_checkpoint k "
+                + StoredLog.ANCHORED + " WHERE k.chain_id = ? AND k.seq = ? AND k.note IS NOT NULL")) {
             ps.setString(1, logId);
             ps.setLong(2, size);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+                return rs.next() ? Optional.of(StoredLog.anchored(rs.getString(1), rs.getString(2))) : Optional.empty();
             }
         }
     }
 
-    /** The latest format-2 checkpoint of the log covering {@code seq}: its size and its note. */
-    private static Optional<String[]> latestCheckpoint(Connection c, String logId, long seq) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT seq, note FROM audit_checkpoint WHERE chain_id = ? AND seq >= ? "
-                + "AND note IS NOT NULL ORDER BY seq DESC LIMIT 1")) {
+    /**
+     * The format-2 checkpoint of the log to prove {@code seq} against: the first that covers it and is anchored (its
+     * token's time is the closest bound on when the record existed), else the latest that covers it; its size and
+     * its note, with its time-stamp's line if anchored.
+     */
+    private static Optional<String[]> provingCheckpoint(Connection c, String logId, long seq) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT k.seq, k.note, " + StoredLog.ANCHOR + " FROM audit_checkpoint k "
+                + StoredLog.ANCHORED + " WHERE k.chain_id = ? AND k.seq >= ? AND k.note IS NOT NULL"
+                + " ORDER BY CASE WHEN " + StoredLog.ANCHOR + " IS NULL THEN 1 ELSE 0 END,"
+                + " CASE WHEN " + StoredLog.ANCHOR + " IS NULL THEN -k.seq ELSE k.seq END LIMIT 1")) {
             ps.setString(1, logId);
             ps.setLong(2, seq);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new String[] {Long.toString(rs.getLong(1)), rs.getString(2)}) : Optional.empty();
+                return rs.next() ? Optional.of(new String[] {Long.toString(rs.getLong(1)), StoredLog.anchored(rs.getString(2),
+                        rs.getString(3))}) : Optional.empty();
             }
         }
     }
 
     /**
      * Verifies every log in the database with the offline verifier's own checks ({@link LogVerifier}),
-     * trusting only the pinned keys (never one the database names), and this replica's log against the
-     * size its writer knows it committed (records removed from the end).
+     * trusting only the pinned keys and TSA roots (never one the database names), and this replica's log against
+     * the size its writer knows it committed (records removed from the end).
      */
     public Report verify() {
-        var v = new LogVerifier(TrustedKeys.of(log.trustedKeys(), List.of()), false);
+        var v = new LogVerifier(TrustedKeys.of(log.trustedKeys(), List.of()), tsaRoots.check().orElse(null), false);
         try (Connection c = ds.getConnection()) {
             StoredLog.replay(c, null, null, v);
         } catch (SQLException e) {

@@ -1,6 +1,7 @@
 package dev.quaestor.audit;
 
 import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.v1.V1Record;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -198,7 +199,7 @@ final class AuditRecords {
             put(m, c.field(), v);
             i++;
         }
-        if (RecordFormat.V1.equals(m.get("v"))) {
+        if (V1Record.VERSION.equals(m.get("v"))) {
             m.put("chain", m.remove("log"));
         } else {
             m.remove("prev");

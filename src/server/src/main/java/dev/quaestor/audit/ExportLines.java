@@ -2,9 +2,9 @@ package dev.quaestor.audit;
 
 import dev.quaestor.evidence.CanonicalRecord;
 import dev.quaestor.evidence.ExportSink;
-import dev.quaestor.evidence.ExportWriter;
 import dev.quaestor.evidence.Hex;
-import dev.quaestor.evidence.V1Checkpoint;
+import dev.quaestor.evidence.v1.V1Checkpoint;
+import dev.quaestor.evidence.write.ExportWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 

@@ -2,6 +2,7 @@ package dev.quaestor.audit;
 
 import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.VerifierKey;
+import dev.quaestor.evidence.write.NoteSigner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
@@ -81,7 +82,7 @@ final class SigningKey {
 
     /** Signs a checkpoint of {@code origin}'s tree. */
     Checkpoint checkpoint(String origin, long size, byte[] root, Instant time) {
-        return Checkpoint.sign(origin, size, root, time, verifierKey, privateKey);
+        return NoteSigner.checkpoint(origin, size, root, time, verifierKey, privateKey);
     }
 
     /** The public key, X.509, base64. */

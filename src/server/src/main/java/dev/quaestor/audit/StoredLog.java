@@ -1,8 +1,9 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.evidence.Anchor;
 import dev.quaestor.evidence.CanonicalRecord;
 import dev.quaestor.evidence.ExportSink;
-import dev.quaestor.evidence.V1Checkpoint;
+import dev.quaestor.evidence.v1.V1Checkpoint;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,13 +16,23 @@ import java.time.ZoneOffset;
  * Reads the audit tables in the export's order (docs/audit-format.md, section 6: keys, checkpoints,
  * archive markers, nodes, then each log's records by seq) into an {@link ExportSink}. The export file
  * and the online check are both this, with a different sink, so what is checked online is exactly
- * what an outsider would check offline. Records stream from a database cursor.
+ * what an outsider would check offline. A checkpoint's note carries its time-stamp's line once its anchor is
+ * stored (docs/audit-format.md, section 3.1). Records stream from a database cursor.
  */
 final class StoredLog {
 
     private static final int FETCH = 1000;
 
+    /** Joins a checkpoint row {@code k} to its anchor, if stored; {@link #ANCHOR} is then the note line's field. */
+    static final String ANCHORED = "LEFT JOIN audit_anchor a ON a.chain_id = k.chain_id AND a.seq = k.seq";
+    static final String ANCHOR = "a.signature";
+
     private StoredLog() {
+    }
+
+    /** A checkpoint's note as served: with its time-stamp's line if it has an anchor ({@code field} not null). */
+    static String anchored(String note, String field) {
+        return field == null ? note : Anchor.attach(note, field);
     }
 
     /** Everything, or the records whose time falls in [from, to) with every key, checkpoint, marker and node. */
@@ -39,12 +50,13 @@ final class StoredLog {
                 }
             }
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, seq, head_hash, signed_at, key_id, signature, note "
-                + "FROM audit_checkpoint ORDER BY chain_id, seq"); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT k.chain_id, k.seq, k.head_hash, k.signed_at, k.key_id, k.signature, "
+                + "k.note, " + ANCHOR + " FROM audit_checkpoint k " + ANCHORED + " ORDER BY k.chain_id, k.seq");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 row++;
                 if (rs.getString(7) != null) {
-                    sink.checkpoint(rs.getString(1), rs.getLong(2), rs.getString(7), row);
+                    sink.checkpoint(rs.getString(1), rs.getLong(2), anchored(rs.getString(7), rs.getString(8)), row);
                 } else {
                     sink.checkpointV1(new V1Checkpoint(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                             rs.getString(5), rs.getString(6)), row);

@@ -5,6 +5,7 @@ import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.NodeSource;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.TreeHash;
+import dev.quaestor.evidence.v1.V1Record;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -94,6 +95,6 @@ final class TreeNodes implements NodeSource {
 
     /** A record's leaf hash: as stored for formats 2 and 3; recomputed for format 1, whose stored hash is another one. */
     static byte[] leafHash(Map<String, String> row) {
-        return RecordFormat.V1.equals(row.get("v")) ? RecordFormat.leafHash(row) : Hex.hash(row.get("hash"));
+        return RecordFormat.isCurrent(row.get("v")) ? Hex.hash(row.get("hash")) : TreeHash.leaf(V1Record.canonical(row));
     }
 }

@@ -2,7 +2,8 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
-import dev.quaestor.evidence.Report;
+import dev.quaestor.audit.anchor.Anchorer;
+import dev.quaestor.evidence.check.Report;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateData;
@@ -17,13 +18,15 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Integrity: each writer's log, its last signed checkpoint, and whether everything verifies, checked now with
- * the offline verifier's own code against the pinned keys. A broken record is named with its log and position
- * and, where the database still holds it, linked to its request.
+ * Integrity: each writer's log, its last signed checkpoint, how far signatures and time-stamps vouch for its
+ * records, and whether everything verifies, checked now with the offline verifier's own code against the pinned
+ * keys and TSA roots; and this replica's anchoring, with how far behind it is. A broken record is named with its log
+ * and position and, where the database still holds it, linked to its request.
  */
 @Path("/console/integrity")
 @TemplateData(target = Report.Summary.class)
 @TemplateData(target = AuditReader.LastCheckpoint.class)
+@TemplateData(target = Anchorer.Status.class)
 @Produces(MediaType.TEXT_HTML)
 public class IntegrityResource {
 
@@ -37,14 +40,16 @@ public class IntegrityResource {
 
     private final AuditReader reader;
     private final AuditLog log;
+    private final Anchorer anchorer;
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final Template integrity;
 
-    IntegrityResource(AuditReader reader, AuditLog log, ConsoleAccess access, ConsolePage page,
+    IntegrityResource(AuditReader reader, AuditLog log, Anchorer anchorer, ConsoleAccess access, ConsolePage page,
             @Location("console/integrity.html") Template integrity) {
         this.reader = reader;
         this.log = log;
+        this.anchorer = anchorer;
         this.access = access;
         this.page = page;
         this.integrity = integrity;
@@ -64,6 +69,6 @@ public class IntegrityResource {
                 p.seq() <= 0 ? null : reader.recordAt(p.log(), p.seq()).map(r -> r.get("request")).orElse(null))).toList();
         return page.of(integrity, "Integrity").data("ok", report.ok()).data("logs", logs).data("problems", problems)
                 .data("warnings", report.warnings()).data("records", report.records()).data("ms", ms)
-                .data("keys", log.trustedKeyStrings());
+                .data("keys", log.trustedKeyStrings()).data("anchoring", anchorer.status()).data("chain", log.chain());
     }
 }

@@ -4,7 +4,7 @@ import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
 import dev.quaestor.audit.RequestIds;
-import dev.quaestor.evidence.Report;
+import dev.quaestor.evidence.check.Report;
 import dev.quaestor.review.Finding.Category;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;

@@ -1,10 +1,10 @@
 package dev.quaestor.audit;
 
-import dev.quaestor.evidence.Main;
+import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.support.Repo;
 import dev.quaestor.support.TestDatabase;
-import dev.quaestor.support.TestPostgres;
 import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.TestPostgres;
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;

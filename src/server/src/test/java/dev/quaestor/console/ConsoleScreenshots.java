@@ -1,11 +1,13 @@
 package dev.quaestor.console;
 
 import dev.quaestor.review.DailyReview;
+import dev.quaestor.support.AnchoredProfile;
 import dev.quaestor.support.Browser;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.TestPolicies;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import java.nio.file.Files;
@@ -23,9 +25,12 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
  * Writes the README's screenshots of the console's main pages to the directory named by the system property
- * {@code quaestor.screenshots} ({@code scripts/console-screenshots.sh} sets it); does nothing without it.
+ * {@code quaestor.screenshots} ({@code scripts/console-screenshots.sh} sets it); does nothing without it. The server
+ * anchors its checkpoints ({@link AnchoredProfile}, booted once for this and AnchoringTest), so the integrity page
+ * shows its time-stamps.
  */
 @QuarkusTest
+@TestProfile(AnchoredProfile.class)
 class ConsoleScreenshots {
 
     @Inject
@@ -93,6 +98,11 @@ class ConsoleScreenshots {
         Rpc.call(bob, bobSession, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":"
                 + "\"file:///docs/trials/onco-734/summary.md\"}}").statusCode(200);
         Thread.sleep(1500);
+        // Under a time-stamped checkpoint too, for the integrity page.
+        String auditor = TestIssuer.tokenFor("auditor");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> io.restassured.RestAssured.given()
+                .header("Authorization", "Bearer " + auditor).get("/audit/verify").then().extract().jsonPath()
+                .getLong("anchoring.anchoredThrough") > 0);
     }
 
     private static void shot(WebDriver d, Path dir, String name, int height) throws Exception {

@@ -1,12 +1,13 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.v1.V1Record;
 import java.util.Map;
 
 /**
  * A record as the checks see it: its canonical bytes (section 1.1, or 1.3 for version 1) and the few
  * fields they look at (version, log, seq, and version 1's prev). Made from a record's fields
  * ({@link #of(Map)}), or from the canonical bytes themselves when an export line was read straight
- * into them ({@link RecordLine}); either way {@link #fields()} gives the fields back.
+ * into them (the fast reader); either way {@link #fields()} gives the fields back.
  */
 public final class CanonicalRecord {
 
@@ -34,20 +35,22 @@ public final class CanonicalRecord {
     /** From a record's fields (absent ones left out). */
     public static CanonicalRecord of(Map<String, String> fields) {
         String v = fields.get("v");
-        boolean v1 = RecordFormat.V1.equals(v);
-        var names = RecordFormat.fieldsOf(v);
-        boolean known = names != null;
-        return new CanonicalRecord(v, fields.get(v1 ? "chain" : "log"), fields.get("seq"), v1 ? fields.get("prev") : null,
-                known ? RecordFormat.unknownField(fields, names) : null, known ? RecordFormat.canonical(fields) : null, fields);
+        if (V1Record.VERSION.equals(v)) {
+            return new CanonicalRecord(v, fields.get("chain"), fields.get("seq"), fields.get("prev"), V1Record.unknownField(fields),
+                    V1Record.canonical(fields), fields);
+        }
+        boolean known = RecordFormat.isCurrent(v);
+        return new CanonicalRecord(v, fields.get("log"), fields.get("seq"), null, known ? RecordFormat.unknownField(fields) : null,
+                known ? RecordFormat.canonical(fields) : null, fields);
     }
 
     /** From version-2 canonical bytes already built, with the fields they hold that the checks need. */
-    static CanonicalRecord ofV2(byte[] canonical, String log, String seq) {
+    public static CanonicalRecord ofV2(byte[] canonical, String log, String seq) {
         return new CanonicalRecord(RecordFormat.V2, log, seq, null, null, canonical, null);
     }
 
     /** A version-2 record known by its leaf hash only (its canonical bytes were hashed and let go). */
-    static CanonicalRecord ofV2Leaf(byte[] leaf, String log, String seq) {
+    public static CanonicalRecord ofV2Leaf(byte[] leaf, String log, String seq) {
         var r = new CanonicalRecord(RecordFormat.V2, log, seq, null, null, null, null);
         r.leaf = leaf;
         return r;
@@ -83,12 +86,12 @@ public final class CanonicalRecord {
         return canonical == null ? null : canonical.clone();
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return canonical;
     }
 
     /** The leaf hash: SHA-256(0x00 || canonical bytes). */
-    byte[] leaf() {
+    public byte[] leaf() {
         if (leaf == null) {
             leaf = TreeHash.leaf(canonical);
         }
@@ -96,7 +99,7 @@ public final class CanonicalRecord {
     }
 
     /** Version 1's stored hash: SHA-256 of the canonical bytes. */
-    byte[] v1Hash() {
+    public byte[] v1Hash() {
         if (v1Hash == null) {
             v1Hash = TreeHash.sha256(canonical);
         }
@@ -104,10 +107,10 @@ public final class CanonicalRecord {
     }
 
     /** Computes the hashes the checks will need now (on a worker thread), so that checking does not wait for them. */
-    void hashInAdvance() {
+    public void hashInAdvance() {
         if (canonical != null) {
             leaf();
-            if (RecordFormat.V1.equals(version)) {
+            if (V1Record.VERSION.equals(version)) {
                 v1Hash();
             }
         }
@@ -116,9 +119,14 @@ public final class CanonicalRecord {
     /** The record's fields (unless only its leaf hash was kept). */
     public Map<String, String> fields() {
         if (fields == null) {
-            fields = RecordFormat.parseAny(canonical);
+            fields = parse(canonical);
         }
         return fields;
+    }
+
+    /** Reads canonical bytes of either version, as their first field says. */
+    public static Map<String, String> parse(byte[] canonical) {
+        return V1Record.is(canonical) ? V1Record.parse(canonical) : RecordFormat.parse(canonical);
     }
 
     @Override

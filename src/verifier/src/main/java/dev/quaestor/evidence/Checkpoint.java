@@ -1,7 +1,6 @@
 package dev.quaestor.evidence;
 
 import java.nio.charset.StandardCharsets;
-import java.security.PrivateKey;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
@@ -21,11 +20,6 @@ public record Checkpoint(String origin, long size, byte[] root, Instant time, St
         return origin + "\n" + size + "\n" + Base64.getEncoder().encodeToString(root) + "\ntime " + time + "\n";
     }
 
-    public static Checkpoint sign(String origin, long size, byte[] root, Instant time, VerifierKey key, PrivateKey privateKey) {
-        String note = SignedNote.sign(text(origin, size, root, time), key, privateKey);
-        return new Checkpoint(origin, size, root.clone(), time, note);
-    }
-
     /** Opens and parses a checkpoint note; it must be signed by a trusted key. */
     public static Checkpoint open(String note, Collection<VerifierKey> trusted) throws SignedNote.Refused {
         var opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted);
@@ -33,7 +27,7 @@ public record Checkpoint(String origin, long size, byte[] root, Instant time, St
     }
 
     /** Parses the text of a checkpoint whose signature was checked (or is about to be). */
-    static Checkpoint parse(String text, String note) throws SignedNote.Refused {
+    public static Checkpoint parse(String text, String note) throws SignedNote.Refused {
         String[] lines = text.substring(0, text.length() - 1).split("\n", -1);
         if (lines.length < 3) {
             throw new SignedNote.Refused("not a checkpoint: fewer than three lines");

@@ -1,5 +1,6 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.check.ProofCheck;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;

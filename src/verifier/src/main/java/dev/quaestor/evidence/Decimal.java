@@ -1,13 +1,13 @@
 package dev.quaestor.evidence;
 
 /** Non-negative decimal numbers as the format writes them: no sign, no leading zeros, below 2^63. */
-final class Decimal {
+public final class Decimal {
 
     private Decimal() {
     }
 
     /** The value, or -1 if {@code s} is not such a number. */
-    static long parse(String s) {
+    public static long parse(String s) {
         if (s == null || s.isEmpty() || s.length() > 19 || (s.charAt(0) == '0' && s.length() > 1)) {
             return -1;
         }

@@ -1,30 +1,24 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.v1.V1Checkpoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
- * Reads an export (JSON Lines, docs/audit-format.md, section 6) and hands each line, with its line
- * number, to an {@link ExportSink}, in order. It checks only that each line is well formed and has the
- * names its type needs; what the lines mean is the sink's business. Exports written by the version-1
- * server ({@code chain} for {@code log}, {@code null} for absent fields, key lines with {@code keyId}
- * and {@code publicKey}) are read too.
+ * Reads an export (JSON Lines, docs/audit-format.md, section 6) line by line and hands each line, with
+ * its line number, to an {@link ExportSink}, in order. It checks only that each line is well formed and
+ * has the names its type needs; what the lines mean is the sink's business. Exports written by the
+ * version-1 server ({@code chain} for {@code log}, {@code null} for absent fields, key lines with
+ * {@code keyId} and {@code publicKey}) are read too.
  *
- * <p>Reading a line and hashing its record do not depend on other lines, so worker threads do that a
- * chunk of lines at a time while the calling thread hands the results to the sink strictly in order.
+ * <p>This is the plain reader. {@code dev.quaestor.evidence.fast.FastExportReader} reads the same
+ * lines in parallel into the same calls, faster; {@code verify --plain} uses this one.
  */
 public final class ExportReader {
 
@@ -35,145 +29,86 @@ public final class ExportReader {
         }
     }
 
-    /** Lines are read a chunk at a time; chunks are reused (large arrays cost the garbage collector more). */
-    private static final int CHUNK = 1 << 18;
+    /** One line, read: a record and its stored hash, or another line's names and values, or why it cannot be read. */
+    public record Line(long number, CanonicalRecord record, String storedHash, Map<String, String> other, String error) {
 
-    /** One line, read: a record (hashed), a stored node, another line's names and values, or why it cannot be read. */
-    private record Parsed(int line, CanonicalRecord record, String storedHash, NodeLine.Read node, Map<String, String> other,
-            String error) {
-    }
-
-    /** The lines of one chunk, numbered from 1 within it, and the chunk, to be reused. */
-    private record Batch(List<Parsed> items, int lines, byte[] chunk) {
+        /** Hands the line to {@code sink}; an unreadable line ends the export. */
+        public void to(ExportSink sink) throws Unreadable {
+            if (error != null) {
+                throw unreadable(number, error);
+            }
+            if (record != null) {
+                sink.record(record, storedHash, number);
+            } else {
+                ExportReader.other(other, number, sink);
+            }
+        }
     }
 
     private ExportReader() {
     }
 
-    /** Reads every line of {@code in} into {@code sink}, with a worker per processor; returns the number of lines. */
+    /** Reads every line of {@code in} into {@code sink}; returns the number of lines. */
     public static long read(InputStream in, ExportSink sink) throws IOException, Unreadable {
-        return read(in, sink, Runtime.getRuntime().availableProcessors());
-    }
-
-    /** As {@link #read(InputStream, ExportSink)}, with {@code workers} threads (0: all in the calling thread). */
-    public static long read(InputStream in, ExportSink sink, int workers) throws IOException, Unreadable {
-        ExecutorService pool = workers == 0 ? null : Executors.newFixedThreadPool(workers, r -> {
-            Thread t = new Thread(r, "export-reader");
-            t.setDaemon(true);
-            return t;
-        });
-        var pending = new ArrayDeque<Future<Batch>>();
-        var free = new ArrayDeque<byte[]>();
-        boolean keepBytes = sink.needsRecordBytes();
+        byte[] buf = new byte[1 << 16];
+        int size = 0;
         long lines = 0;
-        try {
-            byte[] carry = new byte[0];
-            boolean eof = false;
-            while (!eof || !pending.isEmpty()) {
-                while (!eof && pending.size() < Math.max(1, 2 * workers)) {
-                    byte[] chunk = free.isEmpty() || carry.length >= CHUNK / 2 ? new byte[Math.max(CHUNK, 2 * carry.length)] : free.pop();
-                    System.arraycopy(carry, 0, chunk, 0, carry.length);
-                    int n = carry.length + in.readNBytes(chunk, carry.length, chunk.length - carry.length);
-                    int end = n;
-                    if (n == chunk.length) {
-                        while (end > 0 && chunk[end - 1] != '\n') {
-                            end--;
-                        }
-                        if (end == 0) { // one line longer than the chunk: read on
-                            carry = Arrays.copyOf(chunk, n);
-                            continue;
-                        }
-                    } else {
-                        eof = true;
-                    }
-                    carry = Arrays.copyOfRange(chunk, end, n);
-                    int length = end;
-                    if (pool == null) {
-                        lines = dispatch(parse(chunk, length, keepBytes), lines, sink, free);
-                    } else {
-                        pending.add(pool.submit(() -> parse(chunk, length, keepBytes)));
-                    }
+        boolean eof = false;
+        while (!eof || size > 0) {
+            if (!eof) {
+                if (size == buf.length) {
+                    buf = Arrays.copyOf(buf, 2 * buf.length); // a line longer than the buffer
                 }
-                if (!pending.isEmpty()) {
-                    lines = dispatch(pending.poll().get(), lines, sink, free);
+                int n = in.read(buf, size, buf.length - size);
+                eof = n < 0;
+                size += Math.max(n, 0);
+            }
+            int from = 0;
+            for (int nl = 0; nl < size; nl++) {
+                if (buf[nl] == '\n') {
+                    take(parse(buf, from, nl, ++lines), sink);
+                    from = nl + 1;
                 }
             }
-            return lines;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("reading the export failed: " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted");
-        } finally {
-            if (pool != null) {
-                pool.shutdownNow();
+            if (eof && from < size) {
+                take(parse(buf, from, size, ++lines), sink);
+                from = size;
             }
+            System.arraycopy(buf, from, buf, 0, size - from);
+            size -= from;
+        }
+        return lines;
+    }
+
+    private static void take(Line line, ExportSink sink) throws Unreadable {
+        if (line != null) {
+            line.to(sink);
         }
     }
 
-    /** Reads the lines of {@code b[0, length)}; runs on a worker. */
-    private static Batch parse(byte[] b, int length, boolean keepBytes) {
-        var items = new ArrayList<Parsed>(length / 256);
-        var fast = new RecordLine();
-        int line = 0;
-        int from = 0;
-        while (from < length) {
-            line++;
-            // Only record lines go to the fast path, so that other lines do not shape how it is compiled.
-            RecordLine.Read read = RecordLine.startsRecord(b, from, length) ? fast.read(b, from, length, keepBytes) : null;
-            if (read != null) {
-                read.record().hashInAdvance();
-                items.add(new Parsed(line, read.record(), read.storedHash(), null, null, null));
-                from = read.end() + 1;
-                continue;
-            }
-            NodeLine.Read node = NodeLine.startsNode(b, from, length) ? NodeLine.read(b, from, length) : null;
-            if (node != null) {
-                items.add(new Parsed(line, null, null, node, null, null));
-                from = node.end() + 1;
-                continue;
-            }
-            int nl = from;
-            while (nl < length && b[nl] != '\n') {
-                nl++;
-            }
-            Parsed p = parseLine(b, from, nl, line);
-            if (p != null) {
-                items.add(p);
-                if (p.error != null) {
-                    break; // nothing after an unreadable line is read
-                }
-            }
-            from = nl + 1;
-        }
-        return new Batch(items, line, b);
-    }
-
-    /** A line the fast path declined: read in general. */
-    private static Parsed parseLine(byte[] b, int from, int to, int line) {
+    /** Reads the line {@code b[from, to)} (without its newline); null if it is blank. */
+    public static Line parse(byte[] b, int from, int to, long number) {
         String text;
         try {
             text = decode(b, from, to);
         } catch (CharacterCodingException e) {
-            return new Parsed(line, null, null, null, null, "the line is not valid UTF-8 text");
+            return new Line(number, null, null, null, "the line is not valid UTF-8 text");
         }
         if (text.isBlank()) {
             return null;
         }
         Map<String, String> m;
         try {
-            m = FlatJson.readAllowingNull(text, line);
+            m = FlatJson.readAllowingNull(text, number);
         } catch (FlatJson.Malformed e) {
-            return new Parsed(line, null, null, null, null, e.detail());
+            return new Line(number, null, null, null, e.detail());
         }
         if ("record".equals(m.get("type")) && m.containsKey("hash")) {
             m.remove("type");
             String hash = m.remove("hash");
-            CanonicalRecord r = CanonicalRecord.of(m);
-            r.hashInAdvance();
-            return new Parsed(line, r, hash, null, null, null);
+            return new Line(number, CanonicalRecord.of(m), hash, null, null);
         }
-        return new Parsed(line, null, null, null, m, null);
+        return new Line(number, null, null, m, null);
     }
 
     private static String decode(byte[] b, int from, int to) throws CharacterCodingException {
@@ -186,28 +121,7 @@ public final class ExportReader {
         return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
     }
 
-    /** Hands a chunk's lines to the sink, in order; returns the line count so far. */
-    private static long dispatch(Batch batch, long before, ExportSink sink, ArrayDeque<byte[]> free) throws Unreadable {
-        for (Parsed p : batch.items) {
-            long line = before + p.line;
-            if (p.error != null) {
-                throw unreadable(line, p.error);
-            }
-            if (p.record != null) {
-                sink.record(p.record, p.storedHash, line);
-            } else if (p.node != null) {
-                sink.node(p.node.log(), p.node.level(), p.node.index(), p.node.hash(), line);
-            } else {
-                other(p.other, line, sink);
-            }
-        }
-        if (batch.chunk.length == CHUNK) {
-            free.push(batch.chunk);
-        }
-        return before + batch.lines;
-    }
-
-    /** A line other than a record in the writer's layout. */
+    /** A line other than a record, by its type. */
     private static void other(Map<String, String> m, long line, ExportSink sink) throws Unreadable {
         String type = m.get("type");
         if (type == null) {
@@ -263,7 +177,7 @@ public final class ExportReader {
         return v;
     }
 
-    private static Unreadable unreadable(long line, String message) {
+    public static Unreadable unreadable(long line, String message) {
         return new Unreadable("line " + Plain.n(line) + ": " + message);
     }
 }

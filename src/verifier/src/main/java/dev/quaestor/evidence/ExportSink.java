@@ -1,5 +1,7 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.v1.V1Checkpoint;
+
 /**
  * What an export is made of (docs/audit-format.md, section 6), one call per line, in the export's
  * order: keys, checkpoints, archive markers, nodes, then records. {@code line} is where it was read

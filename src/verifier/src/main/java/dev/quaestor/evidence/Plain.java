@@ -3,12 +3,12 @@ package dev.quaestor.evidence;
 import java.util.Locale;
 
 /** Numbers as people read them in messages: 1,234,567. */
-final class Plain {
+public final class Plain {
 
     private Plain() {
     }
 
-    static String n(long value) {
+    public static String n(long value) {
         return String.format(Locale.ENGLISH, "%,d", value);
     }
 }

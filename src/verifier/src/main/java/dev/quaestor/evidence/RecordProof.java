@@ -1,5 +1,6 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.check.ProofCheck;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;

@@ -4,9 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
-import java.security.Signature;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -21,7 +18,7 @@ import java.util.Set;
  */
 public final class SignedNote {
 
-    private static final String DASH = "\u2014 ";
+    public static final String DASH = "\u2014 ";
     /** Notes with more signature lines than this are refused (the specification requires accepting 16). */
     static final int MAX_SIGNATURES = 100;
 
@@ -52,23 +49,6 @@ public final class SignedNote {
     }
 
     private SignedNote() {
-    }
-
-    /** Signs {@code text} (lines each ending in a newline) and returns the whole note. */
-    public static String sign(String text, VerifierKey key, PrivateKey privateKey) {
-        if (!text.endsWith("\n") || text.contains("\n\n") || hasControl(text)) {
-            throw new IllegalArgumentException("note text must be non-empty lines, each ending in a newline");
-        }
-        try {
-            var s = Signature.getInstance("Ed25519");
-            s.initSign(privateKey);
-            s.update(text.getBytes(StandardCharsets.UTF_8));
-            byte[] sig = s.sign();
-            byte[] field = ByteBuffer.allocate(4 + sig.length).putInt(key.keyId()).put(sig).array();
-            return text + "\n" + DASH + key.name() + " " + Base64.getEncoder().encodeToString(field) + "\n";
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot sign with Ed25519: " + e.getMessage(), e);
-        }
     }
 
     /** Verifies {@code note} against {@code trusted} keys; throws {@link Refused} saying why it is not acceptable. */
@@ -173,7 +153,7 @@ public final class SignedNote {
         return null;
     }
 
-    private static boolean hasControl(String s) {
+    public static boolean hasControl(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c < 0x20 && c != '\n') {

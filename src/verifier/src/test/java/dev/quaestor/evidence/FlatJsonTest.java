@@ -1,5 +1,6 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.write.FlatJsonWriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,10 +11,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The export's line format: written and read back unchanged; anything but a flat object of strings and numbers refused. */
-class FlatJsonTest {
+public class FlatJsonTest {
 
     /** Random text with everything JSON must escape, and characters of one to four UTF-8 bytes. */
-    static String awkward(Random rnd, int length) {
+    public static String awkward(Random rnd, int length) {
         String[] pieces = {"a", "Z", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "\b", "\f", "\u0000", "\u0001", "\u001f",
             "\u007f", "\u0080", "\u00e9", "\u2028", "\u2029", "\u20ac", "\uffff", "\ud83d\ude00", "\udbff\udfff", "\ud800\udc00",
             "=", ":", "-", "{", "}", ",", "[", "]"};
@@ -32,7 +33,7 @@ class FlatJsonTest {
             m.put("type", "record");
             m.put(awkward(rnd, 1 + rnd.nextInt(4)), awkward(rnd, rnd.nextInt(20)));
             m.put("seq", (long) rnd.nextInt(1_000_000));
-            String line = FlatJson.write(m);
+            String line = FlatJsonWriter.write(m);
             assertTrue(!line.contains("\n") && !line.contains("\u2028"), line);
             Map<String, String> back = FlatJson.read(line, 1);
             assertEquals(m.size(), back.size());
@@ -73,7 +74,7 @@ class FlatJsonTest {
 
     @Test
     void theWriterRefusesWhatIsNotText() {
-        assertThrows(IllegalArgumentException.class, () -> FlatJson.write(Map.of("a", "\ud800")));
-        assertThrows(IllegalArgumentException.class, () -> FlatJson.write(Map.of("a", 1.5)));
+        assertThrows(IllegalArgumentException.class, () -> FlatJsonWriter.write(Map.of("a", "\ud800")));
+        assertThrows(IllegalArgumentException.class, () -> FlatJsonWriter.write(Map.of("a", 1.5)));
     }
 }

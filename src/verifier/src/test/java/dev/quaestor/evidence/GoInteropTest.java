@@ -1,5 +1,6 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.check.LogVerifierTest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -88,5 +89,12 @@ class GoInteropTest {
         // Another key does not verify it either.
         Run other = run(List.of(PROGRAM.toString(), LogVerifierTest.OTHER.vkey().toString(), file.toString()));
         assertEquals(1, other.code, other.out);
+
+        // With its time-stamp line (an RFC 3161 token under a key Go does not know) the note still verifies, as
+        // C2SP signed notes require of signatures by unknown keys.
+        Path anchored = Files.writeString(dir.resolve("anchored"), Anchor.attach(cp.note(), Anchor.field(new byte[3000])));
+        Run withToken = run(List.of(PROGRAM.toString(), vkey, anchored.toString()));
+        assertEquals(0, withToken.code, withToken.out);
+        assertEquals(cp.note().substring(0, cp.note().indexOf("\n\n") + 1), withToken.out);
     }
 }

@@ -1,5 +1,13 @@
 package dev.quaestor.evidence;
 
+import dev.quaestor.evidence.check.LogVerifier;
+import dev.quaestor.evidence.check.Report;
+import dev.quaestor.evidence.check.TimeStampCheck;
+import dev.quaestor.evidence.check.TrustedKeys;
+import dev.quaestor.evidence.fast.FastExportReader;
+import dev.quaestor.evidence.v1.V1Checkpoint;
+import dev.quaestor.evidence.write.ExportWriter;
+import dev.quaestor.evidence.write.NoteSigner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +26,11 @@ import java.util.Map;
  * tree, stored nodes (every complete subtree of 16 leaves or more; below that at month ends), signed
  * checkpoints and the export. Tests then tamper with the export's lines.
  */
-final class TestLog {
+public final class TestLog {
 
     /** A signing key with a fixed seed (test keys only). */
-    record Key(VerifierKey vkey, PrivateKey privateKey) {
-        static Key of(String name, int seed) {
+    public record Key(VerifierKey vkey, PrivateKey privateKey) {
+        public static Key of(String name, int seed) {
             byte[] s = new byte[32];
             for (int i = 0; i < 32; i++) {
                 s[i] = (byte) (seed * 31 + i);
@@ -37,12 +45,12 @@ final class TestLog {
             }
         }
 
-        Checkpoint sign(String log, long size, byte[] root, Instant time) {
-            return Checkpoint.sign(vkey.name() + "/" + log, size, root, time, vkey, privateKey);
+        public Checkpoint sign(String log, long size, byte[] root, Instant time) {
+            return NoteSigner.checkpoint(vkey.name() + "/" + log, size, root, time, vkey, privateKey);
         }
 
         /** A version-1 signature (base64) over the version-1 checkpoint payload. */
-        String signV1(byte[] payload) {
+        public String signV1(byte[] payload) {
             try {
                 var s = Signature.getInstance("Ed25519");
                 s.initSign(privateKey);
@@ -53,11 +61,11 @@ final class TestLog {
             }
         }
 
-        String v1KeyId() {
+        public String v1KeyId() {
             return V1Checkpoint.keyId(vkey.publicKey());
         }
 
-        String v1PublicKey() {
+        public String v1PublicKey() {
             return Base64.getEncoder().encodeToString(V1Checkpoint.x509(vkey.publicKey()));
         }
     }
@@ -75,10 +83,10 @@ final class TestLog {
         }
     }
 
-    static final Instant T0 = Instant.parse("2026-11-25T19:04:35.123456Z");
+    public static final Instant T0 = Instant.parse("2026-11-25T19:04:35.123456Z");
 
     /** Record {@code seq} of {@code log}: varied, with awkward values now and then. */
-    static Map<String, String> record(String log, long seq) {
+    public static Map<String, String> record(String log, long seq) {
         var r = new LinkedHashMap<String, String>();
         r.put("v", "2");
         r.put("log", log);
@@ -120,7 +128,7 @@ final class TestLog {
      * Makes record {@code r} a summary of refused attempts in format version 3, as the server writes one: the
      * exact count, first and last time, the URIs its events named (each with its count) and how many more.
      */
-    static void summary(Map<String, String> r, long seq) {
+    public static void summary(Map<String, String> r, long seq) {
         r.put("v", RecordFormat.V3);
         r.put("kind", "ATTEMPT_SUMMARY");
         r.put("decision", "DENY");
@@ -138,13 +146,13 @@ final class TestLog {
         r.put("uris_more", Long.toString(seq));
     }
 
-    final Key key;
-    final String log;
-    final List<String> recordLines = new ArrayList<>();
-    final List<String> checkpointLines = new ArrayList<>();
-    final List<String> nodeLines = new ArrayList<>();
-    final Map<Long, Checkpoint> checkpoints = new LinkedHashMap<>();
-    final Frontier tree = new Frontier();
+    public final Key key;
+    public final String log;
+    public final List<String> recordLines = new ArrayList<>();
+    public final List<String> checkpointLines = new ArrayList<>();
+    public final List<String> nodeLines = new ArrayList<>();
+    public final Map<Long, Checkpoint> checkpoints = new LinkedHashMap<>();
+    public final Frontier tree = new Frontier();
     private final StringBuilder buf = new StringBuilder();
     private final ExportWriter nodeWriter;
     private final ExportWriter recordWriter;
@@ -152,7 +160,7 @@ final class TestLog {
     private final StringBuilder nodeText = new StringBuilder();
     private final StringBuilder checkpointText = new StringBuilder();
 
-    TestLog(Key key, String log) {
+    public TestLog(Key key, String log) {
         this.key = key;
         this.log = log;
         this.recordWriter = new ExportWriter(buf);
@@ -161,7 +169,7 @@ final class TestLog {
     }
 
     /** Appends records up to {@code seq} (inclusive), signing a checkpoint every {@code every} records. */
-    TestLog appendTo(long seq, long every) {
+    public TestLog appendTo(long seq, long every) {
         while (tree.size() < seq) {
             append(record(log, tree.size() + 1));
             if (tree.size() % every == 0) {
@@ -171,7 +179,7 @@ final class TestLog {
         return this;
     }
 
-    void append(Map<String, String> r) {
+    public void append(Map<String, String> r) {
         byte[] leaf = RecordFormat.leafHash(r);
         tree.append(leaf, (level, index, hash) -> {
             if (level >= 4) {
@@ -183,23 +191,42 @@ final class TestLog {
     }
 
     /** Signs a checkpoint of the tree so far. */
-    Checkpoint checkpoint() {
-        var cp = key.sign(log, tree.size(), tree.root(), T0.plusSeconds(tree.size()));
+    public Checkpoint checkpoint() {
+        return checkpointAt(T0.plusSeconds(tree.size()));
+    }
+
+    /** Signs a checkpoint of the tree so far, at {@code time}. */
+    public Checkpoint checkpointAt(Instant time) {
+        var cp = key.sign(log, tree.size(), tree.root(), time);
         addCheckpoint(cp);
         return cp;
     }
 
-    void addCheckpoint(Checkpoint cp) {
+    public void addCheckpoint(Checkpoint cp) {
         checkpoints.put(cp.size(), cp);
         line(checkpointWriter, w -> w.checkpoint(log, cp));
         checkpointLines.add(take(checkpointText));
+    }
+
+    /** The text of the checkpoint at {@code size}: what it signs, and what a time-stamp token is over. */
+    public String text(long size) {
+        String note = checkpoints.get(size).note();
+        return note.substring(0, note.lastIndexOf("\n\n") + 1);
+    }
+
+    /** Carries {@code token} in the note of the checkpoint at {@code size} (its export line is rewritten). */
+    public void anchor(long size, byte[] token) {
+        Checkpoint cp = checkpoints.get(size);
+        int i = new ArrayList<>(checkpoints.keySet()).indexOf(size);
+        line(checkpointWriter, w -> w.checkpoint(log, size, Anchor.attach(cp.note(), Anchor.field(token))));
+        checkpointLines.set(i, take(checkpointText));
     }
 
     /**
      * The end of a month: store the complete subtrees below level 4 on the tree's right edge (those the
      * tree of this size is made of), and sign a checkpoint.
      */
-    void monthEnd() {
+    public void monthEnd() {
         long end = tree.size();
         for (int level = 3; level >= 0; level--) {
             if ((end >>> level & 1) != 0) {
@@ -217,7 +244,7 @@ final class TestLog {
     }
 
     /** The export's lines: the key, checkpoints, nodes, then the records. */
-    List<String> export() {
+    public List<String> export() {
         var out = new ArrayList<String>();
         out.add(keyLine(key));
         out.addAll(checkpointLines);
@@ -227,7 +254,7 @@ final class TestLog {
     }
 
     /** The export after records 1 to {@code seq} were archived: a marker, and the records after it. */
-    List<String> exportArchivedThrough(long seq) {
+    public List<String> exportArchivedThrough(long seq) {
         var out = new ArrayList<String>();
         out.add(keyLine(key));
         out.addAll(checkpointLines);
@@ -238,20 +265,20 @@ final class TestLog {
         return out;
     }
 
-    static String markerLine(String log, long seq, String hash) {
+    public static String markerLine(String log, long seq, String hash) {
         var sb = new StringBuilder();
         line(new ExportWriter(sb), w -> w.archive(log, seq, hash));
         return take(sb);
     }
 
-    static String keyLine(Key key) {
+    public static String keyLine(Key key) {
         var sb = new StringBuilder();
         line(new ExportWriter(sb), w -> w.key(key.vkey()));
         return take(sb);
     }
 
     /** The line of record {@code seq} in {@code lines}. */
-    static int indexOfRecord(List<String> lines, long seq) {
+    public static int indexOfRecord(List<String> lines, long seq) {
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).startsWith("{\"type\":\"record\"") && lines.get(i).contains(",\"seq\":" + seq + ",")) {
                 return i;
@@ -261,7 +288,7 @@ final class TestLog {
     }
 
     /** The line of record {@code seq} of {@code log} in {@code lines}. */
-    static int indexOfRecordOf(List<String> lines, String log, long seq) {
+    public static int indexOfRecordOf(List<String> lines, String log, long seq) {
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).startsWith("{\"type\":\"record\"") && lines.get(i).contains("\"log\":\"" + log + "\",\"seq\":" + seq + ",")) {
                 return i;
@@ -270,14 +297,37 @@ final class TestLog {
         throw new IllegalArgumentException("no record " + log + "/" + seq);
     }
 
-    static String text(List<String> lines) {
+    public static String text(List<String> lines) {
         return String.join("\n", lines) + "\n";
     }
 
-    static Report verify(List<String> lines, TrustedKeys trusted, boolean partial) {
-        var v = new LogVerifier(trusted, partial);
+    /**
+     * Verifies the export's lines with the fast reader and with the plain reader, which must report
+     * exactly the same (problems, lines and words included); returns the report.
+     */
+    public static Report verify(List<String> lines, TrustedKeys trusted, boolean partial) {
+        return verify(lines, trusted, null, partial);
+    }
+
+    /** As {@link #verify(List, TrustedKeys, boolean)}, checking time-stamp tokens with {@code stamps} (null: not checked). */
+    public static Report verify(List<String> lines, TrustedKeys trusted, TimeStampCheck stamps, boolean partial) {
+        byte[] bytes = text(lines).getBytes(StandardCharsets.UTF_8);
+        Report fast = verify(bytes, trusted, stamps, partial, true);
+        Report plain = verify(bytes, trusted, stamps, partial, false);
+        if (!fast.equals(plain)) {
+            throw new AssertionError("the fast and the plain reader disagree:\n" + fast + "\n" + plain);
+        }
+        return fast;
+    }
+
+    private static Report verify(byte[] export, TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean fast) {
+        var v = new LogVerifier(trusted, stamps, partial);
         try {
-            ExportReader.read(new java.io.ByteArrayInputStream(text(lines).getBytes(StandardCharsets.UTF_8)), v);
+            if (fast) {
+                FastExportReader.read(new java.io.ByteArrayInputStream(export), v);
+            } else {
+                ExportReader.read(new java.io.ByteArrayInputStream(export), v);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (ExportReader.Unreadable e) {
@@ -286,7 +336,7 @@ final class TestLog {
         return v.finish();
     }
 
-    interface Write {
+    public interface Write {
         void to(ExportWriter w) throws IOException;
     }
 

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import dev.quaestor.audit.ExportCsv;
-import dev.quaestor.evidence.FlatJson;
 import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.write.FlatJsonWriter;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -83,7 +83,7 @@ public final class SearchExport {
             }
             line.setLength(0);
             line.append("{\"type\":\"record\",");
-            String body = FlatJson.write(fields);
+            String body = FlatJsonWriter.write(fields);
             line.append(body, 1, body.length()).append('\n');
             write(w, line);
             n[0]++;

@@ -1,0 +1,123 @@
+package dev.quaestor.audit;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** The audit settings of the benchmarks: a generated key, the defaults otherwise, no anchoring. */
+final class BenchConfig implements AuditConfig {
+
+    private final String chain;
+
+    BenchConfig(String chain) {
+        this.chain = chain;
+    }
+
+    public Optional<String> chainId() {
+        return Optional.of(chain);
+    }
+
+    public String logName() {
+        return "quaestor.audit";
+    }
+
+    public Optional<List<String>> trustedKeys() {
+        return Optional.empty();
+    }
+
+    public Optional<String> trustedKeysFile() {
+        return Optional.empty();
+    }
+
+    public int queueCapacity() {
+        return 10_000;
+    }
+
+    public int maxBatch() {
+        return 500;
+    }
+
+    public Duration commitTimeout() {
+        return Duration.ofSeconds(5);
+    }
+
+    public int checkpointEvery() {
+        return 1000;
+    }
+
+    public Duration checkpointInterval() {
+        return Duration.ofSeconds(10);
+    }
+
+    public Optional<String> signingKey() {
+        return Optional.empty();
+    }
+
+    public Optional<String> signingKeyFile() {
+        return Optional.empty();
+    }
+
+    public boolean generateKey() {
+        return true;
+    }
+
+    public Optional<List<String>> hashedFields() {
+        return Optional.empty();
+    }
+
+    public Optional<String> hmacKey() {
+        return Optional.empty();
+    }
+
+    public String auditorRole() {
+        return "quaestor-auditor";
+    }
+
+    public Anchor anchor() {
+        return new Anchor() {
+            public Optional<java.net.URI> tsaUrl() {
+                return Optional.empty();
+            }
+
+            public Optional<String> tsaCa() {
+                return Optional.empty();
+            }
+
+            public Optional<String> username() {
+                return Optional.empty();
+            }
+
+            public Optional<String> password() {
+                return Optional.empty();
+            }
+
+            public Optional<String> tlsConfigurationName() {
+                return Optional.empty();
+            }
+
+            public Optional<Integer> every() {
+                return Optional.empty();
+            }
+
+            public Optional<Duration> interval() {
+                return Optional.empty();
+            }
+
+            public Optional<String> policy() {
+                return Optional.empty();
+            }
+
+            public Duration maxDelay() {
+                return Duration.ofHours(1);
+            }
+
+            public Duration timeout() {
+                return Duration.ofSeconds(10);
+            }
+
+            public Duration poll() {
+                return Duration.ofSeconds(2);
+            }
+        };
+    }
+}

@@ -1,0 +1,102 @@
+package dev.quaestor.audit.anchor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quaestor.evidence.Anchor;
+import dev.quaestor.evidence.check.TimeStampCheck;
+import dev.quaestor.support.TlsFiles;
+import dev.quaestor.support.TsaServer;
+import dev.quaestor.testtsa.OpensslTsa;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The TSA client against OpenSSL's TSA behind https: with the right client certificate and credentials it gets a
+ * token that the verifier's check accepts; wrong credentials, no client certificate, basic credentials over plain
+ * http and a TSA that does not answer each fail with their own reason.
+ */
+class TsaClientTest {
+
+    @TempDir
+    static Path dir;
+    static TlsFiles tls;
+    static TsaServer tsa;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tls = TlsFiles.create(dir.resolve("tls"));
+        tsa = TsaServer.start(OpensslTsa.create(dir.resolve("tsa"), "Client Test TSA"), tls);
+    }
+
+    @AfterAll
+    static void stop() {
+        tsa.close();
+    }
+
+    static TsaClient client(String password, SSLContext ssl, Duration timeout) {
+        return new TsaClient(new TsaClient.Target(tsa.url(), Optional.of(TsaServer.USER), Optional.of(password), ssl, timeout,
+                Optional.empty()));
+    }
+
+    @Test
+    void aTokenFromTheTsaPassesTheVerifiersCheck() throws Exception {
+        String text = "quaestor.audit/replica-a\n7\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\ntime " + Instant.now().minusSeconds(1) + "\n";
+        byte[] token = client(TsaServer.PASSWORD, tls.clientContext(true), Duration.ofSeconds(10)).stamp(Anchor.imprint(text));
+        TimeStampCheck check;
+        try (InputStream in = Files.newInputStream(tsa.root())) {
+            check = new TimeStampCheck(TimeStampCheck.certificates(in), TimeStampCheck.MAX_DELAY);
+        }
+        var stamp = check.check(token, text, Instant.now().minusSeconds(1));
+        assertEquals("CN=Client Test TSA", stamp.tsa());
+    }
+
+    @Test
+    void wrongCredentialsAreRefused() throws Exception {
+        var f = assertThrows(TsaClient.Failure.class, () -> client("wrong", tls.clientContext(true), Duration.ofSeconds(10))
+                .stamp(new byte[32]));
+        assertEquals("refused", f.reason);
+        assertTrue(f.getMessage().contains("HTTP 401"), f.getMessage());
+    }
+
+    @Test
+    void withoutItsClientCertificateTheTsaIsNotReached() throws Exception {
+        int granted = tsa.granted();
+        var f = assertThrows(TsaClient.Failure.class, () -> client(TsaServer.PASSWORD, tls.clientContext(false), Duration.ofSeconds(10))
+                .stamp(new byte[32]));
+        assertTrue(f.reason.equals("tls") || f.reason.equals("unreachable"), f.reason + ": " + f.getMessage());
+        assertEquals(granted, tsa.granted());
+    }
+
+    @Test
+    void credentialsAreNeverSentOverPlainHttp() {
+        var e = assertThrows(IllegalStateException.class, () -> new TsaClient(new TsaClient.Target(URI.create("http://tsa.example.org/"),
+                Optional.of("u"), Optional.of("p"), null, Duration.ofSeconds(1), Optional.empty())));
+        assertTrue(e.getMessage().contains("credentials are sent over https only"), e.getMessage());
+    }
+
+    @Test
+    void aTsaThatDoesNotAnswerTimesOut() throws Exception {
+        tsa.stall();
+        try {
+            long started = System.nanoTime();
+            var f = assertThrows(TsaClient.Failure.class, () -> client(TsaServer.PASSWORD, tls.clientContext(true), Duration.ofMillis(800))
+                    .stamp(new byte[32]));
+            assertEquals("timeout", f.reason, f.getMessage());
+            assertTrue(System.nanoTime() - started < Duration.ofSeconds(10).toNanos());
+        } finally {
+            tsa.resume();
+        }
+    }
+}

@@ -1,9 +1,0 @@
-package dev.quaestor.evidence;
-
-/** The command line is wrong or an input cannot be read: exit code 2, with a message for a person. */
-final class UsageError extends Exception {
-
-    UsageError(String message) {
-        super(message, null, false, false);
-    }
-}

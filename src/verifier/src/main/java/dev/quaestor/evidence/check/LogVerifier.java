@@ -1,0 +1,283 @@
+package dev.quaestor.evidence.check;
+
+import dev.quaestor.evidence.Anchor;
+import dev.quaestor.evidence.CanonicalRecord;
+import dev.quaestor.evidence.Checkpoint;
+import dev.quaestor.evidence.ExportSink;
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.Plain;
+import dev.quaestor.evidence.VerifierKey;
+import dev.quaestor.evidence.v1.V1Checkpoint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.FutureTask;
+
+/**
+ * Verifies one or more logs from what an export holds, pushed in the export's order (an
+ * {@link ExportSink}): the same code checks an export file and rows read from the database.
+ *
+ * <p>Only the keys given to it are trusted. A checkpoint counts if a trusted key signed it and its
+ * origin is {@code <key name>/<log>}; keys the export itself names are reported, never used. A
+ * checkpoint's time-stamp token, if it carries one, is checked against the pinned TSA roots
+ * ({@link TimeStampCheck}). Each log's records are then checked against its own checkpoints
+ * ({@link LogCheck}). {@link #finish()} returns a {@link Report}: per log, the first broken record with its
+ * position, in plain words, and up to where signatures and time-stamps vouch for the records.
+ */
+public final class LogVerifier implements ExportSink {
+
+    private final TrustedKeys trusted;
+    private final TimeStampCheck stamps;
+    private final boolean partial;
+    private final Map<String, LogCheck> logs = new TreeMap<>();
+    private final List<Problem> problems = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>();
+    private final Map<String, Integer> moreRefused = new HashMap<>();
+    private final Map<String, Boolean> refusedOnce = new HashMap<>();
+    private final Map<String, Integer> refusedStamps = new HashMap<>();
+    /** Checkpoints that carry a token which was not checked (no TSA root was pinned). */
+    private int unchecked;
+    /** Checkpoint checks under way, in the export's order; each yields what to do with its outcome. */
+    private final List<FutureTask<Runnable>> pending = new ArrayList<>();
+    private LogCheck last;
+
+    /**
+     * @param trusted the keys checkpoints must be signed with
+     * @param partial the export may cover only part of each log (a time range): a log may start after
+     *     seq 1 and end before its last checkpoint
+     */
+    public LogVerifier(TrustedKeys trusted, boolean partial) {
+        this(trusted, null, partial);
+    }
+
+    /**
+     * @param stamps checks checkpoints' time-stamp tokens against the pinned TSA roots; null: tokens are
+     *     not checked (and the report says so)
+     */
+    public LogVerifier(TrustedKeys trusted, TimeStampCheck stamps, boolean partial) {
+        this.trusted = trusted;
+        this.stamps = stamps;
+        this.partial = partial;
+    }
+
+    @Override
+    public void key(String vkey, long line) {
+        VerifierKey k;
+        try {
+            k = VerifierKey.parse(vkey);
+        } catch (IllegalArgumentException e) {
+            warnings.add("line " + Plain.n(line) + ": the export names a key that is not a valid verifier key; it was ignored");
+            return;
+        }
+        if (!trusted.trusts(k)) {
+            warnings.add("line " + Plain.n(line) + ": the export names the key " + k.name() + "+" + k.keyIdHex()
+                    + ", which you did not trust (--trust); it was not used for anything");
+        }
+    }
+
+    @Override
+    public void keyV1(String keyId, String publicKeyBase64, long line) {
+        byte[] raw = V1Checkpoint.rawKey(publicKeyBase64);
+        if (raw == null || !V1Checkpoint.keyId(raw).equals(keyId)) {
+            warnings.add("line " + Plain.n(line) + ": the export names a version-1 key that is not valid; it was ignored");
+        } else if (!trusted.trustsRaw(raw)) {
+            warnings.add("line " + Plain.n(line) + ": the export names the version-1 key " + keyId
+                    + ", which you did not trust (--trust); it was not used for anything");
+        }
+    }
+
+    /**
+     * Checking a signature costs about a millisecond, and an export holds a checkpoint every thousand
+     * records or so: each check starts in the background as its line is read, and before the first
+     * record this thread helps finish them and applies their outcomes in the export's order.
+     */
+    @Override
+    public void checkpoint(String log, long size, String note, long line) {
+        start(new FutureTask<>(() -> checkNote(log, size, note, line)));
+    }
+
+    @Override
+    public void checkpointV1(V1Checkpoint c, long line) {
+        start(new FutureTask<>(() -> checkV1(c, line)));
+    }
+
+    private void start(FutureTask<Runnable> check) {
+        pending.add(check);
+        ForkJoinPool.commonPool().execute(check);
+    }
+
+    private void settle() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        // The background takes checks from the front; this thread helps from the back (running a check
+        // the background has run, or is running, does nothing).
+        for (int i = pending.size() - 1; i >= 0; i--) {
+            pending.get(i).run();
+        }
+        for (FutureTask<Runnable> check : pending) {
+            try {
+                check.get().run();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("checking a checkpoint failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+        }
+        pending.clear();
+    }
+
+    /** Checks a checkpoint note (any thread); returns what to do with the outcome (in order). */
+    private Runnable checkNote(String log, long size, String note, long line) {
+        String what = "the checkpoint on line " + Plain.n(line) + " (log " + log + ", " + Plain.n(size) + " records)";
+        SignedCheckpoint opened;
+        try {
+            opened = SignedCheckpoint.open(note, trusted, what);
+        } catch (SignedCheckpoint.Refused e) {
+            return refusal(log, size, line, e.getMessage());
+        }
+        Checkpoint cp = opened.checkpoint();
+        if (opened.signerOf(log) == null) {
+            return refusal(log, size, line, what + " belongs to another log: it is for " + cp.origin() + ", not for "
+                    + opened.signers().get(0).name() + "/" + log);
+        }
+        if (cp.size() != size) {
+            return refusal(log, size, line, what + " was altered: the line says " + Plain.n(size) + " records, the signed checkpoint "
+                    + Plain.n(cp.size()));
+        }
+        byte[] root = cp.root();
+        // The checkpoint's signature holds, so it counts for the records whatever its time-stamp says.
+        byte[] token;
+        try {
+            token = Anchor.find(note);
+        } catch (IllegalArgumentException e) {
+            return unstamped(log, size, root, line, what + " is damaged: " + e.getMessage());
+        }
+        if (token == null || stamps == null) {
+            boolean unchecked = token != null;
+            return () -> {
+                this.unchecked += unchecked ? 1 : 0;
+                log(log).checkpoint(size, root, line, null);
+            };
+        }
+        try {
+            TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
+            return () -> log(log).checkpoint(size, root, line, stamp);
+        } catch (TimeStampCheck.Failed e) {
+            return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage());
+        }
+    }
+
+    /**
+     * A checkpoint whose time-stamp does not vouch for it: it counts without one, and its time-stamp is a problem
+     * (the first of each log; the rest are counted).
+     */
+    private Runnable unstamped(String log, long size, byte[] root, long line, String message) {
+        return () -> {
+            if (refusedStamps.merge(log, 1, Integer::sum) == 1) {
+                log(log).problem(new Problem(log, size, line, message));
+            }
+            log(log).checkpoint(size, root, line, null);
+        };
+    }
+
+    private Runnable checkV1(V1Checkpoint c, long line) {
+        String what = "the version-1 checkpoint on line " + Plain.n(line) + " (log " + c.log() + ", seq " + Plain.n(c.seq()) + ")";
+        byte[] key = trusted.v1Key(c.keyId());
+        if (key == null) {
+            return refusal(c.log(), c.seq(), line, what + " is signed by a key that is not trusted: version-1 key " + c.keyId());
+        }
+        if (!Hex.isHash(c.hash()) || !c.signedBy(key)) {
+            return refusal(c.log(), c.seq(), line, what + " has an invalid signature: it was changed after it was signed");
+        }
+        return () -> log(c.log()).pin(c.seq(), c.hash(), line);
+    }
+
+    private Runnable refusal(String log, long size, long line, String message) {
+        return () -> refused(log, size, line, message);
+    }
+
+    /** The checks need records' leaf hashes (and, for version 1, their bytes, which are always kept), nothing more. */
+    @Override
+    public boolean needsRecordBytes() {
+        return false;
+    }
+
+    @Override
+    public void archive(String log, long seq, String hash, long line) {
+        log(log).marker(seq, hash, line);
+    }
+
+    @Override
+    public void node(String log, int level, long index, String hash, long line) {
+        log(log).node(level, index, hash, line);
+    }
+
+    /** A record: its fields (absent ones left out, no {@code type} or {@code hash}), its stored hash and where it was read. */
+    public void record(Map<String, String> fields, String storedHash, long line) {
+        record(CanonicalRecord.of(fields), storedHash, line);
+    }
+
+    @Override
+    public void record(CanonicalRecord record, String storedHash, long line) {
+        settle();
+        String log = record.log();
+        if (log == null) {
+            problems.add(new Problem("?", 0, line, "the record on line " + Plain.n(line) + " names no log: it was damaged"));
+            return;
+        }
+        LogCheck c = last != null && last.log.equals(log) ? last : log(log);
+        last = c;
+        c.record(record, storedHash, line);
+    }
+
+    /** Ends the checks and reports. */
+    public Report finish() {
+        settle();
+        var summaries = new ArrayList<Report.Summary>();
+        var all = new ArrayList<>(problems);
+        var warned = new ArrayList<>(warnings);
+        for (LogCheck c : logs.values()) {
+            c.finish(refusedOnce.containsKey(c.log));
+            summaries.add(c.summary());
+            all.addAll(c.problems());
+            warned.addAll(c.warnings());
+            Integer more = moreRefused.get(c.log);
+            if (more != null) {
+                all.add(new Problem(c.log, 0, 0, Plain.n(more) + " more checkpoint(s) of log " + c.log
+                        + " were refused as well"));
+            }
+            int stampsRefused = refusedStamps.getOrDefault(c.log, 0);
+            if (stampsRefused > 1) {
+                all.add(new Problem(c.log, 0, 0, Plain.n(stampsRefused - 1) + " more time-stamp token(s) of log " + c.log
+                        + " were refused as well"));
+            }
+        }
+        if (unchecked > 0) {
+            warned.add(Plain.n(unchecked) + " checkpoint(s) carry an RFC 3161 time-stamp token, which was not checked: pin the"
+                    + " time-stamping authority's root with --tsa-ca to check them");
+        }
+        if (trusted.isEmpty()) {
+            all.add(new Problem("-", 0, 0, "no key was trusted, so no checkpoint could be checked: give the log's verifier key"));
+        }
+        return new Report(List.copyOf(summaries), List.copyOf(all), List.copyOf(warned));
+    }
+
+    private void refused(String log, long size, long line, String message) {
+        log(log); // the log is reported even if none of its checkpoints counts
+        if (refusedOnce.putIfAbsent(log, true) == null) {
+            problems.add(new Problem(log, size, line, message));
+        } else {
+            moreRefused.merge(log, 1, Integer::sum);
+        }
+    }
+
+    private LogCheck log(String name) {
+        return logs.computeIfAbsent(name, n -> new LogCheck(n, partial, stamps != null));
+    }
+}

@@ -1,0 +1,90 @@
+package dev.quaestor.evidence.check;
+
+import dev.quaestor.evidence.Anchor;
+import dev.quaestor.evidence.CanonicalRecord;
+import dev.quaestor.evidence.Checkpoint;
+import dev.quaestor.evidence.Decimal;
+import dev.quaestor.evidence.Plain;
+import dev.quaestor.evidence.RecordProof;
+import dev.quaestor.evidence.TreeHash;
+import dev.quaestor.evidence.VerifierKey;
+import dev.quaestor.evidence.v1.V1Record;
+import java.util.Map;
+
+/**
+ * Checks one proof of a record (docs/audit-format.md, section 4), offline: the checkpoint is signed by
+ * a trusted key and is the record's log's; the record sits at its seq; its leaf hash and the inclusion
+ * path lead to the checkpoint's root; and if the checkpoint carries a time-stamp token and TSA roots are
+ * pinned, the token vouches for the checkpoint ({@link TimeStampCheck}).
+ */
+public final class RecordProofCheck {
+
+    /**
+     * The outcome: the record's fields (null if they cannot be read), the checkpoint (null if refused), its
+     * verified time-stamp (null if none), what can be said of its time-stamp in words, and why not, if not.
+     */
+    public record Result(Map<String, String> fields, Checkpoint checkpoint, String signer, TimeStampCheck.Stamp stamp,
+            String anchor, String failure) {
+        public boolean verified() {
+            return failure == null;
+        }
+    }
+
+    private RecordProofCheck() {
+    }
+
+    public static Result check(RecordProof proof, TrustedKeys trusted) {
+        return check(proof, trusted, null);
+    }
+
+    /** @param stamps checks the checkpoint's time-stamp token; null: it is not checked */
+    public static Result check(RecordProof proof, TrustedKeys trusted, TimeStampCheck stamps) {
+        Map<String, String> fields = null;
+        try {
+            fields = CanonicalRecord.parse(proof.record());
+        } catch (IllegalArgumentException e) {
+            return new Result(null, null, null, null, null, "the record in the proof is damaged (" + e.getMessage() + ")");
+        }
+        SignedCheckpoint opened;
+        try {
+            opened = SignedCheckpoint.open(proof.checkpoint(), trusted, "the checkpoint");
+        } catch (SignedCheckpoint.Refused e) {
+            return new Result(fields, null, null, null, null, e.getMessage());
+        }
+        Checkpoint cp = opened.checkpoint();
+        String log = V1Record.VERSION.equals(fields.get("v")) ? fields.get("chain") : fields.get("log");
+        VerifierKey signer = opened.signerOf(log);
+        if (signer == null) {
+            return new Result(fields, cp, null, null, null, "the checkpoint is for " + cp.origin() + ", not for the record's log " + log);
+        }
+        String who = signer.name() + "+" + signer.keyIdHex();
+        if (Decimal.parse(fields.get("seq")) != proof.index() + 1) {
+            return new Result(fields, cp, who, null, null, "the proof's position (index " + proof.index() + ") is not the record's seq "
+                    + fields.get("seq") + ": the proof was changed");
+        }
+        if (!ProofCheck.inclusion(proof.index(), cp.size(), TreeHash.leaf(proof.record()), proof.path(), cp.root())) {
+            return new Result(fields, cp, who, null, null, "the record is not in the log as signed at " + Plain.n(cp.size())
+                    + " records: the record or the proof's hashes were changed");
+        }
+        byte[] token;
+        try {
+            token = Anchor.find(proof.checkpoint());
+        } catch (IllegalArgumentException e) {
+            return new Result(fields, cp, who, null, null, "the checkpoint is damaged: " + e.getMessage());
+        }
+        if (token == null) {
+            return new Result(fields, cp, who, null, "not time-stamped: nothing outside the log's own key vouches for when"
+                    + " this checkpoint was signed", null);
+        }
+        if (stamps == null) {
+            return new Result(fields, cp, who, null, "the checkpoint carries a time-stamp token, not checked (no --tsa-ca)", null);
+        }
+        try {
+            TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
+            return new Result(fields, cp, who, stamp, "time-stamped: " + stamp.tsa() + " saw this checkpoint at " + stamp.time()
+                    + ", so the record existed, as it is, by then", null);
+        } catch (TimeStampCheck.Failed e) {
+            return new Result(fields, cp, who, null, null, "the checkpoint's time-stamp token " + e.getMessage());
+        }
+    }
+}

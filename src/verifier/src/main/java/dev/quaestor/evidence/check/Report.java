@@ -1,0 +1,38 @@
+package dev.quaestor.evidence.check;
+
+import java.time.Instant;
+import java.util.List;
+
+/** What a verification found: a summary per log, the problems (none if it verified) and warnings. */
+public record Report(List<Summary> logs, List<Problem> problems, List<String> warnings) {
+
+    /**
+     * One log: the records read (from {@code firstSeq} to {@code lastSeq}), the signed checkpoints whose
+     * roots matched them, how far a signature vouches for the records ({@code signedThrough}), how many of
+     * those checkpoints carry a verified time-stamp and how far the latest vouches ({@code anchoredThrough},
+     * seen by the time-stamping authority at {@code anchoredAt}; 0 and null: none, or tokens not checked),
+     * the seq up to which records were archived before the export (0: none), and the stored nodes compared.
+     */
+    public record Summary(String log, long records, long firstSeq, long lastSeq, String formats, int checkpoints,
+            long signedThrough, int anchors, long anchoredThrough, Instant anchoredAt, long archivedThrough, long nodes,
+            boolean broken) {
+
+        /** Records after the last one a signed checkpoint covers. */
+        public long unsignedTail() {
+            return records == 0 ? 0 : Math.max(0, lastSeq - Math.max(signedThrough, firstSeq - 1));
+        }
+
+        /** Records after the last one a time-stamped checkpoint covers: what rests on the signing key alone. */
+        public long unanchoredTail() {
+            return records == 0 ? 0 : Math.max(0, lastSeq - Math.max(anchoredThrough, firstSeq - 1));
+        }
+    }
+
+    public boolean ok() {
+        return problems.isEmpty();
+    }
+
+    public long records() {
+        return logs.stream().mapToLong(Summary::records).sum();
+    }
+}

@@ -1,0 +1,207 @@
+package dev.quaestor.evidence.check;
+
+import dev.quaestor.evidence.Anchor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.cert.CertPathBuilder;
+import java.security.cert.CertStore;
+import java.security.cert.CertificateFactory;
+import java.security.cert.CollectionCertStoreParameters;
+import java.security.cert.PKIXBuilderParameters;
+import java.security.cert.PKIXCertPathBuilderResult;
+import java.security.cert.TrustAnchor;
+import java.security.cert.X509CertSelector;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Date;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cms.CMSException;
+import org.bouncycastle.cms.CMSSignedData;
+import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.tsp.GenTimeAccuracy;
+import org.bouncycastle.tsp.TSPException;
+import org.bouncycastle.tsp.TimeStampToken;
+import org.bouncycastle.tsp.TimeStampTokenInfo;
+
+/**
+ * Checks an RFC 3161 time-stamp token over a checkpoint (docs/audit-format.md, section 3.1), offline:
+ * <ol>
+ * <li>it is a time-stamp token, and its message imprint is SHA-256 of the checkpoint's text;</li>
+ * <li>its signature verifies with the certificate it names (RFC 3161 and RFC 5816: the signing-certificate
+ * attribute, the critical time-stamping key usage, valid when the token was made);</li>
+ * <li>that certificate chains, through the certificates in the token, to a TSA root the person verifying
+ * pinned, at the token's time (no revocation check: nothing here goes to the network);</li>
+ * <li>the token's time is no earlier than the checkpoint's own time (to the second, widened by the accuracy the
+ * TSA states) and at most {@code maxDelay} after it.</li>
+ * </ol>
+ * BouncyCastle reads the CMS and TSP structures; signatures and certificate paths are checked by the JDK's
+ * own providers. Safe for use by several threads.
+ */
+public final class TimeStampCheck {
+
+    /** A token that passed: when the TSA says it saw the checkpoint, and which TSA. */
+    public record Stamp(Instant time, String tsa) {
+    }
+
+    /** Why a token does not vouch for its checkpoint, in words. */
+    public static final class Failed extends Exception {
+        public Failed(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The default {@code --tsa-max-delay}. */
+    public static final Duration MAX_DELAY = Duration.ofHours(1);
+
+    private final Set<TrustAnchor> roots;
+    private final List<X509Certificate> rootCertificates;
+    private final Duration maxDelay;
+    /** Signer certificates already chained to a root (SHA-256 of the certificate), and when that chain is valid. */
+    private final Map<String, Instant[]> chained = new ConcurrentHashMap<>();
+
+    public TimeStampCheck(Collection<X509Certificate> roots, Duration maxDelay) {
+        if (roots.isEmpty()) {
+            throw new IllegalArgumentException("no TSA root to trust");
+        }
+        this.rootCertificates = List.copyOf(roots);
+        this.roots = roots.stream().map(c -> new TrustAnchor(c, null)).collect(Collectors.toUnmodifiableSet());
+        this.maxDelay = maxDelay;
+    }
+
+    /** The X.509 certificates in PEM (or DER) text, such as a file of pinned TSA roots. */
+    public static List<X509Certificate> certificates(InputStream in) throws GeneralSecurityException {
+        var out = new ArrayList<X509Certificate>();
+        CertificateFactory.getInstance("X.509").generateCertificates(in).forEach(c -> out.add((X509Certificate) c));
+        return out;
+    }
+
+    public Duration maxDelay() {
+        return maxDelay;
+    }
+
+    /** The pinned roots, for messages. */
+    public List<String> roots() {
+        return rootCertificates.stream().map(c -> c.getSubjectX500Principal().getName()).toList();
+    }
+
+    /**
+     * Checks {@code token} against the checkpoint whose note text is {@code text} and whose {@code time}
+     * line says {@code signed}; returns the token's time and TSA, or throws saying what is wrong.
+     */
+    public Stamp check(byte[] token, String text, Instant signed) throws Failed {
+        TimeStampToken t;
+        try {
+            t = new TimeStampToken(new CMSSignedData(token));
+        } catch (CMSException | TSPException | IOException | RuntimeException e) {
+            throw new Failed("is not an RFC 3161 time-stamp token: it was damaged");
+        }
+        TimeStampTokenInfo info = t.getTimeStampInfo();
+        if (!NISTObjectIdentifiers.id_sha256.equals(info.getMessageImprintAlgOID())
+                || !MessageDigest.isEqual(info.getMessageImprintDigest(), Anchor.imprint(text))) {
+            throw new Failed("is over a different text: its message imprint is not the SHA-256 of this checkpoint");
+        }
+        Collection<X509CertificateHolder> named = t.getCertificates().getMatches(t.getSID());
+        if (named.isEmpty()) {
+            throw new Failed("does not carry its TSA's certificate, so it cannot be checked (tokens must be requested with certReq)");
+        }
+        X509CertificateHolder holder = named.iterator().next();
+        String tsa = holder.getSubject().toString();
+        try {
+            t.validate(new JcaSimpleSignerInfoVerifierBuilder().build(holder));
+        } catch (TSPException | OperatorCreationException | GeneralSecurityException | RuntimeException e) {
+            throw new Failed("does not verify: " + e.getMessage() + " (TSA " + tsa + ")");
+        }
+        Instant time = info.getGenTime().toInstant();
+        chain(holder, t, time, tsa);
+        Duration accuracy = accuracy(info.getGenTimeAccuracy());
+        if (signed == null) {
+            throw new Failed("cannot be placed in time: the checkpoint has no time line");
+        }
+        if (time.plus(accuracy).isBefore(signed.truncatedTo(ChronoUnit.SECONDS))) {
+            throw new Failed("was made at " + time + ", before the checkpoint's own time " + signed
+                    + ": the checkpoint's time is not when it was signed");
+        }
+        if (time.minus(accuracy).isAfter(signed.plus(maxDelay))) {
+            throw new Failed("was made at " + time + ", " + words(Duration.between(signed, time)) + " after the checkpoint's time "
+                    + signed + "; a checkpoint is anchored within " + words(maxDelay)
+                    + " (--tsa-max-delay): a later token does not show when it was signed");
+        }
+        return new Stamp(time, tsa);
+    }
+
+    /** The signer certificate chains, through the token's certificates, to a pinned root at {@code time}. */
+    private void chain(X509CertificateHolder holder, TimeStampToken t, Instant time, String tsa) throws Failed {
+        try {
+            var converter = new JcaX509CertificateConverter();
+            X509Certificate signer = converter.getCertificate(holder);
+            String key = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(signer.getEncoded()));
+            Instant[] valid = chained.get(key);
+            if (valid != null && !time.isBefore(valid[0]) && !time.isAfter(valid[1])) {
+                return;
+            }
+            if (rootCertificates.contains(signer)) {
+                chained.put(key, new Instant[] {signer.getNotBefore().toInstant(), signer.getNotAfter().toInstant()});
+                return;
+            }
+            var certs = new ArrayList<X509Certificate>();
+            for (X509CertificateHolder h : t.getCertificates().getMatches(null)) {
+                certs.add(converter.getCertificate(h));
+            }
+            var target = new X509CertSelector();
+            target.setCertificate(signer);
+            var params = new PKIXBuilderParameters(roots, target);
+            params.setRevocationEnabled(false);
+            params.setDate(Date.from(time));
+            params.addCertStore(CertStore.getInstance("Collection", new CollectionCertStoreParameters(certs)));
+            var result = (PKIXCertPathBuilderResult) CertPathBuilder.getInstance("PKIX").build(params);
+            Instant from = Instant.MIN;
+            Instant to = Instant.MAX;
+            for (var c : result.getCertPath().getCertificates()) {
+                var x = (X509Certificate) c;
+                from = max(from, x.getNotBefore().toInstant());
+                to = min(to, x.getNotAfter().toInstant());
+            }
+            chained.put(key, new Instant[] {from, to});
+        } catch (GeneralSecurityException e) {
+            throw new Failed("is from a TSA whose certificate (" + tsa + ") does not chain to a pinned TSA root (--tsa-ca) at the"
+                    + " token's time " + time);
+        }
+    }
+
+    private static Duration accuracy(GenTimeAccuracy a) {
+        return a == null ? Duration.ZERO
+                : Duration.ofSeconds(a.getSeconds()).plusMillis(a.getMillis()).plusNanos(1000L * a.getMicros());
+    }
+
+    private static Instant max(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+
+    private static Instant min(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
+    }
+
+    /** A duration as people say it: 2 h 5 min, 40 s. */
+    public static String words(Duration d) {
+        long s = Math.abs(d.getSeconds());
+        if (s >= 3600) {
+            return s / 3600 + " h" + (s % 3600 / 60 == 0 ? "" : " " + s % 3600 / 60 + " min");
+        }
+        return s >= 60 ? s / 60 + " min" + (s % 60 == 0 ? "" : " " + s % 60 + " s") : s + " s";
+    }
+}

@@ -1,0 +1,96 @@
+package dev.quaestor.evidence.check;
+
+import dev.quaestor.evidence.VerifierKey;
+import dev.quaestor.evidence.v1.V1Checkpoint;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The keys the person verifying chose to trust (pinned keys): C2SP verifier keys for checkpoints,
+ * and, for logs begun in version 1, raw Ed25519 keys given as base64 X.509. A key's material signs
+ * both kinds of checkpoint, so a verifier key also verifies the version-1 checkpoints of the same key.
+ * Keys named by an export are never added here.
+ */
+public final class TrustedKeys {
+
+    private final List<VerifierKey> noteKeys;
+    private final List<byte[]> rawKeys;
+
+    private TrustedKeys(List<VerifierKey> noteKeys, List<byte[]> rawKeys) {
+        this.noteKeys = List.copyOf(noteKeys);
+        this.rawKeys = List.copyOf(rawKeys);
+    }
+
+    public static TrustedKeys of(VerifierKey... keys) {
+        return of(Arrays.asList(keys), List.of());
+    }
+
+    public static TrustedKeys of(Collection<VerifierKey> noteKeys, Collection<byte[]> v1RawKeys) {
+        var raw = new ArrayList<byte[]>();
+        noteKeys.forEach(k -> raw.add(k.publicKey()));
+        v1RawKeys.forEach(k -> raw.add(k.clone()));
+        return new TrustedKeys(new ArrayList<>(noteKeys), raw);
+    }
+
+    /**
+     * Reads keys as given on a command line or in a key file: each is a C2SP verifier key
+     * ({@code name+keyid+base64}) or a version-1 key (base64 X.509 Ed25519 public key).
+     */
+    public static TrustedKeys parse(Collection<String> keys) {
+        var notes = new ArrayList<VerifierKey>();
+        var raw = new ArrayList<byte[]>();
+        for (String k : keys) {
+            String s = k.strip();
+            byte[] v1 = V1Checkpoint.rawKey(s);
+            if (v1 != null) {
+                raw.add(v1);
+                continue;
+            }
+            try {
+                notes.add(VerifierKey.parse(s));
+            } catch (IllegalArgumentException e) {
+                boolean shaped = s.split("\\+", 3).length == 3;
+                throw new IllegalArgumentException(shaped ? e.getMessage() : "not a key: expected a verifier key such as "
+                        + "quaestor.audit+1a2b3c4d+AQ… (or a version-1 public key in base64), got: "
+                        + (s.length() > 60 ? s.substring(0, 60) + "…" : s));
+            }
+        }
+        return of(notes, raw);
+    }
+
+    /** The keys that open checkpoint notes. */
+    public List<VerifierKey> noteKeys() {
+        return noteKeys;
+    }
+
+    public boolean isEmpty() {
+        return rawKeys.isEmpty();
+    }
+
+    /** Whether this exact key (name, id and key) is trusted for checkpoint notes. */
+    public boolean trusts(VerifierKey key) {
+        return noteKeys.contains(key);
+    }
+
+    /** Whether this key material is trusted. */
+    public boolean trustsRaw(byte[] rawPublicKey) {
+        for (byte[] k : rawKeys) {
+            if (Arrays.equals(k, rawPublicKey)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The trusted key whose version-1 key id is {@code keyId}, or null. */
+    public byte[] v1Key(String keyId) {
+        for (byte[] k : rawKeys) {
+            if (V1Checkpoint.keyId(k).equals(keyId)) {
+                return k.clone();
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,193 @@
+package dev.quaestor.evidence.cli;
+
+import dev.quaestor.evidence.ExportReader;
+import dev.quaestor.evidence.ExportSink;
+import dev.quaestor.evidence.check.TimeStampCheck;
+import dev.quaestor.evidence.check.TrustedKeys;
+import dev.quaestor.evidence.fast.FastExportReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A command's arguments: its positional values, {@code --trust} keys and {@code --tsa-ca} roots
+ * (repeatable), {@code --tsa-max-delay}, {@code --out}, and flags.
+ */
+final class Args {
+
+    /** Options that take a value. */
+    private static final Set<String> VALUED = Set.of("--trust", "--out", "--tsa-ca", "--tsa-max-delay");
+
+    final List<String> positional = new ArrayList<>();
+    final List<String> trust = new ArrayList<>();
+    final List<String> tsaCa = new ArrayList<>();
+    final List<String> flags = new ArrayList<>();
+    String out;
+    String tsaMaxDelay;
+
+    /** Reads {@code args}; {@code allowed} are the options this command takes. */
+    static Args parse(List<String> args, Set<String> allowed) throws UsageError {
+        var a = new Args();
+        for (int i = 0; i < args.size(); i++) {
+            String s = args.get(i);
+            if (s.startsWith("--")) {
+                if (!allowed.contains(s)) {
+                    throw new UsageError("unknown option " + s);
+                }
+                if (VALUED.contains(s)) {
+                    if (i + 1 >= args.size()) {
+                        throw new UsageError(s + " needs a value");
+                    }
+                    String v = args.get(++i);
+                    switch (s) {
+                        case "--trust" -> a.trust.add(v);
+                        case "--tsa-ca" -> a.tsaCa.add(v);
+                        case "--tsa-max-delay" -> a.tsaMaxDelay = v;
+                        default -> a.out = v;
+                    }
+                } else {
+                    a.flags.add(s);
+                }
+            } else {
+                a.positional.add(s);
+            }
+        }
+        return a;
+    }
+
+    boolean has(String flag) {
+        return flags.contains(flag);
+    }
+
+    void expect(int count, String what) throws UsageError {
+        if (positional.size() != count) {
+            throw new UsageError("expected " + what);
+        }
+    }
+
+    /** The keys given with {@code --trust}: each a key, or a file of keys (one per line; blank lines and # comments skipped). */
+    TrustedKeys trusted() throws UsageError {
+        if (trust.isEmpty()) {
+            throw new UsageError("say which key to trust with --trust KEY.pub (the log's published verifier key)");
+        }
+        var keys = new ArrayList<String>();
+        for (String t : trust) {
+            Path p = Path.of(t);
+            if (Files.isRegularFile(p)) {
+                for (String line : read(p).split("\n")) {
+                    if (!line.isBlank() && !line.strip().startsWith("#")) {
+                        keys.add(line.strip());
+                    }
+                }
+            } else {
+                keys.add(t);
+            }
+        }
+        try {
+            return TrustedKeys.parse(keys);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--trust: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The check of time-stamp tokens against the TSA roots given with {@code --tsa-ca} (PEM files), within
+     * {@code --tsa-max-delay} (default 1 h; e.g. 30m, 2h, 90s, or ISO 8601 such as PT1H); null without roots.
+     */
+    TimeStampCheck stamps() throws UsageError {
+        if (tsaCa.isEmpty()) {
+            if (tsaMaxDelay != null) {
+                throw new UsageError("--tsa-max-delay needs the TSA's root: --tsa-ca TSA-ROOT.pem");
+            }
+            return null;
+        }
+        var roots = new ArrayList<X509Certificate>();
+        for (String file : tsaCa) {
+            try (var in = Files.newInputStream(Path.of(file))) {
+                List<X509Certificate> found = TimeStampCheck.certificates(in);
+                if (found.isEmpty()) {
+                    throw new UsageError("--tsa-ca: " + file + " holds no certificate");
+                }
+                roots.addAll(found);
+            } catch (IOException e) {
+                throw new UsageError("cannot read " + file + ": " + reason(e));
+            } catch (GeneralSecurityException e) {
+                throw new UsageError("--tsa-ca: " + file + " is not a PEM file of X.509 certificates (" + e.getMessage() + ")");
+            }
+        }
+        return new TimeStampCheck(roots, tsaMaxDelay == null ? TimeStampCheck.MAX_DELAY : duration(tsaMaxDelay));
+    }
+
+    private static Duration duration(String s) throws UsageError {
+        try {
+            if (s.matches("[0-9]{1,9}[smh]")) {
+                long n = Long.parseLong(s.substring(0, s.length() - 1));
+                return s.endsWith("s") ? Duration.ofSeconds(n) : s.endsWith("m") ? Duration.ofMinutes(n) : Duration.ofHours(n);
+            }
+            Duration d = Duration.parse(s);
+            if (!d.isNegative()) {
+                return d;
+            }
+        } catch (DateTimeParseException e) {
+            // said below
+        }
+        throw new UsageError("--tsa-max-delay: not a duration (such as 30m, 2h, 90s or PT1H): " + s);
+    }
+
+    static String read(Path p) throws UsageError {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new UsageError("cannot read " + p + ": it is not UTF-8 text");
+        } catch (IOException e) {
+            throw new UsageError("cannot read " + p + ": " + reason(e));
+        }
+    }
+
+    /** Reads an export file (or standard input, for -) into {@code sink}, with the fast reader. */
+    static void readExport(String file, ExportSink sink) throws UsageError {
+        readExport(file, sink, false);
+    }
+
+    /** As {@link #readExport(String, ExportSink)}; {@code plain}: with the plain reader, line by line. */
+    static void readExport(String file, ExportSink sink, boolean plain) throws UsageError {
+        try (var in = new java.io.BufferedInputStream(file.equals("-") ? System.in : Files.newInputStream(Path.of(file)), 1 << 16)) {
+            if (plain) {
+                ExportReader.read(in, sink);
+            } else {
+                FastExportReader.read(in, sink);
+            }
+        } catch (IOException e) {
+            throw new UsageError("cannot read " + file + ": " + reason(e));
+        } catch (ExportReader.Unreadable e) {
+            throw new UsageError(file + " is not a readable export: " + e.getMessage());
+        }
+    }
+
+    /** Writes {@code text} to {@code file}. */
+    static void write(String file, String text) throws UsageError {
+        try {
+            Files.writeString(Path.of(file), text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UsageError("cannot write " + file + ": " + reason(e));
+        }
+    }
+
+    static String reason(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.quaestor.evidence.cli;
+
+import dev.quaestor.evidence.Plain;
+import dev.quaestor.evidence.check.LogVerifier;
+import dev.quaestor.evidence.check.Problem;
+import dev.quaestor.evidence.check.Report;
+import dev.quaestor.evidence.check.TimeStampCheck;
+import dev.quaestor.evidence.check.TrustedKeys;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code verify EXPORT --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h] [--partial] [--plain]}:
+ * checks whole logs from an export.
+ */
+final class VerifyCommand {
+
+    static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]"
+            + " [--partial] [--plain]";
+
+    private VerifyCommand() {
+    }
+
+    static int run(List<String> arguments, PrintStream out) throws UsageError {
+        Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--plain"));
+        args.expect(1, "one export file: " + USAGE);
+        TrustedKeys trusted = args.trusted();
+        TimeStampCheck stamps = args.stamps();
+        String file = args.positional.get(0);
+        var verifier = new LogVerifier(trusted, stamps, args.has("--partial"));
+        long started = System.nanoTime();
+        Args.readExport(file, verifier, args.has("--plain"));
+        Report report = verifier.finish();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        print(report, trusted, stamps, out);
+        long records = report.records();
+        out.printf("%s: %s records in %d log(s), read in %.2f s%s%n", report.ok() ? "VERIFIED" : "NOT VERIFIED",
+                Plain.n(records), report.logs().size(), seconds, records < 100_000 ? ""
+                        : " (" + Plain.n(Math.round(records / Math.max(seconds, 1e-9))) + " records/s)");
+        return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;
+    }
+
+    static void print(Report report, TrustedKeys trusted, TimeStampCheck stamps, PrintStream out) {
+        out.println("Trusted keys: " + String.join(", ", trusted.noteKeys().stream().map(k -> k.name() + "+" + k.keyIdHex()).toList())
+                + (trusted.noteKeys().isEmpty() ? "(version-1 keys only)" : ""));
+        out.println(stamps == null ? "Time-stamps: not checked (no --tsa-ca)" : "Trusted TSA roots: " + String.join("; ", stamps.roots())
+                + " (tokens at most " + TimeStampCheck.words(stamps.maxDelay()) + " after their checkpoint)");
+        for (Report.Summary s : report.logs()) {
+            out.println();
+            out.println("Log " + s.log() + ": " + (s.broken() || report.problems().stream().anyMatch(p -> p.log().equals(s.log()))
+                    ? "NOT VERIFIED" : "verified"));
+            if (s.records() == 0) {
+                out.println("  no records in the export");
+            } else if (s.broken()) {
+                out.println("  " + Plain.n(s.records()) + " records read (format version " + s.formats()
+                        + "); the check of this log stopped at its first problem");
+            } else {
+                out.println("  records " + Plain.n(s.firstSeq()) + " to " + Plain.n(s.lastSeq()) + " (" + Plain.n(s.records())
+                        + " read, format version " + s.formats() + ")");
+            }
+            if (s.archivedThrough() > 0) {
+                out.println("  records 1 to " + Plain.n(s.archivedThrough()) + " were archived; a signed checkpoint vouches for them");
+            }
+            out.println("  " + Plain.n(s.checkpoints()) + " signed checkpoint(s) match the records"
+                    + (s.signedThrough() > 0 ? "; signed up to seq " + Plain.n(s.signedThrough()) : ""));
+            if (stamps != null) {
+                out.println("  " + Plain.n(s.anchors()) + " of them time-stamped" + (s.anchors() == 0 ? ""
+                        : "; time-stamps vouch up to seq " + Plain.n(s.anchoredThrough()) + " (seen by the TSA at " + s.anchoredAt() + ")"));
+            }
+            if (s.nodes() > 0) {
+                out.println("  " + Plain.n(s.nodes()) + " stored node(s) compared with the records");
+            }
+            for (Problem p : report.problems()) {
+                if (p.log().equals(s.log())) {
+                    out.println("  PROBLEM: " + p.message());
+                }
+            }
+        }
+        for (Problem p : report.problems()) {
+            if (report.logs().stream().noneMatch(s -> s.log().equals(p.log()))) {
+                out.println();
+                out.println("PROBLEM: " + p.message());
+            }
+        }
+        if (!report.warnings().isEmpty()) {
+            out.println();
+            report.warnings().forEach(w -> out.println("WARNING: " + w));
+        }
+        out.println();
+    }
+}

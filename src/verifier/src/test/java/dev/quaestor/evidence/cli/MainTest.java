@@ -1,0 +1,178 @@
+package dev.quaestor.evidence.cli;
+
+import dev.quaestor.evidence.TestLog;
+import dev.quaestor.evidence.check.LogVerifierTest;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line, end to end on files: what it prints, and its exit codes (0 verified, 1 not verified, 2 usage). */
+class MainTest {
+
+    @TempDir
+    Path dir;
+    Path export;
+    Path key;
+    String vkey = LogVerifierTest.KEY.vkey().toString();
+
+    record Result(int code, String out, String err) {
+    }
+
+    Result main(String... args) {
+        var out = new ByteArrayOutputStream();
+        var err = new ByteArrayOutputStream();
+        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    String path(String name) {
+        return dir.resolve(name).toString();
+    }
+
+    @BeforeEach
+    void files() throws Exception {
+        var log = new TestLog(LogVerifierTest.KEY, "replica-a").appendTo(37, 1000);
+        log.monthEnd();
+        log.appendTo(100, 25);
+        log.appendTo(104, 1000); // four records not signed yet
+        export = Files.writeString(dir.resolve("export.jsonl"), TestLog.text(log.export()));
+        Files.writeString(dir.resolve("archived.jsonl"), TestLog.text(log.exportArchivedThrough(37)));
+        key = Files.writeString(dir.resolve("audit.pub"), "# the log's verifier key\n" + vkey + "\n");
+    }
+
+    @Test
+    void helpAndUsageErrors() {
+        Result help = main("--help");
+        assertEquals(0, help.code);
+        assertTrue(help.out.contains("verify EXPORT --trust KEY.pub") && help.out.contains("Exit codes:")
+                && help.out.contains("1  the evidence does not verify"), help.out);
+        assertEquals(2, main().code);
+        Result unknown = main("frobnicate");
+        assertEquals(2, unknown.code);
+        assertEquals("quaestor-verify: unknown command \"frobnicate\"\nRun java -jar quaestor-verify.jar --help for how to use it.\n",
+                unknown.err);
+        Result noKey = main("verify", export.toString());
+        assertEquals(2, noKey.code);
+        assertTrue(noKey.err.contains("say which key to trust with --trust KEY.pub"), noKey.err);
+        Result missing = main("verify", path("nope.jsonl"), "--trust", key.toString());
+        assertEquals(2, missing.code);
+        assertTrue(missing.err.contains("cannot read " + path("nope.jsonl") + ": no such file"), missing.err);
+        Result badKey = main("verify", export.toString(), "--trust", "not-a-key");
+        assertEquals(2, badKey.code);
+        assertTrue(badKey.err.contains("--trust: not a key"), badKey.err);
+        assertEquals(2, main("verify", export.toString(), "--trust", key.toString(), "--frob").code);
+    }
+
+    @Test
+    void verifyPrintsEachLogAndTheFirstProblem() throws Exception {
+        Result ok = main("verify", export.toString(), "--trust", key.toString());
+        assertEquals(0, ok.code, ok.out + ok.err);
+        assertTrue(ok.out.contains("Log replica-a: verified\n  records 1 to 104 (104 read, format version 2 and 3)\n"
+                + "  4 signed checkpoint(s) match the records; signed up to seq 100\n"), ok.out);
+        assertTrue(ok.out.contains("WARNING: log replica-a: the last 4 record(s) (seq 101 to 104) are not yet covered by a signed"
+                + " checkpoint"), ok.out);
+        assertTrue(ok.out.contains("VERIFIED: 104 records in 1 log(s)"), ok.out);
+        assertEquals(0, main("verify", export.toString(), "--trust", vkey).code);
+
+        var lines = Files.readAllLines(export);
+        int i = TestLog.indexOfRecord(lines, 60);
+        lines.set(i, lines.get(i).replace("\"ALLOW\"", "\"DENY\""));
+        Files.write(export, lines);
+        Result broken = main("verify", export.toString(), "--trust", key.toString());
+        assertEquals(1, broken.code);
+        assertTrue(broken.out.contains("Log replica-a: NOT VERIFIED\n"), broken.out);
+        assertTrue(broken.out.contains("  PROBLEM: record 60 of log replica-a (line " + (i + 1) + ") was changed after it was written:"
+                + " its content no longer matches its hash\n"), broken.out);
+        assertTrue(broken.out.contains("NOT VERIFIED: 104 records"), broken.out);
+        // The plain reader, line by line, finds the same.
+        Result plain = main("verify", export.toString(), "--trust", key.toString(), "--plain");
+        assertEquals(1, plain.code);
+        assertTrue(plain.out.contains("  PROBLEM: record 60 of log replica-a (line " + (i + 1) + ") was changed after it was written:"
+                + " its content no longer matches its hash\n"), plain.out);
+
+        Files.writeString(export, "{\"type\":\"key\",\"vkey\":\"x\"}\n{\"type\":\"record\",\"seq\":1,}\n");
+        Result unreadable = main("verify", export.toString(), "--trust", key.toString());
+        assertEquals(2, unreadable.code);
+        assertTrue(unreadable.err.contains("is not a readable export: line 2: expected a name in double quotes"), unreadable.err);
+    }
+
+    @Test
+    void proveAndCheckOneRecordAndAWholeRequest() throws Exception {
+        Result proved = main("prove", export.toString(), "replica-a/42", "--out", path("r42.tlog-proof"));
+        assertEquals(0, proved.code, proved.out + proved.err);
+        assertTrue(proved.out.startsWith("Proved record 42 of log replica-a (line "), proved.out);
+        assertTrue(proved.out.contains("against the checkpoint of quaestor.audit/replica-a at 100 records"), proved.out);
+        Result checked = main("check", path("r42.tlog-proof"), "--trust", key.toString());
+        assertEquals(0, checked.code, checked.out + checked.err);
+        assertTrue(checked.out.contains("Record 42 of log replica-a\n"), checked.out);
+        assertTrue(checked.out.contains("  VERIFIED: this record is in log quaestor.audit/replica-a as signed at 100 records"),
+                checked.out);
+        Result untrusted = main("check", path("r42.tlog-proof"), "--trust", LogVerifierTest.OTHER.vkey().toString());
+        assertEquals(1, untrusted.code);
+        assertTrue(untrusted.out.contains("NOT VERIFIED: the checkpoint is signed by a key that is not trusted: quaestor.audit+"
+                + LogVerifierTest.KEY.vkey().keyIdHex()), untrusted.out);
+
+        // Records 41 and 42 share request req-21: one proof each.
+        Result request = main("prove", export.toString(), "req-21", "--out", path("req-21.tlog-proof"), "--trust", key.toString());
+        assertEquals(0, request.code, request.out + request.err);
+        Result both = main("check", path("req-21.tlog-proof"), "--trust", key.toString());
+        assertEquals(0, both.code, both.out);
+        assertTrue(both.out.contains("Record 41 of log replica-a") && both.out.contains("Record 42 of log replica-a")
+                && both.out.endsWith("VERIFIED: 2 record(s)\n"), both.out);
+
+        Result none = main("prove", export.toString(), "replica-a/999", "--out", path("x"));
+        assertEquals(2, none.code);
+        assertTrue(none.err.contains("the export holds no record replica-a/999"), none.err);
+        Result unsigned = main("prove", export.toString(), "replica-a/102", "--out", path("x"));
+        assertEquals(1, unsigned.code);
+        assertTrue(unsigned.out.contains("no checkpoint in the export covers it yet"), unsigned.out);
+        Result notProof = main("check", export.toString(), "--trust", key.toString());
+        assertEquals(2, notProof.code);
+    }
+
+    @Test
+    void aRecordAfterAnArchivedPrefixIsProvedFromTheStoredNodes() {
+        String archived = path("archived.jsonl");
+        assertEquals(0, main("verify", archived, "--trust", key.toString()).code);
+        for (String seq : List.of("38", "40", "64", "99")) {
+            Result proved = main("prove", archived, "replica-a/" + seq, "--out", path(seq + ".tlog-proof"));
+            assertEquals(0, proved.code, proved.out + proved.err);
+            assertEquals(0, main("check", path(seq + ".tlog-proof"), "--trust", vkey).code);
+        }
+    }
+
+    @Test
+    void theLogOnlyGrewBetweenTwoCheckpointsOfTheExport() throws Exception {
+        Result old = main("checkpoint", export.toString(), "replica-a", "50", "--out", path("50.checkpoint"));
+        assertEquals(0, old.code, old.out + old.err);
+        assertEquals(0, main("checkpoint", export.toString(), "replica-a", "--out", path("latest.checkpoint")).code);
+        assertTrue(Files.readString(dir.resolve("latest.checkpoint")).startsWith("quaestor.audit/replica-a\n100\n"));
+        Result proof = main("consistency-proof", export.toString(), "replica-a", "50", "100", "--out", path("50-100.proof"));
+        assertEquals(0, proof.code, proof.out + proof.err);
+        assertTrue(Files.readString(dir.resolve("50-100.proof")).startsWith("quaestor-consistency/v1\nquaestor.audit/replica-a\n50 100\n"));
+        Result grew = main("consistency", path("50.checkpoint"), path("latest.checkpoint"), path("50-100.proof"), "--trust", key.toString());
+        assertEquals(0, grew.code, grew.out + grew.err);
+        assertTrue(grew.out.startsWith("VERIFIED: log quaestor.audit/replica-a only grew: its first 50 records"), grew.out);
+
+        // The proof of another pair of sizes does not do.
+        assertEquals(0, main("consistency-proof", export.toString(), "replica-a", "25", "100", "--out", path("25-100.proof")).code);
+        Result wrong = main("consistency", path("50.checkpoint"), path("latest.checkpoint"), path("25-100.proof"), "--trust", vkey);
+        assertEquals(1, wrong.code);
+        assertEquals(2, main("consistency", path("latest.checkpoint"), path("50.checkpoint"), path("50-100.proof"), "--trust", vkey).code);
+
+        // From the archived export too: the older size is inside the archived records.
+        String archived = path("archived.jsonl");
+        assertEquals(0, main("checkpoint", archived, "replica-a", "37", "--out", path("37.checkpoint")).code);
+        assertEquals(0, main("consistency-proof", archived, "replica-a", "37", "100", "--out", path("37-100.proof")).code);
+        assertEquals(0, main("consistency", path("37.checkpoint"), path("latest.checkpoint"), path("37-100.proof"), "--trust", vkey).code);
+    }
+}
