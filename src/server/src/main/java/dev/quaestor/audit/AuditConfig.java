@@ -85,6 +85,8 @@ public interface AuditConfig {
          */
         @WithDefault("1s")
         Duration mergeWindow();
+    }
+
     /** Anchoring checkpoints with RFC 3161 time-stamps from a time-stamping authority (docs/audit.md). */
     Anchor anchor();
 

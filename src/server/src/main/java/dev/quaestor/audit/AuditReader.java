@@ -7,6 +7,7 @@ import dev.quaestor.evidence.check.Problem;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.evidence.check.TrustedKeys;
 import dev.quaestor.evidence.prove.ProofBuilder;
+import dev.quaestor.evidence.v1.V1Record;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -314,7 +315,7 @@ public class AuditReader {
             }
             var file = new StringBuilder();
             for (Map<String, String> r : records) {
-                if (RecordFormat.V1.equals(r.get("v"))) {
+                if (V1Record.VERSION.equals(r.get("v"))) {
                     return new Proof(null, records.size(), "the request's records are in format 1, which has no proofs of one record");
                 }
                 String logId = r.get("log");
