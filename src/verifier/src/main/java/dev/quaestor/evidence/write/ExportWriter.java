@@ -92,14 +92,14 @@ public final class ExportWriter {
         m.put("type", "record");
         int present = 0;
         for (String f : names) {
-            String v = fields.get(f);
-            if (v != null) {
+            String value = fields.get(f);
+            if (value != null) {
                 present++;
                 // seq is written as a number, as the format's example shows; it reads back as the same text.
-                m.put(f, f.equals("seq") && Decimal.parse(v) >= 0 ? (Object) Decimal.parse(v) : v);
+                m.put(f, f.equals("seq") && Decimal.parse(value) >= 0 ? (Object) Decimal.parse(value) : value);
             }
         }
-        if (present != fields.values().stream().filter(v -> v != null).count()) {
+        if (present != fields.values().stream().filter(value -> value != null).count()) {
             throw new IllegalArgumentException("a record field is not part of the format: " + fields.keySet());
         }
         m.put("hash", storedHash);
