@@ -40,6 +40,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 class AuditIntegrityTest {
 
+    @jakarta.inject.Inject
+    dev.quaestor.audit.AuditLog audit;
+
     @TempDir
     Path tmp;
 
@@ -53,7 +56,7 @@ class AuditIntegrityTest {
             Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///docs/handbook/welcome.md\"}}")
                     .statusCode(200);
         }
-        Thread.sleep(1500); // let the 1 s checkpoint interval sign the head
+        assertTrue(audit.signCheckpointNow(), "a checkpoint signs the head");
     }
 
     private JsonPath onlineVerify() {

@@ -33,20 +33,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 class AuditProofTest {
 
+    @jakarta.inject.Inject
+    dev.quaestor.audit.AuditLog audit;
+
     @TempDir
     Path tmp;
 
     private final String auditor = TestIssuer.tokenFor("auditor");
 
-    private Response proofOf(String requestId) throws InterruptedException {
-        long until = System.currentTimeMillis() + 10_000;
-        while (true) {
-            Response r = given().header("Authorization", "Bearer " + auditor).queryParam("requestId", requestId).get("/audit/proof");
-            if (r.statusCode() != 409 || System.currentTimeMillis() > until) {
-                return r; // 409: not under a signed checkpoint yet (the test profile signs every second)
-            }
-            Thread.sleep(300);
-        }
+    /** The proof once the request's records are under a signed checkpoint (409 until then). */
+    private Response proofOf(String requestId) {
+        assertTrue(audit.signCheckpointNow(), "a checkpoint signs the head");
+        return given().header("Authorization", "Bearer " + auditor).queryParam("requestId", requestId).get("/audit/proof");
     }
 
     private int verifier(String... args) {
@@ -112,7 +110,7 @@ class AuditProofTest {
         for (int i = 0; i < 5; i++) {
             Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/list\"}").statusCode(200);
         }
-        Thread.sleep(1500);
+        assertTrue(audit.signCheckpointNow(), "a checkpoint signs the head");
         verified = given().header("Authorization", "Bearer " + auditor).get("/audit/verify").then().statusCode(200).extract().jsonPath();
         long second = verified.getLong("logs.find { it.log == '" + log + "' }.signedThrough");
         assertTrue(second > first, first + " -> " + second);

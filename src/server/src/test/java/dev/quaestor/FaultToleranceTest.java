@@ -41,9 +41,11 @@ class FaultToleranceTest {
         String token = TestIssuer.tokenFor("alice");
         String session = Rpc.initialize(token, "2025-06-18");
         // The first read occupies the mount's only slot for 1.5 s.
+        int started = dev.quaestor.support.SlowProviderFactory.READS_STARTED.get();
         CompletableFuture<ExtractableResponse<Response>> first = CompletableFuture.supplyAsync(
                 () -> Rpc.call(token, session, read("narrow://one")).extract());
-        Thread.sleep(400);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).pollInterval(java.time.Duration.ofMillis(10))
+                .until(() -> dev.quaestor.support.SlowProviderFactory.READS_STARTED.get() > started);
         long start = System.nanoTime();
         String refused = Rpc.call(token, session, read("narrow://two"))
                 .statusCode(503)

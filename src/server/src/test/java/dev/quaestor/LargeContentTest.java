@@ -250,13 +250,8 @@ class LargeContentTest {
             String requestId = headers.lines().filter(l -> l.toLowerCase().startsWith("x-request-id:"))
                     .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElseThrow();
             // Read nothing more: the server's writes back up and, 2 s later, it must give up on us.
-            AuditRow row = null;
-            long deadline = System.nanoTime() + 20_000_000_000L;
-            while (row == null && System.nanoTime() < deadline) {
-                Thread.sleep(250);
-                row = outcome(requestId);
-            }
-            assertTrue(row != null, "the stalled read was audited within 20 s");
+            AuditRow row = org.awaitility.Awaitility.await("the stalled read audited").atMost(java.time.Duration.ofSeconds(20))
+                    .pollInterval(java.time.Duration.ofMillis(50)).until(() -> outcome(requestId), java.util.Objects::nonNull);
             assertEquals("aborted", row.outcome);
             assertTrue(row.bytes < BIN_SIZE, "cut off part-way: " + row.bytes);
         }

@@ -147,6 +147,7 @@ class MultiReplicaIT {
         Thread t = new Thread(() -> {
             try {
                 response.body().forEach(lines::add);
+                lines.add("(stream ended)");
             } catch (java.io.UncheckedIOException e) {
                 lines.add("(stream closed: " + e.getCause().getMessage() + ")");
             }
@@ -154,6 +155,13 @@ class MultiReplicaIT {
         t.setDaemon(true);
         t.start();
         return lines;
+    }
+
+    /** Waits until the client has had {@code more} answers after those it has now. */
+    private static void awaitAnswers(List<?> answers, int more) {
+        int target = answers.size() + more;
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                .until(() -> answers.size() >= target);
     }
 
     private static long updates(List<String> lines, String uri) {
@@ -184,7 +192,8 @@ class MultiReplicaIT {
 
         // A new stream on replica 1 takes over: replica 3's stream ends at its next check, and only the new one delivers.
         List<String> moved = listen(url(0), bob, session);
-        Thread.sleep(6_000);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> stream.stream().anyMatch(l -> l.startsWith("(stream ")));
         Files.writeString(file, Files.readString(file) + "\n");
         deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
         while (updates(moved, HANDBOOK) == 0 && System.nanoTime() < deadline) {
@@ -336,15 +345,15 @@ class MultiReplicaIT {
             }
         });
         client.start();
-        Thread.sleep(1500);
+        awaitAnswers(answers, 20);
         for (ServerProcess r : replicas) {
             rotation.remove(r);
-            Thread.sleep(200);                 // requests already sent to it finish
+            awaitAnswers(answers, 2);          // the client is sequential: a request already sent to it has finished
             r.stop();
             r.start();
             r.awaitReady(Duration.ofSeconds(120));   // generous: three JVMs start at once on a shared machine
             rotation.add(r);
-            Thread.sleep(1000);
+            awaitAnswers(answers, 20);
         }
         running.set(false);
         client.join(30_000);

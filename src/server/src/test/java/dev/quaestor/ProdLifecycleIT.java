@@ -107,7 +107,7 @@ class ProdLifecycleIT {
                     return null;
                 });
             }
-            Thread.sleep(1000);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> answers.size() >= 40);
             assertEquals(-32003, McpHttp.read(pod.url(), token, session, "file:///docs/home/bob/notes.md").errorCode());
             metricsUnderLoad(pod, token);
             pod.stop();

@@ -130,15 +130,10 @@ class RedisLimitsTest {
             redis.start();
         }
 
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        int status = 0;
-        while (status != 200 && System.nanoTime() < deadline) {
-            status = Rpc.call(token, session, read("test-data://guarded-closed")).extract().statusCode();
-            if (status != 200) {
-                Thread.sleep(200);
-            }
-        }
-        assertEquals(200, status, "recovered by itself once Redis was back");
+        // Recovers by itself once Redis is back.
+        org.awaitility.Awaitility.await("recovery once Redis is back").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> Rpc.call(token, session, read("test-data://guarded-closed")).extract().statusCode() == 200);
         String after = Rpc.call(token, session, read("test-data://guarded-open")).statusCode(200).extract().header("X-Request-Id");
         assertEquals(null, outcome(after).detail);
     }

@@ -243,7 +243,9 @@ class RefusalMergeTest {
                 return null;
             }));
         }
-        Thread.sleep(1500); // the flood's refusals now wait for their windows, 20 at a time: more than max-in-flight
+        // The flood's refusals now wait for their windows, 20 at a time: more than max-in-flight.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).pollInterval(java.time.Duration.ofMillis(20))
+                .until(() -> waited.get() >= 20);
         int served = 0;
         for (int i = 0; i < 10; i++) {
             Answer a = read(http, alice, "a" + i, "file:///docs/handbook/welcome.md");

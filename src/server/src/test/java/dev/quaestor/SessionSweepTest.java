@@ -21,6 +21,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -146,11 +148,13 @@ class SessionSweepTest {
         String token = TestIssuer.tokenFor("admin");
         String used = Rpc.initialize(token, "2025-11-25");
         String idle = Rpc.initialize(token, "2025-11-25");
-        // One session is used every half second for 4.5 s, past the idle time; the other is left alone.
-        for (int i = 0; i < 9; i++) {
+        // One session is used every half second until the other, left alone, has ended for being idle.
+        long opened = System.nanoTime();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).until(() -> {
             Rpc.call(token, used, PING).statusCode(200);
-            Thread.sleep(500);
-        }
+            return AuditRow.count("kind = 'SESSION_CLOSE' AND session_id = ?", idle) > 0;
+        });
+        assertTrue(System.nanoTime() - opened >= TimeUnit.SECONDS.toNanos(3), "not before its idle time (3 s)");
         Rpc.call(token, used, PING).statusCode(200);
         Rpc.call(token, idle, PING).statusCode(404);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -176,10 +180,10 @@ class SessionSweepTest {
         String renewed = Rpc.initialize(shortLived, "2025-06-18");
         // Used with a token that expires later: the session now lives as long as that one.
         Rpc.call(fresh, renewed, PING).statusCode(200);
-        while (!Instant.now().isAfter(expiry.plusMillis(200))) {
-            Thread.sleep(700);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500)).until(() -> {
             Rpc.call(fresh, renewed, PING).statusCode(200);
-        }
+            return Instant.now().isAfter(expiry.plusMillis(200));
+        });
         // A fresh token does not bring back a session whose latest token has expired: the client opens a new one.
         Rpc.call(fresh, left, PING).statusCode(404);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -200,7 +204,16 @@ class SessionSweepTest {
         assertEquals(200, response.statusCode());
         try (var stream = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
             assertEquals(":stream open", stream.readLine());
-            Thread.sleep(5_000);
+            // Past the idle time (3 s) with nothing but the open stream, and a sweep after that.
+            Timer sweeps = metrics.find("quaestor.sessions.sweep").timer();
+            long idleOver = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            long[] sweepsThen = {-1};
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                if (sweepsThen[0] < 0 && System.nanoTime() > idleOver) {
+                    sweepsThen[0] = sweeps.count();
+                }
+                return sweepsThen[0] >= 0 && sweeps.count() > sweepsThen[0];
+            });
             Rpc.call(token, session, PING).statusCode(200);
         }
         var delete = given().header("Authorization", "Bearer " + token).header("Mcp-Session-Id", session).delete("/mcp")

@@ -26,11 +26,13 @@ public class AuditLog {
     private final PinnedKeys trusted;
     private final FieldHasher hasher;
     private final String logName;
+    private final long signWait;
 
     AuditLog(AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
         this.key = SigningKey.load(config);
         this.trusted = PinnedKeys.load(config, key.verifierKey());
         this.logName = config.logName();
+        this.signWait = config.commitTimeout().toMillis();
         this.hasher = new FieldHasher(config.hashedFields().orElse(java.util.List.of()), config.hmacKey().orElse(null));
         this.writer = new GroupCommitWriter(ds, config, key, hasher, config.chainId().orElseGet(AuditLog::hostName), metrics);
         writer.start();
@@ -105,6 +107,23 @@ public class AuditLog {
     /** The checkpoint-signing key, for another writer of this replica (the archive test writes a chain of its own). */
     SigningKey signingKey() {
         return key;
+    }
+
+    /**
+     * Signs a checkpoint over every record committed so far now rather than at the next interval, and waits for it
+     * (at most the commit timeout); false if it could not be stored in that time. Tests use it instead of waiting
+     * out the interval.
+     */
+    public boolean signCheckpointNow() {
+        try {
+            writer.signNow().get(signWait, java.util.concurrent.TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        }
     }
 
     long committedHead() {

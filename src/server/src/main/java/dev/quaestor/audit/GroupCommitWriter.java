@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
@@ -67,6 +68,8 @@ final class GroupCommitWriter {
     private final Counter failures;
     private volatile boolean running = true;
     private Thread thread;
+    // Callers waiting for a checkpoint over everything committed when they asked (signNow).
+    private final ConcurrentLinkedQueue<CompletableFuture<Void>> signRequests = new ConcurrentLinkedQueue<>();
 
     // The log's head as stored (null: to be read again); touched only by the writer thread.
     private LogHead head;
@@ -173,6 +176,17 @@ final class GroupCommitWriter {
         }
     }
 
+    /**
+     * Asks for a signed checkpoint over every record committed so far, without waiting for the interval; the
+     * future completes once it is stored (at once if the head is already signed). The writer looks at requests
+     * whenever it writes a batch or every 200 ms when idle.
+     */
+    CompletableFuture<Void> signNow() {
+        var f = new CompletableFuture<Void>();
+        signRequests.add(f);
+        return f;
+    }
+
     /** The committed size of the log, as this writer knows it: for the online verifier's truncation check. */
     long headSeq() {
         return committedSeq;
@@ -183,7 +197,8 @@ final class GroupCommitWriter {
             try {
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
-                    if (head == null || head.checkpointDue(config.checkpointEvery(), config.checkpointInterval().toNanos())) {
+                    if (head == null || !signRequests.isEmpty()
+                            || head.checkpointDue(config.checkpointEvery(), config.checkpointInterval().toNanos())) {
                         write(List.of()); // also reads the head, and records the start, as soon as the database answers
                     }
                     continue;
@@ -208,6 +223,10 @@ final class GroupCommitWriter {
     private void write(List<Pending> batch) {
         long start = System.nanoTime();
         batch = withoutOrphans(batch);
+        var signs = new ArrayList<CompletableFuture<Void>>();
+        for (CompletableFuture<Void> f; (f = signRequests.poll()) != null;) {
+            signs.add(f);
+        }
         try {
             ensurePartitions(batch);
             try (Connection c = ds.getConnection()) {
@@ -222,8 +241,9 @@ final class GroupCommitWriter {
                 lifeEvents(events);
                 batch.forEach(p -> events.add(p.event()));
                 var sealed = head.seal(events, hasher, key, config.checkpointEvery(), config.checkpointInterval().toNanos(),
-                        !running && queue.isEmpty(), clock.instant());
+                        !signs.isEmpty() || !running && queue.isEmpty(), clock.instant());
                 if (sealed.isEmpty()) {
+                    signs.forEach(f -> f.complete(null));
                     return;
                 }
                 if (postgres == Boolean.TRUE) {
@@ -239,10 +259,12 @@ final class GroupCommitWriter {
             head = null; // the batch may or may not have been stored: the next one starts from the head as stored
             partitions.clear();
             failWaiters(batch, e);
+            signs.forEach(f -> f.completeExceptionally(e));
             return;
         }
         committedSeq = head.size();
         batch.forEach(p -> p.done().complete(null));
+        signs.forEach(f -> f.complete(null));
         if (!batch.isEmpty()) {
             commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             batchSize.record(batch.size());

@@ -12,7 +12,9 @@ import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -48,15 +50,23 @@ public class VerifiedTokenCache {
     private final IdentityMapper mapper;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
+    private final InstantSource clock;
 
+    @Inject
     VerifiedTokenCache(IdentityConfig config, IdentityMapper mapper, MeterRegistry registry) {
+        this(config, mapper, registry, InstantSource.system());
+    }
+
+    /** {@code clock} tells the time entries end by (a test moves it on rather than waiting). */
+    VerifiedTokenCache(IdentityConfig config, IdentityMapper mapper, MeterRegistry registry, InstantSource clock) {
+        this.clock = clock;
         this.mapper = mapper;
         this.ttlMillis = config.tokenCache().ttl().toMillis();
         int max = config.tokenCache().maxEntries();
         this.entries = max <= 0 || ttlMillis <= 0 ? null : Caffeine.newBuilder()
                 .maximumSize(max)
                 .expireAfter(Expiry.creating((TokenFingerprint k, Entry e) ->
-                        Duration.ofMillis(Math.max(0, e.expiresAtMillis() - System.currentTimeMillis()))))
+                        Duration.ofMillis(Math.max(0, e.expiresAtMillis() - clock.millis()))))
                 .build();
         for (var result : List.of(Map.entry("hit", hits), Map.entry("miss", misses))) {
             FunctionCounter.builder("quaestor.identity.token.cache", result.getValue(), LongAdder::sum)
@@ -88,7 +98,7 @@ public class VerifiedTokenCache {
         }
         Entry entry = entries.getIfPresent(TokenFingerprint.of(token));
         // Caffeine drops expired entries lazily; the clock is checked here as well so an expired token never passes.
-        if (entry == null || entry.expiresAtMillis() <= System.currentTimeMillis()) {
+        if (entry == null || entry.expiresAtMillis() <= clock.millis()) {
             misses.increment();
             return null;
         }
@@ -111,8 +121,9 @@ public class VerifiedTokenCache {
         if (credential == null || credential.isOpaque() || credential.getToken() == null) {
             return;
         }
-        long expiresAt = Math.min(jwt.getExpirationTime() * 1000L, System.currentTimeMillis() + ttlMillis);
-        if (expiresAt <= System.currentTimeMillis()) {
+        long now = clock.millis();
+        long expiresAt = Math.min(jwt.getExpirationTime() * 1000L, now + ttlMillis);
+        if (expiresAt <= now) {
             return;
         }
         Identity mapped;

@@ -59,6 +59,9 @@ class ConsoleBrowserTest {
     @Inject
     DailyReview reviews;
 
+    @Inject
+    dev.quaestor.audit.AuditLog audit;
+
     private String base;
 
     @BeforeAll
@@ -82,7 +85,7 @@ class ConsoleBrowserTest {
                 .statusCode(200);
         Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{\"uri\":"
                 + "\"file:///docs/trials/onco-734/raw/sample-001.bin\"}}").statusCode(200);
-        Thread.sleep(1200); // under a signed checkpoint (1 s interval in tests), so proofs exist
+        assertTrue(audit.signCheckpointNow(), "under a signed checkpoint, so proofs exist");
         browser.manage().deleteAllCookies();
     }
 
@@ -308,7 +311,9 @@ class ConsoleBrowserTest {
                 }
             }
         }
-        Thread.sleep(300);
+        // The export's completion is recorded once the last byte is written, after the client has read it.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).pollInterval(java.time.Duration.ofMillis(20))
+                .until(() -> count("request_id = '" + requestId + "'") >= 2);
         try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
                 var rs = c.createStatement().executeQuery("SELECT method, content_sha256, bytes, auth_context FROM audit_entry WHERE "
                         + "request_id = '" + requestId + "' ORDER BY id")) {

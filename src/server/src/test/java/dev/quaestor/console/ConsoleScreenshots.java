@@ -36,6 +36,9 @@ class ConsoleScreenshots {
     @Inject
     DailyReview reviews;
 
+    @Inject
+    dev.quaestor.audit.AuditLog audit;
+
     @Test
     void screenshots() throws Exception {
         String dir = System.getProperty("quaestor.screenshots");
@@ -85,7 +88,7 @@ class ConsoleScreenshots {
         }
     }
 
-    private static void traffic() throws Exception {
+    private void traffic() throws Exception {
         String alice = TestIssuer.tokenFor("alice");
         String session = Rpc.initialize(alice, "2025-06-18");
         for (String uri : new String[] {"file:///docs/trials/onco-734/summary.md", "file:///docs/handbook/welcome.md",
@@ -97,7 +100,7 @@ class ConsoleScreenshots {
         String bobSession = Rpc.initialize(bob, "2025-06-18");
         Rpc.call(bob, bobSession, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":"
                 + "\"file:///docs/trials/onco-734/summary.md\"}}").statusCode(200);
-        Thread.sleep(1500);
+        org.junit.jupiter.api.Assertions.assertTrue(audit.signCheckpointNow(), "under a signed checkpoint, so proofs exist");
         // Under a time-stamped checkpoint too, for the integrity page.
         String auditor = TestIssuer.tokenFor("auditor");
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> io.restassured.RestAssured.given()
@@ -107,7 +110,7 @@ class ConsoleScreenshots {
 
     private static void shot(WebDriver d, Path dir, String name, int height) throws Exception {
         d.manage().window().setSize(new Dimension(1360, height));
-        Thread.sleep(200);
+        Thread.sleep(100); // the resized window lays itself out again
         Files.write(dir.resolve(name), ((TakesScreenshot) d).getScreenshotAs(OutputType.BYTES));
     }
 }

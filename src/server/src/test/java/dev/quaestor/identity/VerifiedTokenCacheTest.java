@@ -52,9 +52,13 @@ class VerifiedTokenCacheTest {
         };
     }
 
-    private static VerifiedTokenCache cache(int maxEntries, Duration ttl) {
+    /** The time the caches below tell; a test moves it on instead of waiting. */
+    private final java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis());
+
+    private VerifiedTokenCache cache(int maxEntries, Duration ttl) {
         var cfg = config(maxEntries, ttl);
-        return new VerifiedTokenCache(cfg, new IdentityMapper(cfg), new SimpleMeterRegistry());
+        return new VerifiedTokenCache(cfg, new IdentityMapper(cfg), new SimpleMeterRegistry(),
+                () -> java.time.Instant.ofEpochMilli(now.get()));
     }
 
     /** A string shaped like a compact JWS, as quarkus-oidc requires of a bearer token it treats as a JWT. */
@@ -97,8 +101,9 @@ class VerifiedTokenCacheTest {
     void entriesEndAtTheTtlEvenIfTheTokenLivesLonger() throws Exception {
         var cache = cache(100, Duration.ofMillis(300));
         cache.remember(verified("tok", "alice", 3600, null));
+        now.addAndGet(299);
         assertNotNull(cache.find(jwt("tok"), null, SECOND));
-        Thread.sleep(400);
+        now.addAndGet(1);
         assertNull(cache.find(jwt("tok"), null, SECOND));
     }
 
@@ -133,11 +138,13 @@ class VerifiedTokenCacheTest {
     void anIdentityServedFromTheCacheIsNotStoredAgainSoItsLifetimeIsNotExtended() throws Exception {
         var cache = cache(100, Duration.ofMillis(600));
         cache.remember(verified("tok", "alice", 3600, null));
-        Thread.sleep(300);
+        now.addAndGet(300);
         var hit = cache.find(jwt("tok"), null, SECOND);
         assertEquals(Boolean.TRUE, hit.getAttribute(VerifiedTokenCache.FROM_CACHE));
         cache.remember(hit); // what the recorder does with every identity, cached ones included
-        Thread.sleep(450);
+        now.addAndGet(299);
+        assertNotNull(cache.find(jwt("tok"), null, SECOND), "still within 600 ms of the one real verification");
+        now.addAndGet(1);
         assertNull(cache.find(jwt("tok"), null, SECOND), "the entry ended 600 ms after the one real verification");
     }
 

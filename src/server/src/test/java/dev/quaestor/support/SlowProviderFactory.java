@@ -19,6 +19,9 @@ import java.util.List;
 @ApplicationScoped
 public class SlowProviderFactory implements ResourceProviderFactory {
 
+    /** Reads begun (and now hanging), so a test can wait until one holds its slot. */
+    public static final java.util.concurrent.atomic.AtomicInteger READS_STARTED = new java.util.concurrent.atomic.AtomicInteger();
+
     @Override
     public String type() {
         return "test-slow";
@@ -35,6 +38,7 @@ public class SlowProviderFactory implements ResourceProviderFactory {
 
             @Override
             public ResourceContent read(CanonicalUri uri) {
+                READS_STARTED.incrementAndGet();
                 try {
                     Thread.sleep(delay);
                 } catch (InterruptedException e) {
