@@ -264,7 +264,7 @@ class MultiReplicaIT {
             if (McpHttp.read(url(i), dave, daveSession, HANDBOOK).servedContent()) {
                 recoveredOn++;
             } else {
-                Thread.sleep(200);
+                Thread.sleep(100);
             }
         }
         assertEquals(3, recoveredOn, "every replica serves again once Redis is back");
