@@ -1,6 +1,7 @@
 package dev.quaestor.provider.database;
 
 import dev.quaestor.provider.ContentTooLargeException;
+import dev.quaestor.provider.CursorCodec;
 import dev.quaestor.provider.InvalidCursorException;
 import dev.quaestor.provider.MimeTypes;
 import dev.quaestor.provider.Mount;
@@ -13,13 +14,11 @@ import dev.quaestor.provider.TemplateEntry;
 import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.InvalidUriException;
 import dev.quaestor.uri.UriCanonicalizer;
-import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -210,20 +209,11 @@ final class DatabaseProvider implements ResourceProvider {
     }
 
     private static String encodeCursor(String query, int offset) {
-        String raw = "d1\u0000" + query + "\u0000" + offset;
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+        return CursorCodec.encode("d1", query, Integer.toString(offset));
     }
 
     private static String[] decodeCursor(String cursor) {
-        try {
-            String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\u0000", -1);
-            if (parts.length != 3 || !parts[0].equals("d1")) {
-                throw new InvalidCursorException();
-            }
-            return new String[] {parts[1], parts[2]};
-        } catch (IllegalArgumentException e) {
-            throw new InvalidCursorException();
-        }
+        return CursorCodec.decode(cursor, "d1", 2).toArray(String[]::new);
     }
 
     /**

@@ -3,7 +3,7 @@ package dev.quaestor.provider.filesystem;
 import dev.quaestor.provider.ChangeListeners;
 import dev.quaestor.provider.ChangeRegistration;
 import dev.quaestor.provider.ContentTooLargeException;
-import dev.quaestor.provider.InvalidCursorException;
+import dev.quaestor.provider.CursorCodec;
 import dev.quaestor.provider.MimeTypes;
 import dev.quaestor.provider.Mount;
 import dev.quaestor.provider.Page;
@@ -18,14 +18,12 @@ import dev.quaestor.uri.UriTemplate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -331,14 +329,10 @@ final class FilesystemProvider implements ResourceProvider {
     }
 
     private static String encodeCursor(String rel) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(rel.getBytes(StandardCharsets.UTF_8));
+        return CursorCodec.encode("f1", rel);
     }
 
     private static String decodeCursor(String cursor) {
-        try {
-            return new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidCursorException();
-        }
+        return CursorCodec.decode(cursor, "f1", 1).get(0);
     }
 }

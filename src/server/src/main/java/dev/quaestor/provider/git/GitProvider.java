@@ -3,6 +3,7 @@ package dev.quaestor.provider.git;
 import dev.quaestor.provider.ChangeListeners;
 import dev.quaestor.provider.ChangeRegistration;
 import dev.quaestor.provider.ContentTooLargeException;
+import dev.quaestor.provider.CursorCodec;
 import dev.quaestor.provider.InvalidCursorException;
 import dev.quaestor.provider.MimeTypes;
 import dev.quaestor.provider.Mount;
@@ -22,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -377,20 +377,10 @@ final class GitProvider implements ResourceProvider {
     // --- cursors -------------------------------------------------------------------------------
 
     private static String encodeCursor(String ref, String path) {
-        String raw = "g1\u0000" + ref + "\u0000" + path;
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+        return CursorCodec.encode("g1", ref, path);
     }
 
     private static String[] decodeCursor(String cursor) {
-        try {
-            String raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-            String[] parts = raw.split("\u0000", -1);
-            if (parts.length != 3 || !parts[0].equals("g1") || parts[1].isEmpty() || parts[2].isEmpty()) {
-                throw new InvalidCursorException();
-            }
-            return new String[] {parts[1], parts[2]};
-        } catch (IllegalArgumentException e) {
-            throw new InvalidCursorException();
-        }
+        return CursorCodec.decode(cursor, "g1", 2).toArray(String[]::new);
     }
 }
