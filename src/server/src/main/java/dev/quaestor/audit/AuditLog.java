@@ -27,7 +27,7 @@ public class AuditLog {
     private final FieldHasher hasher;
     private final String logName;
 
-    AuditLog(AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
+    AuditLog(@io.quarkus.agroal.DataSource(AuditPools.WRITER) AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
         this.key = SigningKey.load(config);
         this.trusted = PinnedKeys.load(config, key.verifierKey());
         this.logName = config.logName();

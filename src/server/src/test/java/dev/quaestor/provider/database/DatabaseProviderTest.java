@@ -75,7 +75,7 @@ class DatabaseProviderTest {
         settings.put("jdbc-url", ContentDatabase.url());
         settings.put("username", "postgres");
         settings.putIfAbsent("max-bytes", "100000");
-        var p = new DatabaseProviderFactory(null).create(new Mount("records", "database",
+        var p = new DatabaseProviderFactory(null, java.util.List.of("audit-writer", "audit-read")).create(new Mount("records", "database",
                 UriCanonicalizer.canonicalize("db://records/"), "db://records/", settings));
         open.add(p);
         return p;
