@@ -59,7 +59,8 @@ public class WriteDeadlines {
 
     /**
      * Watches a response written through an output stream; {@code idle}, if not null, also cuts it off when no write
-     * at all is done for that long (a producer that stopped). Close the watch when the response is written.
+     * is done for that long (a producer that stopped, or a client that stopped sooner than the write deadline says).
+     * Close the watch when the response is written.
      */
     public Watch watch(Kind kind, HttpServerRequest request, Duration idle) {
         var w = new Watch(kind, request, idle == null ? 0 : idle.toNanos());
@@ -138,7 +139,7 @@ public class WriteDeadlines {
             if (w != null && now - w[0] > w[1]) {
                 return "did not take a write within " + w[1] / 1_000_000 + " ms";
             }
-            if (idleNanos > 0 && open.isEmpty() && now - lastDone > idleNanos) {
+            if (idleNanos > 0 && now - lastDone > idleNanos) {
                 return "made no progress for " + idleNanos / 1_000_000 + " ms";
             }
             return null;
