@@ -99,8 +99,11 @@ public class AuditResource {
                 } else {
                     reader.exportJsonl(f, t, watch.wrap(out));
                 }
+            } catch (java.io.UncheckedIOException e) {
+                // The client is gone or was cut off at its write deadline: reset, so it never takes a part for whole.
+                request.response().reset();
+                throw e.getCause();
             } catch (RuntimeException e) {
-                // Incomplete: reset, so that no client takes a broken-off export for whole.
                 request.response().reset();
                 throw e;
             }

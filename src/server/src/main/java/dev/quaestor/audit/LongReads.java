@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it ends (closing it twice is harmless); none is taken past a cap, and the refusal is counted in
  * {@code quaestor_audit_long_reads_refused_total}.
  */
+// At start, so that its metrics are there (at 0) before the first long read.
+@io.quarkus.runtime.Startup
 @ApplicationScoped
 public class LongReads {
 

@@ -82,6 +82,8 @@ public class ExportResource {
                 digest.flush();
             } catch (IOException | RuntimeException e) {
                 outcome = "aborted";
+                // Broken off (the client gone, cut off at its write deadline, or the database): never seen as whole.
+                request.response().reset();
                 throw e;
             } finally {
                 try {

@@ -28,6 +28,8 @@ import org.jboss.logging.Logger;
  * that blocks while the client does not drain; and an event stream ({@link Multi} of SSE events), where a write is
  * an event handed to the HTTP layer, done when the layer asks for the next one.
  */
+// At start, so that its metrics are there (at 0) before the first long read.
+@io.quarkus.runtime.Startup
 @ApplicationScoped
 public class WriteDeadlines {
 
