@@ -4,7 +4,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Vertx;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.impl.ConnectionBase;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.FilterOutputStream;
@@ -20,7 +24,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The one place streamed responses get their write deadline ({@link StreamConfig}): a write of n bytes must be
- * done within the deadline plus n at the minimum rate, or the response is reset (HTTP/1.1: the connection closed),
+ * done within the deadline plus n at the minimum rate, or the response is cut off (HTTP/1.1: the connection aborted),
  * so that a client that stops reading gives back the worker, the audit-read place and anything else it held. One
  * timer checks every watched response; cuts are counted in {@code quaestor_http_write_deadline_cuts_total} by kind.
  *
@@ -97,11 +101,28 @@ public class WriteDeadlines {
                 LOG.warnf("%s response to %s %s; cutting it off", w.kind.name().toLowerCase(java.util.Locale.ROOT),
                         w.request.remoteAddress(), why);
                 try {
-                    w.request.response().reset();
+                    cutOff(w.request);
                 } catch (RuntimeException e) {
-                    LOG.debugf("reset of a cut-off response failed: %s", e.toString());
+                    LOG.debugf("cutting off a response failed: %s", e.toString());
                 }
             }
+        }
+    }
+
+    /**
+     * Ends the response at once. HTTP/2: the stream is reset. HTTP/1.x: the connection is aborted (RST), dropping
+     * what the client has not taken; a plain reset or close would first wait for the client to drain it, which is
+     * exactly what a client that stopped reading never does.
+     */
+    private static void cutOff(HttpServerRequest request) {
+        if (request.version() != HttpVersion.HTTP_2 && request.connection() instanceof ConnectionBase base) {
+            Channel channel = base.channel();
+            channel.eventLoop().execute(() -> {
+                channel.config().setOption(ChannelOption.SO_LINGER, 0);
+                channel.close();
+            });
+        } else {
+            request.response().reset();
         }
     }
 
