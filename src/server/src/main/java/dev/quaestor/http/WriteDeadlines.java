@@ -115,14 +115,14 @@ public class WriteDeadlines {
      * exactly what a client that stopped reading never does.
      */
     private static void cutOff(HttpServerRequest request) {
+        // The response is closed first: its writer, waiting for the client to drain, gives up.
+        request.response().reset();
         if (request.version() != HttpVersion.HTTP_2 && request.connection() instanceof ConnectionBase base) {
             Channel channel = base.channel();
             channel.eventLoop().execute(() -> {
                 channel.config().setOption(ChannelOption.SO_LINGER, 0);
                 channel.close();
             });
-        } else {
-            request.response().reset();
         }
     }
 
