@@ -51,8 +51,8 @@ public class ProvidersProfile implements QuarkusTestProfile {
         c.put("quaestor.mounts.records.options.queries.ward.template", "db://records/wards/{ward}/patients.csv");
         c.put("quaestor.mounts.records.options.queries.ward.sql", "SELECT id, name FROM patients WHERE ward = ? ORDER BY id");
         c.put("quaestor.mounts.records.options.queries.ward.kind", "list");
-        // A mount on the server's own default datasource (shared with the audit writer): a query that only
-        // reads, through the pool the audit log also uses.
+        // A mount on the server's own default datasource (shared with sessions and subscriptions; the audit log has
+        // pools of its own, which no mount may name): a query that only reads.
         c.put("quaestor.mounts.probe.provider", "database");
         c.put("quaestor.mounts.probe.uri", "db://probe/");
         c.put("quaestor.mounts.probe.options.datasource", "<default>");

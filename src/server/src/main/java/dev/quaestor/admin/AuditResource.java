@@ -3,10 +3,13 @@ package dev.quaestor.admin;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.LongReads;
 import dev.quaestor.audit.anchor.Anchorer;
 import dev.quaestor.evidence.check.Report;
+import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.identity.Identity;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -23,7 +26,9 @@ import java.util.Map;
 /**
  * The auditor API (role {@code quaestor.audit.auditor-role}, default {@code quaestor-auditor}):
  * search, export, verify, and proofs of one request's records. Every call is itself audited (PCI DSS
- * 10.2.1.3), allowed or not; if it cannot be recorded, it does not happen.
+ * 10.2.1.3), allowed or not; if it cannot be recorded, it does not happen. Exports and verifies take a place
+ * ({@link LongReads}: capped overall and per person, 429 with {@code Retry-After} past a cap, also recorded); an
+ * export's writes have a deadline ({@link WriteDeadlines}).
  */
 @Path("/audit")
 @Produces(MediaType.APPLICATION_JSON)
@@ -34,8 +39,11 @@ public class AuditResource {
     private final Anchorer anchorer;
     private final StaffAccess access;
     private final String auditorRole;
+    private final WriteDeadlines deadlines;
 
-    AuditResource(AuditReader reader, AuditLog log, Anchorer anchorer, StaffAccess access, dev.quaestor.audit.AuditConfig config) {
+    AuditResource(AuditReader reader, AuditLog log, Anchorer anchorer, StaffAccess access, dev.quaestor.audit.AuditConfig config,
+            WriteDeadlines deadlines) {
+        this.deadlines = deadlines;
         this.reader = reader;
         this.log = log;
         this.anchorer = anchorer;
@@ -68,22 +76,36 @@ public class AuditResource {
     @Path("export")
     @Produces({"application/jsonl", "text/csv"})
     public Response export(@QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("format") String format,
-            @Context HttpServerRequest request) {
-        requireAuditor(request, "audit/export", "from=" + from + " to=" + to + " format=" + format);
+            @Context RoutingContext rc) {
         Instant f;
         Instant t;
         try {
             f = time(from);
             t = time(to);
         } catch (DateTimeParseException e) {
+            requireAuditor(rc.request(), "audit/export", "from=" + from + " to=" + to + " format=" + format);
             return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "invalid time")).build();
         }
+        HttpServerRequest request = rc.request();
+        LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/export",
+                "from=" + from + " to=" + to + " format=" + format, request);
+        // Given back when the export ends, however it ends (also if the response is never written).
+        rc.addEndHandler(ended -> place.close());
         boolean csv = "csv".equals(format);
         StreamingOutput body = out -> {
-            if (csv) {
-                reader.exportCsv(f, t, out);
-            } else {
-                reader.exportJsonl(f, t, out);
+            try (place; var watch = deadlines.watch(WriteDeadlines.Kind.EXPORT, request, null)) {
+                if (csv) {
+                    reader.exportCsv(f, t, watch.wrap(out));
+                } else {
+                    reader.exportJsonl(f, t, watch.wrap(out));
+                }
+            } catch (java.io.UncheckedIOException e) {
+                // The client is gone or was cut off at its write deadline: reset, so it never takes a part for whole.
+                request.response().reset();
+                throw e.getCause();
+            } catch (RuntimeException e) {
+                request.response().reset();
+                throw e;
             }
         };
         return Response.ok(body).type(csv ? "text/csv" : "application/jsonl")
@@ -105,8 +127,10 @@ public class AuditResource {
     @GET
     @Path("verify")
     public Map<String, Object> verify(@Context HttpServerRequest request) {
-        requireAuditor(request, "audit/verify", null);
-        Report r = reader.verify();
+        Report r;
+        try (var place = access.requirePlace(auditorRole, LongReads.Kind.VERIFY, "audit/verify", null, request)) {
+            r = reader.verify();
+        }
         var body = new LinkedHashMap<String, Object>();
         body.put("verified", r.ok());
         body.put("logs", r.logs().stream().map(l -> {

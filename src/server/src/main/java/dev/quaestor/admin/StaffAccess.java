@@ -3,6 +3,7 @@ package dev.quaestor.admin;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.LongReads;
 import dev.quaestor.audit.RequestIds;
 import dev.quaestor.identity.AuthContext;
 import dev.quaestor.identity.Identity;
@@ -11,7 +12,11 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.ForbiddenException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -25,9 +30,11 @@ public class StaffAccess {
     private final AuditLog log;
     private final IdentityMapper identities;
     private final SecurityIdentity security;
+    private final LongReads longReads;
 
-    StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security) {
+    StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, LongReads longReads) {
         this.log = log;
+        this.longReads = longReads;
         this.identities = identities;
         this.security = security;
     }
@@ -43,6 +50,39 @@ public class StaffAccess {
             throw new ForbiddenException();
         }
         return who;
+    }
+
+    /**
+     * As {@link #require}, for a long read that needs a place ({@link LongReads}): the call is recorded once, as
+     * {@code ok} with the place taken, {@code forbidden} (403), or {@code busy} when the caller is at a cap (429 with
+     * {@code Retry-After}, nothing started). The caller closes the place when the read ends.
+     */
+    LongReads.Place requirePlace(String role, LongReads.Kind longRead, String method, String detail, HttpServerRequest request) {
+        Identity who = identities.of(security);
+        boolean allowed = who.roles().contains(role);
+        var attempt = allowed ? longReads.take(longRead, who.subject()) : null;
+        String outcome = !allowed ? "forbidden" : attempt.place() == null ? "busy" : "ok";
+        String recorded = attempt != null && attempt.refusal() != null
+                ? (detail == null ? "" : detail + " ") + "refused: " + attempt.refusal().reason() : detail;
+        try {
+            log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next()).caller(caller(who, request, AuthContext.of(security)))
+                    .method(method).decision(allowed ? "ALLOW" : "DENY").outcome(outcome).detail(recorded).build());
+        } catch (RuntimeException e) {
+            if (attempt != null && attempt.place() != null) {
+                attempt.place().close();
+            }
+            throw e;
+        }
+        if (!allowed) {
+            throw new ForbiddenException();
+        }
+        if (attempt.place() == null) {
+            long after = attempt.refusal().retryAfterSeconds();
+            throw new WebApplicationException(Response.status(429).header("Retry-After", Long.toString(after))
+                    .type(MediaType.APPLICATION_JSON).entity(Map.of("error", "too many at once: " + attempt.refusal().reason()
+                            + "; try again in " + after + " s", "retryAfterSeconds", after)).build());
+        }
+        return attempt.place();
     }
 
     /** A member of staff as recorded: who, from where, with which user agent, and how they signed in. */

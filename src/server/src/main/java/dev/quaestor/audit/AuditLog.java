@@ -28,7 +28,7 @@ public class AuditLog {
     private final String logName;
     private final long signWait;
 
-    AuditLog(AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
+    AuditLog(@io.quarkus.agroal.DataSource(AuditPools.WRITER) AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
         this.key = SigningKey.load(config);
         this.trusted = PinnedKeys.load(config, key.verifierKey());
         this.logName = config.logName();

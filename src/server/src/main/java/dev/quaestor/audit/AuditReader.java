@@ -51,11 +51,13 @@ public class AuditReader {
     }
 
     private static final int FETCH = 1000;
+    /** Rows a paged read takes per connection. */
+    private static final int PAGE = 1000;
     private final AgroalDataSource ds;
     private final AuditLog log;
     private final PinnedTsaRoots tsaRoots;
 
-    AuditReader(AgroalDataSource ds, AuditLog log, PinnedTsaRoots tsaRoots) {
+    AuditReader(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, AuditLog log, PinnedTsaRoots tsaRoots) {
         this.ds = ds;
         this.log = log;
         this.tsaRoots = tsaRoots;
@@ -146,15 +148,84 @@ public class AuditReader {
     }
 
     /**
-     * Every record the search matches (cursor and limit ignored), streamed from a database cursor in the
+     * Every record the search matches (cursor and limit ignored) among those written before the call, in the
      * order of their ids; with {@code wholeRequests}, every record of each request that has a matching record,
-     * grouped by request (ordered by request id, then id), so that a request's records arrive together.
+     * grouped by request (ordered by request id, then id), so that a request's records arrive together. Read a page
+     * at a time, each on a connection given back before {@code out} sees its records.
      */
     public void stream(Query q, boolean wholeRequests, Consumer<Map<String, String>> out) {
-        try (Connection c = ds.getConnection()) {
-            stream(c, log.hasher(), q, wholeRequests, out);
+        var where = new StringBuilder(" WHERE 1=1");
+        var args = new ArrayList<Object>();
+        where(q, log.hasher(), where, args);
+        boolean byRequest = wholeRequests && !args.isEmpty();
+        try {
+            // Fixed at the start: records written while the stream runs are not in it.
+            long last = select("SELECT MAX(id) FROM audit_entry", List.of(), rs -> rs.getLong(1)).get(0);
+            String cols = "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry";
+            String requestId = null;
+            long after = 0;
+            while (true) {
+                String sql;
+                var page = new ArrayList<Object>();
+                if (!wholeRequests) {
+                    sql = cols + where + " AND id > ? AND id <= ? ORDER BY id LIMIT " + PAGE;
+                    page.addAll(args);
+                    page.addAll(List.of(after, last));
+                } else {
+                    // By request, then id: the page after (requestId, after).
+                    String next = requestId == null ? " AND id <= ?" : " AND id <= ? AND (request_id > ? OR (request_id = ? AND id > ?))";
+                    if (byRequest) {
+                        sql = cols + " WHERE request_id IN (SELECT request_id FROM audit_entry" + where + " AND id <= ?"
+                                + (requestId == null ? "" : " AND request_id >= ?") + ")" + next + " ORDER BY request_id, id LIMIT " + PAGE;
+                        page.addAll(args);
+                        page.add(last);
+                        if (requestId != null) {
+                            page.add(requestId);
+                        }
+                    } else {
+                        sql = cols + " WHERE 1=1" + next + " ORDER BY request_id, id LIMIT " + PAGE;
+                    }
+                    page.add(last);
+                    if (requestId != null) {
+                        page.addAll(List.of(requestId, requestId, after));
+                    }
+                }
+                var rows = select(sql, page, rs -> {
+                    var record = AuditRecords.fromRow(rs, 2);
+                    record.put("id", Long.toString(rs.getLong(1)));
+                    return record;
+                });
+                rows.forEach(out);
+                if (rows.size() < PAGE) {
+                    return;
+                }
+                var end = rows.get(rows.size() - 1);
+                after = Long.parseLong(end.get("id"));
+                requestId = end.get("request");
+            }
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /** One page: a connection taken, the rows read, the connection given back, then the rows returned. */
+    private <T> List<T> select(String sql, List<Object> args, Row<T> read) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.size(); i++) {
+                ps.setObject(i + 1, args.get(i));
+            }
+            var out = new ArrayList<T>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(read.read(rs));
+                }
+            }
+            return out;
         }
     }
 
@@ -248,42 +319,42 @@ public class AuditReader {
     }
 
 
-    /** Writes the export (docs/audit-format.md, section 6) of the records in [from, to), or all. */
+    /**
+     * Writes the export (docs/audit-format.md, section 6) of the records in [from, to), or all: each log as it stood
+     * when the export started (its records up to its last one then, its checkpoints up to its last one then), read
+     * a page at a time with no connection held while the page is written out.
+     */
     public void exportJsonl(Instant from, Instant to, OutputStream out) {
-        try (Connection c = ds.getConnection()) {
-            writeJsonl(c, from, to, out);
+        Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        try {
+            StoredLog.replay(ds, StoredLog.bounds(ds), from, to, new ExportLines(w));
+            w.flush();
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
-        }
-    }
-
-    /** The export itself, on a connection the caller owns (the benchmark uses it too). */
-    static void writeJsonl(Connection c, Instant from, Instant to, OutputStream out) throws SQLException {
-        Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-        StoredLog.replay(c, from, to, new ExportLines(w));
-        try {
-            w.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** CSV of the records (header: the record fields and hash). */
+    /** CSV of the records (header: the record fields and hash), by log and seq, fixed and paged as the export is. */
     public void exportCsv(Instant from, Instant to, OutputStream out) {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        try {
             var csv = new ExportCsv(w, AuditRecords.exportedFields());
-            forEachRecord(c, from, to, m -> {
-                try {
-                    csv.write(m);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+            StoredLog.replay(ds, StoredLog.bounds(ds), from, to, new dev.quaestor.evidence.ExportSink() {
+                @Override
+                public void record(dev.quaestor.evidence.CanonicalRecord record, String storedHash, long line) {
+                    var fields = new LinkedHashMap<>(record.fields());
+                    fields.put("hash", storedHash);
+                    try {
+                        csv.write(fields);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
                 }
             });
             csv.flush();
             w.flush();
-            c.commit();
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
         } catch (IOException e) {
@@ -404,13 +475,14 @@ public class AuditReader {
      */
     public Report verify() {
         var v = new LogVerifier(TrustedKeys.of(log.trustedKeys(), List.of()), tsaRoots.check().orElse(null), false);
-        try (Connection c = ds.getConnection()) {
-            StoredLog.replay(c, null, null, v);
+        // Read before the check is fixed, so that every record this replica had committed then is within it.
+        long live = log.committedHead();
+        try {
+            StoredLog.replay(ds, StoredLog.bounds(ds), null, null, v);
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
         }
         Report report = v.finish();
-        long live = log.committedHead();
         long stored = report.logs().stream().filter(l -> l.log().equals(log.chain())).mapToLong(Report.Summary::lastSeq)
                 .findFirst().orElse(0L);
         boolean broken = report.problems().stream().anyMatch(p -> p.log().equals(log.chain()));
@@ -421,26 +493,6 @@ public class AuditReader {
             return new Report(report.logs(), List.copyOf(problems), report.warnings());
         }
         return report;
-    }
-
-    /** Every record, by log and seq, as stored (fields and {@code hash}). */
-    static void forEachRecord(Connection c, Instant from, Instant to, Consumer<Map<String, String>> out) throws SQLException {
-        var where = new StringBuilder(" WHERE chain_id IS NOT NULL");
-        var args = new ArrayList<Object>();
-        filter(where, args, "event_time >= ?", from == null ? null : OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
-        filter(where, args, "event_time < ?", to == null ? null : OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMN_LIST + " FROM audit_entry" + where
-                + " ORDER BY chain_id, seq")) {
-            ps.setFetchSize(FETCH);
-            for (int i = 0; i < args.size(); i++) {
-                ps.setObject(i + 1, args.get(i));
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.accept(AuditRecords.fromRow(rs, 1));
-                }
-            }
-        }
     }
 
     private static void filter(StringBuilder where, List<Object> args, String clause, Object value) {

@@ -6,6 +6,7 @@ import dev.quaestor.audit.AuditConfig;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.LongReads;
 import dev.quaestor.audit.RequestIds;
 import dev.quaestor.identity.AuthContext;
 import dev.quaestor.identity.Identity;
@@ -38,12 +39,14 @@ public class ConsoleAccess {
     private final RoutingContext rc;
     private final String auditorRole;
     private final String adminRole;
+    private final LongReads longReads;
     private Identity who;
     private Caller caller;
 
     ConsoleAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, RoutingContext rc, AuditConfig audit,
-            AdminConfig admin) {
+            AdminConfig admin, LongReads longReads) {
         this.log = log;
+        this.longReads = longReads;
         this.identities = identities;
         this.security = security;
         this.rc = rc;
@@ -88,6 +91,42 @@ public class ConsoleAccess {
         return record(AuditEvent.Kind.AUDIT_READ, area, method, null, detail);
     }
 
+    /** A long read allowed and recorded: its record's request id and the place it holds until it ends. */
+    public record Held(String requestId, LongReads.Place place) {
+    }
+
+    /**
+     * As {@link #view}, for a long read that needs a place ({@link LongReads}): recorded once, as {@code ok} with the
+     * place taken, or refused and recorded: {@code forbidden} (403) or {@code busy} when the caller is at a cap (429,
+     * with {@code Retry-After} and a page that says when to try again). The caller closes the place when it ends.
+     */
+    public Held viewHolding(Area area, LongReads.Kind longRead, String method, String detail) {
+        boolean allowed = mayOpen(area);
+        var attempt = allowed ? longReads.take(longRead, identity().subject()) : null;
+        String outcome = !allowed ? "forbidden" : attempt.place() == null ? "busy" : "ok";
+        String recorded = attempt != null && attempt.refusal() != null
+                ? (detail == null ? "" : detail + " ") + "refused: " + attempt.refusal().reason() : detail;
+        String id = RequestIds.next();
+        try {
+            log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, id).caller(caller()).method(method)
+                    .decision(allowed ? "ALLOW" : "DENY").outcome(outcome).detail(recorded).build());
+        } catch (RuntimeException e) {
+            if (attempt != null && attempt.place() != null) {
+                attempt.place().close();
+            }
+            throw e;
+        }
+        if (!allowed) {
+            throw forbidden(id);
+        }
+        if (attempt.place() == null) {
+            long after = attempt.refusal().retryAfterSeconds();
+            throw new ConsoleRefusal(429, "Too many at once: " + attempt.refusal().reason() + ". Nothing was started; try again in "
+                    + after + " seconds.", id, after);
+        }
+        return new Held(id, attempt.place());
+    }
+
     /** Records an action that changes something (a sign-off) as {@code ADMIN}; refuses as {@link #view} does. */
     public String act(Area area, String method, String uri, String detail) {
         return record(AuditEvent.Kind.ADMIN, area, method, uri, detail);
@@ -122,9 +161,13 @@ public class ConsoleAccess {
         log.append(AuditEvent.of(kind, id).caller(caller()).method(method).uri(uri).decision(allowed ? "ALLOW" : "DENY")
                 .outcome(allowed ? "ok" : "forbidden").detail(detail).build());
         if (!allowed) {
-            throw new ConsoleRefusal(403, "Your account (" + identity().subject() + ") has no role that opens this page. "
-                    + "The console is for the roles " + auditorRole + " and, for policy pages, " + adminRole + ".", id);
+            throw forbidden(id);
         }
         return id;
+    }
+
+    private ConsoleRefusal forbidden(String id) {
+        return new ConsoleRefusal(403, "Your account (" + identity().subject() + ") has no role that opens this page. "
+                + "The console is for the roles " + auditorRole + " and, for policy pages, " + adminRole + ".", id);
     }
 }

@@ -5,11 +5,22 @@ public class ConsoleRefusal extends RuntimeException {
 
     private final int status;
     private final String requestId;
+    private final long retryAfterSeconds;
 
     public ConsoleRefusal(int status, String message, String requestId) {
+        this(status, message, requestId, 0);
+    }
+
+    /** A refusal to try again after {@code retryAfterSeconds} (sent as {@code Retry-After} when above 0). */
+    public ConsoleRefusal(int status, String message, String requestId, long retryAfterSeconds) {
         super(message, null, false, false);
         this.status = status;
         this.requestId = requestId;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     public int status() {

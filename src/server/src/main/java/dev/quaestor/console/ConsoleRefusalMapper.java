@@ -18,8 +18,8 @@ public class ConsoleRefusalMapper implements ExceptionMapper<ConsoleRefusal> {
 
     @Override
     public Response toResponse(ConsoleRefusal e) {
-        return Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
-                .entity(refused.data("message", e.getMessage()).data("requestId", e.requestId()).data("status", e.status()).render())
-                .build();
+        var r = Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                .entity(refused.data("message", e.getMessage()).data("requestId", e.requestId()).data("status", e.status()).render());
+        return (e.retryAfterSeconds() > 0 ? r.header("Retry-After", Long.toString(e.retryAfterSeconds())) : r).build();
     }
 }

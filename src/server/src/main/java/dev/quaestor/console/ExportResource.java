@@ -4,13 +4,17 @@ import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
 import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.LongReads;
 import dev.quaestor.console.export.DigestingOutputStream;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;
+import dev.quaestor.http.WriteDeadlines;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
@@ -19,7 +23,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Exports of the current search as JSON Lines, CSV or OCSF 1.8.0, streamed from a database cursor. Two
+ * Exports of the current search as JSON Lines, CSV or OCSF 1.8.0, read a page at a time (no connection held while
+ * the client reads), each holding an export place ({@link LongReads}) and written under a write deadline. Two
  * records, one request id: the export's {@code AUDIT_READ} record (method {@code console/export}) is committed
  * before the first byte is sent, and when the stream ends a second one ({@code console/export/done}) carries
  * the SHA-256 and size of exactly the file produced and how many records or events it holds, or, if the
@@ -34,38 +39,51 @@ public class ExportResource {
     private final AuditLog log;
     private final ConsoleAccess access;
     private final SearchExport export;
+    private final WriteDeadlines deadlines;
 
-    ExportResource(AuditReader reader, AuditLog log, ConsoleAccess access, @ConfigProperty(name = "quarkus.application.version") String version) {
+    ExportResource(AuditReader reader, AuditLog log, ConsoleAccess access, WriteDeadlines deadlines,
+            @ConfigProperty(name = "quarkus.application.version") String version) {
         this.reader = reader;
+        this.deadlines = deadlines;
         this.log = log;
         this.access = access;
         this.export = new SearchExport(version);
     }
 
     @GET
-    public Response export(@QueryParam("format") String formatName, @BeanParam SearchForm form) {
+    public Response export(@QueryParam("format") String formatName, @BeanParam SearchForm form, @Context RoutingContext rc) {
         ExportFormat format = ExportFormat.named(formatName);
         String detail = "format=" + formatName + " " + form.describe();
-        String requestId = access.view(ConsoleAccess.Area.AUDIT, "console/export", detail);
-        if (format == null) {
-            return Response.status(400).type(MediaType.TEXT_PLAIN).entity("format must be jsonl, csv or ocsf").build();
-        }
-        AuditReader.Query query;
+        AuditReader.Query query = null;
+        String invalid = format == null ? "format must be jsonl, csv or ocsf" : null;
         try {
             query = form.query(1);
         } catch (IllegalArgumentException e) {
-            return Response.status(400).type(MediaType.TEXT_PLAIN).entity(e.getMessage()).build();
+            invalid = invalid == null ? e.getMessage() : invalid;
         }
+        if (invalid != null) {
+            access.view(ConsoleAccess.Area.AUDIT, "console/export", detail);
+            return Response.status(400).type(MediaType.TEXT_PLAIN).entity(invalid).build();
+        }
+        var held = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.EXPORT, "console/export", detail);
+        String requestId = held.requestId();
+        // Given back when the export ends, however it ends (also if the response is never written).
+        rc.addEndHandler(ended -> held.place().close());
         var caller = access.caller();
+        var request = rc.request();
+        AuditReader.Query q = query;
         StreamingOutput body = out -> {
-            var digest = new DigestingOutputStream(out);
+            var watch = deadlines.watch(WriteDeadlines.Kind.EXPORT, request, null);
+            var digest = new DigestingOutputStream(watch.wrap(out));
             long items = 0;
             String outcome = "ok";
-            try {
-                items = export.write(format, each -> reader.stream(query, SearchExport.byRequest(format), each), digest);
+            try (var place = held.place(); watch) {
+                items = export.write(format, each -> reader.stream(q, SearchExport.byRequest(format), each), digest);
                 digest.flush();
             } catch (IOException | RuntimeException e) {
                 outcome = "aborted";
+                // Broken off (the client gone, cut off at its write deadline, or the database): never seen as whole.
+                request.response().reset();
                 throw e;
             } finally {
                 try {

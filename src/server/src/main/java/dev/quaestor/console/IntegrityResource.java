@@ -2,6 +2,7 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.LongReads;
 import dev.quaestor.audit.anchor.Anchorer;
 import dev.quaestor.evidence.check.Report;
 import io.quarkus.qute.Location;
@@ -57,9 +58,11 @@ public class IntegrityResource {
 
     @GET
     public TemplateInstance show() {
-        access.view(ConsoleAccess.Area.AUDIT, "console/integrity", null);
         long started = System.nanoTime();
-        Report report = reader.verify();
+        Report report;
+        try (var place = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.VERIFY, "console/integrity", null).place()) {
+            report = reader.verify();
+        }
         long ms = (System.nanoTime() - started) / 1_000_000;
         Map<String, AuditReader.LastCheckpoint> last = reader.lastCheckpoints().stream()
                 .collect(Collectors.toMap(AuditReader.LastCheckpoint::log, Function.identity(), (a, b) -> a));

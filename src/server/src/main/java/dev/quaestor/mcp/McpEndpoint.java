@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
 import dev.quaestor.mcp.schema.ErrorCodes;
@@ -96,6 +97,8 @@ public class McpEndpoint {
     ListenRequests listens;
     @Inject
     AdmissionLimit admission;
+    @Inject
+    WriteDeadlines deadlines;
 
     /** Whether a request path is this endpoint's (the HTTP filters in front of it ask). */
     static boolean handles(String path) {
@@ -203,7 +206,7 @@ public class McpEndpoint {
         request.response().putHeader(REQUEST_ID_HEADER, requestId);
         @SuppressWarnings("unchecked")
         Multi<OutboundSseEvent> events = (Multi<OutboundSseEvent>) opened;
-        return events;
+        return deadlines.watch(WriteDeadlines.Kind.EVENTS, request, events, McpEndpoint::eventBytes);
     }
 
     private Parsed parse(RoutingContext rc, HttpHeaders headers, HttpServerRequest request, String requestId) {
@@ -296,11 +299,18 @@ public class McpEndpoint {
                 RefusalErrors.legacy(s.protocolVersion()));
         var holder = new StreamHolder(new Subscriber(identity, sourceIp), ctx.caller(), requestId, s.protocolVersion());
         try {
-            return streams.open(sessionId, holder, expiry, sse);
+            return deadlines.watch(WriteDeadlines.Kind.EVENTS, request, streams.open(sessionId, holder, expiry, sse),
+                    McpEndpoint::eventBytes);
         } catch (RuntimeException e) {
             LOG.errorf("cannot open the stream for request %s: %s", requestId, e.toString());
             throw new WebApplicationException(plain(503, "Service unavailable", requestId));
         }
+    }
+
+    /** About how many bytes an event takes on the wire, for its write deadline. */
+    private static long eventBytes(OutboundSseEvent e) {
+        Object data = e.getData();
+        return 32 + (data == null ? 0 : data.toString().length()) + (e.getComment() == null ? 0 : e.getComment().length());
     }
 
     /** Ends a 2025 session: its end is audited ({@code SESSION_CLOSE}) before anything is ended. */

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.pipeline.ReadConfig;
 import dev.quaestor.pipeline.StreamedRead;
-import io.vertx.core.Vertx;
+import dev.quaestor.http.WriteDeadlines;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
@@ -18,9 +18,9 @@ import java.util.Map;
  * The HTTP response for a streamed {@code resources/read}: the JSON-RPC envelope around content that
  * is encoded as it is read ({@link StreamedRead#writeTo} decides the order of content, outcome audit
  * and closing bytes). As JSON, or as one SSE event when the client accepts only that. Written on the
- * request's worker thread with the HTTP layer's back-pressure; a response that stalls past
- * {@code quaestor.read.write-timeout}, or that fails part-way, is reset so the client never sees it
- * complete.
+ * request's worker thread with the HTTP layer's back-pressure; a response whose client does not take a write
+ * within its write deadline ({@link WriteDeadlines}), that makes no progress for {@code quaestor.read.write-timeout},
+ * or that fails part-way, is reset so the client never sees it complete.
  */
 @ApplicationScoped
 class StreamedResponses {
@@ -29,12 +29,12 @@ class StreamedResponses {
     private static final int WRITE_QUEUE_BYTES = 512 * 1024;
 
     private final ObjectMapper json;
-    private final Vertx vertx;
+    private final WriteDeadlines deadlines;
     private final ReadConfig config;
 
-    StreamedResponses(ObjectMapper json, Vertx vertx, ReadConfig config) {
+    StreamedResponses(ObjectMapper json, WriteDeadlines deadlines, ReadConfig config) {
         this.json = json;
-        this.vertx = vertx;
+        this.deadlines = deadlines;
         this.config = config;
     }
 
@@ -47,7 +47,7 @@ class StreamedResponses {
             // Let the worker run ahead of the socket by a few writes: with the default high-water mark
             // (64 KiB) every 64 KiB write parked the worker until the event loop drained it.
             request.response().setWriteQueueMaxSize(WRITE_QUEUE_BYTES);
-            try (var watch = new WriteStallWatch(vertx, request, config.writeTimeout())) {
+            try (var watch = deadlines.watch(WriteDeadlines.Kind.READ, request, config.writeTimeout())) {
                 read.writeTo(watch.wrap(out), opening, closing);
             } catch (IOException | RuntimeException e) {
                 // Incomplete: reset the stream (HTTP/1.1: close the connection) so no client takes it for whole.

@@ -37,7 +37,7 @@ public class ReviewQueries {
     private final AgroalDataSource ds;
     private final ReviewConfig config;
 
-    ReviewQueries(AgroalDataSource ds, ReviewConfig config) {
+    ReviewQueries(@io.quarkus.agroal.DataSource(dev.quaestor.audit.AuditPools.READ) AgroalDataSource ds, ReviewConfig config) {
         this.ds = ds;
         this.config = config;
     }

@@ -293,7 +293,7 @@ public final class OcsfEvent {
             String outcome) throws IOException {
         int disposition;
         int action;
-        if ("DENY".equals(decision) || "rate-limited".equals(outcome)) {
+        if ("DENY".equals(decision) || "rate-limited".equals(outcome) || "busy".equals(outcome)) {
             disposition = 2; // Blocked
             action = 2; // Denied
         } else if ("ALLOW".equals(decision) || "FILTER".equals(decision)) {

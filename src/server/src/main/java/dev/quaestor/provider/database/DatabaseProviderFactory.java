@@ -19,15 +19,20 @@ import java.time.Duration;
  * Provider type {@code database}. The mount names a Quarkus datasource ({@code options.datasource},
  * {@code <default>} for the default one), or gives JDBC settings ({@code options.jdbc-url},
  * {@code options.username}, {@code options.password}, {@code options.pool-size}) for a small pool
- * of its own.
+ * of its own. The audit log's own datasources ({@code quaestor.db.reserved-datasources}) cannot be named.
  */
 @ApplicationScoped
 public class DatabaseProviderFactory implements ResourceProviderFactory {
 
     private final Instance<AgroalDataSource> dataSources;
+    private final java.util.Set<String> reserved;
 
-    DatabaseProviderFactory(@Any Instance<AgroalDataSource> dataSources) {
+    /** {@code reserved}: datasources no mount may name (the audit log's own pools). */
+    DatabaseProviderFactory(@Any Instance<AgroalDataSource> dataSources,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quaestor.db.reserved-datasources",
+                    defaultValue = "audit-writer,audit-read") java.util.List<String> reserved) {
         this.dataSources = dataSources;
+        this.reserved = java.util.Set.copyOf(reserved);
     }
 
     @Override
@@ -51,6 +56,10 @@ public class DatabaseProviderFactory implements ResourceProviderFactory {
         }
         if (named.isPresent()) {
             String name = named.get().trim();
+            if (reserved.contains(name)) {
+                throw new IllegalArgumentException("mount '" + mount.name() + "': the datasource '" + name
+                        + "' is reserved for the server's own use (quaestor.db.reserved-datasources); name <default> or another datasource");
+            }
             Instance<AgroalDataSource> ds = name.equals("<default>") ? dataSources.select(Default.Literal.INSTANCE)
                     : dataSources.select(new DataSource.DataSourceLiteral(name));
             if (!ds.isResolvable()) {

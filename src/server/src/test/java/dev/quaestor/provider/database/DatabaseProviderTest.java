@@ -70,12 +70,22 @@ class DatabaseProviderTest {
         return q;
     }
 
+    @Test
+    void aMountCannotNameTheAuditLogsOwnPools() {
+        for (String reserved : List.of("audit-writer", "audit-read")) {
+            var settings = Map.of("datasource", reserved);
+            var e = assertThrows(IllegalArgumentException.class, () -> new DatabaseProviderFactory(null, List.of("audit-writer", "audit-read"))
+                    .create(new Mount("records", "database", UriCanonicalizer.canonicalize("db://records/"), "db://records/", settings)));
+            assertTrue(e.getMessage().contains("reserved"), e.getMessage());
+        }
+    }
+
     ResourceProvider provider(Map<String, String> options) {
         var settings = new HashMap<>(options);
         settings.put("jdbc-url", ContentDatabase.url());
         settings.put("username", "postgres");
         settings.putIfAbsent("max-bytes", "100000");
-        var p = new DatabaseProviderFactory(null).create(new Mount("records", "database",
+        var p = new DatabaseProviderFactory(null, java.util.List.of("audit-writer", "audit-read")).create(new Mount("records", "database",
                 UriCanonicalizer.canonicalize("db://records/"), "db://records/", settings));
         open.add(p);
         return p;

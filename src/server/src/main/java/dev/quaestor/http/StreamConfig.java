@@ -1,0 +1,22 @@
+package dev.quaestor.http;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/**
+ * The write deadline of every streamed response (large reads, audit exports, event streams): each write to the
+ * client must be done within {@link #writeDeadline} plus its size at {@link #minWriteRate}; a client that reads
+ * slower, or not at all, is cut off and what it held is given back.
+ */
+@ConfigMapping(prefix = "quaestor.streams")
+public interface StreamConfig {
+
+    /** The time any one write may take, before its size is counted. */
+    @WithDefault("10S")
+    Duration writeDeadline();
+
+    /** The slowest a write may go, in bytes per second: a write of n bytes gets {@code n / rate} on top of the deadline. */
+    @WithDefault("16384")
+    long minWriteRate();
+}

@@ -1,0 +1,261 @@
+package dev.quaestor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditPools;
+import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.LongReads;
+import dev.quaestor.audit.PendingCommit;
+import dev.quaestor.audit.RequestIds;
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.TestIssuer;
+import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.agroal.DataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Long reads of the audit log: an export whose client reads nothing is cut off at its write deadline and gives back
+ * its place, holding no connection meanwhile; an export holds each log as it stood when it started; past the caps on
+ * exports and verifies the call gets 429 with {@code Retry-After} and is on record.
+ */
+@QuarkusTest
+@TestProfile(AuditExportDeadlineTest.ShortDeadline.class)
+class AuditExportDeadlineTest {
+
+    public static class ShortDeadline implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            // 1 s per write plus 1 MiB/s: a 64 KiB write gets about 1.06 s.
+            return Map.of("quaestor.streams.write-deadline", "1S", "quaestor.streams.min-write-rate", "1048576",
+                    "quaestor.audit.long-reads.exports-per-person", "1");
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Inject
+    AuditLog log;
+    @Inject
+    AuditReader reader;
+    @Inject
+    LongReads longReads;
+    @Inject
+    MeterRegistry metrics;
+    @Inject
+    @DataSource(AuditPools.READ)
+    AgroalDataSource readPool;
+
+    /** Enough records (about 6 MB of export) that a client reading nothing fills every buffer on the way. */
+    @BeforeEach
+    void aLargeLog() {
+        if (AuditRow.count("method = 'test/filler'") >= 1500) {
+            return;
+        }
+        String padding = "x".repeat(4000);
+        var pending = new ArrayList<PendingCommit>();
+        for (int i = 0; i < 1500; i++) {
+            pending.add(log.submit(AuditEvent.of(AuditEvent.Kind.ADMIN, RequestIds.next()).method("test/filler")
+                    .decision("ALLOW").outcome("ok").detail(padding).build()));
+            if (pending.size() == 500) {
+                pending.forEach(PendingCommit::await);
+                pending.clear();
+            }
+        }
+        pending.forEach(PendingCommit::await);
+    }
+
+    @Test
+    void anExportWhoseClientReadsNothingIsCutOffAndGivesBackItsPlace() throws Exception {
+        double cutsBefore = cuts();
+        String token = TestIssuer.tokenFor("auditor");
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(4096);
+            s.connect(new InetSocketAddress("127.0.0.1", RestAssured.port));
+            long sent = System.nanoTime();
+            OutputStream out = s.getOutputStream();
+            out.write(("GET /audit/export HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + token
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            // While the export waits on the client it holds no connection: the whole read pool can be taken.
+            var held = new ArrayList<Connection>();
+            try {
+                int size = readPool.getConfiguration().connectionPoolConfiguration().maxSize();
+                for (int i = 0; i < size; i++) {
+                    held.add(readPool.getConnection());
+                }
+            } finally {
+                for (Connection c : held) {
+                    c.close();
+                }
+            }
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> cuts() > cutsBefore);
+            double seconds = (System.nanoTime() - sent) / 1e9;
+            assertTrue(seconds < 6, "cut off within its deadline, not after the export: " + seconds + " s");
+            // Its place is back while the client still reads nothing: the same auditor (one export at a time in this
+            // profile) gets the whole export.
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> activeExports() == 0);
+            String whole = given().header("Authorization", "Bearer " + token).get("/audit/export").then().statusCode(200)
+                    .extract().asString();
+            assertTrue(whole.length() > 5_500_000, "the whole export: " + whole.length());
+            // What the cut-off client gets, once it reads, is a broken-off response: no end of the chunked body.
+            byte[] got = readAll(s.getInputStream());
+            String tail = new String(got, Math.max(0, got.length - 16), Math.min(16, got.length), StandardCharsets.ISO_8859_1);
+            assertTrue(new String(got, 0, Math.min(got.length, 200), StandardCharsets.ISO_8859_1).startsWith("HTTP/1.1 200"));
+            assertFalse(tail.endsWith("0\r\n\r\n"), "the response must not look complete");
+            assertTrue(got.length < whole.length() / 2, "cut off part-way: " + got.length + " bytes of " + whole.length());
+        }
+    }
+
+    @Test
+    void anExportHoldsEachLogAsItStoodWhenItStarted() throws Exception {
+        var duringExport = new ArrayList<String>();
+        var file = new ByteArrayOutputStream();
+        OutputStream slowClient = new OutputStream() {
+            @Override
+            public void write(int b) {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                if (duringExport.isEmpty()) {
+                    // The export's first bytes: its records are still being read. Records committed now come after its start.
+                    for (int i = 0; i < 3; i++) {
+                        String id = RequestIds.next();
+                        log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).method("test/during-export").decision("ALLOW").outcome("ok").build());
+                        duringExport.add(id);
+                    }
+                }
+                file.write(b, off, len);
+            }
+        };
+        reader.exportJsonl(null, null, slowClient);
+        assertEquals(3, duringExport.size(), "records were written while the export ran");
+        var first = records(file.toString(StandardCharsets.UTF_8));
+        for (String id : duringExport) {
+            assertFalse(first.requests.contains(id), "a record committed after the export started is not in it: " + id);
+        }
+        // Each log's records are whole from its first seq to where it ended, with no gap.
+        TreeSet<Long> mine = first.seqs;
+        assertTrue(mine.size() > 1500, "this replica's log: " + mine.size());
+        assertEquals(mine.last() - mine.first() + 1, mine.size(), "no gap in this replica's log");
+        // The rule cuts both ways: the next export has them.
+        var later = new ByteArrayOutputStream();
+        reader.exportJsonl(null, null, later);
+        var second = records(later.toString(StandardCharsets.UTF_8));
+        assertTrue(second.requests.containsAll(duringExport), "the next export holds the records written during the first");
+    }
+
+    @Test
+    void pastTheCapsExportsAndVerifiesGet429WithRetryAfterOnRecord() {
+        String token = TestIssuer.tokenFor("auditor");
+        double refusedBefore = refused("export", "person");
+        LongReads.Place mine = longReads.take(LongReads.Kind.EXPORT, "auditor").place();
+        assertNotNull(mine);
+        try {
+            given().header("Authorization", "Bearer " + token).get("/audit/export?format=csv").then()
+                    .statusCode(429).header("Retry-After", "10").body("retryAfterSeconds", equalTo(10))
+                    .body("error", containsString("the most one person runs at once"));
+            var row = AuditRow.first("method = 'audit/export' AND subject = 'auditor' ORDER BY id DESC");
+            assertEquals("busy", row.outcome, row.toString());
+            assertEquals("ALLOW", row.decision);
+            assertTrue(row.detail.contains("refused:"), row.detail);
+        } finally {
+            mine.close();
+        }
+        assertEquals(refusedBefore + 1, refused("export", "person"));
+        given().header("Authorization", "Bearer " + token).get("/audit/export?format=csv").then().statusCode(200);
+
+        // One verify at a time on a replica, whoever runs it.
+        LongReads.Place other = longReads.take(LongReads.Kind.VERIFY, "another-auditor").place();
+        assertNotNull(other);
+        try {
+            given().header("Authorization", "Bearer " + token).get("/audit/verify").then().statusCode(429)
+                    .header("Retry-After", "10").body("error", containsString("verifies are running on this server"));
+            assertEquals("busy", AuditRow.first("method = 'audit/verify' AND subject = 'auditor' ORDER BY id DESC").outcome);
+        } finally {
+            other.close();
+        }
+        given().header("Authorization", "Bearer " + token).get("/audit/verify").then().statusCode(200).body("verified", equalTo(true));
+        // A caller without the role is refused as before, and takes no place.
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("bob")).get("/audit/verify").then().statusCode(403);
+    }
+
+    private record Exported(Set<String> requests, TreeSet<Long> seqs) {
+    }
+
+    private Exported records(String jsonl) throws IOException {
+        var requests = new HashSet<String>();
+        var seqs = new TreeSet<Long>();
+        for (String line : jsonl.split("\n")) {
+            if (!line.startsWith("{\"type\":\"record\"")) {
+                continue;
+            }
+            JsonNode n = JSON.readTree(line);
+            requests.add(n.path("request").asText());
+            if (log.chain().equals(n.path("log").asText())) {
+                seqs.add(n.path("seq").asLong());
+            }
+        }
+        return new Exported(requests, seqs);
+    }
+
+    private double cuts() {
+        return metrics.get("quaestor.http.write.deadline.cuts").tag("kind", "export").counter().count();
+    }
+
+    private double activeExports() {
+        return metrics.get("quaestor.audit.long.reads.active").tag("kind", "export").gauge().value();
+    }
+
+    private double refused(String kind, String cap) {
+        return metrics.get("quaestor.audit.long.reads.refused").tags("kind", kind, "cap", cap).counter().count();
+    }
+
+    private static byte[] readAll(InputStream in) {
+        var got = new ByteArrayOutputStream();
+        byte[] buf = new byte[65536];
+        try {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                got.write(buf, 0, n);
+            }
+        } catch (IOException e) {
+            // reset by the server: what arrived before is what the client got
+        }
+        return got.toByteArray();
+    }
+}
