@@ -101,8 +101,12 @@ public class CapRefusals {
      * {@code detail} says which bound it met (in the record, never told to the caller).
      */
     RecordedRefusal record(Cap cap, Caller caller, String method, String detail) {
+        return record(cap, caller, method, detail, RequestIds.next());
+    }
+
+    private RecordedRefusal record(Cap cap, Caller caller, String method, String detail, String requestId) {
         counters.get(cap).increment();
-        AuditEvent event = AuditEvent.of(AuditEvent.Kind.DECISION, RequestIds.next()).caller(caller).method(method)
+        AuditEvent event = AuditEvent.of(AuditEvent.Kind.DECISION, requestId).caller(caller).method(method)
                 .decision("DENY").outcome(cap.outcome()).errorCode(cap.code).detail(detail).build();
         return cap == Cap.AUDIT_QUEUE ? refusals.merge(event) : refusals.record(event);
     }
@@ -164,7 +168,7 @@ public class CapRefusals {
     Answer legacy(JsonNode id, Cap cap, Caller caller, String method, String detail, String requestId) {
         RecordedRefusal record;
         try {
-            record = record(cap, caller, method, detail);
+            record = record(cap, caller, method, detail, requestId);
         } catch (AuditUnavailableException e) {
             return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(), requestId, 503, Map.of("Retry-After", "5"));
         }
@@ -177,7 +181,7 @@ public class CapRefusals {
     Answer modern(JsonNode id, Cap cap, Caller caller, String method, String detail, String requestId) {
         RecordedRefusal record;
         try {
-            record = record(cap, caller, method, detail);
+            record = record(cap, caller, method, detail, requestId);
         } catch (AuditUnavailableException e) {
             return WireErrors.modern(id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(), requestId, 503, Map.of("Retry-After", "5"));
         }
