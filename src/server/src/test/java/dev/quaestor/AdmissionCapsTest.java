@@ -52,6 +52,8 @@ class AdmissionCapsTest {
                     Map.entry("quaestor.limits.per-subject.sessions", "3"),
                     Map.entry("quaestor.limits.per-subject.streams", "2"),
                     Map.entry("quaestor.limits.per-subject.listens", "2"),
+                    // A subject's records waiting for the audit log: at most 10 of 10,000.
+                    Map.entry("quaestor.audit.queue-share", "0.001"),
                     // Reads of slow:// take 8 s (inside a time box of 12 s): long enough on a busy machine.
                     Map.entry("quaestor.mounts.slow.options.delay-ms", "8000"),
                     Map.entry("quaestor.mounts.slow.timeout-ms", "12000"));
@@ -67,6 +69,9 @@ class AdmissionCapsTest {
 
     @jakarta.inject.Inject
     dev.quaestor.audit.AuditLog audit;
+
+    @jakarta.inject.Inject
+    io.micrometer.core.instrument.MeterRegistry metrics;
 
     /** Threads of the test's own for the calls it keeps waiting (the common pool may have a single thread). */
     private static final java.util.concurrent.ExecutorService WAITERS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
@@ -310,5 +315,48 @@ class AdmissionCapsTest {
         assertEquals(1, rows.size());
         assertEquals("cap:listens", rows.get(0).outcome);
         assertEquals(200, listen(TestIssuer.tokenFor("alice"), "a1").statusCode());
+    }
+
+    @Test
+    void aSubjectAtItsShareOfTheAuditQueueIsRefusedWhileAnotherGetsIn() throws Exception {
+        String mallory = token("mallory-queue");
+        String alice = TestIssuer.tokenFor("alice");
+        Modern.read(alice, 400, LOGO).statusCode(200);
+        var mallorys = new ArrayList<CompletableFuture<io.restassured.response.ExtractableResponse<?>>>();
+        CompletableFuture<Integer> aliceRead;
+        // The audit table locked: the writer stalls on its next batch and records wait in its queue.
+        try (var c = java.sql.DriverManager.getConnection(dev.quaestor.support.TestDatabase.url(), "postgres", "")) {
+            c.setAutoCommit(false);
+            c.createStatement().execute("LOCK TABLE audit_entry IN EXCLUSIVE MODE");
+            for (int i = 0; i < 16; i++) {
+                int id = 500 + i;
+                mallorys.add(CompletableFuture.supplyAsync(() -> Modern.read(mallory, id, LOGO).extract(), WAITERS));
+            }
+            // Mallory's reads and its refusals at its in-flight cap fill its share of the queue...
+            await().atMost(Duration.ofSeconds(4)).until(() -> audit.atQueueShare("mallory-queue"));
+            // ...while alice's read is still let in: it waits for the log like any request, and is served once it commits.
+            aliceRead = CompletableFuture.supplyAsync(() -> Modern.read(alice, 401, LOGO).extract().statusCode(), WAITERS);
+            // Mallory holds at most 2 places in flight: a third is alice's, admitted while mallory is at its share.
+            await().atMost(Duration.ofSeconds(3)).until(() -> metrics.get("quaestor.http.in-flight").gauge().value() >= 3);
+            assertTrue(audit.atQueueShare("mallory-queue"));
+            c.rollback();
+        }
+        assertEquals(200, aliceRead.get(20, TimeUnit.SECONDS));
+        int atShare = 0;
+        for (var f : mallorys) {
+            var r = f.get(20, TimeUnit.SECONDS);
+            if (r.statusCode() == 503 && String.valueOf((Object) r.path("error.message")).contains("share of its queue")) {
+                assertEquals(-32005, (int) r.path("error.code"));
+                assertEquals("1", r.header("Retry-After"));
+                atShare++;
+            }
+        }
+        assertTrue(atShare > 0, "no read of mallory's was refused at its share of the audit queue");
+        // On record, merged into summaries (which no share counts), under the id each refusal was answered with.
+        assertTrue(AuditRow.count("subject = ? AND kind = 'ATTEMPT_SUMMARY' AND outcome = 'cap:audit-queue-share'",
+                "mallory-queue") >= 1);
+        // Once the log has caught up, mallory is served again.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !audit.atQueueShare("mallory-queue"));
+        Modern.read(mallory, 600, LOGO).statusCode(200);
     }
 }

@@ -198,6 +198,7 @@ public class RequestBodyReader {
     private static String received(Buffer body, long declared) {
         return body.length() + (declared >= 0 ? " of " + declared : "") + " bytes received";
     }
+
     private static long declaredLength(HttpServerRequest req) {
         String length = req.getHeader("Content-Length");
         if (length == null) {
