@@ -14,6 +14,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -31,8 +32,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *
  * <p>Bounds: the body limit ({@code quarkus.http.limits.max-body-size}) is enforced here too, since this runs
  * before Quarkus's own check: a declared length over it, or a chunked body that grows past it, gets
- * 413 (HTTP/1.x: and the connection is closed, its unread rest being unusable). A body still arriving holds one of
- * {@code quaestor.http.max-body-readers} places and one of its subject's
+ * 413 (HTTP/1.x: and the connection is closed, its unread rest being unusable). A body still arriving after 100 ms
+ * holds one of {@code quaestor.http.max-body-readers} places and one of its subject's
  * {@code quaestor.limits.per-subject.body-readers}; past either, the request is refused at once. A body that does
  * not finish arriving within {@code quaestor.http.body-timeout}, or that falls below {@code body-min-rate} bytes a
  * second once {@code body-grace} has passed, gets 408 and its connection is closed. Those refusals are on record
@@ -46,6 +47,8 @@ public class RequestBodyReader {
     static final String BODY = "quaestor.mcp.body";
     /** How often a body still arriving is checked against the minimum rate. */
     private static final long RATE_CHECK_MILLIS = 250;
+    /** How long a body may take before it holds a reader's place: one that came with its headers never does. */
+    private static final long QUICK_MILLIS = 100;
 
     private final long limit;
     private final long timeoutMillis;
@@ -150,18 +153,29 @@ public class RequestBodyReader {
             return Future.succeededFuture(Buffer.buffer());
         }
         String key = CapRefusals.key(identity, rc);
-        if (readers.incrementAndGet() > maxReaders) {
-            readers.decrementAndGet();
-            return Future.failedFuture(new Refused(Cap.ALL_BODY_READERS, maxReaders + " bodies being read"));
-        }
-        if (!subjectReaders.tryTake(key)) {
-            readers.decrementAndGet();
-            return Future.failedFuture(new Refused(Cap.BODY_READERS, subjectReaders.cap() + " bodies of this caller being read"));
-        }
         Promise<Buffer> result = Promise.promise();
         Buffer body = Buffer.buffer((int) Math.max(256, Math.min(declared, 64 * 1024)));
         var vertx = rc.vertx();
         long started = System.nanoTime();
+        // A body that came with its headers is read at once and never counted; one still arriving is, from QUICK_MILLIS.
+        var holds = new AtomicBoolean();
+        long claim = vertx.setTimer(QUICK_MILLIS, t -> {
+            if (result.future().isComplete()) {
+                return;
+            }
+            if (readers.incrementAndGet() > maxReaders) {
+                readers.decrementAndGet();
+                result.tryFail(new Refused(Cap.ALL_BODY_READERS, maxReaders + " bodies being read"));
+            } else if (!subjectReaders.tryTake(key)) {
+                readers.decrementAndGet();
+                result.tryFail(new Refused(Cap.BODY_READERS, subjectReaders.cap() + " bodies of this caller being read"));
+            } else {
+                holds.set(true);
+                if (result.future().isComplete()) {
+                    release(key, holds); // completed meanwhile (HTTP/2: the worker reads, the I/O thread delivers)
+                }
+            }
+        });
         long deadline = vertx.setTimer(timeoutMillis, t -> result.tryFail(new Refused(Cap.BODY_TIMEOUT,
                 "no complete body within " + timeoutMillis + " ms: " + received(body, declared))));
         long rateCheck = minRate <= 0 ? -1 : vertx.setPeriodic(graceMillis + RATE_CHECK_MILLIS, RATE_CHECK_MILLIS, t -> {
@@ -172,12 +186,12 @@ public class RequestBodyReader {
             }
         });
         result.future().onComplete(done -> {
+            vertx.cancelTimer(claim);
             vertx.cancelTimer(deadline);
             if (rateCheck >= 0) {
                 vertx.cancelTimer(rateCheck);
             }
-            readers.decrementAndGet();
-            subjectReaders.release(key);
+            release(key, holds);
         });
         req.handler(chunk -> {
             if (result.future().isComplete()) {
@@ -193,6 +207,14 @@ public class RequestBodyReader {
         req.endHandler(v -> result.tryComplete(body));
         req.resume();
         return result.future();
+    }
+
+    /** Gives back the reader's places a body holds, once. */
+    private void release(String key, AtomicBoolean holds) {
+        if (holds.compareAndSet(true, false)) {
+            readers.decrementAndGet();
+            subjectReaders.release(key);
+        }
     }
 
     private static String received(Buffer body, long declared) {
