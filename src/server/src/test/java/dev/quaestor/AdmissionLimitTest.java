@@ -14,7 +14,11 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Past quaestor.http.max-in-flight, MCP requests are turned away at once with 503 / -32005, and admitted again after. */
+/**
+ * Past quaestor.http.max-in-flight, MCP requests are turned away at once with 503 / -32005, and admitted again after.
+ * With a bound of 1 each subject's cap is 1 too, so the one holding the place meets its own cap (429 / -32004) first;
+ * another subject meets the replica's bound.
+ */
 @QuarkusTest
 @TestProfile(AdmissionLimitTest.OneInFlight.class)
 class AdmissionLimitTest {
@@ -34,27 +38,37 @@ class AdmissionLimitTest {
     void requestsBeyondTheBoundAreShedAndLaterOnesAdmitted() throws Exception {
         String token = TestIssuer.tokenFor("alice");
         String session = Rpc.initialize(token, "2025-06-18");
-        // One slow read holds the only place (retried if a ping held it at the moment it arrived).
+        String other = TestIssuer.tokenFor("bob");
+        String otherSession = Rpc.initialize(other, "2025-06-18");
+        // One slow read holds the only place (retried if a ping held it, or alice's own place, at the moment it arrived).
         var held = CompletableFuture.runAsync(() -> {
             int status;
             do {
                 status = Rpc.call(token, session, SLOW).extract().statusCode();
-            } while (status == 503);
+            } while (status == 503 || status == 429);
             assertEquals(200, status);
         });
         boolean shed = false;
+        boolean capped = false;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!shed && System.nanoTime() < deadline && !held.isDone()) {
-            var r = Rpc.call(token, session, PING).extract();
+        while (!(shed && capped) && System.nanoTime() < deadline && !held.isDone()) {
+            var r = Rpc.call(other, otherSession, PING).extract();
             if (r.statusCode() == 503) {
                 assertEquals(-32005, (int) r.path("error.code"));
                 assertEquals("1", r.header("Retry-After"));
                 shed = true;
+                var own = Rpc.call(token, session, PING).extract();
+                if (own.statusCode() == 429) {
+                    assertEquals(-32004, (int) own.path("error.code"));
+                    assertEquals("1", own.header("Retry-After"));
+                    capped = true;
+                }
             } else {
                 assertEquals(200, r.statusCode(), r.asString());
                 Thread.sleep(20);
             }
         }
+        assertTrue(capped, "the subject holding the place was not refused at its own cap");
         assertTrue(shed, "no request was turned away while one was in flight");
         held.get(30, TimeUnit.SECONDS);
         // The held one ended, so its place is free again.

@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every caller pays for what it asks: a refused request spends a token as an admitted one does, so an empty bucket
+ * Every caller pays for what it asks: opening a session spends a token, a refused request spends one as an admitted one
+ * does, so an empty bucket
  * gets 429 / -32004 for every request, denied or not; a batch costs one token per element and holds at most
  * {@code quaestor.http.max-batch}; a listen costs one token per URI it names and names at most
  * {@code quaestor.subscriptions.max-listen-uris}, separately from the subscriptions a session may hold.
@@ -92,8 +93,8 @@ class RefusalCostTest {
         String token = TestIssuer.sign(TestIssuer.claims("ivan"));
         String session = Rpc.initialize(token, "2025-06-18");
         Instant since = Instant.now();
-        for (int i = 0; i < CAPACITY; i++) {
-            // A denial spends a token, as a read would.
+        // Opening the session spent one token; a denial spends one, as a read would.
+        for (int i = 0; i < CAPACITY - 1; i++) {
             Rpc.call(token, session, read(i, DENIED)).statusCode(200).body("error.code", equalTo(-32003));
         }
         String refused = Rpc.call(token, session, read(99, DENIED)).statusCode(429)
@@ -111,7 +112,7 @@ class RefusalCostTest {
         assertEquals("rate-limited", r.outcome);
         assertEquals(-32004, r.errorCode);
         assertTrue(r.detail.startsWith("limit small-bucket"), r.detail);
-        assertEquals(CAPACITY, AuditRow.count("subject = 'ivan' and outcome = 'refused' and event_time >= ?", since));
+        assertEquals(CAPACITY - 1, AuditRow.count("subject = 'ivan' and outcome = 'refused' and event_time >= ?", since));
     }
 
     @Test
@@ -131,7 +132,8 @@ class RefusalCostTest {
                 .extract().jsonPath().getList("$");
         assertEquals(4, first.size());
         assertEquals(2, first.stream().filter(a -> a.containsKey("result")).count());
-        // Four spent, six left: of eight more, six are answered and the last two refused by the limit.
+        // Five spent (the session's opening and four), five left: of eight more, five are answered and the last three
+        // refused by the limit.
         var eight = new ArrayList<String>();
         for (int i = 0; i < 8; i++) {
             eight.add(read(10 + i, i % 2 == 0 ? HANDBOOK : DENIED));
@@ -144,10 +146,10 @@ class RefusalCostTest {
             @SuppressWarnings("unchecked")
             var error = (Map<String, Object>) second.get(i).get("error");
             boolean rateLimited = error != null && Integer.valueOf(-32004).equals(error.get("code"));
-            assertEquals(i >= 6, rateLimited, "element " + i + ": " + second.get(i));
+            assertEquals(i >= 5, rateLimited, "element " + i + ": " + second.get(i));
             limited += rateLimited ? 1 : 0;
         }
-        assertEquals(2, limited);
+        assertEquals(3, limited);
     }
 
     private HttpResponse<InputStream> listen(String token, Object id, List<String> uris) throws Exception {

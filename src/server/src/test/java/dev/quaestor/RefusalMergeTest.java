@@ -56,7 +56,9 @@ class RefusalMergeTest {
         public Map<String, String> getConfigOverrides() {
             return Map.of("quaestor.audit.attempts.limit", Integer.toString(LIMIT),
                     "quaestor.audit.attempts.period", "600s",
-                    "quaestor.http.max-in-flight", Integer.toString(MAX_IN_FLIGHT));
+                    "quaestor.http.max-in-flight", Integer.toString(MAX_IN_FLIGHT),
+                    // Refusals merging is what is tested here: a subject may take the whole bound (its cap is elsewhere).
+                    "quaestor.limits.per-subject.in-flight-share", "1");
         }
     }
 

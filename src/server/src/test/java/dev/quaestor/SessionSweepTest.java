@@ -50,7 +50,9 @@ class SessionSweepTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quaestor.sessions.idle-timeout", "3S", "quaestor.sessions.sweep-interval", "1S",
-                    "quaestor.subscriptions.stream-check-interval", "1S");
+                    "quaestor.subscriptions.stream-check-interval", "1S",
+                    // 10,000 sessions over five subjects: above the per-subject cap the sweep is not about.
+                    "quaestor.limits.per-subject.sessions", "5000");
         }
     }
 

@@ -31,6 +31,13 @@ public interface AuditConfig {
     @WithDefault("10000")
     int queueCapacity();
 
+    /**
+     * The share (more than 0, at most 1) of {@link #queueCapacity} one subject's waiting records may take; past it
+     * that subject's records are refused (-32005) while others still get in. Summaries of refusals are not counted.
+     */
+    @WithDefault("0.1")
+    double queueShare();
+
     /** Most records committed in one transaction. */
     @WithDefault("500")
     int maxBatch();

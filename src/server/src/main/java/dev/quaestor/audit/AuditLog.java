@@ -65,6 +65,14 @@ public class AuditLog {
         return writer.offer(e);
     }
 
+    /**
+     * Whether the subject's records waiting for this replica's writer are at the subject's share of the queue
+     * ({@code quaestor.audit.queue-share}): its next record would be refused, so its requests are turned away first.
+     */
+    public boolean atQueueShare(String subject) {
+        return writer.atShare(subject);
+    }
+
     /** This replica's log id. */
     public String chain() {
         return writer.chain();

@@ -52,7 +52,7 @@ final class GroupCommitWriter {
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
 
     /** A queued record; {@code after}, if set, is a record it must not be stored without (its request's decision). */
-    private record Pending(AuditEvent event, CompletableFuture<Void> done, CompletableFuture<Void> after) {
+    private record Pending(AuditEvent event, CompletableFuture<Void> done, CompletableFuture<Void> after, String share) {
     }
 
     private final javax.sql.DataSource ds;
@@ -63,6 +63,7 @@ final class GroupCommitWriter {
     private final String origin;
     private final Clock clock;
     private final BlockingQueue<Pending> queue;
+    private final QueueShares shares;
     private final Timer commitTimer;
     private final DistributionSummary batchSize;
     private final Counter failures;
@@ -102,6 +103,7 @@ final class GroupCommitWriter {
         this.chain = chain;
         this.origin = config.logName() + "/" + chain;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
+        this.shares = new QueueShares(config.queueCapacity(), config.queueShare(), metrics);
         this.commitTimer = Timer.builder("quaestor.audit.commit").description("Audit batch latency, from chaining to durable")
                 .publishPercentiles(0.5, 0.99).register(metrics);
         this.batchSize = DistributionSummary.builder("quaestor.audit.batch.size").description("Records per audit batch")
@@ -141,8 +143,14 @@ final class GroupCommitWriter {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException("the request's decision record was not committed"));
         }
-        var p = new Pending(event, new CompletableFuture<>(), after == null ? null : after.done);
+        String share = QueueShares.keyOf(event);
+        if (!shares.enter(share)) {
+            failures.increment();
+            throw new AuditUnavailableException(new IllegalStateException("the subject's share of the audit queue is full"));
+        }
+        var p = new Pending(event, new CompletableFuture<>(), after == null ? null : after.done, share);
         if (!running || !queue.offer(p)) {
+            shares.leave(share);
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException(running ? "audit queue full" : "audit writer stopped"));
         }
@@ -155,8 +163,14 @@ final class GroupCommitWriter {
      * record makes it; a full queue drops it and counts the failure.
      */
     boolean offer(AuditEvent event) {
-        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>(), null));
+        String share = QueueShares.keyOf(event);
+        if (!shares.enter(share)) {
+            failures.increment();
+            return false;
+        }
+        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>(), null, share));
         if (!queued) {
+            shares.leave(share);
             failures.increment();
         }
         return queued;
@@ -187,6 +201,11 @@ final class GroupCommitWriter {
         return f;
     }
 
+    /** Whether the subject's records waiting in the queue are at its share ({@code quaestor.audit.queue-share}). */
+    boolean atShare(String subject) {
+        return shares.full(subject);
+    }
+
     /** The committed size of the log, as this writer knows it: for the online verifier's truncation check. */
     long headSeq() {
         return committedSeq;
@@ -206,6 +225,7 @@ final class GroupCommitWriter {
                 var batch = new ArrayList<Pending>(Math.min(config.maxBatch(), queue.size() + 1));
                 batch.add(first);
                 queue.drainTo(batch, config.maxBatch() - 1);
+                batch.forEach(p -> shares.leave(p.share()));
                 write(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

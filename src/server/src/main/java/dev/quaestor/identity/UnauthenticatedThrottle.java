@@ -34,8 +34,8 @@ import java.time.Duration;
 public class UnauthenticatedThrottle {
 
     /**
-     * After the Host/Origin guard (1000), before the admission limit (990) and authentication (200): a request turned
-     * away here never takes a place in flight, while it waits for its summary or otherwise.
+     * After the Host/Origin guard (1000), before authentication (200), the body reader (50) and the admission limit
+     * (40): a request turned away here never has its body read or takes a place in flight.
      */
     private static final int PRIORITY = 995;
 

@@ -32,7 +32,7 @@ public class EventStreams {
 
     private static final Logger LOG = Logger.getLogger(EventStreams.class);
 
-    private record Open(String streamId, SseOutlet outlet, Instant expiresAt) {
+    private record Open(String streamId, SseOutlet outlet, Instant expiresAt, String subject) {
     }
 
     private final SessionStore sessions;
@@ -41,7 +41,10 @@ public class EventStreams {
     private final SecureRandom random = new SecureRandom();
     private final ScheduledExecutorService scheduler;
 
-    EventStreams(SessionStore sessions, ChangeNotifier notifier, SubscriptionConfig config) {
+    private final SubjectSlots perSubject;
+
+    EventStreams(SessionStore sessions, ChangeNotifier notifier, SubscriptionConfig config, SubjectLimitsConfig limits) {
+        this.perSubject = new SubjectSlots(limits.streams());
         this.sessions = sessions;
         this.notifier = notifier;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -57,23 +60,43 @@ public class EventStreams {
 
     /**
      * Opens the session's stream, replacing any older one. Blocking (database, and the first
-     * stream starts the providers' watchers).
+     * stream starts the providers' watchers). A subject holds at most {@code quaestor.limits.per-subject.streams}
+     * streams on this replica: past it, {@link SubjectCapReached} and nothing is opened (a stream that replaces one
+     * of the same session here is always let in, since the older one ends).
      */
-    public Multi<OutboundSseEvent> open(String sessionId, StreamHolder who, Instant tokenExpiry, Sse sse) {
+    public Multi<OutboundSseEvent> open(String sessionId, String subject, StreamHolder who, Instant tokenExpiry, Sse sse) {
+        if (local.containsKey(sessionId)) {
+            perSubject.take(subject);
+        } else if (!perSubject.tryTake(subject)) {
+            throw new SubjectCapReached(Cap.STREAMS, perSubject.cap());
+        }
+        try {
+            return start(sessionId, subject, who, tokenExpiry, sse);
+        } catch (RuntimeException e) {
+            perSubject.release(subject);
+            throw e;
+        }
+    }
+
+    private Multi<OutboundSseEvent> start(String sessionId, String subject, StreamHolder who, Instant tokenExpiry, Sse sse) {
         byte[] raw = new byte[18];
         random.nextBytes(raw);
         String streamId = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
         sessions.claimStream(sessionId, streamId);
         var outlet = new SseOutlet(sessionId, who, sse);
-        var open = new Open(streamId, outlet, tokenExpiry);
+        var open = new Open(streamId, outlet, tokenExpiry, subject);
         Open previous = local.put(sessionId, open);
         notifier.attach(outlet);
         if (previous != null) {
             previous.outlet().close();
         }
+        var released = new java.util.concurrent.atomic.AtomicBoolean();
         return outlet.events(() -> {
             local.remove(sessionId, open);
             notifier.detach(outlet);
+            if (released.compareAndSet(false, true)) {
+                perSubject.release(subject);
+            }
         });
     }
 

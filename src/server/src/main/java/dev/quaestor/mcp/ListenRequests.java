@@ -36,7 +36,9 @@ import org.jboss.logging.Logger;
  * ({@code notifications/subscriptions/acknowledged}); a refused URI is simply absent from it, whether or not
  * it exists. Every notification on the stream carries the subscription id (the listen request's id, with its
  * JSON type) in {@code _meta}; each is judged again under the policy in force when it is sent and audited
- * before it is sent ({@link dev.quaestor.subscription.ChangeNotifier}).
+ * before it is sent ({@link dev.quaestor.subscription.ChangeNotifier}). A subject holds at most
+ * {@code quaestor.limits.per-subject.listens} streams on a replica: past it the listen is refused (429 / -32004,
+ * on record) before anything is judged.
  */
 @ApplicationScoped
 class ListenRequests {
@@ -47,8 +49,11 @@ class ListenRequests {
     private final ListenStreams streams;
     private final ObjectMapper json;
     private final int maxUris;
+    private final CapRefusals refusals;
 
-    ListenRequests(ResourcePipeline pipeline, ListenStreams streams, ObjectMapper json, SubscriptionConfig config) {
+    ListenRequests(ResourcePipeline pipeline, ListenStreams streams, ObjectMapper json, SubscriptionConfig config,
+            CapRefusals refusals) {
+        this.refusals = refusals;
         this.pipeline = pipeline;
         this.streams = streams;
         this.json = json;
@@ -67,6 +72,26 @@ class ListenRequests {
                     "Service unavailable: this replica holds as many listen streams as it may", Map.of(), rid, 503,
                     Map.of("Retry-After", "5"));
         }
+        String subject = ctx.identity().subject();
+        try {
+            streams.reserve(subject);
+        } catch (SubjectCapReached e) {
+            return refusals.modern(c.id(), e.cap, ctx.caller(), "subscriptions/listen", e.detail(), rid);
+        }
+        boolean opened = false;
+        try {
+            Object answer = open(c, ctx, subject, tokenExpiry, sse);
+            opened = !(answer instanceof Answer);
+            return answer;
+        } finally {
+            if (!opened) {
+                streams.unreserve(subject);
+            }
+        }
+    }
+
+    private Object open(StatelessRpc.Checked c, RequestContext ctx, String subject, Instant tokenExpiry, Sse sse) {
+        String rid = ctx.requestId();
         ListenGrant grant;
         try {
             JsonNode filter = c.params().get("notifications");
@@ -87,8 +112,7 @@ class ListenRequests {
                 ctx.protocolVersion());
         var outlet = new ListenOutlet("listen:" + rid + ":" + RequestIds.next(), new LinkedHashSet<>(grant.resourceUris()),
                 grant.listChanged(), holder, meta, acknowledgement(c.id(), grant), sse);
-        Multi<OutboundSseEvent> events = streams.open(outlet, tokenExpiry, finalResult(c.id()));
-        return events;
+        return streams.open(outlet, subject, tokenExpiry, finalResult(c.id()));
     }
 
     /** {@code notifications/subscriptions/acknowledged}: only what was granted. */

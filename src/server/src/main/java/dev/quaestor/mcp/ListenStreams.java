@@ -31,10 +31,12 @@ class ListenStreams {
 
     private final ChangeNotifier notifier;
     private final int max;
+    private final SubjectSlots perSubject;
     private final Map<String, Open> local = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler;
 
-    ListenStreams(ChangeNotifier notifier, SubscriptionConfig config, MeterRegistry metrics) {
+    ListenStreams(ChangeNotifier notifier, SubscriptionConfig config, SubjectLimitsConfig limits, MeterRegistry metrics) {
+        this.perSubject = new SubjectSlots(limits.listens());
         this.notifier = notifier;
         this.max = config.maxListenStreams();
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -57,16 +59,36 @@ class ListenStreams {
     }
 
     /**
-     * Starts delivering to the stream and returns its events. {@code result} is the listen request's
-     * result, sent when the server ends the stream. Blocking (the first stream starts the providers' watchers).
+     * Reserves one of the subject's listen streams ({@code quaestor.limits.per-subject.listens} on this replica), before
+     * anything is judged; throws {@link SubjectCapReached} if it holds them all. The reservation is given back when the
+     * stream it is {@link #open opened} for ends, or by {@link #unreserve} if none opens.
      */
-    Multi<OutboundSseEvent> open(ListenOutlet outlet, Instant tokenExpiry, String result) {
+    void reserve(String subject) {
+        if (!perSubject.tryTake(subject)) {
+            throw new SubjectCapReached(Cap.LISTENS, perSubject.cap());
+        }
+    }
+
+    void unreserve(String subject) {
+        perSubject.release(subject);
+    }
+
+    /**
+     * Starts delivering to the stream and returns its events, under the subject's reservation ({@link #reserve}).
+     * {@code result} is the listen request's result, sent when the server ends the stream. Blocking (the first stream
+     * starts the providers' watchers).
+     */
+    Multi<OutboundSseEvent> open(ListenOutlet outlet, String subject, Instant tokenExpiry, String result) {
         var open = new Open(outlet, tokenExpiry, result);
         local.put(outlet.key(), open);
         notifier.attach(outlet);
+        var released = new java.util.concurrent.atomic.AtomicBoolean();
         return outlet.events(() -> {
             local.remove(outlet.key(), open);
             notifier.detach(outlet);
+            if (released.compareAndSet(false, true)) {
+                perSubject.release(subject);
+            }
         });
     }
 

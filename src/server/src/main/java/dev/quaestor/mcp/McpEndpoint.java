@@ -99,6 +99,8 @@ public class McpEndpoint {
     AdmissionLimit admission;
     @Inject
     WriteDeadlines deadlines;
+    @Inject
+    CapRefusals caps;
 
     /** Whether a request path is this endpoint's (the HTTP filters in front of it ask). */
     static boolean handles(String path) {
@@ -210,11 +212,20 @@ public class McpEndpoint {
     }
 
     private Parsed parse(RoutingContext rc, HttpHeaders headers, HttpServerRequest request, String requestId) {
+        Identity identity = identities.of(security);
         byte[] body;
         try {
-            body = bodies.body(rc);
+            body = bodies.body(rc, identity);
         } catch (RequestBodyReader.Refused e) {
+            if (e.cap != null) {
+                return refused(caps.response(e.cap, CapRefusals.caller(identity, rc), "POST /mcp", e.getMessage()));
+            }
             return refused(CompletableFuture.completedFuture(plain(e.status, e.getMessage().strip(), requestId)));
+        }
+        // Over HTTP/2 the body is read here, so the request takes its place in flight only now (HTTP/1.x: it has one).
+        Cap full = admission.admit(rc, identity);
+        if (full != null) {
+            return refused(caps.response(full, CapRefusals.caller(identity, rc), "POST /mcp", admission.detail(full)));
         }
         String accept = headers.getHeaderString(HttpHeaders.ACCEPT);
         boolean sse = acceptsOnlySse(accept);
@@ -226,7 +237,6 @@ public class McpEndpoint {
         if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
             return refused(CompletableFuture.completedFuture(plain(415, "Content-Type must be application/json", requestId)));
         }
-        Identity identity = identities.of(security);
         String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
         String userAgent = headers.getHeaderString(HttpHeaders.USER_AGENT);
         CompletionStage<Response> scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
@@ -299,8 +309,10 @@ public class McpEndpoint {
                 RefusalErrors.legacy(s.protocolVersion()));
         var holder = new StreamHolder(new Subscriber(identity, sourceIp), ctx.caller(), requestId, s.protocolVersion());
         try {
-            return deadlines.watch(WriteDeadlines.Kind.EVENTS, request, streams.open(sessionId, holder, expiry, sse),
-                    McpEndpoint::eventBytes);
+            return deadlines.watch(WriteDeadlines.Kind.EVENTS, request,
+                    streams.open(sessionId, identity.subject(), holder, expiry, sse), McpEndpoint::eventBytes);
+        } catch (SubjectCapReached e) {
+            throw refusal(rc, caps.response(e.cap, ctx.caller(), "GET /mcp", e.detail()));
         } catch (RuntimeException e) {
             LOG.errorf("cannot open the stream for request %s: %s", requestId, e.toString());
             throw new WebApplicationException(plain(503, "Service unavailable", requestId));

@@ -13,6 +13,7 @@ import dev.quaestor.pipeline.Refusal;
 import dev.quaestor.pipeline.RequestContext;
 import dev.quaestor.pipeline.ResourcePipeline;
 import dev.quaestor.pipeline.Served;
+import dev.quaestor.ratelimit.RateCheck;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +26,9 @@ import org.jboss.logging.Logger;
  * MCP 2025 requests (2025-03-26, 2025-06-18, 2025-11-25): {@code initialize} opens a session (audited,
  * {@code SESSION_OPEN}) and every later request names it in {@code Mcp-Session-Id}. The session's
  * negotiated revision governs what its requests may do:
+ *
+ * <p>Opening a session pays a rate-limit token as any request does, and a subject holds at most
+ * {@code quaestor.limits.per-subject.sessions} live sessions (past it: 429 / -32004, on record).
  *
  * <ul>
  *   <li>An {@code MCP-Protocol-Version} header, when present, must name a 2025 revision this server speaks
@@ -53,9 +57,13 @@ class SessionRpc {
     private final ResourcePipeline pipeline;
     private final ResourceMethods methods;
     private final int maxBatch;
+    private final int maxSessions;
+    private final CapRefusals caps;
 
     SessionRpc(SessionStore sessions, SessionAudit sessionAudit, ResourcePipeline pipeline, ResourceMethods methods,
-            TransportConfig transport) {
+            TransportConfig transport, SubjectLimitsConfig limits, CapRefusals caps) {
+        this.maxSessions = limits.sessions();
+        this.caps = caps;
         this.sessions = sessions;
         this.sessionAudit = sessionAudit;
         this.pipeline = pipeline;
@@ -133,8 +141,20 @@ class SessionRpc {
         }
         String version = ProtocolVersions.negotiate(requested);
         String clientInfo = Envelope.clientInfo(params.get("clientInfo"));
+        var opening = new RequestContext(rid, in.identity(), in.sourceIp(), in.userAgent(), null, null, clientInfo,
+                RefusalErrors.legacy(version));
+        RateCheck rate;
+        try {
+            rate = pipeline.chargeSession(opening);
+        } catch (Refusal r) {
+            return RefusalErrors.legacy(id, r, opening.codes(), rid);
+        }
         SessionStore.Session session;
         try {
+            if (sessions.live(in.identity().subject()) >= maxSessions) {
+                return caps.legacy(id, Cap.SESSIONS, opening.caller(), "initialize",
+                        "at most " + maxSessions + " live sessions per subject", rid);
+            }
             session = sessions.open(in.identity().subject(), version, clientInfo, in.tokenExpiry());
         } catch (RuntimeException e) {
             LOG.errorf("cannot open session for request %s: %s", rid, e.toString());
@@ -155,7 +175,9 @@ class SessionRpc {
         var result = new Schema.InitializeResult(version,
                 new Schema.ServerCapabilities(new Schema.ResourcesCapability(true, true), null, Map.of()),
                 ModernResults.IMPLEMENTATION, INSTRUCTIONS);
-        return new Answer(new JsonRpc.Result(id, result), 200, Map.of(McpEndpoint.SESSION_HEADER, session.id()));
+        var headers = new java.util.LinkedHashMap<>(RateHeaders.of(rate));
+        headers.put(McpEndpoint.SESSION_HEADER, session.id());
+        return new Answer(new JsonRpc.Result(id, result), 200, headers);
     }
 
     private static RequestContext context(Inbound in, SessionStore.Session session, String requestId) {

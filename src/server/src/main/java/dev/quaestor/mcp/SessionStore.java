@@ -134,6 +134,27 @@ public class SessionStore {
         return s;
     }
 
+    /**
+     * How many live sessions the subject holds (across replicas): not ended, used within the idle timeout, and not
+     * past their token's expiry.
+     */
+    public int live(String subject) {
+        Instant now = Instant.now();
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_session WHERE subject = ? AND ended_at IS NULL "
+                        + "AND COALESCE(last_used_at, created_at) >= ? AND (expires_at IS NULL OR expires_at > ?)")) {
+            ps.setString(1, subject);
+            ps.setObject(2, utc(now.minus(idle)));
+            ps.setObject(3, utc(now));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new SessionStoreException("counting sessions", e);
+        }
+    }
+
     /** The live session with this id owned by this subject, if any (without recording use). */
     public Optional<Session> find(String id, String subject) {
         return find(id, subject, null, false);

@@ -35,18 +35,36 @@ public interface TransportConfig {
     java.time.Duration sessionCacheTtl();
 
     /**
-     * MCP POSTs this replica works on at once; beyond it requests get 503 / -32005 with Retry-After
-     * at once rather than waiting in an unbounded queue.
+     * MCP POSTs this replica works on at once, counted from when the token is verified and the body read; beyond it
+     * requests get 503 / -32005 with Retry-After at once rather than waiting in an unbounded queue.
      */
     @WithDefault("256")
     int maxInFlight();
 
     /**
      * How long an MCP POST's body may take to arrive once its headers have (it is read on the I/O
-     * thread, holding no worker); past it the request gets 408 and the connection is closed.
+     * thread, holding no worker and no place in flight); past it the request gets 408 and the connection is closed.
      */
-    @WithDefault("30S")
+    @WithDefault("10S")
     java.time.Duration bodyTimeout();
+
+    /**
+     * The least average rate, in bytes a second, at which an MCP POST's body must arrive once {@link #bodyGrace} has
+     * passed (counted from then); below it the request gets 408 and the connection is closed. 0: no minimum.
+     */
+    @WithDefault("1024")
+    long bodyMinRate();
+
+    /** How long a body may take before {@link #bodyMinRate} applies to it. */
+    @WithDefault("2S")
+    java.time.Duration bodyGrace();
+
+    /**
+     * MCP POST bodies this replica reads at once (a body that came with its headers holds its place only for a moment); past it a
+     * request gets 503 / -32005 at once. Apart from {@link #maxInFlight}: a body still arriving holds no place there.
+     */
+    @WithDefault("128")
+    int maxBodyReaders();
 
     /**
      * Messages one JSON-RPC batch (2025-03-26 sessions) may hold; a larger batch gets 400 / -32600 before any of it

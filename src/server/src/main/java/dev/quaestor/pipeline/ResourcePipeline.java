@@ -268,6 +268,18 @@ public class ResourcePipeline {
     }
 
     /**
+     * Opening a 2025 session ({@code initialize}) pays one token of the caller's limits that cover every resource
+     * ({@code resources: ["**"]}, action {@code list}), as a listing does, so opening sessions is limited like any
+     * other request. Nothing is judged by policy; a refusal's one record is its {@code DECISION} ({@code DENY},
+     * outcome {@code rate-limited}).
+     *
+     * @throws Refusal when the caller's rate limit is spent
+     */
+    public RateCheck chargeSession(RequestContext ctx) {
+        return charge(ctx, "initialize", Action.LIST, null, null, "DENY", List.of(), policies.current(), System.nanoTime(), 1);
+    }
+
+    /**
      * {@code resources/unsubscribe}: removing one's own subscription only narrows what is disclosed,
      * so it is not judged by policy (its DECISION record says ALLOW with no rule); it is audited and
      * rate limited like everything else. Unsubscribing from something not subscribed succeeds.
