@@ -23,7 +23,7 @@ import org.HdrHistogram.Histogram;
  * at a fixed rate by their intended start time, whatever the server does, and timed from that
  * intended time (no coordinated omission).
  */
-final class LoadDriver implements AutoCloseable {
+public final class LoadDriver implements AutoCloseable {
 
     private final Vertx vertx;
     private final HttpClient client;
@@ -31,7 +31,7 @@ final class LoadDriver implements AutoCloseable {
     private final long serverPid;
     private final long idleTimeoutMs;
 
-    LoadDriver(int port, int connections, long serverPid, Duration timeout) {
+    public LoadDriver(int port, int connections, long serverPid, Duration timeout) {
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1)
                 .setBlockedThreadCheckInterval(60_000));
         this.client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
@@ -113,7 +113,7 @@ final class LoadDriver implements AutoCloseable {
     }
 
     /** {@code workers} requests in flight for {@code duration}. */
-    LoadResult closed(Target target, int workers, Duration duration) throws Exception {
+    public LoadResult closed(Target target, int workers, Duration duration) throws Exception {
         var done = new CompletableFuture<LoadResult>();
         context.runOnContext(v -> {
             var run = new Run(target);
@@ -138,7 +138,7 @@ final class LoadDriver implements AutoCloseable {
     }
 
     /** {@code rate} requests per second started on schedule for {@code duration}, then waits for the stragglers. */
-    LoadResult open(Target target, double rate, Duration duration) throws Exception {
+    public LoadResult open(Target target, double rate, Duration duration) throws Exception {
         var done = new CompletableFuture<LoadResult>();
         long total = (long) (rate * duration.toNanos() / 1e9);
         context.runOnContext(v -> {
