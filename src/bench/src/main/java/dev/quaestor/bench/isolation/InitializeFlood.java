@@ -42,7 +42,7 @@ final class InitializeFlood implements Abuser {
         var target = new Target("initialize", HttpMethod.POST, "/mcp", List.of(headers), Buffer.buffer(
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                         + "\"capabilities\":{},\"clientInfo\":{\"name\":\"flood\",\"version\":\"1\"}}}"), "\"protocolVersion\"", 0);
-        driver = new LoadDriver(stage.port(), 256, serverPid, Duration.ofSeconds(30));
+        driver = new LoadDriver(stage.port(), 1024, serverPid, Duration.ofSeconds(5), Duration.ofSeconds(5));
         result = CompletableFuture.supplyAsync(() -> {
             try {
                 return driver.open(target, stage.rate(), Duration.ofSeconds(stage.phaseSeconds()));
@@ -55,7 +55,12 @@ final class InitializeFlood implements Abuser {
     @Override
     public String stop() throws Exception {
         try {
-            LoadResult r = result.get();
+            LoadResult r;
+            try {
+                r = result.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                return "the flood did not complete: " + e.getCause();
+            }
             return String.format("%,d sent at %.0f/s, %,d sessions opened (200 with a result), errors %s", r.sent(),
                     r.sent() / r.seconds(), r.ok(), r.errorSummary());
         } finally {

@@ -101,7 +101,9 @@ public final class IsolationBench {
                     "public text the legitimate client reads", 0);
 
             var phases = new ArrayList<PhaseResult>();
-            try (var legit = new LoadDriver(port, 64, server.pid(), Duration.ofMillis(PhaseResult.ANSWER_WITHIN_MICROS / 1000));
+            // A read that has no connection 5 s after it was due, or no answer 5 s after it was sent, has failed.
+            var within = Duration.ofMillis(PhaseResult.ANSWER_WITHIN_MICROS / 1000);
+            try (var legit = new LoadDriver(port, 1024, server.pid(), within, within);
                     var gauges = new ServerGauges(server.url(), reader, env.get("QUAESTOR_DB_URL"))) {
                 double rate = o.rate;
                 if (rate <= 0) {
@@ -116,10 +118,11 @@ public final class IsolationBench {
                     System.out.printf("the legitimate client reads at %.0f/s (--rate)%n", rate);
                 }
                 var stage = new Stage(server.url(), port, rate, o.phaseSeconds, abuser, auditor);
-                phases.add(phase("alone", null, stage, legit, read, gauges, o));
+                var bench = new Bench(server, stage, legit, read, gauges, o);
+                phases.add(bench.phase("alone", null));
                 for (Abuser a : Abusers.all(content, server.pid(), o)) {
                     if (o.only == null || Arrays.stream(o.only.split(",")).anyMatch(w -> a.name().contains(w.strip()))) {
-                        phases.add(phase("beside " + a.name(), a, stage, legit, read, gauges, o));
+                        phases.add(bench.phase("beside " + a.name(), a));
                     }
                 }
                 IsolationTable.print(phases, rate);
@@ -130,46 +133,65 @@ public final class IsolationBench {
         }
     }
 
-    private static PhaseResult phase(String name, Abuser abuser, Stage stage, LoadDriver legit, Target read, ServerGauges gauges,
-            IsolationOptions o) throws Exception {
-        if (abuser != null) {
-            abuser.prepare(stage);
-        }
-        settle(gauges, o.settleSeconds);
-        System.out.printf("%n[%tT] phase %s, %d s%s%n", System.currentTimeMillis(), name, o.phaseSeconds,
-                abuser == null ? "" : ": " + abuser.description());
-        gauges.reset();
-        var before = gauges.counts();
-        long start = System.nanoTime();
-        if (abuser != null) {
-            abuser.start(stage);
-        }
-        LoadResult r = legit.open(read, stage.rate(), Duration.ofSeconds(o.phaseSeconds));
-        double seconds = (System.nanoTime() - start) / 1e9;
-        var peaks = gauges.peaks();
-        String abuse = abuser == null ? null : abuser.stop();
-        var after = gauges.counts();
-        var p = PhaseResult.of(name, r, before, after, peaks, seconds, abuse);
-        System.out.printf("  legitimate: %,d reads, p50 %.2f ms, p99 %.2f ms, errors %,d %s%n", r.sent(), r.ms(50), r.ms(99),
-                p.errors(), r.errorSummary());
-        if (abuse != null) {
-            System.out.println("  abuser: " + abuse);
-        }
-        return p;
-    }
+    /** The server under test and what the phases share. */
+    private record Bench(ServerProcess server, Stage stage, LoadDriver legit, Target read, ServerGauges gauges, IsolationOptions o) {
 
-    /** Waits until the server's database connections have been idle for two samples in a row, at most {@code seconds}. */
-    private static void settle(ServerGauges gauges, int seconds) throws Exception {
-        long start = System.nanoTime();
-        int idle = 0;
-        while (idle < 2 && System.nanoTime() - start < seconds * 1_000_000_000L) {
-            idle = gauges.busyConnections() == 0 ? idle + 1 : 0;
-            Thread.sleep(500);
+        PhaseResult phase(String name, Abuser abuser) throws Exception {
+            if (abuser != null) {
+                abuser.prepare(stage);
+            }
+            System.out.printf("%n[%tT] phase %s, %d s%s%n", System.currentTimeMillis(), name, o.phaseSeconds,
+                    abuser == null ? "" : ": " + abuser.description());
+            gauges.reset();
+            var before = gauges.counts();
+            long start = System.nanoTime();
+            if (abuser != null) {
+                abuser.start(stage);
+            }
+            LoadResult r = legit.open(read, stage.rate(), Duration.ofSeconds(o.phaseSeconds));
+            double seconds = (System.nanoTime() - start) / 1e9;
+            var peaks = gauges.peaks();
+            String abuse = abuser == null ? null : abuser.stop();
+            var after = gauges.counts();
+            var p = PhaseResult.of(name, r, before, after, peaks, seconds, abuse);
+            System.out.printf("  legitimate: %,d reads, p50 %.2f ms, p99 %.2f ms, errors %,d %s (phase took %.0f s)%n", r.sent(),
+                    r.ms(50), r.ms(99), p.errors(), r.errorSummary(), seconds);
+            if (abuse != null) {
+                System.out.println("  abuser: " + abuse);
+            }
+            String restarted = settleOrRestart();
+            return restarted == null ? p : PhaseResult.of(name, r, before, after, peaks, seconds, abuse + "; " + restarted);
         }
-        double waited = (System.nanoTime() - start) / 1e9;
-        if (waited > 2) {
-            System.out.printf("  (waited %.0f s for the server's database connections to be idle%s)%n", waited,
-                    idle < 2 ? "; they were not" : "");
+
+        /**
+         * Waits until the server's database connections have been idle for two samples in a row, at most
+         * {@code --settle-seconds}; if they are still busy then (work the abuse left behind, e.g. verifies whose
+         * clients have gone), or the server has exited, restarts it on the same database and warms it up again, so
+         * that the next phase starts from a server that holds nothing. Returns what was done, or null.
+         */
+        private String settleOrRestart() throws Exception {
+            long start = System.nanoTime();
+            int idle = 0;
+            boolean alive = true;
+            while (idle < 2 && (alive = alive()) && System.nanoTime() - start < o.settleSeconds * 1_000_000_000L) {
+                idle = gauges.busyConnections() == 0 ? idle + 1 : 0;
+                Thread.sleep(500);
+            }
+            if (idle >= 2) {
+                return null;
+            }
+            String why = alive ? String.format("its database connections were still busy %d s after the abuse ended (%d busy)",
+                    o.settleSeconds, gauges.busyConnections()) : "it had exited";
+            System.out.printf("  server restarted before the next phase: %s%n", why);
+            server.stop();
+            server.start();
+            server.awaitReady(Duration.ofSeconds(120));
+            legit.closed(read, 32, Duration.ofSeconds(o.warmupSeconds));
+            return "server restarted after: " + why;
+        }
+
+        private boolean alive() {
+            return ProcessHandle.of(server.pid()).map(ProcessHandle::isAlive).orElse(false);
         }
     }
 

@@ -21,7 +21,7 @@ final class IsolationOptions {
     int largeReads = 20;
     int largeMib = 64;
     int trickleBytesPerSecond = 16 * 1024;
-    int settleSeconds = 120;
+    int settleSeconds = 30;
     String heap = "256m";
     String only;
 
@@ -44,7 +44,8 @@ final class IsolationOptions {
               --large-mib N            the large file, MiB (64)
               --trickle-bytes-per-second N  how fast each slow reader reads (16384)
               --settle-seconds S       after a phase, wait at most this long for the server's database connections
-                                       to be idle again before the next one (120)
+                                       to be idle again; if they are not (or the server exited), restart the server
+                                       on the same database and warm it up again before the next phase (30)
               --heap SIZE              server -Xmx (256m; -XX:+UseSerialGC, as a pod with a 1 GiB limit runs)
               --only NAMES             run only the phases whose names contain one of these words, comma-separated
                                        (e.g. exports,listens); the quiet phase always runs
