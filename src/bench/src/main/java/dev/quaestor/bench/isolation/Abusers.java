@@ -22,7 +22,7 @@ final class Abusers {
     private Abusers() {
     }
 
-    static List<Abuser> all(IsolationContent content, long serverPid, IsolationOptions o) {
+    static List<Abuser> all(IsolationContent content, java.util.function.LongSupplier serverPid, IsolationOptions o) {
         return List.of(stalledExports(o.exports), new ConcurrentVerifies(o.verifies), slowBodies(o.slowBodies),
                 new InitializeFlood(serverPid), new GetStreams(o.getStreams), listens(content, o.listens),
                 slowLargeReads(content, o.largeReads, o.trickleBytesPerSecond));

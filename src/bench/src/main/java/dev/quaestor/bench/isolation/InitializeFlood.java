@@ -9,6 +9,7 @@ import io.vertx.core.http.HttpMethod;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 /**
  * {@code initialize} calls from one subject at the legitimate client's rate, open loop, for the whole phase: each
@@ -16,11 +17,11 @@ import java.util.concurrent.CompletableFuture;
  */
 final class InitializeFlood implements Abuser {
 
-    private final long serverPid;
+    private final LongSupplier serverPid;
     private LoadDriver driver;
     private CompletableFuture<LoadResult> result;
 
-    InitializeFlood(long serverPid) {
+    InitializeFlood(LongSupplier serverPid) {
         this.serverPid = serverPid;
     }
 
@@ -42,7 +43,7 @@ final class InitializeFlood implements Abuser {
         var target = new Target("initialize", HttpMethod.POST, "/mcp", List.of(headers), Buffer.buffer(
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                         + "\"capabilities\":{},\"clientInfo\":{\"name\":\"flood\",\"version\":\"1\"}}}"), "\"protocolVersion\"", 0);
-        driver = new LoadDriver(stage.port(), 1024, serverPid, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        driver = new LoadDriver(stage.port(), 1024, serverPid.getAsLong(), Duration.ofSeconds(5), Duration.ofSeconds(5));
         result = CompletableFuture.supplyAsync(() -> {
             try {
                 return driver.open(target, stage.rate(), Duration.ofSeconds(stage.phaseSeconds()));

@@ -101,26 +101,26 @@ public final class IsolationBench {
                     "public text the legitimate client reads", 0);
 
             var phases = new ArrayList<PhaseResult>();
-            // A read that has no connection 5 s after it was due, or no answer 5 s after it was sent, has failed.
-            var within = Duration.ofMillis(PhaseResult.ANSWER_WITHIN_MICROS / 1000);
-            try (var legit = new LoadDriver(port, 1024, server.pid(), within, within);
-                    var gauges = new ServerGauges(server.url(), reader, env.get("QUAESTOR_DB_URL"))) {
+            try (var gauges = new ServerGauges(server.url(), reader, env.get("QUAESTOR_DB_URL"))) {
+                var bench = new Bench(server, port, read, gauges, o);
                 double rate = o.rate;
                 if (rate <= 0) {
-                    legit.closed(read, 32, Duration.ofSeconds(o.warmupSeconds));
-                    LoadResult sat = legit.closed(read, 64, Duration.ofSeconds(o.saturationSeconds));
+                    bench.warmUp();
+                    LoadResult sat;
+                    try (var driver = bench.driver()) {
+                        sat = driver.closed(read, 64, Duration.ofSeconds(o.saturationSeconds));
+                    }
                     rate = Math.max(10, Math.round(o.rateShare * sat.throughput()));
                     System.out.printf("audited saturation (closed loop, 64 in flight, %d s after a %d s warm-up): %.0f reads/s, "
                             + "errors %s; the legitimate client reads at %.0f/s (%.0f%%)%n", o.saturationSeconds, o.warmupSeconds,
                             sat.throughput(), sat.errorSummary(), rate, 100 * o.rateShare);
                 } else {
-                    legit.closed(read, 32, Duration.ofSeconds(o.warmupSeconds));
+                    bench.warmUp();
                     System.out.printf("the legitimate client reads at %.0f/s (--rate)%n", rate);
                 }
-                var stage = new Stage(server.url(), port, rate, o.phaseSeconds, abuser, auditor);
-                var bench = new Bench(server, stage, legit, read, gauges, o);
+                bench.stage = new Stage(server.url(), port, rate, o.phaseSeconds, abuser, auditor);
                 phases.add(bench.phase("alone", null));
-                for (Abuser a : Abusers.all(content, server.pid(), o)) {
+                for (Abuser a : Abusers.all(content, server::pid, o)) {
                     if (o.only == null || Arrays.stream(o.only.split(",")).anyMatch(w -> a.name().contains(w.strip()))) {
                         phases.add(bench.phase("beside " + a.name(), a));
                     }
@@ -134,7 +134,36 @@ public final class IsolationBench {
     }
 
     /** The server under test and what the phases share. */
-    private record Bench(ServerProcess server, Stage stage, LoadDriver legit, Target read, ServerGauges gauges, IsolationOptions o) {
+    private static final class Bench {
+
+        /** A read that has no connection 5 s after it was due, or no answer 5 s after it was sent, has failed. */
+        private static final Duration WITHIN = Duration.ofMillis(PhaseResult.ANSWER_WITHIN_MICROS / 1000);
+
+        private final ServerProcess server;
+        private final int port;
+        private final Target read;
+        private final ServerGauges gauges;
+        private final IsolationOptions o;
+        Stage stage;
+
+        Bench(ServerProcess server, int port, Target read, ServerGauges gauges, IsolationOptions o) {
+            this.server = server;
+            this.port = port;
+            this.read = read;
+            this.gauges = gauges;
+            this.o = o;
+        }
+
+        /** The legitimate client: a generator of its own for each use, so that no phase inherits another's connections. */
+        LoadDriver driver() {
+            return new LoadDriver(port, 1024, server.pid(), WITHIN, WITHIN);
+        }
+
+        void warmUp() throws Exception {
+            try (var driver = driver()) {
+                driver.closed(read, 32, Duration.ofSeconds(o.warmupSeconds));
+            }
+        }
 
         PhaseResult phase(String name, Abuser abuser) throws Exception {
             if (abuser != null) {
@@ -148,7 +177,10 @@ public final class IsolationBench {
             if (abuser != null) {
                 abuser.start(stage);
             }
-            LoadResult r = legit.open(read, stage.rate(), Duration.ofSeconds(o.phaseSeconds));
+            LoadResult r;
+            try (var legit = driver()) {
+                r = legit.open(read, stage.rate(), Duration.ofSeconds(o.phaseSeconds));
+            }
             double seconds = (System.nanoTime() - start) / 1e9;
             var peaks = gauges.peaks();
             String abuse = abuser == null ? null : abuser.stop();
@@ -186,7 +218,7 @@ public final class IsolationBench {
             server.stop();
             server.start();
             server.awaitReady(Duration.ofSeconds(120));
-            legit.closed(read, 32, Duration.ofSeconds(o.warmupSeconds));
+            warmUp();
             return "server restarted after: " + why;
         }
 
