@@ -24,14 +24,14 @@ final class Abusers {
 
     static List<Abuser> all(IsolationContent content, java.util.function.LongSupplier serverPid, IsolationOptions o) {
         return List.of(stalledExports(o.exports), new ConcurrentVerifies(o.verifies), slowBodies(o.slowBodies),
-                new InitializeFlood(serverPid), new GetStreams(o.getStreams), listens(content, o.listens),
+                new InitializeFlood(serverPid, o.initializeCalls), new GetStreams(o.getStreams), listens(content, o.listens),
                 slowLargeReads(content, o.largeReads, o.trickleBytesPerSecond));
     }
 
     /** Audit exports whose client never reads: a 4 KiB receive window, nothing drained. */
     static Abuser stalledExports(int count) {
         return new HeldAbuser(count + " stalled exports", count + " GET /audit/export (whole log, JSON lines) with a 4 KiB "
-                + "receive window, never read", s -> new HeldSockets.Spec(count, s.rate(),
+                + "receive window, never read", s -> new HeldSockets.Spec(count, s.openRate(count),
                         i -> (s.head("GET", "/audit/export", s.auditorToken()) + "Accept: application/jsonl\r\n\r\n")
                                 .getBytes(StandardCharsets.US_ASCII),
                         -1, HeldSockets.Reading.NOTHING, 4096, 0, null));
@@ -44,7 +44,7 @@ final class Abusers {
                     String body = modern("resources/list", "\"pad\":\"" + "x".repeat(1000) + "\"").substring(0, 1000);
                     byte[] request = (modernHeaders(s, "resources/list", 1000) + "\r\n" + body).getBytes(StandardCharsets.US_ASCII);
                     int headers = request.length - 1000;
-                    return new HeldSockets.Spec(count, s.rate(), i -> request, headers + 10, HeldSockets.Reading.DRAIN, 0, 0, null);
+                    return new HeldSockets.Spec(count, s.openRate(count), i -> request, headers + 10, HeldSockets.Reading.DRAIN, 0, 0, null);
                 });
     }
 
@@ -56,7 +56,7 @@ final class Abusers {
                             + String.join("\",\"", content.listenUris()) + "\"]}");
                     byte[] request = (modernHeaders(s, "subscriptions/listen", body.length()) + "\r\n" + body)
                             .getBytes(StandardCharsets.US_ASCII);
-                    return new HeldSockets.Spec(count, s.rate(), i -> request, -1, HeldSockets.Reading.DRAIN, 0, 0,
+                    return new HeldSockets.Spec(count, s.openRate(count), i -> request, -1, HeldSockets.Reading.DRAIN, 0, 0,
                             "notifications/subscriptions/acknowledged");
                 });
     }
@@ -68,7 +68,7 @@ final class Abusers {
                     String body = modern("resources/read", "\"uri\":\"" + content.largeUri() + "\"");
                     byte[] request = (modernHeaders(s, "resources/read", body.length()) + "Mcp-Name: " + content.largeUri() + "\r\n\r\n"
                             + body).getBytes(StandardCharsets.US_ASCII);
-                    return new HeldSockets.Spec(count, s.rate(), i -> request, -1, HeldSockets.Reading.TRICKLE, 4096, bytesPerSecond,
+                    return new HeldSockets.Spec(count, s.openRate(count), i -> request, -1, HeldSockets.Reading.TRICKLE, 4096, bytesPerSecond,
                             null);
                 });
     }

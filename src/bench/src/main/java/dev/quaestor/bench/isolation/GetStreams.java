@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * 2025-03-26 server-to-client streams: {@code count} sessions of one subject are opened before the phase, and
- * during it a {@code GET /mcp} stream on each, opened at the floods' rate, drained and held.
+ * during it a {@code GET /mcp} stream on each, opened as {@link Stage#openRate} says, drained and held.
  */
 final class GetStreams implements Abuser {
 
@@ -58,7 +58,7 @@ final class GetStreams implements Abuser {
 
     @Override
     public void start(Stage stage) throws Exception {
-        held = new HeldAbuser(name(), description(), s -> new HeldSockets.Spec(count, s.rate(),
+        held = new HeldAbuser(name(), description(), s -> new HeldSockets.Spec(count, s.openRate(count),
                 i -> (s.head("GET", "/mcp", s.abuserToken()) + "Accept: text/event-stream\r\nMcp-Session-Id: " + sessions.get(i)
                         + "\r\nMCP-Protocol-Version: 2025-03-26\r\n\r\n").getBytes(StandardCharsets.US_ASCII),
                 -1, HeldSockets.Reading.DRAIN, 0, 0, "text/event-stream"));

@@ -2,7 +2,7 @@ package dev.quaestor.bench.isolation;
 
 import java.util.function.Function;
 
-/** An abuse made of {@link HeldSockets}: connections opened at the floods' rate and held for the phase. */
+/** An abuse made of {@link HeldSockets}: connections opened as {@link Stage#openRate} says and held for the phase. */
 final class HeldAbuser implements Abuser {
 
     private final String name;

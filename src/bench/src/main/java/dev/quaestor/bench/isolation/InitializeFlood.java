@@ -21,8 +21,11 @@ final class InitializeFlood implements Abuser {
     private LoadDriver driver;
     private CompletableFuture<LoadResult> result;
 
-    InitializeFlood(LongSupplier serverPid) {
+    private final int atLeast;
+
+    InitializeFlood(LongSupplier serverPid, int atLeast) {
         this.serverPid = serverPid;
+        this.atLeast = atLeast;
     }
 
     @Override
@@ -32,7 +35,8 @@ final class InitializeFlood implements Abuser {
 
     @Override
     public String description() {
-        return "initialize (2025-06-18) at the legitimate rate, open loop, sessions never ended";
+        return "initialize (2025-06-18) at the legitimate rate (or faster, to send at least " + atLeast
+                + " in the phase), open loop, sessions never ended";
     }
 
     @Override
@@ -46,7 +50,7 @@ final class InitializeFlood implements Abuser {
         driver = new LoadDriver(stage.port(), 1024, serverPid.getAsLong(), Duration.ofSeconds(5), Duration.ofSeconds(5));
         result = CompletableFuture.supplyAsync(() -> {
             try {
-                return driver.open(target, stage.rate(), Duration.ofSeconds(stage.phaseSeconds()));
+                return driver.open(target, stage.floodRate(atLeast), Duration.ofSeconds(stage.phaseSeconds()));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

@@ -15,6 +15,7 @@ final class IsolationOptions {
     int exports = 20;
     int verifies = 20;
     int slowBodies = 300;
+    int initializeCalls = 3_000;
     int getStreams = 2_000;
     int listens = 40;
     int listenUris = 1_000;
@@ -37,6 +38,8 @@ final class IsolationOptions {
               --exports N              stalled exports (20)
               --verifies N             concurrent verifies (20)
               --slow-bodies N          slow-body sockets (300)
+              --initialize-calls N     initialize calls at least (3000; sent at the legitimate rate, or faster if
+                                       the phase would otherwise hold fewer)
               --get-streams N          2025-03-26 GET streams (2000)
               --listens N              2026-07-28 listens (40)
               --listen-uris N          URIs each listen names (1000)
@@ -54,7 +57,7 @@ final class IsolationOptions {
     static IsolationOptions parse(String[] args) {
         var o = new IsolationOptions();
         for (String name : new String[] {"phase-seconds", "rate", "rate-share", "warmup-seconds", "saturation-seconds",
-            "history-records", "exports", "verifies", "slow-bodies", "get-streams", "listens", "listen-uris", "large-reads",
+            "history-records", "exports", "verifies", "slow-bodies", "initialize-calls", "get-streams", "listens", "listen-uris", "large-reads",
             "large-mib", "trickle-bytes-per-second", "settle-seconds", "heap", "only"}) {
             String env = System.getenv(name.toUpperCase().replace('-', '_'));
             if (env != null && !env.isBlank()) {
@@ -88,6 +91,7 @@ final class IsolationOptions {
             case "exports" -> exports = Integer.parseInt(v);
             case "verifies" -> verifies = Integer.parseInt(v);
             case "slow-bodies" -> slowBodies = Integer.parseInt(v);
+            case "initialize-calls" -> initializeCalls = Integer.parseInt(v);
             case "get-streams" -> getStreams = Integer.parseInt(v);
             case "listens" -> listens = Integer.parseInt(v);
             case "listen-uris" -> listenUris = Integer.parseInt(v);
