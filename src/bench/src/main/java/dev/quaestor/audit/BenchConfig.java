@@ -4,13 +4,20 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** The audit settings of the benchmarks: a generated key, the defaults otherwise, no anchoring. */
+/** The audit settings of the benchmarks: a generated key (or a server's key file), the defaults otherwise, no anchoring. */
 final class BenchConfig implements AuditConfig {
 
     private final String chain;
+    private final String keyFile;
 
     BenchConfig(String chain) {
+        this(chain, null);
+    }
+
+    /** Signing with the Ed25519 key in {@code keyFile} (PKCS#8 PEM), as a server given that file does. */
+    BenchConfig(String chain, String keyFile) {
         this.chain = chain;
+        this.keyFile = keyFile;
     }
 
     public Optional<String> chainId() {
@@ -27,6 +34,22 @@ final class BenchConfig implements AuditConfig {
 
     public Optional<String> trustedKeysFile() {
         return Optional.empty();
+    }
+
+    public Attempts attempts() {
+        return new Attempts() {
+            public long limit() {
+                return 30;
+            }
+
+            public Duration period() {
+                return Duration.ofSeconds(60);
+            }
+
+            public Duration mergeWindow() {
+                return Duration.ofSeconds(1);
+            }
+        };
     }
 
     public int queueCapacity() {
@@ -54,11 +77,11 @@ final class BenchConfig implements AuditConfig {
     }
 
     public Optional<String> signingKeyFile() {
-        return Optional.empty();
+        return Optional.ofNullable(keyFile);
     }
 
     public boolean generateKey() {
-        return true;
+        return keyFile == null;
     }
 
     public Optional<List<String>> hashedFields() {

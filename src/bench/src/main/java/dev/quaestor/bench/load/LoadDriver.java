@@ -23,15 +23,24 @@ import org.HdrHistogram.Histogram;
  * at a fixed rate by their intended start time, whatever the server does, and timed from that
  * intended time (no coordinated omission).
  */
-final class LoadDriver implements AutoCloseable {
+public final class LoadDriver implements AutoCloseable {
 
     private final Vertx vertx;
     private final HttpClient client;
     private final Context context;
     private final long serverPid;
     private final long idleTimeoutMs;
+    private final long poolWaitMs;
 
-    LoadDriver(int port, int connections, long serverPid, Duration timeout) {
+    public LoadDriver(int port, int connections, long serverPid, Duration timeout) {
+        this(port, connections, serverPid, timeout, null);
+    }
+
+    /**
+     * As above; with {@code poolWait}, a request that has no connection that long after it was started fails with a
+     * client timeout (null: it waits for one as long as it takes).
+     */
+    public LoadDriver(int port, int connections, long serverPid, Duration timeout, Duration poolWait) {
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1)
                 .setBlockedThreadCheckInterval(60_000));
         this.client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
@@ -40,6 +49,7 @@ final class LoadDriver implements AutoCloseable {
         this.context = vertx.getOrCreateContext();
         this.serverPid = serverPid;
         this.idleTimeoutMs = timeout.toMillis();
+        this.poolWaitMs = poolWait == null ? 0 : poolWait.toMillis();
     }
 
     /** Book-keeping of one phase; touched only on the driver's event loop. */
@@ -67,6 +77,9 @@ final class LoadDriver implements AutoCloseable {
             long[] onWire = {0};
             var options = new RequestOptions().setMethod(target.method()).setURI(target.path())
                     .setHeaders(target.headersFor(i)).setIdleTimeout(idleTimeoutMs);
+            if (poolWaitMs > 0) {
+                options.setConnectTimeout(poolWaitMs);
+            }
             client.request(options)
                     .compose(req -> {
                         onWire[0] = System.nanoTime();
@@ -113,7 +126,7 @@ final class LoadDriver implements AutoCloseable {
     }
 
     /** {@code workers} requests in flight for {@code duration}. */
-    LoadResult closed(Target target, int workers, Duration duration) throws Exception {
+    public LoadResult closed(Target target, int workers, Duration duration) throws Exception {
         var done = new CompletableFuture<LoadResult>();
         context.runOnContext(v -> {
             var run = new Run(target);
@@ -138,7 +151,7 @@ final class LoadDriver implements AutoCloseable {
     }
 
     /** {@code rate} requests per second started on schedule for {@code duration}, then waits for the stragglers. */
-    LoadResult open(Target target, double rate, Duration duration) throws Exception {
+    public LoadResult open(Target target, double rate, Duration duration) throws Exception {
         var done = new CompletableFuture<LoadResult>();
         long total = (long) (rate * duration.toNanos() / 1e9);
         context.runOnContext(v -> {

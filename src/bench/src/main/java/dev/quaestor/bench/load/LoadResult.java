@@ -12,18 +12,18 @@ import org.HdrHistogram.Histogram;
  * @param fromWire each response's time from the moment its request had a connection, microseconds
  * @param cpu server, generator and whole-machine CPU in cores (1.0 = one core busy)
  */
-record LoadResult(String target, String mode, double seconds, long sent, long ok, Map<String, Long> errors,
+public record LoadResult(String target, String mode, double seconds, long sent, long ok, Map<String, Long> errors,
         Histogram okLatency, Histogram allLatency, Histogram sendLag, Histogram fromWire, double[] cpu, long serverRssKib, Map<String, Double> serverThreads) {
 
-    double throughput() {
+    public double throughput() {
         return ok / seconds;
     }
 
-    long errorCount() {
+    public long errorCount() {
         return errors.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    double ms(double percentile) {
+    public double ms(double percentile) {
         return okLatency.getTotalCount() == 0 ? Double.NaN : okLatency.getValueAtPercentile(percentile) / 1000.0;
     }
 
@@ -46,7 +46,7 @@ record LoadResult(String target, String mode, double seconds, long sent, long ok
         return fromWire.getTotalCount() - fromWire.getCountBetweenValues(0, micros);
     }
 
-    String errorSummary() {
+    public String errorSummary() {
         return errors.isEmpty() ? "none" : new TreeMap<>(errors).toString();
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
  * @param okMarker bytes a successful response body contains (the read's {@code "contents"}, or
  *                 nothing for the baseline, whose success is a 200 of the expected length)
  */
-record Target(String name, HttpMethod method, String path, List<MultiMap> headers, Buffer body, String okMarker,
+public record Target(String name, HttpMethod method, String path, List<MultiMap> headers, Buffer body, String okMarker,
         int okLength) {
 
     MultiMap headersFor(long i) {

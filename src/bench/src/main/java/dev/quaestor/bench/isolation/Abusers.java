@@ -1,0 +1,75 @@
+package dev.quaestor.bench.isolation;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** The abusers of the benchmark, each at least as large as the isolation target names it, in the order they run. */
+final class Abusers {
+
+    /** A JSON-RPC body of a 2026-07-28 (stateless) request. */
+    private static String modern(String method, String params) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method + "\",\"params\":{\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"isolation-bench\",\"version\":\"1\"}}," + params + "}}";
+    }
+
+    private static String modernHeaders(Stage s, String method, int length) {
+        return s.head("POST", "/mcp", s.abuserToken()) + "Content-Type: application/json\r\n"
+                + "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: " + method + "\r\n"
+                + "Content-Length: " + length + "\r\n";
+    }
+
+    private Abusers() {
+    }
+
+    static List<Abuser> all(IsolationContent content, java.util.function.LongSupplier serverPid, IsolationOptions o) {
+        return List.of(stalledExports(o.exports), new ConcurrentVerifies(o.verifies), slowBodies(o.slowBodies),
+                new InitializeFlood(serverPid, o.initializeCalls), new GetStreams(o.getStreams), listens(content, o.listens),
+                slowLargeReads(content, o.largeReads, o.trickleBytesPerSecond));
+    }
+
+    /** Audit exports whose client never reads: a 4 KiB receive window, nothing drained. */
+    static Abuser stalledExports(int count) {
+        return new HeldAbuser(count + " stalled exports", count + " GET /audit/export (whole log, JSON lines) with a 4 KiB "
+                + "receive window, never read", s -> new HeldSockets.Spec(count, s.openRate(count),
+                        i -> (s.head("GET", "/audit/export", s.auditorToken()) + "Accept: application/jsonl\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII),
+                        -1, HeldSockets.Reading.NOTHING, 4096, 0, null));
+    }
+
+    /** POSTs to /mcp that send their headers and 10 bytes of a 1,000-byte body, then nothing. */
+    static Abuser slowBodies(int count) {
+        return new HeldAbuser(count + " slow bodies", count + " POST /mcp announcing 1,000 bytes, sending headers and 10 of "
+                + "them, then nothing", s -> {
+                    String body = modern("resources/list", "\"pad\":\"" + "x".repeat(1000) + "\"").substring(0, 1000);
+                    byte[] request = (modernHeaders(s, "resources/list", 1000) + "\r\n" + body).getBytes(StandardCharsets.US_ASCII);
+                    int headers = request.length - 1000;
+                    return new HeldSockets.Spec(count, s.openRate(count), i -> request, headers + 10, HeldSockets.Reading.DRAIN, 0, 0, null);
+                });
+    }
+
+    /** 2026-07-28 subscriptions/listen naming every URI of the listen directory; the streams drained and held. */
+    static Abuser listens(IsolationContent content, int count) {
+        return new HeldAbuser(count + " listens", count + " subscriptions/listen (2026-07-28) naming " + content.listenUris().size()
+                + " URIs each, held and drained", s -> {
+                    String body = modern("subscriptions/listen", "\"notifications\":{\"resourceSubscriptions\":[\""
+                            + String.join("\",\"", content.listenUris()) + "\"]}");
+                    byte[] request = (modernHeaders(s, "subscriptions/listen", body.length()) + "\r\n" + body)
+                            .getBytes(StandardCharsets.US_ASCII);
+                    return new HeldSockets.Spec(count, s.openRate(count), i -> request, -1, HeldSockets.Reading.DRAIN, 0, 0,
+                            "notifications/subscriptions/acknowledged");
+                });
+    }
+
+    /** resources/read (2026-07-28) of the large file, read at a trickle through a 4 KiB receive window. */
+    static Abuser slowLargeReads(IsolationContent content, int count, int bytesPerSecond) {
+        return new HeldAbuser(count + " slow large reads", count + " resources/read of a " + content.largeMib() + " MiB file, "
+                + "each read at " + bytesPerSecond / 1024 + " KiB/s through a 4 KiB receive window", s -> {
+                    String body = modern("resources/read", "\"uri\":\"" + content.largeUri() + "\"");
+                    byte[] request = (modernHeaders(s, "resources/read", body.length()) + "Mcp-Name: " + content.largeUri() + "\r\n\r\n"
+                            + body).getBytes(StandardCharsets.US_ASCII);
+                    return new HeldSockets.Spec(count, s.openRate(count), i -> request, -1, HeldSockets.Reading.TRICKLE, 4096, bytesPerSecond,
+                            null);
+                });
+    }
+}

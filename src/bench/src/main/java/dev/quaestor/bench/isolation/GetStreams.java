@@ -1,0 +1,72 @@
+package dev.quaestor.bench.isolation;
+
+import dev.quaestor.support.McpHttp;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * 2025-03-26 server-to-client streams: {@code count} sessions of one subject are opened before the phase, and
+ * during it a {@code GET /mcp} stream on each, opened as {@link Stage#openRate} says, drained and held.
+ */
+final class GetStreams implements Abuser {
+
+    private final int count;
+    private final List<String> sessions = Collections.synchronizedList(new ArrayList<>());
+    private HeldAbuser held;
+
+    GetStreams(int count) {
+        this.count = count;
+    }
+
+    @Override
+    public String name() {
+        return count + " GET streams";
+    }
+
+    @Override
+    public String description() {
+        return count + " sessions (2025-03-26) opened beforehand, then a GET /mcp event stream on each, held and drained";
+    }
+
+    @Override
+    public void prepare(Stage stage) throws Exception {
+        var pool = Executors.newFixedThreadPool(8);
+        try {
+            var done = new ArrayList<Future<?>>();
+            for (int t = 0; t < 8; t++) {
+                done.add(pool.submit(() -> {
+                    var http = McpHttp.newClient();
+                    while (sessions.size() < count) {
+                        sessions.add(McpHttp.initialize(http, stage.url(), stage.abuserToken(), "2025-03-26"));
+                    }
+                    return null;
+                }));
+            }
+            for (var f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Override
+    public void start(Stage stage) throws Exception {
+        held = new HeldAbuser(name(), description(), s -> new HeldSockets.Spec(count, s.openRate(count),
+                i -> (s.head("GET", "/mcp", s.abuserToken()) + "Accept: text/event-stream\r\nMcp-Session-Id: " + sessions.get(i)
+                        + "\r\nMCP-Protocol-Version: 2025-03-26\r\n\r\n").getBytes(StandardCharsets.US_ASCII),
+                -1, HeldSockets.Reading.DRAIN, 0, 0, "text/event-stream"));
+        held.start(stage);
+    }
+
+    @Override
+    public String stop() throws Exception {
+        return held.stop();
+    }
+}
