@@ -56,6 +56,10 @@ final class BenchConfig implements AuditConfig {
         return 10_000;
     }
 
+    public double queueShare() {
+        return 1.0; // one benchmark writer: its records are the whole queue
+    }
+
     public int maxBatch() {
         return 500;
     }
