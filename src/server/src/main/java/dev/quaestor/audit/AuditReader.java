@@ -32,8 +32,10 @@ import java.util.function.Consumer;
 
 /**
  * Read side of the audit log for compliance staff: search with cursor paging, streamed exports
- * (JSON Lines in the evidence format, or CSV), and proofs of one request's records. Large reads
- * stream from a database cursor, so memory stays flat however many records there are.
+ * (JSON Lines in the evidence format, or CSV), and proofs of one request's records, all on the audit-read pool
+ * ({@link AuditPools#READ}). Long reads (exports, the search export, verify) are fixed when they start and read a
+ * page at a time, each page on a connection given back before its rows go out: memory stays flat however many
+ * records there are, and a slow client holds no connection.
  */
 @ApplicationScoped
 public class AuditReader {
