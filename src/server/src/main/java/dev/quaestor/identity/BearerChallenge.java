@@ -42,10 +42,11 @@ public class BearerChallenge {
                         }
                         value += scope;
                         rc.response().headers().set("WWW-Authenticate", value);
-                        String requestId = rc.get(QuietAuthenticationFailures.REQUEST_ID);
-                        if (requestId != null) {
-                            rc.response().headers().set("X-Request-Id", requestId);
-                        }
+                    }
+                    // The refusal's record (a 401, or a 503 while the identity provider is unavailable).
+                    String requestId = rc.get(QuietAuthenticationFailures.REQUEST_ID);
+                    if (requestId != null && !rc.response().headers().contains("X-Request-Id")) {
+                        rc.response().headers().set("X-Request-Id", requestId);
                     }
                 });
             }

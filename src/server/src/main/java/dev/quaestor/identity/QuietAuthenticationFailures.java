@@ -5,6 +5,7 @@ import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RequestIds;
+import io.quarkus.oidc.OIDCException;
 import io.quarkus.oidc.runtime.OidcAuthenticationMechanism;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.IdentityProviderManager;
@@ -31,6 +32,10 @@ import org.jboss.logging.Logger;
  * {@code invalid-token}; never the token) and sent only once that record has committed, without blocking the
  * I/O thread: a crash loses no refusal a caller was told of. If it cannot be recorded, the caller gets 503 instead.
  * How many a source address can make is bounded by {@link UnauthenticatedThrottle}.
+ *
+ * <p>While the identity provider cannot be reached (no keys, no discovery), no token can be checked: a request to
+ * /mcp is then answered 503 with {@code Retry-After}, on record as {@code issuer-unavailable}, rather than with the
+ * security layer's 500.
  */
 @ApplicationScoped
 public class QuietAuthenticationFailures implements HttpAuthenticationMechanism {
@@ -40,6 +45,8 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     static final String REQUEST_ID = "quaestor.challenge.request-id";
     /** Where the security layer keeps the mechanism whose challenge a refused request gets. */
     private static final String SELECTED = HttpAuthenticationMechanism.class.getName();
+    /** Marks a request whose token could not be checked because the identity provider did not answer. */
+    private static final String ISSUER_DOWN = "quaestor.challenge.issuer-unavailable";
 
     private final OidcAuthenticationMechanism oidc;
     private final AuditLog audit;
@@ -62,29 +69,43 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
                 .onFailure(AuthenticationFailedException.class).transform(failure -> {
                     LOG.debugf("token refused: %s", failure.getMessage());
                     return new AuthenticationFailedException(((AuthenticationFailedException) failure).getAttributes());
+                })
+                .onFailure(failure -> issuerDown(failure) && mcp(context)).transform(failure -> {
+                    LOG.warnf("a token could not be checked, the identity provider is not available: %s", failure.getMessage());
+                    context.put(ISSUER_DOWN, Boolean.TRUE);
+                    context.put(SELECTED, this);
+                    return new AuthenticationFailedException();
                 });
     }
 
     @Override
     public Uni<ChallengeData> getChallenge(RoutingContext context) {
-        return oidc.getChallenge(context).onItem().transformToUni(challenge -> recorded(context, challenge));
+        if (context.get(ISSUER_DOWN) != null) {
+            return recorded(context, new ChallengeData(503, "Retry-After", "5"), "issuer-unavailable");
+        }
+        return oidc.getChallenge(context).onFailure(failure -> issuerDown(failure) && mcp(context)).recoverWithUni(failure -> {
+            LOG.warnf("a refusal could not be answered by the identity provider's rules, it is not available: %s",
+                    failure.getMessage());
+            return recorded(context, new ChallengeData(503, "Retry-After", "5"), "issuer-unavailable");
+        }).onItem().transformToUni(challenge -> {
+            if (challenge == null || challenge.status != 401 || !mcp(context)) {
+                return Uni.createFrom().item(challenge);
+            }
+            String auth = context.request().getHeader("Authorization");
+            return recorded(context, challenge, auth != null && !auth.isBlank() ? "invalid-token" : "no-token");
+        });
     }
 
-    /** A 401 from /mcp, once its record has committed; anything else as it is. */
-    private Uni<ChallengeData> recorded(RoutingContext rc, ChallengeData challenge) {
+    /** A refusal of an unauthenticated request to /mcp, once its record has committed. */
+    private Uni<ChallengeData> recorded(RoutingContext rc, ChallengeData challenge, String outcome) {
         String path = rc.request().path();
-        if (challenge == null || challenge.status != 401 || !mcp(rc)) {
-            return Uni.createFrom().item(challenge);
-        }
-        String auth = rc.request().getHeader("Authorization");
-        boolean presented = auth != null && !auth.isBlank();
         var addr = rc.request().remoteAddress();
         var caller = Caller.anonymous(addr == null ? null : addr.hostAddress(), rc.request().getHeader("User-Agent"),
                 rc.request().getHeader("Mcp-Session-Id"));
         String requestId = RequestIds.next();
         var event = AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, requestId).caller(caller)
                 .method(rc.request().method().name() + " " + path).decision("DENY")
-                .outcome(presented ? "invalid-token" : "no-token").build();
+                .outcome(outcome).build();
         Context here = Vertx.currentContext();
         try {
             var committed = audit.submit(event).committed();
@@ -95,6 +116,16 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
         } catch (AuditUnavailableException e) {
             return Uni.createFrom().item(unrecorded(e));
         }
+    }
+
+    /** Whether a failure comes from an identity provider that did not answer (discovery or keys). */
+    private static boolean issuerDown(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof OIDCException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean mcp(RoutingContext rc) {
