@@ -1,9 +1,7 @@
 package dev.quaestor.pipeline;
 
-import dev.quaestor.audit.PendingCommit;
 import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.policy.Action;
-import dev.quaestor.policy.Decision;
 import dev.quaestor.provider.Page;
 import dev.quaestor.provider.ResourceEntry;
 import dev.quaestor.provider.ResourceNotFoundException;
@@ -63,8 +61,9 @@ import org.jboss.logging.Logger;
  *
  * <p>Every refusal is a {@link Refusal} naming its {@link Reason}, already audited; the protocol layer
  * turns it into its own error, and {@link RequestContext#codes()} says which code to record. A refusal's one record
- * goes through the {@link RefusalRecorder}: past its subject's attempt limit it is counted into a summary, and the
- * refusal carries that record ({@link Refusal#pending}) for the protocol layer to answer once it has committed.
+ * goes through the {@link dev.quaestor.audit.RefusalRecorder}: past its subject's attempt limit it is counted into a
+ * summary, and the refusal carries that record ({@link Refusal#pending}) for the protocol layer to answer once it has
+ * committed.
  *
  * <p>Results a client may cache carry a {@link CacheHint}: always {@code private} for resources (listings,
  * templates, content), with the mount's {@code ttl-ms} (a listing: the shortest of all mounts'). On a revision that
@@ -99,6 +98,7 @@ public class ResourcePipeline {
     private final ReadConfig readConfig;
     private final Executor digests;
     private final Templates templates;
+    private final ListenGrants grants;
 
     @Inject
     ResourcePipeline(Trails trails, ProviderCalls sources, SubscriptionStore subscriptions, ListingConfig listing,
@@ -115,16 +115,17 @@ public class ResourcePipeline {
         this.readConfig = readConfig;
         this.digests = digests;
         this.templates = new Templates(sources);
+        this.grants = new ListenGrants(sources);
     }
 
     /** The order for a request on one URI: canonical URI, policy decision, rate limit, denial or DECISION, serve. */
     private static <T> Served<T> onUri(Trail trail, String rawUri, boolean judged, Step<T> step) {
-        CanonicalUri uri = trail.canonical(rawUri);
+        CanonicalUri uri = trail.canonical(rawUri);                  // canonical URI, or refused
         trail.at(uri);
-        Verdict verdict = judged ? trail.judge(uri) : Verdict.ALLOW;
-        trail.charge(uri, verdict, 1);
-        trail.admit(verdict);
-        return step.serve(trail, uri);
+        Verdict verdict = judged ? trail.judge(uri) : Verdict.ALLOW;  // policy decision, not yet recorded
+        trail.charge(uri, verdict, 1);                               // rate limit, whatever the verdict
+        trail.admit(verdict);                                        // a denial stops here; else its DECISION, queued
+        return step.serve(trail, uri);                               // provider, then its OUTCOME
     }
 
     /** The order for a request judged per entry: rate limit ({@code tokens}), DECISION {@code FILTER}, serve. */
@@ -182,7 +183,8 @@ public class ResourcePipeline {
             }
             // One page spans every mount: it may be reused no longer than the shortest-lived of them allows.
             trail.cache(CacheHint.privateFor(sources.shortestTtlMs()));
-            trail.served(Outcome.ok().items(page.items().size()).detail(skipped.isEmpty() ? null : String.join("; ", skipped)));
+            String left = skipped.isEmpty() ? null : String.join("; ", skipped);
+            trail.served(Outcome.ok().items(page.items().size()).detail(left));
             return trail.result(page);
         });
     }
@@ -192,7 +194,8 @@ public class ResourcePipeline {
             // Templates fit in one page; any cursor is one we did not issue.
             throw new Refusal(Reason.INVALID_ARGUMENT, "Invalid cursor", Map.of());
         }
-        return perEntry(trails.open(ctx, "resources/templates/list", Action.LIST), 1, (trail, none) -> templates.list(trail));
+        Trail trail = trails.open(ctx, "resources/templates/list", Action.LIST);
+        return perEntry(trail, 1, (t, none) -> templates.list(t));
     }
 
     /**
@@ -205,7 +208,8 @@ public class ResourcePipeline {
             trail.durable();
             String text = uri.toString();
             if (sources.resolve(uri).isEmpty()) {
-                throw trail.failed("not-found", null, new Refusal(Reason.NOT_FOUND, "Resource not found", Refusal.uriData(text)));
+                throw trail.failed("not-found", null,
+                        new Refusal(Reason.NOT_FOUND, "Resource not found", Refusal.uriData(text)));
             }
             try {
                 subscriptions.add(ctx.sessionId(), text, new Subscriber(ctx.identity(), ctx.sourceIp()));
@@ -255,49 +259,16 @@ public class ResourcePipeline {
             trail.charge(null, Verdict.DENY, 1);
             var data = new LinkedHashMap<String, Object>();
             data.put("maxSubscriptions", maxUris);
-            throw trail.refuse(Verdict.DENY, "too-many-subscriptions", rawUris.size() + " URIs requested; at most " + maxUris,
-                    new Refusal(Reason.TOO_MANY_SUBSCRIPTIONS, "Too many resource subscriptions in one listen request", data));
+            throw trail.refuse(Verdict.DENY, "too-many-subscriptions",
+                    rawUris.size() + " URIs requested; at most " + maxUris, new Refusal(Reason.TOO_MANY_SUBSCRIPTIONS,
+                            "Too many resource subscriptions in one listen request", data));
         }
         var uris = new LinkedHashMap<String, CanonicalUri>();
         for (String raw : rawUris) {
             CanonicalUri u = trail.canonical(raw);
             uris.putIfAbsent(u.toString(), u);
         }
-        return perEntry(trail, Math.max(1, uris.size()), (t, none) -> grant(t, uris, listChanged));
-    }
-
-    private Served<ListenGrant> grant(Trail trail, Map<String, CanonicalUri> uris, boolean listChanged) {
-        RequestContext ctx = trail.context();
-        var pending = new ArrayList<PendingCommit>();
-        var granted = new ArrayList<String>();
-        try (var stage = trail.stage("policy")) {
-            for (var e : uris.entrySet()) {
-                Decision d = trail.policy().decide(ctx.identity(), Action.SUBSCRIBE, e.getValue(), ctx.facts());
-                boolean mounted = sources.resolve(e.getValue()).isPresent();
-                if (d.allowed() && mounted) {
-                    granted.add(e.getKey());
-                }
-                pending.add(trail.decided(e.getKey(), Verdict.of(d), d.allowed() ? (mounted ? null : "not-mounted")
-                        : "not-granted", null));
-            }
-            stage.outcome(granted.size() == uris.size() ? "allow" : "filter");
-        }
-        boolean listGranted = false;
-        if (listChanged) {
-            for (var m : sources.all()) {
-                if (trail.policy().mayAllowBelow(ctx.identity(), Action.SUBSCRIBE, m.mount().prefix(), ctx.facts())) {
-                    listGranted = true;
-                    break;
-                }
-            }
-            pending.add(trail.decided(null, listGranted ? Verdict.ALLOW : Verdict.DENY, listGranted ? null : "not-granted",
-                    "resourcesListChanged"));
-        }
-        pending.forEach(Trail::await);
-        String summary = "granted " + granted.size() + " of " + uris.size() + " resource subscriptions"
-                + (listChanged ? "; resourcesListChanged " + (listGranted ? "granted" : "not granted") : "");
-        trail.served(Outcome.ok().items(granted.size()).detail(summary));
-        return trail.result(new ListenGrant(granted, listGranted));
+        return perEntry(trail, Math.max(1, uris.size()), (t, none) -> grants.grant(t, uris, listChanged));
     }
 
     /**
@@ -328,7 +299,8 @@ public class ResourcePipeline {
     public Served<Completions> complete(RequestContext ctx, String templateText, String argument, String value,
             Map<String, String> resolved) {
         var ask = new Templates.Ask(templateText, argument, value, resolved);
-        return perEntry(trails.open(ctx, "completion/complete", Action.READ), 1, (trail, none) -> templates.complete(trail, ask));
+        Trail trail = trails.open(ctx, "completion/complete", Action.READ);
+        return perEntry(trail, 1, (t, none) -> templates.complete(t, ask));
     }
 
     /** The subscription store (the database) failed: audited, and refused like an unwritable audit log. */

@@ -139,9 +139,9 @@ final class Trail {
         if (!check.allowed()) {
             var data = new LinkedHashMap<String, Object>();
             data.put("retryAfterSeconds", check.retryAfterSeconds());
-            throw refuse(verdict, "rate-limited", "limit " + check.limitId() + (tokens > 1 ? "; " + tokens + " tokens asked" : "")
-                    + (check.auditDetail() == null ? "" : "; " + check.auditDetail()),
-                    new Refusal(Reason.RATE_LIMITED, "Rate limit exceeded", data, check));
+            String detail = "limit " + check.limitId() + (tokens > 1 ? "; " + tokens + " tokens asked" : "")
+                    + (check.auditDetail() == null ? "" : "; " + check.auditDetail());
+            throw refuse(verdict, "rate-limited", detail, new Refusal(Reason.RATE_LIMITED, "Rate limit exceeded", data, check));
         }
         rate = check;
     }
@@ -154,7 +154,8 @@ final class Trail {
      */
     void admit(Verdict verdict) {
         if (!verdict.allowed()) {
-            throw refuse(verdict, "refused", null, new Refusal(Reason.DENIED, "Permission denied", Refusal.uriData(requested)));
+            throw refuse(verdict, "refused", null,
+                    new Refusal(Reason.DENIED, "Permission denied", Refusal.uriData(requested)));
         }
         decision = decided(uri, verdict, null, null);
     }
