@@ -19,6 +19,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,7 +39,7 @@ import org.jboss.logging.Logger;
  * mount from {@code quaestor.mounts.<name>.*} because one annotation cannot carry per-mount values.
  */
 @ApplicationScoped
-public class ProviderCalls {
+public class ProviderCalls implements ContentSources {
 
     private static final Logger LOG = Logger.getLogger(ProviderCalls.class);
 
@@ -50,11 +51,13 @@ public class ProviderCalls {
     }
 
     private final Map<String, Guarded> guards = new HashMap<>();
+    private final MountTable mounts;
     private final MeterRegistry metrics;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     ProviderCalls(MountTable mounts, MountsConfig config, MeterRegistry metrics,
             @ConfigProperty(name = "quaestor.provider.timeout-ms", defaultValue = "10000") long defaultTimeoutMs) {
+        this.mounts = mounts;
         this.metrics = metrics;
         for (Mounted m : mounts.all()) {
             String name = m.mount().name();
@@ -86,7 +89,23 @@ public class ProviderCalls {
      * one slow to answer. Content over the mount's {@code max-bytes} is refused here, before anything
      * is sent. A stream opened by a call the guard gave up on is closed.
      */
-    OpenedContent read(Mounted mount, CanonicalUri uri, int bufferLimit) {
+    @Override
+    public Optional<Mounted> resolve(CanonicalUri uri) {
+        return mounts.resolve(uri);
+    }
+
+    @Override
+    public List<Mounted> all() {
+        return mounts.all();
+    }
+
+    @Override
+    public long shortestTtlMs() {
+        return mounts.shortestTtlMs();
+    }
+
+    @Override
+    public OpenedContent read(Mounted mount, CanonicalUri uri, int bufferLimit) {
         long maxBytes = mount.mount().longSetting("max-bytes", Long.MAX_VALUE);
         var opened = new AtomicReference<InputStream>();
         try {
@@ -105,6 +124,7 @@ public class ProviderCalls {
     }
 
     /** Candidate values for a template argument, under the mount's guard like any provider call. */
+    @Override
     public List<String> complete(Mounted mount, String template, String argument, String prefix,
             Map<String, String> resolved, int limit) {
         return call(mount, () -> mount.provider().complete(template, argument, prefix, resolved, limit));
@@ -116,7 +136,8 @@ public class ProviderCalls {
      * other mount; its name and why go to {@code skipped}, which the pipeline audits. Reads of
      * that mount still fail with their own error.
      */
-    public Page<ResourceEntry> list(MountTable mounts, String cursor, int limit, int scanBudget,
+    @Override
+    public Page<ResourceEntry> list(String cursor, int limit, int scanBudget,
             Predicate<ResourceEntry> visible, List<String> skipped) {
         return mounts.list(cursor, limit, scanBudget, visible, (m, c, n) -> {
             try {

@@ -36,6 +36,18 @@ public final class Refusal extends RuntimeException {
         this.record = record;
     }
 
+    /** The details of a refusal that names a URI (a mutable map, to add more). */
+    static Map<String, Object> uriData(String uri) {
+        var data = new LinkedHashMap<String, Object>();
+        data.put("uri", uri);
+        return data;
+    }
+
+    /** This refusal, answered the same, with the record the {@link dev.quaestor.audit.RefusalRecorder} made of it. */
+    Refusal recordedAs(RecordedRefusal recorded) {
+        return new Refusal(reason, getMessage(), details, rate, recorded);
+    }
+
     public Reason reason() {
         return reason;
     }

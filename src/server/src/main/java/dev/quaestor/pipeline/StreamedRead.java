@@ -15,7 +15,8 @@ import org.jboss.logging.Logger;
  * A read whose content is too large to hold: it is encoded as it is read from the provider and
  * written to the response, with its SHA-256 (on a digest thread, {@link PipelinedDigest}) and byte
  * count computed on the way. The order of
- * {@link #writeTo} is the request path's last step for large content (see {@link ResourcePipeline}):
+ * {@link #writeTo} is the request path's last step for large content (see {@link ResourcePipeline}), and it
+ * writes the OUTCOME through the request's {@link Trail}:
  *
  * <ol>
  *   <li>the caller has already committed the DECISION record (before the first byte);</li>
@@ -41,36 +42,32 @@ public final class StreamedRead implements ReadResult {
     /** Read buffers per streamed read: one being hashed, one being encoded, one being read into. */
     static final int RING = 3;
 
-    /** Commits the OUTCOME record; throws if it cannot be committed. */
-    @FunctionalInterface
-    interface OutcomeRecorder {
-        void record(String outcome, Integer errorCode, long bytes, String sha256, String detail);
-    }
-
-    private final String uri;
+    private final Trail trail;
     private final String mimeType;
     private final boolean text;
     private final byte[] head;
     private final InputStream rest;
     private final long maxBytes;
-    private final OutcomeRecorder outcomes;
     private final Executor digests;
     private boolean used;
 
-    StreamedRead(String uri, String mimeType, boolean text, byte[] head, InputStream rest, long maxBytes,
-            OutcomeRecorder outcomes, Executor digests) {
-        this.uri = uri;
-        this.mimeType = mimeType;
-        this.text = text;
-        this.head = head;
-        this.rest = rest;
+    /**
+     * @param trail the read's trail, its DECISION already durable: this writes its OUTCOME
+     * @param content the content as opened, its first bytes read and the rest still open
+     * @param maxBytes the mount's limit, which content growing while it is streamed must not pass
+     */
+    StreamedRead(Trail trail, OpenedContent content, long maxBytes, Executor digests) {
+        this.trail = trail;
+        this.mimeType = content.entry().mimeType();
+        this.text = content.text();
+        this.head = content.head();
+        this.rest = content.rest();
         this.maxBytes = maxBytes;
-        this.outcomes = outcomes;
         this.digests = digests;
     }
 
     public String uri() {
-        return uri;
+        return trail.uri();
     }
 
     /** May be null. */
@@ -138,7 +135,7 @@ public final class StreamedRead implements ReadResult {
             throw abort(failure, count, sha, detail, e);
         }
         try {
-            outcomes.record("ok", null, count, digest, null);
+            trail.served(Outcome.ok().content(count, digest));
         } catch (RuntimeException e) {
             // Not audited, so not completed: the caller cuts the connection before the closing bytes.
             throw new IOException("outcome of a streamed read could not be committed; response aborted", e);
@@ -158,7 +155,7 @@ public final class StreamedRead implements ReadResult {
         } catch (IOException e) {
             LOG.debugf("closing a discarded stream: %s", e);
         }
-        outcomes.record(outcome, errorCode, 0, null, detail);
+        trail.failed(Outcome.of(outcome).code(errorCode).content(0, null).detail(detail));
     }
 
     private IOException abort(String outcome, long count, PipelinedDigest sha, String detail, Exception cause) {
@@ -166,13 +163,13 @@ public final class StreamedRead implements ReadResult {
         try {
             digest = HexFormat.of().formatHex(sha.digest());
         } catch (RuntimeException e) {
-            LOG.errorf("digest of an aborted streamed read of %s could not be computed: %s", uri, e);
+            LOG.errorf("digest of an aborted streamed read of %s could not be computed: %s", trail.uri(), e);
         }
         try {
             // The bytes read so far (some may not have reached the client): an upper bound of what was disclosed.
-            outcomes.record(outcome, null, count, digest, detail);
+            trail.failed(Outcome.of(outcome).content(count, digest).detail(detail));
         } catch (RuntimeException e) {
-            LOG.errorf("outcome of an aborted streamed read of %s could not be committed: %s", uri, e);
+            LOG.errorf("outcome of an aborted streamed read of %s could not be committed: %s", trail.uri(), e);
         }
         return cause instanceof IOException io ? io : new IOException(detail, cause);
     }

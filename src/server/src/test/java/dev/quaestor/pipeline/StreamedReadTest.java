@@ -7,6 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.audit.AuditDoubles;
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.PendingCommit;
+import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.policy.Action;
+import dev.quaestor.policy.PolicySet;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.ratelimit.RateCheck;
+import dev.quaestor.uri.UriCanonicalizer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -45,15 +55,62 @@ class StreamedReadTest {
         return t;
     });
 
+    /** The audit log: the OUTCOME records the read's trail commits, in order. */
+    private final AuditSink recorded = new AuditSink() {
+        @Override
+        public PendingCommit submit(AuditEvent e) {
+            outcomes.add(new Outcome(e.outcome(), e.bytes(), e.contentSha256(), e.detail()));
+            return AuditDoubles.committed();
+        }
+
+        @Override
+        public PendingCommit submitAfter(PendingCommit first, AuditEvent e) {
+            return submit(e);
+        }
+
+        @Override
+        public RecordedRefusal refusal(AuditEvent e) {
+            throw new AssertionError("a streamed read refuses nothing");
+        }
+    };
+
+    /** An audit log that cannot commit anything. */
+    private static final AuditSink DOWN = new AuditSink() {
+        @Override
+        public PendingCommit submit(AuditEvent e) {
+            throw new IllegalStateException("audit log down");
+        }
+
+        @Override
+        public PendingCommit submitAfter(PendingCommit first, AuditEvent e) {
+            return submit(e);
+        }
+
+        @Override
+        public RecordedRefusal refusal(AuditEvent e) {
+            throw new IllegalStateException("audit log down");
+        }
+    };
+
     private StreamedRead read(byte[] content, int headLength, boolean text, long maxBytes) {
-        return read(content, headLength, text, maxBytes, (o, code, bytes, sha, detail) -> outcomes.add(new Outcome(o, bytes, sha, detail)));
+        return read(content, headLength, text, maxBytes, recorded);
     }
 
-    private static StreamedRead read(byte[] content, int headLength, boolean text, long maxBytes,
-            StreamedRead.OutcomeRecorder recorder) {
+    private static StreamedRead read(byte[] content, int headLength, boolean text, long maxBytes, AuditSink audit) {
         byte[] head = Arrays.copyOf(content, headLength);
         var rest = new ByteArrayInputStream(content, headLength, content.length - headLength);
-        return new StreamedRead("file:///x", "application/octet-stream", text, head, rest, maxBytes, recorder, DIGESTS);
+        return streamed("application/octet-stream", text, head, rest, maxBytes, audit, DIGESTS);
+    }
+
+    /** A streamed read of file:///x whose trail commits its OUTCOME to {@code audit}. */
+    private static StreamedRead streamed(String mimeType, boolean text, byte[] head, InputStream rest, long maxBytes,
+            AuditSink audit, Executor digests) {
+        Trail trail = PipelineFakes.trails(() -> new PolicySet("rev", List.of(), List.of(), List.of(), List.of()),
+                (p, who, ip, action, uri, n) -> RateCheck.UNLIMITED, audit, new SimpleMeterRegistry())
+                .open(PipelineFakes.request("req-1"), "resources/read", Action.READ);
+        trail.at("file:///x");
+        var entry = new ResourceEntry(UriCanonicalizer.canonicalize("file:///x"), "x", null, null, mimeType, null, null);
+        return new StreamedRead(trail, new OpenedContent(entry, text, head, rest), maxBytes, digests);
     }
 
     private static String sha256(byte[] b) throws Exception {
@@ -101,9 +158,7 @@ class StreamedReadTest {
         byte[] content = new byte[200_000];
         new Random(2).nextBytes(content);
         var out = new ByteArrayOutputStream();
-        var failing = read(content, 10, false, Long.MAX_VALUE, (o, code, bytes, sha, detail) -> {
-            throw new IllegalStateException("audit log down");
-        });
+        var failing = read(content, 10, false, Long.MAX_VALUE, DOWN);
         var e = assertThrows(IOException.class, () -> failing.writeTo(out, OPEN, CLOSE));
         assertTrue(e.getMessage().contains("could not be committed"), e.getMessage());
         String written = out.toString(StandardCharsets.US_ASCII);
@@ -193,8 +248,7 @@ class StreamedReadTest {
         new Random(4).nextBytes(content);
         var out = new ByteArrayOutputStream();
         var rest = new ByteArrayInputStream(content, 100, content.length - 100);
-        new StreamedRead("file:///x", null, false, Arrays.copyOf(content, 100), rest, Long.MAX_VALUE,
-                (o, code, bytes, sha, detail) -> outcomes.add(new Outcome(o, bytes, sha, detail)), slow)
+        streamed(null, false, Arrays.copyOf(content, 100), rest, Long.MAX_VALUE, recorded, slow)
                 .writeTo(out, OPEN, CLOSE);
         assertEquals(List.of(new Outcome("ok", content.length, sha256(content), null)), outcomes);
         assertEquals("{\"v\":\"" + Base64.getEncoder().encodeToString(content) + "\"}", out.toString(StandardCharsets.US_ASCII));
@@ -209,8 +263,7 @@ class StreamedReadTest {
                 closed[0] = true;
             }
         };
-        var r = new StreamedRead("file:///x", null, false, new byte[0], rest, Long.MAX_VALUE,
-                (o, code, bytes, sha, detail) -> outcomes.add(new Outcome(o, bytes, sha, detail)), DIGESTS);
+        var r = streamed(null, false, new byte[0], rest, Long.MAX_VALUE, recorded, DIGESTS);
         r.discard("refused-in-batch", -32600, "why");
         assertTrue(closed[0]);
         assertEquals("refused-in-batch", outcomes.get(0).outcome());

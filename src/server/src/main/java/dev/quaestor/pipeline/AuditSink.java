@@ -1,0 +1,43 @@
+package dev.quaestor.pipeline;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.PendingCommit;
+import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.RefusalRecorder;
+
+/**
+ * Where a {@link Trail} writes its records: the audit log for a request's {@code DECISION} and {@code OUTCOME}, the
+ * {@link RefusalRecorder} for a refusal's one record. Each method throws
+ * {@link dev.quaestor.audit.AuditUnavailableException} when the record cannot be taken.
+ */
+interface AuditSink {
+
+    /** Queues a record without waiting. */
+    PendingCommit submit(AuditEvent event);
+
+    /** Queues a record stored only if {@code first} is. */
+    PendingCommit submitAfter(PendingCommit first, AuditEvent event);
+
+    /** A refusal's one record: on its own, or counted into a summary. */
+    RecordedRefusal refusal(AuditEvent event);
+
+    static AuditSink of(AuditLog log, RefusalRecorder refusals) {
+        return new AuditSink() {
+            @Override
+            public PendingCommit submit(AuditEvent event) {
+                return log.submit(event);
+            }
+
+            @Override
+            public PendingCommit submitAfter(PendingCommit first, AuditEvent event) {
+                return log.submitAfter(first, event);
+            }
+
+            @Override
+            public RecordedRefusal refusal(AuditEvent event) {
+                return refusals.record(event);
+            }
+        };
+    }
+}

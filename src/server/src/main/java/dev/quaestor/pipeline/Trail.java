@@ -1,0 +1,303 @@
+package dev.quaestor.pipeline;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditEvent.Kind;
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.PendingCommit;
+import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.policy.Action;
+import dev.quaestor.policy.Decision;
+import dev.quaestor.policy.PolicySet;
+import dev.quaestor.ratelimit.RateCheck;
+import dev.quaestor.ratelimit.RateLimitUnavailableException;
+import dev.quaestor.uri.CanonicalUri;
+import dev.quaestor.uri.InvalidUriException;
+import dev.quaestor.uri.UriCanonicalizer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One request on the request path, from the moment it enters ({@link Trails#open}) to its last record: who asks
+ * ({@link RequestContext}), with which method and policy action, for which URI, under which policy revision, since
+ * when, what the rate limiter answered, and its {@code DECISION} while that is queued and not yet known durable.
+ *
+ * <p>Its verbs alone write the request's records and its metrics: {@link #refuse} (a refusal's one record),
+ * {@link #admit} (the {@code DECISION} of a request allowed to go on), {@link #served} and {@link #failed} (the
+ * {@code OUTCOME}). The order they are called in is {@link ResourcePipeline}'s.
+ */
+final class Trail {
+
+    private final Trails the;
+    private final RequestContext ctx;
+    private final String method;
+    private final Action action;
+    private final PolicySet policy;
+    private final long start;
+    /** The URI the records name: as sent until it has a canonical form, then that; null for no one URI. */
+    private String uri;
+    /** The URI as the client sent it, named in a denial's answer. */
+    private String requested;
+    private RateCheck rate = RateCheck.UNLIMITED;
+    /** Queued and not yet known durable: the OUTCOME is stored only if it is. Null once awaited. */
+    private PendingCommit decision;
+    private CacheHint cache;
+
+    Trail(Trails services, RequestContext ctx, String method, Action action) {
+        this.start = System.nanoTime();
+        this.the = services;
+        this.ctx = ctx;
+        this.method = method;
+        this.action = action;
+        this.policy = services.policies.get();
+    }
+
+    RequestContext context() {
+        return ctx;
+    }
+
+    PolicySet policy() {
+        return policy;
+    }
+
+    String uri() {
+        return uri;
+    }
+
+    /** The request names this URI (its records do from now on). */
+    void at(String text) {
+        uri = text;
+    }
+
+    void at(CanonicalUri canonical) {
+        uri = canonical.toString();
+    }
+
+    /** A stage of this request, traced as a span (see {@link StageSpans}). */
+    StageSpans.Stage stage(String name) {
+        return the.spans.start(name, method);
+    }
+
+    /**
+     * The canonical form of {@code raw}, or an audited refusal ({@link Reason#INVALID_URI}) for a URI that has none
+     * and, on a revision that asks for canonical URIs only ({@link Revision#canonicalUrisOnly}), for one that is not
+     * already canonical: the answer then names the canonical form, and nothing is judged or served under another
+     * string than the one the client sent. The refused request pays for what it asked first.
+     */
+    CanonicalUri canonical(String raw) {
+        requested = raw;
+        CanonicalUri canonical;
+        try {
+            canonical = UriCanonicalizer.canonicalize(raw);
+        } catch (InvalidUriException e) {
+            uri = raw;
+            // Without a canonical form, only limits over every resource ("**") can apply to it.
+            charge(null, Verdict.DENY, 1);
+            throw refuse(Verdict.DENY, "refused", null,
+                    new Refusal(Reason.INVALID_URI, "Invalid resource URI: " + e.getMessage(), Refusal.uriData(raw)));
+        }
+        if (ctx.revision().canonicalUrisOnly() && !canonical.toString().equals(raw)) {
+            uri = raw;
+            charge(canonical, Verdict.DENY, 1);
+            var data = Refusal.uriData(raw);
+            data.put("canonicalUri", canonical.toString());
+            throw refuse(Verdict.DENY, "non-canonical-uri", "canonical form: " + truncate(canonical.toString()),
+                    new Refusal(Reason.INVALID_URI, "Resource URI is not in canonical form; use "
+                            + truncate(canonical.toString()), data));
+        }
+        return canonical;
+    }
+
+    /** The policy's verdict on {@code target}, not yet recorded: the rate limit is charged first. */
+    Verdict judge(CanonicalUri target) {
+        try (var stage = stage("policy")) {
+            Decision d = policy.decide(ctx.identity(), action, target, ctx.facts());
+            stage.outcome(d.allowed() ? "allow" : "deny");
+            return Verdict.of(d);
+        }
+    }
+
+    /**
+     * The rate limit: spends {@code tokens} of every limit that applies, whatever the verdict, so that a refused
+     * request costs what an admitted one does. An empty bucket refuses the request, denied or not: its one record is
+     * the {@code DECISION} with the verdict it had, outcome {@code rate-limited} (or {@code rate-limit-unavailable}
+     * when a fail-closed limit's store cannot answer) and the limit in {@code detail}.
+     *
+     * @param limited the canonical URI the limits are matched against (null when there is none)
+     */
+    void charge(CanonicalUri limited, Verdict verdict, int tokens) {
+        if (action == null) {
+            return; // not a resource method: no limit names it
+        }
+        RateCheck check;
+        try (var stage = stage("ratelimit")) {
+            check = the.limits.check(policy, ctx.identity(), ctx.sourceIp(), action, limited, tokens);
+            stage.outcome(check.allowed() ? "admitted" : "rejected");
+        } catch (RateLimitUnavailableException e) {
+            throw refuse(verdict, "rate-limit-unavailable", e.getMessage(), new Refusal(Reason.UNAVAILABLE,
+                    "Service unavailable: the rate limiter cannot check this request", Map.of()));
+        }
+        if (!check.allowed()) {
+            var data = new LinkedHashMap<String, Object>();
+            data.put("retryAfterSeconds", check.retryAfterSeconds());
+            String detail = "limit " + check.limitId() + (tokens > 1 ? "; " + tokens + " tokens asked" : "")
+                    + (check.auditDetail() == null ? "" : "; " + check.auditDetail());
+            throw refuse(verdict, "rate-limited", detail, new Refusal(Reason.RATE_LIMITED, "Rate limit exceeded", data, check));
+        }
+        rate = check;
+    }
+
+    /**
+     * A denial is refused here, its {@code DECISION} its only record, the same answer whether or not the URI exists.
+     * Otherwise the {@code DECISION} is queued, not awaited: the serve step may work while it commits, and its
+     * {@code OUTCOME} is stored only if the {@code DECISION} was, so one wait covers both ({@link #durable} waits
+     * for it alone, where something leaves before the {@code OUTCOME} exists).
+     */
+    void admit(Verdict verdict) {
+        if (!verdict.allowed()) {
+            throw refuse(verdict, "refused", null,
+                    new Refusal(Reason.DENIED, "Permission denied", Refusal.uriData(requested)));
+        }
+        decision = decided(uri, verdict, null, null);
+    }
+
+    /**
+     * A further {@code DECISION} of this request (one per URI a listen names), queued.
+     *
+     * @param outcome why it is not granted although allowed or denied (null if granted)
+     */
+    PendingCommit decided(String named, Verdict verdict, String outcome, String detail) {
+        if (action != null) {
+            the.metrics.decided(action, verdict.name());
+        }
+        var event = decisionEvent(named, verdict, outcome, null, detail);
+        try (var stage = stage("audit.decision")) {
+            return the.audit.submit(event);
+        } catch (AuditUnavailableException e) {
+            throw auditUnavailable();
+        }
+    }
+
+    /** Waits until the {@code DECISION} is durable; fails closed ({@link Reason#UNAVAILABLE}) if it is not. */
+    void durable() {
+        if (decision != null) {
+            await(decision);
+            decision = null;
+        }
+    }
+
+    /** Waits for a queued record; the request fails closed if it is not committed. */
+    static void await(PendingCommit record) {
+        try {
+            record.await();
+        } catch (AuditUnavailableException e) {
+            throw auditUnavailable();
+        }
+    }
+
+    /**
+     * A refusal's one record, a {@code DECISION} saying what was decided and why ({@code outcome}, the code the
+     * caller is answered with, {@code detail}), and the refusal to throw, carrying that record. Through the
+     * {@link dev.quaestor.audit.RefusalRecorder}: committed before this returns while the subject is under its attempt
+     * limit; past it, counted into a summary the answer must wait for ({@link Refusal#pending}).
+     */
+    Refusal refuse(Verdict verdict, String outcome, String detail, Refusal answer) {
+        the.metrics.finished(method, outcomeMetric(answer.reason(), outcome), System.nanoTime() - start);
+        return answer.recordedAs(record(verdict, outcome, ctx.code(answer.reason()), detail));
+    }
+
+    /** A request refused for its framing before the path began: its one record, {@code DENY}, with its code. */
+    RecordedRefusal rejected(String outcome, int errorCode, String detail) {
+        return record(Verdict.DENY, outcome, errorCode, detail);
+    }
+
+    private RecordedRefusal record(Verdict verdict, String outcome, Integer errorCode, String detail) {
+        if (action != null) {
+            the.metrics.decided(action, verdict.name());
+        }
+        try (var stage = stage("audit.decision")) {
+            RecordedRefusal r = the.audit.refusal(decisionEvent(uri, verdict, outcome, errorCode, detail));
+            if (!r.merged()) {
+                r.await();
+            }
+            return r;
+        } catch (AuditUnavailableException e) {
+            throw auditUnavailable();
+        }
+    }
+
+    /** The result may be cached as {@code hint} says; on a revision that declares it, its scope is recorded. */
+    void cache(CacheHint hint) {
+        cache = hint;
+    }
+
+    /**
+     * The {@code OUTCOME} of a request served: what was disclosed, committed before this returns (fail closed), and
+     * stored only if the {@code DECISION} is.
+     */
+    void served(Outcome outcome) {
+        write(outcome, ctx.revision().declaresCacheScope() && cache != null ? cache.scope() : null);
+    }
+
+    /** The {@code OUTCOME} of a response that broke off, or will not be written, with what was read of it. */
+    void failed(Outcome outcome) {
+        write(outcome, null);
+    }
+
+    /** The {@code OUTCOME} of a serve step that refused: {@code answer}, with the code it is answered with. */
+    Refusal failed(String outcome, String detail, Refusal answer) {
+        write(Outcome.of(outcome).code(ctx.code(answer.reason())).detail(detail), null);
+        return answer;
+    }
+
+    /** The {@code OUTCOME} of a provider call that failed ({@link FailedStep}), and the refusal to throw. */
+    Refusal failed(RuntimeException providerError) {
+        FailedStep f = FailedStep.of(providerError, uri, ctx.requestId());
+        return failed(f.outcome(), null, f.refusal());
+    }
+
+    /** The served result, with the rate-limit state and cache hint its response reports. */
+    <T> Served<T> result(T value) {
+        return new Served<>(value, rate, cache);
+    }
+
+    private void write(Outcome o, String cacheScope) {
+        the.metrics.finished(method, o.name(), System.nanoTime() - start);
+        var event = AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
+                .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome(o.name())
+                .errorCode(o.errorCode()).bytes(o.bytes()).items(o.items()).contentSha256(o.sha256())
+                .cacheScope(cacheScope).latencyMicros((System.nanoTime() - start) / 1000)
+                .detail(join(rate.auditDetail(), o.detail())).build();
+        try (var stage = stage("audit.outcome")) {
+            (decision == null ? the.audit.submit(event) : the.audit.submitAfter(decision, event)).await();
+        } catch (AuditUnavailableException e) {
+            throw auditUnavailable();
+        }
+    }
+
+    private AuditEvent decisionEvent(String named, Verdict verdict, String outcome, Integer errorCode, String detail) {
+        return AuditEvent.of(Kind.DECISION, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
+                .method(method).action(action == null ? null : action.wireName()).uri(named).decision(verdict.name())
+                .rules(verdict.rules()).policyRevision(policy.revision()).outcome(outcome).errorCode(errorCode)
+                .detail(detail).build();
+    }
+
+    private static String outcomeMetric(Reason reason, String outcome) {
+        return switch (reason) {
+            case DENIED -> "denied";
+            case INVALID_URI -> "invalid-uri";
+            default -> outcome;
+        };
+    }
+
+    private static Refusal auditUnavailable() {
+        return new Refusal(Reason.UNAVAILABLE, "Service unavailable: the audit log cannot record this request", Map.of());
+    }
+
+    private static String join(String a, String b) {
+        return a == null ? b : b == null ? a : a + "; " + b;
+    }
+
+    static String truncate(String s) {
+        return s == null || s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+}

@@ -1,0 +1,360 @@
+package dev.quaestor.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditEvent.Kind;
+import dev.quaestor.policy.Action;
+import dev.quaestor.policy.Conditions;
+import dev.quaestor.policy.Effect;
+import dev.quaestor.policy.PolicySet;
+import dev.quaestor.policy.ResourcePattern;
+import dev.quaestor.policy.Rule;
+import dev.quaestor.policy.SubjectSet;
+import dev.quaestor.provider.Mount;
+import dev.quaestor.provider.Page;
+import dev.quaestor.provider.ResourceContent;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.ResourceNotFoundException;
+import dev.quaestor.provider.ResourceProvider;
+import dev.quaestor.provider.TemplateEntry;
+import dev.quaestor.provider.mounts.MountTable.Mounted;
+import dev.quaestor.subscription.Subscriber;
+import dev.quaestor.uri.CanonicalUri;
+import dev.quaestor.uri.UriCanonicalizer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The order of the request path, driven with hand-written fakes of everything it writes to and asks of (the audit
+ * log, the rate limiter, the content sources, the subscription store): every step the fakes see goes to one journal,
+ * so each test states the order it expects.
+ */
+class ResourcePipelineOrderTest {
+
+    private static final String PUBLIC = "file:///docs/public/a.txt";
+    private static final String SECRET = "file:///docs/secret/b.txt";
+    private static final byte[] CONTENT = "the public text".getBytes(StandardCharsets.UTF_8);
+
+    /** Role {@code reader} may read, list and subscribe below file:///docs/public/; nothing else is allowed. */
+    private static final PolicySet POLICY = new PolicySet("rev-7", List.of(new Rule("docs-public", Effect.ALLOW,
+            EnumSet.of(Action.READ, Action.LIST, Action.SUBSCRIBE), List.of(ResourcePattern.parse("file:///docs/public/**")),
+            new SubjectSet(Set.of("reader"), Set.of(), Set.of(), Set.of(), Set.of()), Conditions.NONE, "test.yaml:1")),
+            List.of(), List.of(), List.of("test.yaml"));
+
+    private final PipelineFakes fakes = new PipelineFakes();
+    private final List<String> journal = fakes.journal;
+    private final FakeSources sources = new FakeSources();
+    private final List<String> subscribed = new ArrayList<>();
+
+    private ResourcePipeline pipeline(int bufferLimit) {
+        Subscriptions store = new Subscriptions() {
+            @Override
+            public void add(String sessionId, String uri, Subscriber who) {
+                journal.add("store add " + uri);
+                subscribed.add(uri);
+            }
+
+            @Override
+            public boolean remove(String sessionId, String uri) {
+                journal.add("store remove " + uri);
+                return subscribed.remove(uri);
+            }
+        };
+        ListingConfig listing = new ListingConfig() {
+            @Override
+            public int pageSize() {
+                return 50;
+            }
+
+            @Override
+            public int scanBudget() {
+                return 5000;
+            }
+        };
+        ReadConfig read = new ReadConfig() {
+            @Override
+            public int bufferLimit() {
+                return bufferLimit;
+            }
+
+            @Override
+            public Duration writeTimeout() {
+                return Duration.ofSeconds(30);
+            }
+        };
+        return new ResourcePipeline(fakes.trails(() -> POLICY), sources, store, listing, read, Runnable::run);
+    }
+
+    private final ResourcePipeline pipeline = pipeline(1024);
+    private final RequestContext ctx = PipelineFakes.request("req-1");
+
+    @Test
+    void aDeniedReadWritesExactlyOneDecisionAndNeverCallsTheProvider() {
+        var refusal = assertThrows(Refusal.class, () -> pipeline.read(ctx, SECRET));
+        assertEquals(Reason.DENIED, refusal.reason());
+        assertEquals(List.of("limit", "DECISION DENY refused"), journal);
+        AuditEvent decision = only(Kind.DECISION);
+        assertEquals(SECRET, decision.uri());
+        assertEquals("rev-7", decision.policyRevision());
+        assertEquals(ctx.code(Reason.DENIED), decision.errorCode());
+        assertEquals(List.of(), fakes.audit.of(Kind.OUTCOME));
+        assertEquals(0, sources.calls);
+    }
+
+    @Test
+    void anAllowedReadRecordsItsDecisionBeforeTheProviderAndItsOutcomeWithTheBytesDigestAfter() throws Exception {
+        sources.put(PUBLIC, CONTENT);
+        var served = pipeline.read(ctx, PUBLIC);
+        assertEquals(List.of("limit", "DECISION ALLOW", "provider read " + PUBLIC, "OUTCOME ok"), journal);
+        var complete = assertInstanceOf(ReadResult.Complete.class, served.result());
+        assertArrayEquals(CONTENT, complete.bytes());
+        assertEquals(List.of("docs-public"), only(Kind.DECISION).rules());
+        AuditEvent outcome = only(Kind.OUTCOME);
+        assertEquals(sha256(CONTENT), outcome.contentSha256());
+        assertEquals((long) CONTENT.length, outcome.bytes());
+        assertEquals(PUBLIC, outcome.uri());
+        assertTrue(served.rate().allowed());
+    }
+
+    @Test
+    void aRateLimitedRequestIsRefusedBeforeAnyProviderCallWithOneRecord() {
+        sources.put(PUBLIC, CONTENT);
+        fakes.limits.empty = true;
+        var refusal = assertThrows(Refusal.class, () -> pipeline.read(ctx, PUBLIC));
+        assertEquals(Reason.RATE_LIMITED, refusal.reason());
+        assertEquals(7L, refusal.details().get("retryAfterSeconds"));
+        assertNotNull(refusal.rate());
+        assertEquals(List.of("limit", "DECISION ALLOW rate-limited"), journal, "judged allowed, refused by the limit");
+        assertEquals(0, sources.calls);
+    }
+
+    @Test
+    void aDeniedRequestPaysForWhatItAsksAndAnEmptyBucketRefusesItToo() {
+        fakes.limits.empty = true;
+        var refusal = assertThrows(Refusal.class, () -> pipeline.read(ctx, SECRET));
+        assertEquals(Reason.RATE_LIMITED, refusal.reason());
+        assertEquals(List.of("limit", "DECISION DENY rate-limited"), journal);
+    }
+
+    @Test
+    void aDecisionTheAuditLogRefusesMeansNoProviderCall() {
+        sources.put(PUBLIC, CONTENT);
+        fakes.audit.refuseDecisions = true;
+        var refusal = assertThrows(Refusal.class, () -> pipeline.read(ctx, PUBLIC));
+        assertEquals(Reason.UNAVAILABLE, refusal.reason());
+        assertEquals(0, sources.calls);
+        assertEquals(List.of(), fakes.audit.stored);
+    }
+
+    @Test
+    void aDecisionThatNeverCommitsReleasesNothing() {
+        sources.put(PUBLIC, CONTENT);
+        fakes.audit.loseDecisions = true;
+        // Small content is read while the DECISION commits; its OUTCOME is stored only after the DECISION, so
+        // neither is, and the caller is refused rather than answered.
+        var refusal = assertThrows(Refusal.class, () -> pipeline.read(ctx, PUBLIC));
+        assertEquals(Reason.UNAVAILABLE, refusal.reason());
+        assertEquals(List.of(), fakes.audit.stored);
+        // A subscription is recorded only once its DECISION is durable.
+        journal.clear();
+        var again = assertThrows(Refusal.class, () -> pipeline.subscribe(ctx, PUBLIC));
+        assertEquals(Reason.UNAVAILABLE, again.reason());
+        assertEquals(List.of("limit", "DECISION ALLOW"), journal);
+        assertEquals(List.of(), subscribed);
+    }
+
+    @Test
+    void streamedContentWaitsForItsDecisionAndIsClosedUnsentWhenItCannotCommit() {
+        var big = new byte[5000];
+        sources.put(PUBLIC, big);
+        fakes.audit.loseDecisions = true;
+        var refusal = assertThrows(Refusal.class, () -> pipeline(1024).read(ctx, PUBLIC));
+        assertEquals(Reason.UNAVAILABLE, refusal.reason());
+        assertTrue(sources.closed, "the open stream was closed, nothing of it sent");
+    }
+
+    @Test
+    void aStreamedReadCommitsItsOutcomeAfterTheLastByteThroughItsTrail() throws Exception {
+        var big = new byte[50_000];
+        new java.util.Random(5).nextBytes(big);
+        sources.put(PUBLIC, big);
+        var served = pipeline(1024).read(ctx, PUBLIC);
+        var streamed = assertInstanceOf(StreamedRead.class, served.result());
+        assertEquals(List.of("limit", "DECISION ALLOW", "provider read " + PUBLIC), journal, "no OUTCOME before the bytes");
+        streamed.writeTo(new ByteArrayOutputStream(), new byte[0], new byte[0]);
+        assertEquals("OUTCOME ok", journal.get(journal.size() - 1));
+        AuditEvent outcome = only(Kind.OUTCOME);
+        assertEquals(sha256(big), outcome.contentSha256());
+        assertEquals((long) big.length, outcome.bytes());
+    }
+
+    @Test
+    void aProviderFailureIsRecordedAsTheOutcome() {
+        sources.failure = new ResourceNotFoundException(PUBLIC);
+        var refusal = assertThrows(Refusal.class, () -> pipeline.read(ctx, PUBLIC));
+        assertEquals(Reason.NOT_FOUND, refusal.reason());
+        assertEquals(List.of("limit", "DECISION ALLOW", "provider read " + PUBLIC, "OUTCOME not-found"), journal);
+        assertEquals(ctx.code(Reason.NOT_FOUND), only(Kind.OUTCOME).errorCode());
+
+        journal.clear();
+        fakes.audit.stored.clear();
+        sources.failure = new ProviderFailure(ProviderFailure.Kind.TIMEOUT, "docs", 250, null);
+        var timedOut = assertThrows(Refusal.class, () -> pipeline.read(ctx, PUBLIC));
+        assertEquals(Reason.TIMED_OUT, timedOut.reason());
+        assertEquals(250L, timedOut.details().get("timeoutMs"));
+        assertEquals("timeout", only(Kind.OUTCOME).outcome());
+
+        fakes.audit.stored.clear();
+        sources.failure = new IllegalStateException("disk on fire");
+        var broken = assertThrows(Refusal.class, () -> pipeline.read(ctx, PUBLIC));
+        assertEquals(Reason.INTERNAL, broken.reason());
+        assertEquals("Internal error", broken.getMessage(), "nothing of the cause is told");
+        assertEquals("error", only(Kind.OUTCOME).outcome());
+    }
+
+    @Test
+    void aUriWithoutACanonicalFormIsRefusedBeforeThePolicyIsAsked() {
+        var refusal = assertThrows(Refusal.class, () -> pipeline.read(ctx, "file:///docs/../../etc"));
+        assertEquals(Reason.INVALID_URI, refusal.reason());
+        assertEquals(List.of("limit", "DECISION DENY refused"), journal);
+        assertEquals("file:///docs/../../etc", only(Kind.DECISION).uri(), "recorded as sent");
+        assertEquals(0, sources.calls);
+    }
+
+    @Test
+    void aListingIsOneFilterDecisionThenTheProviderThenItsOutcome() {
+        sources.put(PUBLIC, CONTENT);
+        sources.put(SECRET, CONTENT);
+        var served = pipeline.list(ctx, null);
+        assertEquals(List.of("limit", "DECISION FILTER", "provider list", "OUTCOME ok"), journal);
+        assertEquals(List.of(PUBLIC), served.result().items().stream().map(e -> e.uri().toString()).toList());
+        assertEquals(1, only(Kind.OUTCOME).items());
+    }
+
+    @Test
+    void unsubscribingIsNotJudgedButIsLimitedAndRecorded() {
+        var served = pipeline.unsubscribe(ctx, SECRET);
+        assertNotNull(served);
+        assertEquals(List.of("limit", "DECISION ALLOW", "store remove " + SECRET, "OUTCOME not-subscribed"), journal);
+        assertEquals(List.of(), only(Kind.DECISION).rules());
+    }
+
+    private AuditEvent only(Kind kind) {
+        var events = fakes.audit.of(kind);
+        assertEquals(1, events.size(), "one " + kind + " record: " + events);
+        return events.get(0);
+    }
+
+    private static String sha256(byte[] bytes) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
+    /** One mount, file:///docs/, whose provider holds what a test puts in it; every call goes to the journal. */
+    private final class FakeSources implements ContentSources {
+        private final Map<String, byte[]> content = new java.util.TreeMap<>();
+        private final Mounted docs = new Mounted(new Mount("docs", "fake", UriCanonicalizer.canonicalize("file:///docs/"),
+                "file:///docs/", Map.of()), new NoProvider(), false);
+        int calls;
+        RuntimeException failure;
+        boolean closed;
+
+        void put(String uri, byte[] bytes) {
+            content.put(uri, bytes);
+        }
+
+        private ResourceEntry entry(String uri) {
+            return new ResourceEntry(UriCanonicalizer.canonicalize(uri), uri, null, null, "text/plain", null, null);
+        }
+
+        @Override
+        public Optional<Mounted> resolve(CanonicalUri uri) {
+            return uri.isWithin(docs.mount().prefix()) ? Optional.of(docs) : Optional.empty();
+        }
+
+        @Override
+        public List<Mounted> all() {
+            return List.of(docs);
+        }
+
+        @Override
+        public long shortestTtlMs() {
+            return 0;
+        }
+
+        @Override
+        public OpenedContent read(Mounted mount, CanonicalUri uri, int bufferLimit) {
+            calls++;
+            journal.add("provider read " + uri);
+            if (failure != null) {
+                throw failure;
+            }
+            byte[] bytes = content.get(uri.toString());
+            if (bytes == null) {
+                throw new ResourceNotFoundException(uri.toString());
+            }
+            if (bytes.length <= bufferLimit) {
+                return new OpenedContent(entry(uri.toString()), false, bytes, null);
+            }
+            InputStream rest = new ByteArrayInputStream(bytes, bufferLimit, bytes.length - bufferLimit) {
+                @Override
+                public void close() {
+                    closed = true;
+                }
+            };
+            return new OpenedContent(entry(uri.toString()), false, java.util.Arrays.copyOf(bytes, bufferLimit), rest);
+        }
+
+        @Override
+        public Page<ResourceEntry> list(String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
+                List<String> skipped) {
+            calls++;
+            journal.add("provider list");
+            return new Page<>(content.keySet().stream().map(this::entry).filter(visible).toList(), null);
+        }
+
+        @Override
+        public List<String> complete(Mounted mount, String template, String argument, String prefix,
+                Map<String, String> resolved, int limit) {
+            calls++;
+            journal.add("provider complete");
+            return List.of();
+        }
+    }
+
+    /** The mount's provider: the fake sources answer for it. */
+    private static final class NoProvider implements ResourceProvider {
+        @Override
+        public Page<ResourceEntry> list(String cursor, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public ResourceContent read(CanonicalUri uri) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<TemplateEntry> templates() {
+            return List.of();
+        }
+    }
+}
