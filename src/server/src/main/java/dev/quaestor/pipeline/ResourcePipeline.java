@@ -3,6 +3,7 @@ package dev.quaestor.pipeline;
 import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.policy.Action;
 import dev.quaestor.provider.Page;
+import dev.quaestor.ratelimit.RateCheck;
 import dev.quaestor.provider.ResourceEntry;
 import dev.quaestor.provider.ResourceNotFoundException;
 import dev.quaestor.provider.TemplateEntry;
@@ -235,7 +236,9 @@ public class ResourcePipeline {
      * @throws Refusal when the caller's rate limit is spent
      */
     public RateCheck chargeSession(RequestContext ctx) {
-        return charge(ctx, "initialize", Action.LIST, null, null, "DENY", List.of(), policies.current(), System.nanoTime(), 1);
+        Trail trail = trails.open(ctx, "initialize", Action.LIST);
+        trail.charge(null, Verdict.DENY, 1);
+        return trail.rate();
     }
 
     /**

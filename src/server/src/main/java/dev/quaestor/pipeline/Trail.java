@@ -146,6 +146,11 @@ final class Trail {
         rate = check;
     }
 
+    /** The rate limit's answer once charged: its headers and the notes the records carry. */
+    RateCheck rate() {
+        return rate;
+    }
+
     /**
      * A denial is refused here, its {@code DECISION} its only record, the same answer whether or not the URI exists.
      * Otherwise the {@code DECISION} is queued, not awaited: the serve step may work while it commits, and its
