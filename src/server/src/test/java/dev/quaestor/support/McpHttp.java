@@ -49,6 +49,13 @@ public final class McpHttp {
         return initialize(http, baseUrl, token, "2025-06-18");
     }
 
+    /** The answer to a 2025-06-18 {@code initialize}, whatever it is. */
+    public static HttpResponse<String> initializeAnswer(String baseUrl, String token) throws IOException, InterruptedException {
+        return HTTP.send(request(baseUrl, token, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}"),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     /** A session on {@code version} (2025-03-26 for JSON-RPC batches). */
     public static String initialize(HttpClient http, String baseUrl, String token, String version)
             throws IOException, InterruptedException {
