@@ -51,17 +51,21 @@ public final class McpHttp {
 
     /** The answer to a 2025-06-18 {@code initialize}, whatever it is. */
     public static HttpResponse<String> initializeAnswer(String baseUrl, String token) throws IOException, InterruptedException {
-        return HTTP.send(request(baseUrl, token, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
-                + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}"),
+        return initializeAnswer(HTTP, baseUrl, token, "2025-06-18");
+    }
+
+    /** The answer to an {@code initialize} on {@code version}, whatever it is. */
+    public static HttpResponse<String> initializeAnswer(HttpClient http, String baseUrl, String token, String version)
+            throws IOException, InterruptedException {
+        return http.send(request(baseUrl, token, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                + "{\"protocolVersion\":\"" + version + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}"),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     /** A session on {@code version} (2025-03-26 for JSON-RPC batches). */
     public static String initialize(HttpClient http, String baseUrl, String token, String version)
             throws IOException, InterruptedException {
-        var r = http.send(request(baseUrl, token, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
-                + "{\"protocolVersion\":\"" + version + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}"),
-                HttpResponse.BodyHandlers.ofString());
+        var r = initializeAnswer(http, baseUrl, token, version);
         if (r.statusCode() != 200) {
             throw new IllegalStateException("initialize at " + baseUrl + " said " + r.statusCode() + ": " + r.body());
         }

@@ -10,13 +10,16 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * 2025-03-26 server-to-client streams: {@code count} sessions of one subject are opened before the phase, and
- * during it a {@code GET /mcp} stream on each, opened as {@link Stage#openRate} says, drained and held.
+ * 2025-03-26 server-to-client streams: {@code count} sessions of one subject are asked for before the phase (the
+ * server may refuse some: a cap on sessions per subject), and during it {@code count} {@code GET /mcp} streams on
+ * those it opened, in turn, opened as {@link Stage#openRate} says, drained and held.
  */
 final class GetStreams implements Abuser {
 
     private final int count;
     private final List<String> sessions = Collections.synchronizedList(new ArrayList<>());
+    private final java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.Map<Integer, Integer> refusedByStatus = new java.util.concurrent.ConcurrentHashMap<>();
     private HeldAbuser held;
 
     GetStreams(int count) {
@@ -41,8 +44,13 @@ final class GetStreams implements Abuser {
             for (int t = 0; t < 8; t++) {
                 done.add(pool.submit(() -> {
                     var http = McpHttp.newClient();
-                    while (sessions.size() < count) {
-                        sessions.add(McpHttp.initialize(http, stage.url(), stage.abuserToken(), "2025-03-26"));
+                    while (asked.getAndIncrement() < count) {
+                        var r = McpHttp.initializeAnswer(http, stage.url(), stage.abuserToken(), "2025-03-26");
+                        if (r.statusCode() == 200) {
+                            sessions.add(r.headers().firstValue("Mcp-Session-Id").orElseThrow());
+                        } else {
+                            refusedByStatus.merge(r.statusCode(), 1, Integer::sum);
+                        }
                     }
                     return null;
                 }));
@@ -58,8 +66,12 @@ final class GetStreams implements Abuser {
 
     @Override
     public void start(Stage stage) throws Exception {
+        if (sessions.isEmpty()) {
+            return; // every session was refused (a cap on sessions per subject): there is nothing to stream on
+        }
         held = new HeldAbuser(name(), description(), s -> new HeldSockets.Spec(count, s.openRate(count),
-                i -> (s.head("GET", "/mcp", s.abuserToken()) + "Accept: text/event-stream\r\nMcp-Session-Id: " + sessions.get(i)
+                i -> (s.head("GET", "/mcp", s.abuserToken()) + "Accept: text/event-stream\r\nMcp-Session-Id: "
+                        + sessions.get(i % sessions.size())
                         + "\r\nMCP-Protocol-Version: 2025-03-26\r\n\r\n").getBytes(StandardCharsets.US_ASCII),
                 -1, HeldSockets.Reading.DRAIN, 0, 0, "text/event-stream"));
         held.start(stage);
@@ -67,6 +79,7 @@ final class GetStreams implements Abuser {
 
     @Override
     public String stop() throws Exception {
-        return held.stop();
+        return (held == null ? "no stream opened" : held.stop()) + "; sessions asked for beforehand: " + count + ", opened " + sessions.size()
+                + (refusedByStatus.isEmpty() ? "" : ", refused " + refusedByStatus);
     }
 }
