@@ -162,7 +162,7 @@ public class AuditReader {
         boolean byRequest = wholeRequests && !args.isEmpty();
         try {
             // Fixed at the start: records written while the stream runs are not in it.
-            long last = select("SELECT MAX(id) FROM audit_entry", List.of(), rs -> rs.getLong(1)).get(0);
+            long last = StoredLog.page(ds, "SELECT MAX(id) FROM audit_entry", List.of(), rs -> rs.getLong(1)).get(0);
             String cols = "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry";
             String requestId = null;
             long after = 0;
@@ -192,7 +192,7 @@ public class AuditReader {
                         page.addAll(List.of(requestId, requestId, after));
                     }
                 }
-                var rows = select(sql, page, rs -> {
+                var rows = StoredLog.page(ds, sql, page, rs -> {
                     var record = AuditRecords.fromRow(rs, 2);
                     record.put("id", Long.toString(rs.getLong(1)));
                     return record;
@@ -210,26 +210,6 @@ public class AuditReader {
         }
     }
 
-    @FunctionalInterface
-    private interface Row<T> {
-        T read(ResultSet rs) throws SQLException;
-    }
-
-    /** One page: a connection taken, the rows read, the connection given back, then the rows returned. */
-    private <T> List<T> select(String sql, List<Object> args, Row<T> read) throws SQLException {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.size(); i++) {
-                ps.setObject(i + 1, args.get(i));
-            }
-            var out = new ArrayList<T>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(read.read(rs));
-                }
-            }
-            return out;
-        }
-    }
 
     /** As {@link #stream(Query, boolean, Consumer)}, on a connection the caller owns; {@code h} may be null (no hashed fields). */
     public static void stream(Connection c, FieldHasher h, Query q, boolean wholeRequests, Consumer<Map<String, String>> out)

@@ -57,7 +57,7 @@ final class StoredLog {
     }
 
     @FunctionalInterface
-    private interface Row<T> {
+    interface Row<T> {
         T read(ResultSet rs) throws SQLException;
     }
 
@@ -215,7 +215,7 @@ final class StoredLog {
     }
 
     /** One page: a connection taken, the rows read, the connection given back, then the rows returned. */
-    private static <T> List<T> page(DataSource ds, String sql, List<Object> args, Row<T> read) throws SQLException {
+    static <T> List<T> page(DataSource ds, String sql, List<Object> args, Row<T> read) throws SQLException {
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < args.size(); i++) {
                 ps.setObject(i + 1, args.get(i));

@@ -438,7 +438,7 @@ class ConsoleBrowserTest {
         signIn("auditor", "/console/search?subject=alice");
         String session = newestSession("auditor");
         assertEquals(1, count("method = 'console/sign-in' AND kind = 'AUTHENTICATION' AND subject = 'auditor' AND detail = 'session "
-                + session + "'"), "the sign-in opened this session, on record");
+                + session + "'"), "the sign-in that opened the console session is on record");
         String export = browser.findElement(By.id("export-csv")).getAttribute("href");
         String copied = cookieHeader();
         assertTrue(copied.contains(ConsoleCookies.SESSION + "=") && copied.contains("q_session_console"), copied);
