@@ -65,14 +65,19 @@ final class MergeWindows {
 
     /** {@code write} hands a closed window's summary to the audit log and completes the window's commit. */
     MergeWindows(Duration window, int maxOpen, Consumer<Window> write) {
-        this.windowMillis = window.toMillis();
-        this.maxOpen = maxOpen;
-        this.write = write;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        this(window, maxOpen, write, Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "quaestor-refusal-windows");
             t.setDaemon(true);
             return t;
-        });
+        }));
+    }
+
+    /** {@code timer} runs each window's close at its end; one thread, so closes run in the order they are due. */
+    MergeWindows(Duration window, int maxOpen, Consumer<Window> write, ScheduledExecutorService timer) {
+        this.windowMillis = window.toMillis();
+        this.maxOpen = maxOpen;
+        this.write = write;
+        this.timer = timer;
     }
 
     /**

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -83,7 +84,8 @@ class MergeWindowsTest {
     @Test
     void refusalsShareAWindowByKeyAndEachWindowIsWrittenOnce() throws Exception {
         List<MergeWindows.Window> written = new CopyOnWriteArrayList<>();
-        var windows = new MergeWindows(Duration.ofMillis(300), 2, written::add);
+        var timer = Executors.newSingleThreadScheduledExecutor();
+        var windows = new MergeWindows(Duration.ofMillis(300), 2, written::add, timer);
         var a1 = windows.join(refusal("mallory", "s1", "file:///a", "refused", -32003, T0));
         var a2 = windows.join(refusal("mallory", "s2", "file:///b", "refused", -32003, T0));
         var invalid = windows.join(refusal("mallory", "s1", "bad", "refused", -32602, T0));
@@ -101,7 +103,9 @@ class MergeWindowsTest {
         var later = windows.join(refusal("mallory", "s1", "file:///a", "refused", -32003, T0));
         assertNotEquals(a1.requestId, later.requestId, "a refusal after the window closed opens the next one");
         windows.closeAll();
-        Thread.sleep(500); // past the closed window's own timer
+        // The timer runs one task at a time in the order they are due: once a task due after the closed
+        // window's own end has run, that window's timer has run too.
+        timer.schedule(() -> null, 300, TimeUnit.MILLISECONDS).get(10, TimeUnit.SECONDS);
         assertEquals(3, written.size(), "closed at shutdown, and not again by its timer");
         var afterStop = windows.join(refusal("mallory", "s1", "file:///a", "refused", -32003, T0));
         deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -109,6 +113,7 @@ class MergeWindowsTest {
             Thread.sleep(5);
         }
         assertSame(afterStop, written.get(3), "once stopping, a window closes at once");
+        timer.shutdownNow();
     }
 
     @Test

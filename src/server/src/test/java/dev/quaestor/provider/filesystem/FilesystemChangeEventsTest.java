@@ -78,7 +78,22 @@ class FilesystemChangeEventsTest {
         reg.close();
         updated.clear();
         Files.writeString(root.resolve("a/note.txt"), "v3");
-        Thread.sleep(500);
+        // A listener that arrives afterwards is told of the next change: once it has been, that change has been
+        // through a watcher, and the registration closed before it must have heard nothing of either.
+        List<String> later = new CopyOnWriteArrayList<>();
+        try (var next = provider.addChangeListener(new ResourceChangeListener() {
+            @Override
+            public void updated(CanonicalUri uri) {
+                later.add(uri.toString());
+            }
+
+            @Override
+            public void listChanged() {
+            }
+        })) {
+            Files.writeString(root.resolve("a/note.txt"), "v4");
+            await(() -> later.contains("file:///docs/a/note.txt"));
+        }
         assertTrue(updated.isEmpty(), "no events after the last listener left");
     }
 

@@ -313,7 +313,23 @@ class GitProviderTest {
         updated.clear();
         files.put("README.md", utf8("# after close\n"));
         GitFixture.commit(repo, "main", files, T3.plusSeconds(120));
-        Thread.sleep(300);
+        // A listener that arrives afterwards is told of the next move: once it has been, a poll has compared the
+        // refs since both commits, and the registration closed before them must have heard nothing.
+        var later = new CopyOnWriteArrayList<String>();
+        try (var next = p.addChangeListener(new ResourceChangeListener() {
+            @Override
+            public void updated(CanonicalUri uri) {
+                later.add(uri.toString());
+            }
+
+            @Override
+            public void listChanged() {
+            }
+        })) {
+            files.put("README.md", utf8("# after the next listener came\n"));
+            GitFixture.commit(repo, "main", files, T3.plusSeconds(180));
+            awaitTrue(() -> later.contains("git://handbook/main/README.md"));
+        }
         assertTrue(updated.isEmpty(), "no events after the registration is closed");
     }
 
