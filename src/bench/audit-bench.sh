@@ -5,4 +5,4 @@
 # PostgreSQL: 127.0.0.1:5432, or a private cluster started from the installed server programs when none answers there.
 # Arguments: seconds per measurement (default 10), synthetic records (default 1500000), rounds (default 2).
 set -euo pipefail
-exec "$(dirname "${BASH_SOURCE[0]}")/run.sh" -Xmx1g -- dev.quaestor.audit.AuditThroughputBench "$@"
+exec "$(dirname "${BASH_SOURCE[0]}")/run.sh" -Xmx1g -- dev.quaestor.bench.audit.AuditThroughputBench "$@"

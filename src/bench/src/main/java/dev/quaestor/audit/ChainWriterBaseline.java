@@ -16,9 +16,11 @@ import javax.sql.DataSource;
 /**
  * The comparison point for the Merkle log: the hash chain of format 1 (each record's hash covers the
  * previous one's), written the same way (one writer thread, group commit, one PostgreSQL statement per
- * batch, a signed head every 1,000 records) but with no tree: no leaf prefix, no nodes. Benchmark only.
+ * batch, a signed head every 1,000 records) but with no tree: no leaf prefix, no nodes. Benchmark only. It is
+ * the one benchmark class still in the server's package: it writes through the server's batch
+ * ({@link SealedBatch}), which is the writer's own and not public.
  */
-final class ChainWriterBaseline {
+public final class ChainWriterBaseline {
 
     private record Pending(AuditEvent event, CompletableFuture<Void> done) {
     }
@@ -33,16 +35,17 @@ final class ChainWriterBaseline {
     private String prev = "0".repeat(64);
     private long signed;
 
-    ChainWriterBaseline(DataSource ds, SigningKey key, String chain) {
+    /** A writer of chain {@code chain}, signing with the key {@code config} names (or generates). */
+    public ChainWriterBaseline(DataSource ds, AuditConfig config, String chain) {
         this.ds = ds;
-        this.key = key;
+        this.key = SigningKey.load(config);
         this.chain = chain;
         this.thread = new Thread(this::run, "chain-baseline-writer");
         thread.setDaemon(true);
         thread.start();
     }
 
-    void append(AuditEvent e) throws Exception {
+    public void append(AuditEvent e) throws Exception {
         var p = new Pending(e, new CompletableFuture<>());
         if (!queue.offer(p)) {
             throw new IllegalStateException("queue full");
@@ -50,7 +53,7 @@ final class ChainWriterBaseline {
         p.done().get(5, TimeUnit.SECONDS);
     }
 
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         running = false;
         thread.join(10_000);
     }

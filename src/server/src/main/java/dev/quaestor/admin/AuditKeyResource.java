@@ -4,6 +4,7 @@ import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.http.SourceAddress;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -30,8 +31,7 @@ public class AuditKeyResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, String> key(@Context HttpServerRequest request) {
         log.appendLater(AuditEvent.of(AuditEvent.Kind.ADMIN, RequestIds.next())
-                .caller(Caller.anonymous(request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(),
-                        request.getHeader("User-Agent"), null))
+                .caller(Caller.anonymous(SourceAddress.of(request), request.getHeader("User-Agent"), null))
                 .method("audit/key").decision("ALLOW").outcome("ok").build());
         return Map.of("vkey", log.verifierKey(), "keyId", log.keyId(), "algorithm", "Ed25519", "publicKey", log.publicKeyBase64(),
                 "log", log.chain(), "origin", log.origin());

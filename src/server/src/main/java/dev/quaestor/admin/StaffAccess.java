@@ -5,6 +5,7 @@ import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.LongReads;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.AuthContext;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
@@ -15,9 +16,7 @@ import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * The door to the administrator and auditor APIs: checks the caller's role and records the call,
@@ -87,8 +86,6 @@ public class StaffAccess {
 
     /** A member of staff as recorded: who, from where, with which user agent, and how they signed in. */
     public static Caller caller(Identity who, HttpServerRequest request, String authContext) {
-        return new Caller(who.subject(), who.client(), who.tenant(), List.copyOf(new TreeSet<>(who.roles())),
-                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"),
-                null, null, null, authContext);
+        return who.caller(SourceAddress.of(request), request.getHeader("User-Agent")).authenticatedBy(authContext);
     }
 }

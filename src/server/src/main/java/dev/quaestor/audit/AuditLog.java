@@ -28,7 +28,11 @@ public class AuditLog {
     private final String logName;
     private final long signWait;
 
-    AuditLog(@io.quarkus.agroal.DataSource(AuditPools.WRITER) AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
+    /**
+     * Opens the log on {@code ds} and starts its writer. Public: a log is opened outside the container too, by tools
+     * that write a log of their own (the audit benchmarks); whoever opens one so ends it with {@link #close}.
+     */
+    public AuditLog(@io.quarkus.agroal.DataSource(AuditPools.WRITER) AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
         this.key = SigningKey.load(config);
         this.trusted = PinnedKeys.load(config, key.verifierKey());
         this.logName = config.logName();
@@ -140,6 +144,11 @@ public class AuditLog {
 
     /** Shutdown commits what is queued and signs the final head (runs before the datasource closes). */
     void shutdown(@Observes @Priority(1) ShutdownEvent ev) {
+        close();
+    }
+
+    /** Stops taking records, commits what is queued and an {@code AUDIT_STOP}, and signs the final head. */
+    public void close() {
         writer.stop();
     }
 

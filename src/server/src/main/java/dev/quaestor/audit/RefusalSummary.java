@@ -56,12 +56,16 @@ final class RefusalSummary {
         return count;
     }
 
+    /** The first refusal's caller as the summary names it: subject and client, and each other field the refusals shared. */
+    private Caller keptCaller(Caller c) {
+        return c == null ? null : new Caller(c.subject(), c.client(), keep("tenant", c.tenant()), keep("roles", c.roles()),
+                keep("ip", c.sourceIp()), keep("ua", c.userAgent()), keep("session", c.sessionId()),
+                keep("correlation", c.correlationId()), keep("client_info", c.clientInfo()), keep("auth_context", c.authContext()));
+    }
+
     /** The {@code ATTEMPT_SUMMARY} under {@code requestId}, the id every refusal it counts was answered with. */
     AuditEvent toEvent(String requestId) {
-        Caller c = first.caller();
-        Caller caller = c == null ? null : new Caller(c.subject(), c.client(), keep("tenant", c.tenant()),
-                keep("roles", c.roles()), keep("ip", c.sourceIp()), keep("ua", c.userAgent()), keep("session", c.sessionId()),
-                keep("correlation", c.correlationId()), keep("client_info", c.clientInfo()), keep("auth_context", c.authContext()));
+        Caller caller = keptCaller(first.caller());
         var differing = new TreeSet<String>();
         for (int i = 0; i < differs.length; i++) {
             if (differs[i]) {

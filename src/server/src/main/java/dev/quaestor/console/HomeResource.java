@@ -4,6 +4,7 @@ import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.http.SourceAddress;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.vertx.core.http.Cookie;
@@ -19,7 +20,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Instant;
-import java.util.List;
 
 /** The console's entry (to the first page the caller's role opens), sign-out and the signed-out page. */
 @Path("/console")
@@ -77,9 +77,7 @@ public class HomeResource {
         if (s != null && s.endReason() == null && sessions.end(s.id(), ConsoleSessions.End.SIGNED_OUT, Instant.now())) {
             var request = rc.request();
             log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next())
-                    .caller(new Caller(s.subject(), null, null, List.of(),
-                            request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(),
-                            request.getHeader("User-Agent"), null, null, null, null))
+                    .caller(Caller.bySubject(s.subject(), SourceAddress.of(request), request.getHeader("User-Agent")))
                     .method("console/logout").decision("ALLOW").outcome("ok").detail("session " + s.ref() + " (signed-out page)")
                     .build());
         }

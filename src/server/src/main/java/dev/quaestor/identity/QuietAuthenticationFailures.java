@@ -5,6 +5,7 @@ import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.http.SourceAddress;
 import io.quarkus.oidc.OIDCException;
 import io.quarkus.oidc.runtime.OidcAuthenticationMechanism;
 import io.quarkus.security.AuthenticationFailedException;
@@ -99,8 +100,7 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     /** A refusal of an unauthenticated request to /mcp, once its record has committed. */
     private Uni<ChallengeData> recorded(RoutingContext rc, ChallengeData challenge, String outcome) {
         String path = rc.request().path();
-        var addr = rc.request().remoteAddress();
-        var caller = Caller.anonymous(addr == null ? null : addr.hostAddress(), rc.request().getHeader("User-Agent"),
+        var caller = Caller.anonymous(SourceAddress.of(rc.request()), rc.request().getHeader("User-Agent"),
                 rc.request().getHeader("Mcp-Session-Id"));
         String requestId = RequestIds.next();
         var event = AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, requestId).caller(caller)

@@ -8,6 +8,7 @@ import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.audit.RefusalRecorder;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.http.SourceAddress;
 import io.github.bucket4j.Bucket;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.Context;
@@ -16,6 +17,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Limits refused authentication per source address, ahead of the token check. Every 401 from
@@ -63,8 +65,7 @@ public class UnauthenticatedThrottle {
             rc.next();
             return;
         }
-        var addr = rc.request().remoteAddress();
-        String ip = addr == null ? "unknown" : addr.hostAddress();
+        String ip = Objects.requireNonNullElse(SourceAddress.of(rc.request()), "unknown");
         String auth = rc.request().getHeader("Authorization");
         TokenFingerprint tokenHash = auth == null ? null : TokenFingerprint.of(auth);
         boolean known = tokenHash != null && acceptedTokens.getIfPresent(tokenHash) != null;

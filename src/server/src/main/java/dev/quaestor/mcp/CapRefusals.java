@@ -9,6 +9,7 @@ import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.audit.RefusalRecorder;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -23,9 +24,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.jboss.logging.Logger;
@@ -79,21 +79,18 @@ public class CapRefusals {
         if (identity != null) {
             return identity.subject();
         }
-        var addr = rc.request().remoteAddress();
-        return "address:" + (addr == null ? "unknown" : addr.hostAddress());
+        return "address:" + Objects.requireNonNullElse(SourceAddress.of(rc.request()), "unknown");
     }
 
     /** Who made an HTTP request: the verified identity if there is one, else only where it came from. */
     static Caller caller(Identity identity, RoutingContext rc) {
-        var addr = rc.request().remoteAddress();
-        String ip = addr == null ? null : addr.hostAddress();
+        String ip = SourceAddress.of(rc.request());
         String userAgent = rc.request().getHeader("User-Agent");
         String session = rc.request().getHeader(McpEndpoint.SESSION_HEADER);
         if (identity == null) {
             return Caller.anonymous(ip, userAgent, session);
         }
-        return new Caller(identity.subject(), identity.client(), identity.tenant(),
-                List.copyOf(new TreeSet<>(identity.roles())), ip, userAgent, session, null, null, null);
+        return identity.caller(ip, userAgent).inSession(session);
     }
 
     /**

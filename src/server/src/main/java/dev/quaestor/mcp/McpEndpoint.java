@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.RequestIds;
+import dev.quaestor.http.SourceAddress;
 import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
@@ -237,7 +238,7 @@ public class McpEndpoint {
         if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
             return refused(CompletableFuture.completedFuture(plain(415, "Content-Type must be application/json", requestId)));
         }
-        String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        String sourceIp = SourceAddress.of(request);
         String userAgent = headers.getHeaderString(HttpHeaders.USER_AGENT);
         CompletionStage<Response> scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
         if (scope != null) {
@@ -279,7 +280,7 @@ public class McpEndpoint {
             @Context HttpServerRequest request, @Context Sse sse) {
         String requestId = RequestIds.next();
         Identity identity = identities.of(security);
-        String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        String sourceIp = SourceAddress.of(request);
         String userAgent = headers.getHeaderString(HttpHeaders.USER_AGENT);
         CompletionStage<Response> scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
         if (scope != null) {
@@ -331,7 +332,7 @@ public class McpEndpoint {
     public CompletionStage<Response> end(@Context HttpHeaders headers, @Context HttpServerRequest request) {
         String requestId = RequestIds.next();
         Identity identity = identities.of(security);
-        String sourceIp = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        String sourceIp = SourceAddress.of(request);
         String userAgent = headers.getHeaderString(HttpHeaders.USER_AGENT);
         CompletionStage<Response> scope = scopes.refuse(identity, request, requestId, sourceIp, userAgent);
         if (scope != null) {

@@ -2,7 +2,6 @@ package dev.quaestor.mcp;
 
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.audit.RefusalRecorder;
 import dev.quaestor.identity.Identity;
@@ -13,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -55,9 +53,7 @@ class RequiredScopes {
         if (missing.isEmpty()) {
             return null;
         }
-        var caller = new Caller(identity.subject(), identity.client(), identity.tenant(),
-                List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, request.getHeader(McpEndpoint.SESSION_HEADER),
-                null, null, null);
+        var caller = identity.caller(sourceIp, userAgent).inSession(request.getHeader(McpEndpoint.SESSION_HEADER));
         RecordedRefusal record;
         try {
             record = refusals.record(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, requestId).caller(caller)

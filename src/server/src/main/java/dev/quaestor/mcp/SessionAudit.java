@@ -40,7 +40,7 @@ class SessionAudit {
         var pending = new java.util.ArrayList<PendingCommit>(sessions.size());
         for (SessionStore.Expired e : sessions) {
             SessionStore.Session s = e.session();
-            var caller = new Caller(s.subject(), null, null, List.of(), null, null, s.id(), null, s.clientInfo(), null);
+            var caller = Caller.ofSession(s.subject(), s.id(), s.clientInfo());
             pending.add(audit.submit(AuditEvent.of(AuditEvent.Kind.SESSION_CLOSE, RequestIds.next()).caller(caller)
                     .protocol(s.protocolVersion()).outcome(e.reason().outcome)
                     .detail(e.reason() == SessionStore.End.IDLE ? "last used " + s.lastUsed() : "token expired " + s.expiresAt())

@@ -2,6 +2,7 @@ package dev.quaestor.mcp;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
+import dev.quaestor.jdbc.Transactions;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.SecureRandom;
@@ -315,9 +316,8 @@ public class SessionStore {
      * again next time. Rows another replica's sweep holds are skipped. Returns the sessions removed.
      */
     public List<Expired> removeExpired(Instant now, int limit, Consumer<List<Expired>> recordEnds) {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
+        try {
+            List<Expired> removed = Transactions.inTransaction(ds, c -> {
                 var found = new ArrayList<Expired>();
                 try (PreparedStatement ps = c.prepareStatement("SELECT id, subject, protocol_version, client_name, "
                         + "last_used_at, expires_at, created_at FROM mcp_session WHERE ended_at IS NULL AND "
@@ -336,7 +336,6 @@ public class SessionStore {
                     }
                 }
                 if (found.isEmpty()) {
-                    c.commit();
                     return found;
                 }
                 recordEnds.accept(found);
@@ -347,15 +346,10 @@ public class SessionStore {
                     }
                     ps.executeUpdate();
                 }
-                c.commit();
-                ids.forEach(cache::invalidate);
                 return found;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
+            });
+            removed.forEach(e -> cache.invalidate(e.session().id()));
+            return removed;
         } catch (SQLException e) {
             throw new SessionStoreException("removing expired sessions", e);
         }

@@ -3,8 +3,6 @@ package dev.quaestor.pipeline;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.policy.Facts;
-import java.util.List;
-import java.util.TreeSet;
 
 /**
  * One request as the pipeline sees it: a server-issued request id (returned to the client in every
@@ -30,9 +28,7 @@ public record RequestContext(String requestId, Identity identity, String sourceI
     }
 
     public Caller caller() {
-        return new Caller(identity.subject(), identity.client(), identity.tenant(),
-                List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, sessionId, correlationId, clientInfo,
-                null);
+        return identity.caller(sourceIp, userAgent).inSession(sessionId).following(correlationId, clientInfo);
     }
 
     int code(Reason reason) {

@@ -36,8 +36,9 @@ public class RateLimiter {
     private final Timer latency;
     private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
 
+    /** Public: a limiter is made outside the container too (the rate-limit benchmark makes one per backend). */
     @Inject
-    RateLimiter(RateLimitConfig config, MeterRegistry metrics) {
+    public RateLimiter(RateLimitConfig config, MeterRegistry metrics) {
         this(config.backend() == RateLimitConfig.Backend.REDIS ? new RedisBucketStore(config.redis()) : new LocalBucketStore(),
                 metrics);
     }
@@ -150,8 +151,9 @@ public class RateLimiter {
         return limit.bucketDefinition() + '\u0000' + (value == null ? "" : value);
     }
 
+    /** Closes the bucket store's connections (Redis); the container calls it, and whoever made the limiter otherwise. */
     @PreDestroy
-    void close() throws Exception {
+    public void close() throws Exception {
         if (store instanceof AutoCloseable c) {
             c.close();
         }

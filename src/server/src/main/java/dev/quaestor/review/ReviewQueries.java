@@ -1,6 +1,7 @@
 package dev.quaestor.review;
 
 import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.jdbc.Transactions;
 import dev.quaestor.review.Finding.Category;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -45,37 +46,38 @@ public class ReviewQueries {
     /** The findings of {@code day} (in the review zone), integrity aside. */
     public List<Finding> findings(LocalDate day) {
         ZoneId zone = ZoneId.of(config.zone());
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false); // PostgreSQL streams a day's reads through a cursor only inside a transaction
-            var out = new ArrayList<Finding>();
-            Instant from = start(day, zone);
-            Instant to = start(day.plusDays(1), zone);
-            // A summary of refused attempts counts for every refusal it stands for (its event_count).
-            var denials = countBy(c, "subject", "kind IN ('DECISION', 'AUDIT_READ', 'ADMIN') AND decision = 'DENY'", from, to);
-            sumBy(c, "subject", "event_count", "kind = 'ATTEMPT_SUMMARY' AND subject IS NOT NULL AND decision = 'DENY'"
-                    + " AND outcome <> 'insufficient-scope'", from, to).forEach((s, n) -> denials.merge(s, n, Long::sum));
-            for (var e : denials.entrySet()) {
-                out.add(Finding.of(Category.DENIALS, e.getKey(), e.getValue(), e.getValue() + " request(s) denied"));
-            }
-            out.addAll(spikes(c, day, zone));
-            out.addAll(offHours(c, from, to, zone));
-            var limited = countBy(c, "subject", "kind = 'DECISION' AND outcome = 'rate-limited'", from, to);
-            sumBy(c, "subject", "event_count", "kind = 'ATTEMPT_SUMMARY' AND outcome = 'rate-limited'", from, to)
-                    .forEach((s, n) -> limited.merge(s, n, Long::sum));
-            for (var e : limited.entrySet()) {
-                out.add(Finding.of(Category.RATE_LIMITED, e.getKey(), e.getValue(), e.getValue() + " request(s) refused by a rate limit"));
-            }
-            // Refusals only: a console sign-in is an AUTHENTICATION record too, with decision ALLOW.
-            var auth = countBy(c, "source_ip", "kind = 'AUTHENTICATION' AND decision = 'DENY'", from, to);
-            sumBy(c, "source_ip", "event_count", "kind = 'ATTEMPT_SUMMARY' AND (subject IS NULL OR outcome = 'insufficient-scope')",
-                    from, to).forEach((ip, n) -> auth.merge(ip, n, Long::sum));
-            for (var e : auth.entrySet()) {
-                out.add(Finding.of(Category.FAILED_AUTHENTICATION, null, e.getValue(),
-                        e.getValue() + " refused authentication(s) from " + e.getKey()));
-            }
-            out.addAll(policyChanges(c, from, to));
-            c.commit();
-            return out;
+        try {
+            // PostgreSQL streams a day's reads through a cursor only inside a transaction
+            return Transactions.inTransaction(ds, c -> {
+                var out = new ArrayList<Finding>();
+                Instant from = start(day, zone);
+                Instant to = start(day.plusDays(1), zone);
+                // A summary of refused attempts counts for every refusal it stands for (its event_count).
+                var denials = countBy(c, "subject", "kind IN ('DECISION', 'AUDIT_READ', 'ADMIN') AND decision = 'DENY'", from, to);
+                sumBy(c, "subject", "event_count", "kind = 'ATTEMPT_SUMMARY' AND subject IS NOT NULL AND decision = 'DENY'"
+                        + " AND outcome <> 'insufficient-scope'", from, to).forEach((s, n) -> denials.merge(s, n, Long::sum));
+                for (var e : denials.entrySet()) {
+                    out.add(Finding.of(Category.DENIALS, e.getKey(), e.getValue(), e.getValue() + " request(s) denied"));
+                }
+                out.addAll(spikes(c, day, zone));
+                out.addAll(offHours(c, from, to, zone));
+                var limited = countBy(c, "subject", "kind = 'DECISION' AND outcome = 'rate-limited'", from, to);
+                sumBy(c, "subject", "event_count", "kind = 'ATTEMPT_SUMMARY' AND outcome = 'rate-limited'", from, to)
+                        .forEach((s, n) -> limited.merge(s, n, Long::sum));
+                for (var e : limited.entrySet()) {
+                    out.add(Finding.of(Category.RATE_LIMITED, e.getKey(), e.getValue(), e.getValue() + " request(s) refused by a rate limit"));
+                }
+                // Refusals only: a console sign-in is an AUTHENTICATION record too, with decision ALLOW.
+                var auth = countBy(c, "source_ip", "kind = 'AUTHENTICATION' AND decision = 'DENY'", from, to);
+                sumBy(c, "source_ip", "event_count", "kind = 'ATTEMPT_SUMMARY' AND (subject IS NULL OR outcome = 'insufficient-scope')",
+                        from, to).forEach((ip, n) -> auth.merge(ip, n, Long::sum));
+                for (var e : auth.entrySet()) {
+                    out.add(Finding.of(Category.FAILED_AUTHENTICATION, null, e.getValue(),
+                            e.getValue() + " refused authentication(s) from " + e.getKey()));
+                }
+                out.addAll(policyChanges(c, from, to));
+                return out;
+            });
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
         }

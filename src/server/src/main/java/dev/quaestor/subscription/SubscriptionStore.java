@@ -3,6 +3,7 @@ package dev.quaestor.subscription;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.identity.Identity;
+import dev.quaestor.jdbc.Transactions;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -75,9 +76,8 @@ public class SubscriptionStore {
 
     /** In one transaction: nothing if it exists, refused if the session is full, else inserted. */
     private void insert(String id, String sessionId, String uri, Subscriber who, String identity) {
-        try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try {
+        try {
+            Transactions.inTransaction(ds, c -> {
                 if (!exists(c, id)) {
                     try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_subscription WHERE session_id = ?")) {
                         ps.setString(1, sessionId);
@@ -100,13 +100,8 @@ public class SubscriptionStore {
                         ps.executeUpdate();
                     }
                 }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
+                return null;
+            });
         } catch (SQLException e) {
             throw new SubscriptionStoreException("recording a subscription", e);
         }

@@ -1,6 +1,6 @@
 package dev.quaestor.bench.isolation;
 
-import dev.quaestor.audit.SignedHistory;
+import dev.quaestor.bench.audit.SignedHistory;
 import dev.quaestor.bench.BenchMain;
 import dev.quaestor.bench.ProdServerSetup;
 import dev.quaestor.bench.load.LoadDriver;

@@ -1,5 +1,9 @@
-package dev.quaestor.audit;
+package dev.quaestor.bench.audit;
 
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.ChainWriterBaseline;
 import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.support.TestPostgres;
 import io.agroal.api.AgroalDataSource;
@@ -54,10 +58,8 @@ public final class AuditThroughputBench {
                         .connectionFactoryConfiguration(cf -> cf.jdbcUrl(url).principal(new NamePrincipal("postgres"))
                                 .credential(new SimplePassword("")).initialSql("SET backend_flush_after = '256kB'"))));
         var config = new BenchConfig("bench-merkle");
-        var key = SigningKey.load(config);
-        var merkle = new GroupCommitWriter(ds, config, key, FieldHasher.none(), "bench-merkle", new SimpleMeterRegistry());
-        merkle.start();
-        var chain = new ChainWriterBaseline(ds, key, "bench-chain");
+        var merkle = new AuditLog(ds, config, new SimpleMeterRegistry());
+        var chain = new ChainWriterBaseline(ds, config, "bench-chain");
 
         System.out.printf("durable records/s (each append returns once its batch has committed), %d s per measurement, "
                 + "%d alternating rounds:%n", seconds, rounds);
@@ -73,13 +75,13 @@ public final class AuditThroughputBench {
             double hs = h / (double) (seconds * rounds);
             System.out.printf("%7d  %11.0f  %11.0f   %.2f%s%n", writers, ms, hs, ms / hs, ms / hs >= 0.8 ? "" : "  (below 0.8)");
         }
-        merkle.stop();
+        merkle.close();
         chain.stop();
         ds.close();
 
         Path dir = Files.createTempDirectory("quaestor-audit-bench");
         Path export = dir.resolve("synthetic.jsonl");
-        String vkey = SyntheticExport.write(export, synthetic, key, null);
+        String vkey = SyntheticExport.write(export, synthetic, ExportKey.generate(), null);
         Path keyFile = dir.resolve("audit.vkey");
         Files.writeString(keyFile, vkey);
         System.out.printf("quaestor-verify verify on a synthetic export of %,d records (%,d MiB), in this JVM:%n", synthetic,

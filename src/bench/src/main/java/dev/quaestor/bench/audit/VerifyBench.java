@@ -1,4 +1,4 @@
-package dev.quaestor.audit;
+package dev.quaestor.bench.audit;
 
 import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.testtsa.OpensslTsa;
@@ -29,7 +29,7 @@ public final class VerifyBench {
             // Made by an earlier run in this directory (its tokens verify for an hour after it).
             System.out.printf("reusing %s and %s%n", plain, anchored);
         } else {
-            var key = SigningKey.load(new BenchConfig("bench"));
+            var key = ExportKey.generate();
             var tsa = OpensslTsa.create(dir.resolve("tsa"), "Bench TSA");
             Files.copy(tsa.root(), dir.resolve("tsa-root.pem"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Files.writeString(dir.resolve("audit.vkey"), SyntheticExport.write(plain, n, key, null));

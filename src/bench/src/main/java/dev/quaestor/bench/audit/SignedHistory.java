@@ -1,5 +1,8 @@
-package dev.quaestor.audit;
+package dev.quaestor.bench.audit;
 
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.Caller;
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
 import io.agroal.api.security.NamePrincipal;
@@ -12,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A real signed audit log in a server's database, written quickly: the server's own writer
- * ({@link GroupCommitWriter}: Merkle leaves, stored nodes, a checkpoint every 1,000 records signed with the
+ * ({@link AuditLog}: Merkle leaves, stored nodes, a checkpoint every 1,000 records signed with the
  * server's key) appending records like the ones reads write, from many threads at once, into a chain of its
  * own beside the server's. The server then verifies and exports it as any other of its logs.
  */
@@ -33,9 +36,8 @@ public final class SignedHistory {
                         .connectionFactoryConfiguration(cf -> cf.jdbcUrl(jdbcUrl + "?reWriteBatchedInserts=true")
                                 .principal(new NamePrincipal("postgres")).credential(new SimplePassword("")))));
         var config = new BenchConfig(chain, keyFile);
-        var writer = new GroupCommitWriter(ds, config, SigningKey.load(config), FieldHasher.none(), chain, new SimpleMeterRegistry());
         long start = System.nanoTime();
-        writer.start();
+        var log = new AuditLog(ds, config, new SimpleMeterRegistry());
         try {
             var next = new AtomicLong();
             var failures = new AtomicLong();
@@ -50,7 +52,7 @@ public final class SignedHistory {
                                 .method("resources/read").action("read").uri("file:///docs/handbook/welcome.md").policyRevision("rev")
                                 .outcome("ok").bytes(1024L).contentSha256(SHA).cacheScope("private").latencyMicros(812L).build();
                         try {
-                            writer.append(e);
+                            log.append(e);
                         } catch (RuntimeException ex) {
                             failures.incrementAndGet();
                         }
@@ -66,7 +68,7 @@ public final class SignedHistory {
                 throw new IllegalStateException(failures.get() + " of " + records + " history records failed to commit");
             }
         } finally {
-            writer.stop();
+            log.close();
             ds.close();
         }
         return (System.nanoTime() - start) / 1e9;

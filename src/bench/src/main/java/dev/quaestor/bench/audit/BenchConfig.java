@@ -1,21 +1,22 @@
-package dev.quaestor.audit;
+package dev.quaestor.bench.audit;
 
+import dev.quaestor.audit.AuditConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /** The audit settings of the benchmarks: a generated key (or a server's key file), the defaults otherwise, no anchoring. */
-final class BenchConfig implements AuditConfig {
+public final class BenchConfig implements AuditConfig {
 
     private final String chain;
     private final String keyFile;
 
-    BenchConfig(String chain) {
+    public BenchConfig(String chain) {
         this(chain, null);
     }
 
     /** Signing with the Ed25519 key in {@code keyFile} (PKCS#8 PEM), as a server given that file does. */
-    BenchConfig(String chain, String keyFile) {
+    public BenchConfig(String chain, String keyFile) {
         this.chain = chain;
         this.keyFile = keyFile;
     }

@@ -1,9 +1,12 @@
-package dev.quaestor.ratelimit;
+package dev.quaestor.bench.ratelimit;
 
 import dev.quaestor.identity.Identity;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.PolicyLoader;
 import dev.quaestor.policy.PolicySet;
+import dev.quaestor.ratelimit.RateCheck;
+import dev.quaestor.ratelimit.RateLimitConfig;
+import dev.quaestor.ratelimit.RateLimiter;
 import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.UriCanonicalizer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -45,7 +48,6 @@ public class RateLimiterBenchmark {
     public String backend;
 
     private RateLimiter limiter;
-    private BucketStore store;
     private PolicySet policy;
     private Identity[] callers;
     private final CanonicalUri uri = UriCanonicalizer.canonicalize("file:///docs/handbook/welcome.md");
@@ -72,35 +74,45 @@ public class RateLimiterBenchmark {
         for (int i = 0; i < callers.length; i++) {
             callers[i] = new Identity("user-" + i, "agent", "tenant-" + (i % 50), Set.of("clinician"), Set.of(), Set.of());
         }
-        if (backend.equals("redis")) {
-            String url = System.getProperty("quaestor.bench.redis", "redis://127.0.0.1:6379");
-            store = new RedisBucketStore(new RateLimitConfig.Redis() {
-                @Override
-                public String url() {
-                    return url;
-                }
-
-                @Override
-                public Duration timeout() {
-                    return Duration.ofMillis(250);
-                }
-
-                @Override
-                public String keyPrefix() {
-                    return "quaestor-bench:";
-                }
-            });
-        } else {
-            store = new LocalBucketStore();
-        }
-        limiter = new RateLimiter(store, new SimpleMeterRegistry());
+        String url = System.getProperty("quaestor.bench.redis", "redis://127.0.0.1:6379");
+        limiter = new RateLimiter(config(backend.equals("redis") ? RateLimitConfig.Backend.REDIS : RateLimitConfig.Backend.MEMORY,
+                url), new SimpleMeterRegistry());
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
-        if (store instanceof AutoCloseable c) {
-            c.close();
-        }
+        limiter.close();
+    }
+
+    /** The limiter's settings: {@code backend}, and Redis at {@code url} with the server's timeout and its own key prefix. */
+    private static RateLimitConfig config(RateLimitConfig.Backend backend, String url) {
+        var redis = new RateLimitConfig.Redis() {
+            @Override
+            public String url() {
+                return url;
+            }
+
+            @Override
+            public Duration timeout() {
+                return Duration.ofMillis(250);
+            }
+
+            @Override
+            public String keyPrefix() {
+                return "quaestor-bench:";
+            }
+        };
+        return new RateLimitConfig() {
+            @Override
+            public Backend backend() {
+                return backend;
+            }
+
+            @Override
+            public Redis redis() {
+                return redis;
+            }
+        };
     }
 
     @Benchmark
