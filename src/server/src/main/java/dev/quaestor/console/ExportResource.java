@@ -2,7 +2,8 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.AuditStream;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.LongReads;
 import dev.quaestor.console.export.DigestingOutputStream;
@@ -35,13 +36,13 @@ public class ExportResource {
 
     private static final Logger LOG = Logger.getLogger(ExportResource.class);
 
-    private final AuditReader reader;
+    private final AuditStream reader;
     private final AuditLog log;
     private final ConsoleAccess access;
     private final SearchExport export;
     private final WriteDeadlines deadlines;
 
-    ExportResource(AuditReader reader, AuditLog log, ConsoleAccess access, WriteDeadlines deadlines,
+    ExportResource(AuditStream reader, AuditLog log, ConsoleAccess access, WriteDeadlines deadlines,
             @ConfigProperty(name = "quarkus.application.version") String version) {
         this.reader = reader;
         this.deadlines = deadlines;
@@ -54,7 +55,7 @@ public class ExportResource {
     public Response export(@QueryParam("format") String formatName, @BeanParam SearchForm form, @Context RoutingContext rc) {
         ExportFormat format = ExportFormat.named(formatName);
         String detail = "format=" + formatName + " " + form.describe();
-        AuditReader.Query query = null;
+        AuditQuery query = null;
         String invalid = format == null ? "format must be jsonl, csv or ocsf" : null;
         try {
             query = form.query(1);
@@ -71,7 +72,7 @@ public class ExportResource {
         rc.addEndHandler(ended -> held.place().close());
         var caller = access.caller();
         var request = rc.request();
-        AuditReader.Query q = query;
+        AuditQuery q = query;
         StreamingOutput body = out -> {
             var watch = deadlines.watch(WriteDeadlines.Kind.EXPORT, request, null);
             var digest = new DigestingOutputStream(watch.wrap(out));

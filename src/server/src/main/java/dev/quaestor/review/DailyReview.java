@@ -2,7 +2,7 @@ package dev.quaestor.review;
 
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.OnlineVerifier;
 import dev.quaestor.audit.RequestIds;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.review.Finding.Category;
@@ -38,19 +38,19 @@ public class DailyReview {
     }
 
     private final ReviewQueries queries;
-    private final AuditReader reader;
+    private final OnlineVerifier reader;
     private final AuditLog audit;
     private final ReviewConfig config;
     private final String replica;
     private final Clock clock;
 
     @Inject
-    DailyReview(ReviewQueries queries, AuditReader reader, AuditLog audit, ReviewConfig config) {
+    DailyReview(ReviewQueries queries, OnlineVerifier reader, AuditLog audit, ReviewConfig config) {
         this(queries, reader, audit, config, audit.chain(), Clock.systemUTC());
     }
 
     /** A reviewer under another replica's name (tests run two against one database). */
-    DailyReview(ReviewQueries queries, AuditReader reader, AuditLog audit, ReviewConfig config, String replica, Clock clock) {
+    DailyReview(ReviewQueries queries, OnlineVerifier reader, AuditLog audit, ReviewConfig config, String replica, Clock clock) {
         this.queries = queries;
         this.reader = reader;
         this.audit = audit;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import dev.quaestor.audit.AuditRow;
 import dev.quaestor.audit.ExportCsv;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.write.FlatJsonWriter;
@@ -30,7 +31,7 @@ public final class SearchExport {
     /** Where the records come from, in the order the format needs (by request for OCSF, else by id). */
     @FunctionalInterface
     public interface Records {
-        void forEach(Consumer<Map<String, String>> each) throws Exception;
+        void forEach(Consumer<AuditRow> each) throws Exception;
     }
 
     private static final JsonFactory JSON = new JsonFactory();
@@ -77,9 +78,9 @@ public final class SearchExport {
                     fields.put(f, r.get(f));
                 }
             }
-            if (r.get("chain") != null) {
-                fields.put("chain", r.get("chain"));
-                fields.put("prev", r.get("prev"));
+            if (r.chain() != null) {
+                fields.put("chain", r.chain());
+                fields.put("prev", r.prev());
             }
             line.setLength(0);
             line.append("{\"type\":\"record\",");
@@ -135,7 +136,7 @@ public final class SearchExport {
         return n[0];
     }
 
-    private static void run(Records records, Consumer<Map<String, String>> each) throws IOException {
+    private static void run(Records records, Consumer<AuditRow> each) throws IOException {
         try {
             records.forEach(each);
         } catch (UncheckedIOException e) {
