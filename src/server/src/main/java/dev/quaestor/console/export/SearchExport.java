@@ -7,7 +7,7 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import dev.quaestor.audit.AuditRow;
 import dev.quaestor.audit.ExportCsv;
 import dev.quaestor.evidence.RecordFormat;
-import dev.quaestor.evidence.write.FlatJsonWriter;
+import dev.quaestor.evidence.write.JsonLinesWriter;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -69,28 +69,37 @@ public final class SearchExport {
 
     private static long jsonl(Records records, OutputStream out) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        var lines = new JsonLinesWriter(w);
         long[] n = {0};
-        var line = new StringBuilder(1024);
         run(records, r -> {
-            var fields = new LinkedHashMap<String, String>();
-            for (String f : CSV_COLUMNS) {
-                if (r.get(f) != null) {
-                    fields.put(f, r.get(f));
-                }
+            try {
+                lines.write(line(r));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            if (r.chain() != null) {
-                fields.put("chain", r.chain());
-                fields.put("prev", r.prev());
-            }
-            line.setLength(0);
-            line.append("{\"type\":\"record\",");
-            String body = FlatJsonWriter.write(fields);
-            line.append(body, 1, body.length()).append('\n');
-            write(w, line);
             n[0]++;
         });
         w.flush();
         return n[0];
+    }
+
+    /**
+     * A record's line: {@code "type":"record"}, then its present fields in version 3's order and its stored hash, then
+     * a version-1 record's log and link ({@code chain}, {@code prev}).
+     */
+    private static Map<String, String> line(AuditRow r) {
+        var fields = new LinkedHashMap<String, String>();
+        fields.put("type", "record");
+        for (String f : CSV_COLUMNS) {
+            if (r.get(f) != null) {
+                fields.put(f, r.get(f));
+            }
+        }
+        if (r.chain() != null) {
+            fields.put("chain", r.chain());
+            fields.put("prev", r.prev());
+        }
+        return fields;
     }
 
     private static long csv(Records records, OutputStream out) throws IOException {
@@ -145,14 +154,6 @@ public final class SearchExport {
             throw e;
         } catch (Exception e) {
             throw new IOException(e);
-        }
-    }
-
-    private static void write(Writer w, CharSequence s) {
-        try {
-            w.append(s);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
