@@ -36,15 +36,15 @@ public class ExportResource {
 
     private static final Logger LOG = Logger.getLogger(ExportResource.class);
 
-    private final AuditStream reader;
+    private final AuditStream records;
     private final AuditLog log;
     private final ConsoleAccess access;
     private final SearchExport export;
     private final WriteDeadlines deadlines;
 
-    ExportResource(AuditStream reader, AuditLog log, ConsoleAccess access, WriteDeadlines deadlines,
+    ExportResource(AuditStream records, AuditLog log, ConsoleAccess access, WriteDeadlines deadlines,
             @ConfigProperty(name = "quarkus.application.version") String version) {
-        this.reader = reader;
+        this.records = records;
         this.deadlines = deadlines;
         this.log = log;
         this.access = access;
@@ -79,7 +79,7 @@ public class ExportResource {
             long items = 0;
             String outcome = "ok";
             try (var place = held.place(); watch) {
-                items = export.write(format, each -> reader.stream(q, SearchExport.byRequest(format), each), digest);
+                items = export.write(format, each -> records.stream(q, SearchExport.byRequest(format), each), digest);
                 digest.flush();
             } catch (IOException | RuntimeException e) {
                 outcome = "aborted";

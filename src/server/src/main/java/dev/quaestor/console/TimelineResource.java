@@ -24,13 +24,13 @@ public class TimelineResource {
 
     static final int LIMIT = 500;
 
-    private final AuditStream reader;
+    private final AuditStream records;
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final Template timeline;
 
-    TimelineResource(AuditStream reader, ConsoleAccess access, ConsolePage page, @Location("console/timeline.html") Template timeline) {
-        this.reader = reader;
+    TimelineResource(AuditStream records, ConsoleAccess access, ConsolePage page, @Location("console/timeline.html") Template timeline) {
+        this.records = records;
         this.access = access;
         this.page = page;
         this.timeline = timeline;
@@ -67,7 +67,7 @@ public class TimelineResource {
         String s = blank(subject);
         String u = blank(uri);
         try {
-            reader.stream(new AuditQuery(s, null, null, u, "read", null, null, null, null, null, null, LIMIT), false, r -> {
+            records.stream(new AuditQuery(s, null, null, u, "read", null, null, null, null, null, null, LIMIT), false, r -> {
                 if (u != null && !u.equals(r.uri())) {
                     return;
                 }
