@@ -49,7 +49,7 @@ public class AuditExport {
     public void exportCsv(Instant from, Instant to, OutputStream out) {
         Writer w = writer(out);
         try {
-            var csv = new ExportCsv(w, AuditRecords.exportedFields());
+            var csv = new ExportCsv(w, AuditRow.EXPORTED_FIELDS);
             StoredLog.replay(ds, StoredLog.bounds(ds), from, to, new ExportSink() {
                 @Override
                 public void record(CanonicalRecord record, String storedHash, long line) {

@@ -1,11 +1,14 @@
 package dev.quaestor.audit;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.quaestor.evidence.RecordFormat;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * One stored audit record as the read side shows it: its row id, each field of the record format
@@ -19,6 +22,9 @@ public record AuditRow(Long id, String v, String log, String seq, String time, S
         String rules, String revision, String outcome, String error, String bytes, String items, String sha256,
         String cacheScope, String latencyUs, String count, String first, String last, String uris, String urisMore,
         String detail, String hash, String chain, String prev) {
+
+    /** The fields a row shows in exports, CSV and JSON Lines alike: version 3's, in format order, then the stored hash. */
+    public static final List<String> EXPORTED_FIELDS = Stream.concat(RecordFormat.FIELDS_V3.stream(), Stream.of("hash")).toList();
 
     /** A row selected as {@code id, }{@link AuditRecords#COLUMN_LIST}. */
     static AuditRow read(ResultSet rs) throws SQLException {
@@ -95,8 +101,9 @@ public record AuditRow(Long id, String v, String log, String seq, String time, S
 
     /**
      * The record's present fields under their format names, without the row id: what the evidence classes hash and
-     * prove. Filled column by column, a version-1 record's {@code chain} last, into a hash map sized as the row reader's:
-     * its iteration order is the one the search API's JSON has always had ({@link #json()}).
+     * prove. Filled column by column, a version-1 record's {@code chain} last, into a hash map of 48 entries: the
+     * search API's JSON ({@link #json()}) lists the fields in that map's iteration order, so the size and the order of
+     * filling are part of the answer's bytes.
      */
     public Map<String, String> fields() {
         var m = new HashMap<String, String>(48);

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import dev.quaestor.audit.AuditRow;
 import dev.quaestor.audit.ExportCsv;
-import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.write.JsonLinesWriter;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
@@ -16,9 +15,7 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -35,13 +32,6 @@ public final class SearchExport {
     }
 
     private static final JsonFactory JSON = new JsonFactory();
-    private static final List<String> CSV_COLUMNS;
-
-    static {
-        var cols = new ArrayList<>(RecordFormat.FIELDS_V3);
-        cols.add("hash");
-        CSV_COLUMNS = List.copyOf(cols);
-    }
 
     private final String productVersion;
 
@@ -90,7 +80,7 @@ public final class SearchExport {
     private static Map<String, String> line(AuditRow r) {
         var fields = new LinkedHashMap<String, String>();
         fields.put("type", "record");
-        for (String f : CSV_COLUMNS) {
+        for (String f : AuditRow.EXPORTED_FIELDS) {
             if (r.get(f) != null) {
                 fields.put(f, r.get(f));
             }
@@ -104,7 +94,7 @@ public final class SearchExport {
 
     private static long csv(Records records, OutputStream out) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-        var csv = new ExportCsv(w, CSV_COLUMNS);
+        var csv = new ExportCsv(w, AuditRow.EXPORTED_FIELDS);
         long[] n = {0};
         run(records, r -> {
             try {
