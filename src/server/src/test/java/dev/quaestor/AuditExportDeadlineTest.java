@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditPools;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditExport;
 import dev.quaestor.audit.LongReads;
 import dev.quaestor.audit.PendingCommit;
 import dev.quaestor.audit.RequestIds;
@@ -69,7 +69,7 @@ class AuditExportDeadlineTest {
     @Inject
     AuditLog log;
     @Inject
-    AuditReader reader;
+    AuditExport reader;
     @Inject
     LongReads longReads;
     @Inject

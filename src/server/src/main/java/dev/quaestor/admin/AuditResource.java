@@ -2,14 +2,16 @@ package dev.quaestor.admin;
 
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditExport;
+import dev.quaestor.audit.AuditProofs;
+import dev.quaestor.audit.AuditSearch;
 import dev.quaestor.audit.LongReads;
-import dev.quaestor.audit.anchor.Anchorer;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.identity.Identity;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -34,35 +36,33 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class AuditResource {
 
-    private final AuditReader reader;
+    private final AuditSearch search;
+    private final AuditExport export;
+    private final AuditProofs proofs;
+    private final VerifyAnswer verification;
     private final AuditLog log;
-    private final Anchorer anchorer;
     private final StaffAccess access;
     private final String auditorRole;
     private final WriteDeadlines deadlines;
 
-    AuditResource(AuditReader reader, AuditLog log, Anchorer anchorer, StaffAccess access, dev.quaestor.audit.AuditConfig config,
-            WriteDeadlines deadlines) {
+    AuditResource(AuditSearch search, AuditExport export, AuditProofs proofs, VerifyAnswer verification, AuditLog log,
+            StaffAccess access, dev.quaestor.audit.AuditConfig config, WriteDeadlines deadlines) {
         this.deadlines = deadlines;
-        this.reader = reader;
+        this.search = search;
+        this.export = export;
+        this.proofs = proofs;
+        this.verification = verification;
         this.log = log;
-        this.anchorer = anchorer;
         this.access = access;
         this.auditorRole = config.auditorRole();
     }
 
     @GET
     @Path("search")
-    public Response search(@QueryParam("subject") String subject, @QueryParam("client") String client,
-            @QueryParam("tenant") String tenant, @QueryParam("uriPrefix") String uriPrefix, @QueryParam("action") String action,
-            @QueryParam("decision") String decision, @QueryParam("outcome") String outcome, @QueryParam("kind") String kind,
-            @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("cursor") String cursor,
-            @QueryParam("limit") Integer limit, @Context HttpServerRequest request) {
-        Identity who = requireAuditor(request, "audit/search", "subject=" + subject + " uriPrefix=" + uriPrefix);
+    public Response search(@BeanParam AuditSearchParams params, @Context HttpServerRequest request) {
+        Identity who = requireAuditor(request, "audit/search", "subject=" + params.subject + " uriPrefix=" + params.uriPrefix);
         try {
-            Long after = cursor == null ? null : Long.parseLong(cursor);
-            var page = reader.search(new AuditReader.Query(subject, client, tenant, uriPrefix, action, decision, outcome, kind,
-                    time(from), time(to), after, limit == null ? 100 : limit));
+            var page = search.search(params.query());
             var body = new LinkedHashMap<String, Object>();
             body.put("records", page.records());
             body.put("nextCursor", page.nextCursor());
@@ -95,9 +95,9 @@ public class AuditResource {
         StreamingOutput body = out -> {
             try (place; var watch = deadlines.watch(WriteDeadlines.Kind.EXPORT, request, null)) {
                 if (csv) {
-                    reader.exportCsv(f, t, watch.wrap(out));
+                    export.exportCsv(f, t, watch.wrap(out));
                 } else {
-                    reader.exportJsonl(f, t, watch.wrap(out));
+                    export.exportJsonl(f, t, watch.wrap(out));
                 }
             } catch (java.io.UncheckedIOException e) {
                 // The client is gone or was cut off at its write deadline: reset, so it never takes a part for whole.
@@ -129,46 +129,9 @@ public class AuditResource {
     public Map<String, Object> verify(@Context HttpServerRequest request) {
         Report r;
         try (var place = access.requirePlace(auditorRole, LongReads.Kind.VERIFY, "audit/verify", null, request)) {
-            r = reader.verify();
+            r = verification.verify();
         }
-        var body = new LinkedHashMap<String, Object>();
-        body.put("verified", r.ok());
-        body.put("logs", r.logs().stream().map(l -> {
-            var m = new LinkedHashMap<String, Object>();
-            m.put("log", l.log());
-            m.put("records", l.records());
-            m.put("firstSeq", l.firstSeq());
-            m.put("lastSeq", l.lastSeq());
-            m.put("formats", l.formats());
-            m.put("checkpoints", l.checkpoints());
-            m.put("signedThrough", l.signedThrough());
-            m.put("unsignedTail", l.unsignedTail());
-            m.put("anchors", l.anchors());
-            m.put("anchoredThrough", l.anchoredThrough());
-            m.put("anchoredAt", l.anchoredAt() == null ? null : l.anchoredAt().toString());
-            m.put("unanchoredTail", l.unanchoredTail());
-            m.put("archivedThrough", l.archivedThrough());
-            m.put("nodes", l.nodes());
-            m.put("broken", l.broken());
-            return m;
-        }).toList());
-        body.put("problems", r.problems().stream().map(p -> Map.of("log", p.log(), "seq", p.seq(), "message", p.message())).toList());
-        body.put("warnings", r.warnings());
-        body.put("trustedKeys", log.trustedKeyStrings());
-        var a = anchorer.status();
-        var anchoring = new LinkedHashMap<String, Object>();
-        anchoring.put("enabled", a.enabled());
-        if (a.enabled()) {
-            anchoring.put("log", log.chain());
-            anchoring.put("tsa", a.tsa());
-            anchoring.put("lagSeconds", a.lagSeconds());
-            anchoring.put("waiting", a.waiting());
-            anchoring.put("anchoredThrough", a.anchoredThrough());
-            anchoring.put("anchoredAt", a.anchoredAt() == null ? null : a.anchoredAt().toString());
-            anchoring.put("lastFailure", a.lastFailure());
-        }
-        body.put("anchoring", anchoring);
-        return body;
+        return verification.body(r);
     }
 
     /**
@@ -184,7 +147,7 @@ public class AuditResource {
         if (requestId == null || requestId.isBlank() || requestId.length() > 64) {
             return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "requestId is required")).build();
         }
-        var proof = reader.proof(requestId);
+        var proof = proofs.proof(requestId);
         if (proof.file() == null) {
             int status = proof.records() == 0 ? 404 : 409;
             var r = Response.status(status).type(MediaType.APPLICATION_JSON).entity(Map.of("error", proof.unavailable()));
@@ -203,7 +166,7 @@ public class AuditResource {
         if (logId == null || size == null) {
             return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "log and size are required")).build();
         }
-        return reader.checkpointAt(logId, size).map(n -> Response.ok(n, "text/plain; charset=utf-8").build())
+        return proofs.checkpointAt(logId, size).map(n -> Response.ok(n, "text/plain; charset=utf-8").build())
                 .orElseGet(() -> Response.status(404).type(MediaType.APPLICATION_JSON)
                         .entity(Map.of("error", "no checkpoint of that log at that size")).build());
     }
@@ -218,7 +181,7 @@ public class AuditResource {
         if (logId == null || from == null || to == null) {
             return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "log, from and to are required")).build();
         }
-        return reader.consistency(logId, from, to).map(p -> Response.ok(p, "text/plain; charset=utf-8").build())
+        return proofs.consistency(logId, from, to).map(p -> Response.ok(p, "text/plain; charset=utf-8").build())
                 .orElseGet(() -> Response.status(404).type(MediaType.APPLICATION_JSON)
                         .entity(Map.of("error", "both sizes must have a checkpoint of that log, the first no larger than the second")).build());
     }
@@ -228,6 +191,6 @@ public class AuditResource {
     }
 
     private static Instant time(String s) {
-        return s == null || s.isBlank() ? null : Instant.parse(s);
+        return AuditSearchParams.time(s);
     }
 }

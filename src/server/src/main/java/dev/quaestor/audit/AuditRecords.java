@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -205,13 +204,6 @@ final class AuditRecords {
             m.remove("prev");
         }
         return m;
-    }
-
-    /** The column names of the record fields a search may show, in format order (for CSV and pages). */
-    static List<String> exportedFields() {
-        var out = new ArrayList<>(RecordFormat.FIELDS_V3);
-        out.add("hash");
-        return out;
     }
 
     private static void put(Map<String, String> m, String k, String v) {

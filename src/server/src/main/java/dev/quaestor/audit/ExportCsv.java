@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.QuoteMode;
@@ -38,8 +39,17 @@ public final class ExportCsv {
 
     /** One row: the record's value for each column, in the header's order. */
     public void write(Map<String, String> record) throws IOException {
+        write(record::get);
+    }
+
+    /** One row of a stored record: its field for each column, in the header's order. */
+    public void write(AuditRow record) throws IOException {
+        write(record::get);
+    }
+
+    private void write(Function<String, String> valueOf) throws IOException {
         for (int i = 0; i < row.length; i++) {
-            row[i] = defused(record.get(columns.get(i)));
+            row[i] = defused(valueOf.apply(columns.get(i)));
         }
         printer.printRecord(row);
     }

@@ -12,11 +12,9 @@ import java.io.UncheckedIOException;
 final class ExportLines implements ExportSink {
 
     private final ExportWriter out;
-    private final Appendable raw;
 
     ExportLines(Appendable out) {
         this.out = new ExportWriter(out);
-        this.raw = out;
     }
 
     @Override
@@ -26,8 +24,7 @@ final class ExportLines implements ExportSink {
 
     @Override
     public void keyV1(String keyId, String publicKeyBase64, long line) {
-        io(() -> raw.append("{\"type\":\"key\",\"keyId\":\"").append(keyId).append("\",\"publicKey\":\"")
-                .append(publicKeyBase64).append("\"}\n"));
+        io(() -> out.keyV1(keyId, publicKeyBase64));
     }
 
     @Override

@@ -4,21 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.security.MessageDigest;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -45,7 +34,8 @@ import org.jboss.logging.Logger;
  *
  * <p>Record times never go backwards within a log, and the last record of every month gets a signed
  * checkpoint and its small subtrees stored, so a month's partition always ends at a signed head and
- * can be archived on its own (docs/audit.md, "Retention").
+ * can be archived on its own (docs/audit.md, "Retention"). The month's partition is made before its batch
+ * ({@link AuditPartitions}), and the signing key named in the database when the head is read ({@link KeyRegistration}).
  */
 final class GroupCommitWriter {
 
@@ -74,15 +64,9 @@ final class GroupCommitWriter {
 
     // The log's head as stored (null: to be read again); touched only by the writer thread.
     private LogHead head;
-    private boolean started;
-    // Records refused while the log could not commit, reported in an AUDIT_PAUSE once it can again.
-    private long refused;
+    private final WriterLife life;
     private long lastIdleFailureLog = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
-    private Instant refusedFirst;
-    private Instant refusedLast;
-    private Boolean postgres; // null until known
-    private long nextAheadAttempt = System.nanoTime();
-    private final Set<YearMonth> partitions = new HashSet<>();
+    private final AuditPartitions partitions;
 
     // The head as committed, for the online verifier's truncation check.
     private volatile long committedSeq;
@@ -109,6 +93,8 @@ final class GroupCommitWriter {
         this.batchSize = DistributionSummary.builder("quaestor.audit.batch.size").description("Records per audit batch")
                 .register(metrics);
         this.failures = metrics.counter("quaestor.audit.failures");
+        this.life = new WriterLife(origin, key, clock);
+        this.partitions = new AuditPartitions(ds, clock, config.commitTimeout().toMillis());
         metrics.gauge("quaestor.audit.queue.depth", queue, BlockingQueue::size);
     }
 
@@ -248,17 +234,17 @@ final class GroupCommitWriter {
             signs.add(f);
         }
         try {
-            ensurePartitions(batch);
+            partitions.ensure(batch.stream().map(p -> p.event().time()).toList(), head == null ? null : head.lastTime());
             try (Connection c = ds.getConnection()) {
                 if (!c.getAutoCommit()) {
                     c.setAutoCommit(true);
                 }
                 if (head == null) {
                     head = LogHead.load(c, chain, origin);
-                    registerKey(c);
+                    KeyRegistration.register(c, key);
                 }
                 var events = new ArrayList<AuditEvent>(batch.size() + 3);
-                lifeEvents(events);
+                life.addTo(events, head);
                 batch.forEach(p -> events.add(p.event()));
                 var sealed = head.seal(events, hasher, key, config.checkpointEvery(), config.checkpointInterval().toNanos(),
                         !signs.isEmpty() || !running && queue.isEmpty(), clock.instant());
@@ -266,18 +252,17 @@ final class GroupCommitWriter {
                     signs.forEach(f -> f.complete(null));
                     return;
                 }
-                if (postgres == Boolean.TRUE) {
+                if (partitions.onPostgres()) {
                     sealed.storeInPostgres(c);
                 } else {
                     sealed.storeInTransaction(c);
                 }
                 head.advance(sealed);
-                started = true;
-                refused = 0;
+                life.stored();
             }
         } catch (Exception e) {
             head = null; // the batch may or may not have been stored: the next one starts from the head as stored
-            partitions.clear();
+            partitions.forget();
             failWaiters(batch, e);
             signs.forEach(f -> f.completeExceptionally(e));
             return;
@@ -288,28 +273,6 @@ final class GroupCommitWriter {
         if (!batch.isEmpty()) {
             commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             batchSize.record(batch.size());
-        }
-    }
-
-    /** What the writer records of itself before the batch: its start (and a key change), or a pause now over. */
-    private void lifeEvents(List<AuditEvent> events) {
-        if (!started) {
-            events.add(AuditEvent.of(AuditEvent.Kind.AUDIT_START, RequestIds.next()).time(clock.instant()).method("audit/start")
-                    .detail("writer started; log " + origin + "; checkpoints signed by " + key.verifierKey()).build());
-            String previous = head.lastSigningKeyId();
-            if (previous != null && !previous.equals(key.verifierKey().keyIdHex())) {
-                events.add(AuditEvent.of(AuditEvent.Kind.KEY_ROTATION, RequestIds.next()).time(clock.instant())
-                        .method("audit/key-rotation")
-                        .detail("checkpoints of log " + origin + " were signed by key id " + previous + "; from now on by "
-                                + key.verifierKey())
-                        .build());
-            }
-        }
-        if (refused > 0) {
-            events.add(AuditEvent.of(AuditEvent.Kind.AUDIT_PAUSE, RequestIds.next()).time(clock.instant()).method("audit/pause")
-                    .summary(refused, refusedFirst, refusedLast)
-                    .detail("the audit log could not commit; " + refused + " record(s) were refused and their requests failed")
-                    .build());
         }
     }
 
@@ -337,10 +300,7 @@ final class GroupCommitWriter {
     private void failWaiters(List<Pending> batch, Exception e) {
         failures.increment(batch.size());
         if (!batch.isEmpty()) {
-            Instant now = clock.instant();
-            refusedFirst = refused == 0 ? now : refusedFirst;
-            refusedLast = now;
-            refused += batch.size();
+            life.refused(batch.size());
             LOG.errorf("audit batch of %d record(s) not committed: %s", batch.size(), e.toString());
         } else if (System.nanoTime() - lastIdleFailureLog > TimeUnit.SECONDS.toNanos(30)) {
             // Retried every 200 ms while nothing waits: said once in a while, not at every try.
@@ -348,109 +308,5 @@ final class GroupCommitWriter {
             LOG.warnf("audit log cannot reach its database (retrying): %s", e.toString());
         }
         batch.forEach(p -> p.done().completeExceptionally(e));
-    }
-
-
-
-
-    /**
-     * PostgreSQL keeps audit_entry in monthly partitions, which the application may create (never
-     * drop). Creating one locks the whole table, so it happens before the batch's transaction starts
-     * (which would otherwise hold a lock it waits for), once per month and process: the month a batch
-     * needs if it is missing (waiting at most the commit timeout), and next month's well ahead, with a
-     * short lock wait that is retried a minute later if a long read holds the table.
-     */
-    private void ensurePartitions(List<Pending> batch) throws SQLException {
-        if (postgres == Boolean.FALSE) {
-            return;
-        }
-        var needed = new java.util.TreeSet<YearMonth>();
-        Instant headTime = head == null ? null : head.lastTime();
-        YearMonth now = month(clock.instant());
-        if (!partitions.contains(now)) {
-            needed.add(now); // the writer's own records (start, pause) are stamped now
-        }
-        for (Pending p : batch) {
-            YearMonth m = month(p.event().time());
-            boolean clampedLater = headTime != null && m.isBefore(month(headTime)); // goes in the head's month
-            if (!partitions.contains(m) && !clampedLater) {
-                needed.add(m);
-            }
-        }
-        YearMonth next = month(clock.instant()).plusMonths(1);
-        boolean ahead = !partitions.contains(next) && System.nanoTime() - nextAheadAttempt >= 0;
-        if (needed.isEmpty() && !ahead && postgres != null) {
-            return;
-        }
-        try (Connection c = ds.getConnection()) {
-            if (postgres == null) {
-                postgres = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("postgres");
-                if (!postgres) {
-                    return;
-                }
-            }
-            c.setAutoCommit(false);
-            for (YearMonth m : needed) {
-                createPartition(c, m, config.commitTimeout().toMillis());
-            }
-            if (ahead) {
-                try {
-                    createPartition(c, next, 200);
-                } catch (SQLException e) {
-                    nextAheadAttempt = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-                    LOG.debugf("next month's audit partition not created yet (%s); retrying in a minute", e.getMessage());
-                }
-            }
-        }
-    }
-
-    private void createPartition(Connection c, YearMonth m, long lockWaitMillis) throws SQLException {
-        try (var st = c.createStatement()) {
-            st.execute("SET LOCAL lock_timeout = " + lockWaitMillis);
-            try (PreparedStatement ps = c.prepareStatement("SELECT quaestor_audit_ensure_partition(?)")) {
-                ps.setObject(1, m.atDay(1).atStartOfDay().atOffset(ZoneOffset.UTC));
-                ps.execute();
-            }
-            c.commit();
-            partitions.add(m);
-        } catch (SQLException e) {
-            safeRollback(c);
-            throw e;
-        }
-    }
-
-
-    private static YearMonth month(Instant t) {
-        return YearMonth.from(t.atOffset(ZoneOffset.UTC));
-    }
-
-    /** Names the signing key in audit_key, for people reading the database; nothing trusts it for being there. */
-    private void registerKey(Connection c) throws SQLException {
-        String id = key.verifierKey().keyIdHex();
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM audit_key WHERE key_id = ?")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    return;
-                }
-            }
-        }
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO audit_key (key_id, algorithm, public_key, created_at, vkey) VALUES (?, 'Ed25519', ?, ?, ?)")) {
-            ps.setString(1, id);
-            ps.setString(2, key.publicKeyBase64());
-            ps.setObject(3, OffsetDateTime.now(ZoneOffset.UTC));
-            ps.setString(4, key.verifierKey().toString());
-            ps.executeUpdate();
-        }
-    }
-
-
-    private static void safeRollback(Connection c) {
-        try {
-            c.rollback();
-        } catch (SQLException ignored) {
-            // the connection is broken; closing it is all that is left
-        }
     }
 }

@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Map;
 
 /**
  * A log's tree as the database holds it (docs/audit-format.md, section 2): complete subtrees are read
@@ -81,8 +80,8 @@ final class TreeNodes implements NodeSource {
             ps.setLong(3, first + count);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    Map<String, String> row = AuditRecords.fromRow(rs, 1);
-                    long seq = Long.parseLong(row.get("seq"));
+                    AuditRow row = AuditRow.readWithoutId(rs);
+                    long seq = Long.parseLong(row.seq());
                     if (seq != first + f.size() + 1) {
                         return null;
                     }
@@ -94,7 +93,7 @@ final class TreeNodes implements NodeSource {
     }
 
     /** A record's leaf hash: as stored for formats 2 and 3; recomputed for format 1, whose stored hash is another one. */
-    static byte[] leafHash(Map<String, String> row) {
-        return RecordFormat.isCurrent(row.get("v")) ? Hex.hash(row.get("hash")) : TreeHash.leaf(V1Record.canonical(row));
+    static byte[] leafHash(AuditRow row) {
+        return RecordFormat.isCurrent(row.v()) ? Hex.hash(row.hash()) : TreeHash.leaf(V1Record.canonical(row.fields()));
     }
 }

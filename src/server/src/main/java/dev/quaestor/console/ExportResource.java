@@ -2,7 +2,8 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.AuditStream;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.LongReads;
 import dev.quaestor.console.export.DigestingOutputStream;
@@ -35,15 +36,15 @@ public class ExportResource {
 
     private static final Logger LOG = Logger.getLogger(ExportResource.class);
 
-    private final AuditReader reader;
+    private final AuditStream records;
     private final AuditLog log;
     private final ConsoleAccess access;
     private final SearchExport export;
     private final WriteDeadlines deadlines;
 
-    ExportResource(AuditReader reader, AuditLog log, ConsoleAccess access, WriteDeadlines deadlines,
+    ExportResource(AuditStream records, AuditLog log, ConsoleAccess access, WriteDeadlines deadlines,
             @ConfigProperty(name = "quarkus.application.version") String version) {
-        this.reader = reader;
+        this.records = records;
         this.deadlines = deadlines;
         this.log = log;
         this.access = access;
@@ -54,7 +55,7 @@ public class ExportResource {
     public Response export(@QueryParam("format") String formatName, @BeanParam SearchForm form, @Context RoutingContext rc) {
         ExportFormat format = ExportFormat.named(formatName);
         String detail = "format=" + formatName + " " + form.describe();
-        AuditReader.Query query = null;
+        AuditQuery query = null;
         String invalid = format == null ? "format must be jsonl, csv or ocsf" : null;
         try {
             query = form.query(1);
@@ -71,14 +72,14 @@ public class ExportResource {
         rc.addEndHandler(ended -> held.place().close());
         var caller = access.caller();
         var request = rc.request();
-        AuditReader.Query q = query;
+        AuditQuery q = query;
         StreamingOutput body = out -> {
             var watch = deadlines.watch(WriteDeadlines.Kind.EXPORT, request, null);
             var digest = new DigestingOutputStream(watch.wrap(out));
             long items = 0;
             String outcome = "ok";
             try (var place = held.place(); watch) {
-                items = export.write(format, each -> reader.stream(q, SearchExport.byRequest(format), each), digest);
+                items = export.write(format, each -> records.stream(q, SearchExport.byRequest(format), each), digest);
                 digest.flush();
             } catch (IOException | RuntimeException e) {
                 outcome = "aborted";

@@ -1,7 +1,10 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditProofs;
+import dev.quaestor.audit.AuditRow;
+import dev.quaestor.audit.AuditSearch;
+import dev.quaestor.audit.OnlineVerifier;
 import dev.quaestor.audit.LongReads;
 import dev.quaestor.audit.anchor.Anchorer;
 import dev.quaestor.evidence.check.Report;
@@ -26,29 +29,33 @@ import java.util.stream.Collectors;
  */
 @Path("/console/integrity")
 @TemplateData(target = Report.Summary.class)
-@TemplateData(target = AuditReader.LastCheckpoint.class)
+@TemplateData(target = AuditProofs.LastCheckpoint.class)
 @TemplateData(target = Anchorer.Status.class)
 @Produces(MediaType.TEXT_HTML)
 public class IntegrityResource {
 
     @TemplateData
-    public record LogRow(Report.Summary summary, AuditReader.LastCheckpoint checkpoint, boolean broken) {
+    public record LogRow(Report.Summary summary, AuditProofs.LastCheckpoint checkpoint, boolean broken) {
     }
 
     @TemplateData
     public record ProblemRow(String log, long seq, String message, String request) {
     }
 
-    private final AuditReader reader;
+    private final OnlineVerifier verifier;
+    private final AuditProofs proofs;
+    private final AuditSearch search;
     private final AuditLog log;
     private final Anchorer anchorer;
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final Template integrity;
 
-    IntegrityResource(AuditReader reader, AuditLog log, Anchorer anchorer, ConsoleAccess access, ConsolePage page,
+    IntegrityResource(OnlineVerifier verifier, AuditProofs proofs, AuditSearch search, AuditLog log, Anchorer anchorer, ConsoleAccess access, ConsolePage page,
             @Location("console/integrity.html") Template integrity) {
-        this.reader = reader;
+        this.verifier = verifier;
+        this.proofs = proofs;
+        this.search = search;
         this.log = log;
         this.anchorer = anchorer;
         this.access = access;
@@ -61,15 +68,15 @@ public class IntegrityResource {
         long started = System.nanoTime();
         Report report;
         try (var place = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.VERIFY, "console/integrity", null).place()) {
-            report = reader.verify();
+            report = verifier.verify();
         }
         long ms = (System.nanoTime() - started) / 1_000_000;
-        Map<String, AuditReader.LastCheckpoint> last = reader.lastCheckpoints().stream()
-                .collect(Collectors.toMap(AuditReader.LastCheckpoint::log, Function.identity(), (a, b) -> a));
+        Map<String, AuditProofs.LastCheckpoint> last = proofs.lastCheckpoints().stream()
+                .collect(Collectors.toMap(AuditProofs.LastCheckpoint::log, Function.identity(), (a, b) -> a));
         var brokenLogs = report.problems().stream().map(p -> p.log()).collect(Collectors.toSet());
         List<LogRow> logs = report.logs().stream().map(s -> new LogRow(s, last.get(s.log()), brokenLogs.contains(s.log()))).toList();
         List<ProblemRow> problems = report.problems().stream().map(p -> new ProblemRow(p.log(), p.seq(), p.message(),
-                p.seq() <= 0 ? null : reader.recordAt(p.log(), p.seq()).map(r -> r.get("request")).orElse(null))).toList();
+                p.seq() <= 0 ? null : search.recordAt(p.log(), p.seq()).map(AuditRow::request).orElse(null))).toList();
         return page.of(integrity, "Integrity").data("ok", report.ok()).data("logs", logs).data("problems", problems)
                 .data("warnings", report.warnings()).data("records", report.records()).data("ms", ms)
                 .data("keys", log.trustedKeyStrings()).data("anchoring", anchorer.status()).data("chain", log.chain());

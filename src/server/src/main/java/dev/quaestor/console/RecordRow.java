@@ -1,63 +1,124 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.AuditRow;
 import io.quarkus.qute.TemplateData;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** One audit record as the pages show it: every field as text, empty when absent. */
 @TemplateData
-public record RecordRow(Map<String, String> fields) {
+public record RecordRow(AuditRow row) {
 
+    /** A field by its format name, for pages that list every field ({@link RequestResource#FIELD_ORDER}). */
     public String get(String name) {
-        String v = fields.get(name);
-        return v == null ? "" : v;
+        return text(row.get(name));
     }
 
+    /** Whether the record holds the field named. */
     public boolean has(String name) {
-        return fields.get(name) != null;
+        return row.get(name) != null;
     }
 
     public String id() {
-        return get("id");
+        return row.id() == null ? "" : row.id().toString();
     }
 
     public String request() {
-        return get("request");
+        return text(row.request());
     }
 
     public String kind() {
-        return get("kind");
+        return text(row.kind());
     }
 
     public String time() {
-        return get("time");
+        return text(row.time());
     }
 
     public String subject() {
-        return get("subject");
+        return text(row.subject());
+    }
+
+    public boolean hasSubject() {
+        return row.subject() != null;
+    }
+
+    public String client() {
+        return text(row.client());
+    }
+
+    public String action() {
+        return text(row.action());
+    }
+
+    public String method() {
+        return text(row.method());
     }
 
     public String uri() {
-        return get("uri");
+        return text(row.uri());
+    }
+
+    public boolean hasUri() {
+        return row.uri() != null;
     }
 
     public String decision() {
-        return get("decision");
+        return text(row.decision());
+    }
+
+    public String revision() {
+        return text(row.revision());
+    }
+
+    public String rules() {
+        return text(row.rules());
     }
 
     public String outcome() {
-        return get("outcome");
+        return text(row.outcome());
+    }
+
+    public String bytes() {
+        return text(row.bytes());
+    }
+
+    public String sha256() {
+        return text(row.sha256());
+    }
+
+    public boolean hasSha256() {
+        return row.sha256() != null;
+    }
+
+    public String count() {
+        return text(row.count());
+    }
+
+    public String first() {
+        return text(row.first());
+    }
+
+    public String last() {
+        return text(row.last());
+    }
+
+    public boolean hasUris() {
+        return row.uris() != null;
+    }
+
+    public String urisMore() {
+        return text(row.urisMore());
     }
 
     /** A summary of refused attempts past an attempt limit: one record standing for {@link #count} refusals. */
     public boolean merged() {
-        return "ATTEMPT_SUMMARY".equals(fields.get("kind")) && fields.get("count") != null;
+        return "ATTEMPT_SUMMARY".equals(row.kind()) && row.count() != null;
     }
 
     /** How many events the record stands for: its count if it is a summary, else 1. */
     public long events() {
-        return merged() ? Long.parseLong(fields.get("count")) : 1;
+        return merged() ? Long.parseLong(row.count()) : 1;
     }
 
     /** One URI of a summary's sample, and how many of its refusals named it. */
@@ -68,7 +129,7 @@ public record RecordRow(Map<String, String> fields) {
     /** A summary's sample of URIs ({@code uris}: one {@code <count> <uri>} per line), in the order they were kept. */
     public List<UriCount> sample() {
         var out = new ArrayList<UriCount>();
-        String uris = fields.get("uris");
+        String uris = row.uris();
         if (uris != null) {
             for (String line : uris.split("\n")) {
                 int space = line.indexOf(' ');
@@ -82,10 +143,14 @@ public record RecordRow(Map<String, String> fields) {
 
     /** A CSS class for the row: refused, failed or plain. */
     public String tone() {
-        if ("DENY".equals(fields.get("decision")) || "forbidden".equals(fields.get("outcome"))) {
+        if ("DENY".equals(row.decision()) || "forbidden".equals(row.outcome())) {
             return "deny";
         }
-        String o = fields.get("outcome");
+        String o = row.outcome();
         return o != null && !o.equals("ok") && !o.equals("activated") ? "warn" : "";
+    }
+
+    private static String text(String v) {
+        return v == null ? "" : v;
     }
 }

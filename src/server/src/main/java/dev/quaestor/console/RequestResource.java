@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditProofs;
+import dev.quaestor.audit.AuditSearch;
 import dev.quaestor.policy.history.StoredRevision;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.qute.Location;
@@ -39,13 +40,16 @@ public class RequestResource {
 
     private static final Pattern RULE_ID = Pattern.compile("^\\s*(?:-\\s*)?\\{?\\s*id:\\s*['\"]?([^,'\"}\\s]+)");
 
-    private final AuditReader reader;
+    private final AuditSearch search;
+    private final AuditProofs proofs;
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final Template request;
 
-    RequestResource(AuditReader reader, ConsoleAccess access, ConsolePage page, @Location("console/request.html") Template request) {
-        this.reader = reader;
+    RequestResource(AuditSearch search, AuditProofs proofs, ConsoleAccess access, ConsolePage page,
+            @Location("console/request.html") Template request) {
+        this.search = search;
+        this.proofs = proofs;
         this.access = access;
         this.page = page;
         this.request = request;
@@ -59,13 +63,13 @@ public class RequestResource {
         if (id.length() > 64) {
             return Response.status(400).build();
         }
-        var records = reader.requestRecords(id).stream().map(RecordRow::new).toList();
+        var records = search.requestRecords(id).stream().map(RecordRow::new).toList();
         RecordRow decision = records.stream().filter(r -> r.kind().equals("DECISION")).findFirst().orElse(null);
         RecordRow outcome = records.stream().filter(r -> r.kind().equals("OUTCOME")).findFirst().orElse(null);
-        String revision = records.stream().map(r -> r.get("revision")).filter(s -> !s.isEmpty()).findFirst().orElse(null);
-        Set<String> rules = decision == null || !decision.has("rules") ? Set.of() : Set.of(decision.get("rules").split(","));
+        String revision = records.stream().map(RecordRow::revision).filter(s -> !s.isEmpty()).findFirst().orElse(null);
+        Set<String> rules = decision == null || decision.row().rules() == null ? Set.of() : Set.of(decision.rules().split(","));
         List<PolicyFile> files = revision == null ? List.of() : files(revision, rules);
-        var proof = records.isEmpty() ? null : reader.proof(id);
+        var proof = records.isEmpty() ? null : proofs.proof(id);
         TemplateInstance t = page.of(request, "Request " + id).data("id", id).data("records", records)
                 .data("decision", decision).data("outcome", outcome).data("revision", revision)
                 .data("rules", rules.stream().sorted().toList()).data("files", files)
@@ -81,7 +85,7 @@ public class RequestResource {
     @Produces("text/plain")
     public Response proof(@PathParam("id") String id) {
         access.view(ConsoleAccess.Area.AUDIT, "console/request/proof", "request=" + id);
-        var proof = reader.proof(id);
+        var proof = proofs.proof(id);
         if (proof.file() == null) {
             return Response.status(proof.records() == 0 ? 404 : 409).type(MediaType.TEXT_PLAIN).entity(proof.unavailable()).build();
         }

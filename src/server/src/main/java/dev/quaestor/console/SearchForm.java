@@ -1,6 +1,6 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditQuery;
 import io.quarkus.qute.TemplateData;
 import jakarta.ws.rs.QueryParam;
 import java.net.URLEncoder;
@@ -77,14 +77,14 @@ public class SearchForm {
     }
 
     /** The filters as the audit reader's query; throws {@link IllegalArgumentException} for a bad time or cursor. */
-    public AuditReader.Query query(int limit) {
+    public AuditQuery query(int limit) {
         Long after;
         try {
             after = blank(cursor) ? null : Long.parseLong(cursor.trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("invalid cursor");
         }
-        return new AuditReader.Query(trim(subject), trim(client), trim(tenant), trim(uriPrefix), trim(action), trim(decision),
+        return new AuditQuery(trim(subject), trim(client), trim(tenant), trim(uriPrefix), trim(action), trim(decision),
                 trim(outcome), trim(kind), time(from, "from"), time(to, "to"), after, limit);
     }
 

@@ -1,7 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditSearch;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
@@ -32,15 +32,15 @@ public class SearchResource {
     static final int TOTALS_CAP = 100_000;
     static final List<String> KINDS = Stream.concat(Stream.of(""), Arrays.stream(AuditEvent.Kind.values()).map(Enum::name)).toList();
 
-    private final AuditReader reader;
+    private final AuditSearch records;
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final ConsoleConfig config;
     private final Template search;
 
-    SearchResource(AuditReader reader, ConsoleAccess access, ConsolePage page, ConsoleConfig config,
+    SearchResource(AuditSearch records, ConsoleAccess access, ConsolePage page, ConsoleConfig config,
             @Location("console/search.html") Template search) {
-        this.reader = reader;
+        this.records = records;
         this.access = access;
         this.page = page;
         this.config = config;
@@ -54,13 +54,13 @@ public class SearchResource {
         List<RecordRow> rows = List.of();
         String next = null;
         String error = null;
-        AuditReader.Totals totals = null;
+        AuditSearch.Totals totals = null;
         try {
             var query = form.query(config.pageSize());
-            var result = reader.search(query);
+            var result = records.search(query);
             rows = result.records().stream().map(RecordRow::new).toList();
             next = result.nextCursor();
-            totals = reader.totals(query, TOTALS_CAP);
+            totals = records.totals(query, TOTALS_CAP);
         } catch (IllegalArgumentException e) {
             error = e.getMessage();
         }

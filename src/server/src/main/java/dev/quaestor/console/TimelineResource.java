@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.AuditStream;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
@@ -23,13 +24,13 @@ public class TimelineResource {
 
     static final int LIMIT = 500;
 
-    private final AuditReader reader;
+    private final AuditStream records;
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final Template timeline;
 
-    TimelineResource(AuditReader reader, ConsoleAccess access, ConsolePage page, @Location("console/timeline.html") Template timeline) {
-        this.reader = reader;
+    TimelineResource(AuditStream records, ConsoleAccess access, ConsolePage page, @Location("console/timeline.html") Template timeline) {
+        this.records = records;
         this.access = access;
         this.page = page;
         this.timeline = timeline;
@@ -66,13 +67,13 @@ public class TimelineResource {
         String s = blank(subject);
         String u = blank(uri);
         try {
-            reader.stream(new AuditReader.Query(s, null, null, u, "read", null, null, null, null, null, null, LIMIT), false, r -> {
-                if (u != null && !u.equals(r.get("uri"))) {
+            records.stream(new AuditQuery(s, null, null, u, "read", null, null, null, null, null, null, LIMIT), false, r -> {
+                if (u != null && !u.equals(r.uri())) {
                     return;
                 }
-                boolean read = "OUTCOME".equals(r.get("kind"));
-                boolean refused = "DECISION".equals(r.get("kind"))
-                        && ("DENY".equals(r.get("decision")) || "rate-limited".equals(r.get("outcome")));
+                boolean read = "OUTCOME".equals(r.kind());
+                boolean refused = "DECISION".equals(r.kind())
+                        && ("DENY".equals(r.decision()) || "rate-limited".equals(r.outcome()));
                 if (read || (refusals && refused)) {
                     out.add(new RecordRow(r));
                     if (out.size() > LIMIT) {

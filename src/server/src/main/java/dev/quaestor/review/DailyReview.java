@@ -2,7 +2,7 @@ package dev.quaestor.review;
 
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.OnlineVerifier;
 import dev.quaestor.audit.RequestIds;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.review.Finding.Category;
@@ -38,21 +38,21 @@ public class DailyReview {
     }
 
     private final ReviewQueries queries;
-    private final AuditReader reader;
+    private final OnlineVerifier verifier;
     private final AuditLog audit;
     private final ReviewConfig config;
     private final String replica;
     private final Clock clock;
 
     @Inject
-    DailyReview(ReviewQueries queries, AuditReader reader, AuditLog audit, ReviewConfig config) {
-        this(queries, reader, audit, config, audit.chain(), Clock.systemUTC());
+    DailyReview(ReviewQueries queries, OnlineVerifier verifier, AuditLog audit, ReviewConfig config) {
+        this(queries, verifier, audit, config, audit.chain(), Clock.systemUTC());
     }
 
     /** A reviewer under another replica's name (tests run two against one database). */
-    DailyReview(ReviewQueries queries, AuditReader reader, AuditLog audit, ReviewConfig config, String replica, Clock clock) {
+    DailyReview(ReviewQueries queries, OnlineVerifier verifier, AuditLog audit, ReviewConfig config, String replica, Clock clock) {
         this.queries = queries;
-        this.reader = reader;
+        this.verifier = verifier;
         this.audit = audit;
         this.config = config;
         this.replica = replica;
@@ -107,7 +107,7 @@ public class DailyReview {
             return Result.ALREADY_CLAIMED;
         }
         List<Finding> findings = queries.findings(day);
-        Report report = reader.verify();
+        Report report = verifier.verify();
         boolean ok = report.ok();
         String integrity = ok ? report.records() + " records in " + report.logs().size() + " log(s) verified"
                 : report.problems().stream().map(p -> p.log() + " seq " + p.seq() + ": " + p.message()).collect(Collectors.joining("; "));

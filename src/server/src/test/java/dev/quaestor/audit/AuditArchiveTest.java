@@ -52,7 +52,7 @@ class AuditArchiveTest {
     AuditLog log;
 
     @Inject
-    AuditReader reader;
+    AuditProofs reader;
 
     @TempDir
     Path tmp;

@@ -40,7 +40,7 @@ class GroupCommitWriterTest {
     AuditLog log;
 
     @Inject
-    AuditReader reader;
+    AuditSearch reader;
 
     private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
 

@@ -2,6 +2,7 @@ package dev.quaestor.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.audit.AuditRow;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;
 import java.io.ByteArrayOutputStream;
@@ -20,7 +21,7 @@ class OcsfEventTest {
 
     private static List<JsonNode> export(List<Map<String, String>> records) throws Exception {
         var out = new ByteArrayOutputStream();
-        new SearchExport("1.2.3").write(ExportFormat.OCSF, each -> records.forEach(each), out);
+        new SearchExport("1.2.3").write(ExportFormat.OCSF, each -> records.forEach(r -> each.accept(AuditRow.of(r))), out);
         var events = new ArrayList<JsonNode>();
         for (String line : out.toString(StandardCharsets.UTF_8).lines().toList()) {
             JsonNode e = new ObjectMapper().readTree(line);

@@ -1,7 +1,8 @@
 package dev.quaestor.console;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.AuditStream;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;
 import dev.quaestor.support.ScratchDatabase;
@@ -79,8 +80,8 @@ class OcsfExportMillionTest {
         long start = System.nanoTime();
         long events;
         try (Connection c = DriverManager.getConnection(url, TestPostgres.SUPERUSER, "")) {
-            var all = new AuditReader.Query(null, null, null, null, null, null, null, null, null, null, null, 1);
-            events = export.write(ExportFormat.OCSF, each -> AuditReader.stream(c, null, all, true, each), counter);
+            var all = new AuditQuery(null, null, null, null, null, null, null, null, null, null, null, 1);
+            events = export.write(ExportFormat.OCSF, each -> AuditStream.stream(c, null, all, true, each), counter);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         long after = usedAfterGc();
@@ -97,8 +98,8 @@ class OcsfExportMillionTest {
         // A sample event is a whole OCSF event.
         try (Connection c = DriverManager.getConnection(url, TestPostgres.SUPERUSER, "")) {
             var sample = new java.io.ByteArrayOutputStream();
-            var one = new AuditReader.Query(null, null, null, "file:///docs/records/1.md", null, null, null, null, null, null, null, 1);
-            export.write(ExportFormat.OCSF, each -> AuditReader.stream(c, null, one, true, each), sample);
+            var one = new AuditQuery(null, null, null, "file:///docs/records/1.md", null, null, null, null, null, null, null, 1);
+            export.write(ExportFormat.OCSF, each -> AuditStream.stream(c, null, one, true, each), sample);
             var node = new ObjectMapper().readTree(sample.toString(StandardCharsets.UTF_8));
             OcsfFields.check(node);
             assertEquals("Blocked", node.path("disposition").asText(), node.toString());

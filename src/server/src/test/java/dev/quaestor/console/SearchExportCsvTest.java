@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.AuditRow;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;
 import java.io.ByteArrayOutputStream;
@@ -22,7 +23,7 @@ class SearchExportCsvTest {
         List<Map<String, String>> records = List.of(
                 Map.of("v", "2", "request", "r-1", "kind", "DECISION", "uri", "\t=1+1", "ua", "\r=2", "subject", "-alice"),
                 Map.of("v", "2", "request", "r-2", "kind", "OUTCOME", "uri", "file:///docs/a,\"b\".md"));
-        long n = new SearchExport("test").write(ExportFormat.CSV, each -> records.forEach(each), out);
+        long n = new SearchExport("test").write(ExportFormat.CSV, each -> records.forEach(r -> each.accept(AuditRow.of(r))), out);
         assertEquals(2, n);
         String csv = out.toString(StandardCharsets.UTF_8);
         assertTrue(csv.startsWith("v,log,seq,time,request,kind,"), csv);

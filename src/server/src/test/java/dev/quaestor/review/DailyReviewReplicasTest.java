@@ -1,7 +1,7 @@
 package dev.quaestor.review;
 
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditReader;
+import dev.quaestor.audit.OnlineVerifier;
 import dev.quaestor.support.TestDatabase;
 import io.quarkus.scheduler.Scheduler;
 import io.quarkus.test.junit.QuarkusTest;
@@ -32,7 +32,7 @@ class DailyReviewReplicasTest {
     @Inject
     ReviewQueries queries;
     @Inject
-    AuditReader reader;
+    OnlineVerifier reader;
     @Inject
     AuditLog audit;
     @Inject

@@ -1,13 +1,14 @@
 package dev.quaestor.console.export;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.quaestor.audit.AuditRow;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One request's audit records as one OCSF 1.8.0 event (docs/audit.md has the mapping table). A request's
@@ -31,20 +32,20 @@ public final class OcsfEvent {
     }
 
     /** Writes the event of one request's records (at least one, in the order they were written). */
-    public void write(List<Map<String, String>> records, JsonGenerator g) throws IOException {
+    public void write(List<AuditRow> records, JsonGenerator g) throws IOException {
         var first = records.get(0);
         var last = records.get(records.size() - 1);
-        String kind = first.get("kind");
+        String kind = first.kind();
         // A summary of refused attempts is an authentication event when what it counts was: tokens turned away before
         // any check (no subject) or refused for a missing scope; otherwise it counts refused API calls.
         boolean authentication = "AUTHENTICATION".equals(kind) || "ATTEMPT_SUMMARY".equals(kind)
-                && (first.get("subject") == null || "insufficient-scope".equals(first.get("outcome")));
-        String decision = firstOf(records, "decision");
-        String outcome = lastOf(records, "outcome");
-        String error = lastOf(records, "error");
+                && (first.subject() == null || "insufficient-scope".equals(first.outcome()));
+        String decision = firstOf(records, AuditRow::decision);
+        String outcome = lastOf(records, AuditRow::outcome);
+        String error = lastOf(records, AuditRow::error);
         boolean failed = isFailure(decision, outcome, error);
-        Instant start = Instant.parse(first.get("time"));
-        Instant end = Instant.parse(last.get("time"));
+        Instant start = Instant.parse(first.time());
+        Instant end = Instant.parse(last.time());
 
         g.writeStartObject();
         int activity;
@@ -78,17 +79,17 @@ public final class OcsfEvent {
             g.writeNumberField("start_time", start.toEpochMilli());
             g.writeNumberField("end_time", end.toEpochMilli());
         }
-        String count = first.get("count");
+        String count = first.count();
         if (count != null) {
             g.writeNumberField("count", Long.parseLong(count));
-            if (first.get("first") != null) {
-                g.writeNumberField("start_time", Instant.parse(first.get("first")).toEpochMilli());
+            if (first.first() != null) {
+                g.writeNumberField("start_time", Instant.parse(first.first()).toEpochMilli());
             }
-            if (first.get("last") != null) {
-                g.writeNumberField("end_time", Instant.parse(first.get("last")).toEpochMilli());
+            if (first.last() != null) {
+                g.writeNumberField("end_time", Instant.parse(first.last()).toEpochMilli());
             }
         }
-        String latency = lastOf(records, "latency_us");
+        String latency = lastOf(records, AuditRow::latencyUs);
         if (latency != null) {
             g.writeNumberField("duration", Long.parseLong(latency) / 1000);
         }
@@ -105,7 +106,7 @@ public final class OcsfEvent {
         metadata(g, first, records);
         if (authentication) {
             g.writeObjectFieldStart("user");
-            g.writeStringField("name", first.get("subject") == null ? "unknown" : first.get("subject"));
+            g.writeStringField("name", first.subject() == null ? "unknown" : first.subject());
             g.writeNumberField("type_id", 0);
             g.writeStringField("type", "Unknown");
             g.writeEndObject();
@@ -118,7 +119,7 @@ public final class OcsfEvent {
             g.writeObjectFieldStart("api");
             g.writeStringField("operation", operation(first));
             g.writeObjectFieldStart("request");
-            g.writeStringField("uid", first.get("request"));
+            g.writeStringField("uid", first.request());
             g.writeEndObject();
             g.writeObjectFieldStart("response");
             if (error != null) {
@@ -131,11 +132,11 @@ public final class OcsfEvent {
             g.writeObjectFieldStart("service");
             g.writeStringField("name", "Quaestor");
             g.writeEndObject();
-            if (first.get("protocol") != null) {
-                g.writeStringField("version", first.get("protocol"));
+            if (first.protocol() != null) {
+                g.writeStringField("version", first.protocol());
             }
             g.writeEndObject();
-            String uri = firstOf(records, "uri");
+            String uri = firstOf(records, AuditRow::uri);
             if (uri != null) {
                 g.writeArrayFieldStart("resources");
                 g.writeStartObject();
@@ -156,10 +157,10 @@ public final class OcsfEvent {
     private static final String[] ACTIVITY_NAMES = {"Unknown", "Create", "Read", "Update", "Delete", "Other"};
 
     /** Read for reads, listings and audit-trail reads; Create/Delete for subscriptions and sessions; Update for changes. */
-    static int apiActivity(Map<String, String> r) {
-        String kind = r.get("kind");
-        String action = r.get("action");
-        String method = r.get("method") == null ? "" : r.get("method");
+    static int apiActivity(AuditRow r) {
+        String kind = r.kind();
+        String action = r.action();
+        String method = r.method() == null ? "" : r.method();
         if ("DECISION".equals(kind) || "OUTCOME".equals(kind) || "ATTEMPT_SUMMARY".equals(kind)) {
             if ("subscribe".equals(action)) {
                 return method.contains("unsubscribe") ? 4 : 1;
@@ -184,15 +185,15 @@ public final class OcsfEvent {
                 && !outcome.equals("stopped") && !outcome.equals("sent");
     }
 
-    private static String operation(Map<String, String> r) {
-        return r.get("method") != null ? r.get("method") : r.get("kind").toLowerCase(java.util.Locale.ROOT);
+    private static String operation(AuditRow r) {
+        return r.method() != null ? r.method() : r.kind().toLowerCase(java.util.Locale.ROOT);
     }
 
-    private static String message(Map<String, String> r, String decision, String outcome) {
-        String who = r.get("subject") == null ? (r.get("ip") == null ? "Quaestor" : "an unauthenticated caller") : r.get("subject");
+    private static String message(AuditRow r, String decision, String outcome) {
+        String who = r.subject() == null ? (r.ip() == null ? "Quaestor" : "an unauthenticated caller") : r.subject();
         var sb = new StringBuilder(who).append(' ').append(operation(r));
-        if (r.get("uri") != null) {
-            sb.append(' ').append(r.get("uri"));
+        if (r.uri() != null) {
+            sb.append(' ').append(r.uri());
         }
         if (decision != null) {
             sb.append(": ").append(decision);
@@ -203,7 +204,7 @@ public final class OcsfEvent {
         return sb.toString();
     }
 
-    private void metadata(JsonGenerator g, Map<String, String> first, List<Map<String, String>> records) throws IOException {
+    private void metadata(JsonGenerator g, AuditRow first, List<AuditRow> records) throws IOException {
         g.writeObjectFieldStart("metadata");
         g.writeStringField("version", SCHEMA_VERSION);
         g.writeObjectFieldStart("product");
@@ -214,38 +215,38 @@ public final class OcsfEvent {
         g.writeArrayFieldStart("profiles");
         g.writeString("security_control");
         g.writeEndArray();
-        g.writeStringField("uid", first.get("request"));
-        g.writeStringField("correlation_uid", first.get("request"));
-        if (first.get("log") != null) {
-            g.writeStringField("log_name", first.get("log"));
+        g.writeStringField("uid", first.request());
+        g.writeStringField("correlation_uid", first.request());
+        if (first.log() != null) {
+            g.writeStringField("log_name", first.log());
         }
-        if (first.get("seq") != null) {
-            g.writeNumberField("sequence", Long.parseLong(first.get("seq")));
+        if (first.seq() != null) {
+            g.writeNumberField("sequence", Long.parseLong(first.seq()));
         }
-        g.writeStringField("original_time", first.get("time"));
-        g.writeNumberField("logged_time", Instant.parse(records.get(records.size() - 1).get("time")).toEpochMilli());
+        g.writeStringField("original_time", first.time());
+        g.writeNumberField("logged_time", Instant.parse(records.get(records.size() - 1).time()).toEpochMilli());
         g.writeEndObject();
     }
 
-    private static void writeActor(JsonGenerator g, Map<String, String> r) throws IOException {
+    private static void writeActor(JsonGenerator g, AuditRow r) throws IOException {
         g.writeObjectFieldStart("actor");
         g.writeObjectFieldStart("user");
-        if (r.get("subject") != null) {
-            g.writeStringField("uid", r.get("subject"));
-            g.writeStringField("name", r.get("subject"));
+        if (r.subject() != null) {
+            g.writeStringField("uid", r.subject());
+            g.writeStringField("name", r.subject());
             g.writeNumberField("type_id", 1);
             g.writeStringField("type", "User");
-            if (r.get("roles") != null) {
+            if (r.roles() != null) {
                 g.writeArrayFieldStart("groups");
-                for (String role : r.get("roles").split(",")) {
+                for (String role : r.roles().split(",")) {
                     g.writeStartObject();
                     g.writeStringField("name", role);
                     g.writeEndObject();
                 }
                 g.writeEndArray();
             }
-        } else if (r.get("ip") == null && r.get("ua") == null) {
-            g.writeStringField("uid", r.get("log") == null ? "quaestor" : r.get("log"));
+        } else if (r.ip() == null && r.ua() == null) {
+            g.writeStringField("uid", r.log() == null ? "quaestor" : r.log());
             g.writeStringField("name", "quaestor");
             g.writeNumberField("type_id", 3);
             g.writeStringField("type", "System");
@@ -255,24 +256,24 @@ public final class OcsfEvent {
             g.writeStringField("type", "Unknown");
         }
         g.writeEndObject();
-        if (r.get("client") != null) {
-            g.writeStringField("app_name", r.get("client"));
+        if (r.client() != null) {
+            g.writeStringField("app_name", r.client());
         }
-        if (r.get("session") != null || r.get("correlation") != null) {
+        if (r.session() != null || r.correlation() != null) {
             g.writeObjectFieldStart("session");
-            g.writeStringField("uid", r.get("session") != null ? r.get("session") : r.get("correlation"));
+            g.writeStringField("uid", r.session() != null ? r.session() : r.correlation());
             g.writeEndObject();
         }
         g.writeEndObject();
     }
 
-    private static void writeSource(JsonGenerator g, Map<String, String> r) throws IOException {
+    private static void writeSource(JsonGenerator g, AuditRow r) throws IOException {
         g.writeObjectFieldStart("src_endpoint");
-        String ip = r.get("ip");
+        String ip = r.ip();
         if (ip == null) {
-            g.writeStringField("ip", r.get("subject") == null && r.get("ua") == null ? SELF_IP : UNSPECIFIED_IP);
-            if (r.get("log") != null && r.get("subject") == null) {
-                g.writeStringField("hostname", r.get("log"));
+            g.writeStringField("ip", r.subject() == null && r.ua() == null ? SELF_IP : UNSPECIFIED_IP);
+            if (r.log() != null && r.subject() == null) {
+                g.writeStringField("hostname", r.log());
             }
         } else if (ip.startsWith("hmac:")) {
             g.writeStringField("ip", UNSPECIFIED_IP);
@@ -281,15 +282,15 @@ public final class OcsfEvent {
             g.writeStringField("ip", ip);
         }
         g.writeEndObject();
-        if (r.get("ua") != null) {
+        if (r.ua() != null) {
             g.writeObjectFieldStart("http_request");
-            g.writeStringField("user_agent", r.get("ua"));
+            g.writeStringField("user_agent", r.ua());
             g.writeEndObject();
         }
     }
 
     /** The security_control profile: what the control decided (disposition, action) and under which policy. */
-    private static void securityControl(JsonGenerator g, List<Map<String, String>> records, String kind, String decision,
+    private static void securityControl(JsonGenerator g, List<AuditRow> records, String kind, String decision,
             String outcome) throws IOException {
         int disposition;
         int action;
@@ -307,8 +308,8 @@ public final class OcsfEvent {
         g.writeStringField("disposition", disposition == 2 ? "Blocked" : disposition == 1 ? "Allowed" : "Logged");
         g.writeNumberField("action_id", action);
         g.writeStringField("action", action == 2 ? "Denied" : action == 1 ? "Allowed" : "Other");
-        String revision = firstOf(records, "revision");
-        String rules = firstOf(records, "rules");
+        String revision = firstOf(records, AuditRow::revision);
+        String rules = firstOf(records, AuditRow::rules);
         g.writeObjectFieldStart("policy");
         g.writeStringField("name", policyName(kind, decision, rules));
         if (revision != null) {
@@ -346,7 +347,7 @@ public final class OcsfEvent {
     }
 
     /** What OCSF has no field for: the records' kinds, log positions and hashes, the bytes' SHA-256, the detail. */
-    private static void unmapped(JsonGenerator g, List<Map<String, String>> records) throws IOException {
+    private static void unmapped(JsonGenerator g, List<AuditRow> records) throws IOException {
         g.writeObjectFieldStart("unmapped");
         g.writeArrayFieldStart("records");
         for (var r : records) {
@@ -373,39 +374,44 @@ public final class OcsfEvent {
     private static final List<String> UNMAPPED_ONCE = List.of("sha256", "bytes", "items", "cache_scope", "auth_context",
             "client_info", "tenant", "uris", "uris_more", "detail");
 
-    private static String firstOf(List<Map<String, String>> records, String field) {
+    private static String firstOf(List<AuditRow> records, Function<AuditRow, String> field) {
         for (var r : records) {
-            if (r.get(field) != null) {
-                return r.get(field);
+            if (field.apply(r) != null) {
+                return field.apply(r);
             }
         }
         return null;
     }
 
-    private static String lastOf(List<Map<String, String>> records, String field) {
+    private static String lastOf(List<AuditRow> records, Function<AuditRow, String> field) {
         for (int i = records.size() - 1; i >= 0; i--) {
-            if (records.get(i).get(field) != null) {
-                return records.get(i).get(field);
+            if (field.apply(records.get(i)) != null) {
+                return field.apply(records.get(i));
             }
         }
         return null;
+    }
+
+    /** The last value of a field named in {@link #UNMAPPED_ONCE}. */
+    private static String lastOf(List<AuditRow> records, String name) {
+        return lastOf(records, r -> r.get(name));
     }
 
     /** Groups a stream of records ordered by request into requests, one list at a time. */
     public static final class RequestGroups {
-        private final List<Map<String, String>> current = new ArrayList<>();
+        private final List<AuditRow> current = new ArrayList<>();
         private final Sink sink;
 
         public interface Sink {
-            void request(List<Map<String, String>> records) throws IOException;
+            void request(List<AuditRow> records) throws IOException;
         }
 
         public RequestGroups(Sink sink) {
             this.sink = sink;
         }
 
-        public void add(Map<String, String> record) throws IOException {
-            if (!current.isEmpty() && !java.util.Objects.equals(current.get(0).get("request"), record.get("request"))) {
+        public void add(AuditRow record) throws IOException {
+            if (!current.isEmpty() && !java.util.Objects.equals(current.get(0).request(), record.request())) {
                 flush();
             }
             current.add(record);

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import dev.quaestor.audit.AuditRow;
 import dev.quaestor.audit.ExportCsv;
-import dev.quaestor.evidence.RecordFormat;
-import dev.quaestor.evidence.write.FlatJsonWriter;
+import dev.quaestor.evidence.write.JsonLinesWriter;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -15,9 +15,7 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -30,17 +28,10 @@ public final class SearchExport {
     /** Where the records come from, in the order the format needs (by request for OCSF, else by id). */
     @FunctionalInterface
     public interface Records {
-        void forEach(Consumer<Map<String, String>> each) throws Exception;
+        void forEach(Consumer<AuditRow> each) throws Exception;
     }
 
     private static final JsonFactory JSON = new JsonFactory();
-    private static final List<String> CSV_COLUMNS;
-
-    static {
-        var cols = new ArrayList<>(RecordFormat.FIELDS_V3);
-        cols.add("hash");
-        CSV_COLUMNS = List.copyOf(cols);
-    }
 
     private final String productVersion;
 
@@ -68,33 +59,42 @@ public final class SearchExport {
 
     private static long jsonl(Records records, OutputStream out) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        var lines = new JsonLinesWriter(w);
         long[] n = {0};
-        var line = new StringBuilder(1024);
         run(records, r -> {
-            var fields = new LinkedHashMap<String, String>();
-            for (String f : CSV_COLUMNS) {
-                if (r.get(f) != null) {
-                    fields.put(f, r.get(f));
-                }
+            try {
+                lines.write(line(r));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            if (r.get("chain") != null) {
-                fields.put("chain", r.get("chain"));
-                fields.put("prev", r.get("prev"));
-            }
-            line.setLength(0);
-            line.append("{\"type\":\"record\",");
-            String body = FlatJsonWriter.write(fields);
-            line.append(body, 1, body.length()).append('\n');
-            write(w, line);
             n[0]++;
         });
         w.flush();
         return n[0];
     }
 
+    /**
+     * A record's line: {@code "type":"record"}, then its present fields in version 3's order and its stored hash, then
+     * a version-1 record's log and link ({@code chain}, {@code prev}).
+     */
+    private static Map<String, String> line(AuditRow r) {
+        var fields = new LinkedHashMap<String, String>();
+        fields.put("type", "record");
+        for (String f : AuditRow.EXPORTED_FIELDS) {
+            if (r.get(f) != null) {
+                fields.put(f, r.get(f));
+            }
+        }
+        if (r.chain() != null) {
+            fields.put("chain", r.chain());
+            fields.put("prev", r.prev());
+        }
+        return fields;
+    }
+
     private static long csv(Records records, OutputStream out) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-        var csv = new ExportCsv(w, CSV_COLUMNS);
+        var csv = new ExportCsv(w, AuditRow.EXPORTED_FIELDS);
         long[] n = {0};
         run(records, r -> {
             try {
@@ -135,7 +135,7 @@ public final class SearchExport {
         return n[0];
     }
 
-    private static void run(Records records, Consumer<Map<String, String>> each) throws IOException {
+    private static void run(Records records, Consumer<AuditRow> each) throws IOException {
         try {
             records.forEach(each);
         } catch (UncheckedIOException e) {
@@ -144,14 +144,6 @@ public final class SearchExport {
             throw e;
         } catch (Exception e) {
             throw new IOException(e);
-        }
-    }
-
-    private static void write(Writer w, CharSequence s) {
-        try {
-            w.append(s);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

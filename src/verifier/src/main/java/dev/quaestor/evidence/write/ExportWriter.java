@@ -15,22 +15,30 @@ import java.util.Map;
 
 /**
  * Writes an export (JSON Lines, docs/audit-format.md, section 6), one line per call, with
- * {@link FlatJsonWriter}: what {@link ExportReader} reads. The caller keeps the export's order: keys,
+ * {@link JsonLinesWriter}: what {@link ExportReader} reads. The caller keeps the export's order: keys,
  * checkpoints, archive markers, nodes, then each log's records in {@code seq} order.
  */
 public final class ExportWriter {
 
-    private final Appendable out;
-    private final StringBuilder line = new StringBuilder(1024);
+    private final JsonLinesWriter out;
 
     public ExportWriter(Appendable out) {
-        this.out = out;
+        this.out = new JsonLinesWriter(out);
     }
 
     public void key(VerifierKey key) throws IOException {
         var m = new LinkedHashMap<String, Object>();
         m.put("type", "key");
         m.put("vkey", key.toString());
+        write(m);
+    }
+
+    /** A version-1 key line: its key id and its Ed25519 public key (base64). */
+    public void keyV1(String keyId, String publicKeyBase64) throws IOException {
+        var m = new LinkedHashMap<String, Object>();
+        m.put("type", "key");
+        m.put("keyId", keyId);
+        m.put("publicKey", publicKeyBase64);
         write(m);
     }
 
@@ -107,9 +115,6 @@ public final class ExportWriter {
     }
 
     private void write(Map<String, Object> m) throws IOException {
-        line.setLength(0);
-        FlatJsonWriter.write(m, line);
-        line.append('\n');
-        out.append(line);
+        out.write(m);
     }
 }

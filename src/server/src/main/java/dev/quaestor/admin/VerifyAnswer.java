@@ -1,0 +1,71 @@
+package dev.quaestor.admin;
+
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.OnlineVerifier;
+import dev.quaestor.audit.anchor.Anchorer;
+import dev.quaestor.evidence.check.Report;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The auditor API's verification: the online check of every log, and its answer with the trusted keys and anchoring. */
+@ApplicationScoped
+public class VerifyAnswer {
+
+    private final OnlineVerifier verifier;
+    private final AuditLog log;
+    private final Anchorer anchorer;
+
+    VerifyAnswer(OnlineVerifier verifier, AuditLog log, Anchorer anchorer) {
+        this.verifier = verifier;
+        this.log = log;
+        this.anchorer = anchorer;
+    }
+
+    /** Verifies every log in the database. */
+    public Report verify() {
+        return verifier.verify();
+    }
+
+    /** The JSON answer of a verification: each log's summary, problems, warnings, trusted keys and this log's anchoring. */
+    public Map<String, Object> body(Report r) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("verified", r.ok());
+        body.put("logs", r.logs().stream().map(l -> {
+            var m = new LinkedHashMap<String, Object>();
+            m.put("log", l.log());
+            m.put("records", l.records());
+            m.put("firstSeq", l.firstSeq());
+            m.put("lastSeq", l.lastSeq());
+            m.put("formats", l.formats());
+            m.put("checkpoints", l.checkpoints());
+            m.put("signedThrough", l.signedThrough());
+            m.put("unsignedTail", l.unsignedTail());
+            m.put("anchors", l.anchors());
+            m.put("anchoredThrough", l.anchoredThrough());
+            m.put("anchoredAt", l.anchoredAt() == null ? null : l.anchoredAt().toString());
+            m.put("unanchoredTail", l.unanchoredTail());
+            m.put("archivedThrough", l.archivedThrough());
+            m.put("nodes", l.nodes());
+            m.put("broken", l.broken());
+            return m;
+        }).toList());
+        body.put("problems", r.problems().stream().map(p -> Map.of("log", p.log(), "seq", p.seq(), "message", p.message())).toList());
+        body.put("warnings", r.warnings());
+        body.put("trustedKeys", log.trustedKeyStrings());
+        var a = anchorer.status();
+        var anchoring = new LinkedHashMap<String, Object>();
+        anchoring.put("enabled", a.enabled());
+        if (a.enabled()) {
+            anchoring.put("log", log.chain());
+            anchoring.put("tsa", a.tsa());
+            anchoring.put("lagSeconds", a.lagSeconds());
+            anchoring.put("waiting", a.waiting());
+            anchoring.put("anchoredThrough", a.anchoredThrough());
+            anchoring.put("anchoredAt", a.anchoredAt() == null ? null : a.anchoredAt().toString());
+            anchoring.put("lastFailure", a.lastFailure());
+        }
+        body.put("anchoring", anchoring);
+        return body;
+    }
+}

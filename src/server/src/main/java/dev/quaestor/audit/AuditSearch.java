@@ -1,0 +1,120 @@
+package dev.quaestor.audit;
+
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Searches of the audit log for compliance staff, on the audit-read pool ({@link AuditPools#READ}): a page of
+ * matching records at a time (cursor paging by row id), how many a search matches, and the records of one request or
+ * at one log position.
+ */
+@ApplicationScoped
+public class AuditSearch {
+
+    public record Page(List<AuditRow> records, String nextCursor) {
+    }
+
+    /**
+     * How many records a search matches, and how many events they stand for: one each, but a summary of refused
+     * attempts ({@code ATTEMPT_SUMMARY}) stands for every refusal it counts. Counted over at most {@code cap} records
+     * (the first by id), so that a search of the whole log stays cheap; {@code capped} says when there were more.
+     */
+    public record Totals(long records, long events, boolean capped) {
+    }
+
+    static final String SELECT = "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry";
+
+    private final AgroalDataSource ds;
+    private final AuditLog log;
+
+    AuditSearch(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, AuditLog log) {
+        this.ds = ds;
+        this.log = log;
+    }
+
+    public Page search(AuditQuery q) {
+        var where = q.where(log.hasher());
+        var args = new ArrayList<>(where.args());
+        String sql = SELECT + where.sql();
+        if (q.after() != null) {
+            sql += " AND id > ?";
+            args.add(q.after());
+        }
+        int limit = Math.max(1, Math.min(q.limit(), 1000));
+        sql += " ORDER BY id LIMIT " + (limit + 1);
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, args);
+            var out = new ArrayList<AuditRow>();
+            boolean more = false;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (out.size() == limit) {
+                        more = true;
+                        break;
+                    }
+                    out.add(AuditRow.read(rs));
+                }
+            }
+            return new Page(out, more ? out.get(out.size() - 1).id().toString() : null);
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    public Totals totals(AuditQuery q, int cap) {
+        var where = q.where(log.hasher());
+        // One more than the cap is read, to tell whether there were more; the events are those of the first cap.
+        String sql = "SELECT count(*), coalesce(sum(CASE WHEN n > " + cap + " THEN 0 WHEN kind = 'ATTEMPT_SUMMARY'"
+                + " AND event_count IS NOT NULL THEN event_count ELSE 1 END), 0) FROM (SELECT kind, event_count,"
+                + " row_number() OVER (ORDER BY id) AS n FROM audit_entry" + where.sql() + " ORDER BY id LIMIT " + (cap + 1)
+                + ") matched";
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, where.args());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long records = rs.getLong(1);
+                return new Totals(Math.min(records, cap), rs.getLong(2), records > cap);
+            }
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    /** The records of one request, in the order they were written. */
+    public List<AuditRow> requestRecords(String requestId) {
+        return select(SELECT + " WHERE request_id = ? ORDER BY id", requestId);
+    }
+
+    /** The record at {@code seq} of log {@code logId}, if the database holds it. */
+    public Optional<AuditRow> recordAt(String logId, long seq) {
+        return select(SELECT + " WHERE chain_id = ? AND seq = ?", logId, seq).stream().findFirst();
+    }
+
+    private List<AuditRow> select(String sql, Object... params) {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, List.of(params));
+            var out = new ArrayList<AuditRow>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(AuditRow.read(rs));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    static void bind(PreparedStatement ps, List<Object> args) throws SQLException {
+        for (int i = 0; i < args.size(); i++) {
+            ps.setObject(i + 1, args.get(i));
+        }
+    }
+}
