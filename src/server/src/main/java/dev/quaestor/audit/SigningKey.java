@@ -45,6 +45,11 @@ final class SigningKey {
                             + "\n-----END PRIVATE KEY-----\n");
                     LOG.warnf("audit checkpoints are signed with a key generated for development in %s (never use it for real)", file);
                 }
+                if (!Files.exists(file)) {
+                    throw new IllegalStateException("no audit signing key at " + file + ": set QUAESTOR_AUDIT_SIGNING_KEY_FILE "
+                            + "(quaestor.audit.signing-key-file) to an Ed25519 private key file (PKCS#8 PEM), or give the "
+                            + "key itself in QUAESTOR_AUDIT_SIGNING_KEY (quaestor.audit.signing-key)");
+                }
                 pkcs8 = Files.readString(file);
             }
             if (pkcs8 != null) {
@@ -53,7 +58,8 @@ final class SigningKey {
                 return new SigningKey(priv, publicFrom(priv), name);
             }
             if (!config.generateKey()) {
-                throw new IllegalStateException("no audit signing key: set quaestor.audit.signing-key or quaestor.audit.signing-key-file");
+                throw new IllegalStateException("no audit signing key: set QUAESTOR_AUDIT_SIGNING_KEY_FILE "
+                        + "(quaestor.audit.signing-key-file) or QUAESTOR_AUDIT_SIGNING_KEY (quaestor.audit.signing-key)");
             }
             KeyPair kp = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
             LOG.warn("audit checkpoints are signed with a generated throw-away key (dev/test only)");

@@ -116,7 +116,8 @@ final class YamlReader {
             }
             out.put(key, t.getValueNode());
         }
-        for (String r : required) {
+        // In a fixed order, so that the server and the offline CLI name the same missing key for the same file.
+        for (String r : new java.util.TreeSet<>(required)) {
             if (!out.containsKey(r)) {
                 throw fail(node, what + " is missing required key '" + r + "'");
             }
