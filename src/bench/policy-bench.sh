@@ -3,4 +3,4 @@
 # Not part of `./mvnw verify`. Prints JMH's sample-time table with p0.50 and p0.99 per size.
 set -euo pipefail
 exec "$(dirname "${BASH_SOURCE[0]}")/run.sh" org.openjdk.jmh.Main PolicyDecisionBenchmark \
-  -rf json -rff bench/target/policy-decision.json "$@"
+  -rf json -rff src/bench/target/policy-decision.json "$@"

@@ -5,4 +5,4 @@
 set -euo pipefail
 redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG || redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
 exec "$(dirname "${BASH_SOURCE[0]}")/run.sh" org.openjdk.jmh.Main RateLimiterBenchmark \
-  -rf json -rff bench/target/ratelimit.json "$@"
+  -rf json -rff src/bench/target/ratelimit.json "$@"

@@ -2,7 +2,7 @@
 # Why request ids are time-ordered (README "What is recorded"): inserts into a table with a varchar id index,
 # random UUIDs (version 4) against time-ordered ones (version 7 shape: milliseconds first), in rounds of
 # ROWS rows, against local PostgreSQL. Prints the seconds each round took; the gap widens as the index
-# outgrows shared_buffers. Uses and then drops a scratch database. Usage: bench/request-id-index.sh [ROUNDS=6] [ROWS=400000]
+# outgrows shared_buffers. Uses and then drops a scratch database. Usage: src/bench/request-id-index.sh [ROUNDS=6] [ROWS=400000]
 set -euo pipefail
 rounds="${1:-6}"; rows="${2:-400000}"
 pg=(psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -q)
