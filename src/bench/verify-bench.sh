@@ -8,7 +8,7 @@ top="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 records=${1:-1000000}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$top/src/bench/run.sh" -Xmx1g -- dev.quaestor.bench.audit.VerifyBench "$dir" "$records"
+"$top/src/bench/run.sh" -Xmx1g -Djava.util.logging.manager=org.jboss.logmanager.LogManager -- dev.quaestor.bench.audit.VerifyBench "$dir" "$records"
 jar="$top/src/verifier/target/quaestor-verify.jar"
 for export in plain anchored; do
   tsa=()
