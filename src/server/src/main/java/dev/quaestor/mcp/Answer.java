@@ -37,7 +37,7 @@ record Answer(Object body, int status, Map<String, String> headers, CompletionSt
      */
     static Answer afterCommit(RecordedRefusal record, Answer answer, Answer unrecorded) {
         var headers = new LinkedHashMap<>(answer.headers());
-        headers.put(McpEndpoint.REQUEST_ID_HEADER, record.requestId());
+        headers.put(McpHeaders.REQUEST_ID, record.requestId());
         var now = new Answer(answer.body(), answer.status(), headers);
         return new Answer(now.body(), now.status(), now.headers(), record.committed().handle((v, e) -> e == null ? now : unrecorded));
     }
@@ -73,8 +73,8 @@ record Answer(Object body, int status, Map<String, String> headers, CompletionSt
             return accepted();
         }
         // The request id a batch is known by is its first element's (a summary's, if that one was counted in one).
-        String first = answers.get(0).headers().get(McpEndpoint.REQUEST_ID_HEADER);
-        return new Answer(bodies, 200, first == null ? Map.of() : Map.of(McpEndpoint.REQUEST_ID_HEADER, first));
+        String first = answers.get(0).headers().get(McpHeaders.REQUEST_ID);
+        return new Answer(bodies, 200, first == null ? Map.of() : Map.of(McpHeaders.REQUEST_ID, first));
     }
 
     /**

@@ -88,7 +88,7 @@ public class CapRefusals {
         var addr = rc.request().remoteAddress();
         String ip = addr == null ? null : addr.hostAddress();
         String userAgent = rc.request().getHeader("User-Agent");
-        String session = rc.request().getHeader(McpEndpoint.SESSION_HEADER);
+        String session = rc.request().getHeader(McpHeaders.SESSION);
         if (identity == null) {
             return Caller.anonymous(ip, userAgent, session);
         }
@@ -155,7 +155,7 @@ public class CapRefusals {
             if (e != null) {
                 return unrecordedResponse();
             }
-            var b = Response.status(cap.status).type("application/json").header(McpEndpoint.REQUEST_ID_HEADER, record.requestId())
+            var b = Response.status(cap.status).type("application/json").header(McpHeaders.REQUEST_ID, record.requestId())
                     .entity(errorBody(cap.code, cap.message, record.requestId(), cap.retryAfterSeconds));
             if (cap.retryAfterSeconds > 0) {
                 b.header("Retry-After", Integer.toString(cap.retryAfterSeconds));
@@ -236,7 +236,7 @@ public class CapRefusals {
             response.putHeader("Retry-After", Integer.toString(retryAfterSeconds));
         }
         if (requestId != null) {
-            response.putHeader(McpEndpoint.REQUEST_ID_HEADER, requestId);
+            response.putHeader(McpHeaders.REQUEST_ID, requestId);
         }
         if (close) {
             response.putHeader("Connection", "close");

@@ -11,11 +11,9 @@ import java.util.List;
  */
 record Envelope(String protocolVersion, JsonNode clientCapabilities, String clientInfo) {
 
-    static final String PROTOCOL_VERSION = EraRouter.META_PROTOCOL_VERSION;
+    static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
     static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     static final String CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
-    /** The longest client name/version recorded. */
-    private static final int MAX_CLIENT_INFO = 256;
 
     /** Why the envelope is malformed, naming every missing or mistyped key; null if it is whole. */
     static String problem(JsonNode params) {
@@ -42,15 +40,6 @@ record Envelope(String protocolVersion, JsonNode clientCapabilities, String clie
     /** The envelope of params for which {@link #problem} found nothing. */
     static Envelope of(JsonNode params) {
         JsonNode meta = params.get("_meta");
-        return new Envelope(meta.get(PROTOCOL_VERSION).asText(), meta.get(CLIENT_CAPABILITIES), clientInfo(meta.get(CLIENT_INFO)));
-    }
-
-    /** {@code name/version} from an {@code Implementation} object, or null. */
-    static String clientInfo(JsonNode info) {
-        if (info == null || !info.isObject() || !info.path("name").isTextual()) {
-            return null;
-        }
-        String s = info.get("name").asText() + (info.path("version").isTextual() ? "/" + info.get("version").asText() : "");
-        return s.length() <= MAX_CLIENT_INFO ? s : s.substring(0, MAX_CLIENT_INFO);
+        return new Envelope(meta.get(PROTOCOL_VERSION).asText(), meta.get(CLIENT_CAPABILITIES), ClientInfo.of(meta.get(CLIENT_INFO)));
     }
 }

@@ -13,8 +13,6 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 final class EraRouter {
 
-    static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-
     enum Era {
         /** Stateless, 2026-07-28. */
         MODERN,
@@ -24,28 +22,40 @@ final class EraRouter {
         MIXED_BATCH
     }
 
+    /**
+     * Where a POST goes, and for a stateless one the revision it is served under: the one its claim names, or
+     * {@link ProtocolRevision#UNVERSIONED} when it claims none this server speaks statelessly. A 2025 request's
+     * revision is its session's, so its route carries none.
+     */
+    record Route(Era era, ProtocolRevision revision) {
+    }
+
     private EraRouter() {
     }
 
-    static Era classify(JsonNode root, String versionHeader) {
+    static Route route(JsonNode root, VersionHeader version) {
         if (root.isArray()) {
             for (JsonNode item : root) {
                 if (claimsModern(item)) {
-                    return Era.MIXED_BATCH;
+                    return new Route(Era.MIXED_BATCH, null);
                 }
             }
-            return Era.LEGACY;
+            return new Route(Era.LEGACY, null);
         }
         JsonNode claim = claim(root);
         if (claim != null) {
-            return claim.isTextual() && ProtocolVersions.isLegacy(claim.asText()) ? Era.LEGACY : Era.MODERN;
+            if (claim.isTextual() && ProtocolRevision.session(claim.asText()).isPresent()) {
+                return new Route(Era.LEGACY, null);
+            }
+            return new Route(Era.MODERN, claim.isTextual() ? ProtocolRevision.named(claim.asText())
+                    .filter(ProtocolRevision::stateless).orElse(ProtocolRevision.UNVERSIONED) : ProtocolRevision.UNVERSIONED);
         }
-        return versionHeader != null && ProtocolVersions.MODERN.equals(versionHeader.strip()) ? Era.MODERN : Era.LEGACY;
+        return version.namesStateless() ? new Route(Era.MODERN, ProtocolRevision.UNVERSIONED) : new Route(Era.LEGACY, null);
     }
 
     private static boolean claimsModern(JsonNode message) {
         JsonNode claim = claim(message);
-        return claim != null && !(claim.isTextual() && ProtocolVersions.isLegacy(claim.asText()));
+        return claim != null && !(claim.isTextual() && ProtocolRevision.session(claim.asText()).isPresent());
     }
 
     private static JsonNode claim(JsonNode message) {
@@ -53,6 +63,6 @@ final class EraRouter {
             return null;
         }
         JsonNode meta = message.path("params").path("_meta");
-        return meta.isObject() ? meta.get(META_PROTOCOL_VERSION) : null;
+        return meta.isObject() ? meta.get(Envelope.PROTOCOL_VERSION) : null;
     }
 }

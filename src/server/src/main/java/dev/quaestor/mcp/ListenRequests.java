@@ -64,25 +64,25 @@ class ListenRequests {
      * The stream of a checked listen request, or the {@link Answer} refusing it (answered as ordinary JSON,
      * before any stream opens). {@code tokenExpiry}: the stream ends gracefully then.
      */
-    Object open(StatelessRpc.Checked c, Instant tokenExpiry, Sse sse) {
+    Listen open(Check.Passed c, Instant tokenExpiry, Sse sse) {
         RequestContext ctx = c.ctx();
         String rid = ctx.requestId();
         if (!streams.hasRoom()) {
-            return WireErrors.modern(c.id(), ErrorCodes.UNAVAILABLE,
+            return new Listen.Refused(WireErrors.modern(c.id(), ErrorCodes.UNAVAILABLE,
                     "Service unavailable: this replica holds as many listen streams as it may", Map.of(), rid, 503,
-                    Map.of("Retry-After", "5"));
+                    Map.of("Retry-After", "5")));
         }
         String subject = ctx.identity().subject();
         try {
             streams.reserve(subject);
         } catch (SubjectCapReached e) {
-            return refusals.modern(c.id(), e.cap, ctx.caller(), "subscriptions/listen", e.detail(), rid);
+            return new Listen.Refused(refusals.modern(c.id(), e.cap, ctx.caller(), "subscriptions/listen", e.detail(), rid));
         }
         boolean opened = false;
         try {
-            Object answer = open(c, ctx, subject, tokenExpiry, sse);
-            opened = !(answer instanceof Answer);
-            return answer;
+            Listen listen = open(c, ctx, subject, tokenExpiry, sse);
+            opened = listen instanceof Listen.Opened;
+            return listen;
         } finally {
             if (!opened) {
                 streams.unreserve(subject);
@@ -90,7 +90,7 @@ class ListenRequests {
         }
     }
 
-    private Object open(StatelessRpc.Checked c, RequestContext ctx, String subject, Instant tokenExpiry, Sse sse) {
+    private Listen open(Check.Passed c, RequestContext ctx, String subject, Instant tokenExpiry, Sse sse) {
         String rid = ctx.requestId();
         ListenGrant grant;
         try {
@@ -100,19 +100,19 @@ class ListenRequests {
             }
             grant = pipeline.listen(ctx, uris(filter), flag(filter, "resourcesListChanged"), maxUris).result();
         } catch (Refusal r) {
-            return RefusalErrors.modern(c.id(), r, ctx.codes(), rid);
+            return new Listen.Refused(RefusalErrors.modern(c.id(), r, ctx.codes(), rid));
         } catch (McpError e) {
-            return StatelessRpc.error(c.id(), e, rid);
+            return new Listen.Refused(StatelessRpc.error(c.id(), e, rid));
         } catch (RuntimeException e) {
             LOG.errorf(e, "internal error in request %s", rid);
-            return WireErrors.modern(c.id(), ErrorCodes.INTERNAL_ERROR, "Internal error", rid, 200);
+            return new Listen.Refused(WireErrors.modern(c.id(), ErrorCodes.INTERNAL_ERROR, "Internal error", rid, 200));
         }
         Map<String, Object> meta = Map.of(ModernResults.SUBSCRIPTION_ID, c.id());
         var holder = new StreamHolder(new Subscriber(ctx.identity(), ctx.sourceIp()), ctx.caller(), rid,
                 ctx.protocolVersion());
         var outlet = new ListenOutlet("listen:" + rid + ":" + RequestIds.next(), new LinkedHashSet<>(grant.resourceUris()),
                 grant.listChanged(), holder, meta, acknowledgement(c.id(), grant), sse);
-        return streams.open(outlet, subject, tokenExpiry, finalResult(c.id()));
+        return new Listen.Opened(streams.open(outlet, subject, tokenExpiry, finalResult(c.id())));
     }
 
     /** {@code notifications/subscriptions/acknowledged}: only what was granted. */

@@ -63,9 +63,6 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class McpEndpoint {
 
     private static final Logger LOG = Logger.getLogger(McpEndpoint.class);
-    static final String SESSION_HEADER = "Mcp-Session-Id";
-    static final String VERSION_HEADER = "MCP-Protocol-Version";
-    static final String REQUEST_ID_HEADER = "X-Request-Id";
 
     @Inject
     ObjectMapper json;
@@ -107,9 +104,12 @@ public class McpEndpoint {
         return path != null && (path.equals("/mcp") || path.startsWith("/mcp/"));
     }
 
-    /** A POST read and parsed, or the response that refuses it (complete once its record, if any, has committed). */
-    private record Parsed(JsonNode root, Identity identity, String sourceIp, String userAgent, boolean sse,
-            CompletionStage<Response> refusal) {
+    /**
+     * A POST read and parsed, with its {@code MCP-Protocol-Version} header read once, or the response that refuses it
+     * (complete once its record, if any, has committed).
+     */
+    private record Parsed(JsonNode root, VersionHeader version, Identity identity, String sourceIp, String userAgent,
+            boolean sse, CompletionStage<Response> refusal) {
     }
 
     /**
@@ -125,11 +125,11 @@ public class McpEndpoint {
         if (p.refusal() != null) {
             return later(rc, p.refusal());
         }
-        String version = headers.getHeaderString(VERSION_HEADER);
-        Answer answer = switch (EraRouter.classify(p.root(), version)) {
-            case MODERN -> stateless.handle(p.root(), modernInbound(headers, p, requestId));
+        EraRouter.Route route = EraRouter.route(p.root(), p.version());
+        Answer answer = switch (route.era()) {
+            case MODERN -> stateless.handle(p.root(), modernInbound(headers, p, route, requestId));
             case LEGACY -> sessionRpc.post(p.root(), new SessionRpc.Inbound(requestId, p.identity(), p.sourceIp(),
-                    p.userAgent(), tokenExpiry(), headers.getHeaderString(SESSION_HEADER), version));
+                    p.userAgent(), tokenExpiry(), headers.getHeaderString(McpHeaders.SESSION), p.version()));
             case MIXED_BATCH -> WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST,
                     "A JSON-RPC batch cannot carry 2026-07-28 requests (that revision has no batches)", requestId, 400);
         };
@@ -189,25 +189,23 @@ public class McpEndpoint {
         if (p.refusal() != null) {
             throw refusal(rc, p.refusal());
         }
-        String version = headers.getHeaderString(VERSION_HEADER);
-        if (EraRouter.classify(p.root(), version) != EraRouter.Era.MODERN
-                || !"subscriptions/listen".equals(p.root().path("method").asText(null))) {
+        EraRouter.Route route = EraRouter.route(p.root(), p.version());
+        if (route.era() != EraRouter.Era.MODERN || !"subscriptions/listen".equals(p.root().path("method").asText(null))) {
             throw refusal(rc, post(rc, headers, request));
         }
-        Object checked = stateless.check(p.root(), modernInbound(headers, p, requestId));
-        if (checked instanceof Answer refused) {
-            throw refusal(rc, refused.settled().thenApply(a -> render(a, false, request, requestId)));
+        Check checked = stateless.check(p.root(), modernInbound(headers, p, route, requestId));
+        if (checked instanceof Check.Answered refused) {
+            throw refusal(rc, refused.answer().settled().thenApply(a -> render(a, false, request, requestId)));
         }
-        Object opened = listens.open((StatelessRpc.Checked) checked, tokenExpiry(), sse);
-        if (opened instanceof Answer refused) {
-            throw refusal(rc, refused.settled().thenApply(a -> render(a, false, request, requestId)));
+        Listen listen = listens.open((Check.Passed) checked, tokenExpiry(), sse);
+        if (listen instanceof Listen.Refused refused) {
+            throw refusal(rc, refused.answer().settled().thenApply(a -> render(a, false, request, requestId)));
         }
         // The request itself is done; its stream must not hold one of the replica's in-flight places.
         admission.release(rc);
         // Set on the HTTP response directly: a streamed answer has no Response of its own to carry it.
-        request.response().putHeader(REQUEST_ID_HEADER, requestId);
-        @SuppressWarnings("unchecked")
-        Multi<OutboundSseEvent> events = (Multi<OutboundSseEvent>) opened;
+        request.response().putHeader(McpHeaders.REQUEST_ID, requestId);
+        Multi<OutboundSseEvent> events = ((Listen.Opened) listen).events();
         return deadlines.watch(WriteDeadlines.Kind.EVENTS, request, events, McpEndpoint::eventBytes);
     }
 
@@ -243,24 +241,23 @@ public class McpEndpoint {
         if (scope != null) {
             return refused(scope);
         }
+        VersionHeader version = VersionHeader.of(headers.getHeaderString(McpHeaders.PROTOCOL_VERSION));
         JsonNode root = JsonBodies.declaresUtf8(contentType) ? jsonBodies.parse(body) : null;
         if (root == null) {
-            String version = headers.getHeaderString(VERSION_HEADER);
-            boolean modern = version != null && ProtocolVersions.MODERN.equals(version.strip());
-            Answer a = modern ? WireErrors.modern(null, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400)
+            Answer a = version.namesStateless() ? WireErrors.modern(null, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400)
                     : WireErrors.legacy(NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400);
             return refused(CompletableFuture.completedFuture(render(a, sse, request, requestId)));
         }
-        return new Parsed(root, identity, sourceIp, userAgent, sse, null);
+        return new Parsed(root, version, identity, sourceIp, userAgent, sse, null);
     }
 
     private static Parsed refused(CompletionStage<Response> r) {
-        return new Parsed(null, null, null, null, false, r);
+        return new Parsed(null, null, null, null, null, false, r);
     }
 
-    private StatelessRpc.Inbound modernInbound(HttpHeaders headers, Parsed p, String requestId) {
+    private StatelessRpc.Inbound modernInbound(HttpHeaders headers, Parsed p, EraRouter.Route route, String requestId) {
         return new StatelessRpc.Inbound(requestId, p.identity(), p.sourceIp(), p.userAgent(), correlationId(),
-                headers.getHeaderString(VERSION_HEADER), headers.getHeaderString(RequestHeaders.METHOD),
+                route.revision(), p.version(), headers.getHeaderString(RequestHeaders.METHOD),
                 headers.getHeaderString(RequestHeaders.NAME));
     }
 
@@ -285,7 +282,7 @@ public class McpEndpoint {
         if (scope != null) {
             throw refusal(rc, scope);
         }
-        String sessionId = headers.getHeaderString(SESSION_HEADER);
+        String sessionId = headers.getHeaderString(McpHeaders.SESSION);
         if (sessionId == null || sessionId.isBlank()) {
             throw new WebApplicationException(plain(400, "Missing Mcp-Session-Id header; call initialize first", requestId));
         }
@@ -298,15 +295,14 @@ public class McpEndpoint {
             throw new WebApplicationException(plain(503, "Service unavailable", requestId));
         }
         if (session.isEmpty()) {
-            throw new WebApplicationException(Response.status(404).header(REQUEST_ID_HEADER, requestId).build());
+            throw new WebApplicationException(Response.status(404).header(McpHeaders.REQUEST_ID, requestId).build());
         }
-        String version = headers.getHeaderString(VERSION_HEADER);
-        if (version != null && !ProtocolVersions.isLegacy(version.strip())) {
+        if (VersionHeader.of(headers.getHeaderString(McpHeaders.PROTOCOL_VERSION)).refusedOnSessions()) {
             throw new WebApplicationException(plain(400, "Unsupported MCP-Protocol-Version", requestId));
         }
         SessionStore.Session s = session.get();
         var ctx = new RequestContext(requestId, identity, sourceIp, userAgent, s.id(), null, s.clientInfo(),
-                RefusalErrors.legacy(s.protocolVersion()));
+                s.revision().pipeline());
         var holder = new StreamHolder(new Subscriber(identity, sourceIp), ctx.caller(), requestId, s.protocolVersion());
         try {
             return deadlines.watch(WriteDeadlines.Kind.EVENTS, request,
@@ -341,24 +337,24 @@ public class McpEndpoint {
     }
 
     private Response endSession(HttpHeaders headers, Identity identity, String sourceIp, String userAgent, String requestId) {
-        String sessionId = headers.getHeaderString(SESSION_HEADER);
+        String sessionId = headers.getHeaderString(McpHeaders.SESSION);
         if (sessionId == null || sessionId.isBlank()) {
-            return Response.status(400).header(REQUEST_ID_HEADER, requestId).build();
+            return Response.status(400).header(McpHeaders.REQUEST_ID, requestId).build();
         }
         Optional<SessionStore.Session> session = sessions.find(sessionId, identity.subject());
         if (session.isEmpty()) {
-            return Response.status(404).header(REQUEST_ID_HEADER, requestId).build();
+            return Response.status(404).header(McpHeaders.REQUEST_ID, requestId).build();
         }
         SessionStore.Session s = session.get();
         var ctx = new RequestContext(requestId, identity, sourceIp, userAgent, s.id(), null, s.clientInfo(),
-                RefusalErrors.legacy(s.protocolVersion()));
+                s.revision().pipeline());
         try {
             sessionAudit.deleted(requestId, ctx.caller(), s.protocolVersion());
         } catch (AuditUnavailableException e) {
             return plain(503, "Service unavailable: the audit log cannot record this request", requestId);
         }
         if (!sessions.end(sessionId, identity.subject())) {
-            return Response.status(404).header(REQUEST_ID_HEADER, requestId).build();
+            return Response.status(404).header(McpHeaders.REQUEST_ID, requestId).build();
         }
         // The stream here ends now; a stream on another replica ends at that replica's next check.
         streams.close(sessionId);
@@ -368,7 +364,7 @@ public class McpEndpoint {
             // The session has ended, so its subscriptions can never be delivered; the sweep removes them.
             LOG.warnf("subscriptions of ended session could not be removed: %s", e.toString());
         }
-        return Response.noContent().header(REQUEST_ID_HEADER, requestId).build();
+        return Response.noContent().header(McpHeaders.REQUEST_ID, requestId).build();
     }
 
     /** The HTTP response for an answer: its body as JSON (or one SSE event), or its status alone. */
@@ -377,8 +373,8 @@ public class McpEndpoint {
             return streamed.build(s, sse, request, requestId, a.headers());
         }
         Response.ResponseBuilder b = a.body() == null ? Response.status(a.status()) : respond(a.status(), a.body(), sse);
-        if (!a.headers().containsKey(REQUEST_ID_HEADER)) {
-            b.header(REQUEST_ID_HEADER, requestId); // else the answer names the record it was counted in
+        if (!a.headers().containsKey(McpHeaders.REQUEST_ID)) {
+            b.header(McpHeaders.REQUEST_ID, requestId); // else the answer names the record it was counted in
         }
         a.headers().forEach(b::header);
         return b.build();
@@ -400,7 +396,7 @@ public class McpEndpoint {
     }
 
     private static Response plain(int status, String message, String requestId) {
-        return Response.status(status).type("text/plain").entity(message + "\n").header(REQUEST_ID_HEADER, requestId).build();
+        return Response.status(status).type("text/plain").entity(message + "\n").header(McpHeaders.REQUEST_ID, requestId).build();
     }
 
     /** The verified token's expiry, if it has one. */

@@ -15,7 +15,6 @@ final class ModernResults {
 
     static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
     static final String SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-    static final Schema.Implementation IMPLEMENTATION = new Schema.Implementation("quaestor", "Quaestor", ServerVersion.VALUE);
 
     private ModernResults() {
     }
@@ -51,7 +50,7 @@ final class ModernResults {
     /** {@code _meta} with the server's identity. */
     static ObjectNode meta(ObjectMapper json) {
         ObjectNode meta = json.createObjectNode();
-        meta.set(SERVER_INFO, json.valueToTree(IMPLEMENTATION));
+        meta.set(SERVER_INFO, json.valueToTree(ServerInfo.IMPLEMENTATION));
         return meta;
     }
 

@@ -6,12 +6,11 @@ import dev.quaestor.mcp.schema.ErrorCodes;
 import dev.quaestor.mcp.schema.McpError;
 import dev.quaestor.pipeline.ReasonCodes;
 import dev.quaestor.pipeline.Refusal;
-import dev.quaestor.pipeline.Revision;
 import java.util.Map;
 
 /**
  * How a refusal of the request path is answered on the wire: its JSON-RPC code, HTTP status and headers,
- * per protocol revision.
+ * per protocol revision (the codes themselves: {@link ProtocolRevision#codes()}).
  *
  * <p>A policy denial is -32003 on every revision. 2026-07-28 calls -32000 to -32019 a legacy range that new
  * implementations should not use, but -32003 is this server's contract with its clients and their audits,
@@ -20,50 +19,11 @@ import java.util.Map;
  */
 final class RefusalErrors {
 
-    /** The codes of the error contract for the 2025 revisions. */
-    static final ReasonCodes CODES_2025 = reason -> switch (reason) {
-        case DENIED -> ErrorCodes.PERMISSION_DENIED;
-        case INVALID_URI, INVALID_ARGUMENT -> ErrorCodes.INVALID_PARAMS;
-        case NOT_FOUND -> ErrorCodes.RESOURCE_NOT_FOUND;
-        case TOO_MANY_SUBSCRIPTIONS -> ErrorCodes.INVALID_REQUEST;
-        case RATE_LIMITED -> ErrorCodes.RATE_LIMITED;
-        case TIMED_OUT -> ErrorCodes.REQUEST_TIMEOUT;
-        case UNAVAILABLE -> ErrorCodes.UNAVAILABLE;
-        case TOO_LARGE, INTERNAL -> ErrorCodes.INTERNAL_ERROR;
-    };
-
-    /** The codes of the error contract for 2026-07-28. */
-    static final ReasonCodes CODES_2026 = reason -> switch (reason) {
-        case DENIED -> ErrorCodes.PERMISSION_DENIED;
-        case INVALID_URI, INVALID_ARGUMENT, NOT_FOUND, TOO_MANY_SUBSCRIPTIONS -> ErrorCodes.INVALID_PARAMS;
-        case RATE_LIMITED -> ErrorCodes.RATE_LIMITED;
-        case TIMED_OUT -> ErrorCodes.REQUEST_TIMEOUT;
-        case UNAVAILABLE -> ErrorCodes.UNAVAILABLE;
-        case TOO_LARGE, INTERNAL -> ErrorCodes.INTERNAL_ERROR;
-    };
-
-    /** 2026-07-28: canonical URIs only, results declare their cache scope. */
-    static final Revision REVISION_2026 = new Revision(ProtocolVersions.MODERN, CODES_2026, true, true);
-
-    private static final Map<String, Revision> LEGACY = Map.of(
-            "2025-11-25", new Revision("2025-11-25", CODES_2025, false, false),
-            "2025-06-18", new Revision("2025-06-18", CODES_2025, false, false),
-            "2025-03-26", new Revision("2025-03-26", CODES_2025, false, false));
-
     /** Seconds a client is asked to wait before retrying what could not be served now. */
     private static final String UNAVAILABLE_RETRY_SECONDS = "5";
     private static final String UNRECORDED = "Service unavailable: the audit log cannot record this request";
 
     private RefusalErrors() {
-    }
-
-    /** The revision of a 2025 session. */
-    static Revision legacy(String version) {
-        Revision r = LEGACY.get(version);
-        if (r == null) {
-            throw new IllegalArgumentException("not a 2025 revision: " + version);
-        }
-        return r;
     }
 
     /**

@@ -22,7 +22,6 @@ final class RequestHeaders {
 
     static final String METHOD = "Mcp-Method";
     static final String NAME = "Mcp-Name";
-    static final String VERSION = "MCP-Protocol-Version";
 
     private static final String SENTINEL_START = "=?base64?";
     private static final String SENTINEL_END = "?=";

@@ -56,7 +56,7 @@ class RequiredScopes {
             return null;
         }
         var caller = new Caller(identity.subject(), identity.client(), identity.tenant(),
-                List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, request.getHeader(McpEndpoint.SESSION_HEADER),
+                List.copyOf(new TreeSet<>(identity.roles())), sourceIp, userAgent, request.getHeader(McpHeaders.SESSION),
                 null, null, null);
         RecordedRefusal record;
         try {
@@ -79,13 +79,13 @@ class RequiredScopes {
                 + "\", resource_metadata=\"" + PublicUrl.of(request) + "/.well-known/oauth-protected-resource/mcp\""
                 + ", error_description=\"The token lacks a required scope\"";
         return Response.status(403).type("text/plain").header("WWW-Authenticate", challenge)
-                .header(McpEndpoint.REQUEST_ID_HEADER, requestId)
+                .header(McpHeaders.REQUEST_ID, requestId)
                 .entity("Forbidden: the token lacks the scope " + String.join(" ", missing) + "\n").build();
     }
 
     private static Response unrecorded(String requestId) {
         return Response.status(503).type("text/plain").header("Retry-After", "5")
-                .header(McpEndpoint.REQUEST_ID_HEADER, requestId)
+                .header(McpHeaders.REQUEST_ID, requestId)
                 .entity("Service unavailable: the audit log cannot record this request\n").build();
     }
 }

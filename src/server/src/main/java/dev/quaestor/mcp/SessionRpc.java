@@ -44,12 +44,10 @@ import org.jboss.logging.Logger;
 class SessionRpc {
 
     private static final Logger LOG = Logger.getLogger(SessionRpc.class);
-    static final String INSTRUCTIONS =
-            "Governed read access to organisational content. Every read is authorised by policy and audited.";
 
     /** The HTTP request around one 2025 POST. */
     record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, Instant tokenExpiry,
-            String sessionHeader, String versionHeader) {
+            String sessionHeader, VersionHeader version) {
     }
 
     private final SessionStore sessions;
@@ -111,18 +109,19 @@ class SessionRpc {
             return new Answer(null, 404, Map.of());
         }
         SessionStore.Session session = found.get();
-        String version = in.versionHeader() == null ? null : in.versionHeader().strip();
-        if (version != null && !ProtocolVersions.isLegacy(version)) {
+        if (in.version().refusedOnSessions()) {
             return WireErrors.legacy(idOf(root), ErrorCodes.INVALID_REQUEST, "Unsupported MCP-Protocol-Version: "
-                    + StatelessRpc.shorten(version), rid, 400);
+                    + WireErrors.shorten(in.version().value().strip()), rid, 400);
         }
-        if (batch && !ProtocolVersions.allowsBatches(session.protocolVersion())) {
+        ProtocolRevision revision = session.revision();
+        if (batch && !revision.allowsBatches()) {
             return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "JSON-RPC batches are not supported on "
                     + session.protocolVersion() + " (2025-06-18 removed them); send one message per request", rid, 400);
         }
         var answers = new ArrayList<Answer>();
         for (int i = 0; i < items.size(); i++) {
-            answers.add(handle(items.get(i), in, session, i == 0 ? rid : RequestIds.next(), batch));
+            RequestContext ctx = context(in, session, revision, i == 0 ? rid : RequestIds.next());
+            answers.add(handle(items.get(i), ctx, batch));
         }
         return batch ? Answer.batch(answers) : answers.get(0);
     }
@@ -139,10 +138,10 @@ class SessionRpc {
         if (requested == null) {
             return WireErrors.legacy(id, ErrorCodes.INVALID_PARAMS, "initialize needs params.protocolVersion", rid, 200);
         }
-        String version = ProtocolVersions.negotiate(requested);
-        String clientInfo = Envelope.clientInfo(params.get("clientInfo"));
+        ProtocolRevision revision = ProtocolRevision.negotiate(requested);
+        String clientInfo = ClientInfo.of(params.get("clientInfo"));
         var opening = new RequestContext(rid, in.identity(), in.sourceIp(), in.userAgent(), null, null, clientInfo,
-                RefusalErrors.legacy(version));
+                revision.pipeline());
         RateCheck rate;
         try {
             rate = pipeline.chargeSession(opening);
@@ -155,13 +154,13 @@ class SessionRpc {
                 return caps.legacy(id, Cap.SESSIONS, opening.caller(), "initialize",
                         "at most " + maxSessions + " live sessions per subject", rid);
             }
-            session = sessions.open(in.identity().subject(), version, clientInfo, in.tokenExpiry());
+            session = sessions.open(in.identity().subject(), revision.name(), clientInfo, in.tokenExpiry());
         } catch (RuntimeException e) {
             LOG.errorf("cannot open session for request %s: %s", rid, e.toString());
             return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
         }
         try {
-            sessionAudit.opened(rid, context(in, session, rid).caller(), session);
+            sessionAudit.opened(rid, context(in, session, revision, rid).caller(), session);
         } catch (AuditUnavailableException e) {
             // Never given out unrecorded: the row is ended at once (the sweep deletes it).
             try {
@@ -172,20 +171,22 @@ class SessionRpc {
             return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record the opening of an MCP session",
                     Map.of(), rid, 503, Map.of("Retry-After", "5"));
         }
-        var result = new Schema.InitializeResult(version,
-                new Schema.ServerCapabilities(new Schema.ResourcesCapability(true, true), null, Map.of()),
-                ModernResults.IMPLEMENTATION, INSTRUCTIONS);
+        var result = new Schema.InitializeResult(revision.name(), ServerInfo.CAPABILITIES, ServerInfo.IMPLEMENTATION,
+                ServerInfo.INSTRUCTIONS);
         var headers = new java.util.LinkedHashMap<>(RateHeaders.of(rate));
-        headers.put(McpEndpoint.SESSION_HEADER, session.id());
+        headers.put(McpHeaders.SESSION, session.id());
         return new Answer(new JsonRpc.Result(id, result), 200, headers);
     }
 
-    private static RequestContext context(Inbound in, SessionStore.Session session, String requestId) {
+    private static RequestContext context(Inbound in, SessionStore.Session session, ProtocolRevision revision,
+            String requestId) {
         return new RequestContext(requestId, in.identity(), in.sourceIp(), in.userAgent(), session.id(), null,
-                session.clientInfo(), RefusalErrors.legacy(session.protocolVersion()));
+                session.clientInfo(), revision.pipeline());
     }
 
-    private Answer handle(JsonNode node, Inbound in, SessionStore.Session session, String requestId, boolean inBatch) {
+    /** One message of a session's POST, in the context it is served in (its own request id within a batch). */
+    private Answer handle(JsonNode node, RequestContext ctx, boolean inBatch) {
+        String requestId = ctx.requestId();
         JsonNode id = node.get("id");
         if (!node.isObject() || !"2.0".equals(node.path("jsonrpc").asText(null))) {
             return WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "Invalid JSON-RPC 2.0 message", requestId, 200);
@@ -210,7 +211,6 @@ class SessionRpc {
         if (params != null && params.getNodeType() != JsonNodeType.OBJECT) {
             return WireErrors.legacy(id, ErrorCodes.INVALID_PARAMS, "params must be an object", requestId, 200);
         }
-        RequestContext ctx = context(in, session, requestId);
         try {
             if (ResourceMethods.METHODS.contains(method)) {
                 return methods.call(method, id, params, ctx, false, inBatch);
@@ -221,7 +221,7 @@ class SessionRpc {
                         requestId, 200);
                 case "resources/subscribe" -> empty(id, pipeline.subscribe(ctx, ResourceMethods.uri(params)));
                 case "resources/unsubscribe" -> empty(id, pipeline.unsubscribe(ctx, ResourceMethods.uri(params)));
-                default -> WireErrors.legacy(id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + StatelessRpc.shorten(method),
+                default -> WireErrors.legacy(id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + WireErrors.shorten(method),
                         requestId, 200);
             };
         } catch (Refusal r) {

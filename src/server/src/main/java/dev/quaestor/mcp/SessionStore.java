@@ -50,6 +50,12 @@ public class SessionStore {
     /** What a request needs to know about its session. {@code expiresAt}: the latest token's expiry, if known. */
     public record Session(String id, String subject, String protocolVersion, String clientInfo, Instant lastUsed,
             Instant expiresAt) {
+
+        /** The revision negotiated when the session opened, which governs its requests. */
+        public ProtocolRevision revision() {
+            return ProtocolRevision.session(protocolVersion)
+                    .orElseThrow(() -> new IllegalArgumentException("not a 2025 revision: " + protocolVersion));
+        }
     }
 
     /** Why a session ended. */

@@ -12,7 +12,6 @@ import dev.quaestor.pipeline.CacheHint;
 import dev.quaestor.pipeline.Refusal;
 import dev.quaestor.pipeline.RequestContext;
 import dev.quaestor.pipeline.ResourcePipeline;
-import dev.quaestor.pipeline.Revision;
 import dev.quaestor.policy.Action;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
@@ -47,16 +46,13 @@ class StatelessRpc {
     private static final Logger LOG = Logger.getLogger(StatelessRpc.class);
     /** How long a client may reuse the discovery result: it changes only when the server is upgraded. */
     static final long DISCOVER_TTL_MS = 3_600_000L;
-    /** The revision of a request whose envelope could not be read: its records name no protocol. */
-    private static final Revision UNVERSIONED = new Revision(null, RefusalErrors.CODES_2026, true, true);
 
-    /** The HTTP request around one 2026-07-28 message. */
+    /**
+     * The HTTP request around one 2026-07-28 message, and the revision its router resolved from its claim
+     * ({@link ProtocolRevision#UNVERSIONED} if it claims none this server speaks statelessly).
+     */
     record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, String correlationId,
-            String versionHeader, String methodHeader, String nameHeader) {
-    }
-
-    /** A request that passed every check: what to serve, and the context to serve it in. */
-    record Checked(JsonNode id, String method, JsonNode params, RequestContext ctx) {
+            ProtocolRevision revision, VersionHeader version, String methodHeader, String nameHeader) {
     }
 
     private final ResourcePipeline pipeline;
@@ -71,11 +67,11 @@ class StatelessRpc {
 
     /** The answer to one 2026-07-28 POST (never a listen: {@link ListenRequests} serves those). */
     Answer handle(JsonNode root, Inbound in) {
-        Object checked = check(root, in);
-        if (checked instanceof Answer a) {
-            return a;
+        Check check = check(root, in);
+        if (check instanceof Check.Answered a) {
+            return a.answer();
         }
-        Checked c = (Checked) checked;
+        Check.Passed c = (Check.Passed) check;
         try {
             if (ResourceMethods.METHODS.contains(c.method())) {
                 return methods.call(c.method(), c.id(), c.params(), c.ctx(), true, false);
@@ -84,7 +80,7 @@ class StatelessRpc {
                 return new Answer(new JsonRpc.Result(c.id(), discover()), 200, Map.of());
             }
             // Tools, prompts, and what 2026-07-28 removed (initialize, ping, logging/setLevel, resources/subscribe...).
-            return WireErrors.modern(c.id(), ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + shorten(c.method()),
+            return WireErrors.modern(c.id(), ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + WireErrors.shorten(c.method()),
                     in.requestId(), 404);
         } catch (Refusal r) {
             return RefusalErrors.modern(c.id(), r, c.ctx().codes(), in.requestId());
@@ -102,53 +98,55 @@ class StatelessRpc {
 
     /**
      * Steps 1 to 5 of the checks: the refusal's {@link Answer} (or 202 for a notification), else the
-     * {@link Checked} request.
+     * request that passed them.
      */
-    Object check(JsonNode root, Inbound in) {
+    Check check(JsonNode root, Inbound in) {
         String rid = in.requestId();
         if (!root.isObject()) {
-            return WireErrors.modern(null, ErrorCodes.INVALID_REQUEST, "Invalid JSON-RPC 2.0 message", rid, 400);
+            return new Check.Answered(
+                    WireErrors.modern(null, ErrorCodes.INVALID_REQUEST, "Invalid JSON-RPC 2.0 message", rid, 400));
         }
         JsonNode id = root.get("id");
         boolean idOk = id == null || id.isTextual() || id.isIntegralNumber();
         if (!"2.0".equals(root.path("jsonrpc").asText(null)) || !idOk) {
-            return WireErrors.modern(idOk ? id : null, ErrorCodes.INVALID_REQUEST, "Invalid JSON-RPC 2.0 message", rid, 400);
+            return new Check.Answered(WireErrors.modern(idOk ? id : null, ErrorCodes.INVALID_REQUEST,
+                    "Invalid JSON-RPC 2.0 message", rid, 400));
         }
         if (!root.has("method")) {
             // A response from the client; this server sends no requests, so there is nothing to match it to.
-            return Answer.accepted();
+            return new Check.Answered(Answer.accepted());
         }
         if (!root.get("method").isTextual()) {
-            return WireErrors.modern(id, ErrorCodes.INVALID_REQUEST, "method must be a string", rid, 400);
+            return new Check.Answered(WireErrors.modern(id, ErrorCodes.INVALID_REQUEST, "method must be a string", rid, 400));
         }
         String method = root.get("method").asText();
         if (id == null) {
             // A notification (the client's notifications/cancelled when it closes a listen stream): nothing to do.
-            return Answer.accepted();
+            return new Check.Answered(Answer.accepted());
         }
         JsonNode params = root.get("params");
         String problem = Envelope.problem(params);
         if (problem != null) {
-            return refuse(context(in, UNVERSIONED, null), id, method, params, "invalid-envelope", ErrorCodes.INVALID_PARAMS,
-                    "Invalid params: " + problem, problem, Map.of());
+            return refuse(context(in, ProtocolRevision.UNVERSIONED, null), id, method, params, new FramingRefusal(
+                    "invalid-envelope", ErrorCodes.INVALID_PARAMS, "Invalid params: " + problem, problem, Map.of()));
         }
         Envelope envelope = Envelope.of(params);
         String requested = envelope.protocolVersion();
-        String versionHeader = RequestHeaders.trim(in.versionHeader());
-        boolean supported = ProtocolVersions.MODERN.equals(requested);
-        RequestContext ctx = context(in, supported ? RefusalErrors.REVISION_2026 : UNVERSIONED, envelope.clientInfo());
+        String versionHeader = RequestHeaders.trim(in.version().value());
+        boolean supported = in.revision() != ProtocolRevision.UNVERSIONED;
+        RequestContext ctx = context(in, in.revision(), envelope.clientInfo());
         if (versionHeader != null && !versionHeader.equals(requested)) {
-            String why = "MCP-Protocol-Version header value '" + shorten(versionHeader)
-                    + "' does not match _meta protocolVersion '" + shorten(requested) + "'";
-            return refuse(ctx, id, method, params, "header-mismatch", WireErrors.HEADER_MISMATCH, "Header mismatch: " + why,
-                    why, Map.of());
+            String why = "MCP-Protocol-Version header value '" + WireErrors.shorten(versionHeader)
+                    + "' does not match _meta protocolVersion '" + WireErrors.shorten(requested) + "'";
+            return refuse(ctx, id, method, params, FramingRefusal.headerMismatch(why));
         }
         if (!supported) {
             var data = new LinkedHashMap<String, Object>();
-            data.put("supported", ProtocolVersions.SUPPORTED);
+            data.put("supported", ProtocolRevision.SUPPORTED);
             data.put("requested", requested);
-            return refuse(ctx, id, method, params, "unsupported-version", WireErrors.UNSUPPORTED_PROTOCOL_VERSION,
-                    "Unsupported protocol version", "requested version " + shorten(requested), data);
+            return refuse(ctx, id, method, params, new FramingRefusal("unsupported-version",
+                    WireErrors.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
+                    "requested version " + WireErrors.shorten(requested), data));
         }
         String why = versionHeader == null ? "MCP-Protocol-Version header is required"
                 : RequestHeaders.methodMismatch(in.methodHeader(), method);
@@ -156,33 +154,31 @@ class StatelessRpc {
             why = RequestHeaders.nameMismatch(in.nameHeader(), params.get("uri").asText());
         }
         if (why != null) {
-            return refuse(ctx, id, method, params, "header-mismatch", WireErrors.HEADER_MISMATCH, "Header mismatch: " + why,
-                    why, Map.of());
+            return refuse(ctx, id, method, params, FramingRefusal.headerMismatch(why));
         }
-        return new Checked(id, method, params, ctx);
+        return new Check.Passed(id, method, params, ctx);
     }
 
     /**
      * A framing refusal: audited (its only record), then answered with 400, once that record has committed (a
      * summary, past the caller's attempt limit, within its window). A caller whose rate limit is spent gets 429.
      */
-    private Answer refuse(RequestContext ctx, JsonNode id, String method, JsonNode params, String outcome, int code,
-            String message, String detail, Map<String, Object> data) {
+    private Check refuse(RequestContext ctx, JsonNode id, String method, JsonNode params, FramingRefusal why) {
         JsonNode uri = params != null ? params.path("uri") : null;
         RecordedRefusal record;
         try {
             record = pipeline.rejectFraming(ctx, method, actionOf(method), uri != null && uri.isTextual() ? uri.asText() : null,
-                    outcome, code, detail);
+                    why.outcome(), why.code(), why.detail());
         } catch (Refusal r) {
-            return RefusalErrors.modern(id, r, ctx.codes(), ctx.requestId());
+            return new Check.Answered(RefusalErrors.modern(id, r, ctx.codes(), ctx.requestId()));
         }
-        Answer answer = WireErrors.modern(id, code, message, data, record.requestId(), 400, Map.of());
-        return record.merged() ? RefusalErrors.afterCommit(record, answer, id, ctx.requestId()) : answer;
+        Answer answer = WireErrors.modern(id, why.code(), why.message(), why.data(), record.requestId(), 400, Map.of());
+        return new Check.Answered(record.merged() ? RefusalErrors.afterCommit(record, answer, id, ctx.requestId()) : answer);
     }
 
-    private static RequestContext context(Inbound in, Revision revision, String clientInfo) {
+    private static RequestContext context(Inbound in, ProtocolRevision revision, String clientInfo) {
         return new RequestContext(in.requestId(), in.identity(), in.sourceIp(), in.userAgent(), null, in.correlationId(),
-                clientInfo, revision);
+                clientInfo, revision.pipeline());
     }
 
     /** The policy action a resource method takes, for the record of a refusal; null for anything else. */
@@ -202,17 +198,12 @@ class StatelessRpc {
     private ObjectNode discover() {
         ObjectNode r = json.createObjectNode();
         r.put("resultType", "complete");
-        r.set("supportedVersions", json.valueToTree(ProtocolVersions.SUPPORTED));
-        r.set("capabilities", json.valueToTree(new Schema.ServerCapabilities(new Schema.ResourcesCapability(true, true),
-                null, Map.of())));
-        r.put("instructions", SessionRpc.INSTRUCTIONS);
+        r.set("supportedVersions", json.valueToTree(ProtocolRevision.SUPPORTED));
+        r.set("capabilities", json.valueToTree(ServerInfo.CAPABILITIES));
+        r.put("instructions", ServerInfo.INSTRUCTIONS);
         r.put("ttlMs", DISCOVER_TTL_MS);
         r.put("cacheScope", CacheHint.PUBLIC);
         r.set("_meta", ModernResults.meta(json));
         return r;
-    }
-
-    static String shorten(String s) {
-        return s == null || s.length() <= 100 ? s : s.substring(0, 100) + "...";
     }
 }

@@ -56,7 +56,7 @@ class StreamedResponses {
             }
         };
         var builder = Response.ok(body).type(sse ? "text/event-stream" : "application/json")
-                .header(McpEndpoint.REQUEST_ID_HEADER, requestId);
+                .header(McpHeaders.REQUEST_ID, requestId);
         if (sse) {
             builder.header("Cache-Control", "no-cache");
         }

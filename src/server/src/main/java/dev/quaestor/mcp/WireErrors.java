@@ -71,4 +71,9 @@ final class WireErrors {
     static Answer modern(JsonNode id, int code, String message, String requestId, int status) {
         return modern(id, code, message, Map.of(), requestId, status, Map.of());
     }
+
+    /** A value the client sent, as quoted in an error message: at most 100 characters of it. */
+    static String shorten(String s) {
+        return s == null || s.length() <= 100 ? s : s.substring(0, 100) + "...";
+    }
 }
