@@ -1,6 +1,6 @@
 package dev.quaestor.mcp;
 
-import dev.quaestor.mcp.schema.ErrorCodes;
+import dev.quaestor.mcp.wire.ErrorCodes;
 
 /**
  * A bound a request was refused at before any work was done for it: what the client is told (HTTP status,

@@ -1,6 +1,7 @@
 package dev.quaestor.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.pipeline.RequestContext;
 
 /** What the checks of a 2026-07-28 request found: the request to serve, or the answer that ends it. */

@@ -1,6 +1,7 @@
 package dev.quaestor.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quaestor.mcp.wire.ClientInfo;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,8 @@
 package dev.quaestor.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quaestor.mcp.wire.ProtocolRevision;
+import dev.quaestor.mcp.wire.VersionHeader;
 
 /**
  * Which protocol era a POST speaks, from what it carries (MCP 2026-07-28, "Versioning"): a request whose

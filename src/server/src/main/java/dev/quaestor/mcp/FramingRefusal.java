@@ -1,5 +1,6 @@
 package dev.quaestor.mcp;
 
+import dev.quaestor.mcp.wire.WireErrors;
 import java.util.Map;
 
 /**

@@ -1,5 +1,6 @@
 package dev.quaestor.mcp;
 
+import dev.quaestor.mcp.wire.Answer;
 import io.smallrye.mutiny.Multi;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 

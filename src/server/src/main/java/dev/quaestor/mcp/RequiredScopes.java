@@ -8,6 +8,7 @@ import dev.quaestor.audit.RefusalRecorder;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.OAuthConfig;
 import dev.quaestor.identity.PublicUrl;
+import dev.quaestor.mcp.wire.McpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;

@@ -2,9 +2,13 @@ package dev.quaestor.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quaestor.mcp.schema.ErrorCodes;
-import dev.quaestor.mcp.schema.McpError;
-import dev.quaestor.mcp.schema.Schema;
+import dev.quaestor.mcp.wire.Answer;
+import dev.quaestor.mcp.wire.ErrorCodes;
+import dev.quaestor.mcp.wire.JsonRpc;
+import dev.quaestor.mcp.wire.McpError;
+import dev.quaestor.mcp.wire.ModernResults;
+import dev.quaestor.mcp.wire.RateHeaders;
+import dev.quaestor.mcp.wire.Schema;
 import dev.quaestor.pipeline.CacheHint;
 import dev.quaestor.pipeline.Completions;
 import dev.quaestor.pipeline.ReadResult;

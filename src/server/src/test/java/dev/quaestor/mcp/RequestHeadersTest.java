@@ -1,6 +1,7 @@
 package dev.quaestor.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.mcp.wire.VersionHeader;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,8 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.quaestor.mcp.schema.Schema;
 import dev.quaestor.pipeline.CacheHint;
 
 /**
@@ -11,21 +10,21 @@ import dev.quaestor.pipeline.CacheHint;
  * asks the client for input), the server's identity in {@code _meta}, and on cacheable results
  * {@code ttlMs} and {@code cacheScope}.
  */
-final class ModernResults {
+public final class ModernResults {
 
     static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-    static final String SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+    public static final String SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
     private ModernResults() {
     }
 
     /** A result that is not cacheable. */
-    static ObjectNode complete(ObjectMapper json, Object result) {
+    public static ObjectNode complete(ObjectMapper json, Object result) {
         return build(json, result, null);
     }
 
     /** A result with the caching hints of the request path. */
-    static ObjectNode cacheable(ObjectMapper json, Object result, CacheHint cache) {
+    public static ObjectNode cacheable(ObjectMapper json, Object result, CacheHint cache) {
         if (cache == null) {
             throw new IllegalArgumentException("a cacheable result needs its cache hint");
         }
@@ -48,7 +47,7 @@ final class ModernResults {
     }
 
     /** {@code _meta} with the server's identity. */
-    static ObjectNode meta(ObjectMapper json) {
+    public static ObjectNode meta(ObjectMapper json) {
         ObjectNode meta = json.createObjectNode();
         meta.set(SERVER_INFO, json.valueToTree(ServerInfo.IMPLEMENTATION));
         return meta;
@@ -58,7 +57,7 @@ final class ModernResults {
      * The members a streamed read's result holds before {@code contents}, each followed by a comma:
      * the same fields as {@link #cacheable}, written ahead of content that is not held in memory.
      */
-    static String streamedReadFields(ObjectMapper json, CacheHint cache) {
+    public static String streamedReadFields(ObjectMapper json, CacheHint cache) {
         try {
             return "\"resultType\":\"complete\",\"ttlMs\":" + cache.ttlMs() + ",\"cacheScope\":"
                     + json.writeValueAsString(cache.scope()) + ",\"_meta\":" + json.writeValueAsString(meta(json)) + ",";

@@ -1,9 +1,9 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** The client's name and version as recorded in the audit trail ({@code name/version}), from either era's message. */
-final class ClientInfo {
+public final class ClientInfo {
 
     /** The longest client name/version recorded. */
     private static final int MAX = 256;
@@ -12,7 +12,7 @@ final class ClientInfo {
     }
 
     /** {@code name/version} from an {@code Implementation} object, or null. */
-    static String of(JsonNode info) {
+    public static String of(JsonNode info) {
         if (info == null || !info.isObject() || !info.path("name").isTextual()) {
             return null;
         }

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quaestor.audit.RecordedRefusal;
@@ -16,18 +16,18 @@ import java.util.concurrent.CompletionStage;
  * once a record has committed (a refusal counted in a summary still to commit) has {@code later}: the
  * answer to send then, which is this one, or the one that fails closed if the record could not commit.
  */
-record Answer(Object body, int status, Map<String, String> headers, CompletionStage<Answer> later) {
+public record Answer(Object body, int status, Map<String, String> headers, CompletionStage<Answer> later) {
 
-    Answer {
+    public Answer {
         headers = headers == null ? Map.of() : headers;
     }
 
-    Answer(Object body, int status, Map<String, String> headers) {
+    public Answer(Object body, int status, Map<String, String> headers) {
         this(body, status, headers, null);
     }
 
     /** 202 Accepted, no body: a notification, or a client's response. */
-    static Answer accepted() {
+    public static Answer accepted() {
         return new Answer(null, 202, Map.of());
     }
 
@@ -35,7 +35,7 @@ record Answer(Object body, int status, Map<String, String> headers, CompletionSt
      * {@code answer}, to be sent once {@code record} (a summary still to commit) has committed, carrying its request
      * id in {@code X-Request-Id} as its body does; {@code unrecorded} if it cannot be committed.
      */
-    static Answer afterCommit(RecordedRefusal record, Answer answer, Answer unrecorded) {
+    public static Answer afterCommit(RecordedRefusal record, Answer answer, Answer unrecorded) {
         var headers = new LinkedHashMap<>(answer.headers());
         headers.put(McpHeaders.REQUEST_ID, record.requestId());
         var now = new Answer(answer.body(), answer.status(), headers);
@@ -43,7 +43,7 @@ record Answer(Object body, int status, Map<String, String> headers, CompletionSt
     }
 
     /** This answer once whatever it waits for has committed (at once if nothing). Never fails. */
-    CompletionStage<Answer> settled() {
+    public CompletionStage<Answer> settled() {
         return later == null ? CompletableFuture.completedFuture(this) : later;
     }
 
@@ -51,7 +51,7 @@ record Answer(Object body, int status, Map<String, String> headers, CompletionSt
      * The answer to a JSON-RPC batch: the list of its elements' bodies (202 if none has one), sent once every element
      * that waits for a record has settled.
      */
-    static Answer batch(List<Answer> answers) {
+    public static Answer batch(List<Answer> answers) {
         Answer now = batchOf(answers);
         if (answers.stream().allMatch(a -> a.later() == null)) {
             return now;
@@ -82,6 +82,6 @@ record Answer(Object body, int status, Map<String, String> headers, CompletionSt
      * {@code resultFields} is what the result holds before {@code contents} (2026-07-28: its
      * {@code resultType}, caching hints and {@code _meta}), as JSON members each followed by a comma.
      */
-    record Streamed(JsonNode id, StreamedRead read, String resultFields) {
+    public record Streamed(JsonNode id, StreamedRead read, String resultFields) {
     }
 }

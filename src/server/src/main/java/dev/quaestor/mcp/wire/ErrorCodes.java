@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.schema;
+package dev.quaestor.mcp.wire;
 
 /** JSON-RPC error codes of the error contract (README, "Errors"). */
 public final class ErrorCodes {

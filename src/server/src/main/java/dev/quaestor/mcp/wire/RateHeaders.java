@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
 import dev.quaestor.ratelimit.RateCheck;
 import java.util.LinkedHashMap;
@@ -8,12 +8,12 @@ import java.util.Map;
  * {@code RateLimit} / {@code RateLimit-Policy} headers in the form of the IETF httpapi
  * ratelimit-headers draft, plus {@code Retry-After} on rejections.
  */
-final class RateHeaders {
+public final class RateHeaders {
 
     private RateHeaders() {
     }
 
-    static Map<String, String> of(RateCheck rate) {
+    public static Map<String, String> of(RateCheck rate) {
         var h = new LinkedHashMap<String, String>();
         if (rate == null || rate.limitId() == null) {
             return h;

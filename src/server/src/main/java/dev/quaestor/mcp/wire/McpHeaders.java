@@ -1,14 +1,14 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
 /** The HTTP headers of the MCP endpoint that both eras share. */
-final class McpHeaders {
+public final class McpHeaders {
 
     /** The 2025 session a request belongs to. */
-    static final String SESSION = "Mcp-Session-Id";
+    public static final String SESSION = "Mcp-Session-Id";
     /** The protocol revision a request speaks ({@link VersionHeader}). */
-    static final String PROTOCOL_VERSION = "MCP-Protocol-Version";
+    public static final String PROTOCOL_VERSION = "MCP-Protocol-Version";
     /** The request id of every answer: the one its records carry. */
-    static final String REQUEST_ID = "X-Request-Id";
+    public static final String REQUEST_ID = "X-Request-Id";
 
     private McpHeaders() {
     }

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
 /**
  * A request's {@code MCP-Protocol-Version} header, read once where the request enters: its value as sent (null if

@@ -1,6 +1,5 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
-import dev.quaestor.mcp.schema.ErrorCodes;
 import dev.quaestor.pipeline.ReasonCodes;
 import dev.quaestor.pipeline.Revision;
 import java.util.List;

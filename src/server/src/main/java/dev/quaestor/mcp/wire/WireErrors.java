@@ -1,8 +1,7 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import dev.quaestor.mcp.schema.ErrorCodes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -19,14 +18,14 @@ import java.util.Set;
  *       {@code requestId}. The {@code X-Request-Id} header carries it on every answer.</li>
  * </ul>
  */
-final class WireErrors {
+public final class WireErrors {
 
     /** HeaderMismatch: a standard header is missing, malformed, or differs from the body (HTTP 400). */
-    static final int HEADER_MISMATCH = -32020;
+    public static final int HEADER_MISMATCH = -32020;
     /** MissingRequiredClientCapability (HTTP 400); this server requires none. */
     static final int MISSING_CLIENT_CAPABILITY = -32021;
     /** UnsupportedProtocolVersion (HTTP 400), with {@code data: {supported, requested}}. */
-    static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
+    public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
     private static final Set<Integer> STANDARD = Set.of(ErrorCodes.PARSE_ERROR, ErrorCodes.INVALID_REQUEST,
             ErrorCodes.METHOD_NOT_FOUND, ErrorCodes.INVALID_PARAMS, HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY,
@@ -35,20 +34,20 @@ final class WireErrors {
     private WireErrors() {
     }
 
-    static Answer legacy(JsonNode id, int code, String message, Map<String, Object> data, String requestId, int status,
-            Map<String, String> headers) {
+    public static Answer legacy(JsonNode id, int code, String message, Map<String, Object> data, String requestId,
+            int status, Map<String, String> headers) {
         var d = new LinkedHashMap<String, Object>(data == null ? Map.of() : data);
         d.put("requestId", requestId);
         var body = new JsonRpc.Error(id == null ? NullNode.instance : id, new JsonRpc.ErrorObject(code, message, d));
         return new Answer(body, status, headers);
     }
 
-    static Answer legacy(JsonNode id, int code, String message, String requestId, int status) {
+    public static Answer legacy(JsonNode id, int code, String message, String requestId, int status) {
         return legacy(id, code, message, Map.of(), requestId, status, Map.of());
     }
 
-    static Answer modern(JsonNode id, int code, String message, Map<String, Object> data, String requestId, int status,
-            Map<String, String> headers) {
+    public static Answer modern(JsonNode id, int code, String message, Map<String, Object> data, String requestId,
+            int status, Map<String, String> headers) {
         var d = new LinkedHashMap<String, Object>(data == null ? Map.of() : data);
         if (!STANDARD.contains(code)) {
             d.put("requestId", requestId);
@@ -68,12 +67,12 @@ final class WireErrors {
         return new Answer(body, status, headers);
     }
 
-    static Answer modern(JsonNode id, int code, String message, String requestId, int status) {
+    public static Answer modern(JsonNode id, int code, String message, String requestId, int status) {
         return modern(id, code, message, Map.of(), requestId, status, Map.of());
     }
 
     /** A value the client sent, as quoted in an error message: at most 100 characters of it. */
-    static String shorten(String s) {
+    public static String shorten(String s) {
         return s == null || s.length() <= 100 ? s : s.substring(0, 100) + "...";
     }
 }

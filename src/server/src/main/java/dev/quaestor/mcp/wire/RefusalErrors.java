@@ -1,9 +1,7 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quaestor.audit.RecordedRefusal;
-import dev.quaestor.mcp.schema.ErrorCodes;
-import dev.quaestor.mcp.schema.McpError;
 import dev.quaestor.pipeline.ReasonCodes;
 import dev.quaestor.pipeline.Refusal;
 import java.util.Map;
@@ -17,7 +15,7 @@ import java.util.Map;
  * so it stays (as do -32001, -32004 and -32005). What 2026-07-28 changes is the not-found: -32602 with
  * {@code data: {uri}} instead of -32002, which it forbids.
  */
-final class RefusalErrors {
+public final class RefusalErrors {
 
     /** Seconds a client is asked to wait before retrying what could not be served now. */
     private static final String UNAVAILABLE_RETRY_SECONDS = "5";
@@ -30,7 +28,7 @@ final class RefusalErrors {
      * A refusal's answer in the 2025 shape. One counted in a summary still to commit is sent once that has committed,
      * with the summary's request id; if it cannot commit, the request fails closed with -32005 under its own id.
      */
-    static Answer legacy(JsonNode id, Refusal refusal, ReasonCodes codes, String requestId) {
+    public static Answer legacy(JsonNode id, Refusal refusal, ReasonCodes codes, String requestId) {
         McpError e = toError(refusal, codes);
         RecordedRefusal pending = refusal.pending();
         Answer answer = WireErrors.legacy(id, e.code(), e.getMessage(), e.data(),
@@ -40,7 +38,7 @@ final class RefusalErrors {
     }
 
     /** The same in the 2026-07-28 shape. */
-    static Answer modern(JsonNode id, Refusal refusal, ReasonCodes codes, String requestId) {
+    public static Answer modern(JsonNode id, Refusal refusal, ReasonCodes codes, String requestId) {
         McpError e = toError(refusal, codes);
         RecordedRefusal pending = refusal.pending();
         Answer answer = WireErrors.modern(id, e.code(), e.getMessage(), e.data(),
@@ -49,7 +47,7 @@ final class RefusalErrors {
     }
 
     /** A 2026-07-28 answer to a refusal whose summary is still to commit (see {@link #legacy}). */
-    static Answer afterCommit(RecordedRefusal pending, Answer answer, JsonNode id, String requestId) {
+    public static Answer afterCommit(RecordedRefusal pending, Answer answer, JsonNode id, String requestId) {
         return Answer.afterCommit(pending, answer, WireErrors.modern(id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(),
                 requestId, 503, Map.of("Retry-After", UNAVAILABLE_RETRY_SECONDS)));
     }

@@ -1,20 +1,20 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
-import dev.quaestor.mcp.schema.Schema;
 import java.util.Map;
 
 /**
  * What the server says of itself, the same in both eras: its identity and version, its capabilities and its
  * instructions ({@code initialize} in 2025, {@code server/discover} and every result's {@code _meta} in 2026-07-28).
  */
-final class ServerInfo {
+public final class ServerInfo {
 
     static final String VERSION = "0.1.0";
-    static final Schema.Implementation IMPLEMENTATION = new Schema.Implementation("quaestor", "Quaestor", VERSION);
+    public static final Schema.Implementation IMPLEMENTATION =
+            new Schema.Implementation("quaestor", "Quaestor", VERSION);
     /** Resources (with subscriptions and list changes); no tools, no prompts. */
-    static final Schema.ServerCapabilities CAPABILITIES =
+    public static final Schema.ServerCapabilities CAPABILITIES =
             new Schema.ServerCapabilities(new Schema.ResourcesCapability(true, true), null, Map.of());
-    static final String INSTRUCTIONS =
+    public static final String INSTRUCTIONS =
             "Governed read access to organisational content. Every read is authorised by policy and audited.";
 
     private ServerInfo() {

@@ -1,10 +1,10 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** JSON-RPC 2.0 envelopes. */
-final class JsonRpc {
+public final class JsonRpc {
 
     private JsonRpc() {
     }
@@ -16,8 +16,8 @@ final class JsonRpc {
         }
     }
 
-    record Result(String jsonrpc, JsonNode id, Object result) {
-        Result(JsonNode id, Object result) {
+    public record Result(String jsonrpc, JsonNode id, Object result) {
+        public Result(JsonNode id, Object result) {
             this("2.0", id, result);
         }
     }

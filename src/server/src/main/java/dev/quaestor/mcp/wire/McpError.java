@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.schema;
+package dev.quaestor.mcp.wire;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

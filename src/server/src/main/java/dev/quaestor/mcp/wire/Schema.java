@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.schema;
+package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
