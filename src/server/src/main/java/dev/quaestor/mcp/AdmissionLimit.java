@@ -2,6 +2,11 @@ package dev.quaestor.mcp;
 
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.identity.Identity;
+import dev.quaestor.mcp.limits.Cap;
+import dev.quaestor.mcp.limits.CapRefusals;
+import dev.quaestor.mcp.limits.SubjectLimitsConfig;
+import dev.quaestor.mcp.limits.SubjectSlots;
+import dev.quaestor.mcp.limits.TransportConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

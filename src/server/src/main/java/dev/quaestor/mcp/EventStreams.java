@@ -1,5 +1,9 @@
 package dev.quaestor.mcp;
 
+import dev.quaestor.mcp.limits.Cap;
+import dev.quaestor.mcp.limits.SubjectCapReached;
+import dev.quaestor.mcp.limits.SubjectLimitsConfig;
+import dev.quaestor.mcp.limits.SubjectSlots;
 import dev.quaestor.subscription.ChangeNotifier;
 import dev.quaestor.subscription.StreamHolder;
 import dev.quaestor.subscription.SubscriptionConfig;

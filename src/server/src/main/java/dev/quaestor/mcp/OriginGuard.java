@@ -1,6 +1,7 @@
 package dev.quaestor.mcp;
 
 import dev.quaestor.identity.PublicUrl;
+import dev.quaestor.mcp.limits.TransportConfig;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,13 +1,18 @@
 package dev.quaestor.mcp;
 
+import dev.quaestor.identity.Identity;
+import dev.quaestor.mcp.limits.Cap;
+import dev.quaestor.mcp.limits.CapRefusals;
+import dev.quaestor.mcp.limits.SubjectLimitsConfig;
+import dev.quaestor.mcp.limits.SubjectSlots;
+import dev.quaestor.mcp.limits.TransportConfig;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
-import dev.quaestor.identity.Identity;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;

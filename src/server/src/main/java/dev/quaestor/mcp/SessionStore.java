@@ -2,6 +2,7 @@ package dev.quaestor.mcp;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
+import dev.quaestor.mcp.limits.TransportConfig;
 import dev.quaestor.mcp.wire.ProtocolRevision;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.identity.Identity;
+import dev.quaestor.mcp.resources.ResourceMethods;
 import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;

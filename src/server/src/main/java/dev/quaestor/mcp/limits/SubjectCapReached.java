@@ -1,19 +1,19 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.limits;
 
 /** A subject holds as many of some kind of place as it may: the request that asked for one more is refused at {@link #cap}. */
-final class SubjectCapReached extends RuntimeException {
+public final class SubjectCapReached extends RuntimeException {
 
-    final Cap cap;
+    public final Cap cap;
     final int limit;
 
-    SubjectCapReached(Cap cap, int limit) {
+    public SubjectCapReached(Cap cap, int limit) {
         super(cap.tag + " cap of " + limit + " reached", null, false, false);
         this.cap = cap;
         this.limit = limit;
     }
 
     /** What the refusal's record says of the bound. */
-    String detail() {
+    public String detail() {
         return "at most " + limit + " " + cap.tag + " per subject";
     }
 }

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.resources;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -36,9 +36,9 @@ import java.util.Set;
  * ({@link dev.quaestor.pipeline.Refusal}, {@link McpError}) for the era to answer.
  */
 @ApplicationScoped
-class ResourceMethods {
+public class ResourceMethods {
 
-    static final Set<String> METHODS = Set.of("resources/list", "resources/templates/list", "resources/read",
+    public static final Set<String> METHODS = Set.of("resources/list", "resources/templates/list", "resources/read",
             "completion/complete");
 
     private final ResourcePipeline pipeline;
@@ -50,7 +50,8 @@ class ResourceMethods {
     }
 
     /** The answer to one of {@link #METHODS}. {@code inBatch}: content too large to hold is refused. */
-    Answer call(String method, JsonNode id, JsonNode params, RequestContext ctx, boolean modern, boolean inBatch) {
+    public Answer call(String method, JsonNode id, JsonNode params, RequestContext ctx, boolean modern,
+            boolean inBatch) {
         return switch (method) {
             case "resources/list" -> listing(id, pipeline.list(ctx, cursor(params)), modern);
             case "resources/templates/list" -> templates(id, pipeline.templates(ctx, cursor(params)), modern);
@@ -143,7 +144,7 @@ class ResourceMethods {
         return c.asText();
     }
 
-    static String uri(JsonNode params) {
+    public static String uri(JsonNode params) {
         JsonNode u = params == null ? null : params.get("uri");
         if (u == null || !u.isTextual()) {
             throw new McpError(ErrorCodes.INVALID_PARAMS, "params.uri must be a string", Map.of());

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.limits;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,7 +63,7 @@ public class CapRefusals {
     }
 
     /** The verified caller of a request in an HTTP filter after authentication; null if it has none. */
-    Identity identity(RoutingContext rc) {
+    public Identity identity(RoutingContext rc) {
         if (!(rc.user() instanceof QuarkusHttpUser user)) {
             return null;
         }
@@ -79,7 +79,7 @@ public class CapRefusals {
     }
 
     /** The key a caller's per-subject places are counted under: its subject, else its address. */
-    static String key(Identity identity, RoutingContext rc) {
+    public static String key(Identity identity, RoutingContext rc) {
         if (identity != null) {
             return identity.subject();
         }
@@ -88,7 +88,7 @@ public class CapRefusals {
     }
 
     /** Who made an HTTP request: the verified identity if there is one, else only where it came from. */
-    static Caller caller(Identity identity, RoutingContext rc) {
+    public static Caller caller(Identity identity, RoutingContext rc) {
         var addr = rc.request().remoteAddress();
         String ip = addr == null ? null : addr.hostAddress();
         String userAgent = rc.request().getHeader("User-Agent");
@@ -119,7 +119,7 @@ public class CapRefusals {
      * Answers an HTTP request (in an HTTP filter, on its I/O thread) with a refusal at {@code cap}, once it is on
      * record; {@code close}: the connection is closed after the answer (its unread body makes it unusable).
      */
-    void send(RoutingContext rc, Cap cap, Caller caller, String detail, boolean close) {
+    public void send(RoutingContext rc, Cap cap, Caller caller, String detail, boolean close) {
         String method = rc.request().method().name() + " " + rc.request().path();
         RecordedRefusal record;
         try {
@@ -148,7 +148,7 @@ public class CapRefusals {
     }
 
     /** A refusal at {@code cap} as a JAX-RS response, complete once it is on record. */
-    CompletionStage<Response> response(Cap cap, Caller caller, String method, String detail) {
+    public CompletionStage<Response> response(Cap cap, Caller caller, String method, String detail) {
         RecordedRefusal record;
         try {
             record = record(cap, caller, method, detail);
@@ -169,7 +169,7 @@ public class CapRefusals {
     }
 
     /** A refusal at {@code cap} as a 2025 JSON-RPC answer (sent once it is on record). */
-    Answer legacy(JsonNode id, Cap cap, Caller caller, String method, String detail, String requestId) {
+    public Answer legacy(JsonNode id, Cap cap, Caller caller, String method, String detail, String requestId) {
         RecordedRefusal record;
         try {
             record = record(cap, caller, method, detail, requestId);
@@ -182,7 +182,7 @@ public class CapRefusals {
     }
 
     /** A refusal at {@code cap} as a 2026-07-28 JSON-RPC answer (sent once it is on record). */
-    Answer modern(JsonNode id, Cap cap, Caller caller, String method, String detail, String requestId) {
+    public Answer modern(JsonNode id, Cap cap, Caller caller, String method, String detail, String requestId) {
         RecordedRefusal record;
         try {
             record = record(cap, caller, method, detail, requestId);

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.limits;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -7,24 +7,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  * How many of one kind of place each subject holds, each at most {@code cap}. A subject holding none has no entry,
  * so the map is as large as the number of subjects holding a place, which the places' own global bound limits.
  */
-final class SubjectSlots {
+public final class SubjectSlots {
 
     private final int cap;
     private final ConcurrentHashMap<String, AtomicInteger> held = new ConcurrentHashMap<>();
 
-    SubjectSlots(int cap) {
+    public SubjectSlots(int cap) {
         if (cap < 1) {
             throw new IllegalArgumentException("a per-subject cap must be at least 1, not " + cap);
         }
         this.cap = cap;
     }
 
-    int cap() {
+    public int cap() {
         return cap;
     }
 
     /** Takes one of the subject's places; false (nothing taken) if it holds its cap already. */
-    boolean tryTake(String subject) {
+    public boolean tryTake(String subject) {
         boolean[] taken = {false};
         held.compute(subject, (k, n) -> {
             AtomicInteger count = n == null ? new AtomicInteger() : n;
@@ -38,7 +38,7 @@ final class SubjectSlots {
     }
 
     /** Takes a place whatever the cap (one that replaces a place about to be given back). */
-    void take(String subject) {
+    public void take(String subject) {
         held.compute(subject, (k, n) -> {
             AtomicInteger count = n == null ? new AtomicInteger() : n;
             count.incrementAndGet();
@@ -47,7 +47,7 @@ final class SubjectSlots {
     }
 
     /** Gives back one of the subject's places. */
-    void release(String subject) {
+    public void release(String subject) {
         held.computeIfPresent(subject, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
     }
 

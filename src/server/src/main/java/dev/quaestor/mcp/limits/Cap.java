@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.limits;
 
 import dev.quaestor.mcp.wire.ErrorCodes;
 
@@ -8,7 +8,7 @@ import dev.quaestor.mcp.wire.ErrorCodes;
  * tag say. A caller's own cap is 429 / -32004, as a rate limit is; a bound shared by everyone is 503 / -32005;
  * a body that does not arrive in time is 408 / -32600.
  */
-enum Cap {
+public enum Cap {
     IN_FLIGHT("in-flight", 429, ErrorCodes.RATE_LIMITED, 1, "Too many requests of this caller in flight"),
     SHED("max-in-flight", 503, ErrorCodes.UNAVAILABLE, 1,
             "Service unavailable: the server is at its bound of requests in flight"),
@@ -26,7 +26,7 @@ enum Cap {
 
     /** The metric tag and, with the prefix {@code cap:}, the audit record's outcome. */
     final String tag;
-    final int status;
+    public final int status;
     final int code;
     /** Retry-After in whole seconds; 0: none (the client must send a complete request, not wait). */
     final int retryAfterSeconds;
