@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.session;
 
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditLog;
@@ -14,7 +14,7 @@ import java.util.List;
  * (committed before the DELETE is answered) or by expiry (committed before the sweep deletes its row).
  */
 @ApplicationScoped
-class SessionAudit {
+public class SessionAudit {
 
     private final AuditLog audit;
 
@@ -30,7 +30,7 @@ class SessionAudit {
     }
 
     /** The client ended it (DELETE). Throws {@link dev.quaestor.audit.AuditUnavailableException} if it cannot be committed. */
-    void deleted(String requestId, Caller caller, String protocol) {
+    public void deleted(String requestId, Caller caller, String protocol) {
         audit.append(AuditEvent.of(AuditEvent.Kind.SESSION_CLOSE, requestId).caller(caller).protocol(protocol)
                 .method("DELETE /mcp").outcome(SessionStore.End.DELETED.outcome).build());
     }

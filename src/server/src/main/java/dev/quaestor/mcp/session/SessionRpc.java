@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
@@ -56,12 +56,12 @@ import org.jboss.logging.Logger;
  * </ul>
  */
 @ApplicationScoped
-class SessionRpc {
+public class SessionRpc {
 
     private static final Logger LOG = Logger.getLogger(SessionRpc.class);
 
     /** The HTTP request around one 2025 POST. */
-    record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, Instant tokenExpiry,
+    public record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, Instant tokenExpiry,
             String sessionHeader, VersionHeader version) {
     }
 
@@ -88,7 +88,7 @@ class SessionRpc {
      * The answer to one 2025 POST: one message's {@link Answer}, or for a batch one whose body is the list of
      * answers. A body-less answer is sent as its status alone (202 accepted, 404 unknown session).
      */
-    Answer post(JsonNode root, Inbound in) {
+    public Answer post(JsonNode root, Inbound in) {
         String rid = in.requestId();
         List<JsonNode> items = new ArrayList<>();
         boolean batch = root.isArray();

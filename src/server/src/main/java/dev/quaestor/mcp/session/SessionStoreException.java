@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.session;
 
 /** The session store (the database) could not answer; the request fails closed. */
 public class SessionStoreException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.session;
 
 import dev.quaestor.subscription.SubscriptionStore;
 import io.micrometer.core.instrument.Counter;

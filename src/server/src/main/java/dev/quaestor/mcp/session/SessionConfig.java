@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.session;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
