@@ -1,6 +1,7 @@
 package dev.quaestor.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quaestor.mcp.stateless.Envelope;
 import dev.quaestor.mcp.wire.ProtocolRevision;
 import dev.quaestor.mcp.wire.VersionHeader;
 

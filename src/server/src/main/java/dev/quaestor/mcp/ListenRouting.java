@@ -1,5 +1,6 @@
 package dev.quaestor.mcp;
 
+import dev.quaestor.mcp.stateless.RequestHeaders;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import java.net.URI;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;

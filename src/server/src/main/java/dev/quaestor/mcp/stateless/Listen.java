@@ -1,11 +1,11 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.stateless;
 
 import dev.quaestor.mcp.wire.Answer;
 import io.smallrye.mutiny.Multi;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 
 /** What a checked {@code subscriptions/listen} became: an open stream, or the answer refusing it. */
-sealed interface Listen {
+public sealed interface Listen {
 
     record Opened(Multi<OutboundSseEvent> events) implements Listen {
     }

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.stateless;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,7 +47,7 @@ import org.jboss.logging.Logger;
  * on record) before anything is judged.
  */
 @ApplicationScoped
-class ListenRequests {
+public class ListenRequests {
 
     private static final Logger LOG = Logger.getLogger(ListenRequests.class);
 
@@ -70,7 +70,7 @@ class ListenRequests {
      * The stream of a checked listen request, or the {@link Answer} refusing it (answered as ordinary JSON,
      * before any stream opens). {@code tokenExpiry}: the stream ends gracefully then.
      */
-    Listen open(Check.Passed c, Instant tokenExpiry, Sse sse) {
+    public Listen open(Check.Passed c, Instant tokenExpiry, Sse sse) {
         RequestContext ctx = c.ctx();
         String rid = ctx.requestId();
         if (!streams.hasRoom()) {

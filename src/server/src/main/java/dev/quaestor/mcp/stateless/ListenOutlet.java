@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.stateless;
 
 import dev.quaestor.subscription.NotificationOutlet;
 import dev.quaestor.subscription.StreamHolder;

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.stateless;
 
 import dev.quaestor.mcp.wire.WireErrors;
 import java.util.Map;

@@ -1,7 +1,6 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.stateless;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quaestor.mcp.wire.VersionHeader;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
@@ -11,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The 2026-07-28 standard headers against the body, and which protocol era a POST is routed to. */
+/** The 2026-07-28 standard headers against the body. */
 class RequestHeadersTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -77,27 +76,6 @@ class RequestHeadersTest {
         String tampered = canonical.substring(0, canonical.length() - 2) + (char) (canonical.charAt(canonical.length() - 2) + 1) + "=";
         assertEquals(uri, new String(Base64.getDecoder().decode(tampered), StandardCharsets.UTF_8), "the JDK would read it as the URI");
         assertNotNull(RequestHeaders.nameMismatch("=?base64?" + tampered + "?=", uri));
-    }
-
-    @Test
-    void postsAreRoutedByWhatTheyCarry() throws Exception {
-        String meta = "{\"io.modelcontextprotocol/protocolVersion\":\"%s\",\"io.modelcontextprotocol/clientCapabilities\":{}}";
-        var modern = JSON.readTree("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"_meta\":"
-                + meta.formatted("2026-07-28") + "}}");
-        assertEquals(EraRouter.Era.MODERN, EraRouter.route(modern, VersionHeader.of(null)).era(), "a claim wins over the initialize method");
-        var unknown = JSON.readTree("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":"
-                + meta.formatted("v999") + "}}");
-        assertEquals(EraRouter.Era.MODERN, EraRouter.route(unknown, VersionHeader.of(null)).era(), "an unknown claim is refused with -32022");
-        var legacyClaim = JSON.readTree("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":"
-                + meta.formatted("2025-11-25") + "}}");
-        assertEquals(EraRouter.Era.LEGACY, EraRouter.route(legacyClaim, VersionHeader.of(null)).era());
-        var plain = JSON.readTree("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
-        assertEquals(EraRouter.Era.LEGACY, EraRouter.route(plain, VersionHeader.of(null)).era());
-        assertEquals(EraRouter.Era.LEGACY, EraRouter.route(plain, VersionHeader.of("2025-06-18")).era());
-        assertEquals(EraRouter.Era.MODERN, EraRouter.route(plain, VersionHeader.of(" 2026-07-28 ")).era(), "the header alone: an envelope missing");
-        var batch = JSON.readTree("[" + plain + "," + modern + "]");
-        assertEquals(EraRouter.Era.MIXED_BATCH, EraRouter.route(batch, VersionHeader.of(null)).era());
-        assertEquals(EraRouter.Era.LEGACY, EraRouter.route(JSON.readTree("[" + plain + "]"), VersionHeader.of(null)).era());
     }
 
     @Test

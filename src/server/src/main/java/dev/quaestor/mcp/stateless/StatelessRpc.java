@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.stateless;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,7 +49,7 @@ import org.jboss.logging.Logger;
  * 503). {@code Mcp-Session-Id} and {@code Last-Event-ID} are ignored.
  */
 @ApplicationScoped
-class StatelessRpc {
+public class StatelessRpc {
 
     private static final Logger LOG = Logger.getLogger(StatelessRpc.class);
     /** How long a client may reuse the discovery result: it changes only when the server is upgraded. */
@@ -59,7 +59,7 @@ class StatelessRpc {
      * The HTTP request around one 2026-07-28 message, and the revision its router resolved from its claim
      * ({@link ProtocolRevision#UNVERSIONED} if it claims none this server speaks statelessly).
      */
-    record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, String correlationId,
+    public record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, String correlationId,
             ProtocolRevision revision, VersionHeader version, String methodHeader, String nameHeader) {
     }
 
@@ -74,7 +74,7 @@ class StatelessRpc {
     }
 
     /** The answer to one 2026-07-28 POST (never a listen: {@link ListenRequests} serves those). */
-    Answer handle(JsonNode root, Inbound in) {
+    public Answer handle(JsonNode root, Inbound in) {
         Check check = check(root, in);
         if (check instanceof Check.Answered a) {
             return a.answer();
@@ -108,7 +108,7 @@ class StatelessRpc {
      * Steps 1 to 5 of the checks: the refusal's {@link Answer} (or 202 for a notification), else the
      * request that passed them.
      */
-    Check check(JsonNode root, Inbound in) {
+    public Check check(JsonNode root, Inbound in) {
         String rid = in.requestId();
         if (!root.isObject()) {
             return new Check.Answered(

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.stateless;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quaestor.mcp.wire.ClientInfo;
@@ -10,9 +10,9 @@ import java.util.List;
  * version and the client's capabilities (both required), and the client's name and version (optional,
  * recorded in the audit trail as {@code name/version}).
  */
-record Envelope(String protocolVersion, JsonNode clientCapabilities, String clientInfo) {
+public record Envelope(String protocolVersion, JsonNode clientCapabilities, String clientInfo) {
 
-    static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+    public static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
     static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     static final String CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.stateless;
 
 import dev.quaestor.mcp.limits.Cap;
 import dev.quaestor.mcp.limits.SubjectCapReached;

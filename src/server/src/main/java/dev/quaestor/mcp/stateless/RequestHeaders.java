@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.stateless;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -18,10 +18,10 @@ import java.util.regex.Pattern;
  * Base64-encoded as {@code =?base64?…?=}, which is decoded (canonical padded Base64 of valid UTF-8,
  * else refused) before the comparison.
  */
-final class RequestHeaders {
+public final class RequestHeaders {
 
-    static final String METHOD = "Mcp-Method";
-    static final String NAME = "Mcp-Name";
+    public static final String METHOD = "Mcp-Method";
+    public static final String NAME = "Mcp-Name";
 
     private static final String SENTINEL_START = "=?base64?";
     private static final String SENTINEL_END = "?=";
@@ -34,7 +34,7 @@ final class RequestHeaders {
     }
 
     /** The value with spaces and tabs at either end removed; null stays null. */
-    static String trim(String value) {
+    public static String trim(String value) {
         if (value == null) {
             return null;
         }
