@@ -2,6 +2,7 @@ package dev.quaestor.mcp.stateless;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quaestor.mcp.wire.ClientInfo;
+import dev.quaestor.mcp.wire.ProtocolRevision;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,9 +11,9 @@ import java.util.List;
  * version and the client's capabilities (both required), and the client's name and version (optional,
  * recorded in the audit trail as {@code name/version}).
  */
-public record Envelope(String protocolVersion, JsonNode clientCapabilities, String clientInfo) {
+record Envelope(String protocolVersion, JsonNode clientCapabilities, String clientInfo) {
 
-    public static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+    static final String PROTOCOL_VERSION = ProtocolRevision.CLAIM;
     static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     static final String CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 

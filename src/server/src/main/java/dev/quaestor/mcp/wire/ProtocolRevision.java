@@ -15,6 +15,9 @@ import java.util.Optional;
  */
 public final class ProtocolRevision {
 
+    /** The key of {@code params._meta} where a stateless request claims the revision it speaks. */
+    public static final String CLAIM = "io.modelcontextprotocol/protocolVersion";
+
     /** How a revision carries state between requests. */
     public enum Era {
         /** Every request carries its version and the client's capabilities; no session. */

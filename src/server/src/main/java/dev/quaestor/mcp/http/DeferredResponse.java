@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.http;
 
 import jakarta.ws.rs.core.Response;
 import java.util.concurrent.CompletionStage;

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.http;
 
 import dev.quaestor.mcp.stateless.RequestHeaders;
 import jakarta.ws.rs.container.ContainerRequestContext;

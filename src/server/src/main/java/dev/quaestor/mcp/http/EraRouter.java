@@ -1,7 +1,6 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quaestor.mcp.stateless.Envelope;
 import dev.quaestor.mcp.wire.ProtocolRevision;
 import dev.quaestor.mcp.wire.VersionHeader;
 
@@ -66,6 +65,6 @@ final class EraRouter {
             return null;
         }
         JsonNode meta = message.path("params").path("_meta");
-        return meta.isObject() ? meta.get(Envelope.PROTOCOL_VERSION) : null;
+        return meta.isObject() ? meta.get(ProtocolRevision.CLAIM) : null;
     }
 }

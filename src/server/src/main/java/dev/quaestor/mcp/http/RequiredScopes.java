@@ -1,4 +1,4 @@
-package dev.quaestor.mcp;
+package dev.quaestor.mcp.http;
 
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditUnavailableException;
