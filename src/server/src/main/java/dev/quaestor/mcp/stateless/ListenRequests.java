@@ -67,7 +67,7 @@ public class ListenRequests {
     }
 
     /**
-     * The stream of a checked listen request, or the {@link Answer} refusing it (answered as ordinary JSON,
+     * The stream of a checked listen request, or the answer refusing it (answered as ordinary JSON,
      * before any stream opens). {@code tokenExpiry}: the stream ends gracefully then.
      */
     public Listen open(Check.Passed c, Instant tokenExpiry, Sse sse) {
