@@ -45,14 +45,15 @@ final class EraRouter {
             return new Route(Era.LEGACY, null);
         }
         JsonNode claim = claim(root);
-        if (claim != null) {
-            if (claim.isTextual() && ProtocolRevision.session(claim.asText()).isPresent()) {
-                return new Route(Era.LEGACY, null);
-            }
-            return new Route(Era.MODERN, claim.isTextual() ? ProtocolRevision.named(claim.asText())
-                    .filter(ProtocolRevision::stateless).orElse(ProtocolRevision.UNVERSIONED) : ProtocolRevision.UNVERSIONED);
+        if (claim == null) {
+            // With the 2026-07-28 header alone: a stateless request whose envelope is missing.
+            return version.namesStateless() ? new Route(Era.MODERN, ProtocolRevision.UNVERSIONED) : new Route(Era.LEGACY, null);
         }
-        return version.namesStateless() ? new Route(Era.MODERN, ProtocolRevision.UNVERSIONED) : new Route(Era.LEGACY, null);
+        ProtocolRevision claimed = claim.isTextual() ? ProtocolRevision.named(claim.asText()).orElse(null) : null;
+        if (claimed != null && !claimed.stateless()) {
+            return new Route(Era.LEGACY, null);
+        }
+        return new Route(Era.MODERN, claimed != null ? claimed : ProtocolRevision.UNVERSIONED);
     }
 
     private static boolean claimsModern(JsonNode message) {
