@@ -47,7 +47,8 @@ final class EraRouter {
         JsonNode claim = claim(root);
         if (claim == null) {
             // With the 2026-07-28 header alone: a stateless request whose envelope is missing.
-            return version.namesStateless() ? new Route(Era.MODERN, ProtocolRevision.UNVERSIONED) : new Route(Era.LEGACY, null);
+            return version.namesStateless() ? new Route(Era.MODERN, ProtocolRevision.UNVERSIONED)
+                    : new Route(Era.LEGACY, null);
         }
         ProtocolRevision claimed = claim.isTextual() ? ProtocolRevision.named(claim.asText()).orElse(null) : null;
         if (claimed != null && !claimed.stateless()) {
