@@ -1,0 +1,249 @@
+package dev.quaestor.mcp.http;
+
+import dev.quaestor.identity.Identity;
+import dev.quaestor.mcp.limits.Cap;
+import dev.quaestor.mcp.limits.CapRefusals;
+import dev.quaestor.mcp.limits.SubjectLimitsConfig;
+import dev.quaestor.mcp.limits.SubjectSlots;
+import dev.quaestor.mcp.limits.TransportConfig;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.vertx.http.runtime.filters.Filters;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Reads the whole body of an MCP POST, bounded in size, time, rate and readers; {@link McpEndpoint#post} takes it
+ * from here rather than from a JAX-RS body parameter.
+ *
+ * <p>Why: a blocking JAX-RS method with a body parameter is dispatched to a worker first, which then
+ * waits for the I/O thread to deliver the body, although a JSON-RPC message nearly always arrives
+ * with its headers: one more pair of thread hand-overs on every request, which the load profile
+ * showed (README "Performance"). So over HTTP/1.x this filter reads the body on the I/O thread,
+ * after authentication (unauthenticated bodies are never read) and before the request takes a place
+ * in flight ({@link AdmissionLimit}) or is handed to a worker. Over HTTP/2 JAX-RS must see the request
+ * before its end, so there the worker reads it ({@link #body}), under the same bounds.
+ *
+ * <p>Bounds: the body limit ({@code quarkus.http.limits.max-body-size}) is enforced here too, since this runs
+ * before Quarkus's own check: a declared length over it, or a chunked body that grows past it, gets
+ * 413 (HTTP/1.x: and the connection is closed, its unread rest being unusable). A body still arriving after 100 ms
+ * holds one of {@code quaestor.http.max-body-readers} places and one of its subject's
+ * {@code quaestor.limits.per-subject.body-readers}; past either, the request is refused at once. A body that does
+ * not finish arriving within {@code quaestor.http.body-timeout}, or that falls below {@code body-min-rate} bytes a
+ * second once {@code body-grace} has passed, gets 408 and its connection is closed. Those refusals are on record
+ * ({@link CapRefusals}).
+ */
+@ApplicationScoped
+public class RequestBodyReader {
+
+    /** After authentication (200) and authorization (100): unauthenticated bodies are never read. */
+    private static final int PRIORITY = 50;
+    static final String BODY = "quaestor.mcp.body";
+    /** How often a body still arriving is checked against the minimum rate. */
+    private static final long RATE_CHECK_MILLIS = 250;
+    /** How long a body may take before it holds a reader's place: one that came with its headers never does. */
+    private static final long QUICK_MILLIS = 100;
+
+    private final long limit;
+    private final long timeoutMillis;
+    private final long minRate;
+    private final long graceMillis;
+    private final int maxReaders;
+    private final AtomicInteger readers = new AtomicInteger();
+    private final SubjectSlots subjectReaders;
+    private final CapRefusals refusals;
+
+    RequestBodyReader(@ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize limit,
+            TransportConfig config, SubjectLimitsConfig perSubject, CapRefusals refusals, MeterRegistry metrics) {
+        this.limit = limit.asLongValue();
+        this.timeoutMillis = config.bodyTimeout().toMillis();
+        this.minRate = config.bodyMinRate();
+        this.graceMillis = config.bodyGrace().toMillis();
+        this.maxReaders = config.maxBodyReaders();
+        this.subjectReaders = new SubjectSlots(Math.min(perSubject.bodyReaders(), Math.max(1, maxReaders / 4)));
+        this.refusals = refusals;
+        Gauge.builder("quaestor.http.body.readers", readers, AtomicInteger::get)
+                .description("MCP request bodies being read now (at most quaestor.http.max-body-readers)").register(metrics);
+    }
+
+    void register(@Observes Filters filters) {
+        filters.register(this::filter, PRIORITY);
+    }
+
+    /** Why a body was not read: the HTTP status to answer with, or the cap or deadline it met (then on record). */
+    static final class Refused extends RuntimeException {
+        final int status;
+        final Cap cap;
+
+        Refused(int status, String message) {
+            super(message, null, false, false);
+            this.status = status;
+            this.cap = null;
+        }
+
+        Refused(Cap cap, String detail) {
+            super(detail, null, false, false);
+            this.status = cap.status;
+            this.cap = cap;
+        }
+    }
+
+    /**
+     * The body of this MCP POST. Read already by the filter (HTTP/1.x), or read now, waiting on this
+     * worker (HTTP/2: there JAX-RS must see the request before its end, so the filter leaves it).
+     * Throws {@link Refused} for a body over the limit, one that does not arrive in time, or one past a readers bound.
+     */
+    byte[] body(RoutingContext rc, Identity identity) {
+        Buffer read = rc.get(BODY);
+        if (read != null) {
+            return read.getBytes();
+        }
+        try {
+            Buffer body = read(rc, identity).toCompletionStage().toCompletableFuture()
+                    .get(timeoutMillis + 1000, java.util.concurrent.TimeUnit.MILLISECONDS);
+            // Kept, so that a second look at the request (the listen route handing it back) finds it.
+            rc.put(BODY, body);
+            return body.getBytes();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof Refused r ? r : new Refused(400, "Request body could not be read\n");
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new Refused(Cap.BODY_TIMEOUT, "no complete body within " + timeoutMillis + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Refused(503, "Interrupted\n");
+        }
+    }
+
+    private void filter(RoutingContext rc) {
+        HttpServerRequest req = rc.request();
+        if (req.method() != HttpMethod.POST || !McpEndpoint.handles(req.path()) || req.version() == HttpVersion.HTTP_2) {
+            rc.next();
+            return;
+        }
+        Identity identity = refusals.identity(rc);
+        read(rc, identity).onComplete(done -> {
+            if (done.succeeded()) {
+                rc.put(BODY, done.result());
+                rc.next();
+            } else if (done.cause() instanceof Refused r && r.cap != null) {
+                // Past a readers bound the body is not read either: the connection cannot carry another request.
+                refusals.send(rc, r.cap, CapRefusals.caller(identity, rc), r.getMessage(), true);
+            } else if (done.cause() instanceof Refused r) {
+                refuse(rc, r);
+            } else {
+                rc.fail(done.cause());
+            }
+        });
+    }
+
+    /** Reads the whole body, bounded in size, time, rate and readers; the handlers run on the request's I/O thread. */
+    private Future<Buffer> read(RoutingContext rc, Identity identity) {
+        HttpServerRequest req = rc.request();
+        long declared = declaredLength(req);
+        if (declared > limit) {
+            return Future.failedFuture(new Refused(413, "Request body too large\n"));
+        }
+        if (req.isEnded()) {
+            return Future.succeededFuture(Buffer.buffer());
+        }
+        String key = CapRefusals.key(identity, rc);
+        Promise<Buffer> result = Promise.promise();
+        Buffer body = Buffer.buffer((int) Math.max(256, Math.min(declared, 64 * 1024)));
+        var vertx = rc.vertx();
+        long started = System.nanoTime();
+        // A body that came with its headers is read at once and never counted; one still arriving is, from QUICK_MILLIS.
+        var holds = new AtomicBoolean();
+        long claim = vertx.setTimer(QUICK_MILLIS, t -> {
+            if (result.future().isComplete()) {
+                return;
+            }
+            if (readers.incrementAndGet() > maxReaders) {
+                readers.decrementAndGet();
+                result.tryFail(new Refused(Cap.ALL_BODY_READERS, maxReaders + " bodies being read"));
+            } else if (!subjectReaders.tryTake(key)) {
+                readers.decrementAndGet();
+                result.tryFail(new Refused(Cap.BODY_READERS, subjectReaders.cap() + " bodies of this caller being read"));
+            } else {
+                holds.set(true);
+                if (result.future().isComplete()) {
+                    release(key, holds); // completed meanwhile (HTTP/2: the worker reads, the I/O thread delivers)
+                }
+            }
+        });
+        long deadline = vertx.setTimer(timeoutMillis, t -> result.tryFail(new Refused(Cap.BODY_TIMEOUT,
+                "no complete body within " + timeoutMillis + " ms: " + received(body, declared))));
+        long rateCheck = minRate <= 0 ? -1 : vertx.setPeriodic(graceMillis + RATE_CHECK_MILLIS, RATE_CHECK_MILLIS, t -> {
+            long past = (System.nanoTime() - started) / 1_000_000 - graceMillis;
+            if (past > 0 && body.length() < minRate * past / 1000) {
+                result.tryFail(new Refused(Cap.BODY_TOO_SLOW, "below " + minRate + " bytes/s after "
+                        + (past + graceMillis) + " ms: " + received(body, declared)));
+            }
+        });
+        result.future().onComplete(done -> {
+            vertx.cancelTimer(claim);
+            vertx.cancelTimer(deadline);
+            if (rateCheck >= 0) {
+                vertx.cancelTimer(rateCheck);
+            }
+            release(key, holds);
+        });
+        req.handler(chunk -> {
+            if (result.future().isComplete()) {
+                return;
+            }
+            if (body.length() + chunk.length() > limit) {
+                result.tryFail(new Refused(413, "Request body too large\n"));
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        req.exceptionHandler(result::tryFail);
+        req.endHandler(v -> result.tryComplete(body));
+        req.resume();
+        return result.future();
+    }
+
+    /** Gives back the reader's places a body holds, once. */
+    private void release(String key, AtomicBoolean holds) {
+        if (holds.compareAndSet(true, false)) {
+            readers.decrementAndGet();
+            subjectReaders.release(key);
+        }
+    }
+
+    private static String received(Buffer body, long declared) {
+        return body.length() + (declared >= 0 ? " of " + declared : "") + " bytes received";
+    }
+
+    private static long declaredLength(HttpServerRequest req) {
+        String length = req.getHeader("Content-Length");
+        if (length == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(length.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static void refuse(RoutingContext rc, Refused r) {
+        if (rc.response().ended()) {
+            return;
+        }
+        // The rest of the body is not read, so the connection cannot carry another request.
+        rc.response().setStatusCode(r.status).putHeader("Content-Type", "text/plain").putHeader("Connection", "close")
+                .end(r.getMessage()).onComplete(done -> rc.request().connection().close());
+    }
+}

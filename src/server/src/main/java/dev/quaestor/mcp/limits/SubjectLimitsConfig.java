@@ -1,0 +1,37 @@
+package dev.quaestor.mcp.limits;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * What one subject (the verified token's subject) may hold at once on a replica ({@code quaestor.limits.per-subject}),
+ * so that one caller cannot take a shared bound away from everyone else. Past a cap the request is refused with 429
+ * and -32004 (Retry-After), on record and counted in {@code quaestor.limits.refused}.
+ */
+@ConfigMapping(prefix = "quaestor.limits.per-subject")
+public interface SubjectLimitsConfig {
+
+    /** MCP POSTs one subject may have in flight; never more than {@link #inFlightShare} of {@code quaestor.http.max-in-flight}. */
+    @WithDefault("64")
+    int inFlight();
+
+    /** The share (0 to 1) of {@code quaestor.http.max-in-flight} one subject may hold, whatever {@link #inFlight} says. */
+    @WithDefault("0.25")
+    double inFlightShare();
+
+    /** Request bodies of one subject being read at once; never more than a quarter of {@code quaestor.http.max-body-readers}. */
+    @WithDefault("8")
+    int bodyReaders();
+
+    /** Live 2025 MCP sessions one subject may hold (across replicas: counted in the session table). */
+    @WithDefault("100")
+    int sessions();
+
+    /** GET event streams (2025 sessions) one subject may hold open on a replica. */
+    @WithDefault("32")
+    int streams();
+
+    /** {@code subscriptions/listen} streams (2026-07-28) one subject may hold open on a replica. */
+    @WithDefault("32")
+    int listens();
+}

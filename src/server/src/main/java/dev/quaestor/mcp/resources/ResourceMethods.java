@@ -1,0 +1,154 @@
+package dev.quaestor.mcp.resources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.mcp.wire.Answer;
+import dev.quaestor.mcp.wire.ErrorCodes;
+import dev.quaestor.mcp.wire.JsonRpc;
+import dev.quaestor.mcp.wire.McpError;
+import dev.quaestor.mcp.wire.ModernResults;
+import dev.quaestor.mcp.wire.RateHeaders;
+import dev.quaestor.mcp.wire.Schema;
+import dev.quaestor.pipeline.CacheHint;
+import dev.quaestor.pipeline.Completions;
+import dev.quaestor.pipeline.ReadResult;
+import dev.quaestor.pipeline.RequestContext;
+import dev.quaestor.pipeline.ResourcePipeline;
+import dev.quaestor.pipeline.Served;
+import dev.quaestor.pipeline.StreamedRead;
+import dev.quaestor.provider.Page;
+import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.provider.TemplateEntry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The resource methods both eras share ({@code resources/list}, {@code resources/templates/list},
+ * {@code resources/read}, {@code completion/complete}): their params read, the request path asked, and its
+ * result written in the era's shape. 2026-07-28 results add {@code resultType}, {@code _meta} and, where
+ * cacheable, {@code ttlMs} and {@code cacheScope} ({@link ModernResults}). Refusals are thrown
+ * ({@link dev.quaestor.pipeline.Refusal}, {@link McpError}) for the era to answer.
+ */
+@ApplicationScoped
+public class ResourceMethods {
+
+    public static final Set<String> METHODS = Set.of("resources/list", "resources/templates/list", "resources/read",
+            "completion/complete");
+
+    private final ResourcePipeline pipeline;
+    private final ObjectMapper json;
+
+    ResourceMethods(ResourcePipeline pipeline, ObjectMapper json) {
+        this.pipeline = pipeline;
+        this.json = json;
+    }
+
+    /** The answer to one of {@link #METHODS}. {@code inBatch}: content too large to hold is refused. */
+    public Answer call(String method, JsonNode id, JsonNode params, RequestContext ctx, boolean modern,
+            boolean inBatch) {
+        return switch (method) {
+            case "resources/list" -> listing(id, pipeline.list(ctx, cursor(params)), modern);
+            case "resources/templates/list" -> templates(id, pipeline.templates(ctx, cursor(params)), modern);
+            case "resources/read" -> read(id, pipeline.read(ctx, uri(params)), modern, inBatch);
+            case "completion/complete" -> complete(id, ctx, params, modern);
+            default -> throw new IllegalArgumentException("not a resource method: " + method);
+        };
+    }
+
+    private Answer listing(JsonNode id, Served<Page<ResourceEntry>> served, boolean modern) {
+        var page = served.result();
+        var resources = new ArrayList<Schema.Resource>(page.items().size());
+        for (ResourceEntry e : page.items()) {
+            resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
+                    e.size(), Schema.Annotations.of(e.annotations(), e.lastModified())));
+        }
+        return answer(id, new Schema.ListResourcesResult(resources, page.nextCursor()), served, modern);
+    }
+
+    private Answer templates(JsonNode id, Served<List<TemplateEntry>> served, boolean modern) {
+        var out = new ArrayList<Schema.ResourceTemplate>(served.result().size());
+        for (TemplateEntry t : served.result()) {
+            out.add(new Schema.ResourceTemplate(t.uriTemplate(), t.name(), t.title(), t.description(), t.mimeType(),
+                    Schema.Annotations.of(t.annotations(), null)));
+        }
+        return answer(id, new Schema.ListResourceTemplatesResult(out, null), served, modern);
+    }
+
+    private Answer read(JsonNode id, Served<ReadResult> served, boolean modern, boolean inBatch) {
+        if (served.result() instanceof StreamedRead streamed) {
+            if (inBatch) {
+                streamed.discard("refused-in-batch", ErrorCodes.INVALID_REQUEST, "streamed content is not sent inside a batch");
+                throw new McpError(ErrorCodes.INVALID_REQUEST,
+                        "Resource too large to read inside a batch; read it in a request of its own", Map.of("uri", streamed.uri()));
+            }
+            String fields = modern ? ModernResults.streamedReadFields(json, served.cache()) : "";
+            return new Answer(new Answer.Streamed(id, streamed, fields), 200, RateHeaders.of(served.rate()));
+        }
+        var complete = (ReadResult.Complete) served.result();
+        var item = complete.text()
+                ? new Schema.ResourceContents(complete.uri(), complete.mimeType(), new String(complete.bytes(), StandardCharsets.UTF_8), null)
+                : new Schema.ResourceContents(complete.uri(), complete.mimeType(), null, Base64.getEncoder().encodeToString(complete.bytes()));
+        return answer(id, new Schema.ReadResourceResult(List.of(item)), served, modern);
+    }
+
+    /** {@code completion/complete}: only resource-template arguments (this server has no prompts). */
+    private Answer complete(JsonNode id, RequestContext ctx, JsonNode params, boolean modern) {
+        JsonNode ref = params == null ? null : params.get("ref");
+        JsonNode argument = params == null ? null : params.get("argument");
+        if (ref == null || !ref.isObject() || argument == null || !argument.isObject()
+                || !argument.path("name").isTextual() || !argument.path("value").isTextual()) {
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "params need ref and argument {name, value}", Map.of());
+        }
+        if (!"ref/resource".equals(ref.path("type").asText()) || !ref.path("uri").isTextual()) {
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "Only ref/resource with a uri template can be completed", Map.of());
+        }
+        var resolved = new LinkedHashMap<String, String>();
+        JsonNode given = params.path("context").path("arguments");
+        if (given.isObject()) {
+            given.fields().forEachRemaining(e -> {
+                if (e.getValue().isTextual()) {
+                    resolved.put(e.getKey(), e.getValue().asText());
+                }
+            });
+        }
+        Served<Completions> served = pipeline.complete(ctx, ref.get("uri").asText(), argument.get("name").asText(),
+                argument.get("value").asText(), resolved);
+        var completions = served.result();
+        return answer(id, new Schema.CompleteResult(new Schema.Completion(completions.values(), null, completions.more())),
+                served, modern);
+    }
+
+    private Answer answer(JsonNode id, Object result, Served<?> served, boolean modern) {
+        Object body = result;
+        if (modern) {
+            CacheHint cache = served.cache();
+            body = cache == null ? ModernResults.complete(json, result) : ModernResults.cacheable(json, result, cache);
+        }
+        return new Answer(new JsonRpc.Result(id, body), 200, RateHeaders.of(served.rate()));
+    }
+
+    static String cursor(JsonNode params) {
+        if (params == null || !params.has("cursor") || params.get("cursor").isNull()) {
+            return null;
+        }
+        JsonNode c = params.get("cursor");
+        if (!c.isTextual() || c.asText().isEmpty() || c.asText().length() > 4096) {
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
+        }
+        return c.asText();
+    }
+
+    public static String uri(JsonNode params) {
+        JsonNode u = params == null ? null : params.get("uri");
+        if (u == null || !u.isTextual()) {
+            throw new McpError(ErrorCodes.INVALID_PARAMS, "params.uri must be a string", Map.of());
+        }
+        return u.asText();
+    }
+}

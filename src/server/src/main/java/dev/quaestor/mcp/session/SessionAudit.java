@@ -1,0 +1,53 @@
+package dev.quaestor.mcp.session;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.PendingCommit;
+import dev.quaestor.audit.RequestIds;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+
+/**
+ * The audit records of a 2025 session's life: {@code SESSION_OPEN} when {@code initialize} opens it
+ * (committed before its id is given out) and {@code SESSION_CLOSE} when it ends, by the client's DELETE
+ * (committed before the DELETE is answered) or by expiry (committed before the sweep deletes its row).
+ */
+@ApplicationScoped
+public class SessionAudit {
+
+    private final AuditLog audit;
+
+    SessionAudit(AuditLog audit) {
+        this.audit = audit;
+    }
+
+    /** Throws {@link dev.quaestor.audit.AuditUnavailableException} if it cannot be committed. */
+    void opened(String requestId, Caller caller, SessionStore.Session s) {
+        audit.append(AuditEvent.of(AuditEvent.Kind.SESSION_OPEN, requestId).caller(caller).protocol(s.protocolVersion())
+                .method("initialize").outcome("ok")
+                .detail(s.expiresAt() == null ? null : "token expires " + s.expiresAt()).build());
+    }
+
+    /** The client ended it (DELETE). Throws {@link dev.quaestor.audit.AuditUnavailableException} if it cannot be committed. */
+    public void deleted(String requestId, Caller caller, String protocol) {
+        audit.append(AuditEvent.of(AuditEvent.Kind.SESSION_CLOSE, requestId).caller(caller).protocol(protocol)
+                .method("DELETE /mcp").outcome(SessionStore.End.DELETED.outcome).build());
+    }
+
+    /** Records the end of expired sessions; returns once all are committed, else throws. */
+    void expired(List<SessionStore.Expired> sessions) {
+        var pending = new java.util.ArrayList<PendingCommit>(sessions.size());
+        for (SessionStore.Expired e : sessions) {
+            SessionStore.Session s = e.session();
+            var caller = Caller.ofSession(s.subject(), s.id(), s.clientInfo());
+            pending.add(audit.submit(AuditEvent.of(AuditEvent.Kind.SESSION_CLOSE, RequestIds.next()).caller(caller)
+                    .protocol(s.protocolVersion()).outcome(e.reason().outcome)
+                    .detail(e.reason() == SessionStore.End.IDLE ? "last used " + s.lastUsed() : "token expired " + s.expiresAt())
+                    .build()));
+        }
+        for (PendingCommit p : pending) {
+            p.await();
+        }
+    }
+}

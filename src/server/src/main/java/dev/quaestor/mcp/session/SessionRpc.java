@@ -1,0 +1,260 @@
+package dev.quaestor.mcp.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.RequestIds;
+import dev.quaestor.identity.Identity;
+import dev.quaestor.mcp.limits.Cap;
+import dev.quaestor.mcp.limits.CapRefusals;
+import dev.quaestor.mcp.limits.SubjectLimitsConfig;
+import dev.quaestor.mcp.limits.TransportConfig;
+import dev.quaestor.mcp.resources.ResourceMethods;
+import dev.quaestor.mcp.wire.Answer;
+import dev.quaestor.mcp.wire.ClientInfo;
+import dev.quaestor.mcp.wire.ErrorCodes;
+import dev.quaestor.mcp.wire.JsonRpc;
+import dev.quaestor.mcp.wire.McpError;
+import dev.quaestor.mcp.wire.McpHeaders;
+import dev.quaestor.mcp.wire.ProtocolRevision;
+import dev.quaestor.mcp.wire.RateHeaders;
+import dev.quaestor.mcp.wire.RefusalErrors;
+import dev.quaestor.mcp.wire.Schema;
+import dev.quaestor.mcp.wire.ServerInfo;
+import dev.quaestor.mcp.wire.VersionHeader;
+import dev.quaestor.mcp.wire.WireErrors;
+import dev.quaestor.pipeline.Refusal;
+import dev.quaestor.pipeline.RequestContext;
+import dev.quaestor.pipeline.ResourcePipeline;
+import dev.quaestor.pipeline.Served;
+import dev.quaestor.ratelimit.RateCheck;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * MCP 2025 requests (2025-03-26, 2025-06-18, 2025-11-25): {@code initialize} opens a session (audited,
+ * {@code SESSION_OPEN}) and every later request names it in {@code Mcp-Session-Id}. The session's
+ * negotiated revision governs what its requests may do:
+ *
+ * <p>Opening a session pays a rate-limit token as any request does, and a subject holds at most
+ * {@code quaestor.limits.per-subject.sessions} live sessions (past it: 429 / -32004, on record).
+ *
+ * <ul>
+ *   <li>An {@code MCP-Protocol-Version} header, when present, must name a 2025 revision this server speaks
+ *       (else 400). It need not be the negotiated one: the 2025-11-25 transport requires a 400 only for an
+ *       invalid or unsupported version, and says the client SHOULD (not MUST) send the negotiated one. The
+ *       session's revision still decides how the request is served, so a mismatching header changes nothing.</li>
+ *   <li>JSON-RPC batches only on a 2025-03-26 session: 2025-06-18 removed them (400, -32600). A batch holds at most
+ *       {@code quaestor.http.max-batch} messages (else 400, -32600, before anything in it is done), and each of its
+ *       requests pays for itself: the request path charges every element its own token.</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class SessionRpc {
+
+    private static final Logger LOG = Logger.getLogger(SessionRpc.class);
+
+    /** The HTTP request around one 2025 POST. */
+    public record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, Instant tokenExpiry,
+            String sessionHeader, VersionHeader version) {
+    }
+
+    private final SessionStore sessions;
+    private final SessionAudit sessionAudit;
+    private final ResourcePipeline pipeline;
+    private final ResourceMethods methods;
+    private final int maxBatch;
+    private final int maxSessions;
+    private final CapRefusals caps;
+
+    SessionRpc(SessionStore sessions, SessionAudit sessionAudit, ResourcePipeline pipeline, ResourceMethods methods,
+            TransportConfig transport, SubjectLimitsConfig limits, CapRefusals caps) {
+        this.maxSessions = limits.sessions();
+        this.caps = caps;
+        this.sessions = sessions;
+        this.sessionAudit = sessionAudit;
+        this.pipeline = pipeline;
+        this.methods = methods;
+        this.maxBatch = transport.maxBatch();
+    }
+
+    /**
+     * The answer to one 2025 POST: one message's {@link Answer}, or for a batch one whose body is the list of
+     * answers. A body-less answer is sent as its status alone (202 accepted, 404 unknown session).
+     */
+    public Answer post(JsonNode root, Inbound in) {
+        String rid = in.requestId();
+        List<JsonNode> items = new ArrayList<>();
+        boolean batch = root.isArray();
+        if (batch) {
+            root.forEach(items::add);
+            if (items.isEmpty()) {
+                return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "Empty batch", rid, 400);
+            }
+            if (items.size() > maxBatch) {
+                return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "Batch too large: " + items.size()
+                        + " messages; at most " + maxBatch, Map.of("maxBatch", maxBatch), rid, 400, Map.of());
+            }
+        } else {
+            items.add(root);
+        }
+        if (!batch && "initialize".equals(root.path("method").asText(null))) {
+            return initialize(root, in);
+        }
+        String sessionId = in.sessionHeader();
+        if (sessionId == null || sessionId.isBlank()) {
+            return WireErrors.legacy(idOf(root), ErrorCodes.INVALID_REQUEST,
+                    "Missing Mcp-Session-Id header; call initialize first", rid, 400);
+        }
+        Optional<SessionStore.Session> found;
+        try {
+            found = sessions.use(sessionId, in.identity().subject(), in.tokenExpiry());
+        } catch (RuntimeException e) {
+            // The session store is the database: if it cannot answer, fail closed like the audit log.
+            LOG.errorf("session lookup failed for request %s: %s", rid, e.toString());
+            return WireErrors.legacy(idOf(root), ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
+        }
+        if (found.isEmpty()) {
+            return new Answer(null, 404, Map.of());
+        }
+        SessionStore.Session session = found.get();
+        if (in.version().refusedOnSessions()) {
+            return WireErrors.legacy(idOf(root), ErrorCodes.INVALID_REQUEST, "Unsupported MCP-Protocol-Version: "
+                    + WireErrors.shorten(in.version().value().strip()), rid, 400);
+        }
+        ProtocolRevision revision = session.revision();
+        if (batch && !revision.allowsBatches()) {
+            return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "JSON-RPC batches are not supported on "
+                    + session.protocolVersion() + " (2025-06-18 removed them); send one message per request", rid, 400);
+        }
+        var answers = new ArrayList<Answer>();
+        for (int i = 0; i < items.size(); i++) {
+            RequestContext ctx = context(in, session, revision, i == 0 ? rid : RequestIds.next());
+            answers.add(handle(items.get(i), ctx, batch));
+        }
+        return batch ? Answer.batch(answers) : answers.get(0);
+    }
+
+    private Answer initialize(JsonNode root, Inbound in) {
+        String rid = in.requestId();
+        JsonNode id = root.get("id");
+        if (id == null || !(id.isTextual() || id.isIntegralNumber())) {
+            return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "initialize must be a request with an id",
+                    rid, 400);
+        }
+        JsonNode params = root.get("params");
+        String requested = params == null ? null : params.path("protocolVersion").asText(null);
+        if (requested == null) {
+            return WireErrors.legacy(id, ErrorCodes.INVALID_PARAMS, "initialize needs params.protocolVersion", rid, 200);
+        }
+        ProtocolRevision revision = ProtocolRevision.negotiate(requested);
+        String clientInfo = ClientInfo.of(params.get("clientInfo"));
+        var opening = new RequestContext(rid, in.identity(), in.sourceIp(), in.userAgent(), null, null, clientInfo,
+                revision.pipeline());
+        RateCheck rate;
+        try {
+            rate = pipeline.chargeSession(opening);
+        } catch (Refusal r) {
+            return RefusalErrors.legacy(id, r, opening.codes(), rid);
+        }
+        SessionStore.Session session;
+        try {
+            if (sessions.live(in.identity().subject()) >= maxSessions) {
+                return caps.legacy(id, Cap.SESSIONS, opening.caller(), "initialize",
+                        "at most " + maxSessions + " live sessions per subject", rid);
+            }
+            session = sessions.open(in.identity().subject(), revision.name(), clientInfo, in.tokenExpiry());
+        } catch (RuntimeException e) {
+            LOG.errorf("cannot open session for request %s: %s", rid, e.toString());
+            return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
+        }
+        try {
+            sessionAudit.opened(rid, context(in, session, revision, rid).caller(), session);
+        } catch (AuditUnavailableException e) {
+            // Never given out unrecorded: the row is ended at once (the sweep deletes it).
+            try {
+                sessions.end(session.id(), session.subject());
+            } catch (RuntimeException again) {
+                LOG.warnf("unrecorded session could not be ended: %s", again.toString());
+            }
+            return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record the opening of an MCP session",
+                    Map.of(), rid, 503, Map.of("Retry-After", "5"));
+        }
+        var result = new Schema.InitializeResult(revision.name(), ServerInfo.CAPABILITIES, ServerInfo.IMPLEMENTATION,
+                ServerInfo.INSTRUCTIONS);
+        var headers = new java.util.LinkedHashMap<>(RateHeaders.of(rate));
+        headers.put(McpHeaders.SESSION, session.id());
+        return new Answer(new JsonRpc.Result(id, result), 200, headers);
+    }
+
+    private static RequestContext context(Inbound in, SessionStore.Session session, ProtocolRevision revision,
+            String requestId) {
+        return new RequestContext(requestId, in.identity(), in.sourceIp(), in.userAgent(), session.id(), null,
+                session.clientInfo(), revision.pipeline());
+    }
+
+    /** One message of a session's POST, in the context it is served in (its own request id within a batch). */
+    private Answer handle(JsonNode node, RequestContext ctx, boolean inBatch) {
+        String requestId = ctx.requestId();
+        JsonNode id = node.get("id");
+        if (!node.isObject() || !"2.0".equals(node.path("jsonrpc").asText(null))) {
+            return WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "Invalid JSON-RPC 2.0 message", requestId, 200);
+        }
+        if (!node.has("method")) {
+            // A response from the client to a server request; this server sends none, so just accept it.
+            return Answer.accepted();
+        }
+        String method = node.path("method").asText(null);
+        if (method == null) {
+            return WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "method must be a string", requestId, 200);
+        }
+        if (id == null) {
+            // Notifications get no answer; notifications/initialized and cancellations need no action here.
+            return Answer.accepted();
+        }
+        if (!(id.isTextual() || id.isIntegralNumber())) {
+            return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "id must be a string or an integer",
+                    requestId, 200);
+        }
+        JsonNode params = node.get("params");
+        if (params != null && params.getNodeType() != JsonNodeType.OBJECT) {
+            return WireErrors.legacy(id, ErrorCodes.INVALID_PARAMS, "params must be an object", requestId, 200);
+        }
+        try {
+            if (ResourceMethods.METHODS.contains(method)) {
+                return methods.call(method, id, params, ctx, false, inBatch);
+            }
+            return switch (method) {
+                case "ping" -> new Answer(new JsonRpc.Result(id, Map.of()), 200, Map.of());
+                case "initialize" -> WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "Session is already initialized",
+                        requestId, 200);
+                case "resources/subscribe" -> empty(id, pipeline.subscribe(ctx, ResourceMethods.uri(params)));
+                case "resources/unsubscribe" -> empty(id, pipeline.unsubscribe(ctx, ResourceMethods.uri(params)));
+                default -> WireErrors.legacy(id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + WireErrors.shorten(method),
+                        requestId, 200);
+            };
+        } catch (Refusal r) {
+            return RefusalErrors.legacy(id, r, ctx.codes(), requestId);
+        } catch (McpError e) {
+            return WireErrors.legacy(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "internal error in request %s", requestId);
+            return WireErrors.legacy(id, ErrorCodes.INTERNAL_ERROR, "Internal error", requestId, 200);
+        }
+    }
+
+    private static Answer empty(JsonNode id, Served<Void> served) {
+        return new Answer(new JsonRpc.Result(id, Map.of()), 200, RateHeaders.of(served.rate()));
+    }
+
+    static JsonNode idOf(JsonNode root) {
+        JsonNode id = root.isObject() ? root.get("id") : null;
+        return id == null ? NullNode.instance : id;
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The protocol's vocabulary, shared by both eras: JSON-RPC messages and answers, the revisions spoken
+ * ({@link dev.quaestor.mcp.wire.ProtocolRevision}), error codes and error answers per revision, shared headers and
+ * schema types.
+ */
+package dev.quaestor.mcp.wire;
