@@ -5,34 +5,12 @@ import jakarta.ws.rs.QueryParam;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
-/** The auditor API's search parameters, as given: filters, an ISO-8601 time range, the cursor and the page size. */
-public class AuditSearchParams {
+/** The auditor API's search parameters, as given: the filters (times as ISO-8601 instants), the cursor and the page size. */
+public class AuditSearchParams extends AuditFilters {
 
     /** Records a page holds when the caller does not say. */
     static final int DEFAULT_LIMIT = 100;
 
-    @QueryParam("subject")
-    public String subject;
-    @QueryParam("client")
-    public String client;
-    @QueryParam("tenant")
-    public String tenant;
-    @QueryParam("uriPrefix")
-    public String uriPrefix;
-    @QueryParam("action")
-    public String action;
-    @QueryParam("decision")
-    public String decision;
-    @QueryParam("outcome")
-    public String outcome;
-    @QueryParam("kind")
-    public String kind;
-    @QueryParam("from")
-    public String from;
-    @QueryParam("to")
-    public String to;
-    @QueryParam("cursor")
-    public String cursor;
     @QueryParam("limit")
     public Integer limit;
 

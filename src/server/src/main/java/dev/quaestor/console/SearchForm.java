@@ -1,8 +1,8 @@
 package dev.quaestor.console;
 
+import dev.quaestor.admin.AuditFilters;
 import dev.quaestor.audit.AuditQuery;
 import io.quarkus.qute.TemplateData;
-import jakarta.ws.rs.QueryParam;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -18,30 +18,7 @@ import java.util.StringJoiner;
  * are UTC, as ISO-8601 instants or as the browser's date-time field sends them ({@code 2026-11-25T09:30}).
  */
 @TemplateData
-public class SearchForm {
-
-    @QueryParam("subject")
-    public String subject;
-    @QueryParam("client")
-    public String client;
-    @QueryParam("tenant")
-    public String tenant;
-    @QueryParam("uriPrefix")
-    public String uriPrefix;
-    @QueryParam("action")
-    public String action;
-    @QueryParam("decision")
-    public String decision;
-    @QueryParam("outcome")
-    public String outcome;
-    @QueryParam("kind")
-    public String kind;
-    @QueryParam("from")
-    public String from;
-    @QueryParam("to")
-    public String to;
-    @QueryParam("cursor")
-    public String cursor;
+public class SearchForm extends AuditFilters {
 
     /** The filters that are set, by parameter name (the cursor left out). */
     public Map<String, String> filters() {

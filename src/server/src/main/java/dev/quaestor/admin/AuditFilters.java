@@ -1,0 +1,33 @@
+package dev.quaestor.admin;
+
+import jakarta.ws.rs.QueryParam;
+
+/**
+ * The audit log's search filters as query parameters, named once for the auditor API and the console's search page:
+ * who, from where, what and when, and the cursor of the next page. Each reader of them says how it parses them.
+ */
+public class AuditFilters {
+
+    @QueryParam("subject")
+    public String subject;
+    @QueryParam("client")
+    public String client;
+    @QueryParam("tenant")
+    public String tenant;
+    @QueryParam("uriPrefix")
+    public String uriPrefix;
+    @QueryParam("action")
+    public String action;
+    @QueryParam("decision")
+    public String decision;
+    @QueryParam("outcome")
+    public String outcome;
+    @QueryParam("kind")
+    public String kind;
+    @QueryParam("from")
+    public String from;
+    @QueryParam("to")
+    public String to;
+    @QueryParam("cursor")
+    public String cursor;
+}
