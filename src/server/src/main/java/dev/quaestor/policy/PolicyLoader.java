@@ -36,7 +36,8 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 public final class PolicyLoader {
 
-    private static final Set<String> DOC_KEYS = Set.of("apiVersion", "kind", "metadata", "rules", "limits", "tests");
+    private static final Set<String> DOC_KEYS = Set.of("apiVersion", "kind", "metadata", "rules", "limits", "tests",
+            "guards");
     private static final Set<String> META_KEYS = Set.of("name", "description");
     private static final Set<String> RULE_KEYS = Set.of("id", "effect", "actions", "resources", "subjects", "when", "description");
     private static final Set<String> SUBJECT_KEYS = Set.of("roles", "groups", "subjects", "clients", "tenants");
@@ -45,6 +46,7 @@ public final class PolicyLoader {
     private static final Set<String> LIMIT_KEYS = Set.of("id", "key", "capacity", "refill", "resources", "actions", "shadow", "fail",
             "description");
     private static final Set<String> REFILL_KEYS = Set.of("tokens", "period");
+    private static final Set<String> GUARD_KEYS = Set.of("id", "resources", "actions", "description");
     private static final Set<String> TEST_KEYS = Set.of("name", "identity", "action", "uri", "expect", "sourceIp", "time");
     private static final Set<String> TEST_REQUIRED = Set.of("name", "identity", "action", "uri", "expect");
     private static final Set<String> IDENTITY_KEYS = Set.of("subject", "client", "tenant", "roles", "groups", "scopes");
@@ -89,17 +91,17 @@ public final class PolicyLoader {
         var rules = new ArrayList<Rule>();
         var limits = new ArrayList<RateLimitRule>();
         var tests = new ArrayList<PolicyTestCase>();
-        var names = new ArrayList<String>();
+        var guards = new ArrayList<Guard>();
         for (var f : files) {
-            names.add(f.getKey());
-            readFile(f.getKey(), f.getValue(), errors, rules, limits, tests);
+            readFile(f.getKey(), f.getValue(), errors, new Declared(rules, limits, tests, guards));
         }
         checkUnique(rules.stream().map(r -> Map.entry(r.id(), r.origin())).toList(), "rule", errors);
         checkUnique(limits.stream().map(l -> Map.entry(l.id(), l.origin())).toList(), "limit", errors);
+        checkUnique(guards.stream().map(g -> Map.entry(g.id(), g.origin())).toList(), "guard", errors);
         if (!errors.isEmpty()) {
             throw new PolicyValidationException(errors);
         }
-        var set = new PolicySet(revision(files), rules, limits, tests, names, files);
+        var set = new PolicySet(revision(files), rules, limits, tests, guards, files);
         for (PolicyTestCase t : tests) {
             var decision = set.decide(t.identity(), t.action(), UriCanonicalizer.canonicalize(t.uri()), t.facts());
             if (decision.allowed() != t.expectAllow()) {
@@ -114,8 +116,11 @@ public final class PolicyLoader {
         return set;
     }
 
-    private static void readFile(String name, String text, List<PolicyError> errors, List<Rule> rules,
-            List<RateLimitRule> limits, List<PolicyTestCase> tests) {
+    /** What the files declare, gathered across them. */
+    private record Declared(List<Rule> rules, List<RateLimitRule> limits, List<PolicyTestCase> tests, List<Guard> guards) {
+    }
+
+    private static void readFile(String name, String text, List<PolicyError> errors, Declared into) {
         var y = new YamlReader(name, errors);
         List<Node> docs;
         try {
@@ -135,15 +140,14 @@ public final class PolicyLoader {
         }
         for (Node doc : docs) {
             try {
-                readDocument(y, doc, rules, limits, tests);
+                readDocument(y, doc, into);
             } catch (YamlReader.Abandon e) {
                 // recorded
             }
         }
     }
 
-    private static void readDocument(YamlReader y, Node doc, List<Rule> rules, List<RateLimitRule> limits,
-            List<PolicyTestCase> tests) {
+    private static void readDocument(YamlReader y, Node doc, Declared into) {
         var m = y.mapping(doc, "policy document", DOC_KEYS, Set.of("apiVersion", "kind"));
         if (!"quaestor/v1".equals(y.string(m.get("apiVersion"), "apiVersion"))) {
             y.error(m.get("apiVersion"), "apiVersion must be quaestor/v1");
@@ -156,17 +160,22 @@ public final class PolicyLoader {
         }
         if (m.containsKey("rules")) {
             for (Node r : y.sequence(m.get("rules"), "rules")) {
-                guarded(() -> rules.add(readRule(y, r)));
+                guarded(() -> into.rules().add(readRule(y, r)));
             }
         }
         if (m.containsKey("limits")) {
             for (Node l : y.sequence(m.get("limits"), "limits")) {
-                guarded(() -> limits.add(readLimit(y, l)));
+                guarded(() -> into.limits().add(readLimit(y, l)));
             }
         }
         if (m.containsKey("tests")) {
             for (Node t : y.sequence(m.get("tests"), "tests")) {
-                guarded(() -> tests.add(readTest(y, t)));
+                guarded(() -> into.tests().add(readTest(y, t)));
+            }
+        }
+        if (m.containsKey("guards")) {
+            for (Node g : y.sequence(m.get("guards"), "guards")) {
+                guarded(() -> into.guards().add(readGuard(y, g)));
             }
         }
     }
@@ -246,6 +255,21 @@ public final class PolicyLoader {
             };
         }
         return new RateLimitRule(id, key, capacity, tokens, period, patterns, actions, shadow, fail, y.origin(node));
+    }
+
+    private static Guard readGuard(YamlReader y, Node node) {
+        var m = y.mapping(node, "guard", GUARD_KEYS, Set.of("id", "resources"));
+        String id = y.string(m.get("id"), "guard id");
+        var patterns = patterns(y, m.get("resources"), "guard '" + id + "'");
+        for (ResourcePattern p : patterns) {
+            if (p.source().contains("${")) {
+                throw y.fail(m.get("resources"), "guard '" + id + "': '" + p.source()
+                        + "' has a placeholder; a guard names resources, not callers");
+            }
+        }
+        Set<Action> actions = m.containsKey("actions") ? actions(y, m.get("actions"), "guard '" + id + "'")
+                : EnumSet.allOf(Action.class);
+        return new Guard(id, patterns, actions, y.origin(node));
     }
 
     private static PolicyTestCase readTest(YamlReader y, Node node) {

@@ -17,6 +17,7 @@ public final class PolicySet {
     private final List<Rule> rules;
     private final List<RateLimitRule> limits;
     private final List<PolicyTestCase> tests;
+    private final List<Guard> guards;
     private final List<String> files;
     private final List<Map.Entry<String, String>> sources;
     private final RuleIndex index;
@@ -25,13 +26,22 @@ public final class PolicySet {
 
     public PolicySet(String revision, List<Rule> rules, List<RateLimitRule> limits, List<PolicyTestCase> tests,
             List<String> files) {
-        this(revision, rules, limits, tests, files, List.of());
+        this(revision, rules, limits, tests, List.of(), files, List.of());
     }
 
-    /** As above, keeping the files' text (what the console shows of a revision). */
+    /**
+     * As above, with the guards the files declare and the files' text (what the console shows of a revision), the
+     * files named by {@code sources}.
+     */
     public PolicySet(String revision, List<Rule> rules, List<RateLimitRule> limits, List<PolicyTestCase> tests,
-            List<String> files, List<Map.Entry<String, String>> sources) {
+            List<Guard> guards, List<Map.Entry<String, String>> sources) {
+        this(revision, rules, limits, tests, guards, sources.stream().map(Map.Entry::getKey).toList(), sources);
+    }
+
+    private PolicySet(String revision, List<Rule> rules, List<RateLimitRule> limits, List<PolicyTestCase> tests,
+            List<Guard> guards, List<String> files, List<Map.Entry<String, String>> sources) {
         this.sources = List.copyOf(sources);
+        this.guards = List.copyOf(guards);
         this.revision = revision;
         this.rules = List.copyOf(rules);
         // Narrow keys first: a caller rejected by their own limit then never spends a token of the
@@ -57,6 +67,11 @@ public final class PolicySet {
 
     public List<PolicyTestCase> tests() {
         return tests;
+    }
+
+    /** The guards the files declare: what a policy change must not open unseen (what-if checks them). */
+    public List<Guard> guards() {
+        return guards;
     }
 
     public List<String> files() {

@@ -138,6 +138,24 @@ class PolicyLoaderTest {
     }
 
     @Test
+    void guardsAreReadAndCheckedStrictly() {
+        String rule = HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n";
+        var set = parse("g.yaml", rule + "guards:\n  - {id: trials, resources: [\"file:///docs/trials/**\"], actions: [read]}\n");
+        assertEquals(1, set.guards().size());
+        assertEquals("g.yaml:6", set.guards().get(0).origin());
+        assertTrue(set.guards().get(0).covers(Action.READ, dev.quaestor.uri.UriCanonicalizer.canonicalize("file:///docs/trials/t/s.md")));
+        assertFalse(set.guards().get(0).covers(Action.LIST, dev.quaestor.uri.UriCanonicalizer.canonicalize("file:///docs/trials/t/s.md")));
+        assertTrue(errors("g.yaml", rule + "guards:\n  - {id: g, resources: [\"file:///home/${subject}/**\"]}\n").get(0).message()
+                .contains("guard 'g': 'file:///home/${subject}/**' has a placeholder"));
+        assertTrue(errors("g.yaml", rule + "guards:\n  - {id: g, resources: [\"**\"], on: gain}\n").get(0).message()
+                .contains("unknown key 'on' in guard"));
+        assertTrue(errors("g.yaml", rule + "guards:\n  - {id: g}\n").get(0).message()
+                .contains("guard is missing required key 'resources'"));
+        var dup = errors("g.yaml", rule + "guards:\n  - {id: g, resources: [\"**\"]}\n  - {id: g, resources: [\"**\"]}\n");
+        assertTrue(dup.get(0).message().contains("duplicate guard id 'g' (first defined at g.yaml:6)"), dup.toString());
+    }
+
+    @Test
     void aFailingTestRejectsTheSet() {
         var e = errors("t.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n"
                 + "tests:\n  - name: wrong expectation\n    identity: {subject: u, roles: [y]}\n    action: read\n    uri: file:///a/b\n    expect: allow\n");

@@ -1,0 +1,108 @@
+package dev.quaestor.policy.whatif;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/**
+ * The facts export: JSON Lines, a header line then one line per distinct fact ({@link Fact} without request ids),
+ * each with the number of requests it stands for. What an auditor hands to CI, so that a pipeline never holds audit
+ * credentials. Read strictly: an unknown key, a missing field or a count below one names its line and stops.
+ *
+ * <pre>
+ * {"format":"quaestor-facts/1","from":"2026-10-30T00:00:00Z","to":"2026-11-29T00:00:00Z"}
+ * {"subject":"alice","roles":["principal-investigator"],"action":"read","uri":"file:///docs/trials/onco-734/summary.md",
+ *  "ip":"10.1.2.3","hour":"2026-11-02T09:00:00Z","revision":"9f…","decision":"ALLOW","count":14}
+ * </pre>
+ */
+public final class FactsFile {
+
+    public static final String FORMAT = "quaestor-facts/1";
+
+    /** The window the export covers, from its header. */
+    public record Header(String format, Instant from, Instant to) {
+    }
+
+    /** A line that is not a fact: its number and what is wrong. */
+    public static final class BadFacts extends RuntimeException {
+        public BadFacts(String message) {
+            super(message);
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .setSerializationInclusion(JsonInclude.Include.NON_EMPTY);
+    private static final ObjectReader FACT = JSON.readerFor(Fact.class);
+    private static final ObjectReader HEADER = JSON.readerFor(Header.class);
+
+    private FactsFile() {
+    }
+
+    /** Reads the header, then hands each fact to {@code out}; returns the header. */
+    public static Header read(BufferedReader in, Consumer<Fact> out) {
+        try {
+            String first = in.readLine();
+            if (first == null) {
+                throw new BadFacts("line 1: empty file (a facts export begins with its header)");
+            }
+            Header h;
+            try {
+                h = HEADER.readValue(first);
+            } catch (JsonProcessingException e) {
+                throw new BadFacts("line 1: not a facts export header: " + e.getOriginalMessage());
+            }
+            if (!FORMAT.equals(h.format())) {
+                throw new BadFacts("line 1: format must be " + FORMAT + ", not " + h.format());
+            }
+            long n = 1;
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                n++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                Fact f;
+                try {
+                    f = FACT.readValue(line);
+                } catch (JsonProcessingException e) {
+                    throw new BadFacts("line " + n + ": " + e.getOriginalMessage());
+                }
+                String missing = f.action() == null ? "action" : f.uri() == null ? "uri" : f.hour() == null ? "hour"
+                        : f.decision() == null ? "decision" : null;
+                if (missing != null) {
+                    throw new BadFacts("line " + n + ": missing " + missing);
+                }
+                if (f.count() < 1) {
+                    throw new BadFacts("line " + n + ": count must be at least 1");
+                }
+                out.accept(f);
+            }
+            return h;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static void writeHeader(Writer out, Instant from, Instant to) throws IOException {
+        out.write(JSON.writeValueAsString(new Header(FORMAT, from, to)));
+        out.write('\n');
+    }
+
+    /** One fact's line, without its request ids. */
+    public static void write(Writer out, Fact f) throws IOException {
+        out.write(JSON.writeValueAsString(f.withoutExamples()));
+        out.write('\n');
+    }
+}

@@ -1,0 +1,51 @@
+package dev.quaestor.policy.whatif;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The stretch of history replayed: {@code [from, to)}. A fact is in it if its hour overlaps it. */
+public record Window(Instant from, Instant to) {
+
+    private static final Pattern SINCE = Pattern.compile("(\\d+)([hd])");
+
+    public Window {
+        if (from != null && to != null && !from.isBefore(to)) {
+            throw new IllegalArgumentException("the window's start must come before its end");
+        }
+    }
+
+    /**
+     * From {@code --since 30d} (or {@code 12h}), or {@code --from}/{@code --to} (ISO-8601), each optional; what is not
+     * given is taken from {@code fallback} (the facts export's own window).
+     */
+    public static Window of(String since, String from, String to, Instant now, Window fallback) {
+        if (since != null && (from != null || to != null)) {
+            throw new IllegalArgumentException("give --since or --from/--to, not both");
+        }
+        if (since != null) {
+            Matcher m = SINCE.matcher(since);
+            if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+                throw new IllegalArgumentException("--since must look like 30d or 12h, not '" + since + "'");
+            }
+            long n = Long.parseLong(m.group(1));
+            return new Window(now.minus(m.group(2).equals("d") ? Duration.ofDays(n) : Duration.ofHours(n)), now);
+        }
+        return new Window(from == null ? fallback.from() : instant(from), to == null ? fallback.to() : instant(to));
+    }
+
+    public boolean holds(Fact f) {
+        return (to == null || f.hour().isBefore(to)) && (from == null || f.hour().plus(Duration.ofHours(1)).isAfter(from));
+    }
+
+    static Instant instant(String s) {
+        try {
+            return OffsetDateTime.parse(s).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("'" + s + "' is not an ISO-8601 time with an offset, e.g. 2026-11-01T00:00:00Z");
+        }
+    }
+}

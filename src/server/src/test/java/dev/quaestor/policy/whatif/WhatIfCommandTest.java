@@ -1,0 +1,110 @@
+package dev.quaestor.policy.whatif;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The offline command: a facts export and two policy directories in, a table, JSON and Markdown out, and its exit status. */
+class WhatIfCommandTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return WhatIfCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private static Path dir(Path parent, String name, String rules) throws Exception {
+        Path d = Files.createDirectories(parent.resolve(name));
+        Files.writeString(d.resolve("p.yaml"), WhatIfReplayTest.HEAD + rules);
+        return d;
+    }
+
+    private static Path facts(Path parent, String... lines) throws Exception {
+        var text = new StringBuilder("{\"format\":\"quaestor-facts/1\",\"from\":\"2026-11-01T00:00:00Z\",\"to\":\"2026-11-03T00:00:00Z\"}\n");
+        for (String l : lines) {
+            text.append(l).append('\n');
+        }
+        return Files.writeString(parent.resolve("facts.jsonl"), text);
+    }
+
+    private static String secretRead(String revision) {
+        return "{\"subject\":\"alice\",\"roles\":[\"staff\"],\"action\":\"read\",\"uri\":\"file:///docs/secret/a.md\","
+                + "\"ip\":\"10.1.2.3\",\"hour\":\"2026-11-02T09:00:00Z\",\"revision\":\"" + revision + "\",\"decision\":\"DENY\",\"count\":3}";
+    }
+
+    @Test
+    void aGainUnderAGuardedPrefixExitsNonZeroEvenWhenTheProposalDropsTheGuard(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ + WhatIfReplayTest.NO_SECRETS + WhatIfReplayTest.GUARDS);
+        Path proposed = dir(tmp, "proposed", WhatIfReplayTest.STAFF_READ);
+        String rev = dev.quaestor.policy.PolicyLoader.load(current).revision();
+        Path facts = facts(tmp, secretRead(rev));
+        Path md = tmp.resolve("what-if.md");
+        Path json = tmp.resolve("what-if.json");
+
+        int code = run("what-if", proposed.toString(), "--current", current.toString(), "--facts", facts.toString(),
+                "--markdown", md.toString(), "--json", json.toString());
+
+        assertEquals(WhatIfCommand.GUARD_CROSSED, code, err.toString(StandardCharsets.UTF_8));
+        String table = out.toString(StandardCharsets.UTF_8);
+        assertTrue(table.contains("GAINED (deny -> allow)"), table);
+        assertTrue(table.contains("secrets-stay-shut (p.yaml:"), table);
+        String markdown = Files.readString(md);
+        assertTrue(markdown.contains("**Guard crossed:** secrets-stay-shut"), markdown);
+        assertTrue(markdown.contains("| gained | staff | `file:///docs/secret/` | 3 |"), markdown);
+        assertFalse(markdown.contains("alice"), "the Markdown names no subject: " + markdown);
+        assertFalse(markdown.contains("a.md"), "nor a full URI: " + markdown);
+        var report = ReportJson.read(Files.readString(json));
+        assertEquals("alice", report.gained().get(0).subject());
+        assertEquals("secrets-stay-shut", report.guardHits().get(0).guard());
+    }
+
+    @Test
+    void noGainUnderAGuardExitsZero(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ + WhatIfReplayTest.NO_SECRETS + WhatIfReplayTest.GUARDS);
+        Path proposed = dir(tmp, "proposed", WhatIfReplayTest.STAFF_READ.replace("file:///docs/**", "file:///docs/pub/**")
+                + WhatIfReplayTest.NO_SECRETS + WhatIfReplayTest.GUARDS);
+        String rev = dev.quaestor.policy.PolicyLoader.load(current).revision();
+        Path facts = facts(tmp, secretRead(rev));
+
+        assertEquals(0, run("what-if", proposed.toString(), "--current", current.toString(), "--facts", facts.toString()),
+                err.toString(StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("guards: none crossed"));
+    }
+
+    @Test
+    void aFactsLineWithAnUnknownKeyIsRefusedNamingItsLine(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ);
+        Path facts = facts(tmp, secretRead("x"), secretRead("x").replace("\"count\"", "\"requestId\":\"r1\",\"count\""));
+
+        assertEquals(2, run("what-if", current.toString(), "--current", current.toString(), "--facts", facts.toString()));
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.startsWith("what-if: line 3: Unrecognized field \"requestId\""), e);
+    }
+
+    @Test
+    void aRejectedProposalIsExitOneAndNamesFileAndLine(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ);
+        Path proposed = dir(tmp, "proposed", WhatIfReplayTest.STAFF_READ + "guards:\n  - id: g\n");
+        Path facts = facts(tmp);
+
+        assertEquals(1, run("what-if", proposed.toString(), "--current", current.toString(), "--facts", facts.toString()));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("p.yaml:10: guard is missing required key 'resources'"),
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void badUsageIsExitTwo(@TempDir Path tmp) {
+        assertEquals(2, run("what-if", tmp.toString()));
+        assertEquals(2, run("what-if", tmp.toString(), "--current"));
+    }
+}
