@@ -2,6 +2,7 @@ package dev.quaestor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -151,6 +152,37 @@ class ProdLifecycleIT {
             }
         }
         assertTrue(lines.stream().anyMatch(l -> l.contains("\"loggerName\"")), "structured fields present");
+    }
+
+    /**
+     * Production without the database password: the start stops before Flyway or a datasource is created, and the
+     * log names the variable to set rather than a Quarkus or Flyway key the operator never wrote.
+     */
+    @Test
+    void withoutTheDatabasePasswordTheStartNamesTheVariable() throws Exception {
+        new TestIssuer().start();
+        String dbUrl = ScratchDatabase.recreate("lifecycle_no_password");
+        Path key = SigningKeyFile.write(Path.of("target", "lifecycle-no-password-key.pem"));
+        var env = Map.of(
+                "QUAESTOR_OIDC_ISSUER", TestIssuer.issuer(),
+                "QUAESTOR_OIDC_AUDIENCE", TestIssuer.AUDIENCE,
+                "QUAESTOR_DB_URL", dbUrl,
+                "QUAESTOR_DB_USER", "postgres",
+                "QUAESTOR_AUDIT_SIGNING_KEY_FILE", key.toString(),
+                "QUAESTOR_POLICIES_PATH", Repo.POLICIES.toString());
+        try (var pod = new ServerProcess("lifecycle-no-password", env)) {
+            Files.deleteIfExists(pod.log());
+            assertNotEquals(0, pod.runToExit(Duration.ofSeconds(90)));
+            String log = Files.readString(pod.log());
+            assertTrue(log.contains("QUAESTOR_DB_PASSWORD is not set"), "the log names the variable: " + log);
+            assertFalse(log.contains("Username and password must be defined"), "Flyway never got that far");
+        }
+        try (var c = DriverManager.getConnection(dbUrl, "postgres", "");
+                var s = c.createStatement()) {
+            var rs = s.executeQuery("SELECT count(*) FROM information_schema.tables WHERE table_name = 'flyway_schema_history'");
+            rs.next();
+            assertEquals(0, rs.getInt(1), "nothing was migrated");
+        }
     }
 
     /** /q/metrics while the client loop runs: every family operators need, and no URI or subject as a label. */
