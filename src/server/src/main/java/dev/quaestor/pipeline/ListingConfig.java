@@ -10,7 +10,10 @@ public interface ListingConfig {
     @WithDefault("50")
     int pageSize();
 
-    /** Entries examined per page before a short page with a cursor is returned. */
-    @WithDefault("5000")
+    /**
+     * Entries one resources/list call examines at most, across mounts, before it returns a short page with a cursor
+     * (default: one page). What a call costs is this many entries, whatever the mounts hold.
+     */
+    @WithDefault("50")
     int scanBudget();
 }

@@ -1,7 +1,6 @@
 package dev.quaestor.provider.database;
 
 import dev.quaestor.provider.ContentTooLargeException;
-import dev.quaestor.provider.CursorCodec;
 import dev.quaestor.provider.InvalidCursorException;
 import dev.quaestor.provider.MimeTypes;
 import dev.quaestor.provider.Mount;
@@ -30,7 +29,7 @@ import java.util.Optional;
  * are converted to the declared parameter types and bound to the statement's {@code ?}s, never
  * spliced into SQL. Every statement runs through {@link ReadOnlyQueries}: a read-only transaction
  * with a statement timeout, rolled back afterwards. Listing pages through each query's
- * {@code list-sql}.
+ * {@code list-sql} by key ({@link #list}).
  */
 final class DatabaseProvider implements ResourceProvider {
 
@@ -107,86 +106,134 @@ final class DatabaseProvider implements ResourceProvider {
         return bytes;
     }
 
-    // --- listing: each query's list-sql, in query name order, paged by offset ---------------------
+    // --- listing: each query's list-sql, in query name order, paged by key -------------------------
 
+    /**
+     * A page of URIs: each query's {@code list-sql} in turn, ordered by the template's variables and paged by them
+     * (keyset: the cursor holds the last row's values, and the next page asks only for rows after them), so a page
+     * costs the statement's first {@code limit} rows past the cursor, never the rows before it.
+     */
     @Override
     public Page<ResourceEntry> list(String cursor, int limit) {
         int queryIndex = 0;
-        int offset = 0;
+        List<String> after = null;
         if (cursor != null) {
-            String[] c = decodeCursor(cursor);
-            queryIndex = indexOf(c[0]);
-            try {
-                offset = Integer.parseInt(c[1]);
-            } catch (NumberFormatException e) {
-                throw new InvalidCursorException();
-            }
-            if (offset < 0) {
+            ListCursor c = ListCursor.decode(cursor);
+            queryIndex = indexOf(c.query());
+            after = c.after();
+            QueryDefinition q = queries.get(queryIndex);
+            if (after != null && (q.listSql() == null || after.size() != q.template().variables().size())) {
                 throw new InvalidCursorException();
             }
         }
         var out = new ArrayList<ResourceEntry>(limit);
-        for (; queryIndex < queries.size(); queryIndex++, offset = 0) {
+        for (; queryIndex < queries.size(); queryIndex++, after = null) {
             QueryDefinition q = queries.get(queryIndex);
             if (q.listSql() == null && !q.template().variables().isEmpty()) {
                 continue;
             }
             int want = limit - out.size();
-            List<ResourceEntry> rows = listQuery(q, offset, want + 1);
-            if (rows.size() > want) {
-                out.addAll(rows.subList(0, want));
-                return new Page<>(out, encodeCursor(q.name(), offset + want));
+            if (want == 0) {
+                return new Page<>(out, ListCursor.encode(q.name(), null));
             }
-            out.addAll(rows);
-            if (out.size() == limit) {
-                // The page is full exactly at the end of this query; continue with the next one.
-                return queryIndex + 1 < queries.size() ? new Page<>(out, encodeCursor(queries.get(queryIndex + 1).name(), 0))
-                        : new Page<>(out, null);
+            if (q.listSql() == null) {
+                if (after == null) {
+                    CanonicalUri u = canonical(q.template().expand(Map.of()));
+                    if (u != null) {
+                        out.add(new ResourceEntry(u, q.name(), q.title(), q.description(), q.mimeType(), null, null));
+                    }
+                }
+                continue;
+            }
+            KeysetPage rows = listQuery(q, after, want);
+            out.addAll(rows.entries());
+            if (rows.lastKey() != null) {
+                return new Page<>(out, ListCursor.encode(q.name(), rows.lastKey()));
             }
         }
         return new Page<>(out, null);
     }
 
-    private List<ResourceEntry> listQuery(QueryDefinition q, int offset, int count) {
-        if (q.listSql() == null) {
-            // A template without variables is one fixed resource.
-            if (offset > 0) {
-                return List.of();
+    /** One query's rows after a key: the entries, and the last row's key if more may follow (else null). */
+    private record KeysetPage(List<ResourceEntry> entries, List<String> lastKey) {
+    }
+
+    private KeysetPage listQuery(QueryDefinition q, List<String> after, int count) {
+        List<String> keys = q.template().variables();
+        var bound = new ArrayList<ReadOnlyQueries.Bound>();
+        if (after != null) {
+            for (int i = 0; i < keys.size(); i++) {
+                ParameterType type = typeOf(q, keys.get(i));
+                Object value = type.convert(after.get(i));
+                if (value == null) {
+                    throw new InvalidCursorException();
+                }
+                bound.add(new ReadOnlyQueries.Bound(type, value));
             }
-            CanonicalUri u = canonical(q.template().expand(Map.of()));
-            return u == null ? List.of() : List.of(new ResourceEntry(u, q.name(), q.title(), q.description(), q.mimeType(), null, null));
         }
         try {
-            return db.run(q.listSql(), List.of(), offset + count, rs -> {
+            return db.run(keysetSql(q, after != null), bound, count + 1, rs -> {
                 var out = new ArrayList<ResourceEntry>(count);
                 ResultSetMetaData md = rs.getMetaData();
+                List<String> last = null;
                 int row = 0;
                 while (rs.next()) {
-                    if (row++ < offset) {
-                        continue;
+                    if (row++ == count) {
+                        return new KeysetPage(out, last);
                     }
                     var values = new HashMap<String, String>();
                     for (int i = 1; i <= md.getColumnCount(); i++) {
                         String label = md.getColumnLabel(i);
-                        for (String v : q.template().variables()) {
+                        for (String v : keys) {
                             if (v.equalsIgnoreCase(label)) {
                                 values.put(v, rs.getString(i));
                             }
                         }
                     }
-                    CanonicalUri u = values.keySet().containsAll(q.template().variables()) && !values.containsValue(null)
-                            ? canonical(q.template().expand(values)) : null;
+                    boolean whole = values.keySet().containsAll(keys) && !values.containsValue(null);
+                    if (whole) {
+                        last = keys.stream().map(values::get).toList();
+                    }
+                    CanonicalUri u = whole ? canonical(q.template().expand(values)) : null;
                     if (u != null) {
                         String name = u.segments().isEmpty() ? q.name() : u.segments().get(u.segments().size() - 1);
                         out.add(new ResourceEntry(u, name, q.title(), q.description(), q.mimeType(), null, null));
                     }
                 }
-                return out;
+                return new KeysetPage(out, null);
             });
         } catch (SQLException e) {
             throw new IllegalStateException("mount '" + mount.name() + "', list-sql of '" + q.name() + "' failed: "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The query's {@code list-sql} ordered by the template's variables and, after a cursor, limited to rows after
+     * its key (a row comparison). A variable bound with a declared type is compared as that type; any other as text.
+     */
+    private static String keysetSql(QueryDefinition q, boolean afterKey) {
+        var columns = new ArrayList<String>();
+        var marks = new ArrayList<String>();
+        for (String v : q.template().variables()) {
+            boolean typed = typeOf(q, v) != ParameterType.TEXT;
+            columns.add(typed ? v : "CAST(" + v + " AS VARCHAR)");
+            marks.add("?");
+        }
+        String inner = q.listSql().strip();
+        while (inner.endsWith(";")) {
+            inner = inner.substring(0, inner.length() - 1).strip();
+        }
+        String key = String.join(", ", columns);
+        String where = !afterKey ? "" : columns.size() == 1 ? " WHERE " + key + " > ?"
+                : " WHERE (" + key + ") > (" + String.join(", ", marks) + ")";
+        return "SELECT * FROM (" + inner + ") quaestor_list" + where + " ORDER BY " + key;
+    }
+
+    /** A template variable's declared type, if the item statement binds it; else text. */
+    private static ParameterType typeOf(QueryDefinition q, String variable) {
+        int i = q.params().indexOf(variable);
+        return i < 0 ? ParameterType.TEXT : q.types().get(i);
     }
 
     /** The canonical form of an expanded template, or null when it is not a canonical URI of this mount. */
@@ -208,13 +255,6 @@ final class DatabaseProvider implements ResourceProvider {
         throw new InvalidCursorException();
     }
 
-    private static String encodeCursor(String query, int offset) {
-        return CursorCodec.encode("d1", query, Integer.toString(offset));
-    }
-
-    private static String[] decodeCursor(String cursor) {
-        return CursorCodec.decode(cursor, "d1", 2).toArray(String[]::new);
-    }
 
     /**
      * Completes a variable of a query's template from its {@code list-sql} (the column named like

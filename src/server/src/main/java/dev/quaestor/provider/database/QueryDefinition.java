@@ -121,6 +121,14 @@ record QueryDefinition(String name, UriTemplate template, String sql, List<Strin
         if (listSql != null && countPlaceholders(listSql) > 0) {
             throw new IllegalArgumentException(where + "list-sql takes no parameters");
         }
+        if (listSql != null) {
+            for (String v : template.variables()) {
+                if (!v.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                    throw new IllegalArgumentException(where + "list-sql is paged by the template's variables as its"
+                            + " columns, so variable '" + v + "' must be a plain SQL name (letters, digits, _)");
+                }
+            }
+        }
         String mime = keys.getOrDefault("mime-type", switch (format) {
             case JSON -> "application/json";
             case CSV -> "text/csv";

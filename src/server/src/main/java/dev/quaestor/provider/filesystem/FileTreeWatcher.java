@@ -41,6 +41,7 @@ final class FileTreeWatcher implements AutoCloseable {
     private final Map<WatchKey, Path> dirs = new ConcurrentHashMap<>();
     private final WatchService service;
     private final Thread thread;
+    private volatile boolean complete = true;
 
     FileTreeWatcher(Path root, Predicate<Path> watched, Sink sink, String name) {
         this.root = root;
@@ -79,8 +80,14 @@ final class FileTreeWatcher implements AutoCloseable {
                 }
             });
         } catch (IOException e) {
+            complete = false;
             LOG.warnf("cannot watch %s: %s", dir, e.getMessage());
         }
+    }
+
+    /** False once a directory of the tree could not be registered: changes below it go unreported. */
+    boolean complete() {
+        return complete;
     }
 
     private void run() {

@@ -26,6 +26,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jboss.logging.Logger;
 
 /**
  * Serves files below one root directory. Every path is resolved to its real path and must stay
@@ -34,8 +35,14 @@ import java.util.stream.Stream;
  * path, and a link would serve another path's bytes under it ({@code options.follow-symlinks=true}
  * allows links that stay inside the root, for trees where that is intended). Dot-files are hidden
  * unless {@code options.include-hidden=true}.
+ *
+ * <p>A listing reads one page from the mount's {@link FileIndex} (kept by the watcher, or rebuilt every
+ * {@code options.rescan-interval} where the tree cannot be watched or {@code options.watch=false}), never the whole
+ * tree. Without a watcher, files change unannounced: change events need it.
  */
 final class FilesystemProvider implements ResourceProvider {
+
+    private static final Logger LOG = Logger.getLogger(FilesystemProvider.class);
 
     /** Files up to this size are read whole (and judged text or binary on all their bytes); larger ones are streamed. */
     static final int IN_MEMORY_LIMIT = 1024 * 1024;
@@ -46,8 +53,15 @@ final class FilesystemProvider implements ResourceProvider {
     private final long maxBytes;
     private final boolean includeHidden;
     private final boolean followSymlinks;
-    private final ChangeListeners listeners = new ChangeListeners(this::startWatching, this::stopWatching);
-    private FileTreeWatcher watcher;   // guarded by listeners' lock (onFirst/onLast) and close()
+    private final boolean watch;
+    /** How long a listing waits for the mount's index to be built (at start-up). */
+    private static final long INDEX_WAIT_MILLIS = 30_000;
+
+    private final ChangeListeners listeners = new ChangeListeners(this::ensureWatching, () -> { });
+    private final FileIndex index;
+    private boolean indexing;          // guarded by index
+    private FileTreeWatcher watcher;   // guarded by this; runs from the first listing or listener until close()
+    private boolean closed;            // guarded by this
 
     FilesystemProvider(Mount mount) {
         this.mount = mount;
@@ -63,42 +77,61 @@ final class FilesystemProvider implements ResourceProvider {
         this.maxBytes = mount.longSetting("max-bytes", 10 * 1024 * 1024);
         this.includeHidden = Boolean.parseBoolean(mount.setting("include-hidden").orElse("false"));
         this.followSymlinks = Boolean.parseBoolean(mount.setting("follow-symlinks").orElse("false"));
+        this.watch = Boolean.parseBoolean(mount.setting("watch").orElse("true"));
+        this.index = new FileIndex(root, p -> includeHidden || !hasHiddenPart(root.relativize(p)),
+                mount.durationSetting("rescan-interval", java.time.Duration.ofSeconds(30)).toMillis(), mount.name());
     }
 
+    /**
+     * A page from the mount's {@link FileIndex}: the {@code limit} indexed paths after the cursor, each checked
+     * (confined, a regular file) and described; nothing past them is read. A path that fails the check is skipped
+     * but counts towards the page, so a tree of links or vanished files cannot make one page read more.
+     */
     @Override
     public Page<ResourceEntry> list(String cursor, int limit) {
         String after = cursor == null ? null : decodeCursor(cursor);
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(root)) {
-            files = walk.filter(p -> !p.equals(root))
-                    .filter(p -> includeHidden || !hasHiddenPart(root.relativize(p)))
-                    .filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p))
-                    .sorted()
-                    .toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        var out = new ArrayList<ResourceEntry>(limit);
-        String last = null;
-        boolean more = false;
-        for (Path p : files) {
-            String rel = relative(p);
-            if (after != null && rel.compareTo(after) <= 0) {
-                continue;
-            }
-            if (out.size() == limit) {
-                more = true;
-                break;
-            }
+        startIndexing();
+        List<String> candidates = index.after(after, limit + 1, INDEX_WAIT_MILLIS);
+        int examined = Math.min(limit, candidates.size());
+        var out = new ArrayList<ResourceEntry>(examined);
+        for (String rel : candidates.subList(0, examined)) {
+            Path p = root.resolve(rel);
             Path real = confined(p);
-            if (real == null || !Files.isRegularFile(real)) {
-                last = rel;
+            if (real == null) {
+                if (Files.notExists(p, LinkOption.NOFOLLOW_LINKS)) {
+                    index.removed(p);
+                }
                 continue;
             }
-            out.add(entry(uriOf(p), real));
-            last = rel;
+            if (!Files.isRegularFile(real)) {
+                continue;
+            }
+            try {
+                out.add(entry(uriOf(p), real));
+            } catch (UncheckedIOException e) {
+                // gone between the check and its description: not listed
+            }
         }
-        return new Page<>(out, more && last != null ? encodeCursor(last) : null);
+        return new Page<>(out, candidates.size() > limit ? encodeCursor(candidates.get(limit - 1)) : null);
+    }
+
+    /**
+     * Starts the index once: the watcher first (so that nothing created during the walk is missed), then the walk,
+     * on a thread of its own; a listing waits for it. The factory calls this at start-up.
+     */
+    void startIndexing() {
+        synchronized (index) {
+            if (indexing) {
+                return;
+            }
+            indexing = true;
+        }
+        Thread t = new Thread(() -> {
+            ensureWatching();
+            index.rebuild();
+        }, "quaestor-index-" + mount.name());
+        t.setDaemon(true);
+        t.start();
     }
 
     @Override
@@ -139,7 +172,7 @@ final class FilesystemProvider implements ResourceProvider {
 
     @Override
     public boolean emitsChanges() {
-        return true;
+        return watch;
     }
 
     /** File changes under the root, from a {@link FileTreeWatcher} that runs while anyone listens. */
@@ -148,33 +181,53 @@ final class FilesystemProvider implements ResourceProvider {
         return listeners.add(listener);
     }
 
-    private synchronized void startWatching() {
-        watcher = new FileTreeWatcher(root, p -> p.startsWith(root) && (includeHidden || !hasHiddenPart(root.relativize(p))),
-                this::changed, mount.name());
-        watcher.start();
-    }
-
-    private synchronized void stopWatching() {
-        if (watcher != null) {
-            watcher.close();
-            watcher = null;
+    /**
+     * The watcher, started once and kept until {@link #close}: it keeps the index current and tells the listeners.
+     * If the kernel cannot give one (or cannot watch every directory), the index falls back to rescans.
+     */
+    private synchronized void ensureWatching() {
+        if (watcher != null || closed || !watch) {
+            return;
+        }
+        try {
+            var w = new FileTreeWatcher(root, p -> p.startsWith(root) && (includeHidden || !hasHiddenPart(root.relativize(p))),
+                    this::changed, mount.name());
+            w.start();
+            watcher = w;
+            index.watchedBy(w::complete);
+        } catch (IllegalStateException e) {
+            LOG.warnf("mount %s: %s; its listing index is rebuilt every rescan interval instead", mount.name(),
+                    e.getMessage());
         }
     }
 
     private void changed(FileTreeWatcher.Kind kind, Path path) {
         switch (kind) {
             case MODIFIED -> listeners.updated(uriOf(path));
-            case CREATED, DELETED -> {
+            case CREATED -> {
+                index.added(path);
                 listeners.updated(uriOf(path));
                 listeners.listChanged();
             }
-            case OVERFLOW -> listeners.listChanged();
+            case DELETED -> {
+                index.removed(path);
+                listeners.updated(uriOf(path));
+                listeners.listChanged();
+            }
+            case OVERFLOW -> {
+                index.rebuild();
+                listeners.listChanged();
+            }
         }
     }
 
     @Override
-    public void close() {
-        stopWatching();
+    public synchronized void close() {
+        closed = true;
+        if (watcher != null) {
+            watcher.close();
+            watcher = null;
+        }
     }
 
     @Override
@@ -313,10 +366,6 @@ final class FilesystemProvider implements ResourceProvider {
             u = u.child(part.toString());
         }
         return u;
-    }
-
-    private String relative(Path p) {
-        return root.relativize(p).toString();
     }
 
     private static boolean hasHiddenPart(Path rel) {

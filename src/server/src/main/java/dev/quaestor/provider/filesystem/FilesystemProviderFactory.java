@@ -15,6 +15,8 @@ public class FilesystemProviderFactory implements ResourceProviderFactory {
 
     @Override
     public ResourceProvider create(Mount mount) {
-        return new FilesystemProvider(mount);
+        var provider = new FilesystemProvider(mount);
+        provider.startIndexing(); // built while the server starts, so that no listing waits for it
+        return provider;
     }
 }

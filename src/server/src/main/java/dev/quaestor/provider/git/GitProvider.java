@@ -48,7 +48,8 @@ import org.jboss.logging.Logger;
  * path's URI), nor anything under a {@code .git} directory.
  *
  * <p>Listing walks the tree of each ref in {@code options.list-refs} (default: the branch HEAD
- * points to), in git path order, with a cursor holding the ref and the last path. Reading checks
+ * points to), in git path order, with a cursor holding the ref and the last path; a page seeks to the cursor
+ * ({@link PathsAfter}) and reads at most its own entries. Reading checks
  * the size against {@code max-bytes} before loading. {@code lastModified} is the time of the last
  * commit that touched the path. While a change listener is registered, refs are polled every
  * {@code options.poll-interval}; with {@code options.remote}, the repository is fetched every
@@ -152,6 +153,7 @@ final class GitProvider implements ResourceProvider {
         var out = new ArrayList<ResourceEntry>(limit);
         String lastRef = null;
         String lastPath = null;
+        int examined = 0;
         try (RevWalk walk = new RevWalk(repo)) {
             ObjectReader reader = walk.getObjectReader();
             for (; refIndex < listRefs.size(); refIndex++, after = null) {
@@ -163,24 +165,26 @@ final class GitProvider implements ResourceProvider {
                 try (TreeWalk tw = new TreeWalk(reader)) {
                     tw.addTree(commit.getTree());
                     tw.setRecursive(true);
+                    if (after != null) {
+                        tw.setFilter(new PathsAfter(after)); // seeks: no subtree wholly before the cursor is entered
+                    }
                     while (tw.next()) {
-                        if (after != null && Arrays.compareUnsigned(tw.getRawPath(), after) <= 0) {
-                            continue;
+                        String path = tw.getPathString();
+                        if (examined == limit) {
+                            return new Page<>(out, encodeCursor(lastRef, lastPath));
                         }
+                        // Every path looked at counts towards the page, served or not: a page reads at most limit.
+                        examined++;
+                        lastRef = seg;
+                        lastPath = path;
                         if (!isServedMode(tw.getFileMode(0))) {
                             continue;
                         }
-                        String path = tw.getPathString();
                         CanonicalUri uri = GitPaths.uriOf(base.child(seg), path);
                         if (uri == null) {
                             continue;
                         }
-                        if (out.size() == limit) {
-                            return new Page<>(out, encodeCursor(lastRef, lastPath));
-                        }
                         out.add(entry(uri, reader, commit, path, tw.getObjectId(0)));
-                        lastRef = seg;
-                        lastPath = path;
                     }
                 }
             }

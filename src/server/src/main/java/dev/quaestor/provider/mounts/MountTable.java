@@ -128,8 +128,8 @@ public class MountTable {
     /**
      * Up to {@code limit} visible entries across mounts, starting at {@code cursor}, each provider page
      * fetched through {@code fetcher}. Entries the predicate rejects are skipped without counting; at
-     * most {@code scanBudget} entries are examined per call, so a caller who may see little cannot
-     * make one call walk everything.
+     * most {@code scanBudget} entries are examined per call (the providers are asked for no more than that in all, at
+     * most one page of each mount), so a caller who may see little cannot make one call walk more than one budget.
      */
     public Page<ResourceEntry> list(String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
             PageFetcher fetcher) {
@@ -142,9 +142,10 @@ public class MountTable {
         }
         var out = new ArrayList<ResourceEntry>(limit);
         int scanned = 0;
+        int budget = Math.max(limit, scanBudget);
         while (mountIndex < mounts.size()) {
             Mounted m = mounts.get(mountIndex);
-            int want = Math.max(1, Math.min(limit - out.size(), scanBudget - scanned));
+            int want = Math.max(1, Math.min(limit - out.size(), budget - scanned));
             Page<ResourceEntry> page = fetcher.fetch(m, inner, want);
             for (ResourceEntry e : page.items()) {
                 scanned++;
@@ -156,7 +157,7 @@ public class MountTable {
             if (inner == null) {
                 mountIndex++;
             }
-            if (out.size() >= limit || scanned >= scanBudget) {
+            if (out.size() >= limit || scanned >= budget) {
                 break;
             }
         }

@@ -183,6 +183,31 @@ class DatabaseProviderTest {
     }
 
     @Test
+    void listingPagesByKeySoARowRemovedBeforeTheCursorSkipsNothing() throws Exception {
+        try (var c = java.sql.DriverManager.getConnection(ContentDatabase.url(), "postgres", ""); var s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS listed");
+            s.execute("CREATE TABLE listed (id integer PRIMARY KEY)");
+            s.execute("INSERT INTO listed SELECT generate_series(10, 19)");
+        }
+        var q = new HashMap<String, String>();
+        q.put("queries.listed.template", "db://records/listed/{id}");
+        q.put("queries.listed.sql", "SELECT id FROM listed WHERE id = ?");
+        q.put("queries.listed.types", "integer");
+        q.put("queries.listed.list-sql", "SELECT id FROM listed ORDER BY id");
+        var p = provider(q);
+        var first = p.list(null, 3);
+        assertEquals(List.of("db://records/listed/10", "db://records/listed/11", "db://records/listed/12"),
+                first.items().stream().map(e -> e.uri().toString()).toList());
+        try (var c = java.sql.DriverManager.getConnection(ContentDatabase.url(), "postgres", ""); var s = c.createStatement()) {
+            s.execute("DELETE FROM listed WHERE id = 10");
+        }
+        // Paged by offset, the next page would start at the fourth row left: 14, and 13 would never be listed.
+        var second = p.list(first.nextCursor(), 3);
+        assertEquals(List.of("db://records/listed/13", "db://records/listed/14", "db://records/listed/15"),
+                second.items().stream().map(e -> e.uri().toString()).toList());
+    }
+
+    @Test
     void templatesAreOfferedAndExpandToReadableUris() throws Exception {
         var p = provider(standardQueries());
         var templates = p.templates().stream().map(t -> t.uriTemplate()).toList();

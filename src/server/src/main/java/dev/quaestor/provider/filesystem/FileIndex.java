@@ -1,0 +1,146 @@
+package dev.quaestor.provider.filesystem;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
+
+/**
+ * The files a filesystem mount may list (regular files and links, hidden ones only if the mount shows them), as
+ * paths relative to the root in sorted order, so that a page seeks to its cursor and reads no further than the page:
+ * what a listing costs is the page, whatever the mount holds.
+ *
+ * <p>It is built by one walk of the tree, and kept current by the mount's {@link FileTreeWatcher} ({@link #added},
+ * {@link #removed}, {@link #rebuild} on lost events). Where the kernel cannot watch the whole tree (no watch service,
+ * or a directory it could not register), the index is rebuilt by one walk in the background once it is older than
+ * the rescan interval, and pages are served from the previous one meanwhile. A path listed that has gone since is
+ * skipped by the page and dropped here ({@link #removed}).
+ */
+final class FileIndex {
+
+    private static final Logger LOG = Logger.getLogger(FileIndex.class);
+
+    private final Path root;
+    private final Predicate<Path> shown;
+    private final long rescanMillis;
+    private final String name;
+    private volatile NavigableSet<String> paths = new ConcurrentSkipListSet<>();
+    private final CountDownLatch built = new CountDownLatch(1);
+    private final AtomicBoolean rebuilding = new AtomicBoolean();
+    private volatile BooleanSupplier watching = () -> false;
+    private volatile long builtAt;
+
+    /**
+     * @param shown whether a path below the root may be listed at all (the mount's hidden-file rule)
+     * @param rescanMillis how old the index may grow before it is walked again, while the tree is not watched
+     */
+    FileIndex(Path root, Predicate<Path> shown, long rescanMillis, String name) {
+        this.root = root;
+        this.shown = shown;
+        this.rescanMillis = rescanMillis;
+        this.name = name;
+    }
+
+    /** Whether a watcher reports every change of the tree now (else the index is rebuilt every rescan interval). */
+    void watchedBy(BooleanSupplier complete) {
+        watching = complete;
+    }
+
+    /** Walks the tree and replaces the index (the first build, and after lost events). */
+    void rebuild() {
+        var fresh = new ConcurrentSkipListSet<String>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.filter(p -> !p.equals(root))
+                    .filter(shown)
+                    .filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p))
+                    .forEach(p -> fresh.add(relative(p)));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            LOG.warnf("mount %s: the walk of %s failed (%s); its index keeps what it found", name, root, e.getMessage());
+        }
+        paths = fresh;
+        builtAt = System.nanoTime();
+        built.countDown();
+    }
+
+    /** A file appeared (or a link): listed from now on. */
+    void added(Path p) {
+        if (!p.equals(root) && p.startsWith(root) && shown.test(p)) {
+            paths.add(relative(p));
+        }
+    }
+
+    /** A path vanished: it, and everything below it if it was a directory, is no longer listed. */
+    void removed(Path p) {
+        if (!p.startsWith(root) || p.equals(root)) {
+            return;
+        }
+        String rel = relative(p);
+        paths.remove(rel);
+        // Below a directory: rel + "/" up to rel + "0" ('0' is the character after '/').
+        paths.subSet(rel + "/", true, rel + "0", false).clear();
+    }
+
+    /**
+     * Up to {@code count} listed paths after {@code after} (null: from the first), in order, read from the index
+     * alone; waits up to {@code waitMillis} for the first build.
+     */
+    List<String> after(String after, int count, long waitMillis) {
+        awaitBuilt(waitMillis);
+        refreshIfStale();
+        NavigableSet<String> view = after == null ? paths : paths.tailSet(after, false);
+        var out = new ArrayList<String>(Math.min(count, 1024));
+        for (String p : view) {
+            if (out.size() == count) {
+                break;
+            }
+            out.add(p);
+        }
+        return out;
+    }
+
+    Path resolve(String relative) {
+        return root.resolve(relative);
+    }
+
+    private void awaitBuilt(long waitMillis) {
+        try {
+            if (!built.await(waitMillis, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("mount " + name + ": its file index is still being built");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the file index of mount " + name);
+        }
+    }
+
+    /** Unwatched and older than the rescan interval: one background walk, the current index served meanwhile. */
+    private void refreshIfStale() {
+        if (watching.getAsBoolean() || System.nanoTime() - builtAt < rescanMillis * 1_000_000L || !rebuilding.compareAndSet(false, true)) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            try {
+                rebuild();
+            } finally {
+                rebuilding.set(false);
+            }
+        }, "quaestor-index-" + name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private String relative(Path p) {
+        return root.relativize(p).toString();
+    }
+}
