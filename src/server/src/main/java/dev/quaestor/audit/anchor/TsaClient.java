@@ -13,6 +13,10 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
@@ -28,7 +32,8 @@ import org.bouncycastle.tsp.TimeStampResponse;
  * fresh nonce and {@code certReq}, over https with the configured credentials (HTTP basic, or a client
  * certificate through the TLS context). The answer must be a granted response to exactly that request (RFC 3161
  * section 2.4.2: same imprint and nonce, the TSA's certificate included); the token's own checks are the
- * verifier's, done by the caller.
+ * verifier's, done by the caller. The timeout bounds the connection and the whole exchange, the answer's body
+ * included.
  */
 final class TsaClient {
 
@@ -73,6 +78,29 @@ final class TsaClient {
         return target.url();
     }
 
+    /**
+     * The whole exchange, body included, within the timeout: the request's own timeout ends at the answer's headers,
+     * so a TSA that sent them and then trickles its body would hold the anchoring thread for as long as it liked.
+     * Past the deadline the exchange is cancelled (its connection closed) and reported as a timeout.
+     */
+    private HttpResponse<byte[]> exchange(HttpRequest request) throws IOException, InterruptedException {
+        CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+        try {
+            return pending.get(target.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            pending.cancel(true);
+            throw new HttpTimeoutException("no whole answer within the deadline");
+        } catch (InterruptedException e) {
+            pending.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getCause());
+        }
+    }
+
     /** A token (DER) over {@code sha256}; throws saying why not. */
     byte[] stamp(byte[] sha256) throws Failure, InterruptedException {
         var generator = new TimeStampRequestGenerator();
@@ -87,7 +115,7 @@ final class TsaClient {
             if (authorization != null) {
                 post.header("Authorization", authorization);
             }
-            answer = http.send(post.build(), HttpResponse.BodyHandlers.ofByteArray());
+            answer = exchange(post.build());
         } catch (HttpTimeoutException e) {
             throw new Failure("timeout", "the TSA did not answer within " + target.timeout().toMillis() + " ms");
         } catch (ConnectException e) {

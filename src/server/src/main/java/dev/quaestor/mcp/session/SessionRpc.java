@@ -165,11 +165,12 @@ public class SessionRpc {
         }
         SessionStore.Session session;
         try {
-            if (sessions.live(in.identity().subject()) >= maxSessions) {
+            var opened = sessions.open(in.identity().subject(), revision.name(), clientInfo, in.tokenExpiry(), maxSessions);
+            if (opened.isEmpty()) {
                 return caps.legacy(id, Cap.SESSIONS, opening.caller(), "initialize",
                         "at most " + maxSessions + " live sessions per subject", rid);
             }
-            session = sessions.open(in.identity().subject(), revision.name(), clientInfo, in.tokenExpiry());
+            session = opened.get();
         } catch (RuntimeException e) {
             LOG.errorf("cannot open session for request %s: %s", rid, e.toString());
             return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);

@@ -81,6 +81,7 @@ public class SessionStore {
     private final LoadingCache<String, Session> cache;
     private final Duration idle;
     private final Duration touchEvery;
+    private final SubjectLocks subjectLocks = new SubjectLocks();
 
     SessionStore(TransportConfig config, SessionConfig lifetime, AgroalDataSource ds) {
         this.ds = ds;
@@ -117,41 +118,55 @@ public class SessionStore {
         }
     }
 
-    /** Opens a session for this subject; {@code tokenExpiry} (may be null) bounds its life until a later token is seen. */
-    public Session open(String subject, String protocolVersion, String clientInfo, Instant tokenExpiry) {
+    /**
+     * Opens a session for this subject unless it holds {@code cap} live sessions already (then empty);
+     * {@code tokenExpiry} (may be null) bounds its life until a later token is seen. Counting and inserting are one
+     * transaction under a lock on the subject (a transaction-scoped advisory lock on PostgreSQL, which holds across
+     * replicas; on H2, a single-process database, a lock in this process), so concurrent openings never pass the cap.
+     */
+    public Optional<Session> open(String subject, String protocolVersion, String clientInfo, Instant tokenExpiry, int cap) {
         byte[] raw = new byte[24];
         random.nextBytes(raw);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
         String client = clientInfo == null || clientInfo.length() <= 256 ? clientInfo : clientInfo.substring(0, 256);
         Instant now = Instant.now();
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement("INSERT INTO mcp_session (id, subject, protocol_version, client_name, "
-                        + "created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, id);
-            ps.setString(2, subject);
-            ps.setString(3, protocolVersion);
-            ps.setString(4, client);
-            ps.setObject(5, utc(now));
-            ps.setObject(6, utc(now));
-            setInstant(ps, 7, tokenExpiry);
-            ps.executeUpdate();
+        boolean opened;
+        try {
+            opened = subjectLocks.underLock(ds, subject, c -> {
+                if (live(c, subject, now) >= cap) {
+                    return false;
+                }
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO mcp_session (id, subject, protocol_version, "
+                        + "client_name, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                    ps.setString(1, id);
+                    ps.setString(2, subject);
+                    ps.setString(3, protocolVersion);
+                    ps.setString(4, client);
+                    ps.setObject(5, utc(now));
+                    ps.setObject(6, utc(now));
+                    setInstant(ps, 7, tokenExpiry);
+                    ps.executeUpdate();
+                }
+                return true;
+            });
         } catch (SQLException e) {
             throw new SessionStoreException("opening a session", e);
         }
+        if (!opened) {
+            return Optional.empty();
+        }
         var s = new Session(id, subject, protocolVersion, client, now, tokenExpiry);
         cache.put(id, s);
-        return s;
+        return Optional.of(s);
     }
 
     /**
      * How many live sessions the subject holds (across replicas): not ended, used within the idle timeout, and not
      * past their token's expiry.
      */
-    public int live(String subject) {
-        Instant now = Instant.now();
-        try (Connection c = ds.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_session WHERE subject = ? AND ended_at IS NULL "
-                        + "AND COALESCE(last_used_at, created_at) >= ? AND (expires_at IS NULL OR expires_at > ?)")) {
+    private int live(Connection c, String subject, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_session WHERE subject = ? AND ended_at IS NULL "
+                + "AND COALESCE(last_used_at, created_at) >= ? AND (expires_at IS NULL OR expires_at > ?)")) {
             ps.setString(1, subject);
             ps.setObject(2, utc(now.minus(idle)));
             ps.setObject(3, utc(now));
@@ -159,8 +174,6 @@ public class SessionStore {
                 rs.next();
                 return rs.getInt(1);
             }
-        } catch (SQLException e) {
-            throw new SessionStoreException("counting sessions", e);
         }
     }
 

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The TSA client against OpenSSL's TSA behind https: with the right client certificate and credentials it gets a
  * token that the verifier's check accepts; wrong credentials, no client certificate, basic credentials over plain
- * http and a TSA that does not answer each fail with their own reason.
+ * http and a TSA that does not answer each fail with their own reason; a TSA that sends its headers and then trickles
+ * its body is abandoned at the deadline of the whole exchange.
  */
 class TsaClientTest {
 
@@ -97,6 +98,41 @@ class TsaClientTest {
             assertTrue(System.nanoTime() - started < Duration.ofSeconds(10).toNanos());
         } finally {
             tsa.resume();
+        }
+    }
+    @Test
+    void aTsaThatTricklesItsBodyIsAbandonedAtTheDeadlineOfTheWholeExchange() throws Exception {
+        try (var server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Thread trickler = new Thread(() -> {
+                try (var socket = server.accept()) {
+                    var in = socket.getInputStream();
+                    byte[] buffer = new byte[8192];
+                    // The request: headers and a small body; reading what arrives first is enough to answer. The body
+                    // then takes 6 s, a byte at a time: a client without a deadline on it waits for all of it.
+                    in.read(buffer);
+                    var out = socket.getOutputStream();
+                    out.write("HTTP/1.1 200 OK\r\nContent-Type: application/timestamp-reply\r\nContent-Length: 60\r\n\r\n"
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    out.flush();
+                    for (int i = 0; i < 60; i++) {
+                        out.write(0);
+                        out.flush();
+                        Thread.sleep(100);
+                    }
+                } catch (Exception clientLeft) {
+                    // the client abandoned the exchange
+                }
+            }, "trickling-tsa");
+            trickler.setDaemon(true);
+            trickler.start();
+            var client = new TsaClient(new TsaClient.Target(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/"),
+                    Optional.empty(), Optional.empty(), null, Duration.ofMillis(800), Optional.empty()));
+            long started = System.nanoTime();
+            var f = assertThrows(TsaClient.Failure.class, () -> client.stamp(new byte[32]));
+            long tookMillis = (System.nanoTime() - started) / 1_000_000;
+            assertEquals("timeout", f.reason, f.getMessage());
+            assertTrue(tookMillis < 3_000, "abandoned at the deadline, not when the body ends: " + tookMillis + " ms");
+            trickler.interrupt();
         }
     }
 }
