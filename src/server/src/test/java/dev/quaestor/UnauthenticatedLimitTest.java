@@ -17,6 +17,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * burst, a flood of bad tokens gets 429, and each 429 is counted into an ATTEMPT_SUMMARY per address and
  * merge window (exact count, first and last time) that has committed before the 429 is sent, with the
  * summary's request id: not one record per request, and no count held only in memory. A caller whose token
- * was accepted before is still served.
+ * was accepted before is still served, and a request without a token still gets its 401 challenge.
  */
 @QuarkusTest
 @TestProfile(UnauthenticatedLimitTest.Tight.class)
@@ -72,9 +73,16 @@ class UnauthenticatedLimitTest {
             assertEquals(r.header("X-Request-Id"), r.path("error.data.requestId"));
             summaryIds.add(r.header("X-Request-Id"));
         }
-        summaryIds.add(given().contentType("application/json").accept("application/json, text/event-stream").body(PING)
-                .post("/mcp").then().statusCode(429).extract().header("X-Request-Id"));
         Duration flood = Duration.ofNanos(System.nanoTime() - t0);
+        // A new client without a token still gets its challenge, to find the authorization server; its refusal is
+        // counted into a summary of its own reason, past the address's budget.
+        String challenged = given().contentType("application/json").accept("application/json, text/event-stream").body(PING)
+                .post("/mcp").then().statusCode(401).header("WWW-Authenticate", containsString("resource_metadata="))
+                .extract().header("X-Request-Id");
+        AuditRow noToken = AuditRow.first("request_id = ?", challenged);
+        assertEquals("ATTEMPT_SUMMARY", noToken.kind);
+        assertEquals("no-token", noToken.outcome);
+        assertEquals(1L, noToken.eventCount);
 
         // A token this server accepted before still gets through from the same address.
         Rpc.call(good, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/templates/list\"}").statusCode(200);
@@ -82,9 +90,9 @@ class UnauthenticatedLimitTest {
         assertEquals(3, AuditRow.count("kind = 'AUTHENTICATION' and outcome = 'invalid-token' and event_time >= ?", since),
                 "each refused token before the cut-off is recorded");
         // Every 429 was sent after its summary committed: they are all there now, without waiting, and count exactly
-        // the 21 requests turned away (20 bad tokens, one without), one summary per merge window of the flood.
-        List<AuditRow> summaries = AuditRow.list("kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
-        assertEquals(21L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "exact count, nothing dropped uncounted");
+        // the 20 requests turned away, one summary per merge window of the flood.
+        List<AuditRow> summaries = AuditRow.list("kind = 'ATTEMPT_SUMMARY' and outcome = 'throttled' and event_time >= ?", since);
+        assertEquals(20L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "exact count, nothing dropped uncounted");
         for (String id : summaryIds) {
             assertTrue(summaries.stream().anyMatch(s -> s.requestId.equals(id)), "every 429 names a committed summary: " + id);
         }

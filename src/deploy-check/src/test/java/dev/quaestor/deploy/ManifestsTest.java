@@ -269,6 +269,41 @@ class ManifestsTest {
         assertTrue(volume.getSecret().getOptional(), "optional: pods start without anchoring");
     }
 
+    /**
+     * Forwarded client addresses are believed only from the ingress: prod lists the proxies (address blocks) and admits
+     * only the ingress controller and Prometheus to the port; no overlay turns on Quarkus's own forwarding, which
+     * would believe anyone; dev, reached without an ingress, believes no one.
+     */
+    @Test
+    void forwardedAddressesAreBelievedOnlyFromTheIngressInProdAndFromNoOneInDev() throws Exception {
+        Rendered prod = Rendered.render(OVERLAYS.resolve("prod"));
+        Container c = prod.one(Deployment.class, "quaestor").getSpec().getTemplate().getSpec().getContainers().get(0);
+        Map<String, String> config = configOf(prod, c);
+        String proxies = config.get("QUAESTOR_HTTP_FORWARDED_TRUSTED_PROXIES");
+        assertNotNull(proxies, "prod names the ingress as the trusted proxy");
+        for (String block : proxies.split(",")) {
+            assertTrue(block.strip().matches("[0-9a-fA-F:.]+(/\\d{1,3})?"), "an address or CIDR block: " + block);
+        }
+        assertTrue(List.of("x-forwarded-for", "forwarded").contains(config.getOrDefault("QUAESTOR_HTTP_FORWARDED_HEADER",
+                "x-forwarded-for")));
+        NetworkPolicy np = prod.one(NetworkPolicy.class, "quaestor");
+        np.getSpec().getIngress().forEach(rule -> {
+            assertFalse(rule.getFrom() == null || rule.getFrom().isEmpty(), "prod admits named peers only");
+            rule.getFrom().forEach(peer -> assertNotNull(peer.getNamespaceSelector(), "by namespace: " + peer));
+        });
+        for (Path overlay : overlays().toList()) {
+            Rendered r = Rendered.render(overlay);
+            Container oc = r.one(Deployment.class, "quaestor").getSpec().getTemplate().getSpec().getContainers().get(0);
+            Map<String, String> oconfig = configOf(r, oc);
+            assertFalse("true".equalsIgnoreCase(oconfig.get("QUARKUS_HTTP_PROXY_PROXY_ADDRESS_FORWARDING")), overlay.toString());
+            assertTrue(oc.getEnv() == null || oc.getEnv().stream()
+                    .noneMatch(e -> e.getName().equals("QUARKUS_HTTP_PROXY_PROXY_ADDRESS_FORWARDING")), overlay.toString());
+        }
+        Rendered dev = Rendered.render(OVERLAYS.resolve("dev"));
+        Container dc = dev.one(Deployment.class, "quaestor").getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertNull(configOf(dev, dc).get("QUAESTOR_HTTP_FORWARDED_TRUSTED_PROXIES"));
+    }
+
     /** The optional alert rules render, alert on the anchoring lag the server publishes, and no overlay includes them. */
     @Test
     void optionalAlertsRenderAndWatchTheAnchoringLag() throws Exception {

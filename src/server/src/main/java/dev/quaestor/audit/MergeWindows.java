@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -30,6 +31,11 @@ final class MergeWindows {
             // Without a subject (refused before any token was accepted) the source address stands for the caller.
             return new Key(subject, subject == null && c != null ? c.sourceIp() : null, c == null ? null : c.client(),
                     e.kind() + "/" + e.outcome() + "/" + e.errorCode());
+        }
+
+        /** The key this one's client and reason share with every subject and address. */
+        Key shared() {
+            return new Key(null, "*", client, reason);
         }
     }
 
@@ -85,14 +91,31 @@ final class MergeWindows {
      * Null when so many windows are open that another would not be bounded (the caller fails closed).
      */
     Window join(AuditEvent refusal) {
+        return join(refusal, () -> true);
+    }
+
+    /**
+     * As {@link #join(AuditEvent)}, but a window of the refusal's own key opens only if {@code mayOpen} says so (asked
+     * only then); else the refusal joins the window its client and reason share with every other such key.
+     */
+    Window join(AuditEvent refusal, BooleanSupplier mayOpen) {
         Key key = Key.of(refusal);
+        boolean[] refused = {false};
+        Window w = join(key, refusal, () -> {
+            refused[0] = !mayOpen.getAsBoolean();
+            return !refused[0];
+        });
+        return refused[0] ? join(key.shared(), refusal, () -> true) : w;
+    }
+
+    private Window join(Key key, AuditEvent refusal, BooleanSupplier mayOpen) {
         Window[] opened = {null};
         Window w = open.compute(key, (k, current) -> {
             if (current != null) {
                 current.add(refusal);
                 return current;
             }
-            if (open.size() >= maxOpen) {
+            if (open.size() >= maxOpen || !mayOpen.getAsBoolean()) {
                 return null;
             }
             opened[0] = new Window(refusal);

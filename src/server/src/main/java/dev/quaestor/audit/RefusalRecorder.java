@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 /**
  * The one way a refused request gets its record. While its subject is under the attempt limit
@@ -61,11 +62,19 @@ public class RefusalRecorder {
      */
     public RecordedRefusal record(AuditEvent refusal) {
         if (limit.recordsOnItsOwn(refusal.caller() == null ? null : refusal.caller().subject())) {
-            PendingCommit p = log.submit(refusal);
-            single.increment();
-            return new RecordedRefusal(refusal.requestId(), p.done, false, commitTimeoutMillis);
+            return alone(refusal);
         }
         return merge(refusal);
+    }
+
+    /**
+     * Records a refusal on its own, whatever its subject's attempt limit: for callers that spent a budget of their own
+     * for its record before asking (refused authentication, limited per address and in total).
+     */
+    public RecordedRefusal alone(AuditEvent refusal) {
+        PendingCommit p = log.submit(refusal);
+        single.increment();
+        return new RecordedRefusal(refusal.requestId(), p.done, false, commitTimeoutMillis);
     }
 
     /**
@@ -73,7 +82,16 @@ public class RefusalRecorder {
      * their own (refused authentication, limited per address before any token is checked).
      */
     public RecordedRefusal merge(AuditEvent refusal) {
-        MergeWindows.Window w = windows.join(refusal);
+        return merge(refusal, () -> true);
+    }
+
+    /**
+     * Counts a refusal into its key's summary; a summary of its own opens only if {@code mayOpen} says so (spending the
+     * caller's budget for it), else the refusal is counted into the one summary that every such caller's refusals
+     * with its client and reason share for the window ({@code ip} then left out where they differ).
+     */
+    public RecordedRefusal merge(AuditEvent refusal, BooleanSupplier mayOpen) {
+        MergeWindows.Window w = windows.join(refusal, mayOpen);
         if (w == null) {
             throw new AuditUnavailableException(new IllegalStateException("too many merge windows open"));
         }

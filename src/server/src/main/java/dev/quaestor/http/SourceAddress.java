@@ -5,12 +5,16 @@ import io.vertx.core.net.SocketAddress;
 
 /**
  * The one rule for a request's source address, the address audit records, per-address limits and policy conditions
- * ({@code sourceCidrs}) use: the host address of the connection's peer, as Vert.x reports it. Headers a client sends
- * ({@code Forwarded}, {@code X-Forwarded-For}) are never read here; only Quarkus's own proxy settings
- * ({@code quarkus.http.proxy.*}), when an operator sets them for a trusted proxy, put a forwarded address in the
- * peer's place before this reads it.
+ * ({@code sourceCidrs}) use: the connection's peer, unless that peer is one of the proxies listed in
+ * {@code quaestor.http.forwarded.trusted-proxies}; then the client that proxy names in its forwarding header, read
+ * from the right up to the first hop that is not a trusted proxy ({@link TrustedProxies}). Nothing is believed by
+ * default, and Quarkus's own proxy forwarding, which would believe a header from anyone, may not be turned on
+ * ({@link ForwardedAddresses}).
  */
 public final class SourceAddress {
+
+    /** Published at start-up by {@link ForwardedAddresses}; until then no one is believed. */
+    private static volatile TrustedProxies trusted = TrustedProxies.NONE;
 
     private SourceAddress() {
     }
@@ -18,6 +22,12 @@ public final class SourceAddress {
     /** The request's source address, or null when the connection has none (say, a Unix domain socket). */
     public static String of(HttpServerRequest request) {
         SocketAddress peer = request.remoteAddress();
-        return peer == null ? null : peer.hostAddress();
+        String address = peer == null ? null : peer.hostAddress();
+        TrustedProxies t = trusted;
+        return t.none() ? address : t.client(address, request.headers());
+    }
+
+    static void trust(TrustedProxies proxies) {
+        trusted = proxies;
     }
 }

@@ -53,9 +53,20 @@ public interface IdentityConfig {
     UnauthenticatedLimit unauthenticatedLimit();
 
     interface UnauthenticatedLimit {
-        /** Refused requests an address may make in a burst before it is turned away with 429. */
+        /**
+         * Refused requests an address may have recorded one by one in a burst; past it they are merged into summaries,
+         * and its tokens that are not shaped as the issuer's are turned away with 429 before any check.
+         */
         @WithDefault("30")
         long capacity();
+
+        /**
+         * Records refused requests of every address together may have this replica write in a burst (each address's own
+         * records, and each summary an address opens); past it, every address's refusals share one summary per reason
+         * and merge window.
+         */
+        @WithDefault("300")
+        long totalCapacity();
 
         /**
          * The burst refills completely over this period. Requests turned away meanwhile are counted into one

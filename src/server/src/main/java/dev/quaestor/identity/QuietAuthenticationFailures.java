@@ -1,9 +1,9 @@
 package dev.quaestor.identity;
 
 import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.audit.RequestIds;
 import dev.quaestor.http.SourceAddress;
 import io.quarkus.oidc.OIDCException;
@@ -32,7 +32,8 @@ import org.jboss.logging.Logger;
  * <p>Every 401 from /mcp is audited ({@code AUTHENTICATION}: source address, user agent, {@code no-token} or
  * {@code invalid-token}; never the token) and sent only once that record has committed, without blocking the
  * I/O thread: a crash loses no refusal a caller was told of. If it cannot be recorded, the caller gets 503 instead.
- * How many a source address can make is bounded by {@link UnauthenticatedThrottle}.
+ * How many records a source address, and all of them together, can make is bounded by {@link UnauthenticatedThrottle}:
+ * past it the refusals are counted into summaries, and the 401 carries the summary's request id.
  *
  * <p>While the identity provider cannot be reached (no keys, no discovery), no token can be checked: a request to
  * /mcp is then answered 503 with {@code Retry-After}, on record as {@code issuer-unavailable}, rather than with the
@@ -50,11 +51,11 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     private static final String ISSUER_DOWN = "quaestor.challenge.issuer-unavailable";
 
     private final OidcAuthenticationMechanism oidc;
-    private final AuditLog audit;
+    private final UnauthenticatedThrottle throttle;
 
-    QuietAuthenticationFailures(OidcAuthenticationMechanism oidc, AuditLog audit) {
+    QuietAuthenticationFailures(OidcAuthenticationMechanism oidc, UnauthenticatedThrottle throttle) {
         this.oidc = oidc;
-        this.audit = audit;
+        this.throttle = throttle;
     }
 
     @Override
@@ -108,9 +109,9 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
                 .outcome(outcome).build();
         Context here = Vertx.currentContext();
         try {
-            var committed = audit.submit(event).committed();
-            rc.put(REQUEST_ID, requestId);
-            Uni<ChallengeData> sent = Uni.createFrom().completionStage(committed).replaceWith(challenge)
+            RecordedRefusal record = throttle.record(event, caller.sourceIp());
+            rc.put(REQUEST_ID, record.requestId());
+            Uni<ChallengeData> sent = Uni.createFrom().completionStage(record.committed()).replaceWith(challenge)
                     .onFailure().recoverWithItem(e -> unrecorded(e));
             return here == null ? sent : sent.emitOn(r -> here.runOnContext(v -> r.run()));
         } catch (AuditUnavailableException e) {

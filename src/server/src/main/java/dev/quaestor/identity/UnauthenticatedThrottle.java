@@ -9,7 +9,6 @@ import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.audit.RefusalRecorder;
 import dev.quaestor.audit.RequestIds;
 import dev.quaestor.http.SourceAddress;
-import io.github.bucket4j.Bucket;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -18,19 +17,21 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Limits refused authentication per source address, ahead of the token check. Every 401 from
- * /mcp spends a token of the address's bucket; once it is empty, further requests from that
- * address are turned away with 429 before any signature is checked, so a flood of bad tokens can
- * neither burn CPU nor fill the audit log: the requests turned away are counted into one
- * {@code ATTEMPT_SUMMARY} per address and merge window ({@link RefusalRecorder#merge}), and each is
- * answered once the summary counting it has committed, with its request id. No count is held only in
- * memory once it has been answered.
+ * Limits what refused authentication costs, per source address and in total ({@link RefusalBudget}), and records
+ * every refusal of /mcp before it is answered ({@link #record}): one by one while the budget lasts (spent before the
+ * record is written), merged into {@code ATTEMPT_SUMMARY} records past it ({@link RefusalRecorder#merge}).
  *
- * <p>A caller whose token this replica accepted recently is let through to the normal checks
- * even from a throttled address (many agents may share one NAT address with a broken one). The
- * buckets are per replica on purpose: they guard this replica's CPU and cost no network call.
+ * <p>Ahead of the token check, a token that is neither known nor shaped as the issuer's ({@link IssuerTokenShape})
+ * is turned away with 429 once its address's budget (or the total) is spent, so a flood of garbage can neither burn
+ * CPU nor fill the log; each 429 is counted into a summary and answered once that has committed, with its request id.
+ * What is never turned away here, so that one sender cannot lock out everyone behind a shared address: a request
+ * without a token (it gets its 401 and {@code WWW-Authenticate}, so a new client can discover the authorization
+ * server), a token shaped as the issuer's (its signature is checked), and a token this replica accepted recently.
+ * The buckets are per replica on purpose: they guard this replica's CPU and log and cost no network call.
  */
 @ApplicationScoped
 public class UnauthenticatedThrottle {
@@ -42,17 +43,18 @@ public class UnauthenticatedThrottle {
     private static final int PRIORITY = 995;
 
     private final RefusalRecorder refusals;
-    private final long capacity;
-    private final Duration period;
-    private final Cache<String, Bucket> buckets;
+    private final RefusalBudget budget;
+    private final IssuerTokenShape shape;
     private final Cache<TokenFingerprint, Boolean> acceptedTokens = Caffeine.newBuilder()
             .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5)).build();
 
-    UnauthenticatedThrottle(IdentityConfig config, RefusalRecorder refusals) {
+    UnauthenticatedThrottle(IdentityConfig config, RefusalRecorder refusals,
+            @ConfigProperty(name = "quarkus.oidc.auth-server-url") Optional<String> issuerUrl,
+            @ConfigProperty(name = "quarkus.oidc.token.issuer") Optional<String> tokenIssuer) {
         this.refusals = refusals;
-        this.capacity = config.unauthenticatedLimit().capacity();
-        this.period = config.unauthenticatedLimit().period();
-        this.buckets = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(period.multipliedBy(2)).build();
+        var limit = config.unauthenticatedLimit();
+        this.budget = new RefusalBudget(limit.capacity(), limit.totalCapacity(), limit.period());
+        this.shape = new IssuerTokenShape(tokenIssuer.filter(i -> !i.equals("any")).or(() -> issuerUrl));
     }
 
     void register(@Observes Filters filters) {
@@ -65,37 +67,47 @@ public class UnauthenticatedThrottle {
             rc.next();
             return;
         }
-        String ip = Objects.requireNonNullElse(SourceAddress.of(rc.request()), "unknown");
         String auth = rc.request().getHeader("Authorization");
-        TokenFingerprint tokenHash = auth == null ? null : TokenFingerprint.of(auth);
-        boolean known = tokenHash != null && acceptedTokens.getIfPresent(tokenHash) != null;
-        Bucket bucket = buckets.get(ip, k -> Bucket.builder()
-                .addLimit(l -> l.capacity(capacity).refillGreedy(capacity, period)).build());
-        if (!known && bucket.getAvailableTokens() <= 0) {
-            reject(rc, ip, bucket);
-            return;
-        }
-        rc.addHeadersEndHandler(v -> {
-            int status = rc.response().getStatusCode();
-            if (status == 401) {
-                bucket.tryConsume(1);
-            } else if (tokenHash != null && status < 400) {
-                acceptedTokens.put(tokenHash, Boolean.TRUE);
+        if (auth != null && !auth.isBlank()) {
+            TokenFingerprint tokenHash = TokenFingerprint.of(auth);
+            boolean checked = acceptedTokens.getIfPresent(tokenHash) != null || shape.matches(auth);
+            String ip = address(rc);
+            if (!checked && budget.spent(ip)) {
+                reject(rc, ip);
+                return;
             }
-        });
+            rc.addHeadersEndHandler(v -> {
+                if (rc.response().getStatusCode() < 400) {
+                    acceptedTokens.put(tokenHash, Boolean.TRUE);
+                }
+            });
+        }
         rc.next();
     }
 
+    /**
+     * Records a refused authentication of /mcp: on its own if its address and the total still have a record to spend
+     * (spent now, before the record is written), else counted into a summary. Throws {@link AuditUnavailableException}
+     * when it cannot be queued.
+     */
+    public RecordedRefusal record(AuditEvent refusal, String address) {
+        String ip = Objects.requireNonNullElse(address, "unknown");
+        return budget.spendRecord(ip) ? refusals.alone(refusal) : refusals.merge(refusal, budget::spendSummary);
+    }
+
+    private static String address(RoutingContext rc) {
+        return Objects.requireNonNullElse(SourceAddress.of(rc.request()), "unknown");
+    }
+
     /** 429, once the summary counting this request has committed (on the request's own event loop). */
-    private void reject(RoutingContext rc, String ip, Bucket bucket) {
-        long wait = bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill();
-        long seconds = Math.max(1, (wait + 999_999_999L) / 1_000_000_000L);
+    private void reject(RoutingContext rc, String ip) {
+        long seconds = budget.secondsToWait(ip);
         RecordedRefusal record;
         try {
             record = refusals.merge(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, RequestIds.next())
                     .caller(Caller.anonymous(ip, rc.request().getHeader("User-Agent"), null))
                     .method(rc.request().method().name() + " " + rc.request().path()).decision("DENY").outcome("throttled")
-                    .errorCode(-32004).build());
+                    .errorCode(-32004).build(), budget::spendSummary);
         } catch (AuditUnavailableException e) {
             unrecorded(rc);
             return;

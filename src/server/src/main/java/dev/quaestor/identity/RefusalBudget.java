@@ -1,0 +1,64 @@
+package dev.quaestor.identity;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.github.bucket4j.Bucket;
+import java.time.Duration;
+
+/**
+ * How many records refused authentications may have this replica write, per source address and in total, spent
+ * before each record is written (never after it commits, which concurrent requests would all pass). An address's
+ * refusals are recorded one by one while both its bucket ({@code capacity}) and the total one
+ * ({@code total-capacity}) have a token; past it they are merged into summaries, and opening an address's own summary
+ * spends a token of the total; once the total is spent, the refusals of every address share one summary per reason
+ * and merge window.
+ */
+final class RefusalBudget {
+
+    private final long capacity;
+    private final Duration period;
+    private final Cache<String, Bucket> perAddress;
+    private final Bucket total;
+
+    RefusalBudget(long capacity, long totalCapacity, Duration period) {
+        this.capacity = capacity;
+        this.period = period;
+        // An evicted bucket (idle for two periods) would have been full again anyway.
+        this.perAddress = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(period.multipliedBy(2)).build();
+        this.total = Bucket.builder().addLimit(l -> l.capacity(totalCapacity).refillGreedy(totalCapacity, period)).build();
+    }
+
+    /** Whether the address, or every address together, has no record left: its unverifiable requests are turned away. */
+    boolean spent(String address) {
+        return bucket(address).getAvailableTokens() <= 0 || total.getAvailableTokens() <= 0;
+    }
+
+    /** Spends one record of the address and of the total; false (nothing spent) if either has none left. */
+    boolean spendRecord(String address) {
+        Bucket own = bucket(address);
+        if (!own.tryConsume(1)) {
+            return false;
+        }
+        if (total.tryConsume(1)) {
+            return true;
+        }
+        own.addTokens(1);
+        return false;
+    }
+
+    /** Spends one record of the total for a summary of its own; false if none is left. */
+    boolean spendSummary() {
+        return total.tryConsume(1);
+    }
+
+    /** Whole seconds until the address could have a refusal recorded on its own again (at least 1). */
+    long secondsToWait(String address) {
+        long wait = Math.max(bucket(address).estimateAbilityToConsume(1).getNanosToWaitForRefill(),
+                total.estimateAbilityToConsume(1).getNanosToWaitForRefill());
+        return Math.max(1, (wait + 999_999_999L) / 1_000_000_000L);
+    }
+
+    private Bucket bucket(String address) {
+        return perAddress.get(address, k -> Bucket.builder().addLimit(l -> l.capacity(capacity).refillGreedy(capacity, period)).build());
+    }
+}
