@@ -10,6 +10,7 @@ import dev.quaestor.http.SourceAddress;
 import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
+import dev.quaestor.mcp.limits.BodyBudget;
 import dev.quaestor.mcp.limits.Cap;
 import dev.quaestor.mcp.limits.CapRefusals;
 import dev.quaestor.mcp.limits.SubjectCapReached;
@@ -115,6 +116,8 @@ public class McpEndpoint {
     WriteDeadlines deadlines;
     @Inject
     CapRefusals caps;
+    @Inject
+    BodyBudget bodyBudget;
 
     /** Whether a request path is this endpoint's (the HTTP filters in front of it ask). */
     static boolean handles(String path) {
@@ -236,6 +239,11 @@ public class McpEndpoint {
                 return refused(caps.response(e.cap, CapRefusals.caller(identity, rc), "POST /mcp", e.getMessage()));
             }
             return refused(CompletableFuture.completedFuture(plain(e.status, e.getMessage().strip(), requestId)));
+        }
+        // A large body pays for its size before it is parsed or takes a place in flight.
+        if (!bodyBudget.charge(CapRefusals.key(identity, rc), body.length)) {
+            return refused(caps.response(Cap.BODY_BYTES, CapRefusals.caller(identity, rc), "POST /mcp",
+                    bodyBudget.detail(body.length)));
         }
         // Over HTTP/2 the body is read here, so the request takes its place in flight only now (HTTP/1.x: it has one).
         Cap full = admission.admit(rc, identity);

@@ -15,6 +15,8 @@ public enum Cap {
     BODY_READERS("body-readers", 429, ErrorCodes.RATE_LIMITED, 1, "Too many request bodies of this caller being read"),
     ALL_BODY_READERS("max-body-readers", 503, ErrorCodes.UNAVAILABLE, 1,
             "Service unavailable: the server is reading as many request bodies as it may"),
+    BODY_BYTES("body-bytes", 429, ErrorCodes.RATE_LIMITED, 1,
+            "Too many request body bytes from this caller: send smaller requests or fewer of them"),
     BODY_TIMEOUT("body-timeout", 408, ErrorCodes.INVALID_REQUEST, 0, "Request body not received in time"),
     BODY_TOO_SLOW("body-min-rate", 408, ErrorCodes.INVALID_REQUEST, 0, "Request body arriving too slowly"),
     SESSIONS("sessions", 429, ErrorCodes.RATE_LIMITED, 5,

@@ -23,6 +23,18 @@ public interface SubjectLimitsConfig {
     @WithDefault("8")
     int bodyReaders();
 
+    /** Request bodies up to this many bytes are not charged to {@link #bodyBytesPerSecond}; larger ones pay their size. */
+    @WithDefault("16384")
+    long bodyBytesFree();
+
+    /** Bytes of request bodies over {@link #bodyBytesFree} one subject may send a second, before they are parsed. */
+    @WithDefault("262144")
+    long bodyBytesPerSecond();
+
+    /** How many such bytes one subject may send at once (the budget's size). */
+    @WithDefault("2097152")
+    long bodyBytesBurst();
+
     /** Live 2025 MCP sessions one subject may hold (across replicas: counted in the session table). */
     @WithDefault("100")
     int sessions();

@@ -1,0 +1,51 @@
+package dev.quaestor;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A large body pays for its size before it is parsed: past the subject's budget of body bytes (2 MiB, refilled at
+ * 256 KiB a second) a body over 16 KiB is refused with 429 / -32004 without being parsed, on record, while the same
+ * subject's small requests and another subject's requests are served.
+ */
+@QuarkusTest
+class BodyCostTest {
+
+    private static final String PING = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}";
+
+    @Test
+    void largeBodiesPayForTheirSizeBeforeTheyAreParsedAndOthersAreStillServed() {
+        String mallory = TestIssuer.sign(TestIssuer.claims("mallory-bytes"));
+        String bob = TestIssuer.tokenFor("bob");
+        String bobSession = Rpc.initialize(bob, "2025-06-18");
+        String malloriesSession = Rpc.initialize(mallory, "2025-06-18");
+        // Not JSON at all: parsed, it is a parse error (400, -32700); refused for its size, it was never parsed.
+        String big = "x".repeat(900_000);
+        int parsed = 0;
+        int refused = 0;
+        for (int i = 0; i < 8; i++) {
+            var r = Rpc.as(mallory).body(big).post("/mcp").then().extract();
+            if (r.statusCode() == 429) {
+                refused++;
+                assertEquals(-32004, r.jsonPath().getInt("error.code"), r.asString());
+                assertTrue(r.header("Retry-After") != null, "a refusal for size says when to retry");
+            } else {
+                parsed++;
+                assertEquals(400, r.statusCode(), r.asString());
+            }
+        }
+        assertTrue(parsed <= 3, parsed + " bodies of 900,000 bytes were parsed; the budget holds two and a little");
+        assertTrue(refused >= 5, refused + " refused");
+        // Small bodies cost nothing: the same subject, and another, are served at once.
+        Rpc.call(mallory, malloriesSession, PING).statusCode(200);
+        Rpc.call(bob, bobSession, PING).statusCode(200);
+        assertTrue(AuditRow.count("subject = ? AND outcome = 'cap:body-bytes'", "mallory-bytes") >= 1,
+                "the refusals are on record");
+    }
+}
