@@ -60,7 +60,9 @@ class AuditExportDeadlineTest {
         public Map<String, String> getConfigOverrides() {
             // 1 s per write plus 1 MiB/s: a 64 KiB write gets about 1.06 s.
             return Map.of("quaestor.streams.write-deadline", "1S", "quaestor.streams.min-write-rate", "1048576",
-                    "quaestor.audit.long-reads.exports-per-person", "1");
+                    "quaestor.audit.long-reads.exports-per-person", "1",
+                    // A verify that finds the place taken waits 1 s for it, then is refused.
+                    "quaestor.audit.long-reads.verify-wait", "1S");
         }
     }
 

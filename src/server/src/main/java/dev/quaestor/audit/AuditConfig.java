@@ -2,6 +2,7 @@ package dev.quaestor.audit;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -37,6 +38,15 @@ public interface AuditConfig {
      */
     @WithDefault("0.1")
     double queueShare();
+
+    /**
+     * How long one statement of an audit read may run (search, proofs, a page of an export or a verify, the daily
+     * review's queries), in milliseconds: the {@code statement_timeout} of the audit-read pool (H2: its
+     * {@code QUERY_TIMEOUT}). A search past it is answered 503, saying what to narrow.
+     */
+    @WithName("query-timeout-ms")
+    @WithDefault("10000")
+    long queryTimeoutMs();
 
     /** Most records committed in one transaction. */
     @WithDefault("500")
@@ -141,7 +151,7 @@ public interface AuditConfig {
         @WithDefault("1H")
         Duration maxDelay();
 
-        /** How long one request to the TSA may take, connection included. */
+        /** How long one request to the TSA may take, connection and the whole answer included. */
         @WithDefault("10S")
         Duration timeout();
 

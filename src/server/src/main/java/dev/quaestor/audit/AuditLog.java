@@ -16,10 +16,15 @@ import dev.quaestor.evidence.VerifierKey;
  * replica's log (and, within the checkpoint interval, under a signed checkpoint); otherwise it throws {@link AuditUnavailableException}
  * so the caller fails closed. {@link #submit} and {@link #submitAfter} queue without waiting, for a
  * request that does other work while its first record commits and waits once, for its last.
+ *
+ * <p>One live process writes a log ({@link WriterLease}): a process whose chain id another live process writes does
+ * not start, and writes nothing into that log.
  */
 @Startup
 @ApplicationScoped
 public class AuditLog {
+
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(AuditLog.class);
 
     private final GroupCommitWriter writer;
     private final SigningKey key;
@@ -27,6 +32,7 @@ public class AuditLog {
     private final FieldHasher hasher;
     private final String logName;
     private final long signWait;
+    private final WriterLease lease;
 
     /**
      * Opens the log on {@code ds} and starts its writer. Public: a log is opened outside the container too, by tools
@@ -38,8 +44,18 @@ public class AuditLog {
         this.logName = config.logName();
         this.signWait = config.commitTimeout().toMillis();
         this.hasher = new FieldHasher(config.hashedFields().orElse(java.util.List.of()), config.hmacKey().orElse(null));
-        this.writer = new GroupCommitWriter(ds, config, key, hasher, config.chainId().orElseGet(AuditLog::hostName), metrics);
-        writer.start();
+        String chain = config.chainId().orElseGet(AuditLog::hostName);
+        this.writer = new GroupCommitWriter(ds, config, key, hasher, chain, metrics);
+        this.lease = new WriterLease(ds, chain, writer.origin());
+        try {
+            lease.take();
+        } catch (WriterLease.Taken e) {
+            throw new IllegalStateException(e.getMessage());
+        } catch (java.sql.SQLException e) {
+            LOG.warnf("cannot take the writer lease of log %s yet (%s): the writer takes it before its first record",
+                    writer.origin(), e.getMessage());
+        }
+        writer.start(lease);
     }
 
     /** How chosen fields are stored (see {@link FieldHasher}). */
@@ -150,6 +166,7 @@ public class AuditLog {
     /** Stops taking records, commits what is queued and an {@code AUDIT_STOP}, and signs the final head. */
     public void close() {
         writer.stop();
+        lease.close();
     }
 
     private static String hostName() {

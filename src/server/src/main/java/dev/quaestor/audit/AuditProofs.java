@@ -86,7 +86,7 @@ public class AuditProofs {
             c.commit();
             return new Proof(file.toString(), records.size(), null);
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
     }
 
@@ -108,7 +108,7 @@ public class AuditProofs {
             c.commit();
             return Optional.of(sb.toString());
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
     }
 
@@ -117,7 +117,7 @@ public class AuditProofs {
         try (Connection c = ds.getConnection()) {
             return checkpointAt(c, logId, size);
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
     }
 
@@ -136,7 +136,7 @@ public class AuditProofs {
             }
             return out;
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
     }
 

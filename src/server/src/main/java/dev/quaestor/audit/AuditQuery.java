@@ -34,9 +34,10 @@ public record AuditQuery(String subject, String client, String tenant, String ur
         filter(where, args, "outcome = ?", outcome);
         filter(where, args, "kind = ?", kind);
         if (uriPrefix != null) {
-            // A summary of refused attempts matches when a URI of its sample does (each line: "<count> <uri>").
+            // A summary of refused attempts matches when a URI of its sample does (each line: "<count> <uri>"). Each
+            // half has an index to read (the URI's, and on PostgreSQL the summaries'), never the whole log.
             String escaped = uriPrefix.replace("!", "!!").replace("%", "!%").replace("_", "!_");
-            where.append(" AND (uri LIKE ? ESCAPE '!' OR uris LIKE ? ESCAPE '!')");
+            where.append(" AND (uri LIKE ? ESCAPE '!' OR (kind = 'ATTEMPT_SUMMARY' AND uris LIKE ? ESCAPE '!'))");
             args.add(escaped + "%");
             args.add("% " + escaped + "%");
         }

@@ -42,14 +42,11 @@ public class AuditSearch {
     public Page search(AuditQuery q) {
         var where = q.where(log.hasher());
         var args = new ArrayList<>(where.args());
-        String sql = SELECT + where.sql();
         if (q.after() != null) {
-            sql += " AND id > ?";
             args.add(q.after());
         }
         int limit = Math.max(1, Math.min(q.limit(), 1000));
-        sql += " ORDER BY id LIMIT " + (limit + 1);
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(pageSql(where, q.after() != null, limit))) {
             bind(ps, args);
             var out = new ArrayList<AuditRow>();
             boolean more = false;
@@ -64,8 +61,13 @@ public class AuditSearch {
             }
             return new Page(out, more ? out.get(out.size() - 1).id().toString() : null);
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
+    }
+
+    /** The statement of one page: the query's conditions, after the cursor if there is one, one row more than the page. */
+    static String pageSql(AuditQuery.Where where, boolean afterCursor, int limit) {
+        return SELECT + where.sql() + (afterCursor ? " AND id > ?" : "") + " ORDER BY id LIMIT " + (limit + 1);
     }
 
     public Totals totals(AuditQuery q, int cap) {
@@ -83,7 +85,7 @@ public class AuditSearch {
                 return new Totals(Math.min(records, cap), rs.getLong(2), records > cap);
             }
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
     }
 
@@ -108,7 +110,7 @@ public class AuditSearch {
             }
             return out;
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
     }
 

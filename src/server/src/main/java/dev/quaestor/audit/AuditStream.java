@@ -81,7 +81,7 @@ public class AuditStream {
                 requestId = end.request();
             }
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
     }
 

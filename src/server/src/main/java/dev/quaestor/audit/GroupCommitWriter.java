@@ -67,6 +67,8 @@ final class GroupCommitWriter {
     private final WriterLife life;
     private long lastIdleFailureLog = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
     private final AuditPartitions partitions;
+    private WriterLease lease;
+    private long leaseCheckedAt;
 
     // The head as committed, for the online verifier's truncation check.
     private volatile long committedSeq;
@@ -108,6 +110,16 @@ final class GroupCommitWriter {
     }
 
     void start() {
+        start(null);
+    }
+
+    /**
+     * Starts writing, holding {@code lease} (null: none, for a log no other process can reach): it is taken before the
+     * first record is written and checked every few seconds after, and while another process holds it every batch
+     * is refused and nothing is written.
+     */
+    void start(WriterLease lease) {
+        this.lease = lease;
         thread = new Thread(this::run, "quaestor-audit-writer");
         thread.setDaemon(true);
         thread.start();
@@ -234,6 +246,7 @@ final class GroupCommitWriter {
             signs.add(f);
         }
         try {
+            checkLease();
             partitions.ensure(batch.stream().map(p -> p.event().time()).toList(), head == null ? null : head.lastTime());
             try (Connection c = ds.getConnection()) {
                 if (!c.getAutoCommit()) {
@@ -273,6 +286,14 @@ final class GroupCommitWriter {
         if (!batch.isEmpty()) {
             commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             batchSize.record(batch.size());
+        }
+    }
+
+    /** Takes the lease before the log's head is read, and checks it is still held every few seconds after. */
+    private void checkLease() throws java.sql.SQLException {
+        if (lease != null && (head == null || System.nanoTime() - leaseCheckedAt > TimeUnit.SECONDS.toNanos(5))) {
+            lease.take();
+            leaseCheckedAt = System.nanoTime();
         }
     }
 

@@ -9,10 +9,19 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The places for exports and verifies: each cap holds, a place given back is free again, giving back twice is harmless. */
+/**
+ * The places for exports and verifies: each cap holds, a place given back is free again, giving back twice is harmless;
+ * a verify place given back goes to the one who waited for it, never to the one who just had it, and the queue has
+ * its bounds.
+ */
 class LongReadsTest {
 
     private static LongReadConfig config(int exports, int exportsPerPerson, int verifies, int verifiesPerPerson) {
+        return config(exports, exportsPerPerson, verifies, verifiesPerPerson, 0, Duration.ZERO);
+    }
+
+    private static LongReadConfig config(int exports, int exportsPerPerson, int verifies, int verifiesPerPerson, int verifyQueue,
+            Duration verifyWait) {
         return new LongReadConfig() {
             public int exports() {
                 return exports;
@@ -28,6 +37,14 @@ class LongReadsTest {
 
             public int verifiesPerPerson() {
                 return verifiesPerPerson;
+            }
+
+            public int verifyQueue() {
+                return verifyQueue;
+            }
+
+            public Duration verifyWait() {
+                return verifyWait;
             }
 
             public Duration retryAfter() {
@@ -67,5 +84,54 @@ class LongReadsTest {
         assertEquals(2.0, metrics.get("quaestor.audit.long.reads.refused").tags("kind", "export", "cap", "overall").counter().count());
         assertEquals(1.0, metrics.get("quaestor.audit.long.reads.refused").tags("kind", "verify", "cap", "overall").counter().count());
         assertEquals(3.0, metrics.get("quaestor.audit.long.reads.active").tags("kind", "export").gauge().value());
+    }
+    @Test
+    void aVerifyPlaceGivenBackGoesToTheOneWhoWaitedNotToTheOneWhoJustHadIt() throws Exception {
+        var reads = new LongReads(config(4, 2, 1, 1, 4, Duration.ofSeconds(20)), new SimpleMeterRegistry());
+        var pool = java.util.concurrent.Executors.newCachedThreadPool();
+        try {
+            LongReads.Place ann = reads.take(LongReads.Kind.VERIFY, "ann").place();
+            assertNotNull(ann);
+            var ben = pool.submit(() -> reads.take(LongReads.Kind.VERIFY, "ben"));
+            awaitWaiting(reads, 1);
+            // ann gives the place back and asks again at once, as one who loops does: ben, who waited, gets it.
+            ann.close();
+            var annAgain = pool.submit(() -> reads.take(LongReads.Kind.VERIFY, "ann"));
+            LongReads.Place bens = ben.get(5, java.util.concurrent.TimeUnit.SECONDS).place();
+            assertNotNull(bens, "the one who waited is served");
+            assertTrue(!annAgain.isDone() || annAgain.get().place() == null, "the one who just had it waits behind");
+            bens.close();
+            assertNotNull(annAgain.get(5, java.util.concurrent.TimeUnit.SECONDS).place(), "and is served next");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theVerifyQueueAndTheWaitAreBounded() throws Exception {
+        var reads = new LongReads(config(4, 2, 1, 1, 1, Duration.ofMillis(300)), new SimpleMeterRegistry());
+        var pool = java.util.concurrent.Executors.newCachedThreadPool();
+        try {
+            assertNotNull(reads.take(LongReads.Kind.VERIFY, "ann").place());
+            var ben = pool.submit(() -> reads.take(LongReads.Kind.VERIFY, "ben"));
+            awaitWaiting(reads, 1);
+            var cid = reads.take(LongReads.Kind.VERIFY, "cid");
+            assertNull(cid.place(), "past the queue's bound, refused at once");
+            assertTrue(cid.refusal().reason().contains("wait for a place"), cid.refusal().reason());
+            var bens = ben.get(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertNull(bens.place(), "past the wait, refused");
+            assertTrue(bens.refusal().reason().contains("of waiting"), bens.refusal().reason());
+            assertNull(reads.take(LongReads.Kind.VERIFY, "ann").place(), "one who runs a verify does not also wait for one");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void awaitWaiting(LongReads reads, int n) throws InterruptedException {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (reads.waiting(LongReads.Kind.VERIFY) < n && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        assertEquals(n, reads.waiting(LongReads.Kind.VERIFY));
     }
 }
