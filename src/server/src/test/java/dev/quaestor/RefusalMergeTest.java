@@ -118,7 +118,7 @@ class RefusalMergeTest {
     }
 
     @Test
-    void aFloodVaryingTheUriWritesAtMostTheBoundAndCountsEveryUri() throws Exception {
+    void aFloodVaryingTheUriWritesAtMostTheBoundAndNamesEveryUri() throws Exception {
         String mallory = TestIssuer.sign(TestIssuer.claims("mallory"));
         String session = Rpc.initialize(mallory, "2025-03-26");
         // 540 denied reads, within the shipped per-user limit (600 a minute): refusals spend tokens too.
@@ -159,8 +159,9 @@ class RefusalMergeTest {
         List<AuditRow> summaries = rows.stream().filter(r -> r.kind.equals("ATTEMPT_SUMMARY")).toList();
         assertEquals(rows.size(), single.size() + summaries.size(), "nothing else was written: " + rows);
         assertEquals(LIMIT, single.size(), "refusals under the attempt limit are records of their own");
-        // One key (mallory, test-client, denied): at most one summary per window of the flood.
-        assertTrue(summaries.size() <= Math.ceil(seconds) + 1, summaries.size() + " summaries in " + seconds + " s");
+        // One key (mallory, test-client, denied): at most one summary per window of the flood and per 32 distinct URIs.
+        assertTrue(summaries.size() <= Math.ceil(seconds) + 1 + Math.ceil((n - LIMIT) / 32.0),
+                summaries.size() + " summaries in " + seconds + " s");
         System.out.printf("RefusalMergeTest: %d denied reads in %.2f s: %d records (%d on their own, %d summaries)%n", n,
                 seconds, rows.size(), single.size(), summaries.size());
 
@@ -186,14 +187,88 @@ class RefusalMergeTest {
             more += s.urisMore;
         }
         assertEquals(n - LIMIT, counted, "exact count: every refusal past the limit is counted once");
-        assertTrue(more > 0, "windows of more than 32 URIs count the rest in uris_more");
+        assertEquals(0, more, "every refusal named a URI, and every URI is in a summary's list");
         Set<String> own = new HashSet<>();
         single.forEach(r -> own.add(r.uri));
         long unsampled = answers.keySet().stream().filter(u -> !own.contains(u) && !sampled.contains(u)).count();
-        assertEquals(unsampled, more, "every URI is on record: in a record of its own, in a sample, or counted in uris_more");
+        assertEquals(0, unsampled, "every URI is on record by name: in a record of its own or in a summary's list");
         // The URI search finds a summary by a URI of its sample.
         String anySampled = sampled.iterator().next();
         assertTrue(AuditRow.count("kind = 'ATTEMPT_SUMMARY' and uris like ?", "% " + anySampled + "%") >= 1);
+    }
+
+    /** A 2025-03-26 batch of reads of {@code uris}, in order; each URI's answer. */
+    private Map<String, JsonNode> batchOf(HttpClient http, String token, String session, List<String> uris) throws Exception {
+        var body = new StringBuilder("[");
+        for (int i = 0; i < uris.size(); i++) {
+            body.append(i == 0 ? "" : ",").append("{\"jsonrpc\":\"2.0\",\"id\":").append(i)
+                    .append(",\"method\":\"resources/read\",\"params\":{\"uri\":\"").append(uris.get(i)).append("\"}}");
+        }
+        var r = http.send(HttpRequest.newBuilder(mcp).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").header("Mcp-Session-Id", session)
+                .POST(HttpRequest.BodyPublishers.ofString(body.append("]").toString())).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        var out = new HashMap<String, JsonNode>();
+        for (JsonNode a : JSON.readTree(r.body())) {
+            out.put(uris.get(a.path("id").asInt()), a);
+        }
+        return out;
+    }
+
+    @Test
+    void probesBehindDecoysThatFillEachSummaryAreFoundByUriPrefixAndFromTheirRequestIds() throws Exception {
+        String oscar = TestIssuer.sign(TestIssuer.claims("oscar"));
+        String session = Rpc.initialize(oscar, "2025-03-26");
+        HttpClient http = HttpClient.newHttpClient();
+        for (int i = 0; i < LIMIT; i++) {
+            read(http, oscar, "spend-" + i, "file:///docs/tenants/globex/spend-" + i + ".md"); // past the attempt limit
+        }
+        // Each batch opens its window with 32 decoys, then probes secret/ and home/bob/: 160 probes in all (a batch holds
+        // at most 50 messages, and 485 reads stay within the shipped limit of 600 a minute).
+        var probes = new HashMap<String, JsonNode>();
+        for (int round = 0; round < 10; round++) {
+            var uris = new ArrayList<String>();
+            for (int i = 0; i < 32; i++) {
+                uris.add("file:///docs/tenants/globex/decoy-" + round + "-" + i + ".md");
+            }
+            var theseProbes = new ArrayList<String>();
+            for (int j = 0; j < 8; j++) {
+                theseProbes.add("file:///docs/secret/probe-" + round + "-" + j + ".md");
+                theseProbes.add("file:///docs/home/bob/probe-" + round + "-" + j + ".md");
+            }
+            uris.addAll(theseProbes);
+            Map<String, JsonNode> answers = batchOf(http, oscar, session, uris);
+            theseProbes.forEach(p -> probes.put(p, answers.get(p)));
+            Thread.sleep(1100); // the next batch finds its window closed: it opens one with its decoys first
+        }
+        assertEquals(160, probes.size());
+
+        // From each probe's request id, the record that counts it names it.
+        for (var e : probes.entrySet()) {
+            assertEquals(-32003, e.getValue().path("error").path("code").asInt(), e.getValue().toString());
+            String id = e.getValue().path("error").path("data").path("requestId").asText();
+            AuditRow r = AuditRow.first("request_id = ?", id);
+            assertTrue(r.uriCounts().containsKey(e.getKey()) || e.getKey().equals(r.uri),
+                    "the record " + id + " names " + e.getKey() + ": " + r.uris);
+        }
+        // The auditor's URI search finds every probe of each prefix.
+        String auditor = TestIssuer.tokenFor("auditor");
+        for (String prefix : List.of("file:///docs/secret/", "file:///docs/home/bob/")) {
+            List<String> lines = io.restassured.RestAssured.given().header("Authorization", "Bearer " + auditor)
+                    .queryParam("subject", "oscar").queryParam("uriPrefix", prefix).queryParam("limit", 1000)
+                    .get("/audit/search").then().statusCode(200).extract().jsonPath().getList("records.uris", String.class);
+            Set<String> found = new HashSet<>();
+            for (String uris : lines) {
+                if (uris != null) {
+                    for (String line : uris.split("\n")) {
+                        found.add(line.substring(line.indexOf(' ') + 1));
+                    }
+                }
+            }
+            long missing = probes.keySet().stream().filter(p -> p.startsWith(prefix) && !found.contains(p)).count();
+            assertEquals(0, missing, missing + " probes of " + prefix + " not found by the search");
+        }
     }
 
     @Test

@@ -16,8 +16,9 @@ import org.jboss.logging.Logger;
  * are counted into one {@link RefusalSummary} for one window, which opens with the first of them. When it closes,
  * its {@code ATTEMPT_SUMMARY} goes to the group-commit writer like any record, and every refusal it counts is
  * released once that record has committed, answered with its request id. A key therefore writes at most one
- * record per window, and no count exists only in memory once it has been answered: a crash loses only refusals
- * that were never answered.
+ * record per window and per {@link UriTally#SAMPLE} distinct URIs its refusals name (a window whose URI list is full
+ * closes at once, and the next takes its place, so no URI is ever left out of a summary), and no count exists only
+ * in memory once it has been answered: a crash loses only refusals that were never answered.
  */
 final class MergeWindows {
 
@@ -49,8 +50,13 @@ final class MergeWindows {
             this.summary = new RefusalSummary(first);
         }
 
-        synchronized void add(AuditEvent e) {
+        /** Counts {@code e}, unless it names a URI this window's summary has no room for: then false, nothing counted. */
+        synchronized boolean add(AuditEvent e) {
+            if (!summary.takes(e)) {
+                return false;
+            }
             summary.add(e);
+            return true;
         }
 
         synchronized AuditEvent close() {
@@ -110,10 +116,16 @@ final class MergeWindows {
 
     private Window join(Key key, AuditEvent refusal, BooleanSupplier mayOpen) {
         Window[] opened = {null};
+        Window[] full = {null};
         Window w = open.compute(key, (k, current) -> {
             if (current != null) {
-                current.add(refusal);
-                return current;
+                if (current.add(refusal)) {
+                    return current;
+                }
+                // Its URI list is full: it closes now, and the next window, counting this refusal, takes its place.
+                full[0] = current;
+                opened[0] = new Window(refusal);
+                return opened[0];
             }
             if (open.size() >= maxOpen || !mayOpen.getAsBoolean()) {
                 return null;
@@ -121,6 +133,9 @@ final class MergeWindows {
             opened[0] = new Window(refusal);
             return opened[0];
         });
+        if (full[0] != null) {
+            flush(full[0]);
+        }
         if (opened[0] != null) {
             // Scheduled once the window is in the map, so that closing always finds it there.
             long delay = stopped ? 0 : windowMillis;
@@ -132,8 +147,13 @@ final class MergeWindows {
     /** Takes the window out (later refusals open a new one) and writes its summary. */
     private void close(Key key, Window w) {
         if (!open.remove(key, w)) {
-            return; // closed already (at shutdown, before its timer)
+            return; // closed already (at shutdown, before its timer, or when its URI list filled)
         }
+        flush(w);
+    }
+
+    /** Writes a window's summary, taken out of the open ones already. */
+    private void flush(Window w) {
         try {
             write.accept(w);
         } catch (RuntimeException e) {

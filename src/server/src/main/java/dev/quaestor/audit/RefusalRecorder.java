@@ -18,7 +18,8 @@ import java.util.function.BooleanSupplier;
  * into one {@code ATTEMPT_SUMMARY} with the exact count, the first and last time, and the URIs they named. Either
  * way the caller answers the refusal only once its record has committed ({@link RecordedRefusal}), so a crash
  * loses no refusal that was answered, and a subject makes this replica write at most its attempt limit plus one
- * record per (client, reason) per window.
+ * record per (client, reason) per window and per 32 distinct URIs its refusals named: a summary whose URI list is full
+ * closes at once and the next one counts on, so every URI is named in a summary, whatever decoys came first.
  */
 @ApplicationScoped
 public class RefusalRecorder {

@@ -40,6 +40,11 @@ final class RefusalSummary {
         add(first);
     }
 
+    /** Whether this summary can count {@code e}: not when it names a URI the summary has no room left for. */
+    boolean takes(AuditEvent e) {
+        return uris.takes(e.uri());
+    }
+
     void add(AuditEvent e) {
         count++;
         firstTime = firstTime == null || e.time().isBefore(firstTime) ? e.time() : firstTime;

@@ -5,10 +5,11 @@ import java.util.Map;
 
 /**
  * The URIs a summary of refused attempts stands for, in the record's {@code uris} and {@code uris_more} fields
- * (docs/audit-format.md, section 1): the first {@link #SAMPLE} distinct URIs, each with how many of the summary's
- * events named it, and how many events are counted in none of them (another URI, or none). The counts always add
- * up to the number of events counted, so every refusal is either in the sample or in {@code more}. Not thread-safe:
- * its owner counts under its own lock.
+ * (docs/audit-format.md, section 1): up to {@link #SAMPLE} distinct URIs, each with how many of the summary's events
+ * named it, and how many events named none. A tally never drops a URI: once it holds {@link #SAMPLE}, it takes no
+ * event naming another ({@link #takes}), and its owner closes the summary and opens the next, so every URI a refusal
+ * named is in some summary's {@code uris}, where a URI search finds it. The counts always add up to the number of
+ * events counted. Not thread-safe: its owner counts under its own lock.
  */
 final class UriTally {
 
@@ -22,7 +23,12 @@ final class UriTally {
     private final Map<String, long[]> counts = new LinkedHashMap<>();
     private long more;
 
-    /** Counts one event that named {@code uri} (null: none). */
+    /** Whether an event naming {@code uri} (null: none) can be counted here: false for a new URI once the tally is full. */
+    boolean takes(String uri) {
+        return uri == null || counts.size() < SAMPLE || counts.containsKey(recorded(uri));
+    }
+
+    /** Counts one event that named {@code uri} (null: none); the caller has asked {@link #takes} first. */
     void add(String uri) {
         if (uri == null) {
             more++;
@@ -35,7 +41,7 @@ final class UriTally {
         } else if (counts.size() < SAMPLE) {
             counts.put(key, new long[] {1});
         } else {
-            more++;
+            throw new IllegalStateException("a full tally was given another URI");
         }
     }
 
@@ -54,7 +60,7 @@ final class UriTally {
         return sb.toString();
     }
 
-    /** The {@code uris_more} field. */
+    /** The {@code uris_more} field: events that named no URI. */
     long more() {
         return more;
     }

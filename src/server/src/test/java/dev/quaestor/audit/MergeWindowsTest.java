@@ -31,27 +31,55 @@ class MergeWindowsTest {
     }
 
     @Test
-    void aTallyKeepsThirtyTwoUrisAndCountsTheRestExactly() {
+    void aTallyTakesThirtyTwoUrisAndRefusesAThirtyThirdRatherThanLeaveItOut() {
         var t = new UriTally();
-        for (int i = 0; i < 40; i++) {
+        for (int i = 0; i < 32; i++) {
+            assertTrue(t.takes("file:///x/" + i));
             t.add("file:///x/" + i);
         }
+        assertTrue(!t.takes("file:///x/32"), "full: a new URI goes to the next summary");
+        assertTrue(t.takes("file:///x/3"), "a URI it holds is still counted");
+        assertTrue(t.takes(null), "so is a refusal naming none");
         t.add("file:///x/3");
         t.add(null);
-        t.add("file:///x/39");
         String[] lines = t.lines().split("\n");
         assertEquals(32, lines.length);
         assertEquals("1 file:///x/0", lines[0]);
         assertEquals("2 file:///x/3", lines[3]);
-        assertEquals(8 + 1 + 1, t.more(), "the 8 URIs past the sample, the refusal naming none, and a repeat of one past it");
+        assertEquals(1, t.more(), "only the refusal naming no URI");
         long sampled = 0;
         for (String l : lines) {
             sampled += Long.parseLong(l.substring(0, l.indexOf(' ')));
         }
-        assertEquals(43, sampled + t.more(), "every refusal counted once");
+        assertEquals(34, sampled + t.more(), "every refusal counted once");
         assertEquals("file:///a\uFFFDb\uFFFD", UriTally.recorded("file:///a\nb\u0007"), "one line per URI");
         assertEquals(UriTally.MAX_URI, UriTally.recorded("file:///" + "y".repeat(5000)).length());
         assertNull(new UriTally().lines());
+    }
+
+    @Test
+    void decoysThatFillAWindowsUriListCloseItAndTheProbeOpensTheNextWhichNamesIt() throws Exception {
+        List<MergeWindows.Window> written = new CopyOnWriteArrayList<>();
+        var timer = Executors.newSingleThreadScheduledExecutor();
+        var windows = new MergeWindows(Duration.ofSeconds(1), 10, written::add, timer);
+        var decoys = new java.util.HashSet<String>();
+        for (int i = 0; i < 32; i++) {
+            decoys.add(windows.join(refusal("mallory", "s1", "file:///docs/public/decoy-" + i, "refused", -32003, T0)).requestId);
+        }
+        assertEquals(1, decoys.size(), "the decoys share one window");
+        var probe = windows.join(refusal("mallory", "s1", "file:///docs/secret/plan.md", "refused", -32003, T0));
+        assertTrue(!decoys.contains(probe.requestId), "the probe is counted in another summary");
+        assertEquals(1, written.size(), "the full window was written at once, not at its end");
+        AuditEvent first = written.get(0).close();
+        assertEquals(32L, first.count());
+        assertEquals(0L, first.urisMore());
+        var again = windows.join(refusal("mallory", "s1", "file:///docs/public/decoy-1", "refused", -32003, T0));
+        assertSame(probe, again, "the next window counts on, whatever URI");
+        AuditEvent second = probe.close();
+        assertEquals("1 file:///docs/secret/plan.md\n1 file:///docs/public/decoy-1", second.uris(), "the probe is named");
+        assertEquals(1, windows.openWindows());
+        windows.closeAll();
+        timer.shutdownNow();
     }
 
     @Test
