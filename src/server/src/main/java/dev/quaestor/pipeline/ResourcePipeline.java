@@ -137,10 +137,19 @@ public class ResourcePipeline {
     }
 
     public Served<ReadResult> read(RequestContext ctx, String rawUri) {
-        return onUri(trails.open(ctx, "resources/read", Action.READ), rawUri, true, this::read);
+        return read(ctx, rawUri, Long.MAX_VALUE);
     }
 
-    private Served<ReadResult> read(Trail trail, CanonicalUri uri) {
+    /**
+     * A read whose content is held whole only up to {@code holdAtMost} bytes (and {@code quaestor.read.buffer-limit}):
+     * larger content comes back as a {@link StreamedRead}, opened but not read, for the caller to stream or refuse.
+     */
+    public Served<ReadResult> read(RequestContext ctx, String rawUri, long holdAtMost) {
+        int hold = (int) Math.max(0, Math.min(readConfig.bufferLimit(), holdAtMost));
+        return onUri(trails.open(ctx, "resources/read", Action.READ), rawUri, true, (trail, uri) -> read(trail, uri, hold));
+    }
+
+    private Served<ReadResult> read(Trail trail, CanonicalUri uri, int hold) {
         OpenedContent content;
         long maxBytes;
         try {
@@ -149,7 +158,7 @@ public class ResourcePipeline {
             trail.cache(CacheHint.privateFor(mounted.ttlMs()));
             try (var stage = trail.stage("provider")) {
                 stage.attribute("quaestor.mount", mounted.mount().name());
-                content = sources.read(mounted, uri, readConfig.bufferLimit());
+                content = sources.read(mounted, uri, hold);
             }
         } catch (RuntimeException e) {
             throw trail.failed(e);

@@ -14,6 +14,8 @@ import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.InvalidUriException;
 import dev.quaestor.uri.UriCanonicalizer;
 import java.util.LinkedHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import org.jboss.logging.Logger;
 import java.util.Map;
 
 /**
@@ -26,6 +28,8 @@ import java.util.Map;
  * {@code OUTCOME}). The order they are called in is {@link ResourcePipeline}'s.
  */
 final class Trail {
+
+    private static final Logger LOG = Logger.getLogger(Trail.class);
 
     private final Trails the;
     private final RequestContext ctx;
@@ -262,7 +266,25 @@ final class Trail {
 
     /** The served result, with the rate-limit state and cache hint its response reports. */
     <T> Served<T> result(T value) {
-        return new Served<>(value, rate, cache);
+        return new Served<>(value, rate, cache, this::undelivered);
+    }
+
+    /**
+     * A second {@code OUTCOME} for a request whose answer never reached the client although its first said what was
+     * served: {@code aborted}, with why. Queued, not awaited (the caller may be an I/O thread); if it cannot be
+     * queued, that is logged, as nothing is left to refuse.
+     */
+    private void undelivered(String why) {
+        var event = AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
+                .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome("aborted")
+                .latencyMicros((System.nanoTime() - start) / 1000)
+                .detail(truncate("the answer did not reach the client: " + why)).build();
+        try {
+            the.audit.submit(event);
+        } catch (AuditUnavailableException | RejectedExecutionException e) {
+            LOG.errorf("request %s: the record that its answer did not reach the client could not be queued: %s",
+                    ctx.requestId(), e.toString());
+        }
     }
 
     private void write(Outcome o, String cacheScope) {

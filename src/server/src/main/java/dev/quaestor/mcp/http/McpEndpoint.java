@@ -141,6 +141,7 @@ public class McpEndpoint {
     public CompletionStage<Response> post(@Context RoutingContext rc, @Context HttpHeaders headers,
             @Context HttpServerRequest request) {
         String requestId = RequestIds.next();
+        CompletableFuture<String> lost = lostBecause(rc);
         Parsed p = parse(rc, headers, request, requestId);
         if (p.refusal() != null) {
             return later(rc, p.refusal());
@@ -153,10 +154,29 @@ public class McpEndpoint {
             case MIXED_BATCH -> WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST,
                     "A JSON-RPC batch cannot carry 2026-07-28 requests (that revision has no batches)", requestId, 400);
         };
+        if (answer.undelivered() != null) {
+            // Its records say what was served: if it never reaches the client, they say that too.
+            lost.thenAccept(why -> {
+                if (why != null) {
+                    answer.undelivered().record(why);
+                }
+            });
+        }
         if (answer.later() == null) {
             return CompletableFuture.completedFuture(render(answer, p.sse(), request, requestId));
         }
         return later(rc, answer.later().thenApply(a -> render(a, p.sse(), request, requestId)));
+    }
+
+    /**
+     * Why the response to this request did not reach the client (the connection closed, or writing failed, before
+     * its end), or null once it has been written whole. Watched from the start, so a close before the answer exists
+     * is not missed.
+     */
+    private static CompletableFuture<String> lostBecause(RoutingContext rc) {
+        var lost = new CompletableFuture<String>();
+        rc.addEndHandler(done -> lost.complete(done.succeeded() ? null : String.valueOf(done.cause())));
+        return lost;
     }
 
     /**

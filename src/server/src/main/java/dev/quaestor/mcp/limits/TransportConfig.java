@@ -72,4 +72,11 @@ public interface TransportConfig {
      */
     @WithDefault("50")
     int maxBatch();
+
+    /**
+     * Content bytes one batch's answer may hold: a read that would take it past this is refused inside the batch
+     * (-32600, on record as {@code refused-in-batch}), never held; read alone it is served, streamed if large.
+     */
+    @WithDefault("2097152")
+    long maxBatchBytes();
 }

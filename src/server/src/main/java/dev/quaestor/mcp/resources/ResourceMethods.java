@@ -2,6 +2,7 @@ package dev.quaestor.mcp.resources;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quaestor.mcp.limits.BatchBytes;
 import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
@@ -49,13 +50,17 @@ public class ResourceMethods {
         this.json = json;
     }
 
-    /** The answer to one of {@link #METHODS}. {@code inBatch}: content too large to hold is refused. */
+    /**
+     * The answer to one of {@link #METHODS}. {@code batch}: the bytes the batch's answer may still hold (null outside
+     * a batch); content that does not fit is refused.
+     */
     public Answer call(String method, JsonNode id, JsonNode params, RequestContext ctx, boolean modern,
-            boolean inBatch) {
+            BatchBytes batch) {
         return switch (method) {
             case "resources/list" -> listing(id, pipeline.list(ctx, cursor(params)), modern);
             case "resources/templates/list" -> templates(id, pipeline.templates(ctx, cursor(params)), modern);
-            case "resources/read" -> read(id, pipeline.read(ctx, uri(params)), modern, inBatch);
+            case "resources/read" -> batch == null ? read(id, pipeline.read(ctx, uri(params)), modern, null)
+                    : read(id, pipeline.read(ctx, uri(params), batch.left()), modern, batch);
             case "completion/complete" -> complete(id, ctx, params, modern);
             default -> throw new IllegalArgumentException("not a resource method: " + method);
         };
@@ -80,17 +85,22 @@ public class ResourceMethods {
         return answer(id, new Schema.ListResourceTemplatesResult(out, null), served, modern);
     }
 
-    private Answer read(JsonNode id, Served<ReadResult> served, boolean modern, boolean inBatch) {
+    private Answer read(JsonNode id, Served<ReadResult> served, boolean modern, BatchBytes batch) {
         if (served.result() instanceof StreamedRead streamed) {
-            if (inBatch) {
-                streamed.discard("refused-in-batch", ErrorCodes.INVALID_REQUEST, "streamed content is not sent inside a batch");
-                throw new McpError(ErrorCodes.INVALID_REQUEST,
-                        "Resource too large to read inside a batch; read it in a request of its own", Map.of("uri", streamed.uri()));
+            if (batch != null) {
+                streamed.discard("refused-in-batch", ErrorCodes.INVALID_REQUEST, "more than the " + batch.left()
+                        + " bytes the batch's answer may still hold (quaestor.http.max-batch-bytes " + batch.max() + ")");
+                throw new McpError(ErrorCodes.INVALID_REQUEST, "Resource too large to read inside this batch (its answer"
+                        + " holds at most " + batch.max() + " bytes of content); read it in a request of its own",
+                        Map.of("uri", streamed.uri()));
             }
             String fields = modern ? ModernResults.streamedReadFields(json, served.cache()) : "";
             return new Answer(new Answer.Streamed(id, streamed, fields), 200, RateHeaders.of(served.rate()));
         }
         var complete = (ReadResult.Complete) served.result();
+        if (batch != null) {
+            batch.spend(complete.bytes().length);
+        }
         var item = complete.text()
                 ? new Schema.ResourceContents(complete.uri(), complete.mimeType(), new String(complete.bytes(), StandardCharsets.UTF_8), null)
                 : new Schema.ResourceContents(complete.uri(), complete.mimeType(), null, Base64.getEncoder().encodeToString(complete.bytes()));
@@ -130,7 +140,8 @@ public class ResourceMethods {
             CacheHint cache = served.cache();
             body = cache == null ? ModernResults.complete(json, result) : ModernResults.cacheable(json, result, cache);
         }
-        return new Answer(new JsonRpc.Result(id, body), 200, RateHeaders.of(served.rate()));
+        return new Answer(new JsonRpc.Result(id, body), 200, RateHeaders.of(served.rate()))
+                .ifUndelivered(served.undelivered());
     }
 
     static String cursor(JsonNode params) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.audit.AuditUnavailableException;
 import dev.quaestor.audit.RequestIds;
 import dev.quaestor.identity.Identity;
+import dev.quaestor.mcp.limits.BatchBytes;
 import dev.quaestor.mcp.limits.Cap;
 import dev.quaestor.mcp.limits.CapRefusals;
 import dev.quaestor.mcp.limits.SubjectLimitsConfig;
@@ -52,7 +53,9 @@ import org.jboss.logging.Logger;
  *       session's revision still decides how the request is served, so a mismatching header changes nothing.</li>
  *   <li>JSON-RPC batches only on a 2025-03-26 session: 2025-06-18 removed them (400, -32600). A batch holds at most
  *       {@code quaestor.http.max-batch} messages (else 400, -32600, before anything in it is done), and each of its
- *       requests pays for itself: the request path charges every element its own token.</li>
+ *       requests pays for itself: the request path charges every element its own token. Its answer holds at most
+ *       {@code quaestor.http.max-batch-bytes} of content ({@link BatchBytes}): a read that would not fit is refused
+ *       inside the batch (-32600), never held.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -70,6 +73,7 @@ public class SessionRpc {
     private final ResourcePipeline pipeline;
     private final ResourceMethods methods;
     private final int maxBatch;
+    private final long maxBatchBytes;
     private final int maxSessions;
     private final CapRefusals caps;
 
@@ -82,6 +86,7 @@ public class SessionRpc {
         this.pipeline = pipeline;
         this.methods = methods;
         this.maxBatch = transport.maxBatch();
+        this.maxBatchBytes = transport.maxBatchBytes();
     }
 
     /**
@@ -134,9 +139,10 @@ public class SessionRpc {
                     + session.protocolVersion() + " (2025-06-18 removed them); send one message per request", rid, 400);
         }
         var answers = new ArrayList<Answer>();
+        BatchBytes held = batch ? new BatchBytes(maxBatchBytes) : null;
         for (int i = 0; i < items.size(); i++) {
             RequestContext ctx = context(in, session, revision, i == 0 ? rid : RequestIds.next());
-            answers.add(handle(items.get(i), ctx, batch));
+            answers.add(handle(items.get(i), ctx, held));
         }
         return batch ? Answer.batch(answers) : answers.get(0);
     }
@@ -201,7 +207,7 @@ public class SessionRpc {
     }
 
     /** One message of a session's POST, in the context it is served in (its own request id within a batch). */
-    private Answer handle(JsonNode node, RequestContext ctx, boolean inBatch) {
+    private Answer handle(JsonNode node, RequestContext ctx, BatchBytes batch) {
         String requestId = ctx.requestId();
         JsonNode id = node.get("id");
         if (!node.isObject() || !"2.0".equals(node.path("jsonrpc").asText(null))) {
@@ -229,7 +235,7 @@ public class SessionRpc {
         }
         try {
             if (ResourceMethods.METHODS.contains(method)) {
-                return methods.call(method, id, params, ctx, false, inBatch);
+                return methods.call(method, id, params, ctx, false, batch);
             }
             return switch (method) {
                 case "ping" -> new Answer(new JsonRpc.Result(id, Map.of()), 200, Map.of());
@@ -251,7 +257,8 @@ public class SessionRpc {
     }
 
     private static Answer empty(JsonNode id, Served<Void> served) {
-        return new Answer(new JsonRpc.Result(id, Map.of()), 200, RateHeaders.of(served.rate()));
+        return new Answer(new JsonRpc.Result(id, Map.of()), 200, RateHeaders.of(served.rate()))
+                .ifUndelivered(served.undelivered());
     }
 
     static JsonNode idOf(JsonNode root) {

@@ -82,7 +82,7 @@ public class StatelessRpc {
         Check.Passed c = (Check.Passed) check;
         try {
             if (ResourceMethods.METHODS.contains(c.method())) {
-                return methods.call(c.method(), c.id(), c.params(), c.ctx(), true, false);
+                return methods.call(c.method(), c.id(), c.params(), c.ctx(), true, null);
             }
             if ("server/discover".equals(c.method())) {
                 return new Answer(new JsonRpc.Result(c.id(), discover()), 200, Map.of());

@@ -3,6 +3,7 @@ package dev.quaestor.mcp.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quaestor.audit.RecordedRefusal;
 import dev.quaestor.pipeline.StreamedRead;
+import dev.quaestor.pipeline.Undelivered;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,16 +15,27 @@ import java.util.concurrent.CompletionStage;
  * The outcome of one JSON-RPC message: a body element (null for a notification or a response, which
  * are answered with 202), the HTTP status and headers that go with it. An answer that may be sent only
  * once a record has committed (a refusal counted in a summary still to commit) has {@code later}: the
- * answer to send then, which is this one, or the one that fails closed if the record could not commit.
+ * answer to send then, which is this one, or the one that fails closed if the record could not commit. An answer
+ * whose records say something was served has {@code undelivered}: what to record if it never reaches the client.
  */
-public record Answer(Object body, int status, Map<String, String> headers, CompletionStage<Answer> later) {
+public record Answer(Object body, int status, Map<String, String> headers, CompletionStage<Answer> later,
+        Undelivered undelivered) {
 
     public Answer {
         headers = headers == null ? Map.of() : headers;
     }
 
     public Answer(Object body, int status, Map<String, String> headers) {
-        this(body, status, headers, null);
+        this(body, status, headers, null, null);
+    }
+
+    public Answer(Object body, int status, Map<String, String> headers, CompletionStage<Answer> later) {
+        this(body, status, headers, later, null);
+    }
+
+    /** This answer, which records {@code undelivered} (may be null) if it does not reach the client. */
+    public Answer ifUndelivered(Undelivered what) {
+        return new Answer(body, status, headers, later, what);
     }
 
     /** 202 Accepted, no body: a notification, or a client's response. */
@@ -52,14 +64,21 @@ public record Answer(Object body, int status, Map<String, String> headers, Compl
      * that waits for a record has settled.
      */
     public static Answer batch(List<Answer> answers) {
-        Answer now = batchOf(answers);
+        Undelivered undelivered = null;
+        for (Answer a : answers) {
+            if (a.undelivered() != null) {
+                undelivered = undelivered == null ? a.undelivered() : undelivered.and(a.undelivered());
+            }
+        }
+        Answer now = batchOf(answers).ifUndelivered(undelivered);
         if (answers.stream().allMatch(a -> a.later() == null)) {
             return now;
         }
         var settling = answers.stream().map(a -> a.settled().toCompletableFuture()).toList();
+        Undelivered served = undelivered;
         CompletionStage<Answer> later = CompletableFuture.allOf(settling.toArray(CompletableFuture[]::new))
-                .thenApply(v -> batchOf(settling.stream().map(CompletableFuture::join).toList()));
-        return new Answer(now.body(), now.status(), now.headers(), later);
+                .thenApply(v -> batchOf(settling.stream().map(CompletableFuture::join).toList()).ifUndelivered(served));
+        return new Answer(now.body(), now.status(), now.headers(), later, undelivered);
     }
 
     private static Answer batchOf(List<Answer> answers) {
