@@ -57,6 +57,17 @@ public class StaffAccess {
      * {@code Retry-After}, nothing started). The caller closes the place when the read ends.
      */
     LongReads.Place requirePlace(String role, LongReads.Kind longRead, String method, String detail, HttpServerRequest request) {
+        return requirePlace(role, AuditEvent.Kind.AUDIT_READ, longRead, new Call(method, detail), request);
+    }
+
+    /** A call as recorded: its method and detail. */
+    record Call(String method, String detail) {
+    }
+
+    /** As above, recorded as {@code kind} (an administrator's long read of the log is an {@code ADMIN} call). */
+    LongReads.Place requirePlace(String role, AuditEvent.Kind kind, LongReads.Kind longRead, Call call, HttpServerRequest request) {
+        String method = call.method();
+        String detail = call.detail();
         Identity who = identities.of(security);
         boolean allowed = who.roles().contains(role);
         var attempt = allowed ? longReads.take(longRead, who.subject()) : null;
@@ -64,7 +75,7 @@ public class StaffAccess {
         String recorded = attempt != null && attempt.refusal() != null
                 ? (detail == null ? "" : detail + " ") + "refused: " + attempt.refusal().reason() : detail;
         try {
-            log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next()).caller(caller(who, request, AuthContext.of(security)))
+            log.append(AuditEvent.of(kind, RequestIds.next()).caller(caller(who, request, AuthContext.of(security)))
                     .method(method).decision(allowed ? "ALLOW" : "DENY").outcome(outcome).detail(recorded).build());
         } catch (RuntimeException e) {
             if (attempt != null && attempt.place() != null) {

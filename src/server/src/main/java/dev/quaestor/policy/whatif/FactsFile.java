@@ -79,8 +79,8 @@ public final class FactsFile {
                 } catch (JsonProcessingException e) {
                     throw new BadFacts("line " + n + ": " + e.getOriginalMessage());
                 }
-                String missing = f.action() == null ? "action" : f.uri() == null ? "uri" : f.hour() == null ? "hour"
-                        : f.decision() == null ? "decision" : null;
+                String missing = f.action() == null ? "action" : f.decision() == null ? "decision"
+                        : f.uri() == null && !f.listing() ? "uri" : f.hour() == null ? "hour" : null;
                 if (missing != null) {
                     throw new BadFacts("line " + n + ": missing " + missing);
                 }

@@ -86,6 +86,13 @@ public final class ReportBuilder {
         final Set<String> subjects = new HashSet<>();
     }
 
+    /** Replays each fact once (on every core) and gathers the report. */
+    public static WhatIfReport replay(Replay replay, List<Fact> facts, Window window, int examples, int depth) {
+        var builder = new ReportBuilder(replay, examples, depth);
+        facts.parallelStream().map(replay::replay).toList().forEach(builder::add);
+        return builder.build(window.from(), window.to());
+    }
+
     public void add(Replayed r) {
         Fact f = r.fact();
         records += f.count();

@@ -25,7 +25,7 @@ public final class ReportMarkdown {
             var guards = new HashSet<String>();
             r.guardHits().forEach(g -> guards.add(g.guard()));
             out.append("**Guard crossed:** ").append(String.join(", ", guards.stream().sorted().toList()))
-                    .append(". A gain falls under a guarded prefix.\n\n");
+                    .append(". A gain, or a possible gain not judged, falls under a guarded resource.\n\n");
         }
         if (r.byRole().isEmpty()) {
             out.append("No recorded request would get another answer.\n\n");

@@ -74,28 +74,21 @@ final class Unknowns {
         var tenants = candidates(f.tenant(), tenantNames);
         var ips = candidates(f.ip(), sets.stream().flatMap(c -> c.networks.stream()).map(Unknowns::addressIn).toList());
         var instants = instants(f.hour(), sets);
-        var knowns = new ArrayList<Known>();
-        for (String c : clients) {
-            for (String t : tenants) {
-                for (String ip : ips) {
-                    for (Instant at : instants) {
-                        knowns.add(new Known(c, t, ip, at));
-                    }
-                }
-            }
-        }
         var scopes = new TreeSet<String>();
         var groups = new TreeSet<String>();
+        var deciding = new ArrayList<Rule>();
+        List<Known> every = knowns(clients, tenants, ips, instants);
         for (Census c : sets) {
-            if (c.namesNoScopeOrGroup() || knowns.size() > MAX_WAYS) {
+            if ((c.namesNoScopeOrGroup() && every.size() == 1) || every.size() > MAX_WAYS) {
                 continue;
             }
-            for (Known k : knowns) {
+            for (Known k : every) {
                 var most = new Identity(f.subject(), k.client, k.tenant, base.roles(), c.groups, c.scopes);
                 var asKnown = new Identity(f.subject(), k.client, k.tenant, base.roles(), Set.of(), Set.of());
                 Explanation e = c.set.explain(most, action, uri, new Facts(k.ip, k.time));
                 for (String id : concat(e.denyRules(), e.allowRules())) {
                     Rule r = c.rules.get(id);
+                    deciding.add(r);
                     scopes.addAll(r.when().scopes());
                     if (!r.subjects().matches(asKnown)) {
                         for (String g : r.subjects().groups()) {
@@ -107,7 +100,23 @@ final class Unknowns {
                 }
             }
         }
-        var u = new Unknowns(base, knowns, List.copyOf(scopes), List.copyOf(groups));
+        // A stored hash or the hour's stretches matter only if a rule that could decide looks at them.
+        if (every.size() > 1 && every.size() <= MAX_WAYS) {
+            if (deciding.stream().noneMatch(r -> named(r.subjects().clients()))) {
+                clients = java.util.Collections.singletonList(f.client());
+            }
+            if (deciding.stream().noneMatch(r -> named(r.subjects().tenants()) || r.resources().stream()
+                    .anyMatch(p -> p.source().contains("${tenant}")))) {
+                tenants = java.util.Collections.singletonList(f.tenant());
+            }
+            if (deciding.stream().allMatch(r -> r.when().sourceCidrs().isEmpty())) {
+                ips = java.util.Collections.singletonList(f.ip());
+            }
+            if (deciding.stream().allMatch(r -> r.when().window() == null)) {
+                instants = List.of(f.hour());
+            }
+        }
+        var u = new Unknowns(base, knowns(clients, tenants, ips, instants), List.copyOf(scopes), List.copyOf(groups));
         scopes.forEach(s -> u.missing.add("scope " + s));
         groups.forEach(g -> u.missing.add("group " + g));
         if (clients.size() > 1) {
@@ -123,6 +132,24 @@ final class Unknowns {
             u.missing.add("time within the hour");
         }
         return u;
+    }
+
+    private static List<Known> knowns(List<String> clients, List<String> tenants, List<String> ips, List<Instant> instants) {
+        var out = new ArrayList<Known>();
+        for (String c : clients) {
+            for (String t : tenants) {
+                for (String ip : ips) {
+                    for (Instant at : instants) {
+                        out.add(new Known(c, t, ip, at));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean named(Set<String> values) {
+        return values.stream().anyMatch(v -> !v.equals("*"));
     }
 
     /** The facts the record lacks that a deciding rule depends on, named for the report; empty if none. */

@@ -63,7 +63,7 @@ public final class WhatIfCommand {
             var window = Window.of(o.get("since"), o.get("from"), o.get("to"), Instant.now(),
                     new Window(header.from(), header.to()));
             var replay = new Replay(current, proposed, rev -> null);
-            WhatIfReport report = report(replay, facts.stream().filter(window::holds).toList(), window, examples, depth);
+            WhatIfReport report = ReportBuilder.replay(replay, facts.stream().filter(window::holds).toList(), window, examples, depth);
             out.print(ReportTable.render(report));
             if (o.get("json") != null) {
                 Files.writeString(Path.of(o.get("json")), ReportJson.write(report), StandardCharsets.UTF_8);
@@ -79,13 +79,6 @@ public final class WhatIfCommand {
             err.println("what-if: " + e.getMessage());
             return 2;
         }
-    }
-
-    /** Replays each fact once (on every core) and gathers the report. */
-    public static WhatIfReport report(Replay replay, List<Fact> facts, Window window, int examples, int depth) {
-        var builder = new ReportBuilder(replay, examples, depth);
-        facts.parallelStream().map(replay::replay).toList().forEach(builder::add);
-        return builder.build(window.from(), window.to());
     }
 
     /** {@code --name value} pairs after the command and its directory; null if they do not pair up. */

@@ -24,6 +24,10 @@ public record WhatIfReport(Summary summary, List<Row> gained, List<Row> lost, Li
     /** One subject's changed answer on one URI. */
     public record Row(String subject, String action, String uri, String prefix, List<String> roles, long requests,
             List<String> rulesBefore, List<String> rulesAfter, List<String> examples) {
+
+        public Row withExamples(List<String> ids) {
+            return new Row(subject, action, uri, prefix, roles, requests, rulesBefore, rulesAfter, ids);
+        }
     }
 
     /** A subject's requests on a URI whose answer hangs on {@code missing}; {@code mayGain} if some way gains access. */
@@ -55,6 +59,12 @@ public record WhatIfReport(Summary summary, List<Row> gained, List<Row> lost, Li
     }
 
     public record Mismatch(String subject, String action, String uri, String revision, String recorded, long requests) {
+    }
+
+    /** The same report with the example request ids {@code ids} gives each gained and lost row. */
+    public WhatIfReport withExamples(java.util.function.Function<Row, List<String>> ids) {
+        return new WhatIfReport(summary, gained.stream().map(r -> r.withExamples(ids.apply(r))).toList(),
+                lost.stream().map(r -> r.withExamples(ids.apply(r))).toList(), notJudged, byPrefix, byRole, guardHits, check);
     }
 
     /** Whether a change crosses a guard: what-if then fails, so CI can block the merge. */

@@ -64,7 +64,7 @@ class WhatIfReplayTest {
     }
 
     static WhatIfReport report(PolicySet current, PolicySet proposed, List<Fact> facts) {
-        return WhatIfCommand.report(new Replay(current, proposed, r -> null), facts,
+        return ReportBuilder.replay(new Replay(current, proposed, r -> null), facts,
                 new Window(HOUR.minusSeconds(86400), HOUR.plusSeconds(86400)), 3, 2);
     }
 
@@ -222,5 +222,29 @@ class WhatIfReplayTest {
         assertEquals("file:///docs/x.md", r.notJudged().get(0).uri());
         assertEquals(1, r.gained().size(), "10:00-11:00 lies inside the window throughout");
         assertEquals("file:///docs/y.md", r.gained().get(0).uri());
+    }
+
+    @Test
+    void aHashedSourceAddressIsUnknownOnlyWhereANetworkRuleCouldDecide() {
+        String fromTheWard = """
+                  - id: ward-reads
+                    effect: allow
+                    actions: [read]
+                    resources: ["file:///docs/ward/**"]
+                    subjects: {roles: [nurse]}
+                    when: {sourceCidrs: [10.0.0.0/8]}
+                """;
+        PolicySet current = set(STAFF_READ);
+        String hashed = "hmac:" + "ab".repeat(32);
+        var r = report(current, set(STAFF_READ + fromTheWard), List.of(
+                new Fact("nina", null, null, List.of("nurse"), "read", "file:///docs/ward/chart.md", hashed, HOUR,
+                        current.revision(), "DENY", 2, List.of()),
+                new Fact("sam", null, null, List.of("staff"), "read", "file:///docs/ward/chart.md", hashed, HOUR,
+                        current.revision(), "ALLOW", 3, List.of())));
+
+        assertEquals(1, r.notJudged().size());
+        assertEquals("nina", r.notJudged().get(0).subject());
+        assertEquals(List.of("source address (stored hashed)"), r.notJudged().get(0).missing());
+        assertEquals(3, r.summary().unchangedRecords(), "no network rule decides for staff: judged");
     }
 }

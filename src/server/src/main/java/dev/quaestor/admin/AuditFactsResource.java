@@ -1,0 +1,88 @@
+package dev.quaestor.admin;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.LongReads;
+import dev.quaestor.http.WriteDeadlines;
+import dev.quaestor.policy.whatif.Fact;
+import dev.quaestor.policy.whatif.FactsFile;
+import dev.quaestor.policy.whatif.Window;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Map;
+
+/**
+ * The facts export, for auditors: the distinct facts of the policy decisions recorded in a window, each with its
+ * number of requests and no request id ({@link FactsFile}). CI replays proposed policy files against it
+ * ({@code policy what-if}), so a pipeline never holds audit credentials. On record as an {@code AUDIT_READ}; a long
+ * read, it takes an export's place ({@link LongReads}).
+ */
+@Path("/audit/facts")
+public class AuditFactsResource {
+
+    private final RecordedHistory history;
+    private final StaffAccess access;
+    private final String auditorRole;
+    private final WriteDeadlines deadlines;
+
+    AuditFactsResource(RecordedHistory history, StaffAccess access, dev.quaestor.audit.AuditConfig config,
+            WriteDeadlines deadlines) {
+        this.history = history;
+        this.access = access;
+        this.auditorRole = config.auditorRole();
+        this.deadlines = deadlines;
+    }
+
+    @GET
+    @Produces({"application/jsonl", MediaType.APPLICATION_JSON})
+    public Response export(@QueryParam("since") String since, @QueryParam("from") String from, @QueryParam("to") String to,
+            @Context RoutingContext rc) {
+        HttpServerRequest request = rc.request();
+        String detail = "since=" + since + " from=" + from + " to=" + to;
+        Window window;
+        try {
+            window = Window.of(since, from, to, Instant.now(), new Window(null, null));
+            if (window.from() == null || window.to() == null) {
+                throw new IllegalArgumentException("give since (e.g. 30d) or both from and to");
+            }
+        } catch (IllegalArgumentException e) {
+            access.require(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/facts", detail, request);
+            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", e.getMessage())).build();
+        }
+        LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/facts", detail, request);
+        rc.addEndHandler(ended -> place.close());
+        StreamingOutput body = out -> {
+            try (place; var watch = deadlines.watch(WriteDeadlines.Kind.EXPORT, request, null)) {
+                // Read whole before the first byte goes out: a slow reader holds no database connection.
+                var facts = new ArrayList<Fact>();
+                history.facts(window.from(), window.to(), facts::add);
+                var w = new BufferedWriter(new OutputStreamWriter(watch.wrap(out), StandardCharsets.UTF_8));
+                FactsFile.writeHeader(w, window.from(), window.to());
+                for (Fact f : facts) {
+                    FactsFile.write(w, f);
+                }
+                w.flush();
+            } catch (java.io.UncheckedIOException e) {
+                request.response().reset();
+                throw e.getCause();
+            } catch (RuntimeException e) {
+                request.response().reset();
+                throw e;
+            }
+        };
+        return Response.ok(body).type("application/jsonl")
+                .header("Content-Disposition", "attachment; filename=\"quaestor-facts.jsonl\"").build();
+    }
+}

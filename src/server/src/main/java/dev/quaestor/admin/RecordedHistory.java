@@ -1,0 +1,74 @@
+package dev.quaestor.admin;
+
+import dev.quaestor.audit.DecisionFacts;
+import dev.quaestor.policy.PolicyError;
+import dev.quaestor.policy.PolicyLoader;
+import dev.quaestor.policy.PolicySet;
+import dev.quaestor.policy.PolicyValidationException;
+import dev.quaestor.policy.history.StoredRevision;
+import dev.quaestor.policy.whatif.Fact;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * The history what-if replays, as this server holds it: the facts of the decisions its audit log recorded, and the
+ * files of each policy revision it has run (so that each fact can be replayed under the revision it was recorded
+ * with).
+ */
+@ApplicationScoped
+public class RecordedHistory {
+
+    private static final Logger LOG = Logger.getLogger(RecordedHistory.class);
+
+    private final DecisionFacts facts;
+
+    RecordedHistory(DecisionFacts facts) {
+        this.facts = facts;
+    }
+
+    /** The distinct facts of the window, without request ids. */
+    public void facts(Instant from, Instant to, Consumer<Fact> out) {
+        facts.groups(from, to, g -> out.accept(new Fact(g.subject(), g.client(), g.tenant(), roles(g.roles()), g.action(),
+                g.uri(), g.ip(), g.hour(), g.revision(), g.decision(), g.count(), List.of())));
+    }
+
+    /** Up to {@code limit} ids of the requests behind a subject's decisions on a URI in the window. */
+    public List<String> requestIds(String subject, String action, String uri, Instant from, Instant to, int limit) {
+        return facts.requestIds(subject, action, uri, from, to, limit);
+    }
+
+    /** The set a stored revision's files make, or null if they are not stored or no longer load. */
+    public PolicySet revision(String revision) {
+        try {
+            StoredRevision stored = QuarkusTransaction.requiringNew().call(() -> {
+                StoredRevision r = StoredRevision.findById(revision);
+                if (r != null) {
+                    r.files.size(); // read the files inside the transaction
+                }
+                return r;
+            });
+            if (stored == null) {
+                return null;
+            }
+            var files = new ArrayList<>(stored.sortedFiles().entrySet());
+            return PolicyLoader.parse(files.stream().map(e -> java.util.Map.entry(e.getKey(), e.getValue())).toList(),
+                    new ArrayList<PolicyError>());
+        } catch (PolicyValidationException e) {
+            LOG.warnf("stored policy revision %s no longer loads: %s", revision, e.getMessage());
+            return null;
+        } catch (RuntimeException e) {
+            LOG.warnf("cannot read stored policy revision %s: %s", revision, e.getMessage());
+            return null;
+        }
+    }
+
+    private static List<String> roles(String recorded) {
+        return recorded == null || recorded.isEmpty() ? List.of() : Arrays.asList(recorded.split(","));
+    }
+}

@@ -1,0 +1,115 @@
+package dev.quaestor.admin;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.LongReads;
+import dev.quaestor.policy.PolicyError;
+import dev.quaestor.policy.PolicyLoader;
+import dev.quaestor.policy.PolicySet;
+import dev.quaestor.policy.PolicyStore;
+import dev.quaestor.policy.PolicyValidationException;
+import dev.quaestor.policy.whatif.Fact;
+import dev.quaestor.policy.whatif.Replay;
+import dev.quaestor.policy.whatif.ReportBuilder;
+import dev.quaestor.policy.whatif.WhatIfReport;
+import dev.quaestor.policy.whatif.Window;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Policy what-if for administrators: the proposed files replayed against the decisions this server recorded, each
+ * under the current set, the proposed set and the revision it was recorded with. On record as an {@code ADMIN} call;
+ * a long read of the log, it takes an export's place. Answers the report (as {@code policy what-if --json} writes it),
+ * with example request ids for the rows that change.
+ */
+@Path("/admin/policy/what-if")
+@Produces(MediaType.APPLICATION_JSON)
+public class WhatIfResource {
+
+    /** Rows given example request ids (one query each); further rows have none. */
+    static final int ROWS_WITH_EXAMPLES = 100;
+
+    /** What to replay: the proposed files (name to text), a window, examples per row, prefix depth. */
+    public record WhatIfRequest(Map<String, String> files, String since, String from, String to, Integer examples,
+            Integer depth) {
+
+        String describe() {
+            return "files=" + (files == null ? null : new TreeMap<>(files).keySet()) + " since=" + since + " from=" + from
+                    + " to=" + to;
+        }
+    }
+
+    private final PolicyStore store;
+    private final RecordedHistory history;
+    private final StaffAccess access;
+    private final AdminConfig config;
+
+    WhatIfResource(PolicyStore store, RecordedHistory history, StaffAccess access, AdminConfig config) {
+        this.store = store;
+        this.history = history;
+        this.access = access;
+        this.config = config;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response whatIf(WhatIfRequest body, @Context HttpServerRequest http) {
+        var call = new StaffAccess.Call("admin/policy/what-if", body == null ? null : body.describe());
+        try (var place = access.requirePlace(config.role(), AuditEvent.Kind.ADMIN, LongReads.Kind.EXPORT, call, http)) {
+            if (body == null || body.files() == null || body.files().isEmpty()) {
+                return bad("a JSON body with the proposed files is required: {\"files\": {\"name.yaml\": \"…\"}}");
+            }
+            Window window;
+            PolicySet proposed;
+            try {
+                window = Window.of(body.since() == null && body.from() == null && body.to() == null ? "30d" : body.since(),
+                        body.from(), body.to(), Instant.now(), new Window(null, Instant.now()));
+                if (window.from() == null) {
+                    throw new IllegalArgumentException("give since (e.g. 30d) or from");
+                }
+                proposed = PolicyLoader.parse(new ArrayList<>(new TreeMap<>(body.files()).entrySet()), new ArrayList<PolicyError>());
+            } catch (PolicyValidationException e) {
+                return Response.status(400).entity(Map.of("error", "the proposed policy set is rejected",
+                        "errors", e.errors().stream().map(Object::toString).toList())).build();
+            } catch (IllegalArgumentException e) {
+                return bad(e.getMessage());
+            }
+            int examples = bounded(body.examples(), 5, "examples");
+            int depth = bounded(body.depth(), 2, "depth");
+            var facts = new ArrayList<Fact>();
+            history.facts(window.from(), window.to(), facts::add);
+            var replay = new Replay(store.current(), proposed, history::revision);
+            WhatIfReport report = ReportBuilder.replay(replay, facts, window, examples, depth);
+            int[] asked = {0};
+            return Response.ok(report.withExamples(row -> asked[0]++ < ROWS_WITH_EXAMPLES
+                    ? history.requestIds(row.subject(), row.action(), row.uri(), window.from(), window.to(), examples)
+                    : List.of())).build();
+        } catch (IllegalArgumentException e) {
+            return bad(e.getMessage());
+        }
+    }
+
+    private static int bounded(Integer n, int otherwise, String what) {
+        if (n == null) {
+            return otherwise;
+        }
+        if (n < 0 || n > 100) {
+            throw new IllegalArgumentException(what + " must be from 0 to 100");
+        }
+        return n;
+    }
+
+    private static Response bad(String message) {
+        return Response.status(400).entity(Map.of("error", message)).build();
+    }
+}

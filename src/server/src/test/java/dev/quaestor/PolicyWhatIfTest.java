@@ -1,0 +1,161 @@
+package dev.quaestor;
+
+import dev.quaestor.policy.whatif.Fact;
+import dev.quaestor.policy.whatif.FactsFile;
+import dev.quaestor.policy.whatif.ReportJson;
+import dev.quaestor.policy.whatif.WhatIfReport;
+import dev.quaestor.support.Repo;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.io.BufferedReader;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What-if against a running server's own history: real requests recorded, the auditor's facts export (no request ids,
+ * on record), and the administrator's what-if, which replays every recorded decision under its own revision too.
+ */
+@QuarkusTest
+class PolicyWhatIfTest {
+
+    static final String SUMMARY = "file:///docs/trials/onco-734/summary.md";
+    static final String CLINICIAN_SUMMARIES = """
+            apiVersion: quaestor/v1
+            kind: Policy
+            rules:
+              - id: clinicians-read-trial-summaries
+                effect: allow
+                actions: [read]
+                resources: ["file:///docs/trials/*/summary.md"]
+                subjects: {roles: [clinician]}
+            """;
+
+    private static String read(String token, String session, String uri) {
+        return Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + uri + "\"}}")
+                .statusCode(200).extract().header("X-Request-Id");
+    }
+
+    private static Map<String, String> samplesWith(String name, String text) throws Exception {
+        var files = new LinkedHashMap<String, String>();
+        try (Stream<Path> s = Files.list(Repo.POLICIES)) {
+            for (Path p : s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                files.put(p.getFileName().toString(), Files.readString(p));
+            }
+        }
+        files.put(name, text);
+        return files;
+    }
+
+    @Test
+    void theRecordedHistoryReplaysAsRecordedAndShowsWhoWouldGain() throws Exception {
+        Instant from = Instant.now().minusSeconds(1);
+        String bob = TestIssuer.tokenFor("bob");
+        String bobSession = Rpc.initialize(bob, "2025-06-18");
+        var bobRequests = List.of(read(bob, bobSession, SUMMARY), read(bob, bobSession, SUMMARY));
+        String alice = TestIssuer.tokenFor("alice");
+        String aliceSession = Rpc.initialize(alice, "2025-06-18");
+        read(alice, aliceSession, SUMMARY);
+        read(alice, aliceSession, "file:///docs/trials/onco-734/raw/sample-001.bin");
+        read(alice, aliceSession, "file:///docs/handbook/welcome.md");
+        Rpc.call(bob, bobSession, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/list\",\"params\":{}}").statusCode(200);
+        Instant to = Instant.now().plusSeconds(1);
+
+        // The auditor's export: facts with counts, no request ids.
+        String export = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor"))
+                .get("/audit/facts?from=" + from + "&to=" + to).then().statusCode(200).extract().asString();
+        var facts = new ArrayList<Fact>();
+        FactsFile.read(new BufferedReader(new StringReader(export)), facts::add);
+        Fact bobs = facts.stream().filter(f -> "bob".equals(f.subject()) && SUMMARY.equals(f.uri())).findFirst().orElseThrow();
+        assertEquals(2, bobs.count());
+        assertEquals("DENY", bobs.decision());
+        assertEquals(List.of("clinician"), bobs.roles());
+        for (String id : bobRequests) {
+            assertFalse(export.contains(id), "the export holds no request id");
+        }
+        assertTrue(facts.stream().anyMatch(Fact::listing), export);
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor"))
+                .get("/audit/search?kind=AUDIT_READ&subject=auditor&from=" + from).then().statusCode(200)
+                .body("records.findAll { it.method == 'audit/facts' }.size()", equalTo(1));
+
+        // The administrator's what-if over the same window.
+        var body = new LinkedHashMap<String, Object>();
+        body.put("files", samplesWith("clinical-trials.yaml",
+                Files.readString(Repo.ROOT.resolve("deploy/examples/what-if/clinical-trials.yaml"))));
+        body.put("from", from.toString());
+        body.put("to", to.toString());
+        String json = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(body).post("/admin/policy/what-if").then().log().ifValidationFails().statusCode(200).extract().asString();
+        WhatIfReport report = ReportJson.read(json);
+        assertEquals(1, report.gained().size(), json);
+        var gained = report.gained().get(0);
+        assertEquals("bob", gained.subject());
+        assertEquals(SUMMARY, gained.uri());
+        assertEquals(2, gained.requests());
+        assertEquals(List.of(), gained.rulesBefore());
+        assertEquals(List.of("clinicians-read-trial-summaries"), gained.rulesAfter());
+        assertEquals(new java.util.HashSet<>(bobRequests), new java.util.HashSet<>(gained.examples()));
+        assertEquals(List.of(), report.lost());
+        assertTrue(report.summary().listingRecords() >= 1, json);
+        assertEquals(report.summary().records() - report.summary().listingRecords() - report.summary().notReplayableRecords(),
+                report.check().records(), "every judged decision is checked under its own revision: " + json);
+        assertTrue(report.check().records() >= 5, json);
+        assertEquals(0, report.check().mismatched(), json);
+        assertFalse(report.guardCrossed(), json);
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor"))
+                .get("/audit/search?kind=ADMIN&subject=admin&from=" + from).then().statusCode(200)
+                .body("records.findAll { it.method == 'admin/policy/what-if' }.size()", equalTo(1));
+
+        // Without the deny on raw genomics, Alice's raw read would be allowed if her token held the scope the record
+        // does not keep: not judged, and a possible gain under the samples' guard.
+        String clinical = Files.readString(Repo.POLICIES.resolve("clinical-trials.yaml"));
+        int deny = clinical.indexOf("  - id: no-raw-genomics");
+        body.put("files", samplesWith("clinical-trials.yaml", clinical.substring(0, deny) + clinical.substring(clinical.indexOf("guards:"))
+                .replaceAll("(?s)  - name: Raw genomics stay closed even to a PI.*?expect: deny\n", "")));
+        @SuppressWarnings("unchecked")
+        var files = (Map<String, String>) body.get("files");
+        files.put("break-glass.yaml", files.get("break-glass.yaml").replaceAll("(?s)  - name: Never raw genomics.*?expect: deny\n", ""));
+        WhatIfReport open = ReportJson.read(given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin"))
+                .contentType("application/json").body(body).post("/admin/policy/what-if").then().log().ifValidationFails()
+                .statusCode(200).extract().asString());
+        var raw = open.notJudged().stream().filter(u -> u.uri().endsWith("raw/sample-001.bin")).findFirst().orElseThrow();
+        assertEquals(List.of("scope resources:read"), raw.missing());
+        assertEquals("raw-genomics-stay-shut", open.guardHits().get(0).guard());
+        assertEquals("may gain (not judged)", open.guardHits().get(0).change());
+    }
+
+    @Test
+    void whatIfIsForAdministratorsAndTheExportForAuditors() {
+        var body = Map.of("files", Map.of("a.yaml", CLINICIAN_SUMMARIES));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).contentType("application/json").body(body)
+                .post("/admin/policy/what-if").then().statusCode(403);
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).get("/audit/facts?since=1d").then().statusCode(403);
+        given().contentType("application/json").body(body).post("/admin/policy/what-if").then().statusCode(401);
+    }
+
+    @Test
+    void aRejectedProposalOrWindowIsABadRequestNamingTheProblem() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(Map.of("files", Map.of("a.yaml", CLINICIAN_SUMMARIES.replace("effect: allow", "efect: allow"))))
+                .post("/admin/policy/what-if").then().statusCode(400)
+                .body("errors[0]", startsWith("a.yaml:5: unknown key 'efect' in rule"));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).get("/audit/facts?since=yesterday")
+                .then().statusCode(400).body("error", equalTo("--since must look like 30d or 12h, not 'yesterday'"));
+    }
+}
