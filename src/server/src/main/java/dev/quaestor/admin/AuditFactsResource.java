@@ -62,12 +62,18 @@ public class AuditFactsResource {
             return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", e.getMessage())).build();
         }
         LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/facts", detail, request);
+        // Read whole before the answer starts: a read past the audit query timeout is still a 503 saying so, and a
+        // slow reader holds no database connection.
+        var facts = new ArrayList<Fact>();
+        try {
+            history.facts(window.from(), window.to(), facts::add);
+        } catch (RuntimeException e) {
+            place.close();
+            throw e;
+        }
         rc.addEndHandler(ended -> place.close());
         StreamingOutput body = out -> {
             try (place; var watch = deadlines.watch(WriteDeadlines.Kind.EXPORT, request, null)) {
-                // Read whole before the first byte goes out: a slow reader holds no database connection.
-                var facts = new ArrayList<Fact>();
-                history.facts(window.from(), window.to(), facts::add);
                 var w = new BufferedWriter(new OutputStreamWriter(watch.wrap(out), StandardCharsets.UTF_8));
                 FactsFile.writeHeader(w, window.from(), window.to());
                 for (Fact f : facts) {

@@ -62,7 +62,7 @@ public class DecisionFacts {
                 c.setAutoCommit(auto);
             }
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
     }
 
@@ -87,7 +87,7 @@ public class DecisionFacts {
             }
             return out;
         } catch (SQLException e) {
-            throw new AuditUnavailableException(e);
+            throw AuditQueryTimeout.of(e);
         }
     }
 }

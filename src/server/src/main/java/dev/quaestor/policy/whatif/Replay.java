@@ -67,12 +67,15 @@ public final class Replay {
         }
         var ways = new Ways();
         boolean allowedAsRecorded = "ALLOW".equals(f.decision());
+        Decision known = unknowns.decided(current);
+        Decision knownAfter = unknowns.decided(proposed);
         unknowns.forEach((who, facts) -> {
-            Decision before = current.set.decide(who, action, uri, facts);
-            Decision after = proposed.set.decide(who, action, uri, facts);
+            Decision before = known != null ? known : current.set.decide(who, action, uri, facts);
+            Decision after = knownAfter != null ? knownAfter : proposed.set.decide(who, action, uri, facts);
             ways.add(before, after);
             if (then != null) {
-                Decision d = then == current ? before : then == proposed ? after : then.set.decide(who, action, uri, facts);
+                Decision d = then == current ? before : then == proposed ? after
+                        : unknowns.decided(then) != null ? unknowns.decided(then) : then.set.decide(who, action, uri, facts);
                 ways.reproduced |= d.allowed() == allowedAsRecorded;
             }
         });

@@ -3,6 +3,7 @@ package dev.quaestor.policy.whatif;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.Cidr;
+import dev.quaestor.policy.Decision;
 import dev.quaestor.policy.Explanation;
 import dev.quaestor.policy.Facts;
 import dev.quaestor.policy.Rule;
@@ -46,6 +47,8 @@ final class Unknowns {
     private final List<String> scopes;
     private final List<String> groups;
     private final Identity base;
+    /** Each set's decision, when the explanation that found the deciding rules already gave it (one way only). */
+    private final java.util.Map<Census, Decision> decided = new java.util.IdentityHashMap<>();
 
     /** A value of the fields the record may hold hashed, and an instant in the hour. */
     private record Known(String client, String tenant, String ip, Instant time) {
@@ -77,6 +80,7 @@ final class Unknowns {
         var scopes = new TreeSet<String>();
         var groups = new TreeSet<String>();
         var deciding = new ArrayList<Rule>();
+        var explained = new java.util.IdentityHashMap<Census, Decision>();
         List<Known> every = knowns(clients, tenants, ips, instants);
         for (Census c : sets) {
             if ((c.namesNoScopeOrGroup() && every.size() == 1) || every.size() > MAX_WAYS) {
@@ -86,6 +90,7 @@ final class Unknowns {
                 var most = new Identity(f.subject(), k.client, k.tenant, base.roles(), c.groups, c.scopes);
                 var asKnown = new Identity(f.subject(), k.client, k.tenant, base.roles(), Set.of(), Set.of());
                 Explanation e = c.set.explain(most, action, uri, new Facts(k.ip, k.time));
+                explained.put(c, e.decision());
                 for (String id : concat(e.denyRules(), e.allowRules())) {
                     Rule r = c.rules.get(id);
                     deciding.add(r);
@@ -117,6 +122,10 @@ final class Unknowns {
             }
         }
         var u = new Unknowns(base, knowns(clients, tenants, ips, instants), List.copyOf(scopes), List.copyOf(groups));
+        if (every.size() == 1 && scopes.isEmpty() && groups.isEmpty()) {
+            // Nothing the record lacks decides: the caller holding every scope and group is judged as the record's.
+            u.decided.putAll(explained);
+        }
         scopes.forEach(s -> u.missing.add("scope " + s));
         groups.forEach(g -> u.missing.add("group " + g));
         if (clients.size() > 1) {
@@ -150,6 +159,14 @@ final class Unknowns {
 
     private static boolean named(Set<String> values) {
         return values.stream().anyMatch(v -> !v.equals("*"));
+    }
+
+    /**
+     * The set's decision for a fact with one way, if finding its deciding rules already gave it; null otherwise. The
+     * rules it names are every matching one, not the few a served decision records.
+     */
+    Decision decided(Census set) {
+        return decided.get(set);
     }
 
     /** The facts the record lacks that a deciding rule depends on, named for the report; empty if none. */

@@ -107,4 +107,28 @@ class WhatIfCommandTest {
         assertEquals(2, run("what-if", tmp.toString()));
         assertEquals(2, run("what-if", tmp.toString(), "--current"));
     }
+
+    @Test
+    void theDocumentedWorkedExampleShowsClinicianGainsOnTrialSummaries(@TempDir Path tmp) throws Exception {
+        Path proposed = Files.createDirectories(tmp.resolve("proposed"));
+        try (var s = Files.list(dev.quaestor.support.Repo.POLICIES)) {
+            for (Path p : s.toList()) {
+                Files.copy(p, proposed.resolve(p.getFileName()));
+            }
+        }
+        Path example = dev.quaestor.support.Repo.ROOT.resolve("deploy/examples/what-if");
+        Files.copy(example.resolve("clinical-trials.yaml"), proposed.resolve("clinical-trials.yaml"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path json = tmp.resolve("what-if.json");
+
+        assertEquals(0, run("what-if", proposed.toString(), "--current", dev.quaestor.support.Repo.POLICIES.toString(),
+                "--facts", example.resolve("facts.jsonl").toString(), "--json", json.toString()), err.toString(StandardCharsets.UTF_8));
+
+        var report = ReportJson.read(Files.readString(json));
+        assertEquals(java.util.List.of("bob", "dave"), report.gained().stream().map(WhatIfReport.Row::subject).toList());
+        assertEquals(java.util.List.of(14L, 3L), report.gained().stream().map(WhatIfReport.Row::requests).toList());
+        assertEquals(java.util.List.of(), report.lost());
+        assertEquals(java.util.List.of(), report.notJudged());
+        assertEquals(0, report.check().mismatched());
+    }
 }
