@@ -48,7 +48,8 @@ import org.openqa.selenium.WebDriver;
  * verifies with {@code openssl ts -verify}, and a proof of one record carries its checkpoint's token. With the TSA
  * stalled (a minute in operations, shortened here to a dozen seconds, which shows the same: the lag metric rises
  * with the time the TSA does not answer), reads keep being served, the lag shows in the metric, in
- * {@code /audit/verify} and on the console's integrity page; once it answers again, every checkpoint is anchored.
+ * {@code /audit/verify} and on the console's integrity page; once it answers again, every checkpoint is anchored. A
+ * TSA that sends its headers and then trickles its answer is abandoned at the timeout, and counted as a failure.
  */
 @QuarkusTest
 @TestProfile(AnchoredProfile.class)
@@ -265,6 +266,37 @@ class AnchoringTest {
         } finally {
             browser.quit();
         }
+    }
+
+    @Test
+    void aTsaThatTricklesItsAnswerIsAbandonedAtTheTimeoutAndCountedAsAFailure() throws Exception {
+        String log = log();
+        read(5);
+        allAnchored(log);
+        double before = timeouts();
+        var tsa = TestTsa.server();
+        tsa.trickle();
+        try {
+            String alice = TestIssuer.tokenFor("alice");
+            String session = Rpc.initialize(alice, "2025-06-18");
+            // Two exchanges abandoned at the 2 s timeout: the first did not hold the anchorer (a token trickled a byte
+            // each half second takes minutes).
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                Rpc.call(alice, session, READ).statusCode(200);
+                return timeouts() >= before + 2;
+            });
+            JsonPath v = verify();
+            assertTrue(v.getString("anchoring.lastFailure").startsWith("the TSA did not answer within 2000 ms"), v.prettify());
+        } finally {
+            tsa.resume();
+        }
+        allAnchored(log);
+        await().atMost(Duration.ofSeconds(30)).until(() -> lag() == 0);
+    }
+
+    private double timeouts() {
+        Matcher m = Pattern.compile("(?m)^quaestor_audit_anchor_failures_total\\{[^}]*reason=\"timeout\"[^}]*\\} (\\S+)$").matcher(metrics());
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
     private String metrics() {

@@ -25,7 +25,8 @@ import javax.net.ssl.SSLContext;
  * behind a small HTTP server, RFC 3161 section 3.4 (POST {@code application/timestamp-query}, answer
  * {@code application/timestamp-reply}), over https with a client certificate required and HTTP basic credentials,
  * as a TSA an organisation buys would ask. {@link #stall} makes it stop answering (connections are accepted and
- * held, requests get no answer) until {@link #resume}.
+ * held, requests get no answer) until {@link #resume}; {@link #trickle} makes it send an answer's headers at once and
+ * its body a byte every half second, until {@link #resume}.
  */
 public final class TsaServer implements AutoCloseable {
 
@@ -36,6 +37,7 @@ public final class TsaServer implements AutoCloseable {
     private final HttpServer server;
     private final Object gate = new Object();
     private volatile boolean stalled;
+    private volatile boolean trickling;
     private final AtomicInteger granted = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
 
@@ -108,7 +110,18 @@ public final class TsaServer implements AutoCloseable {
             granted.incrementAndGet();
             x.getResponseHeaders().add("Content-Type", "application/timestamp-reply");
             x.sendResponseHeaders(200, reply.length);
-            x.getResponseBody().write(reply);
+            int sent = 0;
+            while (trickling && sent < reply.length - 1) {
+                x.getResponseBody().write(reply[sent++]);
+                x.getResponseBody().flush();
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            x.getResponseBody().write(reply, sent, reply.length - sent);
         }
     }
 
@@ -125,9 +138,15 @@ public final class TsaServer implements AutoCloseable {
         stalled = true;
     }
 
+    /** From now on, answers send their headers at once and then a byte of their body every half second. */
+    public void trickle() {
+        trickling = true;
+    }
+
     public void resume() {
         synchronized (gate) {
             stalled = false;
+            trickling = false;
             gate.notifyAll();
         }
     }
