@@ -141,6 +141,33 @@ class PolicyWhatIfTest {
     }
 
     @Test
+    void theCommandAsksTheRunningServerWithAnAdministratorsToken(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path proposed = Files.createDirectories(tmp.resolve("proposed"));
+        for (var f : samplesWith("clinical-trials.yaml",
+                Files.readString(Repo.ROOT.resolve("deploy/examples/what-if/clinical-trials.yaml"))).entrySet()) {
+            Files.writeString(proposed.resolve(f.getKey()), f.getValue());
+        }
+        String server = "http://localhost:" + io.restassured.RestAssured.port;
+        Path admin = Files.writeString(tmp.resolve("admin.token"), TestIssuer.tokenFor("admin") + "\n");
+        Path json = tmp.resolve("what-if.json");
+        var out = new java.io.ByteArrayOutputStream();
+        var err = new java.io.ByteArrayOutputStream();
+
+        int code = dev.quaestor.cli.WhatIfCommand.run(new String[] {"what-if", proposed.toString(), "--server", server,
+            "--token-file", admin.toString(), "--since", "1h", "--json", json.toString()}, new java.io.PrintStream(out, true),
+                new java.io.PrintStream(err, true));
+
+        assertEquals(0, code, err.toString());
+        assertTrue(out.toString().contains("recorded decisions replayed under their own revision"), out.toString());
+        assertEquals(0, ReportJson.read(Files.readString(json)).check().mismatched());
+        Path auditor = Files.writeString(tmp.resolve("auditor.token"), TestIssuer.tokenFor("auditor"));
+        err.reset();
+        assertEquals(2, dev.quaestor.cli.WhatIfCommand.run(new String[] {"what-if", proposed.toString(), "--server", server,
+            "--token-file", auditor.toString()}, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true)));
+        assertTrue(err.toString().contains("answered 403"), err.toString());
+    }
+
+    @Test
     void whatIfIsForAdministratorsAndTheExportForAuditors() {
         var body = Map.of("files", Map.of("a.yaml", CLINICIAN_SUMMARIES));
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).contentType("application/json").body(body)

@@ -14,19 +14,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The replay and its report, on a small policy set and facts as the audit log would give them. */
-class WhatIfReplayTest {
+public class WhatIfReplayTest {
 
     static final Instant HOUR = Instant.parse("2026-11-02T09:00:00Z");
 
-    static final String HEAD = "apiVersion: quaestor/v1\nkind: Policy\nrules:\n";
-    static final String STAFF_READ = """
+    public static final String HEAD = "apiVersion: quaestor/v1\nkind: Policy\nrules:\n";
+    public static final String STAFF_READ = """
               - id: staff-read-docs
                 effect: allow
                 actions: [read]
                 resources: ["file:///docs/**"]
                 subjects: {roles: [staff]}
             """;
-    static final String NO_SECRETS = """
+    public static final String NO_SECRETS = """
               - id: no-secrets
                 effect: deny
                 actions: ["*"]
@@ -48,7 +48,7 @@ class WhatIfReplayTest {
                 resources: ["file:///docs/trials/x/**"]
                 subjects: {roles: [pi]}
             """;
-    static final String GUARDS = """
+    public static final String GUARDS = """
             guards:
               - id: secrets-stay-shut
                 resources: ["file:///docs/secret/**"]

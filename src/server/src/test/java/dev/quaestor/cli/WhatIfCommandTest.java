@@ -1,5 +1,8 @@
-package dev.quaestor.policy.whatif;
+package dev.quaestor.cli;
 
+import dev.quaestor.policy.whatif.ReportJson;
+import dev.quaestor.policy.whatif.WhatIfReplayTest;
+import dev.quaestor.policy.whatif.WhatIfReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
