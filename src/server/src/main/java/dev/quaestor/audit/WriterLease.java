@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
@@ -15,8 +16,9 @@ import org.jboss.logging.Logger;
  * The right to write one log, held by one live process at a time. On PostgreSQL it is a session-level advisory lock
  * on the log's chain id (its key the first 8 bytes of a SHA-256 of the chain id), taken on a connection of the
  * writer's pool that this process keeps for as long as it writes: the database ends the lock with the connection, so
- * a process that dies, however it dies, leaves the log free for the next one. A second process asking for a log that
- * is held is told so ({@link Taken}) before it writes anything into it.
+ * a process that dies, however it dies, leaves the log free for the next one (a host lost with the connection open:
+ * within about a minute, by TCP keepalives the connection asks for). A second process asking for a log that is held
+ * is told so ({@link Taken}) before it writes anything into it.
  *
  * <p>H2 serves dev mode, where the database is a file H2 itself locks for the one process that opens it: no second
  * process reaches that log, so there is no lease to take.
@@ -71,6 +73,11 @@ final class WriterLease implements AutoCloseable {
             }
             if (!c.getAutoCommit()) {
                 c.setAutoCommit(true);
+            }
+            try (Statement s = c.createStatement()) {
+                // A host lost with its connection open: the database probes it and ends it, and the lease, within about
+                // a minute (30 s idle, then 3 probes 10 s apart), not after the system's two hours.
+                s.execute("SET tcp_keepalives_idle = 30; SET tcp_keepalives_interval = 10; SET tcp_keepalives_count = 3");
             }
             boolean mine;
             try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
