@@ -65,6 +65,10 @@ public final class BenchConfig implements AuditConfig {
         return 500;
     }
 
+    public long queryTimeoutMs() {
+        return 10_000;
+    }
+
     public Duration commitTimeout() {
         return Duration.ofSeconds(5);
     }

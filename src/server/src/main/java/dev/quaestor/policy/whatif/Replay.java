@@ -60,7 +60,7 @@ public final class Replay {
         if (then != null && then != current && then != proposed) {
             sets.add(then);
         }
-        Unknowns unknowns = Unknowns.of(f, action, uri, sets);
+        Unknowns unknowns = Unknowns.of(f, action, uri, sets, instants(f.hour(), sets));
         if (unknowns.tooMany()) {
             return new Replayed(f, Change.NOT_JUDGED, List.of(), List.of(), unknowns.missing(), true,
                     then == null ? Check.NO_REVISION : Check.NOT_CHECKED);
@@ -115,6 +115,17 @@ public final class Replay {
             return gains ? Change.GAINED : loses ? Change.LOST : Change.UNCHANGED;
         }
     }
+
+    /** The hour's window edges, worked out once per hour and set of sets (facts share a few hundred hours). */
+    private List<java.time.Instant> instants(java.time.Instant hour, List<Census> sets) {
+        return hours.computeIfAbsent(new HourOf(hour, sets.size() > 2 ? sets.get(2).set.revision() : null),
+                k -> Unknowns.instants(hour, sets));
+    }
+
+    private record HourOf(java.time.Instant hour, String recorded) {
+    }
+
+    private final Map<HourOf, List<java.time.Instant>> hours = new ConcurrentHashMap<>();
 
     private Census recordedUnder(String revision) {
         if (revision == null) {

@@ -61,22 +61,32 @@ final class Unknowns {
         this.groups = groups;
     }
 
-    static Unknowns of(Fact f, Action action, CanonicalUri uri, List<Census> sets) {
+    /**
+     * @param instants the instants of the fact's hour at which a window of {@code sets} opens or closes
+     *                 ({@link #instants}), which facts of one hour share
+     */
+    static Unknowns of(Fact f, Action action, CanonicalUri uri, List<Census> sets, List<Instant> instants) {
         var base = new Identity(f.subject(), f.client(), f.tenant(), new HashSet<>(f.roles()), Set.of(), Set.of());
-        var clients = candidates(f.client(), sets.stream().flatMap(c -> c.clients.stream()).toList());
-        var tenantNames = new ArrayList<String>();
-        boolean binds = false;
-        for (Census c : sets) {
-            tenantNames.addAll(c.tenants);
-            binds |= c.bindsTenant;
+        List<String> clients = java.util.Collections.singletonList(f.client());
+        List<String> tenants = java.util.Collections.singletonList(f.tenant());
+        List<String> ips = java.util.Collections.singletonList(f.ip());
+        if (isHashed(f.client())) {
+            clients = candidates(f.client(), sets.stream().flatMap(c -> c.clients.stream()).toList());
         }
-        if (binds && isHashed(f.tenant())) {
-            tenantNames.add(uri.authority());
-            tenantNames.addAll(uri.segments());
+        if (isHashed(f.tenant())) {
+            var tenantNames = new ArrayList<String>();
+            for (Census c : sets) {
+                tenantNames.addAll(c.tenants);
+                if (c.bindsTenant) {
+                    tenantNames.add(uri.authority());
+                    tenantNames.addAll(uri.segments());
+                }
+            }
+            tenants = candidates(f.tenant(), tenantNames);
         }
-        var tenants = candidates(f.tenant(), tenantNames);
-        var ips = candidates(f.ip(), sets.stream().flatMap(c -> c.networks.stream()).map(Unknowns::addressIn).toList());
-        var instants = instants(f.hour(), sets);
+        if (isHashed(f.ip())) {
+            ips = candidates(f.ip(), sets.stream().flatMap(c -> c.networks.stream()).map(Unknowns::addressIn).toList());
+        }
         var scopes = new TreeSet<String>();
         var groups = new TreeSet<String>();
         var deciding = new ArrayList<Rule>();
