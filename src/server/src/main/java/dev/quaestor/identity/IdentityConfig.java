@@ -49,6 +49,14 @@ public interface IdentityConfig {
         Duration ttl();
     }
 
+    /**
+     * While the identity provider's discovery and keys are not loaded (it was down or slow at start-up), how often one
+     * attempt to load them is made; requests that need a token checked get 503 meanwhile (and start an attempt if none
+     * is under way). Read by the scheduler as {@code quaestor.identity.issuer-retry}.
+     */
+    @WithDefault("5s")
+    Duration issuerRetry();
+
     /** Requests to /mcp whose token is refused, per source address, before tokens are even checked. */
     UnauthenticatedLimit unauthenticatedLimit();
 

@@ -49,6 +49,7 @@ class VerifiedTokenCacheTest {
                 };
             }
             public UnauthenticatedLimit unauthenticatedLimit() { throw new UnsupportedOperationException(); }
+            public Duration issuerRetry() { return Duration.ofSeconds(5); }
         };
     }
 

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.interfaces.RSAPublicKey;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
@@ -64,8 +65,14 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
                 keys = gen.generateKeyPair();
                 server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
                 issuer = "http://127.0.0.1:" + server.getAddress().getPort() + "/realms/test";
-                server.createContext("/realms/test/.well-known/openid-configuration", ex -> json(ex, discovery()));
-                server.createContext("/realms/test/protocol/openid-connect/certs", ex -> json(ex, jwks()));
+                server.createContext("/realms/test/.well-known/openid-configuration", ex -> metadata(ex, discovery()));
+                server.createContext("/realms/test/protocol/openid-connect/certs", ex -> metadata(ex, jwks()));
+                // A slow answer (delayMetadata) holds one thread, not the whole issuer.
+                server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
+                    Thread t = new Thread(r, "test-issuer");
+                    t.setDaemon(true);
+                    return t;
+                }));
                 server.createContext("/realms/test/protocol/openid-connect/token", TestIssuer::token);
                 server.createContext("/realms/test/protocol/openid-connect/auth", TestIssuer::authorize);
                 server.start();
@@ -257,6 +264,41 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
 
     private static byte[] unsigned(byte[] b) {
         return b.length > 1 && b[0] == 0 ? java.util.Arrays.copyOfRange(b, 1, b.length) : b;
+    }
+
+    /*
+     * How slow the discovery document and the keys are, and how often they were fetched: JVM-wide (system properties,
+     * counted under an interned lock), since Quarkus loads this class in more than one class loader.
+     */
+    private static final String METADATA_DELAY = "quaestor.test.issuer.metadata-delay-ms";
+    private static final String METADATA_CALLS = "quaestor.test.issuer.metadata-calls";
+    private static final String METADATA_LOCK = "dev.quaestor.support.TestIssuer.metadata";
+
+    /** Makes the discovery document and the keys answer only after {@code delay} (zero: at once again). */
+    public static void delayMetadata(Duration delay) {
+        System.setProperty(METADATA_DELAY, Long.toString(delay.toMillis()));
+    }
+
+    /** How many times the discovery document or the keys have been asked for, in this JVM. */
+    public static long metadataCalls() {
+        synchronized (METADATA_LOCK) {
+            return Long.getLong(METADATA_CALLS, 0L);
+        }
+    }
+
+    private static void metadata(HttpExchange ex, String body) throws IOException {
+        synchronized (METADATA_LOCK) {
+            System.setProperty(METADATA_CALLS, Long.toString(Long.getLong(METADATA_CALLS, 0L) + 1));
+        }
+        long delay = Long.getLong(METADATA_DELAY, 0L);
+        if (delay > 0) {
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        json(ex, body);
     }
 
     private static void json(HttpExchange ex, String body) throws IOException {

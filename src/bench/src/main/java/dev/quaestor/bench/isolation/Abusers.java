@@ -25,7 +25,37 @@ final class Abusers {
     static List<Abuser> all(IsolationContent content, java.util.function.LongSupplier serverPid, IsolationOptions o) {
         return List.of(stalledExports(o.exports), new ConcurrentVerifies(o.verifies), slowBodies(o.slowBodies),
                 new InitializeFlood(serverPid, o.initializeCalls), new GetStreams(o.getStreams), listens(content, o.listens),
-                slowLargeReads(content, o.largeReads, o.trickleBytesPerSecond));
+                slowLargeReads(content, o.largeReads, o.trickleBytesPerSecond), forwardedForgeries(o.forgeryWorkers),
+                decoyProbes(o.probeWorkers));
+    }
+
+    /**
+     * Refused tokens, each from another forged address: {@code X-Forwarded-For} names a new address in front of the
+     * loopback, which the server trusts as its ingress, so each request counts against a budget of its own address
+     * and the total bound is what holds; a third carry no token at all.
+     */
+    static Abuser forwardedForgeries(int workers) {
+        return new LoopedRequests("forged forwarding headers", workers + " workers in closed loop: POST /mcp with a refused or"
+                + " no token, X-Forwarded-For a new address each time", workers, (s, i) -> {
+                    var r = LoopedRequests.post(s.url(), "server/discover", "").header("X-Forwarded-For",
+                            "10.20." + (i / 250 % 250) + "." + (i % 250) + ", 198.51." + (i / 62_500 % 250) + "." + (i % 250 + 1));
+                    return i % 3 == 0 ? r : r.header("Authorization", "Bearer forged-" + i);
+                });
+    }
+
+    /**
+     * One authenticated subject's denied reads, each window of its refusals opened by 32 decoys and followed by probes
+     * of distinct URIs: every probe must still be named in a summary, which now closes when its 32 URIs are full.
+     */
+    static Abuser decoyProbes(int workers) {
+        return new LoopedRequests("decoy-merged probes", workers + " workers in closed loop: denied resources/read, 32 decoy"
+                + " URIs then 8 probes of new URIs, over and over", workers, (s, i) -> {
+                    long round = i / 40;
+                    int k = (int) (i % 40);
+                    String uri = k < 32 ? "file:///outside/decoys/decoy-" + k + ".md" : "file:///outside/secret/probe-" + round + "-" + k + ".md";
+                    return LoopedRequests.post(s.url(), "resources/read", "\"uri\":\"" + uri + "\"").header("Mcp-Name", uri)
+                            .header("Authorization", "Bearer " + s.abuserToken());
+                });
     }
 
     /** Audit exports whose client never reads: a 4 KiB receive window, nothing drained. */

@@ -73,7 +73,10 @@ public final class IsolationBench {
                 "-Dquaestor.mounts.bench.max-bytes=" + (4L << 30),
                 "-Dquaestor.mounts.bench.timeout-ms=30000",
                 // The listens name more URIs than the default allows, so that they are held rather than refused.
-                "-Dquaestor.subscriptions.max-listen-uris=" + o.listenUris));
+                "-Dquaestor.subscriptions.max-listen-uris=" + o.listenUris,
+                // The harness stands where an ingress would: its forwarding header is believed, so the forgeries
+                // below each count against an address of their own and the total bound is what holds.
+                "-Dquaestor.http.forwarded.trusted-proxies=127.0.0.1/32"));
         String reader = sign("isolation-reader", List.of());
         String abuser = sign("isolation-abuser", List.of());
         String auditor = sign("isolation-auditor", List.of("quaestor-auditor"));

@@ -23,6 +23,8 @@ final class IsolationOptions {
     int largeMib = 64;
     int trickleBytesPerSecond = 16 * 1024;
     int settleSeconds = 30;
+    int forgeryWorkers = 16;
+    int probeWorkers = 16;
     String heap = "256m";
     String only;
 
@@ -46,6 +48,8 @@ final class IsolationOptions {
               --large-reads N          large reads read slowly (20)
               --large-mib N            the large file, MiB (64)
               --trickle-bytes-per-second N  how fast each slow reader reads (16384)
+              --forgery-workers N      senders of refused tokens under forged X-Forwarded-For addresses (16)
+              --probe-workers N        senders of denied reads, 32 decoys then 8 probes each round (16)
               --settle-seconds S       after a phase, wait at most this long for the server's database connections
                                        to be idle again; if they are not (or the server exited), restart the server
                                        on the same database and warm it up again before the next phase (30)
@@ -58,7 +62,7 @@ final class IsolationOptions {
         var o = new IsolationOptions();
         for (String name : new String[] {"phase-seconds", "rate", "rate-share", "warmup-seconds", "saturation-seconds",
             "history-records", "exports", "verifies", "slow-bodies", "initialize-calls", "get-streams", "listens", "listen-uris", "large-reads",
-            "large-mib", "trickle-bytes-per-second", "settle-seconds", "heap", "only"}) {
+            "large-mib", "trickle-bytes-per-second", "settle-seconds", "forgery-workers", "probe-workers", "heap", "only"}) {
             String env = System.getenv(name.toUpperCase().replace('-', '_'));
             if (env != null && !env.isBlank()) {
                 o.set(name, env.strip());
@@ -99,6 +103,8 @@ final class IsolationOptions {
             case "large-mib" -> largeMib = Integer.parseInt(v);
             case "trickle-bytes-per-second" -> trickleBytesPerSecond = Integer.parseInt(v);
             case "settle-seconds" -> settleSeconds = Integer.parseInt(v);
+            case "forgery-workers" -> forgeryWorkers = Integer.parseInt(v);
+            case "probe-workers" -> probeWorkers = Integer.parseInt(v);
             case "heap" -> heap = v;
             case "only" -> only = v;
             default -> throw new IllegalArgumentException("unknown option --" + name + "\n" + HELP);
