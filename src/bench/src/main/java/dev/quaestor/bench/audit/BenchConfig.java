@@ -73,10 +73,6 @@ public final class BenchConfig implements AuditConfig {
         return Duration.ofSeconds(5);
     }
 
-    public long queryTimeoutMs() {
-        return 10_000;
-    }
-
     public int checkpointEvery() {
         return 1000;
     }
