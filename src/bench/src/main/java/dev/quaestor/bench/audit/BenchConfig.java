@@ -61,12 +61,12 @@ public final class BenchConfig implements AuditConfig {
         return 1.0; // one benchmark writer: its records are the whole queue
     }
 
-    public int maxBatch() {
-        return 500;
-    }
-
     public long queryTimeoutMs() {
         return 10_000;
+    }
+
+    public int maxBatch() {
+        return 500;
     }
 
     public Duration commitTimeout() {

@@ -1,7 +1,13 @@
 package dev.quaestor.bench.isolation;
 
+import dev.quaestor.bench.load.Target;
+import dev.quaestor.support.McpHttp;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /** The abusers of the benchmark, each at least as large as the isolation target names it, in the order they run. */
 final class Abusers {
@@ -26,7 +32,8 @@ final class Abusers {
         return List.of(stalledExports(o.exports), new ConcurrentVerifies(o.verifies), slowBodies(o.slowBodies),
                 new InitializeFlood(serverPid, o.initializeCalls), new GetStreams(o.getStreams), listens(content, o.listens),
                 slowLargeReads(content, o.largeReads, o.trickleBytesPerSecond), forwardedForgeries(o.forgeryWorkers),
-                decoyProbes(o.probeWorkers));
+                decoyProbes(o.probeWorkers), largeListings(content, o.listings, serverPid),
+                bigBodies(o.bigBodies, serverPid), largeBatches(content, o.batches, serverPid));
     }
 
     /**
@@ -55,6 +62,56 @@ final class Abusers {
                     String uri = k < 32 ? "file:///outside/decoys/decoy-" + k + ".md" : "file:///outside/secret/probe-" + round + "-" + k + ".md";
                     return LoopedRequests.post(s.url(), "resources/read", "\"uri\":\"" + uri + "\"").header("Mcp-Name", uri)
                             .header("Authorization", "Bearer " + s.abuserToken());
+                });
+    }
+
+    /** The headers of a 2026-07-28 request from the abuser, for the load driver. */
+    private static MultiMap modernHeaders(Stage s, String method) {
+        return MultiMap.caseInsensitiveMultiMap().add("Authorization", "Bearer " + s.abuserToken())
+                .add("Content-Type", "application/json").add("Accept", "application/json, text/event-stream")
+                .add("MCP-Protocol-Version", "2026-07-28").add("Mcp-Method", method).add("User-Agent", "isolation-bench");
+    }
+
+    /** First pages of resources/list, the archive (20,000 files the abuser may see none of) listed first. */
+    static Abuser largeListings(IsolationContent content, int count, LongSupplier serverPid) {
+        return new ClosedFlood(count + " large listings", count + " resources/list (2026-07-28) in flight, each the first page"
+                + " of a " + content.archiveFiles() + "-file mount the lister may see none of", count, serverPid,
+                s -> new Target("large listing", HttpMethod.POST, "/mcp", List.of(modernHeaders(s, "resources/list")),
+                        Buffer.buffer(modern("resources/list", "\"cursor\":null")), "\"resources\"", 0));
+    }
+
+    /** resources/list with a body padded to 1,000,000 bytes (the body limit is 1 MiB). */
+    static Abuser bigBodies(int count, LongSupplier serverPid) {
+        return new ClosedFlood(count + " big bodies", count + " POST /mcp of 1,000,000-byte bodies in flight (resources/list,"
+                + " padded)", count, serverPid, s -> {
+                    String head = modern("resources/list", "\"pad\":\"");
+                    String tail = "\"}}";
+                    String body = head.substring(0, head.length() - 2) + "x".repeat(1_000_000 - head.length() - tail.length() + 2)
+                            + tail;
+                    return new Target("big body", HttpMethod.POST, "/mcp", List.of(modernHeaders(s, "resources/list")),
+                            Buffer.buffer(body), "\"resources\"", 0);
+                });
+    }
+
+    /** 2025-03-26 batches of 50 reads of the 1,000,000-byte file, each on a session of its own. */
+    static Abuser largeBatches(IsolationContent content, int count, LongSupplier serverPid) {
+        return new ClosedFlood(count + " large batches", count + " 2025-03-26 batches in flight, each of 50 reads of a"
+                + " 1,000,000-byte file", count, serverPid, s -> {
+                    var http = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+                    var sessions = new java.util.ArrayList<MultiMap>();
+                    for (int i = 0; i < count; i++) {
+                        sessions.add(MultiMap.caseInsensitiveMultiMap().add("Authorization", "Bearer " + s.abuserToken())
+                                .add("Content-Type", "application/json").add("Accept", "application/json, text/event-stream")
+                                .add("User-Agent", "isolation-bench")
+                                .add("Mcp-Session-Id", McpHttp.initialize(http, s.url(), s.abuserToken(), "2025-03-26")));
+                    }
+                    var reads = new java.util.ArrayList<String>();
+                    for (int i = 1; i <= 50; i++) {
+                        reads.add("{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"resources/read\",\"params\":{\"uri\":\""
+                                + content.millionUri() + "\"}}");
+                    }
+                    return new Target("large batch", HttpMethod.POST, "/mcp", sessions,
+                            Buffer.buffer("[" + String.join(",", reads) + "]"), "\"result\"", 0);
                 });
     }
 

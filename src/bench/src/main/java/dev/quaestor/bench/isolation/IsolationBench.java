@@ -46,7 +46,8 @@ public final class IsolationBench {
             return;
         }
         Path work = Repo.ROOT.resolve(Path.of("src", "bench", "target", "isolation"));
-        var content = IsolationContent.create(work.resolve("content"), o.listenUris, o.largeMib);
+        var content = IsolationContent.create(work.resolve("content"), o.listenUris, o.largeMib, work.resolve("archive"),
+                o.archiveFiles);
         var env = ProdServerSetup.environment("bench-isolation", DB, """
                 apiVersion: quaestor/v1
                 kind: Policy
@@ -72,6 +73,10 @@ public final class IsolationBench {
                 "-Dquaestor.mounts.bench.root=" + content.root(),
                 "-Dquaestor.mounts.bench.max-bytes=" + (4L << 30),
                 "-Dquaestor.mounts.bench.timeout-ms=30000",
+                // Listed before the bench mount (mounts list by name), and granted to no one.
+                "-Dquaestor.mounts.archive.provider=filesystem",
+                "-Dquaestor.mounts.archive.uri=" + IsolationContent.ARCHIVE,
+                "-Dquaestor.mounts.archive.root=" + content.archiveRoot(),
                 // The listens name more URIs than the default allows, so that they are held rather than refused.
                 "-Dquaestor.subscriptions.max-listen-uris=" + o.listenUris,
                 // The harness stands where an ingress would: its forwarding header is believed, so the forgeries

@@ -11,13 +11,18 @@ import java.util.SplittableRandom;
 
 /**
  * The files the benchmark's mount serves ({@code file:///bench/}): the public 1 KiB file the legitimate client
- * reads, the files the listens name, and the large file the slow readers ask for.
+ * reads, the files the listens name, the large file the slow readers ask for and the 1,000,000-byte file the batches
+ * read; and beside it the archive ({@code file:///archive/}, listed before it), a mount of many small files no one
+ * may see, for the listings.
  */
-record IsolationContent(Path root, String publicUri, List<String> listenUris, String largeUri, int largeMib) {
+record IsolationContent(Path root, String publicUri, List<String> listenUris, String largeUri, int largeMib,
+        String millionUri, Path archiveRoot, int archiveFiles) {
 
     static final String MOUNT = "file:///bench/";
+    static final String ARCHIVE = "file:///archive/";
 
-    static IsolationContent create(Path root, int listenFiles, int largeMib) throws IOException {
+    static IsolationContent create(Path root, int listenFiles, int largeMib, Path archiveRoot, int archiveFiles)
+            throws IOException {
         Files.createDirectories(root.resolve("listen"));
         var line = "public text the legitimate client reads, the same for everyone.\n";
         Files.writeString(root.resolve("public.txt"), line.repeat(1024 / line.length() + 1).substring(0, 1024));
@@ -43,7 +48,21 @@ record IsolationContent(Path root, String publicUri, List<String> listenUris, St
                 }
             }
         }
-        return new IsolationContent(root, MOUNT + "public.txt", List.copyOf(uris), MOUNT + "large.bin", largeMib);
+        Path million = root.resolve("million.bin");
+        if (!Files.exists(million) || Files.size(million) != 1_000_000) {
+            byte[] bytes = new byte[1_000_000];
+            new SplittableRandom(6).nextBytes(bytes);
+            Files.write(million, bytes);
+        }
+        for (int i = 0; i < archiveFiles; i++) {
+            Path dir = Files.createDirectories(archiveRoot.resolve(String.format("d%03d", i / 500)));
+            Path f = dir.resolve(String.format("f%06d.txt", i));
+            if (!Files.exists(f)) {
+                Files.writeString(f, "archived " + i + "\n");
+            }
+        }
+        return new IsolationContent(root, MOUNT + "public.txt", List.copyOf(uris), MOUNT + "large.bin", largeMib,
+                MOUNT + "million.bin", archiveRoot, archiveFiles);
     }
 
     /** The public file's bytes, for checking what the legitimate client was served. */

@@ -22,6 +22,10 @@ final class IsolationOptions {
     int largeReads = 20;
     int largeMib = 64;
     int trickleBytesPerSecond = 16 * 1024;
+    int listings = 64;
+    int archiveFiles = 20_000;
+    int bigBodies = 64;
+    int batches = 4;
     int settleSeconds = 30;
     int forgeryWorkers = 16;
     int probeWorkers = 16;
@@ -50,6 +54,10 @@ final class IsolationOptions {
               --trickle-bytes-per-second N  how fast each slow reader reads (16384)
               --forgery-workers N      senders of refused tokens under forged X-Forwarded-For addresses (16)
               --probe-workers N        senders of denied reads, 32 decoys then 8 probes each round (16)
+              --listings N             resources/list in flight, first pages of a mount the lister may see none of (64)
+              --archive-files N        files of that mount (20000)
+              --big-bodies N           POSTs of 1,000,000-byte bodies in flight (64)
+              --batches N              2025-03-26 batches of 50 reads of a 1,000,000-byte file in flight (4)
               --settle-seconds S       after a phase, wait at most this long for the server's database connections
                                        to be idle again; if they are not (or the server exited), restart the server
                                        on the same database and warm it up again before the next phase (30)
@@ -62,7 +70,7 @@ final class IsolationOptions {
         var o = new IsolationOptions();
         for (String name : new String[] {"phase-seconds", "rate", "rate-share", "warmup-seconds", "saturation-seconds",
             "history-records", "exports", "verifies", "slow-bodies", "initialize-calls", "get-streams", "listens", "listen-uris", "large-reads",
-            "large-mib", "trickle-bytes-per-second", "settle-seconds", "forgery-workers", "probe-workers", "heap", "only"}) {
+            "large-mib", "trickle-bytes-per-second", "listings", "archive-files", "big-bodies", "batches", "settle-seconds", "forgery-workers", "probe-workers", "heap", "only"}) {
             String env = System.getenv(name.toUpperCase().replace('-', '_'));
             if (env != null && !env.isBlank()) {
                 o.set(name, env.strip());
@@ -102,6 +110,10 @@ final class IsolationOptions {
             case "large-reads" -> largeReads = Integer.parseInt(v);
             case "large-mib" -> largeMib = Integer.parseInt(v);
             case "trickle-bytes-per-second" -> trickleBytesPerSecond = Integer.parseInt(v);
+            case "listings" -> listings = Integer.parseInt(v);
+            case "archive-files" -> archiveFiles = Integer.parseInt(v);
+            case "big-bodies" -> bigBodies = Integer.parseInt(v);
+            case "batches" -> batches = Integer.parseInt(v);
             case "settle-seconds" -> settleSeconds = Integer.parseInt(v);
             case "forgery-workers" -> forgeryWorkers = Integer.parseInt(v);
             case "probe-workers" -> probeWorkers = Integer.parseInt(v);

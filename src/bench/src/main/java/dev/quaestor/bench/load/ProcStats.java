@@ -24,7 +24,7 @@ public final class ProcStats {
     }
 
     /** VmRSS in KiB. */
-    static long rssKib(long pid) {
+    public static long rssKib(long pid) {
         for (String line : read(Path.of("/proc", Long.toString(pid), "status")).split("\n")) {
             if (line.startsWith("VmRSS:")) {
                 return Long.parseLong(line.replaceAll("[^0-9]", ""));
