@@ -100,6 +100,28 @@ class GitProviderTest {
     }
 
     @Test
+    void aPageSeeksToItsCursorAndListsEveryPathOnceInTreeOrder() throws Exception {
+        var files = new LinkedHashMap<String, byte[]>();
+        // Names that sort differently as paths and as tree entries ("a.txt" before "a/", "a/" before "ab").
+        for (String path : List.of("a.txt", "a/b/c.txt", "a/b.txt", "a/x.txt", "ab/y.txt", "a-z.txt", "b.txt",
+                "deep/1/2/3/4/leaf.txt", "deep/1/2/sibling.txt", "z.txt")) {
+            files.put(path, utf8(path));
+        }
+        GitFixture.commit(repo, "seek", files, T3);
+        var p = provider(Map.of("list-refs", "seek"));
+        var whole = p.list(null, 100).items().stream().map(e -> e.uri().toString()).toList();
+        assertEquals(files.size(), whole.size(), whole.toString());
+        var paged = new ArrayList<String>();
+        String cursor = null;
+        do {
+            var page = p.list(cursor, 1);
+            page.items().forEach(e -> paged.add(e.uri().toString()));
+            cursor = page.nextCursor();
+        } while (cursor != null && paged.size() <= files.size());
+        assertEquals(whole, paged, "a page of one from each cursor lists what one page of all lists, in its order");
+    }
+
+    @Test
     void listsTheDefaultBranchInPagesWithOpaqueCursors() {
         var p = provider(Map.of());
         var seen = new ArrayList<String>();
