@@ -37,13 +37,13 @@ final class Abusers {
     }
 
     /**
-     * Refused tokens, each from another forged address: {@code X-Forwarded-For} names a new address in front of the
-     * loopback, which the server trusts as its ingress, so each request counts against a budget of its own address
-     * and the total bound is what holds; a third carry no token at all.
+     * Refused tokens from forged addresses: {@code X-Forwarded-For} names one of 250 addresses in turn (behind a forged
+     * left-most hop) in front of the loopback, which the server trusts as its ingress, so the requests count against
+     * 250 budgets of their own and the total bound is what holds; a third carry no token at all.
      */
     static Abuser forwardedForgeries(int workers) {
         return new LoopedRequests("forged forwarding headers", workers + " workers in closed loop: POST /mcp with a refused or"
-                + " no token, X-Forwarded-For a new address each time", workers, (s, i) -> {
+                + " no token, X-Forwarded-For one of 250 addresses in turn", workers, (s, i) -> {
                     var r = LoopedRequests.post(s.url(), "server/discover", "").header("X-Forwarded-For",
                             "10.20." + (i / 250 % 250) + "." + (i % 250) + ", 198.51." + (i / 62_500 % 250) + "." + (i % 250 + 1));
                     return i % 3 == 0 ? r : r.header("Authorization", "Bearer forged-" + i);

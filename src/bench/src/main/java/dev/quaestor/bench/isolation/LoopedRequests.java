@@ -26,7 +26,7 @@ final class LoopedRequests implements Abuser {
     private final String description;
     private final int workers;
     private final BiFunction<Stage, Long, HttpRequest.Builder> request;
-    private final Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> answers = new ConcurrentHashMap<>();
     private final LongAdder failures = new LongAdder();
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicLong next = new AtomicLong();
@@ -52,7 +52,7 @@ final class LoopedRequests implements Abuser {
 
     @Override
     public void start(Stage stage) {
-        statuses.clear();
+        answers.clear();
         failures.reset();
         running.set(true);
         started = System.nanoTime();
@@ -63,8 +63,8 @@ final class LoopedRequests implements Abuser {
                 while (running.get()) {
                     try {
                         var r = http.send(request.apply(stage, next.getAndIncrement()).timeout(Duration.ofSeconds(30)).build(),
-                                HttpResponse.BodyHandlers.discarding());
-                        statuses.computeIfAbsent(r.statusCode(), k -> new LongAdder()).increment();
+                                HttpResponse.BodyHandlers.ofString());
+                        answers.computeIfAbsent(kind(r.statusCode(), r.body()), k -> new LongAdder()).increment();
                     } catch (InterruptedException e) {
                         return;
                     } catch (Exception e) {
@@ -82,11 +82,24 @@ final class LoopedRequests implements Abuser {
         pool.awaitTermination(40, TimeUnit.SECONDS);
         pool.shutdownNow();
         double seconds = (System.nanoTime() - started) / 1e9;
-        var byStatus = new TreeMap<Integer, Long>();
-        statuses.forEach((k, v) -> byStatus.put(k, v.sum()));
-        long sent = byStatus.values().stream().mapToLong(Long::longValue).sum() + failures.sum();
-        return String.format("%,d sent at %.0f/s by %d workers: by status %s, no answer %,d", sent, sent / seconds, workers,
-                byStatus, failures.sum());
+        var byKind = new TreeMap<String, Long>();
+        answers.forEach((k, v) -> byKind.put(k, v.sum()));
+        long sent = byKind.values().stream().mapToLong(Long::longValue).sum() + failures.sum();
+        return String.format("%,d sent at %.0f/s by %d workers: answers %s, no answer %,d", sent, sent / seconds, workers,
+                byKind, failures.sum());
+    }
+
+    /** "HTTP 200 -32003": the status and the JSON-RPC error code, if the answer has one. */
+    private static String kind(int status, String body) {
+        int at = body == null ? -1 : body.indexOf("\"code\":");
+        if (at < 0) {
+            return "HTTP " + status;
+        }
+        int end = at + 7;
+        while (end < body.length() && (body.charAt(end) == '-' || Character.isDigit(body.charAt(end)))) {
+            end++;
+        }
+        return "HTTP " + status + " " + body.substring(at + 7, end);
     }
 
     /** A JSON-RPC body of a 2026-07-28 (stateless) request. */
