@@ -33,7 +33,9 @@ import java.util.Set;
  * (a caller's token holds the scope or not), grouped into a facts export as {@code GET /audit/facts} writes it;
  * then, three times in one JVM, the export read and replayed through the samples and the worked example's proposal
  * ({@code deploy/examples/what-if/clinical-trials.yaml}), with every fact checked under its recorded revision.
- * Prints records, distinct facts, seconds, and the mismatches (must be 0). Usage: [RECORDS] [FACTS-FILE].
+ * Prints records, distinct facts, seconds, and the mismatches (must be 0). Usage: [RECORDS] [FACTS-FILE] [PROPOSED-DIR]
+ * (the export and the proposed set are left there for {@code whatif-bench.sh} to time the command on them, each run
+ * in a fresh JVM).
  *
  * <p>The traffic comes in sessions: a caller, in one hour, from its address, 25 requests over 4 URIs of its working
  * set, and one session in 20 lists resources. So one fact stands for several requests, as with real agents.
@@ -61,7 +63,7 @@ public final class WhatIfBench {
         Path file = args.length > 1 ? Path.of(args[1]) : Files.createTempFile("quaestor-facts", ".jsonl");
         Path top = Path.of("").toAbsolutePath();
         PolicySet current = PolicyLoader.load(top.resolve("policies"));
-        Path proposedDir = Files.createTempDirectory("quaestor-proposed");
+        Path proposedDir = args.length > 2 ? Files.createDirectories(Path.of(args[2])) : Files.createTempDirectory("quaestor-proposed");
         try (var s = Files.list(top.resolve("policies"))) {
             for (Path p : s.toList()) {
                 Files.copy(p, proposedDir.resolve(p.getFileName()));
