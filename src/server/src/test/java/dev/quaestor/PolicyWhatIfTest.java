@@ -78,6 +78,7 @@ class PolicyWhatIfTest {
         Instant to = Instant.now().plusSeconds(1);
 
         // The auditor's export: facts with counts, no request ids.
+        Instant exported = Instant.now();
         String export = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor"))
                 .get("/audit/facts?from=" + from + "&to=" + to).then().statusCode(200).extract().asString();
         var facts = new ArrayList<Fact>();
@@ -91,10 +92,11 @@ class PolicyWhatIfTest {
         }
         assertTrue(facts.stream().anyMatch(Fact::listing), export);
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor"))
-                .get("/audit/search?kind=AUDIT_READ&subject=auditor&from=" + from).then().statusCode(200)
+                .get("/audit/search?kind=AUDIT_READ&subject=auditor&from=" + exported).then().statusCode(200)
                 .body("records.findAll { it.method == 'audit/facts' }.size()", equalTo(1));
 
         // The administrator's what-if over the same window.
+        Instant asked = Instant.now();
         var body = new LinkedHashMap<String, Object>();
         body.put("files", samplesWith("clinical-trials.yaml",
                 Files.readString(Repo.ROOT.resolve("deploy/examples/what-if/clinical-trials.yaml"))));
@@ -119,7 +121,7 @@ class PolicyWhatIfTest {
         assertEquals(0, report.check().mismatched(), json);
         assertFalse(report.guardCrossed(), json);
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor"))
-                .get("/audit/search?kind=ADMIN&subject=admin&from=" + from).then().statusCode(200)
+                .get("/audit/search?kind=ADMIN&subject=admin&from=" + asked).then().statusCode(200)
                 .body("records.findAll { it.method == 'admin/policy/what-if' }.size()", equalTo(1));
 
         // Without the deny on raw genomics, Alice's raw read would be allowed if her token held the scope the record
