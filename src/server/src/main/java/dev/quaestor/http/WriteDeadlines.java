@@ -178,11 +178,6 @@ public class WriteDeadlines {
             return true;
         }
 
-        /** True if the deadline cut the response off. */
-        public synchronized boolean wasCut() {
-            return cut;
-        }
-
         /** The stream to write the response to: every write through it is timed. */
         public OutputStream wrap(OutputStream out) {
             return new FilterOutputStream(out) {

@@ -367,11 +367,6 @@ final class GitProvider implements ResourceProvider {
         }
     }
 
-    /** Checks the refs now (as a poll would), for callers that know a ref just moved. */
-    void pollNow() {
-        watcher.poll();
-    }
-
     @Override
     public void close() {
         scheduler.shutdownNow();
