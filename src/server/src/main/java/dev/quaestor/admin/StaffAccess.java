@@ -95,6 +95,26 @@ public class StaffAccess {
         return attempt.place();
     }
 
+    /** The caller as their token maps them; nothing is recorded (for a call judged first, then {@link #record}ed). */
+    public Identity identity() {
+        return identities.of(security);
+    }
+
+    /** A call as its resource judged it: what was asked, under which uri, and whether and how it was answered. */
+    public record Judged(String method, String uri, boolean allowed, String outcome, String detail) {
+    }
+
+    /**
+     * Records a call its resource has judged (allowed, or refused with the outcome it was refused with), as {@code kind};
+     * returns the record's request id. If the record cannot be committed this throws, and the call does not happen.
+     */
+    public String record(AuditEvent.Kind kind, Judged call, HttpServerRequest request) {
+        String id = RequestIds.next();
+        log.append(AuditEvent.of(kind, id).caller(caller(identity(), request, AuthContext.of(security))).method(call.method())
+                .uri(call.uri()).decision(call.allowed() ? "ALLOW" : "DENY").outcome(call.outcome()).detail(call.detail()).build());
+        return id;
+    }
+
     /** A member of staff as recorded: who, from where, with which user agent, and how they signed in. */
     public static Caller caller(Identity who, HttpServerRequest request, String authContext) {
         return who.caller(SourceAddress.of(request), request.getHeader("User-Agent")).authenticatedBy(authContext);

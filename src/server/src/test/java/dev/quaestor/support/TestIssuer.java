@@ -50,7 +50,10 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
             "dave", List.of("clinician"),
             "erin", List.of("clinician"),
             "admin", List.of("quaestor-admin"),
-            "auditor", List.of("quaestor-auditor"));
+            "auditor", List.of("quaestor-auditor"),
+            "auditor2", List.of("quaestor-auditor"),
+            "auditor3", List.of("quaestor-auditor"),
+            "caseadmin", List.of("quaestor-case-admin"));
 
     private static HttpServer server;
     private static KeyPair keys;

@@ -1,0 +1,82 @@
+package dev.quaestor.cases;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.CascadeType;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.OneToMany;
+import jakarta.persistence.OrderBy;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An investigation: the searches and requests it is about, the members of staff who work on it, and their notes.
+ * Seen only by its members and by the case administrator role ({@link Staff#sees}).
+ */
+@Entity
+@Table(name = "audit_case")
+public class AuditCase extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(nullable = false)
+    public String title;
+
+    public String description;
+
+    @Column(name = "created_by", nullable = false)
+    public String createdBy;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @OneToMany(mappedBy = "auditCase", cascade = CascadeType.PERSIST, orphanRemoval = true)
+    @OrderBy("member")
+    public List<CaseMember> members = new ArrayList<>();
+
+    @OneToMany(mappedBy = "auditCase", cascade = CascadeType.PERSIST)
+    @OrderBy("id")
+    public List<CaseSearch> searches = new ArrayList<>();
+
+    @OneToMany(mappedBy = "auditCase", cascade = CascadeType.PERSIST)
+    @OrderBy("id")
+    public List<CaseRequest> requests = new ArrayList<>();
+
+    @OneToMany(mappedBy = "auditCase", cascade = CascadeType.PERSIST)
+    @OrderBy("id")
+    public List<CaseNote> notes = new ArrayList<>();
+
+    /** The uri of the case's audit records: every change to the case is recorded under it, so its history is a search. */
+    public static String uriOf(long id) {
+        return "quaestor:case/" + id + "/";
+    }
+
+    public String uri() {
+        return uriOf(id);
+    }
+
+    public boolean hasMember(String subject) {
+        return members.stream().anyMatch(m -> m.member.equals(subject));
+    }
+
+    public boolean hasRequest(String requestId) {
+        return requests.stream().anyMatch(r -> r.requestId.equals(requestId));
+    }
+
+    /** The cases {@code subject} is a member of, newest first. */
+    public static List<AuditCase> ofMember(String subject) {
+        return list("select c from AuditCase c join c.members m where m.member = ?1 order by c.id desc", subject);
+    }
+
+    /** Every case, newest first (for the case administrator role). */
+    public static List<AuditCase> newestFirst() {
+        return list("order by id desc");
+    }
+}

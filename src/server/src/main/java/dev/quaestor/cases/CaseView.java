@@ -1,0 +1,40 @@
+package dev.quaestor.cases;
+
+import io.quarkus.qute.TemplateData;
+import java.time.Instant;
+import java.util.List;
+
+/** A case as its members see it, read in one transaction: what it groups, who works on it, their notes. */
+@TemplateData
+public record CaseView(long id, String title, String description, String createdBy, Instant createdAt, List<Member> members,
+        List<Search> searches, List<Request> requests, List<Note> notes) {
+
+    @TemplateData
+    public record Member(String member, String addedBy, Instant addedAt) {
+    }
+
+    @TemplateData
+    public record Search(long id, String name, String query, String addedBy, Instant addedAt) {
+    }
+
+    @TemplateData
+    public record Request(String requestId, String addedBy, Instant addedAt) {
+    }
+
+    @TemplateData
+    public record Note(String author, Instant writtenAt, String text) {
+    }
+
+    static CaseView of(AuditCase c) {
+        return new CaseView(c.id, c.title, c.description, c.createdBy, c.createdAt,
+                c.members.stream().map(m -> new Member(m.member, m.addedBy, m.addedAt)).toList(),
+                c.searches.stream().map(s -> new Search(s.id, s.name, s.query, s.addedBy, s.addedAt)).toList(),
+                c.requests.stream().map(r -> new Request(r.requestId, r.addedBy, r.addedAt)).toList(),
+                c.notes.stream().map(n -> new Note(n.author, n.writtenAt, n.text)).toList());
+    }
+
+    /** The uri its audit records are written under. */
+    public String uri() {
+        return AuditCase.uriOf(id);
+    }
+}

@@ -1,0 +1,182 @@
+package dev.quaestor.cases;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Opening, reading and changing cases. Every change runs in a transaction of its own: the case is read, the caller's
+ * sight of it and the change are checked ({@link CaseRefusal}, before anything is written), the change is made, then
+ * put on record ({@link ChangeRecorder}) before the transaction commits, so a change whose record cannot be committed is
+ * not stored.
+ */
+@ApplicationScoped
+public class Cases {
+
+    static final int MAX_MEMBERS = 100;
+    static final int MAX_ITEMS = 1000;
+
+    /** The cases the caller may see, newest first: their own, or every case for the case administrator role. */
+    public List<CaseSummary> visibleTo(Staff staff) {
+        return QuarkusTransaction.requiringNew().call(() -> (staff.caseAdmin() ? AuditCase.newestFirst()
+                : AuditCase.ofMember(staff.subject())).stream().map(CaseSummary::of).toList());
+    }
+
+    /** The case, if the caller may see it; else {@link CaseRefusal} (404, as for one that does not exist). */
+    public CaseView open(long id, Staff staff) {
+        return QuarkusTransaction.requiringNew().call(() -> CaseView.of(visible(id, staff)));
+    }
+
+    /** The case's request ids and searches, if the caller may see it. */
+    public CaseContents contents(long id, Staff staff) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            AuditCase c = visible(id, staff);
+            return new CaseContents(c.id, c.title, c.requests.stream().map(r -> r.requestId).toList(),
+                    c.searches.stream().map(s -> SearchFilters.parse(s.query)).toList());
+        });
+    }
+
+    public CaseView create(Staff staff, NewCase spec, ChangeRecorder recorder) {
+        String title = Checked.text("a title", spec.title(), 256);
+        String description = Checked.optional("the description", spec.description(), 4096);
+        var members = new LinkedHashSet<String>();
+        members.add(staff.subject());
+        for (String m : spec.members() == null ? List.<String>of() : spec.members()) {
+            members.add(Checked.text("a member", m, 2048));
+        }
+        if (members.size() > MAX_MEMBERS) {
+            throw CaseRefusal.invalid("a case has at most " + MAX_MEMBERS + " members");
+        }
+        return QuarkusTransaction.requiringNew().call(() -> {
+            Instant now = Instant.now();
+            var c = new AuditCase();
+            c.title = title;
+            c.description = description;
+            c.createdBy = staff.subject();
+            c.createdAt = now;
+            for (String m : members) {
+                c.members.add(member(c, m, staff, now));
+            }
+            c.persistAndFlush();
+            recorder.record(c.uri(), "opened case " + c.id + " '" + title + "' members=" + members);
+            return CaseView.of(c);
+        });
+    }
+
+    public CaseView addMember(long id, Staff staff, String member, ChangeRecorder recorder) {
+        String who = Checked.text("a member", member, 2048);
+        return change(id, staff, c -> {
+            if (c.hasMember(who)) {
+                throw CaseRefusal.conflict(who + " is already a member of case " + id);
+            }
+            if (c.members.size() >= MAX_MEMBERS) {
+                throw CaseRefusal.invalid("a case has at most " + MAX_MEMBERS + " members");
+            }
+            c.members.add(member(c, who, staff, Instant.now()));
+            return "added member " + who;
+        }, recorder);
+    }
+
+    public CaseView removeMember(long id, Staff staff, String member, ChangeRecorder recorder) {
+        return change(id, staff, c -> {
+            var found = c.members.stream().filter(m -> m.member.equals(member)).findFirst()
+                    .orElseThrow(() -> CaseRefusal.conflict(member + " is not a member of case " + id));
+            if (c.members.size() == 1) {
+                throw CaseRefusal.conflict("the last member of a case cannot leave it: add another first");
+            }
+            c.members.remove(found);
+            return "removed member " + member;
+        }, recorder);
+    }
+
+    public CaseView addSearch(long id, Staff staff, String name, String query, ChangeRecorder recorder) {
+        String label = Checked.text("a name", name, 128);
+        String normal = SearchFilters.parse(query).queryString();
+        if (normal.length() > 4096) {
+            throw CaseRefusal.invalid("the search is longer than 4096 characters");
+        }
+        return change(id, staff, c -> {
+            room(c.searches);
+            var s = new CaseSearch();
+            s.auditCase = c;
+            s.name = label;
+            s.query = normal;
+            s.addedBy = staff.subject();
+            s.addedAt = Instant.now();
+            c.searches.add(s);
+            return "added search '" + label + "' " + normal;
+        }, recorder);
+    }
+
+    /** Adds a request; {@code exists} says whether the audit log holds records of it (the caller looks). */
+    public CaseView addRequest(long id, Staff staff, String requestId, boolean exists, ChangeRecorder recorder) {
+        String rid = Checked.text("a request id", requestId, 64);
+        return change(id, staff, c -> {
+            if (!exists) {
+                throw CaseRefusal.invalid("the audit log holds no record of request " + rid);
+            }
+            if (c.hasRequest(rid)) {
+                throw CaseRefusal.conflict("request " + rid + " is already in case " + id);
+            }
+            room(c.requests);
+            var r = new CaseRequest();
+            r.auditCase = c;
+            r.requestId = rid;
+            r.addedBy = staff.subject();
+            r.addedAt = Instant.now();
+            c.requests.add(r);
+            return "added request " + rid;
+        }, recorder);
+    }
+
+    public CaseView addNote(long id, Staff staff, String text, ChangeRecorder recorder) {
+        String body = Checked.text("a note", text, 8000);
+        return change(id, staff, c -> {
+            room(c.notes);
+            var n = new CaseNote();
+            n.auditCase = c;
+            n.author = staff.subject();
+            n.writtenAt = Instant.now();
+            n.text = body;
+            c.notes.add(n);
+            return "added note: " + body;
+        }, recorder);
+    }
+
+    /** Reads the case the caller may see, makes {@code change} (which returns what it did), records it, then commits. */
+    CaseView change(long id, Staff staff, Function<AuditCase, String> change, ChangeRecorder recorder) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            AuditCase c = visible(id, staff);
+            String what = change.apply(c);
+            c.persistAndFlush();
+            recorder.record(c.uri(), what);
+            return CaseView.of(c);
+        });
+    }
+
+    static AuditCase visible(long id, Staff staff) {
+        AuditCase c = AuditCase.findById(id);
+        if (c == null || !staff.sees(c)) {
+            throw CaseRefusal.notFound(id);
+        }
+        return c;
+    }
+
+    private static void room(List<?> items) {
+        if (items.size() >= MAX_ITEMS) {
+            throw CaseRefusal.invalid("a case holds at most " + MAX_ITEMS + " items of each kind");
+        }
+    }
+
+    private static CaseMember member(AuditCase c, String who, Staff by, Instant at) {
+        var m = new CaseMember();
+        m.auditCase = c;
+        m.member = who;
+        m.addedBy = by.subject();
+        m.addedAt = at;
+        return m;
+    }
+}
