@@ -46,8 +46,9 @@ public class OnlineVerifier {
         boolean broken = report.problems().stream().anyMatch(p -> p.log().equals(log.chain()));
         if (stored < live && !broken) {
             var problems = new ArrayList<>(report.problems());
-            problems.add(new Problem(log.chain(), stored + 1, 0, "this replica committed " + live
-                    + " records to log " + log.chain() + " but the database ends at " + stored + ": records were removed from its end"));
+            problems.add(Problem.of(Problem.Kind.MISSING, log.chain(), stored + 1, 0, "this replica committed " + live
+                    + " records to log " + log.chain() + " but the database ends at " + stored + ": records were removed from its end",
+                    "records up to seq " + live + " (committed by this replica)", "the last record is seq " + stored));
             return new Report(report.logs(), List.copyOf(problems), report.warnings());
         }
         return report;

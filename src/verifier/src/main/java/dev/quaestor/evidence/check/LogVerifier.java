@@ -7,6 +7,8 @@ import dev.quaestor.evidence.ExportSink;
 import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.VerifierKey;
+import dev.quaestor.evidence.check.Problem.Involved;
+import dev.quaestor.evidence.check.Problem.Kind;
 import dev.quaestor.evidence.v1.V1Checkpoint;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,9 +38,9 @@ public final class LogVerifier implements ExportSink {
     private final Map<String, LogCheck> logs = new TreeMap<>();
     private final List<Problem> problems = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
-    private final Map<String, Integer> moreRefused = new HashMap<>();
-    private final Map<String, Boolean> refusedOnce = new HashMap<>();
-    private final Map<String, Integer> refusedStamps = new HashMap<>();
+    /** Per log, the lines of the checkpoints refused, and of those whose time-stamps were refused. */
+    private final Map<String, List<Long>> refused = new HashMap<>();
+    private final Map<String, List<Long>> refusedStamps = new HashMap<>();
     /** Checkpoints that carry a token which was not checked (no TSA root was pinned). */
     private int unchecked;
     /** Checkpoint checks under way, in the export's order; each yields what to do with its outcome. */
@@ -139,16 +141,17 @@ public final class LogVerifier implements ExportSink {
         try {
             opened = SignedCheckpoint.open(note, trusted, what);
         } catch (SignedCheckpoint.Refused e) {
-            return refusal(log, size, line, e.getMessage());
+            return refusal(log, size, line, e.getMessage(), e.expected(), e.found());
         }
         Checkpoint cp = opened.checkpoint();
+        String origin = opened.signers().get(0).name() + "/" + log;
         if (opened.signerOf(log) == null) {
-            return refusal(log, size, line, what + " belongs to another log: it is for " + cp.origin() + ", not for "
-                    + opened.signers().get(0).name() + "/" + log);
+            return refusal(log, size, line, what + " belongs to another log: it is for " + cp.origin() + ", not for " + origin,
+                    "origin " + origin, "origin " + cp.origin());
         }
         if (cp.size() != size) {
             return refusal(log, size, line, what + " was altered: the line says " + Plain.n(size) + " records, the signed checkpoint "
-                    + Plain.n(cp.size()));
+                    + Plain.n(cp.size()), "size " + size + " (the line's)", "size " + cp.size() + " (signed)");
         }
         byte[] root = cp.root();
         // The checkpoint's signature holds, so it counts for the records whatever its time-stamp says.
@@ -156,7 +159,8 @@ public final class LogVerifier implements ExportSink {
         try {
             token = Anchor.find(note);
         } catch (IllegalArgumentException e) {
-            return unstamped(log, size, root, line, what + " is damaged: " + e.getMessage());
+            return unstamped(log, size, root, line, what + " is damaged: " + e.getMessage(), "a time-stamp line holding a token",
+                    e.getMessage());
         }
         if (token == null || stamps == null) {
             boolean unchecked = token != null;
@@ -169,7 +173,7 @@ public final class LogVerifier implements ExportSink {
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
             return () -> log(log).checkpoint(size, root, line, stamp);
         } catch (TimeStampCheck.Failed e) {
-            return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage());
+            return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected(), e.found());
         }
     }
 
@@ -177,10 +181,13 @@ public final class LogVerifier implements ExportSink {
      * A checkpoint whose time-stamp does not vouch for it: it counts without one, and its time-stamp is a problem
      * (the first of each log; the rest are counted).
      */
-    private Runnable unstamped(String log, long size, byte[] root, long line, String message) {
+    private Runnable unstamped(String log, long size, byte[] root, long line, String message, String expected, String found) {
         return () -> {
-            if (refusedStamps.merge(log, 1, Integer::sum) == 1) {
-                log(log).problem(new Problem(log, size, line, message));
+            List<Long> lines = refusedStamps.computeIfAbsent(log, l -> new ArrayList<>());
+            lines.add(line);
+            if (lines.size() == 1) {
+                log(log).problem(Problem.of(Kind.TIMESTAMP_REFUSED, log, size, line, message, expected, found,
+                        Involved.checkpoint(size, line)));
             }
             log(log).checkpoint(size, root, line, null);
         };
@@ -190,16 +197,26 @@ public final class LogVerifier implements ExportSink {
         String what = "the version-1 checkpoint on line " + Plain.n(line) + " (log " + c.log() + ", seq " + Plain.n(c.seq()) + ")";
         byte[] key = trusted.v1Key(c.keyId());
         if (key == null) {
-            return refusal(c.log(), c.seq(), line, what + " is signed by a key that is not trusted: version-1 key " + c.keyId());
+            return refusal(c.log(), c.seq(), line, what + " is signed by a key that is not trusted: version-1 key " + c.keyId(),
+                    "a signature by a trusted key", "version-1 key " + c.keyId());
         }
         if (!Hex.isHash(c.hash()) || !c.signedBy(key)) {
-            return refusal(c.log(), c.seq(), line, what + " has an invalid signature: it was changed after it was signed");
+            return refusal(c.log(), c.seq(), line, what + " has an invalid signature: it was changed after it was signed",
+                    "a signature that verifies", "signature " + c.signature());
         }
         return () -> log(c.log()).pin(c.seq(), c.hash(), line);
     }
 
-    private Runnable refusal(String log, long size, long line, String message) {
-        return () -> refused(log, size, line, message);
+    private Runnable refusal(String log, long size, long line, String message, String expected, String found) {
+        return () -> {
+            log(log); // the log is reported even if none of its checkpoints counts
+            List<Long> lines = refused.computeIfAbsent(log, l -> new ArrayList<>());
+            lines.add(line);
+            if (lines.size() == 1) {
+                problems.add(Problem.of(Kind.CHECKPOINT_REFUSED, log, size, line, message, expected, found,
+                        Involved.checkpoint(size, line)));
+            }
+        };
     }
 
     /** The checks need records' leaf hashes (and, for version 1, their bytes, which are always kept), nothing more. */
@@ -228,7 +245,8 @@ public final class LogVerifier implements ExportSink {
         settle();
         String log = record.log();
         if (log == null) {
-            problems.add(new Problem("?", 0, line, "the record on line " + Plain.n(line) + " names no log: it was damaged"));
+            problems.add(Problem.of(Kind.RECORD_DAMAGED, "?", 0, line, "the record on line " + Plain.n(line) + " names no log: it"
+                    + " was damaged", "a log", "none", new Involved("record", line)));
             return;
         }
         LogCheck c = last != null && last.log.equals(log) ? last : log(log);
@@ -243,37 +261,31 @@ public final class LogVerifier implements ExportSink {
         var all = new ArrayList<>(problems);
         var warned = new ArrayList<>(warnings);
         for (LogCheck c : logs.values()) {
-            c.finish(refusedOnce.containsKey(c.log));
+            c.finish(refused.containsKey(c.log));
             summaries.add(c.summary());
             all.addAll(c.problems());
             warned.addAll(c.warnings());
-            Integer more = moreRefused.get(c.log);
-            if (more != null) {
-                all.add(new Problem(c.log, 0, 0, Plain.n(more) + " more checkpoint(s) of log " + c.log
-                        + " were refused as well"));
-            }
-            int stampsRefused = refusedStamps.getOrDefault(c.log, 0);
-            if (stampsRefused > 1) {
-                all.add(new Problem(c.log, 0, 0, Plain.n(stampsRefused - 1) + " more time-stamp token(s) of log " + c.log
-                        + " were refused as well"));
-            }
+            more(Kind.CHECKPOINT_REFUSED, c.log, refused.get(c.log), " more checkpoint(s) of log ", all);
+            more(Kind.TIMESTAMP_REFUSED, c.log, refusedStamps.get(c.log), " more time-stamp token(s) of log ", all);
         }
         if (unchecked > 0) {
             warned.add(Plain.n(unchecked) + " checkpoint(s) carry an RFC 3161 time-stamp token, which was not checked: pin the"
                     + " time-stamping authority's root with --tsa-ca to check them");
         }
         if (trusted.isEmpty()) {
-            all.add(new Problem("-", 0, 0, "no key was trusted, so no checkpoint could be checked: give the log's verifier key"));
+            all.add(Problem.of(Kind.NO_TRUSTED_KEY, "-", 0, 0, "no key was trusted, so no checkpoint could be checked: give the"
+                    + " log's verifier key", "a key given with --trust", "none"));
         }
         return new Report(List.copyOf(summaries), List.copyOf(all), List.copyOf(warned));
     }
 
-    private void refused(String log, long size, long line, String message) {
-        log(log); // the log is reported even if none of its checkpoints counts
-        if (refusedOnce.putIfAbsent(log, true) == null) {
-            problems.add(new Problem(log, size, line, message));
-        } else {
-            moreRefused.merge(log, 1, Integer::sum);
+    /** Refusals after a log's first, counted in one problem: the lines of the first ten of them are its evidence. */
+    private static void more(Kind kind, String log, List<Long> lines, String what, List<Problem> out) {
+        if (lines != null && lines.size() > 1) {
+            List<Long> rest = lines.subList(1, lines.size());
+            out.add(Problem.of(kind, log, 0, 0, Plain.n(rest.size()) + what + log + " were refused as well", "none refused",
+                    Plain.n(rest.size()) + " more refused", rest.stream().limit(10).map(l -> new Involved("checkpoint", l))
+                            .toArray(Involved[]::new)));
         }
     }
 

@@ -13,10 +13,10 @@ import java.util.List;
  */
 public record SignedCheckpoint(Checkpoint checkpoint, String text, List<VerifierKey> signers) {
 
-    /** Why a checkpoint note is not accepted, in words that start with what it was called. */
-    public static final class Refused extends Exception {
-        Refused(String message) {
-            super(message, null, false, false);
+    /** Why a checkpoint note is not accepted, in words that start with what it was called; what was expected and found. */
+    public static final class Refused extends Refusal {
+        Refused(String message, String expected, String found) {
+            super(message, expected, found);
         }
     }
 
@@ -26,17 +26,20 @@ public record SignedCheckpoint(Checkpoint checkpoint, String text, List<Verifier
         try {
             opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
         } catch (SignedNote.Refused e) {
-            throw new Refused(what + switch (e.reason()) {
-                case UNTRUSTED -> " is signed by a key that is not trusted: " + String.join(", ", SignedNote.signerIds(note));
-                case INVALID_SIGNATURE -> " has an invalid signature (" + e.getMessage().replace("invalid signature by ", "key ")
-                        + "): it was changed after it was signed";
-                case MALFORMED -> " is damaged: " + e.getMessage();
-            });
+            String signers = String.join(", ", SignedNote.signerIds(note));
+            throw switch (e.reason()) {
+                case UNTRUSTED -> new Refused(what + " is signed by a key that is not trusted: " + signers, "a signature by "
+                        + String.join(", ", trusted.noteKeys().stream().map(k -> k.name() + "+" + k.keyIdHex()).toList()), signers);
+                case INVALID_SIGNATURE -> new Refused(what + " has an invalid signature (" + e.getMessage().replace(
+                        "invalid signature by ", "key ") + "): it was changed after it was signed", "a signature that verifies",
+                        e.getMessage());
+                case MALFORMED -> new Refused(what + " is damaged: " + e.getMessage(), "a signed note", e.getMessage());
+            };
         }
         try {
             return new SignedCheckpoint(Checkpoint.parse(opened.text(), note), opened.text(), opened.signers());
         } catch (SignedNote.Refused e) {
-            throw new Refused(what + " is signed but is " + e.getMessage());
+            throw new Refused(what + " is signed but is " + e.getMessage(), "a checkpoint", e.getMessage());
         }
     }
 

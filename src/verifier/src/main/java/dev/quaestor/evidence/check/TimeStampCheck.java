@@ -58,10 +58,10 @@ public final class TimeStampCheck {
     public record Stamp(Instant time, String tsa) {
     }
 
-    /** Why a token does not vouch for its checkpoint, in words. */
-    public static final class Failed extends Exception {
-        public Failed(String message) {
-            super(message, null, false, false);
+    /** Why a token does not vouch for its checkpoint, in words; what was expected and what was found. */
+    public static final class Failed extends Refusal {
+        Failed(String message, String expected, String found) {
+            super(message, expected, found);
         }
     }
 
@@ -108,38 +108,42 @@ public final class TimeStampCheck {
         try {
             t = new TimeStampToken(new CMSSignedData(token));
         } catch (CMSException | TSPException | IOException | RuntimeException e) {
-            throw new Failed("is not an RFC 3161 time-stamp token: it was damaged");
+            throw new Failed("is not an RFC 3161 time-stamp token: it was damaged", "an RFC 3161 time-stamp token", "bytes that are not one");
         }
         TimeStampTokenInfo info = t.getTimeStampInfo();
         if (!NISTObjectIdentifiers.id_sha256.equals(info.getMessageImprintAlgOID())
                 || !MessageDigest.isEqual(info.getMessageImprintDigest(), Anchor.imprint(text))) {
-            throw new Failed("is over a different text: its message imprint is not the SHA-256 of this checkpoint");
+            throw new Failed("is over a different text: its message imprint is not the SHA-256 of this checkpoint",
+                    "SHA-256 " + HexFormat.of().formatHex(Anchor.imprint(text)), info.getMessageImprintAlgOID() + " "
+                    + HexFormat.of().formatHex(info.getMessageImprintDigest()));
         }
         Collection<X509CertificateHolder> named = t.getCertificates().getMatches(t.getSID());
         if (named.isEmpty()) {
-            throw new Failed("does not carry its TSA's certificate, so it cannot be checked (tokens must be requested with certReq)");
+            throw new Failed("does not carry its TSA's certificate, so it cannot be checked (tokens must be requested with certReq)",
+                    "the certificate of the token's signer", "none");
         }
         X509CertificateHolder holder = named.iterator().next();
         String tsa = holder.getSubject().toString();
         try {
             t.validate(new JcaSimpleSignerInfoVerifierBuilder().build(holder));
         } catch (TSPException | OperatorCreationException | GeneralSecurityException | RuntimeException e) {
-            throw new Failed("does not verify: " + e.getMessage() + " (TSA " + tsa + ")");
+            throw new Failed("does not verify: " + e.getMessage() + " (TSA " + tsa + ")", "a signature by " + tsa, e.getMessage());
         }
         Instant time = info.getGenTime().toInstant();
         chain(holder, t, time, tsa);
         Duration accuracy = accuracy(info.getGenTimeAccuracy());
         if (signed == null) {
-            throw new Failed("cannot be placed in time: the checkpoint has no time line");
+            throw new Failed("cannot be placed in time: the checkpoint has no time line", "a time line", "none");
         }
         if (time.plus(accuracy).isBefore(signed.truncatedTo(ChronoUnit.SECONDS))) {
             throw new Failed("was made at " + time + ", before the checkpoint's own time " + signed
-                    + ": the checkpoint's time is not when it was signed");
+                    + ": the checkpoint's time is not when it was signed", "at or after " + signed, time.toString());
         }
         if (time.minus(accuracy).isAfter(signed.plus(maxDelay))) {
             throw new Failed("was made at " + time + ", " + words(Duration.between(signed, time)) + " after the checkpoint's time "
                     + signed + "; a checkpoint is anchored within " + words(maxDelay)
-                    + " (--tsa-max-delay): a later token does not show when it was signed");
+                    + " (--tsa-max-delay): a later token does not show when it was signed", "by " + signed.plus(maxDelay),
+                    time.toString());
         }
         return new Stamp(time, tsa);
     }
@@ -179,7 +183,7 @@ public final class TimeStampCheck {
             chained.put(key, new Instant[] {from, to});
         } catch (GeneralSecurityException e) {
             throw new Failed("is from a TSA whose certificate (" + tsa + ") does not chain to a pinned TSA root (--tsa-ca) at the"
-                    + " token's time " + time);
+                    + " token's time " + time, "a chain to " + String.join("; ", roots()), tsa);
         }
     }
 

@@ -19,12 +19,12 @@ import java.util.Set;
 
 /**
  * A command's arguments: its positional values, {@code --trust} keys and {@code --tsa-ca} roots
- * (repeatable), {@code --tsa-max-delay}, {@code --out}, and flags.
+ * (repeatable), {@code --tsa-max-delay}, {@code --out}, {@code --json}, and flags.
  */
 final class Args {
 
     /** Options that take a value. */
-    private static final Set<String> VALUED = Set.of("--trust", "--out", "--tsa-ca", "--tsa-max-delay");
+    private static final Set<String> VALUED = Set.of("--trust", "--out", "--tsa-ca", "--tsa-max-delay", "--json");
 
     final List<String> positional = new ArrayList<>();
     final List<String> trust = new ArrayList<>();
@@ -32,6 +32,7 @@ final class Args {
     final List<String> flags = new ArrayList<>();
     String out;
     String tsaMaxDelay;
+    String json;
 
     /** Reads {@code args}; {@code allowed} are the options this command takes. */
     static Args parse(List<String> args, Set<String> allowed) throws UsageError {
@@ -51,6 +52,7 @@ final class Args {
                         case "--trust" -> a.trust.add(v);
                         case "--tsa-ca" -> a.tsaCa.add(v);
                         case "--tsa-max-delay" -> a.tsaMaxDelay = v;
+                        case "--json" -> a.json = v;
                         default -> a.out = v;
                     }
                 } else {

@@ -26,10 +26,12 @@ public final class Main {
             Usage: java -jar quaestor-verify.jar COMMAND ...
 
               verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]
-                     [--partial] [--plain]
+                     [--partial] [--plain] [--json FILE]
                   Checks every log in an export (JSON Lines): no record changed, missing, inserted or moved,
                   and every signed checkpoint matches the records. Names the first broken record of each log,
-                  with its seq and line. With --tsa-ca, checks each checkpoint's time-stamp token (made at
+                  with its seq and line, and each problem's evidence: the value expected, the value found
+                  and the lines involved. --json FILE: the report as JSON too (- for standard output,
+                  instead of the text). With --tsa-ca, checks each checkpoint's time-stamp token (made at
                   most --tsa-max-delay after the checkpoint, default 1h) and says up to where time-stamps
                   vouch for the records. --partial: the export covers only part of the logs (a time range).
                   --plain: read the export line by line with the plain reader only (slower; the same checks).

@@ -11,19 +11,20 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code verify EXPORT --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h] [--partial] [--plain]}:
- * checks whole logs from an export.
+ * {@code verify EXPORT --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h] [--partial] [--plain] [--json FILE]}:
+ * checks whole logs from an export; prints the report, each problem with its evidence, and with {@code --json} writes
+ * it as JSON ({@link ReportJson}; {@code -}: on standard output, instead of the text).
  */
 final class VerifyCommand {
 
     static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]"
-            + " [--partial] [--plain]";
+            + " [--partial] [--plain] [--json FILE]";
 
     private VerifyCommand() {
     }
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
-        Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--plain"));
+        Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--plain", "--json"));
         args.expect(1, "one export file: " + USAGE);
         TrustedKeys trusted = args.trusted();
         TimeStampCheck stamps = args.stamps();
@@ -33,6 +34,13 @@ final class VerifyCommand {
         Args.readExport(file, verifier, args.has("--plain"));
         Report report = verifier.finish();
         double seconds = (System.nanoTime() - started) / 1e9;
+        if (args.json != null) {
+            if (args.json.equals("-")) {
+                out.print(ReportJson.of(report));
+                return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;
+            }
+            Args.write(args.json, ReportJson.of(report));
+        }
         print(report, trusted, stamps, out);
         long records = report.records();
         out.printf("%s: %s records in %d log(s), read in %.2f s%s%n", report.ok() ? "VERIFIED" : "NOT VERIFIED",
@@ -73,14 +81,14 @@ final class VerifyCommand {
             }
             for (Problem p : report.problems()) {
                 if (p.log().equals(s.log())) {
-                    out.println("  PROBLEM: " + p.message());
+                    print(p, "  ", out);
                 }
             }
         }
         for (Problem p : report.problems()) {
             if (report.logs().stream().noneMatch(s -> s.log().equals(p.log()))) {
                 out.println();
-                out.println("PROBLEM: " + p.message());
+                print(p, "", out);
             }
         }
         if (!report.warnings().isEmpty()) {
@@ -88,5 +96,16 @@ final class VerifyCommand {
             report.warnings().forEach(w -> out.println("WARNING: " + w));
         }
         out.println();
+    }
+
+    /** A problem and its evidence; values from the export shown with control characters escaped. */
+    private static void print(Problem p, String indent, PrintStream out) {
+        out.println(indent + "PROBLEM: " + p.message());
+        out.println(indent + "  expected: " + RecordWords.visible(p.evidence().expected()));
+        out.println(indent + "  found:    " + RecordWords.visible(p.evidence().found()));
+        if (!p.evidence().involved().isEmpty()) {
+            out.println(indent + "  lines:    " + RecordWords.visible(String.join("; ", p.evidence().involved().stream()
+                    .map(Problem.Involved::toString).toList())));
+        }
     }
 }

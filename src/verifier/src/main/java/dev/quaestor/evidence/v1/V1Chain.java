@@ -33,14 +33,25 @@ public final class V1Chain {
         pins.put(seq, new Pin(hash, line));
     }
 
+    /**
+     * Why a verified version-1 check does not hold, with its evidence: the stored hash (or link) expected, the one
+     * found, and the line of the checkpoint involved (0: none).
+     */
+    public record Break(Reason reason, String message, String expected, String found, long checkpointLine) {
+
+        /** A record changed, a broken link, a record other than the one a checkpoint pins, two checkpoints of one seq. */
+        public enum Reason { CHANGED, LINK, PINNED, SPLIT }
+    }
+
     /** If a checkpoint of {@code seq} was already given, why this one conflicts with it (null if it names the same record). */
-    public String conflict(long seq, String hash, long line, String log) {
+    public Break conflict(long seq, String hash, long line, String log) {
         Pin earlier = pins.get(seq);
         if (earlier == null || earlier.hash.equals(hash)) {
             return null;
         }
-        return "two signed version-1 checkpoints of log " + log + " at seq " + Plain.n(seq) + " (lines " + Plain.n(earlier.line)
-                + " and " + Plain.n(line) + ") name different records: two different histories of the log were signed";
+        return new Break(Break.Reason.SPLIT, "two signed version-1 checkpoints of log " + log + " at seq " + Plain.n(seq)
+                + " (lines " + Plain.n(earlier.line) + " and " + Plain.n(line) + ") name different records: two different"
+                + " histories of the log were signed", earlier.hash, hash, earlier.line);
     }
 
     /** Whether a checkpoint pins record {@code seq} with exactly this stored hash (an archive marker's). */
@@ -70,19 +81,21 @@ public final class V1Chain {
      *
      * @param record the record in words, such as "record 7 of log c1 (line 12)"
      */
-    public String check(CanonicalRecord r, String storedHash, long seq, String record) {
+    public Break check(CanonicalRecord r, String storedHash, long seq, String record) {
         if (!Hex.matches(storedHash, r.v1Hash())) {
-            return record + " was changed after it was written: its content no longer matches its hash";
+            return new Break(Break.Reason.CHANGED, record + " was changed after it was written: its content no longer matches"
+                    + " its hash", storedHash, Hex.of(r.v1Hash()), 0);
         }
         if (prev != null && !prev.equals(r.prev())) {
-            return record + " does not link to the record before it (its prev is not that record's hash): the record before"
-                    + " was changed and its hash recomputed, or records were removed or inserted";
+            return new Break(Break.Reason.LINK, record + " does not link to the record before it (its prev is not that record's"
+                    + " hash): the record before was changed and its hash recomputed, or records were removed or inserted", prev,
+                    r.prev(), 0);
         }
         prev = storedHash;
         Pin pin = pins.isEmpty() ? null : pins.get(seq);
         if (pin != null && !pin.hash.equals(storedHash)) {
-            return record + " is not the record the signed version-1 checkpoint on line " + Plain.n(pin.line)
-                    + " names: the log was rewritten up to it";
+            return new Break(Break.Reason.PINNED, record + " is not the record the signed version-1 checkpoint on line "
+                    + Plain.n(pin.line) + " names: the log was rewritten up to it", pin.hash, storedHash, pin.line);
         }
         return null;
     }

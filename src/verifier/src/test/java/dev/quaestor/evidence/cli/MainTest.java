@@ -1,8 +1,12 @@
 package dev.quaestor.evidence.cli;
 
+import dev.quaestor.evidence.FlatJson;
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.TestLog;
 import dev.quaestor.evidence.check.LogVerifierTest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -11,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +98,26 @@ class MainTest {
         assertTrue(broken.out.contains("  PROBLEM: record 60 of log replica-a (line " + (i + 1) + ") was changed after it was written:"
                 + " its content no longer matches its hash\n"), broken.out);
         assertTrue(broken.out.contains("NOT VERIFIED: 104 records"), broken.out);
+        // With its evidence: the stored hash, the hash of the content as it is now, the record's line.
+        Map<String, String> changed = FlatJson.read(lines.get(i), i + 1);
+        String storedHash = changed.remove("hash");
+        changed.remove("type");
+        String contentHash = Hex.of(RecordFormat.leafHash(changed));
+        assertTrue(broken.out.contains("its content no longer matches its hash\n    expected: " + storedHash + "\n    found:    "
+                + contentHash + "\n    lines:    record 60 (line " + (i + 1) + ")\n"), broken.out);
+        Result json = main("verify", export.toString(), "--trust", key.toString(), "--json", "-");
+        assertEquals(1, json.code);
+        assertTrue(json.out.startsWith("{\"verified\":false,\"records\":104,\"logs\":[{\"log\":\"replica-a\",\"records\":104,"),
+                json.out);
+        assertTrue(json.out.contains(",\"problems\":[{\"kind\":\"RECORD_CHANGED\",\"log\":\"replica-a\",\"seq\":60,\"line\":"
+                + (i + 1) + ",\"message\":\"record 60 of log replica-a (line " + (i + 1) + ") was changed after it was written: its"
+                + " content no longer matches its hash\",\"expected\":\"" + storedHash + "\",\"found\":\"" + contentHash
+                + "\",\"involved\":[{\"what\":\"record 60\",\"line\":" + (i + 1) + "}]}],\"warnings\":["), json.out);
+        assertFalse(json.out.contains("PROBLEM"), "--json - prints the JSON instead of the text");
+        Result both = main("verify", export.toString(), "--trust", key.toString(), "--json", path("report.json"));
+        assertEquals(1, both.code);
+        assertTrue(both.out.contains("    expected: " + storedHash), both.out);
+        assertEquals(json.out, Files.readString(dir.resolve("report.json")));
         // The plain reader, line by line, finds the same.
         Result plain = main("verify", export.toString(), "--trust", key.toString(), "--plain");
         assertEquals(1, plain.code);

@@ -1,0 +1,100 @@
+package dev.quaestor.evidence.check;
+
+import dev.quaestor.evidence.CanonicalRecord;
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.check.Problem.Involved;
+import dev.quaestor.evidence.check.Problem.Kind;
+import dev.quaestor.evidence.v1.V1Chain;
+import dev.quaestor.evidence.v1.V1Record;
+
+/**
+ * Each record of one log against its stored hash, in the format version it names: versions 2 and 3 by their leaf
+ * hash, which the log's tree then takes; version 1 by its own stored hash, its link to the record before and the
+ * version-1 checkpoints that pin it ({@link V1Chain}). Versions 2 and 3 mix freely (a record is written in the lowest
+ * that holds its fields); version 1 only comes first.
+ */
+final class RecordHashes {
+
+    /** The part of the log in format version 1, if any. */
+    final V1Chain v1 = new V1Chain();
+    private final LogCheck log;
+    private final SignedRoots roots;
+    private boolean v1Seen;
+    private boolean v2Seen;
+    private boolean v3Seen;
+
+    RecordHashes(LogCheck log, SignedRoots roots) {
+        this.log = log;
+        this.roots = roots;
+    }
+
+    /** The record's leaf hash; null if it does not hold (the log is told why). */
+    byte[] leaf(CanonicalRecord r, String storedHash, long seq, long line) {
+        String version = r.version();
+        boolean v3 = RecordFormat.V3.equals(version);
+        if (v3 || RecordFormat.V2.equals(version)) {
+            v3Seen |= v3;
+            v2Seen |= !v3;
+            if (unknownField(r, seq, line)) {
+                return null;
+            }
+            byte[] leaf = r.leaf();
+            if (!Hex.matches(storedHash, leaf)) {
+                log.fail(Kind.RECORD_CHANGED, seq, line, log.record(seq, line) + " was changed after it was written: its content"
+                        + " no longer matches its hash", storedHash, Hex.of(leaf), Involved.record(seq, line));
+                return null;
+            }
+            return leaf;
+        }
+        if (!V1Record.VERSION.equals(version)) {
+            log.fail(Kind.RECORD_DAMAGED, seq, line, log.record(seq, line) + " is in a format this verifier does not know (v="
+                    + version + "): it was damaged, or a newer verifier is needed", "format version 1, 2 or 3", "v=" + version,
+                    Involved.record(seq, line));
+            return null;
+        }
+        if (v2Seen || v3Seen) {
+            log.fail(Kind.OUT_OF_ORDER, seq, line, log.record(seq, line) + " is in format version 1 but follows records in"
+                    + " version 2 or 3: a log moves from version 1 to later versions, never back, so records were moved or inserted",
+                    "format version 2 or 3", "format version 1", Involved.record(seq, line));
+            return null;
+        }
+        v1Seen = true;
+        if (unknownField(r, seq, line)) {
+            return null;
+        }
+        V1Chain.Break b = v1.check(r, storedHash, seq, log.record(seq, line));
+        if (b != null) {
+            Kind kind = switch (b.reason()) {
+                case CHANGED -> Kind.RECORD_CHANGED;
+                case LINK -> Kind.LINK_BROKEN;
+                default -> Kind.ROOT_MISMATCH;
+            };
+            Involved record = Involved.record(seq, line);
+            log.fail(kind, seq, line, b.message(), b.expected(), b.found(), b.checkpointLine() == 0 ? new Involved[] {record}
+                    : new Involved[] {record, new Involved("version-1 checkpoint of record " + seq, b.checkpointLine())});
+            return null;
+        }
+        if (v1.isPinned(seq)) {
+            roots.signedThrough = Math.max(roots.signedThrough, seq);
+            roots.matched++;
+        }
+        return r.leaf();
+    }
+
+    private boolean unknownField(CanonicalRecord r, long seq, long line) {
+        if (r.unknownField() == null) {
+            return false;
+        }
+        log.fail(Kind.UNKNOWN_FIELD, seq, line, log.record(seq, line) + " holds a field the format does not define (\""
+                + r.unknownField() + "\"), which its hash would not cover: it was changed after it was written",
+                "the fields of format version " + r.version(), "\"" + r.unknownField() + "\"", Involved.record(seq, line));
+        return true;
+    }
+
+    /** The format versions the log holds, for its summary: "1", "1 then 2 and 3", "3", "-" for none. */
+    String formats() {
+        String later = v3Seen ? (v2Seen ? "2 and 3" : "3") : v2Seen ? "2" : null;
+        return v1Seen ? (later == null ? "1" : "1 then " + later) : later == null ? "-" : later;
+    }
+}
