@@ -6,6 +6,7 @@ import dev.quaestor.support.Modern;
 import dev.quaestor.support.SseEvents;
 import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.TestPolicies;
+import dev.quaestor.support.Wait;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -16,13 +17,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@code subscriptions/listen} (2026-07-28) over raw HTTP: the acknowledgement grants only what policy
@@ -61,7 +61,8 @@ class ListenTest {
         }
         open.clear();
         if (Files.deleteIfExists(POLICY)) {
-            waitFor("the test policy's removal", 10_000, () -> !String.valueOf(policyHealth().get("files")).contains("listen-test"));
+            Wait.until("the test policy's removal", Duration.ofSeconds(10),
+                    () -> !String.valueOf(policyHealth().get("files")).contains("listen-test"));
         }
     }
 
@@ -77,23 +78,12 @@ class ListenTest {
                     resources: [%s]
                     subjects: {subjects: [erin]}
                 """.formatted(String.join(", ", List.of(resources).stream().map(r -> "\"" + r + "\"").toList())));
-        waitFor("the policy edit to be active", 15_000, () -> "ok".equals(policyHealth().get("state"))
+        Wait.until("the policy edit to be active", Duration.ofSeconds(15), () -> "ok".equals(policyHealth().get("state"))
                 && !before.equals(policyHealth().get("revision")));
     }
 
     private static Map<String, Object> policyHealth() {
         return dev.quaestor.support.ActivePolicy.state();
-    }
-
-    private static void waitFor(String what, long millis, Supplier<Boolean> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (System.nanoTime() < deadline) {
-            if (condition.get()) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        fail("not within " + millis + " ms: " + what);
     }
 
     private static void write(String uri, String text) throws Exception {

@@ -4,15 +4,16 @@ import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.TestPolicies;
+import dev.quaestor.support.Wait;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,6 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /** Policy files edited under the running server: picked up, refused when broken, recovered, with no failed request. */
 @QuarkusTest
@@ -42,7 +42,8 @@ class PolicyReloadTest {
     @AfterEach
     void cleanUp() throws Exception {
         Files.deleteIfExists(FILE);
-        waitFor("the test file's removal to be picked up", () -> "ok".equals(policyHealth().get("state"))
+        Wait.until("the test file's removal to be picked up", Duration.ofSeconds(5), Duration.ofMillis(100),
+                () -> "ok".equals(policyHealth().get("state"))
                 && !String.valueOf(policyHealth().get("files")).contains("reload-test"));
     }
 
@@ -57,17 +58,6 @@ class PolicyReloadTest {
     }
 
     private static final String ADMIN = TestIssuer.tokenFor("admin");
-
-    private static void waitFor(String what, Supplier<Boolean> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (condition.get()) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        fail("not within 5 s: " + what);
-    }
 
     private static int bobReads(String token, String session) {
         Object code = Rpc.call(token, session, READ_RELOADABLE).extract().path("error.code");
@@ -125,13 +115,15 @@ class PolicyReloadTest {
         try {
             // 1. An edit takes effect within 5 s.
             Files.writeString(FILE, GRANT);
-            waitFor("the grant to take effect", () -> bobReads(bob, bobSession) == 0);
+            Wait.until("the grant to take effect", Duration.ofSeconds(5), Duration.ofMillis(100),
+                    () -> bobReads(bob, bobSession) == 0);
             String granted = (String) policyHealth().get("revision");
             assertTrue(!granted.equals(before));
 
             // 2. A broken file is refused: the old decision holds, and /admin/policy says why.
             Files.writeString(FILE, GRANT.replace("effect: allow", "efect: allow"));
-            waitFor("the refusal to be reported", () -> "degraded".equals(policyHealth().get("state")));
+            Wait.until("the refusal to be reported", Duration.ofSeconds(5), Duration.ofMillis(100),
+                    () -> "degraded".equals(policyHealth().get("state")));
             Map<String, Object> degraded = policyHealth();
             assertTrue(String.valueOf(degraded.get("error")).contains("reload-test.yaml:5: unknown key 'efect'"), degraded.toString());
             assertEquals(granted, degraded.get("revision"));
@@ -140,7 +132,8 @@ class PolicyReloadTest {
 
             // 3. Fixing the file recovers.
             Files.writeString(FILE, GRANT.replace("subjects: [bob]", "subjects: [nobody]"));
-            waitFor("recovery", () -> "ok".equals(policyHealth().get("state")) && bobReads(bob, bobSession) == -32003);
+            Wait.until("recovery", Duration.ofSeconds(5), Duration.ofMillis(100),
+                    () -> "ok".equals(policyHealth().get("state")) && bobReads(bob, bobSession) == -32003);
         } finally {
             stop.set(true);
             reader.join();

@@ -6,6 +6,7 @@ import dev.quaestor.support.RecordingTransport;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.TestPolicies;
+import dev.quaestor.support.Wait;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -29,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Subscriptions end to end with the official MCP Java SDK client: a file under a test-only
@@ -63,7 +62,8 @@ class SubscriptionsTest {
         open.forEach(McpSyncClient::closeGracefully);
         open.clear();
         if (Files.deleteIfExists(POLICY)) {
-            waitFor("the test policy's removal", 10_000, () -> !String.valueOf(policyHealth().get("files")).contains("subscriptions-test"));
+            Wait.until("the test policy's removal", Duration.ofSeconds(10),
+                    () -> !String.valueOf(policyHealth().get("files")).contains("subscriptions-test"));
         }
     }
 
@@ -80,23 +80,12 @@ class SubscriptionsTest {
                     resources: [%s]
                     subjects: {subjects: [dave]}
                 """.formatted(String.join(", ", List.of(resources).stream().map(r -> "\"" + r + "\"").toList())));
-        waitFor("the policy edit to be active", 15_000, () -> "ok".equals(policyHealth().get("state"))
+        Wait.until("the policy edit to be active", Duration.ofSeconds(15), () -> "ok".equals(policyHealth().get("state"))
                 && !before.equals(policyHealth().get("revision")));
     }
 
     private static Map<String, Object> policyHealth() {
         return dev.quaestor.support.ActivePolicy.state();
-    }
-
-    private static void waitFor(String what, long millis, Supplier<Boolean> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (System.nanoTime() < deadline) {
-            if (condition.get()) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        fail("not within " + millis + " ms: " + what);
     }
 
     private record Watcher(McpSyncClient client, RecordingTransport recorder, List<String> updatedContents) {
@@ -140,23 +129,15 @@ class SubscriptionsTest {
     private static void awaitStreamOpen(Watcher w) throws Exception {
         Path probes = ProvidersProfile.WATCHED.resolve("probe");
         Files.createDirectories(probes);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
+        Wait.until("the client's stream to open", Duration.ofSeconds(10), () -> {
             long since = System.nanoTime();
             Path probe = Files.createTempFile(probes, "probe", ".txt");
             try {
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-                while (System.nanoTime() < until) {
-                    if (w.listChangedSince(since)) {
-                        return;
-                    }
-                    Thread.sleep(20);
-                }
+                return Wait.holdsWithin(Duration.ofSeconds(1), () -> w.listChangedSince(since));
             } finally {
                 Files.deleteIfExists(probe);
             }
-        }
-        fail("the client's stream did not open within 10 s");
+        });
     }
 
     /**
@@ -167,7 +148,7 @@ class SubscriptionsTest {
     private static void throughThePipeline(Watcher w) throws Exception {
         int seen = w.updates(CONTROL).size();
         write(CONTROL, "barrier " + System.nanoTime() + "\n");
-        waitFor("the control file's notification", 2_000, () -> w.updates(CONTROL).size() > seen);
+        Wait.until("the control file's notification", Duration.ofSeconds(2), () -> w.updates(CONTROL).size() > seen);
     }
 
     private static void write(String uri, String text) throws Exception {
@@ -183,11 +164,11 @@ class SubscriptionsTest {
 
         long written = System.nanoTime();
         write(A, "a2\n");
-        waitFor("notifications/resources/updated for a.txt", 2_000, () -> !dave.updates(A).isEmpty());
+        Wait.until("notifications/resources/updated for a.txt", Duration.ofSeconds(2), () -> !dave.updates(A).isEmpty());
         long latencyMs = TimeUnit.NANOSECONDS.toMillis(dave.updates(A).get(0) - written);
         assertTrue(latencyMs < 2_000, "notified after " + latencyMs + " ms");
         // The SDK re-reads an updated resource and hands the new content to the consumer.
-        waitFor("the SDK to read the new content", 5_000, () -> dave.updatedContents().contains(A + "=a2\n"));
+        Wait.until("the SDK to read the new content", Duration.ofSeconds(5), () -> dave.updatedContents().contains(A + "=a2\n"));
 
         // Revoke a.txt (the control file stays granted); the reload must be active before the next change.
         grantDave(CONTROL);
@@ -197,7 +178,7 @@ class SubscriptionsTest {
         write(A, "a3\n");
         write(CONTROL, "c2\n");
         // Positive control: the pipeline is alive and delivers what dave may still read...
-        waitFor("the control file's notification", 2_000, () -> !dave.updates(CONTROL).isEmpty());
+        Wait.until("the control file's notification", Duration.ofSeconds(2), () -> !dave.updates(CONTROL).isEmpty());
         // ...but nothing about the file he may no longer read, once a later change has been through the pipeline too.
         throughThePipeline(dave);
         assertEquals(before, dave.updates(A).size(), "no notification for a revoked URI: " + dave.recorder().notifications());
@@ -228,12 +209,12 @@ class SubscriptionsTest {
         dave.client().subscribeResource(new McpSchema.SubscribeRequest(A));
         dave.client().subscribeResource(new McpSchema.SubscribeRequest(CONTROL));
         write(A, "a4\n");
-        waitFor("a.txt's notification while subscribed", 2_000, () -> !dave.updates(A).isEmpty());
+        Wait.until("a.txt's notification while subscribed", Duration.ofSeconds(2), () -> !dave.updates(A).isEmpty());
         dave.client().unsubscribeResource(new McpSchema.UnsubscribeRequest(A));
         int before = dave.updates(A).size();
         write(A, "a5\n");
         write(CONTROL, "c3\n");
-        waitFor("the control file's notification", 2_000, () -> !dave.updates(CONTROL).isEmpty());
+        Wait.until("the control file's notification", Duration.ofSeconds(2), () -> !dave.updates(CONTROL).isEmpty());
         throughThePipeline(dave);
         assertEquals(before, dave.updates(A).size(), "no notification after unsubscribe");
 
@@ -252,7 +233,7 @@ class SubscriptionsTest {
         for (int i = 0; i < 20; i++) {
             write(A, "burst " + i + "\n");
         }
-        waitFor("the burst's notification", 2_000, () -> !dave.updates(A).isEmpty());
+        Wait.until("the burst's notification", Duration.ofSeconds(2), () -> !dave.updates(A).isEmpty());
         throughThePipeline(dave);
         // 20 writes in a few milliseconds fall into one or two coalescing windows (300 ms).
         assertTrue(dave.updates(A).size() <= 2, dave.updates(A).size() + " notifications for one burst");
@@ -307,7 +288,7 @@ class SubscriptionsTest {
             // The new branch is a list change. Only once a poll (every 500 ms in this profile) has seen the branch
             // is moving it an update of its files; a list change can also come from an earlier poll's news, so a
             // move that a poll saw together with the new branch (a list change only) is followed by another.
-            waitFor("list_changed for the new branch", 6_000, () -> bob.listChangedSince(created));
+            Wait.until("list_changed for the new branch", Duration.ofSeconds(6), () -> bob.listChangedSince(created));
             String content = null;
             for (int move = 1; move <= 3 && bob.updates(uri).isEmpty(); move++) {
                 content = "# Handbook, changed " + move + "\n";
@@ -324,9 +305,9 @@ class SubscriptionsTest {
                     Thread.sleep(20);
                 }
             }
-            waitFor("updated for the moved ref's file", 6_000, () -> !bob.updates(uri).isEmpty());
+            Wait.until("updated for the moved ref's file", Duration.ofSeconds(6), () -> !bob.updates(uri).isEmpty());
             String expected = uri + "=" + content;
-            waitFor("the SDK to read the new content", 5_000, () -> bob.updatedContents().contains(expected));
+            Wait.until("the SDK to read the new content", Duration.ofSeconds(5), () -> bob.updatedContents().contains(expected));
             git.branchDelete().setBranchNames("notify-test").setForce(true).call();
         }
     }

@@ -7,6 +7,7 @@ import dev.quaestor.support.NodeClient;
 import dev.quaestor.support.RecordingTransport;
 import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.TestPolicies;
+import dev.quaestor.support.Wait;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Two real clients side by side against one server: the official MCP Java SDK (a 2025 revision, with a
@@ -67,7 +66,8 @@ class TwoClientsTest {
             ts.close();
         }
         if (Files.deleteIfExists(POLICY)) {
-            waitFor("the test policy's removal", 10_000, () -> !String.valueOf(policyHealth().get("files")).contains("two-clients"));
+            Wait.until("the test policy's removal", Duration.ofSeconds(10),
+                    () -> !String.valueOf(policyHealth().get("files")).contains("two-clients"));
         }
     }
 
@@ -83,23 +83,12 @@ class TwoClientsTest {
                     resources: [%s]
                     subjects: {subjects: [dave, erin]}
                 """.formatted(String.join(", ", List.of(resources).stream().map(r -> "\"" + r + "\"").toList())));
-        waitFor("the policy edit to be active", 15_000, () -> "ok".equals(policyHealth().get("state"))
+        Wait.until("the policy edit to be active", Duration.ofSeconds(15), () -> "ok".equals(policyHealth().get("state"))
                 && !before.equals(policyHealth().get("revision")));
     }
 
     private static Map<String, Object> policyHealth() {
         return dev.quaestor.support.ActivePolicy.state();
-    }
-
-    private static void waitFor(String what, long millis, Supplier<Boolean> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (System.nanoTime() < deadline) {
-            if (condition.get()) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        fail("not within " + millis + " ms: " + what);
     }
 
     private static void write(String uri, String text) throws Exception {
@@ -116,24 +105,16 @@ class TwoClientsTest {
     private static void awaitStreamOpen(RecordingTransport recorder) throws Exception {
         Path probes = ProvidersProfile.WATCHED.resolve("probe");
         Files.createDirectories(probes);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
+        Wait.until("the Java client's stream to open", Duration.ofSeconds(10), () -> {
             long since = System.nanoTime();
             Path probe = Files.createTempFile(probes, "probe", ".txt");
             try {
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-                while (System.nanoTime() < until) {
-                    if (recorder.notifications().stream().anyMatch(n -> n.nanoTime() >= since
-                            && n.method().equals("notifications/resources/list_changed"))) {
-                        return;
-                    }
-                    Thread.sleep(20);
-                }
+                return Wait.holdsWithin(Duration.ofSeconds(1), () -> recorder.notifications().stream()
+                        .anyMatch(n -> n.nanoTime() >= since && n.method().equals("notifications/resources/list_changed")));
             } finally {
                 Files.deleteIfExists(probe);
             }
-        }
-        fail("the Java client's stream did not open within 10 s");
+        });
     }
 
     @Test
@@ -229,7 +210,7 @@ class TwoClientsTest {
         long writtenNanos = System.nanoTime();
         long writtenMillis = System.currentTimeMillis();
         write(A, "two-clients-1\n");
-        waitFor("the Java client's notification", 2_000, () -> !updates(recorder, A).isEmpty());
+        Wait.until("the Java client's notification", Duration.ofSeconds(2), () -> !updates(recorder, A).isEmpty());
         assertTrue(updates(recorder, A).get(0) - writtenNanos < TimeUnit.SECONDS.toNanos(2));
         JsonNode tsUpdate = ts.ok("wait", Map.of("uri", A, "since", writtenMillis, "ms", 2_000));
         assertTrue(tsUpdate.path("received").asBoolean(), "the TypeScript client's notification within 2 s");
@@ -242,7 +223,7 @@ class TwoClientsTest {
         long revokedMillis = System.currentTimeMillis();
         write(A, "two-clients-2\n");
         write(CONTROL, "two-clients-control\n");
-        waitFor("the Java client's control notification", 2_000, () -> !updates(recorder, CONTROL).isEmpty());
+        Wait.until("the Java client's control notification", Duration.ofSeconds(2), () -> !updates(recorder, CONTROL).isEmpty());
         assertTrue(ts.ok("wait", Map.of("uri", CONTROL, "since", revokedMillis, "ms", 2_000)).path("received").asBoolean(),
                 "the TypeScript client's control notification: its stream is alive");
         assertFalse(ts.ok("wait", Map.of("uri", A, "since", revokedMillis, "ms", 2_000)).path("received").asBoolean(),
