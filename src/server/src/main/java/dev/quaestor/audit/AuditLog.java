@@ -2,6 +2,7 @@ package dev.quaestor.audit;
 
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Application;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,10 +36,21 @@ public class AuditLog {
     private final WriterLease lease;
 
     /**
+     * The application whose stop has begun. A job or request still running while the container ends its beans can
+     * reach the log after it was closed, and the container then makes a new one: that one must not take the lease
+     * and start a writer, for nothing would ever stop them and the next start of this log would find it held.
+     */
+    private static volatile Application stopping;
+
+    /**
      * Opens the log on {@code ds} and starts its writer. Public: a log is opened outside the container too, by tools
      * that write a log of their own (the audit benchmarks); whoever opens one so ends it with {@link #close}.
      */
     public AuditLog(@io.quarkus.agroal.DataSource(AuditPools.WRITER) AgroalDataSource ds, AuditConfig config, MeterRegistry metrics) {
+        Application app = Application.currentApplication();
+        if (app != null && app == stopping) {
+            throw new AuditUnavailableException(new IllegalStateException("the application is stopping: the audit log is not opened again"));
+        }
         this.key = SigningKey.load(config);
         this.trusted = PinnedKeys.load(config, key.verifierKey());
         this.logName = config.logName();
@@ -160,6 +172,7 @@ public class AuditLog {
 
     /** Shutdown commits what is queued and signs the final head (runs before the datasource closes). */
     void shutdown(@Observes @Priority(1) ShutdownEvent ev) {
+        stopping = Application.currentApplication();
         close();
     }
 

@@ -291,7 +291,7 @@ final class GroupCommitWriter {
 
     /** Takes the lease before the log's head is read, and checks it is still held every few seconds after. */
     private void checkLease() throws java.sql.SQLException {
-        if (lease != null && (head == null || System.nanoTime() - leaseCheckedAt > TimeUnit.SECONDS.toNanos(5))) {
+        if (lease != null && (head == null || lease.givenBack() || System.nanoTime() - leaseCheckedAt > TimeUnit.SECONDS.toNanos(5))) {
             lease.take();
             leaseCheckedAt = System.nanoTime();
         }

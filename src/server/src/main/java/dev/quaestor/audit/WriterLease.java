@@ -27,7 +27,7 @@ final class WriterLease implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(WriterLease.class);
 
-    /** Another live process holds the lease: this one must write nothing into the log. */
+    /** Another live process holds the lease, or this one gave it back: this one must write nothing into the log. */
     static final class Taken extends RuntimeException {
         Taken(String message) {
             super(message, null, false, false);
@@ -40,6 +40,7 @@ final class WriterLease implements AutoCloseable {
     private final long key;
     private Connection held;
     private boolean none;
+    private boolean givenBack;
 
     WriterLease(DataSource ds, String chain, String origin) {
         this.ds = ds;
@@ -50,10 +51,14 @@ final class WriterLease implements AutoCloseable {
 
     /**
      * Takes the lease, or checks that it is still held (taking it again on a new connection if the database ended
-     * the old one). Throws {@link Taken} if another process holds it, {@link SQLException} if the database cannot be
-     * asked (then nothing may be written yet either).
+     * the old one). Throws {@link Taken} if another process holds it, or if this one gave it back (a writer still
+     * finishing after its stop writes nothing more, and never takes the lease again), {@link SQLException} if the
+     * database cannot be asked (then nothing may be written yet either).
      */
     synchronized void take() throws SQLException {
+        if (givenBack) {
+            throw new Taken("the writer lease of log " + origin + " was given back: this process writes nothing more into it");
+        }
         if (none) {
             return;
         }
@@ -106,9 +111,15 @@ final class WriterLease implements AutoCloseable {
         }
     }
 
+    /** Whether {@link #close} gave the lease back. */
+    synchronized boolean givenBack() {
+        return givenBack;
+    }
+
     /** Gives the lease back (after the writer's last record): the next process may write the log at once. */
     @Override
     public synchronized void close() {
+        givenBack = true;
         if (held == null) {
             return;
         }

@@ -10,7 +10,8 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The writer lease on PostgreSQL: a second lease on a log that is held is refused with the setting to change, and
- * granted once the first is given back; a lease whose connection the database ended is taken again on a new one.
+ * granted once the first is given back; a lease given back is never taken again; a lease whose connection the database
+ * ended is taken again on a new one.
  */
 class WriterLeaseTest {
 
@@ -39,6 +40,20 @@ class WriterLeaseTest {
         }
         second.take();
         second.close();
+    }
+
+    @Test
+    void aLeaseGivenBackIsNeverTakenAgainAndLeavesTheLogFree() throws Exception {
+        String chain = "lease-" + System.nanoTime();
+        var lease = new WriterLease(database(), chain, "quaestor.audit/" + chain);
+        lease.take();
+        lease.close();
+        // A writer still finishing after its stop asks again: refused, and the log stays free for the next process.
+        var again = assertThrows(WriterLease.Taken.class, lease::take);
+        assertTrue(again.getMessage().contains("given back"), again.getMessage());
+        var next = new WriterLease(database(), chain, "quaestor.audit/" + chain);
+        next.take();
+        next.close();
     }
 
     @Test
