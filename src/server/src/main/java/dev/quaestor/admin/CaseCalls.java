@@ -1,0 +1,73 @@
+package dev.quaestor.admin;
+
+import dev.quaestor.audit.AuditConfig;
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.cases.AuditCase;
+import dev.quaestor.cases.CaseRefusal;
+import dev.quaestor.cases.CasesConfig;
+import dev.quaestor.cases.ChangeRecorder;
+import dev.quaestor.cases.Staff;
+import dev.quaestor.identity.Identity;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.ForbiddenException;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * How a call about a case is let in and recorded: the caller must hold the auditor or the case administrator role
+ * (else 403, on record); a change is recorded as {@code ADMIN} before it is stored; a refusal is recorded with its
+ * outcome, then answered with its status and reason.
+ */
+@RequestScoped
+public class CaseCalls {
+
+    private final StaffAccess access;
+    private final String auditorRole;
+    private final String caseAdminRole;
+
+    CaseCalls(StaffAccess access, AuditConfig audit, CasesConfig config) {
+        this.access = access;
+        this.auditorRole = audit.auditorRole();
+        this.caseAdminRole = config.adminRole();
+    }
+
+    /** The caller, if they hold the auditor or the case administrator role; else 403, on record as {@code kind}. */
+    Staff staff(HttpServerRequest http, AuditEvent.Kind kind, String method) {
+        Identity who = access.identity();
+        boolean admin = who.roles().contains(caseAdminRole);
+        if (!admin && !who.roles().contains(auditorRole)) {
+            access.record(kind, new StaffAccess.Judged(method, null, false, "forbidden", null), http);
+            throw new ForbiddenException();
+        }
+        return new Staff(who.subject(), admin);
+    }
+
+    /** Puts a change on record ({@code ADMIN}, allowed) under the uri the change names. */
+    ChangeRecorder recorder(String method, HttpServerRequest http) {
+        return (uri, detail) -> access.record(AuditEvent.Kind.ADMIN, new StaffAccess.Judged(method, uri, true, "ok", detail), http);
+    }
+
+    /** Records a read that was allowed, under the case's uri (none for the list of cases). */
+    void read(String method, Long caseId, String detail, HttpServerRequest http) {
+        access.record(AuditEvent.Kind.AUDIT_READ, new StaffAccess.Judged(method, caseId == null ? null : AuditCase.uriOf(caseId),
+                true, "ok", detail), http);
+    }
+
+    /** A change: made (and recorded before it is stored) by {@code change}; a refusal recorded and answered. */
+    Response change(String method, Long caseId, HttpServerRequest http, Supplier<Response> change) {
+        try {
+            return change.get();
+        } catch (CaseRefusal r) {
+            return refused(AuditEvent.Kind.ADMIN, method, caseId, r, http);
+        }
+    }
+
+    /** Records the refusal, then answers it: the status, and the reason (for a case not seen, the same as for none). */
+    Response refused(AuditEvent.Kind kind, String method, Long caseId, CaseRefusal r, HttpServerRequest http) {
+        String uri = caseId == null ? null : AuditCase.uriOf(caseId);
+        access.record(kind, new StaffAccess.Judged(method, uri, false, r.outcome(), r.getMessage()), http);
+        return Response.status(r.status()).entity(Map.of("error", r.getMessage())).build();
+    }
+}
