@@ -17,7 +17,9 @@
 # verify the file with the offline verifier (it must start at seq 1 or right after an earlier marker
 # and end at a signed checkpoint); then, in one transaction, write an archive marker per chain
 # (last archived seq and hash, which a signed checkpoint must vouch for) and detach and drop the partitions.
-# If anything fails, nothing is dropped.
+# It refuses the current month and a month whose archive file exists before it writes anything. If anything fails,
+# nothing is dropped. The retention job (dev.quaestor.retention.RetentionJob, a CronJob in deploy/) does this on a
+# schedule, one month at a time, keeping the records under legal holds first.
 set -euo pipefail
 
 usage() { echo "usage: $0 BEFORE_MONTH(YYYY-MM) OUT_DIR --trust PUBLIC_KEY [--tsa-ca TSA_ROOT]" >&2; exit 2; }
@@ -28,19 +30,29 @@ tsa=()
 [[ $month =~ ^[0-9]{4}-(0[1-9]|1[0-2])$ ]] || usage
 before="${month}-01T00:00:00Z"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-verifier="$here/../src/verifier/target/quaestor-verify.jar"
-if [[ ! -f $verifier ]]; then
-  (cd "$here/.." && ./mvnw -B -q -pl src/verifier -am package -DskipTests) >&2
-fi
 psql=(psql -X -q -At -v ON_ERROR_STOP=1)
 
+# Every refusal comes before anything is written: the current month (or a later one), and an archive already made.
+future=$("${psql[@]}" -c "SELECT '$before'::timestamptz > date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'")
+if [[ $future == t ]]; then
+  echo "refusing to archive the current month or later (before $before); nothing was written" >&2
+  exit 1
+fi
+file="$out/audit-archive-before-$month.jsonl"
+if [[ -e $file ]]; then
+  echo "refusing: $file exists, the months before $month were already archived; nothing was written" >&2
+  exit 1
+fi
 partitions=$("${psql[@]}" -c "SELECT string_agg(p::text, ' ') FROM quaestor_audit_archivable('$before') p")
 if [[ -z $partitions ]]; then
   echo "nothing to archive before $before"
   exit 0
 fi
+verifier="$here/../src/verifier/target/quaestor-verify.jar"
+if [[ ! -f $verifier ]]; then
+  (cd "$here/.." && ./mvnw -B -q -pl src/verifier -am package -DskipTests) >&2
+fi
 mkdir -p "$out"
-file="$out/audit-archive-before-$month.jsonl"
 echo "exporting $partitions to $file"
 "${psql[@]}" -v FETCH_COUNT=10000 -c "SELECT * FROM quaestor_audit_archive_export('$before')" > "$file"
 records=$(grep -c '"type" *: *"record"' "$file" || true)

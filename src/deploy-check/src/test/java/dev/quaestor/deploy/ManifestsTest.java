@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -20,6 +21,7 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
@@ -133,6 +135,44 @@ class ManifestsTest {
         // Without a JDBC URL Quarkus treats the datasource as unconfigured and the run exits 0 having migrated nothing.
         assertFalse(configOf(r, c).getOrDefault("QUAESTOR_DB_URL", "").isBlank(), "the Job sees QUAESTOR_DB_URL");
         assertEquals("quaestor-db-owner", baseName(env(c, "QUAESTOR_DB_USER").getValueFrom().getSecretKeyRef().getName()));
+    }
+
+    @ParameterizedTest
+    @MethodSource("overlays")
+    void retentionRunsOnScheduleAsTheOwnerOntoItsArchiveVolume(Path overlay) throws Exception {
+        Rendered r = Rendered.render(overlay);
+        CronJob cron = r.one(CronJob.class, "quaestor-retention");
+        assertEquals("Forbid", cron.getSpec().getConcurrencyPolicy(), "one run at a time");
+        PodSpec pod = cron.getSpec().getJobTemplate().getSpec().getTemplate().getSpec();
+        assertPodHardened(r, pod);
+        assertEquals("Never", pod.getRestartPolicy());
+        Container c = pod.getContainers().get(0);
+        assertEquals(r.one(Deployment.class, "quaestor").getSpec().getTemplate().getSpec().getContainers().get(0).getImage(),
+                c.getImage(), "the same image as the server");
+        assertEquals("dev.quaestor.retention.RetentionJob", c.getCommand().get(c.getCommand().size() - 1));
+        assertEquals(Set.of("quaestor-db-owner"), secretsReferenced(c), "the owner's credentials, never the application's");
+        assertEquals("quaestor-db-owner", baseName(env(c, "QUAESTOR_DB_OWNER_USER").getValueFrom().getSecretKeyRef().getName()));
+        assertFalse(configOf(r, c).getOrDefault("QUAESTOR_DB_URL", "").isBlank(), "the job sees QUAESTOR_DB_URL");
+        int age = Integer.parseInt(configOf(r, c).get("QUAESTOR_RETENTION_AGE_MONTHS"));
+        assertTrue(age >= 1, "the current month is never archived");
+        List<String> args = c.getArgs();
+        assertEquals("run", args.get(0));
+        String out = args.get(args.indexOf("--out") + 1);
+        String archive = c.getVolumeMounts().stream().filter(m -> m.getMountPath().equals(out)).findFirst()
+                .orElseThrow(() -> new AssertionError("--out " + out + " is a mounted volume")).getName();
+        String claim = pod.getVolumes().stream().filter(v -> v.getName().equals(archive)).findFirst().orElseThrow()
+                .getPersistentVolumeClaim().getClaimName();
+        assertNotNull(r.one(PersistentVolumeClaim.class, claim), "the archive volume is a PersistentVolumeClaim of the overlay");
+        String trust = args.get(args.indexOf("--trust") + 1);
+        assertTrue(c.getVolumeMounts().stream().anyMatch(m -> trust.startsWith(m.getMountPath() + "/") && Boolean.TRUE.equals(m.getReadOnly())),
+                "the verifier key is mounted read-only, from outside the database");
+        if (overlay.getFileName().toString().equals("prod")) {
+            assertTrue(args.contains("--tsa-ca"), "prod anchors, so its archives' time-stamps are checked too");
+        }
+        NetworkPolicy np = r.one(NetworkPolicy.class, "quaestor-retention");
+        assertEquals(cron.getSpec().getJobTemplate().getSpec().getTemplate().getMetadata().getLabels(), np.getSpec().getPodSelector().getMatchLabels());
+        assertTrue(np.getSpec().getIngress() == null || np.getSpec().getIngress().isEmpty(), "the job accepts nothing");
+        np.getSpec().getEgress().forEach(rule -> assertTrue(Set.of(5432, 53).containsAll(ports(rule.getPorts()))));
     }
 
     @ParameterizedTest

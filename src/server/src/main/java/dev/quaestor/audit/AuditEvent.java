@@ -63,7 +63,12 @@ public record AuditEvent(Instant time, String requestId, Kind kind, Caller calle
          * Refused attempts past a limit, counted rather than recorded one by one: count, first, last, and the URIs
          * they named (10.2.1.4). Each refusal it counts was answered only once it had committed.
          */
-        ATTEMPT_SUMMARY
+        ATTEMPT_SUMMARY,
+        /**
+         * A run of the retention job: the months it archived (files, SHA-256, markers), the records it kept for which
+         * legal hold, or why it refused or stopped (10.5.1, 10.7).
+         */
+        AUDIT_RETENTION
     }
 
     public AuditEvent {
