@@ -17,8 +17,13 @@ public class ConsolePage {
     }
 
     public TemplateInstance of(Template template, String title) {
+        return of(template.instance(), title);
+    }
+
+    /** As {@link #of(Template, String)}, for the instance of a type-safe template ({@code @CheckedTemplate}). */
+    public TemplateInstance of(TemplateInstance instance, String title) {
         String subject = access.identity().subject();
-        return template.data("title", title).data("who", subject).data("auth", access.authContext())
+        return instance.data("title", title).data("who", subject).data("auth", access.authContext())
                 .data("auditor", access.isAuditor()).data("csrf", csrf.token(subject));
     }
 

@@ -1,0 +1,85 @@
+package dev.quaestor.console;
+
+import dev.quaestor.audit.AuditRow;
+import dev.quaestor.cases.CaseRecords;
+import dev.quaestor.cases.CaseRefusal;
+import dev.quaestor.cases.CaseSummary;
+import dev.quaestor.cases.CaseView;
+import dev.quaestor.cases.Cases;
+import dev.quaestor.cases.CasesConfig;
+import dev.quaestor.cases.HoldView;
+import dev.quaestor.cases.Holds;
+import dev.quaestor.cases.Staff;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+
+/**
+ * The cases pages: my cases (or every case, for the case administrator role), and one case: its requests with their
+ * records, its searches with their counts, its holds and where their release stands, its notes, and its history (the
+ * audit records under its uri). A case the caller does not see is answered as absent (404). Each view is recorded.
+ */
+@Path("/console/cases")
+@Produces(MediaType.TEXT_HTML)
+public class CasePages {
+
+    @CheckedTemplate(basePath = "console/cases")
+    static class Templates {
+        static native TemplateInstance list(List<CaseSummary> cases);
+
+        static native TemplateInstance show(CaseView c, CaseRecords.Counted counted, List<HoldView> holds, List<AuditRow> history);
+
+        static native TemplateInstance absent(long id);
+    }
+
+    private final ConsoleAccess access;
+    private final ConsolePage page;
+    private final Cases cases;
+    private final Holds holds;
+    private final CaseRecords records;
+    private final String caseAdminRole;
+
+    CasePages(ConsoleAccess access, ConsolePage page, Cases cases, Holds holds, CaseRecords records, CasesConfig config) {
+        this.access = access;
+        this.page = page;
+        this.cases = cases;
+        this.holds = holds;
+        this.records = records;
+        this.caseAdminRole = config.adminRole();
+    }
+
+    @GET
+    public TemplateInstance list() {
+        access.view(ConsoleAccess.Area.AUDIT, "console/cases", null);
+        return page.of(Templates.list(cases.visibleTo(staff())), "Cases");
+    }
+
+    @GET
+    @Path("{id}")
+    public Response show(@PathParam("id") long id) {
+        access.view(ConsoleAccess.Area.AUDIT, "console/case", "case=" + id);
+        Staff staff = staff();
+        CaseView c;
+        List<HoldView> held;
+        try {
+            c = cases.open(id, staff);
+            held = holds.ofCase(id, staff);
+        } catch (CaseRefusal r) {
+            return Response.status(404).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                    .entity(page.of(Templates.absent(id), "No such case")).build();
+        }
+        return Response.ok(page.of(Templates.show(c, records.of(c), held, records.history(id)), "Case " + id + ": " + c.title()))
+                .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
+    }
+
+    private Staff staff() {
+        var who = access.identity();
+        return new Staff(who.subject(), who.roles().contains(caseAdminRole));
+    }
+}

@@ -1,0 +1,94 @@
+package dev.quaestor.console;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Browser;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.specification.RequestSpecification;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The cases pages in Chromium: a member lists their cases and opens one, and sees its requests with their record
+ * counts, its search with its count, its hold and where its release stands, its notes and its history; someone who
+ * is not a member is told there is no such case, and each view is on record.
+ */
+@QuarkusTest
+class CasePagesTest {
+
+    private static WebDriver browser;
+
+    @BeforeAll
+    static void startBrowser() throws Exception {
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    private static RequestSpecification as(String user) {
+        return given().header("Authorization", "Bearer " + TestIssuer.tokenFor(user)).contentType("application/json");
+    }
+
+    private static List<String> cells(String table, String cssClass) {
+        return browser.findElements(By.cssSelector("#" + table + " td." + cssClass)).stream().map(WebElement::getText).toList();
+    }
+
+    @Test
+    void aMemberSeesTheCaseWithItsCountsHoldsAndHistoryAndOthersDoNot() {
+        String token = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(token, "2025-06-18");
+        String rid = Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\","
+                + "\"params\":{\"uri\":\"file:///docs/trials/onco-734/summary.md\"}}").statusCode(200).extract().header("X-Request-Id");
+        long id = as("auditor").body("{\"title\":\"Console case\",\"description\":\"seen in the browser\",\"members\":[\"auditor2\"]}")
+                .post("/audit/cases").then().statusCode(201).extract().jsonPath().getLong("id");
+        as("auditor").body("{\"requestId\":\"" + rid + "\"}").post("/audit/cases/" + id + "/requests").then().statusCode(200);
+        as("auditor").body("{\"name\":\"that read\",\"query\":\"subject=alice&uriPrefix=file:///docs/trials/onco-734/summary.md\"}")
+                .post("/audit/cases/" + id + "/searches").then().statusCode(200);
+        as("auditor").body("{\"text\":\"First look.\"}").post("/audit/cases/" + id + "/notes").then().statusCode(200);
+        long hold = as("auditor").body("{\"scope\":\"CASE\",\"from\":\"2026-01-01T00:00:00Z\",\"reason\":\"keep it\"}")
+                .post("/audit/cases/" + id + "/holds").then().statusCode(201).extract().jsonPath().getLong("id");
+        as("auditor").body("{\"reason\":\"done\"}").post("/audit/cases/" + id + "/holds/" + hold + "/release-request").then().statusCode(200);
+
+        String base = "http://127.0.0.1:" + RestAssured.port;
+        Browser.signIn(browser, base + "/console/cases", "auditor2");
+        assertTrue(browser.findElement(By.id("cases")).getText().contains("Console case"), browser.getPageSource());
+        browser.findElement(By.linkText(Long.toString(id))).click();
+        Browser.waiting(browser).until(d -> d.getTitle().contains("Case " + id));
+        assertEquals(List.of("2"), cells("requests", "count"), "the read's DECISION and OUTCOME");
+        long matched = AuditRow.list("subject = 'alice' AND uri LIKE 'file:///docs/trials/onco-734/summary.md%'").size();
+        assertEquals(List.of(Long.toString(matched)), cells("searches", "count"));
+        assertEquals(List.of("release asked"), cells("holds", "state"));
+        assertTrue(browser.findElement(By.id("members")).getText().contains("auditor2"));
+        assertTrue(browser.getPageSource().contains("First look."));
+        String history = browser.findElement(By.id("history")).getText();
+        for (String m : List.of("audit/cases/create", "audit/cases/add-request", "audit/cases/add-search", "audit/cases/add-note",
+                "audit/cases/hold/put", "audit/cases/hold/ask-release")) {
+            assertTrue(history.contains(m), m + " in " + history);
+        }
+        var views = AuditRow.list("subject = 'auditor2' AND method = 'console/case' AND detail = ?", "case=" + id);
+        assertEquals(1, views.size(), "the view is on record");
+
+        browser.manage().deleteAllCookies();
+        Browser.signIn(browser, base + "/console/cases/" + id, "auditor3");
+        assertTrue(browser.findElement(By.id("absent")).getText().contains("no case " + id), browser.getPageSource());
+        browser.get(base + "/console/cases");
+        assertTrue(!browser.findElement(By.id("cases")).getText().contains("Console case"));
+        browser.manage().deleteAllCookies();
+    }
+}
