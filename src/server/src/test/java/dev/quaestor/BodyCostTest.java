@@ -1,9 +1,11 @@
 package dev.quaestor;
 
 import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Modern;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A large body pays for its size before it is parsed: past the subject's budget of body bytes (2 MiB, refilled at
  * 256 KiB a second) a body over 16 KiB is refused with 429 / -32004 without being parsed, on record, while the same
- * subject's small requests and another subject's requests are served.
+ * subject's small requests and another subject's requests are served. A body is read, charged and parsed once,
+ * whichever door of the endpoint it arrives at.
  */
 @QuarkusTest
 class BodyCostTest {
@@ -47,5 +50,25 @@ class BodyCostTest {
         Rpc.call(bob, bobSession, PING).statusCode(200);
         assertTrue(AuditRow.count("subject = ? AND outcome = 'cap:body-bytes'", "mallory-bytes") >= 1,
                 "the refusals are on record");
+    }
+
+    @Test
+    void aPostAtTheListenDoorThatIsNoListenIsChargedOnceAndRecordedUnderOneRequestId() {
+        String token = TestIssuer.sign(TestIssuer.claims("mallory-door"));
+        String uri = "file:///docs/readme.md";
+        // Its Mcp-Method header sends it to the listen door; its body is a resources/read: a header mismatch, refused on
+        // record. Two of them pay 1.8 MB of the 2 MiB budget; charged twice each, the second would be refused for size.
+        String pad = "x".repeat(900_000);
+        for (int i = 0; i < 2; i++) {
+            String body = Modern.body(i, "resources/read", "\"uri\":\"" + uri + "\",\"pad\":\"" + pad + "\"");
+            var r = Modern.as(token, "subscriptions/listen").header("Mcp-Name", uri).body(body).post("/mcp").then().extract();
+            assertEquals(400, r.statusCode(), r.asString());
+            assertEquals(-32020, r.jsonPath().getInt("error.code"), r.asString());
+            String requestId = r.header("X-Request-Id");
+            List<AuditRow> records = AuditRow.list("subject = ? AND request_id = ?", "mallory-door", requestId);
+            assertEquals(1, records.size(), "one record under the request's one id");
+            assertEquals("header-mismatch", records.get(0).outcome);
+        }
+        assertEquals(2, AuditRow.count("subject = ?", "mallory-door"), "nothing else is on record for the two requests");
     }
 }

@@ -6,13 +6,17 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
-/** Maps a verified token's claims to an {@link Identity} according to {@link IdentityConfig}. */
+/**
+ * Reads a verified token's claims: the {@link Identity} they map to according to {@link IdentityConfig}, when the
+ * token expires, and what follows its client across requests.
+ */
 @ApplicationScoped
 public class IdentityMapper {
 
@@ -29,6 +33,31 @@ public class IdentityMapper {
     public Identity of(SecurityIdentity security) {
         Identity mapped = security.getAttribute(MAPPED);
         return mapped != null ? mapped : map((JsonWebToken) security.getPrincipal());
+    }
+
+    /** When the current request's verified token expires; null if it says nothing of it. */
+    public Instant expiry(SecurityIdentity security) {
+        if (security.getPrincipal() instanceof JsonWebToken token && token.getExpirationTime() > 0) {
+            return Instant.ofEpochSecond(token.getExpirationTime());
+        }
+        return null;
+    }
+
+    /**
+     * What follows one client without a session: the token's {@code sid}, else its {@code jti}, tagged with which
+     * it is and cut to 128 characters; null if the token has neither.
+     */
+    public String correlationId(SecurityIdentity security) {
+        if (!(security.getPrincipal() instanceof JsonWebToken token)) {
+            return null;
+        }
+        Object sid = token.getClaim("sid");
+        String value = sid != null ? String.valueOf(sid).replace("\"", "") : token.getTokenID();
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String tagged = (sid != null ? "sid:" : "jti:") + value;
+        return tagged.length() <= 128 ? tagged : tagged.substring(0, 128);
     }
 
     public Identity map(JsonWebToken token) {

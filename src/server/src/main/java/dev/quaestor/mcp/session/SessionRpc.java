@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RequestIds;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.mcp.limits.BatchBytes;
@@ -63,9 +64,14 @@ public class SessionRpc {
 
     private static final Logger LOG = Logger.getLogger(SessionRpc.class);
 
-    /** The HTTP request around one 2025 POST. */
+    /** The HTTP request around one 2025 POST, GET or DELETE. */
     public record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, Instant tokenExpiry,
             String sessionHeader, VersionHeader version) {
+
+        /** Who made the request, in the session {@code s}. */
+        public Caller callerIn(SessionStore.Session s) {
+            return identity.caller(sourceIp, userAgent).inSession(s.id()).following(null, s.clientInfo());
+        }
     }
 
     private final SessionStore sessions;

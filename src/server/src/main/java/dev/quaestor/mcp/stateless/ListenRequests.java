@@ -54,10 +54,12 @@ public class ListenRequests {
     private final ObjectMapper json;
     private final int maxUris;
     private final CapRefusals refusals;
+    private final StatelessRpc rpc;
 
     ListenRequests(ResourcePipeline pipeline, ListenStreams streams, ObjectMapper json, SubscriptionConfig config,
-            CapRefusals refusals) {
+            CapRefusals refusals, StatelessRpc rpc) {
         this.refusals = refusals;
+        this.rpc = rpc;
         this.pipeline = pipeline;
         this.streams = streams;
         this.json = json;
@@ -65,10 +67,19 @@ public class ListenRequests {
     }
 
     /**
-     * The stream of a checked listen request, or the answer refusing it (answered as ordinary JSON,
-     * before any stream opens). {@code tokenExpiry}: the stream ends gracefully then.
+     * The stream of a listen request, or the answer refusing it (answered as ordinary JSON, before any stream opens):
+     * the request is checked as every 2026-07-28 request is ({@link StatelessRpc#check}) first. {@code tokenExpiry}:
+     * the stream ends gracefully then.
      */
-    public Listen open(Check.Passed c, Instant tokenExpiry, Sse sse) {
+    public Listen open(JsonNode root, StatelessRpc.Inbound in, Instant tokenExpiry, Sse sse) {
+        Check checked = rpc.check(root, in);
+        if (checked instanceof Check.Answered refused) {
+            return new Listen.Refused(refused.answer());
+        }
+        return open((Check.Passed) checked, tokenExpiry, sse);
+    }
+
+    private Listen open(Check.Passed c, Instant tokenExpiry, Sse sse) {
         RequestContext ctx = c.ctx();
         String rid = ctx.requestId();
         if (!streams.hasRoom()) {

@@ -108,7 +108,7 @@ public class StatelessRpc {
      * Steps 1 to 5 of the checks: the refusal's {@link Answer} (or 202 for a notification), else the
      * request that passed them.
      */
-    public Check check(JsonNode root, Inbound in) {
+    Check check(JsonNode root, Inbound in) {
         String rid = in.requestId();
         if (!root.isObject()) {
             return new Check.Answered(

@@ -1,0 +1,63 @@
+package dev.quaestor.mcp.session;
+
+import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.mcp.wire.TextResponse;
+import dev.quaestor.subscription.SubscriptionStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * A DELETE to the endpoint: the client ends its 2025 session. The end is audited ({@code SESSION_CLOSE}) before
+ * anything is ended; then the session, its stream on this replica and its subscriptions end. A missing session id
+ * is 400; an unknown, ended or another subject's session 404; an end that cannot be recorded 503, and nothing ends.
+ */
+@ApplicationScoped
+public class SessionEnds {
+
+    private static final Logger LOG = Logger.getLogger(SessionEnds.class);
+
+    private final SessionStore sessions;
+    private final SessionAudit audit;
+    private final EventStreams streams;
+    private final SubscriptionStore subscriptions;
+
+    SessionEnds(SessionStore sessions, SessionAudit audit, EventStreams streams, SubscriptionStore subscriptions) {
+        this.sessions = sessions;
+        this.audit = audit;
+        this.streams = streams;
+        this.subscriptions = subscriptions;
+    }
+
+    public Response end(SessionRpc.Inbound in) {
+        String requestId = in.requestId();
+        String sessionId = in.sessionHeader();
+        if (sessionId == null || sessionId.isBlank()) {
+            return TextResponse.status(400, requestId);
+        }
+        String subject = in.identity().subject();
+        Optional<SessionStore.Session> session = sessions.find(sessionId, subject);
+        if (session.isEmpty()) {
+            return TextResponse.status(404, requestId);
+        }
+        SessionStore.Session s = session.get();
+        try {
+            audit.deleted(requestId, in.callerIn(s), s.protocolVersion());
+        } catch (AuditUnavailableException e) {
+            return TextResponse.of(503, "Service unavailable: the audit log cannot record this request", requestId);
+        }
+        if (!sessions.end(sessionId, subject)) {
+            return TextResponse.status(404, requestId);
+        }
+        // The stream here ends now; a stream on another replica ends at that replica's next check.
+        streams.close(sessionId);
+        try {
+            subscriptions.removeSession(sessionId);
+        } catch (RuntimeException e) {
+            // The session has ended, so its subscriptions can never be delivered; the sweep removes them.
+            LOG.warnf("subscriptions of ended session could not be removed: %s", e.toString());
+        }
+        return TextResponse.status(204, requestId);
+    }
+}
