@@ -8,23 +8,23 @@ import dev.quaestor.policy.Facts;
  * One request as the pipeline sees it: a server-issued request id (returned to the client in every
  * error and in {@code X-Request-Id}), the verified caller, where the call came from, what follows
  * the client across requests (an MCP session, or without one the token's {@code sid}/{@code jti}
- * and the client's declared name), and the protocol {@link Revision} it speaks.
+ * and the client's declared name), and the protocol revision it speaks ({@link Protocol}).
  */
 public record RequestContext(String requestId, Identity identity, String sourceIp, String userAgent,
-        String sessionId, String correlationId, String clientInfo, Revision revision, Facts facts) {
+        String sessionId, String correlationId, String clientInfo, Protocol protocol, Facts facts) {
 
     public RequestContext(String requestId, Identity identity, String sourceIp, String userAgent, String sessionId,
-            String correlationId, String clientInfo, Revision revision) {
-        this(requestId, identity, sourceIp, userAgent, sessionId, correlationId, clientInfo, revision,
+            String correlationId, String clientInfo, Protocol protocol) {
+        this(requestId, identity, sourceIp, userAgent, sessionId, correlationId, clientInfo, protocol,
                 Facts.now(sourceIp));
     }
 
     public String protocolVersion() {
-        return revision.name();
+        return protocol.name();
     }
 
     public ReasonCodes codes() {
-        return revision.codes();
+        return protocol.codes();
     }
 
     public Caller caller() {

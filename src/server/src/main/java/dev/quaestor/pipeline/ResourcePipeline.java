@@ -35,7 +35,7 @@ import org.jboss.logging.Logger;
  *       audited by {@link #rejectFraming} and committed before it is answered; policy is never consulted for
  *       such a request.</li>
  *   <li><b>Canonical URI</b>: a URI with no canonical form is refused ({@link Reason#INVALID_URI}); on a revision
- *       that asks for it ({@link Revision#canonicalUrisOnly}) so is one not already canonical. Audited.</li>
+ *       that asks for it ({@link Protocol#canonicalUrisOnly}) so is one not already canonical. Audited.</li>
  *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.</li>
  *   <li><b>Rate limit</b> from the policy's {@code limits:} ({@link Reason#RATE_LIMITED}), whatever the verdict: every
  *       request pays for what it asks, a refused one as much as an admitted one (a refusal at the steps above too),

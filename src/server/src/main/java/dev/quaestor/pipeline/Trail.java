@@ -83,7 +83,7 @@ final class Trail {
 
     /**
      * The canonical form of {@code raw}, or an audited refusal ({@link Reason#INVALID_URI}) for a URI that has none
-     * and, on a revision that asks for canonical URIs only ({@link Revision#canonicalUrisOnly}), for one that is not
+     * and, on a revision that asks for canonical URIs only ({@link Protocol#canonicalUrisOnly}), for one that is not
      * already canonical: the answer then names the canonical form, and nothing is judged or served under another
      * string than the one the client sent. The refused request pays for what it asked first.
      */
@@ -99,7 +99,7 @@ final class Trail {
             throw refuse(Verdict.DENY, "refused", null,
                     new Refusal(Reason.INVALID_URI, "Invalid resource URI: " + e.getMessage(), Refusal.uriData(raw)));
         }
-        if (ctx.revision().canonicalUrisOnly() && !canonical.toString().equals(raw)) {
+        if (ctx.protocol().canonicalUrisOnly() && !canonical.toString().equals(raw)) {
             uri = raw;
             charge(canonical, Verdict.DENY, 1);
             var data = Refusal.uriData(raw);
@@ -244,7 +244,7 @@ final class Trail {
      * stored only if the {@code DECISION} is.
      */
     void served(Outcome outcome) {
-        write(outcome, ctx.revision().declaresCacheScope() && cache != null ? cache.scope() : null);
+        write(outcome, ctx.protocol().declaresCacheScope() && cache != null ? cache.scope() : null);
     }
 
     /** The {@code OUTCOME} of a response that broke off, or will not be written, with what was read of it. */

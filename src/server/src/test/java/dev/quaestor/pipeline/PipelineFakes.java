@@ -42,7 +42,7 @@ final class PipelineFakes {
     static RequestContext request(String requestId) {
         var who = new Identity("alice", "client-a", null, Set.of("reader"), Set.of(), Set.of());
         return new RequestContext(requestId, who, "10.0.0.1", "test", "session-1", null, null,
-                new Revision("2025-11-25", reason -> -32000 - reason.ordinal(), false, false));
+                new Protocol("2025-11-25", reason -> -32000 - reason.ordinal(), false, false));
     }
 
     /** The audit log: stores what it takes unless told to refuse it, and an OUTCOME only if its DECISION was stored. */

@@ -14,8 +14,8 @@ import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
 import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
+import dev.quaestor.mcp.wire.Generation;
 import dev.quaestor.mcp.wire.McpHeaders;
-import dev.quaestor.mcp.wire.RefusalErrors;
 import dev.quaestor.mcp.wire.WireErrors;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -165,29 +165,19 @@ public class CapRefusals {
         });
     }
 
-    /** A refusal at {@code cap} as a 2025 JSON-RPC answer (sent once it is on record). */
-    public Answer legacy(JsonNode id, Cap cap, Caller caller, String method, String detail, String requestId) {
+    /** A refusal at {@code cap} as a JSON-RPC answer in the generation's shape (sent once it is on record). */
+    public Answer answer(Generation generation, JsonNode id, Cap cap, Caller caller, String method, String detail,
+            String requestId) {
         RecordedRefusal record;
         try {
             record = record(cap, caller, method, detail, requestId);
         } catch (AuditUnavailableException e) {
-            return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(), requestId, 503, Map.of("Retry-After", "5"));
+            return WireErrors.error(generation, id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(), requestId, 503,
+                    Map.of("Retry-After", "5"));
         }
-        Answer answer = WireErrors.legacy(id, cap.code, cap.message, data(cap), record.requestId(), cap.status, headers(cap));
-        return Answer.afterCommit(record, answer, WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(),
-                record.requestId(), 503, Map.of("Retry-After", "5")));
-    }
-
-    /** A refusal at {@code cap} as a 2026-07-28 JSON-RPC answer (sent once it is on record). */
-    public Answer modern(JsonNode id, Cap cap, Caller caller, String method, String detail, String requestId) {
-        RecordedRefusal record;
-        try {
-            record = record(cap, caller, method, detail, requestId);
-        } catch (AuditUnavailableException e) {
-            return WireErrors.modern(id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(), requestId, 503, Map.of("Retry-After", "5"));
-        }
-        Answer answer = WireErrors.modern(id, cap.code, cap.message, data(cap), record.requestId(), cap.status, headers(cap));
-        return RefusalErrors.afterCommit(record, answer, id, record.requestId());
+        Answer answer = WireErrors.error(generation, id, cap.code, cap.message, data(cap), record.requestId(), cap.status,
+                headers(cap));
+        return WireErrors.afterCommit(generation, record, answer, id, record.requestId());
     }
 
     private static Map<String, Object> data(Cap cap) {

@@ -7,7 +7,8 @@ import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
 import dev.quaestor.mcp.wire.McpError;
-import dev.quaestor.mcp.wire.ModernResults;
+import dev.quaestor.mcp.wire.StatelessResults;
+import dev.quaestor.mcp.wire.ProtocolRevision;
 import dev.quaestor.mcp.wire.RateHeaders;
 import dev.quaestor.mcp.wire.Schema;
 import dev.quaestor.pipeline.CacheHint;
@@ -30,11 +31,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The resource methods both eras share ({@code resources/list}, {@code resources/templates/list},
+ * The resource methods both generations share ({@code resources/list}, {@code resources/templates/list},
  * {@code resources/read}, {@code completion/complete}): their params read, the request path asked, and its
- * result written in the era's shape. 2026-07-28 results add {@code resultType}, {@code _meta} and, where
- * cacheable, {@code ttlMs} and {@code cacheScope} ({@link ModernResults}). Refusals are thrown
- * ({@link dev.quaestor.pipeline.Refusal}, {@link McpError}) for the era to answer.
+ * result written in the generation's shape. 2026-07-28 results add {@code resultType}, {@code _meta} and, where
+ * cacheable, {@code ttlMs} and {@code cacheScope} ({@link StatelessResults}). Refusals are thrown
+ * ({@link dev.quaestor.pipeline.Refusal}, {@link McpError}) for the generation to answer.
  */
 @ApplicationScoped
 public class ResourceMethods {
@@ -54,38 +55,38 @@ public class ResourceMethods {
      * The answer to one of {@link #METHODS}. {@code batch}: the bytes the batch's answer may still hold (null outside
      * a batch); content that does not fit is refused.
      */
-    public Answer call(String method, JsonNode id, JsonNode params, RequestContext ctx, boolean modern,
-            BatchBytes batch) {
+    public Answer call(String method, JsonNode id, JsonNode params, RequestContext ctx,
+            ProtocolRevision revision, BatchBytes batch) {
         return switch (method) {
-            case "resources/list" -> listing(id, pipeline.list(ctx, cursor(params)), modern);
-            case "resources/templates/list" -> templates(id, pipeline.templates(ctx, cursor(params)), modern);
-            case "resources/read" -> batch == null ? read(id, pipeline.read(ctx, uri(params)), modern, null)
-                    : read(id, pipeline.read(ctx, uri(params), batch.left()), modern, batch);
-            case "completion/complete" -> complete(id, ctx, params, modern);
+            case "resources/list" -> listing(id, pipeline.list(ctx, cursor(params)), revision);
+            case "resources/templates/list" -> templates(id, pipeline.templates(ctx, cursor(params)), revision);
+            case "resources/read" -> batch == null ? read(id, pipeline.read(ctx, uri(params)), revision, null)
+                    : read(id, pipeline.read(ctx, uri(params), batch.left()), revision, batch);
+            case "completion/complete" -> complete(id, ctx, params, revision);
             default -> throw new IllegalArgumentException("not a resource method: " + method);
         };
     }
 
-    private Answer listing(JsonNode id, Served<Page<ResourceEntry>> served, boolean modern) {
+    private Answer listing(JsonNode id, Served<Page<ResourceEntry>> served, ProtocolRevision revision) {
         var page = served.result();
         var resources = new ArrayList<Schema.Resource>(page.items().size());
         for (ResourceEntry e : page.items()) {
             resources.add(new Schema.Resource(e.uri().toString(), e.name(), e.title(), e.description(), e.mimeType(),
                     e.size(), Schema.Annotations.of(e.annotations(), e.lastModified())));
         }
-        return answer(id, new Schema.ListResourcesResult(resources, page.nextCursor()), served, modern);
+        return answer(id, new Schema.ListResourcesResult(resources, page.nextCursor()), served, revision);
     }
 
-    private Answer templates(JsonNode id, Served<List<TemplateEntry>> served, boolean modern) {
+    private Answer templates(JsonNode id, Served<List<TemplateEntry>> served, ProtocolRevision revision) {
         var out = new ArrayList<Schema.ResourceTemplate>(served.result().size());
         for (TemplateEntry t : served.result()) {
             out.add(new Schema.ResourceTemplate(t.uriTemplate(), t.name(), t.title(), t.description(), t.mimeType(),
                     Schema.Annotations.of(t.annotations(), null)));
         }
-        return answer(id, new Schema.ListResourceTemplatesResult(out, null), served, modern);
+        return answer(id, new Schema.ListResourceTemplatesResult(out, null), served, revision);
     }
 
-    private Answer read(JsonNode id, Served<ReadResult> served, boolean modern, BatchBytes batch) {
+    private Answer read(JsonNode id, Served<ReadResult> served, ProtocolRevision revision, BatchBytes batch) {
         if (served.result() instanceof StreamedRead streamed) {
             if (batch != null) {
                 streamed.discard("refused-in-batch", ErrorCodes.INVALID_REQUEST, "more than the " + batch.left()
@@ -94,7 +95,7 @@ public class ResourceMethods {
                         + " holds at most " + batch.max() + " bytes of content); read it in a request of its own",
                         Map.of("uri", streamed.uri()));
             }
-            String fields = modern ? ModernResults.streamedReadFields(json, served.cache()) : "";
+            String fields = revision.stateless() ? StatelessResults.streamedReadFields(json, served.cache()) : "";
             return new Answer(new Answer.Streamed(id, streamed, fields), 200, RateHeaders.of(served.rate()));
         }
         var complete = (ReadResult.Complete) served.result();
@@ -104,11 +105,11 @@ public class ResourceMethods {
         var item = complete.text()
                 ? new Schema.ResourceContents(complete.uri(), complete.mimeType(), new String(complete.bytes(), StandardCharsets.UTF_8), null)
                 : new Schema.ResourceContents(complete.uri(), complete.mimeType(), null, Base64.getEncoder().encodeToString(complete.bytes()));
-        return answer(id, new Schema.ReadResourceResult(List.of(item)), served, modern);
+        return answer(id, new Schema.ReadResourceResult(List.of(item)), served, revision);
     }
 
     /** {@code completion/complete}: only resource-template arguments (this server has no prompts). */
-    private Answer complete(JsonNode id, RequestContext ctx, JsonNode params, boolean modern) {
+    private Answer complete(JsonNode id, RequestContext ctx, JsonNode params, ProtocolRevision revision) {
         JsonNode ref = params == null ? null : params.get("ref");
         JsonNode argument = params == null ? null : params.get("argument");
         if (ref == null || !ref.isObject() || argument == null || !argument.isObject()
@@ -131,14 +132,14 @@ public class ResourceMethods {
                 argument.get("value").asText(), resolved);
         var completions = served.result();
         return answer(id, new Schema.CompleteResult(new Schema.Completion(completions.values(), null, completions.more())),
-                served, modern);
+                served, revision);
     }
 
-    private Answer answer(JsonNode id, Object result, Served<?> served, boolean modern) {
+    private Answer answer(JsonNode id, Object result, Served<?> served, ProtocolRevision revision) {
         Object body = result;
-        if (modern) {
+        if (revision.stateless()) {
             CacheHint cache = served.cache();
-            body = cache == null ? ModernResults.complete(json, result) : ModernResults.cacheable(json, result, cache);
+            body = cache == null ? StatelessResults.complete(json, result) : StatelessResults.cacheable(json, result, cache);
         }
         return new Answer(new JsonRpc.Result(id, body), 200, RateHeaders.of(served.rate()))
                 .ifUndelivered(served.undelivered());

@@ -1,4 +1,4 @@
 /**
- * The resource methods both protocol eras serve, answered in each era's shape.
+ * The resource methods both protocol generations serve, answered in each generation's shape.
  */
 package dev.quaestor.mcp.resources;

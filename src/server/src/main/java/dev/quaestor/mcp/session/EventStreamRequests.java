@@ -68,7 +68,7 @@ public class EventStreamRequests {
         }
         SessionStore.Session s = session.get();
         Caller caller = in.callerIn(s);
-        var holder = new StreamHolder(new Subscriber(in.identity(), in.sourceIp()), caller, requestId, s.protocolVersion());
+        var holder = new StreamHolder(new Subscriber(in.identity(), in.sourceIp()), caller, requestId, s.revision().name());
         try {
             return new Opened(streams.open(sessionId, in.identity().subject(), holder, in.tokenExpiry(), sse));
         } catch (SubjectCapReached e) {

@@ -24,7 +24,7 @@ public class SessionAudit {
 
     /** Throws {@link dev.quaestor.audit.AuditUnavailableException} if it cannot be committed. */
     void opened(String requestId, Caller caller, SessionStore.Session s) {
-        audit.append(AuditEvent.of(AuditEvent.Kind.SESSION_OPEN, requestId).caller(caller).protocol(s.protocolVersion())
+        audit.append(AuditEvent.of(AuditEvent.Kind.SESSION_OPEN, requestId).caller(caller).protocol(s.revision().name())
                 .method("initialize").outcome("ok")
                 .detail(s.expiresAt() == null ? null : "token expires " + s.expiresAt()).build());
     }
@@ -42,7 +42,7 @@ public class SessionAudit {
             SessionStore.Session s = e.session();
             var caller = Caller.ofSession(s.subject(), s.id(), s.clientInfo());
             pending.add(audit.submit(AuditEvent.of(AuditEvent.Kind.SESSION_CLOSE, RequestIds.next()).caller(caller)
-                    .protocol(s.protocolVersion()).outcome(e.reason().outcome)
+                    .protocol(s.revision().name()).outcome(e.reason().outcome)
                     .detail(e.reason() == SessionStore.End.IDLE ? "last used " + s.lastUsed() : "token expired " + s.expiresAt())
                     .build()));
         }

@@ -43,7 +43,7 @@ public class SessionEnds {
         }
         SessionStore.Session s = session.get();
         try {
-            audit.deleted(requestId, in.callerIn(s), s.protocolVersion());
+            audit.deleted(requestId, in.callerIn(s), s.revision().name());
         } catch (AuditUnavailableException e) {
             return TextResponse.of(503, "Service unavailable: the audit log cannot record this request", requestId);
         }

@@ -21,7 +21,6 @@ import dev.quaestor.mcp.wire.McpError;
 import dev.quaestor.mcp.wire.McpHeaders;
 import dev.quaestor.mcp.wire.ProtocolRevision;
 import dev.quaestor.mcp.wire.RateHeaders;
-import dev.quaestor.mcp.wire.RefusalErrors;
 import dev.quaestor.mcp.wire.Schema;
 import dev.quaestor.mcp.wire.ServerInfo;
 import dev.quaestor.mcp.wire.VersionHeader;
@@ -38,6 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
+
+import static dev.quaestor.mcp.wire.Generation.SESSION;
 
 /**
  * MCP 2025 requests (2025-03-26, 2025-06-18, 2025-11-25): {@code initialize} opens a session (audited,
@@ -106,10 +107,10 @@ public class SessionRpc {
         if (batch) {
             root.forEach(items::add);
             if (items.isEmpty()) {
-                return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "Empty batch", rid, 400);
+                return WireErrors.error(SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST, "Empty batch", rid, 400);
             }
             if (items.size() > maxBatch) {
-                return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "Batch too large: " + items.size()
+                return WireErrors.error(SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST, "Batch too large: " + items.size()
                         + " messages; at most " + maxBatch, Map.of("maxBatch", maxBatch), rid, 400, Map.of());
             }
         } else {
@@ -120,7 +121,7 @@ public class SessionRpc {
         }
         String sessionId = in.sessionHeader();
         if (sessionId == null || sessionId.isBlank()) {
-            return WireErrors.legacy(idOf(root), ErrorCodes.INVALID_REQUEST,
+            return WireErrors.error(SESSION, idOf(root), ErrorCodes.INVALID_REQUEST,
                     "Missing Mcp-Session-Id header; call initialize first", rid, 400);
         }
         Optional<SessionStore.Session> found;
@@ -129,26 +130,26 @@ public class SessionRpc {
         } catch (RuntimeException e) {
             // The session store is the database: if it cannot answer, fail closed like the audit log.
             LOG.errorf("session lookup failed for request %s: %s", rid, e.toString());
-            return WireErrors.legacy(idOf(root), ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
+            return WireErrors.error(SESSION, idOf(root), ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
         }
         if (found.isEmpty()) {
             return new Answer(null, 404, Map.of());
         }
         SessionStore.Session session = found.get();
         if (in.version().refusedOnSessions()) {
-            return WireErrors.legacy(idOf(root), ErrorCodes.INVALID_REQUEST, "Unsupported MCP-Protocol-Version: "
+            return WireErrors.error(SESSION, idOf(root), ErrorCodes.INVALID_REQUEST, "Unsupported MCP-Protocol-Version: "
                     + WireErrors.shorten(in.version().value().strip()), rid, 400);
         }
         ProtocolRevision revision = session.revision();
         if (batch && !revision.allowsBatches()) {
-            return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "JSON-RPC batches are not supported on "
-                    + session.protocolVersion() + " (2025-06-18 removed them); send one message per request", rid, 400);
+            return WireErrors.error(SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST, "JSON-RPC batches are not supported on "
+                    + session.revision().name() + " (2025-06-18 removed them); send one message per request", rid, 400);
         }
         var answers = new ArrayList<Answer>();
         BatchBytes held = batch ? new BatchBytes(maxBatchBytes) : null;
         for (int i = 0; i < items.size(); i++) {
-            RequestContext ctx = context(in, session, revision, i == 0 ? rid : RequestIds.next());
-            answers.add(handle(items.get(i), ctx, held));
+            RequestContext ctx = context(in, session, i == 0 ? rid : RequestIds.next());
+            answers.add(handle(items.get(i), ctx, revision, held));
         }
         return batch ? Answer.batch(answers) : answers.get(0);
     }
@@ -157,13 +158,13 @@ public class SessionRpc {
         String rid = in.requestId();
         JsonNode id = root.get("id");
         if (id == null || !(id.isTextual() || id.isIntegralNumber())) {
-            return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "initialize must be a request with an id",
+            return WireErrors.error(SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST, "initialize must be a request with an id",
                     rid, 400);
         }
         JsonNode params = root.get("params");
         String requested = params == null ? null : params.path("protocolVersion").asText(null);
         if (requested == null) {
-            return WireErrors.legacy(id, ErrorCodes.INVALID_PARAMS, "initialize needs params.protocolVersion", rid, 200);
+            return WireErrors.error(SESSION, id, ErrorCodes.INVALID_PARAMS, "initialize needs params.protocolVersion", rid, 200);
         }
         ProtocolRevision revision = ProtocolRevision.negotiate(requested);
         String clientInfo = ClientInfo.of(params.get("clientInfo"));
@@ -173,22 +174,22 @@ public class SessionRpc {
         try {
             rate = pipeline.chargeSession(opening);
         } catch (Refusal r) {
-            return RefusalErrors.legacy(id, r, opening.codes(), rid);
+            return WireErrors.refusal(SESSION, id, r, opening.codes(), rid);
         }
         SessionStore.Session session;
         try {
-            var opened = sessions.open(in.identity().subject(), revision.name(), clientInfo, in.tokenExpiry(), maxSessions);
+            var opened = sessions.open(in.identity().subject(), revision, clientInfo, in.tokenExpiry(), maxSessions);
             if (opened.isEmpty()) {
-                return caps.legacy(id, Cap.SESSIONS, opening.caller(), "initialize",
+                return caps.answer(SESSION, id, Cap.SESSIONS, opening.caller(), "initialize",
                         "at most " + maxSessions + " live sessions per subject", rid);
             }
             session = opened.get();
         } catch (RuntimeException e) {
             LOG.errorf("cannot open session for request %s: %s", rid, e.toString());
-            return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
+            return WireErrors.error(SESSION, id, ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
         }
         try {
-            sessionAudit.opened(rid, context(in, session, revision, rid).caller(), session);
+            sessionAudit.opened(rid, context(in, session, rid).caller(), session);
         } catch (AuditUnavailableException e) {
             // Never given out unrecorded: the row is ended at once (the sweep deletes it).
             try {
@@ -196,7 +197,7 @@ public class SessionRpc {
             } catch (RuntimeException again) {
                 LOG.warnf("unrecorded session could not be ended: %s", again.toString());
             }
-            return WireErrors.legacy(id, ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record the opening of an MCP session",
+            return WireErrors.error(SESSION, id, ErrorCodes.UNAVAILABLE, "Service unavailable: the audit log cannot record the opening of an MCP session",
                     Map.of(), rid, 503, Map.of("Retry-After", "5"));
         }
         var result = new Schema.InitializeResult(revision.name(), ServerInfo.CAPABILITIES, ServerInfo.IMPLEMENTATION,
@@ -206,59 +207,48 @@ public class SessionRpc {
         return new Answer(new JsonRpc.Result(id, result), 200, headers);
     }
 
-    private static RequestContext context(Inbound in, SessionStore.Session session, ProtocolRevision revision,
-            String requestId) {
+    private static RequestContext context(Inbound in, SessionStore.Session session, String requestId) {
         return new RequestContext(requestId, in.identity(), in.sourceIp(), in.userAgent(), session.id(), null,
-                session.clientInfo(), revision.pipeline());
+                session.clientInfo(), session.revision().pipeline());
     }
 
     /** One message of a session's POST, in the context it is served in (its own request id within a batch). */
-    private Answer handle(JsonNode node, RequestContext ctx, BatchBytes batch) {
+    private Answer handle(JsonNode node, RequestContext ctx, ProtocolRevision revision, BatchBytes batch) {
         String requestId = ctx.requestId();
-        JsonNode id = node.get("id");
-        if (!node.isObject() || !"2.0".equals(node.path("jsonrpc").asText(null))) {
-            return WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "Invalid JSON-RPC 2.0 message", requestId, 200);
+        JsonRpc.Read read = JsonRpc.read(node, SESSION);
+        if (read instanceof JsonRpc.Invalid invalid) {
+            return WireErrors.error(SESSION, invalid.id(), ErrorCodes.INVALID_REQUEST, invalid.message(), requestId, 200);
         }
-        if (!node.has("method")) {
-            // A response from the client to a server request; this server sends none, so just accept it.
+        if (!(read instanceof JsonRpc.Request request)) {
+            // A notification (notifications/initialized, cancellations) or a response: nothing to do, nothing to answer.
             return Answer.accepted();
         }
-        String method = node.path("method").asText(null);
-        if (method == null) {
-            return WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "method must be a string", requestId, 200);
-        }
-        if (id == null) {
-            // Notifications get no answer; notifications/initialized and cancellations need no action here.
-            return Answer.accepted();
-        }
-        if (!(id.isTextual() || id.isIntegralNumber())) {
-            return WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST, "id must be a string or an integer",
-                    requestId, 200);
-        }
-        JsonNode params = node.get("params");
+        JsonNode id = request.id();
+        String method = request.method();
+        JsonNode params = request.params();
         if (params != null && params.getNodeType() != JsonNodeType.OBJECT) {
-            return WireErrors.legacy(id, ErrorCodes.INVALID_PARAMS, "params must be an object", requestId, 200);
+            return WireErrors.error(SESSION, id, ErrorCodes.INVALID_PARAMS, "params must be an object", requestId, 200);
         }
         try {
             if (ResourceMethods.METHODS.contains(method)) {
-                return methods.call(method, id, params, ctx, false, batch);
+                return methods.call(method, id, params, ctx, revision, batch);
             }
             return switch (method) {
                 case "ping" -> new Answer(new JsonRpc.Result(id, Map.of()), 200, Map.of());
-                case "initialize" -> WireErrors.legacy(id, ErrorCodes.INVALID_REQUEST, "Session is already initialized",
+                case "initialize" -> WireErrors.error(SESSION, id, ErrorCodes.INVALID_REQUEST, "Session is already initialized",
                         requestId, 200);
                 case "resources/subscribe" -> empty(id, pipeline.subscribe(ctx, ResourceMethods.uri(params)));
                 case "resources/unsubscribe" -> empty(id, pipeline.unsubscribe(ctx, ResourceMethods.uri(params)));
-                default -> WireErrors.legacy(id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + WireErrors.shorten(method),
+                default -> WireErrors.error(SESSION, id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + WireErrors.shorten(method),
                         requestId, 200);
             };
         } catch (Refusal r) {
-            return RefusalErrors.legacy(id, r, ctx.codes(), requestId);
+            return WireErrors.refusal(SESSION, id, r, ctx.codes(), requestId);
         } catch (McpError e) {
-            return WireErrors.legacy(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
+            return WireErrors.error(SESSION, id, e, requestId);
         } catch (RuntimeException e) {
             LOG.errorf(e, "internal error in request %s", requestId);
-            return WireErrors.legacy(id, ErrorCodes.INTERNAL_ERROR, "Internal error", requestId, 200);
+            return WireErrors.error(SESSION, id, ErrorCodes.INTERNAL_ERROR, "Internal error", requestId, 200);
         }
     }
 

@@ -50,15 +50,12 @@ import java.util.function.Consumer;
 @ApplicationScoped
 public class SessionStore {
 
-    /** What a request needs to know about its session. {@code expiresAt}: the latest token's expiry, if known. */
-    public record Session(String id, String subject, String protocolVersion, String clientInfo, Instant lastUsed,
+    /**
+     * What a request needs to know about its session: {@code revision}, the one negotiated when it opened, which
+     * governs its requests; {@code expiresAt}, the latest token's expiry, if known.
+     */
+    public record Session(String id, String subject, ProtocolRevision revision, String clientInfo, Instant lastUsed,
             Instant expiresAt) {
-
-        /** The revision negotiated when the session opened, which governs its requests. */
-        public ProtocolRevision revision() {
-            return ProtocolRevision.session(protocolVersion)
-                    .orElseThrow(() -> new IllegalArgumentException("not a 2025 revision: " + protocolVersion));
-        }
     }
 
     /** Why a session ended. */
@@ -110,7 +107,7 @@ public class SessionStore {
                     return null;
                 }
                 Instant lastUsed = instant(rs, 4);
-                return new Session(id, rs.getString(1), rs.getString(2), rs.getString(3),
+                return new Session(id, rs.getString(1), revision(rs.getString(2)), rs.getString(3),
                         lastUsed != null ? lastUsed : instant(rs, 6), instant(rs, 5));
             }
         } catch (SQLException e) {
@@ -124,7 +121,7 @@ public class SessionStore {
      * transaction under a lock on the subject (a transaction-scoped advisory lock on PostgreSQL, which holds across
      * replicas; on H2, a single-process database, a lock in this process), so concurrent openings never pass the cap.
      */
-    public Optional<Session> open(String subject, String protocolVersion, String clientInfo, Instant tokenExpiry, int cap) {
+    public Optional<Session> open(String subject, ProtocolRevision revision, String clientInfo, Instant tokenExpiry, int cap) {
         byte[] raw = new byte[24];
         random.nextBytes(raw);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
@@ -140,7 +137,7 @@ public class SessionStore {
                         + "client_name, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
                     ps.setString(1, id);
                     ps.setString(2, subject);
-                    ps.setString(3, protocolVersion);
+                    ps.setString(3, revision.name());
                     ps.setString(4, client);
                     ps.setObject(5, utc(now));
                     ps.setObject(6, utc(now));
@@ -155,7 +152,7 @@ public class SessionStore {
         if (!opened) {
             return Optional.empty();
         }
-        var s = new Session(id, subject, protocolVersion, client, now, tokenExpiry);
+        var s = new Session(id, subject, revision, client, now, tokenExpiry);
         cache.put(id, s);
         return Optional.of(s);
     }
@@ -209,7 +206,7 @@ public class SessionStore {
             if (stale || later) {
                 Instant expiry = later ? tokenExpiry : s.expiresAt();
                 touch(id, now, expiry);
-                s = new Session(s.id(), s.subject(), s.protocolVersion(), s.clientInfo(), now, expiry);
+                s = new Session(s.id(), s.subject(), s.revision(), s.clientInfo(), now, expiry);
                 cache.put(id, s);
             }
         }
@@ -270,7 +267,7 @@ public class SessionStore {
         for (String id : ids) {
             Session s = cache.getIfPresent(id);
             if (s != null) {
-                cache.put(id, new Session(s.id(), s.subject(), s.protocolVersion(), s.clientInfo(), Instant.now(), s.expiresAt()));
+                cache.put(id, new Session(s.id(), s.subject(), s.revision(), s.clientInfo(), Instant.now(), s.expiresAt()));
             }
         }
     }
@@ -349,7 +346,7 @@ public class SessionStore {
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             Instant lastUsed = instant(rs, 5);
-                            var s = new Session(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            var s = new Session(rs.getString(1), rs.getString(2), revision(rs.getString(3)), rs.getString(4),
                                     lastUsed != null ? lastUsed : instant(rs, 7), instant(rs, 6));
                             End why = endedBy(s, now);
                             found.add(new Expired(s, why == null ? End.IDLE : why));
@@ -384,6 +381,12 @@ public class SessionStore {
         } catch (SQLException e) {
             throw new SessionStoreException("deleting ended sessions", e);
         }
+    }
+
+    /** The 2025 revision a session row names: always one, as only a negotiated revision is ever stored. */
+    private static ProtocolRevision revision(String name) {
+        return ProtocolRevision.session(name).orElseThrow(() -> new IllegalStateException("a session row names no 2025 revision: "
+                + name));
     }
 
     private static String placeholders(int n) {

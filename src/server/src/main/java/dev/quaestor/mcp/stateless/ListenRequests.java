@@ -10,8 +10,7 @@ import dev.quaestor.mcp.limits.SubjectCapReached;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
 import dev.quaestor.mcp.wire.McpError;
-import dev.quaestor.mcp.wire.ModernResults;
-import dev.quaestor.mcp.wire.RefusalErrors;
+import dev.quaestor.mcp.wire.StatelessResults;
 import dev.quaestor.mcp.wire.WireErrors;
 import dev.quaestor.pipeline.ListenGrant;
 import dev.quaestor.pipeline.Refusal;
@@ -29,6 +28,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.jboss.logging.Logger;
+
+import static dev.quaestor.mcp.wire.Generation.STATELESS;
 
 /**
  * {@code subscriptions/listen} (2026-07-28), which replaces {@code resources/subscribe},
@@ -83,7 +84,7 @@ public class ListenRequests {
         RequestContext ctx = c.ctx();
         String rid = ctx.requestId();
         if (!streams.hasRoom()) {
-            return new Listen.Refused(WireErrors.modern(c.id(), ErrorCodes.UNAVAILABLE,
+            return new Listen.Refused(WireErrors.error(STATELESS, c.id(), ErrorCodes.UNAVAILABLE,
                     "Service unavailable: this replica holds as many listen streams as it may", Map.of(), rid, 503,
                     Map.of("Retry-After", "5")));
         }
@@ -91,7 +92,7 @@ public class ListenRequests {
         try {
             streams.reserve(subject);
         } catch (SubjectCapReached e) {
-            return new Listen.Refused(refusals.modern(c.id(), e.cap, ctx.caller(), "subscriptions/listen", e.detail(), rid));
+            return new Listen.Refused(refusals.answer(STATELESS, c.id(), e.cap, ctx.caller(), "subscriptions/listen", e.detail(), rid));
         }
         boolean opened = false;
         try {
@@ -115,14 +116,14 @@ public class ListenRequests {
             }
             grant = pipeline.listen(ctx, uris(filter), flag(filter, "resourcesListChanged"), maxUris).result();
         } catch (Refusal r) {
-            return new Listen.Refused(RefusalErrors.modern(c.id(), r, ctx.codes(), rid));
+            return new Listen.Refused(WireErrors.refusal(STATELESS, c.id(), r, ctx.codes(), rid));
         } catch (McpError e) {
-            return new Listen.Refused(StatelessRpc.error(c.id(), e, rid));
+            return new Listen.Refused(WireErrors.error(STATELESS, c.id(), e, rid));
         } catch (RuntimeException e) {
             LOG.errorf(e, "internal error in request %s", rid);
-            return new Listen.Refused(WireErrors.modern(c.id(), ErrorCodes.INTERNAL_ERROR, "Internal error", rid, 200));
+            return new Listen.Refused(WireErrors.error(STATELESS, c.id(), ErrorCodes.INTERNAL_ERROR, "Internal error", rid, 200));
         }
-        Map<String, Object> meta = Map.of(ModernResults.SUBSCRIPTION_ID, c.id());
+        Map<String, Object> meta = Map.of(StatelessResults.SUBSCRIPTION_ID, c.id());
         var holder = new StreamHolder(new Subscriber(ctx.identity(), ctx.sourceIp()), ctx.caller(), rid,
                 ctx.protocolVersion());
         var outlet = new ListenOutlet("listen:" + rid + ":" + RequestIds.next(), new LinkedHashSet<>(grant.resourceUris()),
@@ -140,7 +141,7 @@ public class ListenRequests {
             honoured.put("resourceSubscriptions", grant.resourceUris());
         }
         var params = new LinkedHashMap<String, Object>();
-        params.put("_meta", Map.of(ModernResults.SUBSCRIPTION_ID, id));
+        params.put("_meta", Map.of(StatelessResults.SUBSCRIPTION_ID, id));
         params.put("notifications", honoured);
         var message = new LinkedHashMap<String, Object>();
         message.put("jsonrpc", "2.0");
@@ -153,8 +154,8 @@ public class ListenRequests {
     private String finalResult(JsonNode id) {
         ObjectNode result = json.createObjectNode();
         result.put("resultType", "complete");
-        ObjectNode meta = ModernResults.meta(json);
-        meta.set(ModernResults.SUBSCRIPTION_ID, id);
+        ObjectNode meta = StatelessResults.meta(json);
+        meta.set(StatelessResults.SUBSCRIPTION_ID, id);
         result.set("_meta", meta);
         return write(new JsonRpc.Result(id, result));
     }

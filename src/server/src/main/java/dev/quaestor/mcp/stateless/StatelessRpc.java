@@ -10,9 +10,8 @@ import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
 import dev.quaestor.mcp.wire.McpError;
-import dev.quaestor.mcp.wire.ModernResults;
+import dev.quaestor.mcp.wire.StatelessResults;
 import dev.quaestor.mcp.wire.ProtocolRevision;
-import dev.quaestor.mcp.wire.RefusalErrors;
 import dev.quaestor.mcp.wire.ServerInfo;
 import dev.quaestor.mcp.wire.VersionHeader;
 import dev.quaestor.mcp.wire.WireErrors;
@@ -25,6 +24,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jboss.logging.Logger;
+
+import static dev.quaestor.mcp.wire.Generation.STATELESS;
 
 /**
  * MCP 2026-07-28 requests: stateless, each carrying its protocol version and the client's capabilities in
@@ -82,26 +83,22 @@ public class StatelessRpc {
         Check.Passed c = (Check.Passed) check;
         try {
             if (ResourceMethods.METHODS.contains(c.method())) {
-                return methods.call(c.method(), c.id(), c.params(), c.ctx(), true, null);
+                return methods.call(c.method(), c.id(), c.params(), c.ctx(), in.revision(), null);
             }
             if ("server/discover".equals(c.method())) {
                 return new Answer(new JsonRpc.Result(c.id(), discover()), 200, Map.of());
             }
             // Tools, prompts, and what 2026-07-28 removed (initialize, ping, logging/setLevel, resources/subscribe...).
-            return WireErrors.modern(c.id(), ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + WireErrors.shorten(c.method()),
+            return WireErrors.error(STATELESS, c.id(), ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + WireErrors.shorten(c.method()),
                     in.requestId(), 404);
         } catch (Refusal r) {
-            return RefusalErrors.modern(c.id(), r, c.ctx().codes(), in.requestId());
+            return WireErrors.refusal(STATELESS, c.id(), r, c.ctx().codes(), in.requestId());
         } catch (McpError e) {
-            return error(c.id(), e, in.requestId());
+            return WireErrors.error(STATELESS, c.id(), e, in.requestId());
         } catch (RuntimeException e) {
             LOG.errorf(e, "internal error in request %s", in.requestId());
-            return WireErrors.modern(c.id(), ErrorCodes.INTERNAL_ERROR, "Internal error", in.requestId(), 200);
+            return WireErrors.error(STATELESS, c.id(), ErrorCodes.INTERNAL_ERROR, "Internal error", in.requestId(), 200);
         }
-    }
-
-    static Answer error(JsonNode id, McpError e, String requestId) {
-        return WireErrors.modern(id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
     }
 
     /**
@@ -110,29 +107,19 @@ public class StatelessRpc {
      */
     Check check(JsonNode root, Inbound in) {
         String rid = in.requestId();
-        if (!root.isObject()) {
-            return new Check.Answered(
-                    WireErrors.modern(null, ErrorCodes.INVALID_REQUEST, "Invalid JSON-RPC 2.0 message", rid, 400));
+        JsonRpc.Read read = JsonRpc.read(root, STATELESS);
+        if (read instanceof JsonRpc.Invalid invalid) {
+            return new Check.Answered(WireErrors.error(STATELESS, invalid.id(), ErrorCodes.INVALID_REQUEST, invalid.message(),
+                    rid, 400));
         }
-        JsonNode id = root.get("id");
-        boolean idOk = id == null || id.isTextual() || id.isIntegralNumber();
-        if (!"2.0".equals(root.path("jsonrpc").asText(null)) || !idOk) {
-            return new Check.Answered(WireErrors.modern(idOk ? id : null, ErrorCodes.INVALID_REQUEST,
-                    "Invalid JSON-RPC 2.0 message", rid, 400));
-        }
-        if (!root.has("method")) {
-            // A response from the client; this server sends no requests, so there is nothing to match it to.
+        if (!(read instanceof JsonRpc.Request request)) {
+            // A notification (the client's notifications/cancelled when it closes a listen stream), or a response (this
+            // server sends no requests, so there is nothing to match it to): nothing to do.
             return new Check.Answered(Answer.accepted());
         }
-        if (!root.get("method").isTextual()) {
-            return new Check.Answered(WireErrors.modern(id, ErrorCodes.INVALID_REQUEST, "method must be a string", rid, 400));
-        }
-        String method = root.get("method").asText();
-        if (id == null) {
-            // A notification (the client's notifications/cancelled when it closes a listen stream): nothing to do.
-            return new Check.Answered(Answer.accepted());
-        }
-        JsonNode params = root.get("params");
+        JsonNode id = request.id();
+        String method = request.method();
+        JsonNode params = request.params();
         String problem = Envelope.problem(params);
         if (problem != null) {
             return refuse(context(in, ProtocolRevision.UNVERSIONED, null), id, method, params, new FramingRefusal(
@@ -178,10 +165,10 @@ public class StatelessRpc {
             record = pipeline.rejectFraming(ctx, method, actionOf(method), uri != null && uri.isTextual() ? uri.asText() : null,
                     why.outcome(), why.code(), why.detail());
         } catch (Refusal r) {
-            return new Check.Answered(RefusalErrors.modern(id, r, ctx.codes(), ctx.requestId()));
+            return new Check.Answered(WireErrors.refusal(STATELESS, id, r, ctx.codes(), ctx.requestId()));
         }
-        Answer answer = WireErrors.modern(id, why.code(), why.message(), why.data(), record.requestId(), 400, Map.of());
-        return new Check.Answered(record.merged() ? RefusalErrors.afterCommit(record, answer, id, ctx.requestId()) : answer);
+        Answer answer = WireErrors.error(STATELESS, id, why.code(), why.message(), why.data(), record.requestId(), 400, Map.of());
+        return new Check.Answered(record.merged() ? WireErrors.afterCommit(STATELESS, record, answer, id, ctx.requestId()) : answer);
     }
 
     private static RequestContext context(Inbound in, ProtocolRevision revision, String clientInfo) {
@@ -211,7 +198,7 @@ public class StatelessRpc {
         r.put("instructions", ServerInfo.INSTRUCTIONS);
         r.put("ttlMs", DISCOVER_TTL_MS);
         r.put("cacheScope", CacheHint.PUBLIC);
-        r.set("_meta", ModernResults.meta(json));
+        r.set("_meta", StatelessResults.meta(json));
         return r;
     }
 }

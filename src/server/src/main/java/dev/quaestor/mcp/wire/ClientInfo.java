@@ -2,7 +2,7 @@ package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** The client's name and version as recorded in the audit trail ({@code name/version}), from either era's message. */
+/** The client's name and version as recorded in the audit trail ({@code name/version}), from either generation's message. */
 public final class ClientInfo {
 
     /** The longest client name/version recorded. */

@@ -3,17 +3,63 @@ package dev.quaestor.mcp.wire;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** JSON-RPC 2.0 envelopes. */
+/**
+ * JSON-RPC 2.0: a message from the client, read once for both protocol generations ({@link #read}), and the
+ * envelopes of the answers.
+ */
 public final class JsonRpc {
+
+    private static final String INVALID = "Invalid JSON-RPC 2.0 message";
 
     private JsonRpc() {
     }
 
-    /** A request ({@code id} present) or notification ({@code id} absent) from the client. */
-    record Message(JsonNode id, String method, JsonNode params) {
-        boolean isNotification() {
-            return id == null;
+    /** What one message from the client is. */
+    public sealed interface Read {
+    }
+
+    /** A request: it has an id, which its answer carries. */
+    public record Request(JsonNode id, String method, JsonNode params) implements Read {
+    }
+
+    /** A notification, or a response to the server (which sends no requests): accepted, nothing to answer. */
+    public record Accepted() implements Read {
+    }
+
+    /** Not a message this server reads: answered with -32600 under {@code id} (null: it has none to give). */
+    public record Invalid(JsonNode id, String message) implements Read {
+    }
+
+    /**
+     * Reads one message. The generations differ in two things only: a stateless message's id must be a string or an
+     * integer for it to be a message at all (2026-07-28 has no null ids), while a session judges the id only of a
+     * request it is to answer; and a session reads a method that is not a string as its text (a method it then does
+     * not find), where a stateless message must name it as a string.
+     */
+    public static Read read(JsonNode message, Generation generation) {
+        if (!message.isObject()) {
+            return new Invalid(null, INVALID);
         }
+        JsonNode id = message.get("id");
+        boolean idTyped = id == null || id.isTextual() || id.isIntegralNumber();
+        if (!"2.0".equals(message.path("jsonrpc").asText(null)) || (generation == Generation.STATELESS && !idTyped)) {
+            return new Invalid(id, INVALID);
+        }
+        if (!message.has("method")) {
+            return new Accepted();
+        }
+        JsonNode m = message.get("method");
+        String method = generation == Generation.SESSION ? m.asText(null) : m.isTextual() ? m.asText() : null;
+        if (method == null) {
+            return new Invalid(id, "method must be a string");
+        }
+        if (id == null) {
+            return new Accepted();
+        }
+        if (!idTyped) {
+            return new Invalid(null, "id must be a string or an integer");
+        }
+        return new Request(id, method, message.get("params"));
     }
 
     public record Result(String jsonrpc, JsonNode id, Object result) {

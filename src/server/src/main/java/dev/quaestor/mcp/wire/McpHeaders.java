@@ -1,6 +1,6 @@
 package dev.quaestor.mcp.wire;
 
-/** The HTTP headers of the MCP endpoint that both eras share. */
+/** The HTTP headers of the MCP endpoint that both generations share. */
 public final class McpHeaders {
 
     /** The 2025 session a request belongs to. */

@@ -1,30 +1,22 @@
 package dev.quaestor.mcp.wire;
 
 import dev.quaestor.pipeline.ReasonCodes;
-import dev.quaestor.pipeline.Revision;
+import dev.quaestor.pipeline.Protocol;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * An MCP revision this server speaks: its name, its era, the error code it answers each refusal of the request path
+ * An MCP revision this server speaks: its name, its generation, the error code it answers each refusal of the request path
  * with, and whether it allows JSON-RPC batches. Newest first: {@code 2026-07-28} (stateless, every request carries its
  * version in {@code _meta}) and the 2025 revisions (a session opened by {@code initialize}).
  *
- * <p>A request's revision is resolved once, where it enters the server (the router of its era, or its session), and
- * carried from there; the request path sees it as its protocol-agnostic {@link Revision} ({@link #pipeline()}).
+ * <p>A request's revision is resolved once, where it enters the server (the router of its generation, or its session), and
+ * carried from there; the request path sees it as its protocol-agnostic {@link Protocol} ({@link #pipeline()}).
  */
 public final class ProtocolRevision {
 
     /** The key of {@code params._meta} where a stateless request claims the revision it speaks. */
     public static final String CLAIM = "io.modelcontextprotocol/protocolVersion";
-
-    /** How a revision carries state between requests. */
-    public enum Era {
-        /** Every request carries its version and the client's capabilities; no session. */
-        STATELESS,
-        /** {@code initialize} opens a session that every later request names. */
-        SESSION
-    }
 
     /** The codes of the error contract for the 2025 revisions. */
     private static final ReasonCodes CODES_2025 = reason -> switch (reason) {
@@ -49,16 +41,16 @@ public final class ProtocolRevision {
     };
 
     /** The stateless revision: canonical URIs only, results declare their cache scope. */
-    public static final ProtocolRevision V2026_07_28 = new ProtocolRevision("2026-07-28", Era.STATELESS, false);
-    public static final ProtocolRevision V2025_11_25 = new ProtocolRevision("2025-11-25", Era.SESSION, false);
-    public static final ProtocolRevision V2025_06_18 = new ProtocolRevision("2025-06-18", Era.SESSION, false);
+    public static final ProtocolRevision V2026_07_28 = new ProtocolRevision("2026-07-28", Generation.STATELESS, false);
+    public static final ProtocolRevision V2025_11_25 = new ProtocolRevision("2025-11-25", Generation.SESSION, false);
+    public static final ProtocolRevision V2025_06_18 = new ProtocolRevision("2025-06-18", Generation.SESSION, false);
     /** The only revision with JSON-RPC batches: 2025-06-18 removed them. */
-    public static final ProtocolRevision V2025_03_26 = new ProtocolRevision("2025-03-26", Era.SESSION, true);
+    public static final ProtocolRevision V2025_03_26 = new ProtocolRevision("2025-03-26", Generation.SESSION, true);
     /**
      * A stateless request that names no revision this server speaks (its envelope could not be read, or claims
      * another version): refused under 2026-07-28 rules, and its records name no protocol.
      */
-    public static final ProtocolRevision UNVERSIONED = new ProtocolRevision(null, Era.STATELESS, false);
+    public static final ProtocolRevision UNVERSIONED = new ProtocolRevision(null, Generation.STATELESS, false);
 
     /** Every revision spoken, newest first. */
     public static final List<ProtocolRevision> SPOKEN = List.of(V2026_07_28, V2025_11_25, V2025_06_18, V2025_03_26);
@@ -66,16 +58,16 @@ public final class ProtocolRevision {
     public static final List<String> SUPPORTED = SPOKEN.stream().map(ProtocolRevision::name).toList();
 
     private final String name;
-    private final Era era;
+    private final Generation generation;
     private final boolean batches;
-    private final Revision pipeline;
+    private final Protocol pipeline;
 
-    private ProtocolRevision(String name, Era era, boolean batches) {
+    private ProtocolRevision(String name, Generation generation, boolean batches) {
         this.name = name;
-        this.era = era;
+        this.generation = generation;
         this.batches = batches;
-        boolean stateless = era == Era.STATELESS;
-        this.pipeline = new Revision(name, stateless ? CODES_2026 : CODES_2025, stateless, stateless);
+        boolean stateless = generation == Generation.STATELESS;
+        this.pipeline = new Protocol(name, stateless ? CODES_2026 : CODES_2025, stateless, stateless);
     }
 
     /** The revision of this name, if this server speaks it. */
@@ -85,7 +77,7 @@ public final class ProtocolRevision {
 
     /** The 2025 revision of this name, if it is one. */
     public static Optional<ProtocolRevision> session(String name) {
-        return named(name).filter(r -> r.era == Era.SESSION);
+        return named(name).filter(r -> r.generation == Generation.SESSION);
     }
 
     /** {@code initialize}: the client's version if it is one of ours that has sessions, else our latest such one. */
@@ -98,12 +90,12 @@ public final class ProtocolRevision {
         return name;
     }
 
-    public Era era() {
-        return era;
+    public Generation generation() {
+        return generation;
     }
 
     public boolean stateless() {
-        return era == Era.STATELESS;
+        return generation == Generation.STATELESS;
     }
 
     /** Whether a request may be a JSON-RPC batch. */
@@ -117,7 +109,7 @@ public final class ProtocolRevision {
     }
 
     /** What the request path knows of this revision. */
-    public Revision pipeline() {
+    public Protocol pipeline() {
         return pipeline;
     }
 

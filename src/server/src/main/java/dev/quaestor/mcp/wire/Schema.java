@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * MCP wire types for the resources primitive (2025-03-26, 2025-06-18, 2025-11-25; 2026-07-28 results
- * are these plus the fields {@code ModernResults} adds).
+ * are these plus the fields {@code StatelessResults} adds).
  */
 public final class Schema {
 

@@ -3,7 +3,7 @@ package dev.quaestor.mcp.wire;
 import java.util.Map;
 
 /**
- * What the server says of itself, the same in both eras: its identity and version, its capabilities and its
+ * What the server says of itself, the same in both generations: its identity and version, its capabilities and its
  * instructions ({@code initialize} in 2025, {@code server/discover} and every result's {@code _meta} in 2026-07-28).
  */
 public final class ServerInfo {

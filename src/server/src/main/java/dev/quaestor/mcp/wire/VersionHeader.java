@@ -19,8 +19,13 @@ public record VersionHeader(String value, ProtocolRevision revision) {
         return revision != null && revision.stateless();
     }
 
+    /** The generation whose shape an answer takes before the request's own is known: the one the header names, else session. */
+    public Generation generation() {
+        return namesStateless() ? Generation.STATELESS : Generation.SESSION;
+    }
+
     /** Present, and naming no 2025 revision: a session's request may carry only those. */
     public boolean refusedOnSessions() {
-        return value != null && (revision == null || revision.era() != ProtocolRevision.Era.SESSION);
+        return value != null && (revision == null || revision.generation() != Generation.SESSION);
     }
 }

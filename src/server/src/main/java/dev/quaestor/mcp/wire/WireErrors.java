@@ -2,21 +2,31 @@ package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.pipeline.ReasonCodes;
+import dev.quaestor.pipeline.Refusal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * JSON-RPC error answers, as each era writes them.
+ * Every JSON-RPC error answer, in the shape of the request's protocol generation:
  *
  * <ul>
- *   <li>2025: every error's {@code data} carries {@code requestId}; an id that cannot be read is {@code null}.</li>
- *   <li>2026-07-28: an id that cannot be read is left out (the revision's request ids are strings or
+ *   <li>session (2025): every error's {@code data} carries {@code requestId}; an id that cannot be read is
+ *       {@code null}.</li>
+ *   <li>stateless (2026-07-28): an id that cannot be read is left out (the revision's request ids are strings or
  *       integers, never null). The standard codes carry exactly the {@code data} the specification gives
  *       them (a not-found is {@code {uri}}, an UnsupportedProtocolVersion {@code {supported, requested}}), so
  *       clients recognise them; this server's own codes (-32001, -32003, -32004, -32005, -32603) also carry
  *       {@code requestId}. The {@code X-Request-Id} header carries it on every answer.</li>
  * </ul>
+ *
+ * <p>A refusal of the request path is answered with the code its revision gives it ({@link ProtocolRevision#codes()}),
+ * and its own status and headers: 429 with the rate headers, 503 with Retry-After. A policy denial is -32003 on every
+ * revision. 2026-07-28 calls -32000 to -32019 a legacy range that new implementations should not use, but -32003 is
+ * this server's contract with its clients and their audits, so it stays (as do -32001, -32004 and -32005). What
+ * 2026-07-28 changes is the not-found: -32602 with {@code data: {uri}} instead of -32002, which it forbids.
  */
 public final class WireErrors {
 
@@ -30,24 +40,65 @@ public final class WireErrors {
     private static final Set<Integer> STANDARD = Set.of(ErrorCodes.PARSE_ERROR, ErrorCodes.INVALID_REQUEST,
             ErrorCodes.METHOD_NOT_FOUND, ErrorCodes.INVALID_PARAMS, HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY,
             UNSUPPORTED_PROTOCOL_VERSION);
+    /** Seconds a client is asked to wait before retrying what could not be served now. */
+    private static final String UNAVAILABLE_RETRY_SECONDS = "5";
+    private static final String UNRECORDED = "Service unavailable: the audit log cannot record this request";
 
     private WireErrors() {
     }
 
-    public static Answer legacy(JsonNode id, int code, String message, Map<String, Object> data, String requestId,
-            int status, Map<String, String> headers) {
-        var d = new LinkedHashMap<String, Object>(data == null ? Map.of() : data);
-        d.put("requestId", requestId);
-        var body = new JsonRpc.Error(id == null ? NullNode.instance : id, new JsonRpc.ErrorObject(code, message, d));
+    public static Answer error(Generation generation, JsonNode id, int code, String message, Map<String, Object> data,
+            String requestId, int status, Map<String, String> headers) {
+        Object body = generation == Generation.SESSION ? sessionBody(id, code, message, data, requestId)
+                : statelessBody(id, code, message, data, requestId);
         return new Answer(body, status, headers);
     }
 
-    public static Answer legacy(JsonNode id, int code, String message, String requestId, int status) {
-        return legacy(id, code, message, Map.of(), requestId, status, Map.of());
+    public static Answer error(Generation generation, JsonNode id, int code, String message, String requestId, int status) {
+        return error(generation, id, code, message, Map.of(), requestId, status, Map.of());
     }
 
-    public static Answer modern(JsonNode id, int code, String message, Map<String, Object> data, String requestId,
-            int status, Map<String, String> headers) {
+    /** An error met while serving a request, with its own status and headers. */
+    public static Answer error(Generation generation, JsonNode id, McpError e, String requestId) {
+        return error(generation, id, e.code(), e.getMessage(), e.data(), requestId, e.httpStatus(), e.headers());
+    }
+
+    /**
+     * A refusal of the request path. One counted in a summary still to commit is sent once that has committed, with
+     * the summary's request id; if it cannot commit, the request fails closed with -32005 under its own id.
+     */
+    public static Answer refusal(Generation generation, JsonNode id, Refusal refusal, ReasonCodes codes, String requestId) {
+        int code = codes.codeFor(refusal.reason());
+        Map<String, String> headers = switch (refusal.reason()) {
+            case RATE_LIMITED -> RateHeaders.of(refusal.rate());
+            case UNAVAILABLE -> Map.of("Retry-After", UNAVAILABLE_RETRY_SECONDS);
+            default -> Map.of();
+        };
+        int status = switch (refusal.reason()) {
+            case RATE_LIMITED -> 429;
+            case UNAVAILABLE -> 503;
+            default -> 200;
+        };
+        RecordedRefusal pending = refusal.pending();
+        Answer answer = error(generation, id, code, refusal.getMessage(), refusal.details(),
+                pending == null ? requestId : pending.requestId(), status, headers);
+        return pending == null ? answer : afterCommit(generation, pending, answer, id, requestId);
+    }
+
+    /** {@code answer} to a refusal whose record ({@code pending}, a summary) is still to commit: sent once it has. */
+    public static Answer afterCommit(Generation generation, RecordedRefusal pending, Answer answer, JsonNode id,
+            String requestId) {
+        return Answer.afterCommit(pending, answer, error(generation, id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(),
+                requestId, 503, Map.of("Retry-After", UNAVAILABLE_RETRY_SECONDS)));
+    }
+
+    private static Object sessionBody(JsonNode id, int code, String message, Map<String, Object> data, String requestId) {
+        var d = new LinkedHashMap<String, Object>(data == null ? Map.of() : data);
+        d.put("requestId", requestId);
+        return new JsonRpc.Error(id == null ? NullNode.instance : id, new JsonRpc.ErrorObject(code, message, d));
+    }
+
+    private static Object statelessBody(JsonNode id, int code, String message, Map<String, Object> data, String requestId) {
         var d = new LinkedHashMap<String, Object>(data == null ? Map.of() : data);
         if (!STANDARD.contains(code)) {
             d.put("requestId", requestId);
@@ -64,11 +115,7 @@ public final class WireErrors {
             body.put("id", id);
         }
         body.put("error", error);
-        return new Answer(body, status, headers);
-    }
-
-    public static Answer modern(JsonNode id, int code, String message, String requestId, int status) {
-        return modern(id, code, message, Map.of(), requestId, status, Map.of());
+        return body;
     }
 
     /** A value the client sent, as quoted in an error message: at most 100 characters of it. */

@@ -1,5 +1,5 @@
 /**
- * The protocol's vocabulary, shared by both eras: JSON-RPC messages and answers, the revisions spoken
+ * The protocol's vocabulary, shared by both generations: JSON-RPC messages and answers, the revisions spoken
  * ({@link dev.quaestor.mcp.wire.ProtocolRevision}), error codes and error answers per revision, shared headers and
  * schema types.
  */

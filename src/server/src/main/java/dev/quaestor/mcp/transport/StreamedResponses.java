@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -68,7 +68,7 @@ class StreamedResponses {
 
     /**
      * {@code {"jsonrpc":"2.0","id":…,"result":{…,"contents":[{"uri":…,"mimeType":…,"blob":"} up to the value,
-     * with {@code resultFields} (the era's members ahead of {@code contents}) where the ellipsis is.
+     * with {@code resultFields} (the generation's members ahead of {@code contents}) where the ellipsis is.
      */
     private byte[] opening(JsonNode id, StreamedRead read, String resultFields, boolean sse) {
         try {

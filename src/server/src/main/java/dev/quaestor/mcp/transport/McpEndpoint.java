@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.audit.RequestIds;
@@ -11,6 +11,7 @@ import dev.quaestor.mcp.stateless.ListenRequests;
 import dev.quaestor.mcp.stateless.StatelessRpc;
 import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
+import dev.quaestor.mcp.wire.Generation;
 import dev.quaestor.mcp.wire.McpHeaders;
 import dev.quaestor.mcp.wire.WireErrors;
 import io.smallrye.common.annotation.Blocking;
@@ -41,7 +42,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * have run before any method here; each method first refuses a token without the required scopes
  * ({@link RequiredScopes}).
  *
- * <p>A POST is read and parsed once ({@link PostIntake}), then routed by what it carries ({@link EraRouter}): a
+ * <p>A POST is read and parsed once ({@link PostIntake}), then routed by what it carries ({@link GenerationRouter}): a
  * 2026-07-28 request (its {@code _meta} claims the version) is served statelessly by {@link StatelessRpc}, or, for
  * {@code subscriptions/listen}, as an SSE stream by {@link #listen} and {@link ListenRequests}; anything else is a 2025
  * request on a session ({@link SessionRpc}). Answers are JSON, or a one-event SSE stream when the client accepts only
@@ -98,18 +99,18 @@ public class McpEndpoint {
             return later(rc, refused.response());
         }
         var p = (PostIntake.Parsed) read;
-        return answer(rc, headers, request, requestId, p, EraRouter.route(p.root(), p.version()), lost);
+        return answer(rc, headers, request, requestId, p, GenerationRouter.route(p.root(), p.version()), lost);
     }
 
     /** A parsed POST's answer, from the generation its route names. */
     private CompletionStage<Response> answer(RoutingContext rc, HttpHeaders headers, HttpServerRequest request,
-            String requestId, PostIntake.Parsed p, EraRouter.Route route, CompletableFuture<String> lost) {
-        Answer answer = switch (route.era()) {
-            case MODERN -> stateless.handle(p.root(), inbounds.stateless(headers, p, route, requestId));
-            case LEGACY -> sessionRpc.post(p.root(), inbounds.session(headers, p, requestId));
-            case MIXED_BATCH -> WireErrors.legacy(NullNode.instance, ErrorCodes.INVALID_REQUEST,
-                    "A JSON-RPC batch cannot carry 2026-07-28 requests (that revision has no batches)", requestId, 400);
-        };
+            String requestId, PostIntake.Parsed p, GenerationRouter.Route route, CompletableFuture<String> lost) {
+        Answer answer = GenerationRouter.mixesGenerations(p.root())
+                ? WireErrors.error(Generation.SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST,
+                        "A JSON-RPC batch cannot carry 2026-07-28 requests (that revision has no batches)", requestId, 400)
+                : route.generation() == Generation.STATELESS
+                        ? stateless.handle(p.root(), inbounds.stateless(headers, p, route, requestId))
+                        : sessionRpc.post(p.root(), inbounds.session(headers, p, requestId));
         if (answer.undelivered() != null) {
             // Its records say what was served: if it never reaches the client, they say that too.
             lost.thenAccept(why -> {
@@ -186,8 +187,8 @@ public class McpEndpoint {
         if (!(read instanceof PostIntake.Parsed p)) {
             throw refusal(rc, ((PostIntake.Refused) read).response());
         }
-        EraRouter.Route route = EraRouter.route(p.root(), p.version());
-        if (route.era() != EraRouter.Era.MODERN || !"subscriptions/listen".equals(p.root().path("method").asText(null))) {
+        GenerationRouter.Route route = GenerationRouter.route(p.root(), p.version());
+        if (route.generation() != Generation.STATELESS || !"subscriptions/listen".equals(p.root().path("method").asText(null))) {
             throw refusal(rc, answer(rc, headers, request, requestId, p, route, lost));
         }
         Listen listen = listens.open(p.root(), inbounds.stateless(headers, p, route, requestId), inbounds.tokenExpiry(), sse);

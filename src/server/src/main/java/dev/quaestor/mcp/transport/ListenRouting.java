@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import dev.quaestor.mcp.stateless.RequestHeaders;
 import jakarta.ws.rs.container.ContainerRequestContext;

@@ -1,8 +1,8 @@
 package dev.quaestor.pipeline;
 
 /**
- * What the request path needs to know about the protocol revision a request speaks, without knowing
- * the protocol itself.
+ * The protocol revision a request speaks, as the request path knows it: what it needs of the revision, without
+ * knowing the protocol itself.
  *
  * @param name the revision's name, recorded in every audit record of the request ({@code 2025-11-25}, {@code 2026-07-28})
  * @param codes the error code the revision answers each {@link Reason} with
@@ -12,5 +12,5 @@ package dev.quaestor.pipeline;
  * @param declaresCacheScope the revision's results declare a cache scope and a time to live ({@link CacheHint}); the
  *        scope is then recorded in the request's {@code OUTCOME}
  */
-public record Revision(String name, ReasonCodes codes, boolean canonicalUrisOnly, boolean declaresCacheScope) {
+public record Protocol(String name, ReasonCodes codes, boolean canonicalUrisOnly, boolean declaresCacheScope) {
 }

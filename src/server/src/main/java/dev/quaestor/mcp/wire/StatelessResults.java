@@ -10,12 +10,12 @@ import dev.quaestor.pipeline.CacheHint;
  * asks the client for input), the server's identity in {@code _meta}, and on cacheable results
  * {@code ttlMs} and {@code cacheScope}.
  */
-public final class ModernResults {
+public final class StatelessResults {
 
     static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
     public static final String SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
-    private ModernResults() {
+    private StatelessResults() {
     }
 
     /** A result that is not cacheable. */

@@ -1,7 +1,6 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
@@ -106,8 +105,7 @@ class PostIntake {
         VersionHeader version = VersionHeader.of(headers.getHeaderString(McpHeaders.PROTOCOL_VERSION));
         JsonNode root = JsonBodies.declaresUtf8(contentType) ? jsonBodies.parse(body) : null;
         if (root == null) {
-            Answer a = version.namesStateless() ? WireErrors.modern(null, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400)
-                    : WireErrors.legacy(NullNode.instance, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400);
+            Answer a = WireErrors.error(version.generation(), null, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400);
             return refused(answers.render(a, sse, request, requestId));
         }
         return new Parsed(root, version, identity, sourceIp, userAgent, sse);

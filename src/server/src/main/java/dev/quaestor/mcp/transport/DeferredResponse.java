@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import jakarta.ws.rs.core.Response;
 import java.util.concurrent.CompletionStage;

@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;

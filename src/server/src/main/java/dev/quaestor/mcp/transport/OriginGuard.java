@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import dev.quaestor.identity.PublicUrl;
 import dev.quaestor.mcp.limits.TransportConfig;

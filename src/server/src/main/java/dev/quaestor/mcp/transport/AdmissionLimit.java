@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.identity.Identity;

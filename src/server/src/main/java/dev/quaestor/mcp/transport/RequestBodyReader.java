@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import dev.quaestor.identity.Identity;
 import dev.quaestor.mcp.limits.Cap;
@@ -112,8 +112,6 @@ public class RequestBodyReader {
         try {
             Buffer body = read(rc, identity).toCompletionStage().toCompletableFuture()
                     .get(timeoutMillis + 1000, java.util.concurrent.TimeUnit.MILLISECONDS);
-            // Kept, so that a second look at the request (the listen route handing it back) finds it.
-            rc.put(BODY, body);
             return body.getBytes();
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof Refused r ? r : new Refused(400, "Request body could not be read\n");

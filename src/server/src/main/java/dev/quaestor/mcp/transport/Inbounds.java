@@ -1,4 +1,4 @@
-package dev.quaestor.mcp.http;
+package dev.quaestor.mcp.transport;
 
 import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.IdentityMapper;
@@ -39,7 +39,7 @@ class Inbounds {
     }
 
     /** A parsed 2026-07-28 POST, with the revision its route resolved. */
-    StatelessRpc.Inbound stateless(HttpHeaders headers, PostIntake.Parsed p, EraRouter.Route route, String requestId) {
+    StatelessRpc.Inbound stateless(HttpHeaders headers, PostIntake.Parsed p, GenerationRouter.Route route, String requestId) {
         return new StatelessRpc.Inbound(requestId, p.identity(), p.sourceIp(), p.userAgent(),
                 identities.correlationId(security), route.revision(), p.version(),
                 headers.getHeaderString(RequestHeaders.METHOD), headers.getHeaderString(RequestHeaders.NAME));
