@@ -4,6 +4,7 @@ import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.SlowProviderFactory;
 import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.Wait;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -12,12 +13,12 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * 2025-03-26 batches: their answers hold at most {@code quaestor.http.max-batch-bytes} of content (400 here), a read
@@ -78,21 +79,13 @@ class BatchAnswersTest {
                     .getBytes(StandardCharsets.US_ASCII));
             out.write(bytes);
             out.flush();
-            long end = System.nanoTime() + 10_000_000_000L;
-            while (SlowProviderFactory.READS_STARTED.get() == started) {
-                if (System.nanoTime() > end) {
-                    fail("the slow read never started");
-                }
-                Thread.sleep(10);
-            }
+            Wait.until("the slow read to start", Duration.ofSeconds(10), Duration.ofMillis(10),
+                    () -> SlowProviderFactory.READS_STARTED.get() != started);
             socket.setSoLinger(true, 0); // leave now, with a reset: the answer has nowhere to go
         }
-        long end = System.nanoTime() + 15_000_000_000L;
-        while (System.nanoTime() < end
-                && (AuditRow.count("subject = ? AND kind = 'OUTCOME' AND outcome = 'aborted' AND uri = ?", "bob", slow) == 0
-                || AuditRow.count("subject = ? AND kind = 'OUTCOME' AND outcome = 'aborted' AND uri = ?", "bob", quick) == before)) {
-            Thread.sleep(100);
-        }
+        Wait.holdsWithin(Duration.ofSeconds(15), Duration.ofMillis(100),
+                () -> AuditRow.count("subject = ? AND kind = 'OUTCOME' AND outcome = 'aborted' AND uri = ?", "bob", slow) > 0
+                && AuditRow.count("subject = ? AND kind = 'OUTCOME' AND outcome = 'aborted' AND uri = ?", "bob", quick) != before);
         AuditRow ok = AuditRow.first("subject = ? AND kind = 'OUTCOME' AND outcome = 'ok' AND uri = ?", "bob", slow);
         AuditRow aborted = AuditRow.first("subject = ? AND kind = 'OUTCOME' AND outcome = 'aborted' AND uri = ?", "bob", slow);
         assertTrue(aborted != null, "the slow read's answer never reached the client: its record must say so");

@@ -1,11 +1,13 @@
 package dev.quaestor.audit;
 
 import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.Wait;
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.sql.DriverManager;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -193,10 +195,7 @@ class GroupCommitWriterTest {
             c.setAutoCommit(false);
             c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
             decision = w.submit(event("refuse-z"), null); // refused by the database once it gets the table
-            long until = System.nanoTime() + 5_000_000_000L;
-            while (depth.value() > 0 && System.nanoTime() < until) {
-                Thread.onSpinWait();
-            }
+            Wait.holdsWithin(Duration.ofSeconds(5), Duration.ofMillis(1), () -> depth.value() <= 0);
             assertEquals(0.0, depth.value(), "the writer took the decision's batch");
             assertTrue(!decision.done.isDone(), "the decision's batch is still waiting for the table");
             outcome = w.submit(event("orphan"), decision);

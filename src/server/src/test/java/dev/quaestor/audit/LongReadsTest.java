@@ -1,5 +1,6 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.support.Wait;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -93,7 +94,8 @@ class LongReadsTest {
             LongReads.Place ann = reads.take(LongReads.Kind.VERIFY, "ann").place();
             assertNotNull(ann);
             var ben = pool.submit(() -> reads.take(LongReads.Kind.VERIFY, "ben"));
-            awaitWaiting(reads, 1);
+            Wait.holdsWithin(Duration.ofSeconds(5), Duration.ofMillis(5), () -> reads.waiting(LongReads.Kind.VERIFY) >= 1);
+            assertEquals(1, reads.waiting(LongReads.Kind.VERIFY));
             // ann gives the place back and asks again at once, as one who loops does: ben, who waited, gets it.
             ann.close();
             var annAgain = pool.submit(() -> reads.take(LongReads.Kind.VERIFY, "ann"));
@@ -114,7 +116,8 @@ class LongReadsTest {
         try {
             assertNotNull(reads.take(LongReads.Kind.VERIFY, "ann").place());
             var ben = pool.submit(() -> reads.take(LongReads.Kind.VERIFY, "ben"));
-            awaitWaiting(reads, 1);
+            Wait.holdsWithin(Duration.ofSeconds(5), Duration.ofMillis(5), () -> reads.waiting(LongReads.Kind.VERIFY) >= 1);
+            assertEquals(1, reads.waiting(LongReads.Kind.VERIFY));
             var cid = reads.take(LongReads.Kind.VERIFY, "cid");
             assertNull(cid.place(), "past the queue's bound, refused at once");
             assertTrue(cid.refusal().reason().contains("wait for a place"), cid.refusal().reason());
@@ -125,13 +128,5 @@ class LongReadsTest {
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    private static void awaitWaiting(LongReads reads, int n) throws InterruptedException {
-        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-        while (reads.waiting(LongReads.Kind.VERIFY) < n && System.nanoTime() < until) {
-            Thread.sleep(5);
-        }
-        assertEquals(n, reads.waiting(LongReads.Kind.VERIFY));
     }
 }

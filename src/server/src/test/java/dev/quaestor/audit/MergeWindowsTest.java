@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quaestor.support.Wait;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -122,10 +123,7 @@ class MergeWindowsTest {
         assertNotEquals(a1.requestId, invalid.requestId, "another error code is another reason");
         assertNull(limited, "no more windows than the bound: the caller fails closed");
         assertEquals(2, windows.openWindows());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (written.size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Wait.holdsWithin(Duration.ofSeconds(10), () -> written.size() >= 2);
         assertEquals(2, written.size(), "each window closes by itself");
         assertEquals(2, a1.close().count());
         var later = windows.join(refusal("mallory", "s1", "file:///a", "refused", -32003, T0));
@@ -136,10 +134,7 @@ class MergeWindowsTest {
         timer.schedule(() -> null, 300, TimeUnit.MILLISECONDS).get(10, TimeUnit.SECONDS);
         assertEquals(3, written.size(), "closed at shutdown, and not again by its timer");
         var afterStop = windows.join(refusal("mallory", "s1", "file:///a", "refused", -32003, T0));
-        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (written.size() < 4 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+        Wait.holdsWithin(Duration.ofSeconds(10), Duration.ofMillis(5), () -> written.size() >= 4);
         assertSame(afterStop, written.get(3), "once stopping, a window closes at once");
         timer.shutdownNow();
     }

@@ -1,6 +1,7 @@
 package dev.quaestor.ratelimit;
 
 import dev.quaestor.support.LocalRedis;
+import dev.quaestor.support.Wait;
 import io.github.bucket4j.BandwidthBuilder;
 import io.github.bucket4j.BucketConfiguration;
 import java.time.Duration;
@@ -94,15 +95,13 @@ class RedisBucketStoreTest {
             assertTrue(perCallMs < 1_000, "a dead Redis answers within the bound, took " + perCallMs + " ms per call");
 
             redis.start();
-            long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-            boolean recovered = false;
-            while (!recovered && System.nanoTime() < deadline) {
+            boolean recovered = Wait.holdsWithin(Duration.ofSeconds(15), Duration.ofMillis(100), () -> {
                 try {
-                    recovered = store.consume(key, FIVE_PER_HOUR).isConsumed();
+                    return store.consume(key, FIVE_PER_HOUR).isConsumed();
                 } catch (BucketStoreUnavailableException stillDown) {
-                    Thread.sleep(100);
+                    return false;
                 }
-            }
+            });
             assertTrue(recovered, "the store reconnected by itself");
         }
     }

@@ -10,7 +10,8 @@ import org.awaitility.core.ConditionTimeoutException;
 /**
  * Waiting in a test for what the server does in the background (a reload, a notification, a record committed): one
  * helper on Awaitility. The condition is asked at once, then every {@code every} until it holds; if it does not hold
- * within {@code within}, the test fails naming what it waited for. An exception the condition throws fails the test.
+ * within {@code within}, the test fails naming what it waited for. An exception the condition throws fails the test;
+ * one thrown by another thread meanwhile is left to that thread, as a hand-written loop would leave it.
  */
 public final class Wait {
 
@@ -26,17 +27,21 @@ public final class Wait {
 
     /** Waits up to {@code within} for {@code condition}, asking it every {@code every}. */
     public static void until(String what, Duration within, Duration every, Callable<Boolean> condition) {
-        try {
-            Awaitility.await(what).atMost(within).pollDelay(Duration.ZERO).pollInterval(every).until(condition);
-        } catch (ConditionTimeoutException e) {
+        if (!holdsWithin(within, every, condition)) {
             fail("not within " + within.toMillis() + " ms: " + what);
         }
     }
 
     /** Whether {@code condition} holds within {@code within}, asking it every 20 ms; a timeout is an answer, not a failure. */
     public static boolean holdsWithin(Duration within, Callable<Boolean> condition) {
+        return holdsWithin(within, EVERY, condition);
+    }
+
+    /** Whether {@code condition} holds within {@code within}, asking it every {@code every}. */
+    public static boolean holdsWithin(Duration within, Duration every, Callable<Boolean> condition) {
         try {
-            Awaitility.await().atMost(within).pollDelay(Duration.ZERO).pollInterval(EVERY).until(condition);
+            Awaitility.await().dontCatchUncaughtExceptions().atMost(within).pollDelay(Duration.ZERO).pollInterval(every)
+                    .until(condition);
             return true;
         } catch (ConditionTimeoutException e) {
             return false;

@@ -2,9 +2,11 @@ package dev.quaestor.provider.filesystem;
 
 import dev.quaestor.provider.Mount;
 import dev.quaestor.provider.ResourceEntry;
+import dev.quaestor.support.Wait;
 import dev.quaestor.uri.UriCanonicalizer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -83,10 +85,16 @@ class FileIndexTest {
         assertEquals(3, all(p).size());
         Files.createDirectories(root.resolve("new/deeper"));
         Files.writeString(root.resolve("new/deeper/late.txt"), "late");
-        awaitListing(p, l -> l.contains("file:///docs/new/deeper/late.txt"));
+        Wait.until("the listing to follow the tree", Duration.ofSeconds(10), Duration.ofMillis(50), () -> {
+            List<String> l = all(p);
+            return l.contains("file:///docs/new/deeper/late.txt");
+        });
         Files.delete(root.resolve("new/deeper/late.txt"));
         Files.delete(root.resolve("new/deeper"));
-        awaitListing(p, l -> !l.contains("file:///docs/new/deeper/late.txt") && l.size() == 3);
+        Wait.until("the listing to follow the tree", Duration.ofSeconds(10), Duration.ofMillis(50), () -> {
+            List<String> l = all(p);
+            return !l.contains("file:///docs/new/deeper/late.txt") && l.size() == 3;
+        });
     }
 
     @Test
@@ -96,7 +104,10 @@ class FileIndexTest {
         assertFalse(p.emitsChanges(), "no watcher, no change events");
         assertEquals(3, all(p).size());
         Files.writeString(root.resolve("later.txt"), "later");
-        awaitListing(p, l -> l.contains("file:///docs/later.txt"));
+        Wait.until("the listing to follow the tree", Duration.ofSeconds(10), Duration.ofMillis(50), () -> {
+            List<String> l = all(p);
+            return l.contains("file:///docs/later.txt");
+        });
     }
 
     @Test
@@ -125,17 +136,5 @@ class FileIndexTest {
             cursor = page.nextCursor();
         } while (cursor != null);
         return seen;
-    }
-
-    private static void awaitListing(FilesystemProvider p, java.util.function.Predicate<List<String>> done)
-            throws InterruptedException {
-        long end = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < end) {
-            if (done.test(all(p))) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the listing did not follow the tree within 10 s: " + all(p));
     }
 }

@@ -2,19 +2,19 @@ package dev.quaestor.provider.filesystem;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.quaestor.provider.Mount;
 import dev.quaestor.provider.ResourceChangeListener;
+import dev.quaestor.support.Wait;
 import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.UriCanonicalizer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,21 +58,23 @@ class FilesystemChangeEventsTest {
         assertTrue(provider.emitsChanges());
         var reg = provider.addChangeListener(listener);
         Files.writeString(root.resolve("a/note.txt"), "v2");
-        await(() -> updated.contains("file:///docs/a/note.txt"));
+        Wait.until("the update of a/note.txt", Duration.ofSeconds(10), () -> updated.contains("file:///docs/a/note.txt"));
 
         Files.createDirectories(root.resolve("a/new"));
         Files.writeString(root.resolve("a/new/fresh.md"), "fresh");
-        await(() -> updated.contains("file:///docs/a/new/fresh.md") && listChanges.get() >= 1);
+        Wait.until("the update of a/new/fresh.md and a list change", Duration.ofSeconds(10),
+                () -> updated.contains("file:///docs/a/new/fresh.md") && listChanges.get() >= 1);
 
         int before = listChanges.get();
         Files.delete(root.resolve("a/new/fresh.md"));
-        await(() -> listChanges.get() > before);
+        Wait.until("the list change of the deletion", Duration.ofSeconds(10), () -> listChanges.get() > before);
 
         Files.writeString(root.resolve(".secret"), "x");
         // A visible change after it: once that is reported, the hidden file's event has been through the watcher.
         updated.clear();
         Files.writeString(root.resolve("a/note.txt"), "v2b");
-        await(() -> updated.contains("file:///docs/a/note.txt"));
+        Wait.until("the update of a/note.txt after the hidden file", Duration.ofSeconds(10),
+                () -> updated.contains("file:///docs/a/note.txt"));
         assertFalse(updated.stream().anyMatch(u -> u.contains(".secret")), "hidden files are not reported");
 
         reg.close();
@@ -92,19 +94,8 @@ class FilesystemChangeEventsTest {
             }
         })) {
             Files.writeString(root.resolve("a/note.txt"), "v4");
-            await(() -> later.contains("file:///docs/a/note.txt"));
+            Wait.until("the later listener's update", Duration.ofSeconds(10), () -> later.contains("file:///docs/a/note.txt"));
         }
         assertTrue(updated.isEmpty(), "no events after the last listener left");
-    }
-
-    static void await(BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < end) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        fail("no event within 10 s");
     }
 }

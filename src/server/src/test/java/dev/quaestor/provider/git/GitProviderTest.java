@@ -16,12 +16,14 @@ import dev.quaestor.provider.ResourceContent;
 import dev.quaestor.provider.ResourceEntry;
 import dev.quaestor.provider.ResourceNotFoundException;
 import dev.quaestor.provider.ResourceProvider;
+import dev.quaestor.support.Wait;
 import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.InvalidUriException;
 import dev.quaestor.uri.UriCanonicalizer;
 import dev.quaestor.uri.UriTemplate;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -320,16 +322,18 @@ class GitProviderTest {
             files.put("policies/p" + i + ".yaml", utf8("rule: " + i + "\n"));
         }
         GitFixture.commit(repo, "main", files, T3);
-        awaitTrue(() -> updated.contains("git://handbook/main/README.md"));
+        Wait.until("README.md's update", Duration.ofSeconds(10), Duration.ofMillis(25),
+                () -> updated.contains("git://handbook/main/README.md"));
         assertFalse(updated.contains("git://handbook/main/docs/guide.md"), "unchanged paths get no event");
         assertEquals(0, listChanges.get(), "no path added or removed");
 
         files.put("docs/new.md", utf8("new\n"));
         GitFixture.commit(repo, "main", files, T3.plusSeconds(60));
-        awaitTrue(() -> listChanges.get() == 1 && updated.contains("git://handbook/main/docs/new.md"));
+        Wait.until("docs/new.md's update and a list change", Duration.ofSeconds(10), Duration.ofMillis(25),
+                () -> listChanges.get() == 1 && updated.contains("git://handbook/main/docs/new.md"));
 
         GitFixture.commit(repo, "feature/x", files, T3);
-        awaitTrue(() -> listChanges.get() == 2);
+        Wait.until("the new branch's list change", Duration.ofSeconds(10), Duration.ofMillis(25), () -> listChanges.get() == 2);
 
         reg.close();
         updated.clear();
@@ -350,7 +354,8 @@ class GitProviderTest {
         })) {
             files.put("README.md", utf8("# after the next listener came\n"));
             GitFixture.commit(repo, "main", files, T3.plusSeconds(180));
-            awaitTrue(() -> later.contains("git://handbook/main/README.md"));
+            Wait.until("the later listener's update", Duration.ofSeconds(10), Duration.ofMillis(25),
+                    () -> later.contains("git://handbook/main/README.md"));
         }
         assertTrue(updated.isEmpty(), "no events after the registration is closed");
     }
@@ -369,7 +374,7 @@ class GitProviderTest {
         open.add(p);
         assertEquals("# Handbook v2\n", text(p.read(uri("git://handbook/main/README.md"))));
         GitFixture.commit(repo, "main", Map.of("README.md", utf8("# fetched\n")), T3);
-        awaitTrue(() -> {
+        Wait.until("the fetched README.md", Duration.ofSeconds(10), Duration.ofMillis(25), () -> {
             try {
                 return text(p.read(uri("git://handbook/main/README.md"))).equals("# fetched\n");
             } catch (RuntimeException e) {
@@ -390,16 +395,5 @@ class GitProviderTest {
         assertTrue(e.getMessage().contains("no path"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> provider(Map.of("poll-interval", "soon")));
         assertTrue(e.getMessage().contains("options.poll-interval=soon"), e.getMessage());
-    }
-
-    static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < end) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(25);
-        }
-        fail("condition not met within 10 s");
     }
 }

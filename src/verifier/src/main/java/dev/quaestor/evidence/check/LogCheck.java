@@ -199,7 +199,9 @@ final class LogCheck {
         fail(Kind.ROOT_MISMATCH, size, line, "the checkpoint at " + Plain.n(size) + " records (line " + Plain.n(cp.line())
                 + ") does not match the records of log " + log + ": a record between " + Plain.n(from) + " and " + Plain.n(to)
                 + " was changed, inserted or removed (found at record " + Plain.n(size) + ", line " + Plain.n(line) + ")",
-                cp.rootBase64(), base64(root), Involved.checkpoint(size, cp.line()), Involved.record(size, line));
+                cp.rootBase64(), base64(root), s == null ? new Involved[] {Involved.checkpoint(size, cp.line()),
+                        Involved.record(size, line)} : new Involved[] {Involved.checkpoint(size, cp.line()),
+                        Involved.record(size, line), Involved.node(from, to, s.node().line())});
     }
 
     // ---- where the records start ----

@@ -225,4 +225,23 @@ class ProblemEvidenceTest {
         assertEquals(altered, p.evidence().found());
         assertEquals(List.of(Involved.node(17, 32, n + 1), Involved.record(42, i + 1)), p.evidence().involved());
     }
+
+    @Test
+    void aRootThatDoesNotMatchNamesTheStoredNodeThatDisagreedFirst() {
+        // Record 37 changed with its hash recomputed: the node of records 33 to 48 disagrees, the checkpoint at 50 settles it.
+        var log = log100();
+        var lines = log.export();
+        int i = TestLog.indexOfRecord(lines, 37);
+        Map<String, String> forged = TestLog.record(LOG, 37);
+        forged.put("subject", "mallory");
+        lines.set(i, recordLine(forged));
+        int node = lines.indexOf(log.nodeLines.get(3)); // level 4, index 2: records 33 to 48
+        assertTrue(lines.get(node).contains("\"level\":4,\"index\":2,"), lines.get(node));
+        Problem p = LogVerifierTest.only(TestLog.verify(lines, TRUST, false));
+        assertEquals(Kind.ROOT_MISMATCH, p.kind());
+        assertEquals(signedRoot(lines.get(2)), p.evidence().expected());
+        assertEquals(root(50, forged), p.evidence().found());
+        assertEquals(List.of(Involved.checkpoint(50, 3), Involved.record(50, TestLog.indexOfRecord(lines, 50) + 1),
+                Involved.node(33, 48, node + 1)), p.evidence().involved());
+    }
 }
