@@ -56,6 +56,12 @@ public final class Main {
               consistency OLD-CHECKPOINT NEW-CHECKPOINT PROOF --trust KEY.pub
                   Checks that a log only grew between two signed checkpoints (nothing rewritten or removed).
 
+              bundle check BUNDLE.zip --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]
+                  Checks an evidence bundle: every file as its manifest names it, each record's proof, each
+                  checkpoint's signature (and, with --tsa-ca, its time-stamp token), the consistency proofs,
+                  and the policy files of each revision the records name. Names the file and the position of
+                  every byte altered, added or removed.
+
               --help
                   Shows this text.
 
@@ -91,6 +97,7 @@ public final class Main {
                 case "checkpoint" -> CheckpointCommand.run(rest, out);
                 case "consistency-proof" -> ConsistencyProofCommand.run(rest, out);
                 case "consistency" -> ConsistencyCommand.run(rest, out);
+                case "bundle" -> BundleCommand.run(rest, out);
                 default -> throw new UsageError("unknown command \"" + args[0] + "\"");
             };
         } catch (UsageError e) {

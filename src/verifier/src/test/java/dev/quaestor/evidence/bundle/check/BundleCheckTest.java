@@ -1,0 +1,225 @@
+package dev.quaestor.evidence.bundle.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.TestLog;
+import dev.quaestor.evidence.TreeHash;
+import dev.quaestor.evidence.bundle.BundleNames;
+import dev.quaestor.evidence.bundle.BundleWriter;
+import dev.quaestor.evidence.bundle.BundleZip;
+import dev.quaestor.evidence.bundle.PolicyRevision;
+import dev.quaestor.evidence.bundle.TimeStampReply;
+import dev.quaestor.evidence.check.TimeStampCheck;
+import dev.quaestor.evidence.check.TrustedKeys;
+import dev.quaestor.evidence.cli.Main;
+import dev.quaestor.evidence.prove.ProofBuilder;
+import dev.quaestor.evidence.prove.ProofSource;
+import dev.quaestor.evidence.prove.Prover;
+import dev.quaestor.testtsa.OpensslTsa;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A bundle of three requests out of a log of 3,000 records, written by {@link BundleWriter} from proofs made from the
+ * log's export, with every checkpoint time-stamped by OpenSSL's TSA: it checks with the verifier, its tokens with
+ * {@code openssl ts -verify}, and any byte altered in any file (the ZIP rebuilt around it), any byte of the ZIP
+ * itself altered, a byte added or cut off, or a file added or removed, is a problem named with its file.
+ */
+class BundleCheckTest {
+
+    static final TestLog.Key KEY = TestLog.Key.of("quaestor.audit", 7);
+    static final String LOG = "replica-a";
+    static final Map<String, String> POLICY = Map.of("shared.yaml", "apiVersion: quaestor/v1\nkind: Policy\nrules: []\n",
+            "team.yaml", "apiVersion: quaestor/v1\nkind: Policy\n# the team's rules\nrules: []\n");
+    static final String REVISION = PolicyRevision.of(POLICY.entrySet());
+    static final Instant SIGNED = Instant.now().minusSeconds(300);
+
+    @TempDir
+    static Path dir;
+    static OpensslTsa tsa;
+    static TimeStampCheck pinned;
+    static byte[] bundle;
+
+    @BeforeAll
+    static void bundle() throws Exception {
+        tsa = OpensslTsa.create(dir.resolve("tsa"), "Quaestor Test TSA");
+        try (InputStream in = Files.newInputStream(tsa.root())) {
+            pinned = new TimeStampCheck(TimeStampCheck.certificates(in), TimeStampCheck.MAX_DELAY);
+        }
+        var log = new TestLog(KEY, LOG);
+        for (long size = 500; size <= 3000; size += 500) {
+            while (log.tree.size() < size) {
+                var r = TestLog.record(LOG, log.tree.size() + 1);
+                r.put("revision", REVISION);
+                log.append(r);
+            }
+            log.checkpointAt(SIGNED.plusSeconds(size / 100));
+            log.anchor(size, tsa.stamp(log.text(size).getBytes(StandardCharsets.UTF_8)));
+        }
+        Set<String> requests = Set.of("req-5", "req-700", "req-1400");
+        var source = new ProofSource(r -> requests.contains(r.fields().get("request")), Map.of());
+        dev.quaestor.evidence.ExportReader.read(new ByteArrayInputStream(TestLog.text(log.export()).getBytes(StandardCharsets.UTF_8)), source);
+        ProofSource.Log l = source.logs().get(LOG);
+        var proven = new ArrayList<BundleWriter.ProvenRecord>();
+        for (var found : source.found()) {
+            var proof = Prover.prove(l, found, TrustedKeys.of(KEY.vkey()));
+            proven.add(new BundleWriter.ProvenRecord(RecordFormat.parse(found.canonical()), Hex.of(TreeHash.leaf(found.canonical())), proof));
+        }
+        assertEquals(6, proven.size());
+        var builder = new ProofBuilder(l.tree);
+        bundle = BundleWriter.write(new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", "CASE-7",
+                "requests req-5, req-700, req-1400"), proven,
+                (logId, from, to) -> new dev.quaestor.evidence.ConsistencyProof(l.origin(), from, to, builder.consistency(from, to)).format(),
+                revision -> revision.equals(REVISION) ? POLICY : null);
+    }
+
+    static BundleReport check(byte[] zip) {
+        return BundleCheck.check(zip, TrustedKeys.of(KEY.vkey()), pinned);
+    }
+
+    static Map<String, byte[]> files(byte[] zip) throws Exception {
+        return BundleZip.open(zip).files();
+    }
+
+    @Test
+    void theBundleChecksAndHoldsWhatTheFormatCallsFor() throws Exception {
+        BundleReport r = check(bundle);
+        assertTrue(r.ok(), r.problems().toString());
+        assertEquals(6, r.records().size());
+        assertEquals(3, r.checkpoints().size(), r.checkpoints().toString());
+        assertTrue(r.checkpoints().stream().allMatch(c -> c.contains("time-stamped: ")), r.checkpoints().toString());
+        assertEquals(2, r.consistency().size(), r.consistency().toString());
+        assertEquals(1, r.policies().size());
+        var names = files(bundle).keySet();
+        assertEquals(List.of("README.txt", "manifest.json", "records.jsonl"), new ArrayList<>(names).subList(0, 3));
+        assertTrue(names.containsAll(List.of("proofs/replica-a/9.tlog-proof", "proofs/replica-a/1400.tlog-proof",
+                "checkpoints/replica-a/500.note", "checkpoints/replica-a/500.tsr", "checkpoints/replica-a/1500.note",
+                "checkpoints/replica-a/3000.note", "consistency/replica-a/500-3000.txt", "consistency/replica-a/1500-3000.txt",
+                "policy/" + REVISION + "/shared.yaml", "policy/" + REVISION + "/team.yaml")), names.toString());
+        assertEquals(6 + 3 + 3 + 2 + 2 + 3, names.size(), names.toString());
+
+        var out = new ByteArrayOutputStream();
+        Path file = Files.write(dir.resolve("bundle.zip"), bundle);
+        Path vkey = Files.writeString(dir.resolve("audit.vkey"), KEY.vkey().toString());
+        int code = Main.run(new String[] {"bundle", "check", file.toString(), "--trust", vkey.toString(), "--tsa-ca", tsa.root().toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(Main.VERIFIED, code, printed);
+        assertTrue(printed.contains("Evidence bundle made by carol at 2026-11-29T10:00:00Z (UTC), for case CASE-7"), printed);
+        assertTrue(printed.contains("VERIFIED: every file of the bundle is as made, and 6 record(s) are proven in their logs"), printed);
+    }
+
+    @Test
+    void eachTokenPassesOpensslTsVerifyAsTheTsasReply() throws Exception {
+        int checked = 0;
+        for (var f : files(bundle).entrySet()) {
+            if (!f.getKey().endsWith(".tsr")) {
+                continue;
+            }
+            String note = new String(files(bundle).get(f.getKey().replace(".tsr", ".note")), StandardCharsets.UTF_8);
+            byte[] text = note.substring(0, note.indexOf("\n\n") + 1).getBytes(StandardCharsets.UTF_8);
+            assertEquals(4, note.substring(0, note.indexOf("\n\n") + 1).split("\n").length, "the README's head -n 4");
+            Path data = Files.write(dir.resolve("cp.text"), text);
+            Path reply = Files.write(dir.resolve("cp.tsr"), f.getValue());
+            var p = new ProcessBuilder("openssl", "ts", "-verify", "-in", reply.toString(), "-data", data.toString(), "-CAfile",
+                    tsa.root().toString()).redirectErrorStream(true).start();
+            String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), said);
+            assertTrue(said.contains("Verification: OK"), said);
+            assertNull(OpensslTsa.verify(dir, text, TimeStampReply.token(f.getValue()), tsa.root()));
+            checked++;
+        }
+        assertEquals(3, checked);
+    }
+
+    @Test
+    void anyByteAlteredInAnyFileIsFoundInThatFile() throws Exception {
+        Map<String, byte[]> files = files(bundle);
+        for (String name : files.keySet()) {
+            byte[] content = files.get(name);
+            for (int at : new int[] {0, content.length / 2, content.length - 1}) {
+                var altered = new LinkedHashMap<>(files);
+                byte[] changed = content.clone();
+                changed[at] ^= 0x01;
+                altered.put(name, changed);
+                BundleReport r = check(BundleZip.write(altered));
+                assertFalse(r.ok(), name + " byte " + at);
+                assertTrue(r.problems().stream().anyMatch(p -> p.file().equals(name)), name + " byte " + at + ": " + r.problems());
+            }
+        }
+    }
+
+    @Test
+    void anyByteOfTheZipAlteredAddedOrCutIsFound() throws Exception {
+        // Every byte of the first header and of the end record, and a byte in every 101 between (each check costs the
+        // bundle's signatures); tokens unchecked: what is found must be found without them.
+        var positions = new java.util.TreeSet<Integer>();
+        for (int at = 0; at < 30; at++) {
+            positions.add(at);
+            positions.add(bundle.length - 1 - at);
+        }
+        for (int at = 0; at < bundle.length; at += 101) {
+            positions.add(at);
+        }
+        for (int at : positions) {
+            byte[] altered = bundle.clone();
+            altered[at] ^= 0x20;
+            assertFalse(BundleCheck.check(altered, TrustedKeys.of(KEY.vkey()), null).ok(), "byte " + at);
+        }
+        byte[] longer = java.util.Arrays.copyOf(bundle, bundle.length + 1);
+        BundleReport added = check(longer);
+        assertFalse(added.ok());
+        assertTrue(added.problems().get(0).toString().contains("after the end of the ZIP"), added.problems().toString());
+        BundleReport cut = check(java.util.Arrays.copyOf(bundle, bundle.length - 1));
+        assertFalse(cut.ok());
+        byte[] prefixed = new byte[bundle.length + 1];
+        System.arraycopy(bundle, 0, prefixed, 1, bundle.length);
+        assertFalse(check(prefixed).ok());
+    }
+
+    @Test
+    void aFileAddedOrRemovedIsNamed() throws Exception {
+        Map<String, byte[]> files = files(bundle);
+        var added = new LinkedHashMap<>(files);
+        added.put("proofs/replica-a/11.tlog-proof", files.get("proofs/replica-a/9.tlog-proof"));
+        BundleReport r = check(BundleZip.write(added));
+        assertFalse(r.ok());
+        assertTrue(r.problems().stream().anyMatch(p -> p.file().equals("proofs/replica-a/11.tlog-proof")), r.problems().toString());
+        for (String name : files.keySet()) {
+            var removed = new LinkedHashMap<>(files);
+            removed.remove(name);
+            BundleReport gone = check(BundleZip.write(removed));
+            assertFalse(gone.ok(), name);
+            assertTrue(gone.problems().stream().anyMatch(p -> p.file().equals(name) || p.file().startsWith("policy/") && name.startsWith("policy/")),
+                    name + ": " + gone.problems());
+        }
+    }
+
+    @Test
+    void namesAreSafePathSegments() {
+        assertEquals("replica-a", BundleNames.segment("replica-a"));
+        assertEquals("a%2F..%2Fb", BundleNames.segment("a/../b"));
+        assertEquals("%2E%2E", BundleNames.segment(".."));
+        assertEquals("a/../b", BundleNames.unsegment("a%2F..%2Fb"));
+        assertNull(BundleNames.unsegment("a%2fb"), "only the encoding the writer makes is read");
+    }
+}
