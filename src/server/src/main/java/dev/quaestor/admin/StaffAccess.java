@@ -40,15 +40,25 @@ public class StaffAccess {
 
     /** Records the call as {@code kind} and returns the caller if it holds {@code role}; else 403 (also recorded). */
     Identity require(String role, AuditEvent.Kind kind, String method, String detail, HttpServerRequest request) {
+        return admit(role, kind, method, detail, request).who();
+    }
+
+    /** A call let in: who made it, as recorded, and the request id of its record (later records of the call share it). */
+    public record Admitted(Identity who, Caller caller, String requestId) {
+    }
+
+    /** As {@link #require}, with the call's record: its caller and request id. */
+    Admitted admit(String role, AuditEvent.Kind kind, String method, String detail, HttpServerRequest request) {
         Identity who = identities.of(security);
         boolean allowed = who.roles().contains(role);
         var caller = caller(who, request, AuthContext.of(security));
-        log.append(AuditEvent.of(kind, RequestIds.next()).caller(caller).method(method)
+        String requestId = RequestIds.next();
+        log.append(AuditEvent.of(kind, requestId).caller(caller).method(method)
                 .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden").detail(detail).build());
         if (!allowed) {
             throw new ForbiddenException();
         }
-        return who;
+        return new Admitted(who, caller, requestId);
     }
 
     /**

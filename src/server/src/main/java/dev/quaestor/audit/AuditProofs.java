@@ -2,6 +2,7 @@ package dev.quaestor.audit;
 
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.RecordProof;
+import dev.quaestor.evidence.bundle.BundleWriter;
 import dev.quaestor.evidence.prove.ProofBuilder;
 import dev.quaestor.evidence.v1.V1Record;
 import io.agroal.api.AgroalDataSource;
@@ -12,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -52,39 +54,61 @@ public class AuditProofs {
      * proof until the next one is signed.
      */
     public Proof proof(String requestId) {
+        Proven proven = proven(List.of(requestId));
+        if (proven.unavailable() != null) {
+            return new Proof(null, proven.found(), proven.unavailable());
+        }
+        var file = new StringBuilder();
+        proven.records().forEach(r -> file.append(r.proof().format()));
+        return new Proof(file.toString(), proven.records().size(), null);
+    }
+
+    /** Records with their proofs, or why not all of them can be proven yet (and how many records were found by then). */
+    public record Proven(List<BundleWriter.ProvenRecord> records, int found, String unavailable) {
+    }
+
+    /**
+     * Every record of each request, each with its inclusion path to the first anchored checkpoint of its log that
+     * covers it (else the latest) and that checkpoint, read in one transaction. Not all of them if a request has no record, a record is in format 1, or one is not under a
+     * signed checkpoint yet.
+     */
+    public Proven proven(Collection<String> requestIds) {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
-            var records = new ArrayList<AuditRow>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMN_LIST
-                    + " FROM audit_entry WHERE request_id = ? AND chain_id IS NOT NULL ORDER BY chain_id, seq")) {
-                ps.setString(1, requestId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        records.add(AuditRow.readWithoutId(rs));
+            var out = new ArrayList<BundleWriter.ProvenRecord>();
+            for (String requestId : requestIds) {
+                var rows = new ArrayList<AuditRow>();
+                try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMN_LIST
+                        + " FROM audit_entry WHERE request_id = ? AND chain_id IS NOT NULL ORDER BY chain_id, seq")) {
+                    ps.setString(1, requestId);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            rows.add(AuditRow.readWithoutId(rs));
+                        }
                     }
                 }
-            }
-            if (records.isEmpty()) {
-                return new Proof(null, 0, "no record has this request id");
-            }
-            var file = new StringBuilder();
-            for (AuditRow r : records) {
-                if (V1Record.VERSION.equals(r.v())) {
-                    return new Proof(null, records.size(), "the request's records are in format 1, which has no proofs of one record");
+                if (rows.isEmpty()) {
+                    return new Proven(List.of(), out.size(), "no record has request id " + requestId);
                 }
-                String logId = r.log();
-                long seq = Long.parseLong(r.seq());
-                Optional<Proving> checkpoint = provingCheckpoint(c, logId, seq);
-                if (checkpoint.isEmpty()) {
-                    return new Proof(null, records.size(), "record " + seq + " of log " + logId
-                            + " is not under a signed checkpoint yet; ask again in a few seconds");
+                for (AuditRow r : rows) {
+                    if (V1Record.VERSION.equals(r.v())) {
+                        return new Proven(List.of(), out.size() + rows.size(), "the records of request " + requestId + " are in format 1, which has no proofs of one record");
+                    }
+                    long seq = Long.parseLong(r.seq());
+                    Optional<Proving> checkpoint = provingCheckpoint(c, r.log(), seq);
+                    if (checkpoint.isEmpty()) {
+                        return new Proven(List.of(), out.size() + rows.size(), "record " + seq + " of log " + r.log() + " (request " + requestId
+                                + ") is not under a signed checkpoint yet; ask again in a few seconds");
+                    }
+                    var fields = new java.util.HashMap<>(r.fields());
+                    fields.remove("hash");
+                    var path = new ProofBuilder(new TreeNodes(c, r.log())).inclusion(seq - 1, checkpoint.get().size());
+                    out.add(new BundleWriter.ProvenRecord(fields, r.hash(),
+                            new RecordProof(RecordFormat.canonical(fields), seq - 1, path, checkpoint.get().note())));
                 }
-                long size = checkpoint.get().size();
-                var path = new ProofBuilder(new TreeNodes(c, logId)).inclusion(seq - 1, size);
-                file.append(new RecordProof(RecordFormat.canonical(r.fields()), seq - 1, path, checkpoint.get().note()).format());
             }
             c.commit();
-            return new Proof(file.toString(), records.size(), null);
+            return new Proven(out, out.size(), null);
         } catch (SQLException e) {
             throw AuditQueryTimeout.of(e);
         }

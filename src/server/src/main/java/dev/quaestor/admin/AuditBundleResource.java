@@ -1,0 +1,109 @@
+package dev.quaestor.admin;
+
+import dev.quaestor.audit.AuditConfig;
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.bundle.BundleSelection;
+import dev.quaestor.bundle.EvidenceBundles;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code POST /audit/bundle}: an evidence bundle (docs/audit-format.md, section 7) of a list of requests or of the
+ * requests a search finds, for compliance staff (the auditor role). The call is on record before anything is read,
+ * and the bundle's SHA-256 is on record, under the same request id, before it is sent ({@link EvidenceBundles}).
+ */
+@Path("/audit/bundle")
+public class AuditBundleResource {
+
+    /** The body: request ids, or a search (the search API's filters), and the case it is for (optional). */
+    public static class Ask {
+        public List<String> requestIds;
+        public Map<String, String> search;
+        public String forCase;
+    }
+
+    /** The most of the body the call's record keeps. */
+    private static final int MAX_DETAIL = 2000;
+
+    private final EvidenceBundles bundles;
+    private final ObjectMapper json;
+    private final StaffAccess access;
+    private final String auditorRole;
+
+    AuditBundleResource(EvidenceBundles bundles, StaffAccess access, AuditConfig config, ObjectMapper json) {
+        this.bundles = bundles;
+        this.json = json;
+        this.access = access;
+        this.auditorRole = config.auditorRole();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces({"application/zip", MediaType.APPLICATION_JSON})
+    public Response make(String body, @Context HttpServerRequest request) {
+        String detail = body == null || body.isBlank() ? "no body" : body.length() > MAX_DETAIL ? body.substring(0, MAX_DETAIL) + "…" : body;
+        var admitted = access.admit(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/bundle", detail, request);
+        var maker = new EvidenceBundles.Maker(admitted.caller(), admitted.requestId());
+        BundleSelection selection;
+        try {
+            selection = selection(body == null || body.isBlank() ? null : read(body));
+        } catch (IllegalArgumentException | DateTimeParseException e) {
+            bundles.notMade(maker, e.getMessage());
+            return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
+                    .entity(Map.of("error", e.getMessage())).build();
+        }
+        var made = bundles.make(selection, maker);
+        if (!made.made()) {
+            return Response.status(409).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
+                    .entity(Map.of("error", made.refused(), "requestId", admitted.requestId())).build();
+        }
+        return Response.ok(made.zip(), "application/zip").header("X-Request-Id", admitted.requestId())
+                .header("Digest", "sha-256=" + java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(made.sha256())))
+                .header("Content-Disposition", "attachment; filename=\"quaestor-bundle-" + admitted.requestId() + ".zip\"").build();
+    }
+
+    private Ask read(String body) {
+        try {
+            return json.readerFor(Ask.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the body is not {\"requestIds\": [...]} or {\"search\": {...}} with an optional"
+                    + " \"forCase\": " + e.getOriginalMessage());
+        }
+    }
+
+    static BundleSelection selection(Ask ask) {
+        if (ask == null) {
+            throw new IllegalArgumentException("give {\"requestIds\": [...]} or {\"search\": {...}}, and \"forCase\" if it is for a case");
+        }
+        if (ask.search == null) {
+            return BundleSelection.ofRequests(ask.requestIds, ask.forCase);
+        }
+        if (ask.requestIds != null) {
+            throw new IllegalArgumentException("give either request ids or a search, not both");
+        }
+        var s = ask.search;
+        var known = List.of("subject", "client", "tenant", "uriPrefix", "action", "decision", "outcome", "kind", "from", "to");
+        for (String k : s.keySet()) {
+            if (!known.contains(k)) {
+                throw new IllegalArgumentException("a search filters by " + String.join(", ", known) + ", not " + k);
+            }
+        }
+        var q = new AuditQuery(s.get("subject"), s.get("client"), s.get("tenant"), s.get("uriPrefix"), s.get("action"), s.get("decision"),
+                s.get("outcome"), s.get("kind"), AuditSearchParams.time(s.get("from")), AuditSearchParams.time(s.get("to")), null,
+                BundleSelection.MAX_SEARCH_RECORDS);
+        return BundleSelection.ofSearch(q, ask.forCase);
+    }
+}

@@ -1,0 +1,148 @@
+package dev.quaestor.bundle;
+
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.AuditProofs;
+import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.AuditRow;
+import dev.quaestor.audit.AuditSearch;
+import dev.quaestor.audit.Caller;
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.TreeHash;
+import dev.quaestor.evidence.bundle.BundleWriter;
+import dev.quaestor.policy.history.StoredRevision;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Makes evidence bundles (docs/audit-format.md, section 7): the selected requests' records, each with its proof,
+ * the checkpoints and their time-stamp tokens, consistency proofs, and the policy files of each revision the
+ * records name, in one ZIP a recipient checks offline. The making is on record under the request id of the call
+ * that asked for it: once made, a second record of that request carries the bundle's size, its record count and
+ * its SHA-256, committed before the bundle is handed out; a bundle that cannot be made is on record with why.
+ */
+@ApplicationScoped
+public class EvidenceBundles {
+
+    /** Who asks for a bundle: the caller as recorded and the request id its call's record has. */
+    public record Maker(Caller caller, String requestId) {
+    }
+
+    /** A bundle made: its bytes and SHA-256 (hex), how many records of how many requests; or why it was not made. */
+    public record Made(byte[] zip, String sha256, int records, int requests, String refused) {
+        public boolean made() {
+            return refused == null;
+        }
+    }
+
+    private final AuditProofs proofs;
+    private final AuditSearch search;
+    private final AuditLog log;
+
+    EvidenceBundles(AuditProofs proofs, AuditSearch search, AuditLog log) {
+        this.proofs = proofs;
+        this.search = search;
+        this.log = log;
+    }
+
+    /** Makes the bundle of {@code selection} for {@code maker}, and puts its making (or why not) on record. */
+    public Made make(BundleSelection selection, Maker maker) {
+        Made made = build(selection, maker);
+        var event = made(maker).detail(describe(selection) + (made.made() ? "" : "; not made: " + made.refused()));
+        if (made.made()) {
+            event.outcome("ok").bytes((long) made.zip().length).items(made.records()).contentSha256(made.sha256());
+        } else {
+            event.outcome("not-made");
+        }
+        log.append(event.build());
+        return made;
+    }
+
+    /** Puts on record that a bundle asked for was not made, because what was asked for could not be read. */
+    public void notMade(Maker maker, String why) {
+        log.append(made(maker).outcome("not-made").detail("not made: " + why).build());
+    }
+
+    private static AuditEvent.Builder made(Maker maker) {
+        return AuditEvent.of(AuditEvent.Kind.AUDIT_READ, maker.requestId()).caller(maker.caller()).method("audit/bundle/made").decision("ALLOW");
+    }
+
+    private Made build(BundleSelection selection, Maker maker) {
+        List<String> requests = selection.requestIds();
+        if (requests == null) {
+            AuditQuery q = selection.search();
+            var page = search.search(new AuditQuery(q.subject(), q.client(), q.tenant(), q.uriPrefix(), q.action(), q.decision(),
+                    q.outcome(), q.kind(), q.from(), q.to(), null, BundleSelection.MAX_SEARCH_RECORDS));
+            if (page.nextCursor() != null) {
+                return refused("the search finds more than " + BundleSelection.MAX_SEARCH_RECORDS + " records: narrow it");
+            }
+            var ids = new LinkedHashSet<String>();
+            for (AuditRow r : page.records()) {
+                if (r.request() != null) {
+                    ids.add(r.request());
+                }
+            }
+            if (ids.isEmpty()) {
+                return refused("the search finds no request");
+            }
+            if (ids.size() > BundleSelection.MAX_REQUESTS) {
+                return refused("the search finds " + ids.size() + " requests, more than " + BundleSelection.MAX_REQUESTS + ": narrow it");
+            }
+            requests = List.copyOf(ids);
+        }
+        AuditProofs.Proven proven = proofs.proven(new LinkedHashSet<>(requests));
+        if (proven.unavailable() != null) {
+            return refused(proven.unavailable());
+        }
+        var about = new BundleWriter.About(Instant.now(), maker.caller().subject(), maker.requestId(), selection.forCase(),
+                describe(selection));
+        byte[] zip = BundleWriter.write(about, proven.records(), (logId, from, to) -> proofs.consistency(logId, from, to)
+                .orElseThrow(() -> new IllegalStateException("no consistency proof of log " + logId + " from " + from + " to " + to)),
+                EvidenceBundles::policyFiles);
+        return new Made(zip, Hex.of(TreeHash.sha256(zip)), proven.records().size(), new LinkedHashSet<>(requests).size(), null);
+    }
+
+    private static Made refused(String why) {
+        return new Made(null, null, 0, 0, why);
+    }
+
+    /** The files of a policy revision as they were when it became active; null if it was not kept. */
+    private static Map<String, String> policyFiles(String revision) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            StoredRevision r = StoredRevision.findById(revision);
+            return r == null ? null : r.sortedFiles();
+        });
+    }
+
+    /** The selection in words, as the manifest and the record say it. */
+    static String describe(BundleSelection s) {
+        String what = s.requestIds() != null ? "requests " + String.join(", ", s.requestIds()) : "the requests of the search " + search(s.search());
+        return s.forCase() == null ? what : what + " (case " + s.forCase() + ")";
+    }
+
+    private static String search(AuditQuery q) {
+        var parts = new ArrayList<String>();
+        add(parts, "subject", q.subject());
+        add(parts, "client", q.client());
+        add(parts, "tenant", q.tenant());
+        add(parts, "uriPrefix", q.uriPrefix());
+        add(parts, "action", q.action());
+        add(parts, "decision", q.decision());
+        add(parts, "outcome", q.outcome());
+        add(parts, "kind", q.kind());
+        add(parts, "from", q.from() == null ? null : q.from().toString());
+        add(parts, "to", q.to() == null ? null : q.to().toString());
+        return parts.isEmpty() ? "(no filter)" : String.join(" ", parts);
+    }
+
+    private static void add(List<String> parts, String name, String value) {
+        if (value != null) {
+            parts.add(name + "=" + value);
+        }
+    }
+}
