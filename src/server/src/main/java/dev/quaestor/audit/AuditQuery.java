@@ -6,17 +6,24 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Search criteria over the audit log; null fields are not filtered. {@code after} is the cursor (a row id). */
+/**
+ * Search criteria over the audit log; null fields are not filtered. {@code exceptKind} leaves out the records of one
+ * kind. {@code after} is the cursor (a row id).
+ */
 public record AuditQuery(String subject, String client, String tenant, String uriPrefix, String action, String decision,
-        String outcome, String kind, Instant from, Instant to, Long after, int limit) {
+        String outcome, String kind, String exceptKind, Instant from, Instant to, Long after, int limit) {
 
-    /** SQL conditions on {@code audit_entry} ({@code sql} starts with {@code " WHERE"}) and their arguments, in order. */
-    record Where(String sql, List<Object> args) {
+    /** Criteria that leave out no kind. */
+    public AuditQuery(String subject, String client, String tenant, String uriPrefix, String action, String decision,
+            String outcome, String kind, Instant from, Instant to, Long after, int limit) {
+        this(subject, client, tenant, uriPrefix, action, decision, outcome, kind, null, from, to, after, limit);
+    }
 
-        /** Whether any filter applies. */
-        boolean filters() {
-            return !args.isEmpty();
-        }
+    /**
+     * SQL conditions on {@code audit_entry} ({@code sql} starts with {@code " WHERE"}) and their arguments, in order;
+     * {@code filters}: whether any condition picks records (leaving out a kind does not: it leaves whole requests out).
+     */
+    record Where(String sql, List<Object> args, boolean filters) {
     }
 
     /**
@@ -43,7 +50,9 @@ public record AuditQuery(String subject, String client, String tenant, String ur
         }
         filter(where, args, "event_time >= ?", from == null ? null : OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
         filter(where, args, "event_time < ?", to == null ? null : OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
-        return new Where(where.toString(), args);
+        boolean filters = !args.isEmpty();
+        filter(where, args, "kind <> ?", exceptKind);
+        return new Where(where.toString(), args, filters);
     }
 
     private static void filter(StringBuilder where, List<Object> args, String clause, Object value) {

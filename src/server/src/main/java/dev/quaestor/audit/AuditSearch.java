@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,6 +30,16 @@ public class AuditSearch {
     public record Totals(long records, long events, boolean capped) {
     }
 
+    /**
+     * A page of a search in the order asked for, and whether the search has records before its first and after its
+     * last (in that order).
+     */
+    public record Window(List<AuditRow> records, boolean earlier, boolean later) {
+    }
+
+    /** The most records a page holds. */
+    public static final int MAX_PAGE = 1000;
+
     static final String SELECT = "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry";
 
     private final AgroalDataSource ds;
@@ -45,7 +56,7 @@ public class AuditSearch {
         if (q.after() != null) {
             args.add(q.after());
         }
-        int limit = Math.max(1, Math.min(q.limit(), 1000));
+        int limit = Math.max(1, Math.min(q.limit(), MAX_PAGE));
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(pageSql(where, q.after() != null, limit))) {
             bind(ps, args);
             var out = new ArrayList<AuditRow>();
@@ -60,6 +71,38 @@ public class AuditSearch {
                 }
             }
             return new Page(out, more ? out.get(out.size() - 1).id().toString() : null);
+        } catch (SQLException e) {
+            throw AuditQueryTimeout.of(e);
+        }
+    }
+
+    /** One page of the search, in the paging's order, from where it says; the query's own cursor and limit are not used. */
+    public Window window(AuditQuery q, SearchPaging p) {
+        var where = q.where(log.hasher());
+        var args = new ArrayList<>(where.args());
+        if (p.from() == SearchPaging.From.AFTER || p.from() == SearchPaging.From.BEFORE) {
+            args.add(p.id());
+        }
+        String sql = SELECT + where.sql() + p.boundSql() + p.orderSql() + " LIMIT " + (p.size() + 1);
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, args);
+            var out = new ArrayList<AuditRow>();
+            boolean more = false;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (out.size() == p.size()) {
+                        more = true;
+                        break;
+                    }
+                    out.add(AuditRow.read(rs));
+                }
+            }
+            if (p.backwards()) {
+                Collections.reverse(out);
+                // Read backwards: what was beyond the page is before it; a page before a record has that record after it.
+                return new Window(out, more, p.from() == SearchPaging.From.BEFORE);
+            }
+            return new Window(out, p.from() == SearchPaging.From.AFTER, more);
         } catch (SQLException e) {
             throw AuditQueryTimeout.of(e);
         }

@@ -64,7 +64,8 @@ public class AuditStream {
                             page.add(requestId);
                         }
                     } else {
-                        sql = cols + " WHERE 1=1" + next + " ORDER BY request_id, id LIMIT " + PAGE;
+                        sql = cols + where.sql() + next + " ORDER BY request_id, id LIMIT " + PAGE;
+                        page.addAll(where.args());
                     }
                     page.add(last);
                     if (requestId != null) {

@@ -20,10 +20,12 @@ public class BundleDownloadResource {
 
     private final ConsoleAccess access;
     private final EvidenceBundles bundles;
+    private final TimeZones zones;
 
-    BundleDownloadResource(ConsoleAccess access, EvidenceBundles bundles) {
+    BundleDownloadResource(ConsoleAccess access, EvidenceBundles bundles, TimeZones zones) {
         this.access = access;
         this.bundles = bundles;
+        this.zones = zones;
     }
 
     @GET
@@ -34,7 +36,8 @@ public class BundleDownloadResource {
         BundleSelection selection;
         try {
             selection = requestId != null ? BundleSelection.ofRequests(List.of(requestId), null)
-                    : BundleSelection.ofSearch(form.query(BundleSelection.MAX_SEARCH_RECORDS), null);
+                    : BundleSelection.ofSearch(form.query(BundleSelection.MAX_SEARCH_RECORDS,
+                            form.zone(zones.of(access.identity().subject()))), null);
         } catch (IllegalArgumentException e) {
             bundles.notMade(maker, e.getMessage());
             return Response.status(400).type(MediaType.TEXT_PLAIN).entity(e.getMessage()).build();

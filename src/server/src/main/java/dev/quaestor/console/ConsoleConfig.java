@@ -26,6 +26,12 @@ public interface ConsoleConfig {
      */
     Optional<String> secret();
 
+    /**
+     * The organisation's time zone (an IANA name such as Europe/Zurich): the console reads and shows times in it for
+     * staff who have not chosen their own. UTC when unset.
+     */
+    Optional<String> timeZone();
+
     /** Records per search page. */
     @WithDefault("50")
     int pageSize();

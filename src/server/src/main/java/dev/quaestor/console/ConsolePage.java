@@ -1,10 +1,9 @@
 package dev.quaestor.console;
 
-import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.enterprise.context.RequestScoped;
 
-/** A console page: the template with what every page shows (who is signed in, how, the menu, the CSRF token). */
+/** A console page: what every page shows (who is signed in, how, the menu, the CSRF token). */
 @RequestScoped
 public class ConsolePage {
 
@@ -16,15 +15,15 @@ public class ConsolePage {
         this.csrf = csrf;
     }
 
-    public TemplateInstance of(Template template, String title) {
-        return of(template.instance(), title);
+    /** What the page shows around its content, titled. */
+    public Chrome chrome(String title) {
+        String subject = access.identity().subject();
+        return new Chrome(title, subject, access.authContext(), access.isAuditor(), csrf.token(subject));
     }
 
-    /** As {@link #of(Template, String)}, for the instance of a type-safe template ({@code @CheckedTemplate}). */
+    /** A type-safe template's instance given the page's chrome (for templates that declare no {@link Chrome} parameter). */
     public TemplateInstance of(TemplateInstance instance, String title) {
-        String subject = access.identity().subject();
-        return instance.data("title", title).data("who", subject).data("auth", access.authContext())
-                .data("auditor", access.isAuditor()).data("csrf", csrf.token(subject));
+        return instance.data("chrome", chrome(title));
     }
 
     /** Refuses a form whose CSRF token is missing or not the caller's (the refusal is recorded). */

@@ -1,8 +1,7 @@
 package dev.quaestor.console;
 
-import io.quarkus.qute.Location;
-import io.quarkus.qute.Template;
-import jakarta.inject.Inject;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -12,14 +11,16 @@ import jakarta.ws.rs.ext.Provider;
 @Provider
 public class ConsoleRefusalMapper implements ExceptionMapper<ConsoleRefusal> {
 
-    @Inject
-    @Location("console/refused.html")
-    Template refused;
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance refused(String message, String requestId, int status);
+    }
+
 
     @Override
     public Response toResponse(ConsoleRefusal e) {
         var r = Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
-                .entity(refused.data("message", e.getMessage()).data("requestId", e.requestId()).data("status", e.status()).render());
+                .entity(Templates.refused(e.getMessage(), e.requestId(), e.status()).render());
         return (e.retryAfterSeconds() > 0 ? r.header("Retry-After", Long.toString(e.retryAfterSeconds())) : r).build();
     }
 }

@@ -41,9 +41,11 @@ public class ExportResource {
     private final ConsoleAccess access;
     private final SearchExport export;
     private final WriteDeadlines deadlines;
+    private final TimeZones zones;
 
-    ExportResource(AuditStream records, AuditLog log, ConsoleAccess access, WriteDeadlines deadlines,
+    ExportResource(AuditStream records, AuditLog log, ConsoleAccess access, WriteDeadlines deadlines, TimeZones zones,
             @ConfigProperty(name = "quarkus.application.version") String version) {
+        this.zones = zones;
         this.records = records;
         this.deadlines = deadlines;
         this.log = log;
@@ -58,7 +60,7 @@ public class ExportResource {
         AuditQuery query = null;
         String invalid = format == null ? "format must be jsonl, csv or ocsf" : null;
         try {
-            query = form.query(1);
+            query = form.query(1, form.zone(zones.of(access.identity().subject())));
         } catch (IllegalArgumentException e) {
             invalid = invalid == null ? e.getMessage() : invalid;
         }

@@ -5,8 +5,8 @@ import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.Caller;
 import dev.quaestor.audit.RequestIds;
 import dev.quaestor.http.SourceAddress;
-import io.quarkus.qute.Location;
-import io.quarkus.qute.Template;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
 import io.vertx.core.http.Cookie;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.FormParam;
@@ -26,23 +26,26 @@ import java.time.Instant;
 @Produces(MediaType.TEXT_HTML)
 public class HomeResource {
 
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance signedOut(boolean idle, long idleMinutes);
+    }
+
     private final ConsoleConfig config;
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final ConsoleSessions sessions;
     private final ConsoleCookies cookies;
     private final AuditLog log;
-    private final Template signedOut;
 
     HomeResource(ConsoleConfig config, ConsoleAccess access, ConsolePage page, ConsoleSessions sessions, ConsoleCookies cookies,
-            AuditLog log, @Location("console/signed-out.html") Template signedOut) {
+            AuditLog log) {
         this.config = config;
         this.access = access;
         this.page = page;
         this.sessions = sessions;
         this.cookies = cookies;
         this.log = log;
-        this.signedOut = signedOut;
     }
 
     @GET
@@ -82,7 +85,7 @@ public class HomeResource {
                     .build());
         }
         cookies.clear(rc);
-        return Response.ok(signedOut.data("idle", "idle".equals(reason)).data("idleMinutes", config.idleTimeout().toMinutes()).render())
+        return Response.ok(Templates.signedOut("idle".equals(reason), config.idleTimeout().toMinutes()).render())
                 .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 }

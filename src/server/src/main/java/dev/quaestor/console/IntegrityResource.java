@@ -8,8 +8,7 @@ import dev.quaestor.audit.OnlineVerifier;
 import dev.quaestor.audit.LongReads;
 import dev.quaestor.audit.anchor.Anchorer;
 import dev.quaestor.evidence.check.Report;
-import io.quarkus.qute.Location;
-import io.quarkus.qute.Template;
+import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.GET;
@@ -42,6 +41,17 @@ public class IntegrityResource {
     public record ProblemRow(String log, long seq, String message, String request) {
     }
 
+    /** What the integrity page shows. */
+    @TemplateData
+    public record IntegrityPage(boolean ok, List<LogRow> logs, List<ProblemRow> problems, List<String> warnings, long records, long ms,
+            List<String> keys, Anchorer.Status anchoring, String chain) {
+    }
+
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance integrity(Chrome chrome, IntegrityPage view);
+    }
+
     private final OnlineVerifier verifier;
     private final AuditProofs proofs;
     private final AuditSearch search;
@@ -49,10 +59,8 @@ public class IntegrityResource {
     private final Anchorer anchorer;
     private final ConsoleAccess access;
     private final ConsolePage page;
-    private final Template integrity;
 
-    IntegrityResource(OnlineVerifier verifier, AuditProofs proofs, AuditSearch search, AuditLog log, Anchorer anchorer, ConsoleAccess access, ConsolePage page,
-            @Location("console/integrity.html") Template integrity) {
+    IntegrityResource(OnlineVerifier verifier, AuditProofs proofs, AuditSearch search, AuditLog log, Anchorer anchorer, ConsoleAccess access, ConsolePage page) {
         this.verifier = verifier;
         this.proofs = proofs;
         this.search = search;
@@ -60,7 +68,6 @@ public class IntegrityResource {
         this.anchorer = anchorer;
         this.access = access;
         this.page = page;
-        this.integrity = integrity;
     }
 
     @GET
@@ -77,8 +84,7 @@ public class IntegrityResource {
         List<LogRow> logs = report.logs().stream().map(s -> new LogRow(s, last.get(s.log()), brokenLogs.contains(s.log()))).toList();
         List<ProblemRow> problems = report.problems().stream().map(p -> new ProblemRow(p.log(), p.seq(), p.message(),
                 p.seq() <= 0 ? null : search.recordAt(p.log(), p.seq()).map(AuditRow::request).orElse(null))).toList();
-        return page.of(integrity, "Integrity").data("ok", report.ok()).data("logs", logs).data("problems", problems)
-                .data("warnings", report.warnings()).data("records", report.records()).data("ms", ms)
-                .data("keys", log.trustedKeyStrings()).data("anchoring", anchorer.status()).data("chain", log.chain());
+        return Templates.integrity(page.chrome("Integrity"), new IntegrityPage(report.ok(), logs, problems, report.warnings(),
+                report.records(), ms, log.trustedKeyStrings(), anchorer.status(), log.chain()));
     }
 }

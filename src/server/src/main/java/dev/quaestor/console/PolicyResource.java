@@ -1,12 +1,12 @@
 package dev.quaestor.console;
 
+import dev.quaestor.policy.PolicyChange;
 import dev.quaestor.policy.PolicyStore;
 import dev.quaestor.policy.history.Activation;
 import dev.quaestor.policy.history.RevisionDiff;
 import dev.quaestor.policy.history.StoredRevision;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.qute.Location;
-import io.quarkus.qute.Template;
+import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.GET;
@@ -29,26 +29,35 @@ import java.util.Map;
 @TemplateData(target = StoredRevision.class)
 @TemplateData(target = RevisionDiff.FileDiff.class)
 @TemplateData(target = RevisionDiff.Line.class)
-@TemplateData(target = dev.quaestor.policy.PolicyChange.class)
+@TemplateData(target = PolicyChange.class)
 public class PolicyResource {
+
+    /** What the policy page shows. */
+    @TemplateData
+    public record PolicyPage(String revision, List<String> files, int rules, int limits, int tests, PolicyChange refusal,
+            List<String> refusalErrors, List<Activation> activations, List<StoredRevision> revisions) {
+    }
+
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance policy(Chrome chrome, PolicyPage view);
+
+        static native TemplateInstance revision(Chrome chrome, String revision, List<Map.Entry<String, String>> files,
+                List<Activation> activations);
+
+        static native TemplateInstance diff(Chrome chrome, String from, String to, List<RevisionDiff.FileDiff> files);
+    }
 
     static final int HISTORY = 500;
 
     private final PolicyStore store;
     private final ConsoleAccess access;
     private final ConsolePage page;
-    private final Template policy;
-    private final Template revision;
-    private final Template diff;
 
-    PolicyResource(PolicyStore store, ConsoleAccess access, ConsolePage page, @Location("console/policy.html") Template policy,
-            @Location("console/revision.html") Template revision, @Location("console/diff.html") Template diff) {
+    PolicyResource(PolicyStore store, ConsoleAccess access, ConsolePage page) {
         this.store = store;
         this.access = access;
         this.page = page;
-        this.policy = policy;
-        this.revision = revision;
-        this.diff = diff;
     }
 
     @GET
@@ -59,10 +68,9 @@ public class PolicyResource {
         List<Activation> activations = QuarkusTransaction.requiringNew().call(() -> Activation.newestFirst(HISTORY));
         List<StoredRevision> revisions = QuarkusTransaction.requiringNew()
                 .call(() -> StoredRevision.<StoredRevision>list("order by firstSeen desc"));
-        return page.of(policy, "Policy").data("revision", set.revision()).data("files", set.files()).data("rules", set.rules().size())
-                .data("limits", set.limits().size()).data("tests", set.tests().size()).data("refusal", refusal)
-                .data("refusalErrors", refusal == null ? List.of() : refusal.errors().stream().map(Object::toString).toList())
-                .data("activations", activations).data("revisions", revisions);
+        return Templates.policy(page.chrome("Policy"), new PolicyPage(set.revision(), set.files(), set.rules().size(),
+                set.limits().size(), set.tests().size(), refusal,
+                refusal == null ? List.of() : refusal.errors().stream().map(Object::toString).toList(), activations, revisions));
     }
 
     @GET
@@ -74,8 +82,7 @@ public class PolicyResource {
             return Response.status(404).type(MediaType.TEXT_PLAIN).entity("no stored revision " + id).build();
         }
         List<Activation> activations = QuarkusTransaction.requiringNew().call(() -> Activation.of(id));
-        return Response.ok(page.of(revision, "Revision " + id).data("revision", id).data("files", files.entrySet().stream().toList())
-                .data("activations", activations)).build();
+        return Response.ok(Templates.revision(page.chrome("Revision " + id), id, files.entrySet().stream().toList(), activations)).build();
     }
 
     @GET
@@ -87,7 +94,7 @@ public class PolicyResource {
         if (a == null || b == null) {
             return Response.status(404).type(MediaType.TEXT_PLAIN).entity("both revisions must be stored: from=" + from + " to=" + to).build();
         }
-        return Response.ok(page.of(diff, "Diff").data("from", from).data("to", to).data("files", RevisionDiff.of(a, b))).build();
+        return Response.ok(Templates.diff(page.chrome("Diff"), from, to, RevisionDiff.of(a, b))).build();
     }
 
     private static Map<String, String> filesOf(String id) {

@@ -2,14 +2,32 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditRow;
 import io.quarkus.qute.TemplateData;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One audit record as the pages show it: every field as text, empty when absent. */
+/** One audit record as the pages show it: every field as text, empty when absent; its time in {@code zone} too. */
 @TemplateData
-public record RecordRow(AuditRow row) {
+public record RecordRow(AuditRow row, ZoneId zone) {
 
-    /** A field by its format name, for pages that list every field ({@link RequestResource#FIELD_ORDER}). */
+    /** A record whose time is shown in UTC. */
+    public RecordRow(AuditRow row) {
+        this(row, ZoneOffset.UTC);
+    }
+
+    /** The record's time in the reader's zone, with UTC beside it. */
+    public ShownTime shown() {
+        return row.time() == null ? ShownTime.NONE : ShownTime.of(Instant.parse(row.time()), zone);
+    }
+
+    /** A field as a page lists it ({@link RecordField}): error codes with what they mean. */
+    public String value(RecordField f) {
+        return f.shown(get(f.name()));
+    }
+
+    /** A field by its format name, for pages that list every field ({@link RecordField#ALL}). */
     public String get(String name) {
         return text(row.get(name));
     }

@@ -4,8 +4,7 @@ import dev.quaestor.audit.AuditProofs;
 import dev.quaestor.audit.AuditSearch;
 import dev.quaestor.policy.history.StoredRevision;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.qute.Location;
-import io.quarkus.qute.Template;
+import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.GET;
@@ -15,7 +14,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,21 +36,34 @@ public class RequestResource {
     public record PolicyLine(int no, String text, boolean marked) {
     }
 
+    /** What a request's page shows. */
+    @TemplateData
+    public record RequestPage(String id, List<RecordRow> records, RecordRow decision, RecordRow outcome, String revision,
+            List<String> rules, List<PolicyFile> files, boolean revisionStored, String proof, String proofUnavailable,
+            List<ProvenTo> provenTo, List<RecordField> fields) {
+
+        /** Whether a checkpoint the records are proven to carries a time-stamp. */
+        public boolean anchored() {
+            return provenTo.stream().anyMatch(c -> !c.extensions().isEmpty());
+        }
+    }
+
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance request(Chrome chrome, RequestPage view);
+    }
+
     private static final Pattern RULE_ID = Pattern.compile("^\\s*(?:-\\s*)?\\{?\\s*id:\\s*['\"]?([^,'\"}\\s]+)");
 
     private final AuditSearch search;
     private final AuditProofs proofs;
     private final ConsoleAccess access;
     private final ConsolePage page;
-    private final Template request;
-
-    RequestResource(AuditSearch search, AuditProofs proofs, ConsoleAccess access, ConsolePage page,
-            @Location("console/request.html") Template request) {
+    RequestResource(AuditSearch search, AuditProofs proofs, ConsoleAccess access, ConsolePage page) {
         this.search = search;
         this.proofs = proofs;
         this.access = access;
         this.page = page;
-        this.request = request;
     }
 
     @GET
@@ -70,12 +81,9 @@ public class RequestResource {
         Set<String> rules = decision == null || decision.row().rules() == null ? Set.of() : Set.of(decision.rules().split(","));
         List<PolicyFile> files = revision == null ? List.of() : files(revision, rules);
         var proof = records.isEmpty() ? null : proofs.proof(id);
-        TemplateInstance t = page.of(request, "Request " + id).data("id", id).data("records", records)
-                .data("decision", decision).data("outcome", outcome).data("revision", revision)
-                .data("rules", rules.stream().sorted().toList()).data("files", files)
-                .data("revisionStored", revision != null && !files.isEmpty())
-                .data("proof", proof == null ? null : proof.file()).data("proofUnavailable", proof == null ? null : proof.unavailable())
-                .data("fields", FIELD_ORDER);
+        TemplateInstance t = Templates.request(page.chrome("Request " + id), new RequestPage(id, records, decision, outcome, revision,
+                rules.stream().sorted().toList(), files, revision != null && !files.isEmpty(), proof == null ? null : proof.file(),
+                proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), RecordField.ALL));
         return Response.status(records.isEmpty() ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).entity(t).build();
     }
 
@@ -117,9 +125,4 @@ public class RequestResource {
         out.sort((a, b) -> Boolean.compare(b.decisive(), a.decisive()));
         return out;
     }
-
-    static final List<String> FIELD_ORDER = Arrays.asList("kind", "time", "log", "seq", "subject", "client", "tenant", "roles",
-            "ip", "ua", "auth_context", "session", "correlation", "client_info", "protocol", "method", "action", "uri", "decision",
-            "rules", "revision", "outcome", "error", "bytes", "items", "sha256", "cache_scope", "latency_us", "count", "first", "last",
-            "uris_more", "detail", "hash");
 }

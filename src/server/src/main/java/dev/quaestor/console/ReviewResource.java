@@ -5,8 +5,7 @@ import dev.quaestor.review.Finding;
 import dev.quaestor.review.Review;
 import dev.quaestor.review.SignOff;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.qute.Location;
-import io.quarkus.qute.Template;
+import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.FormParam;
@@ -34,19 +33,21 @@ public class ReviewResource {
     public record ReviewRow(Review review, boolean overdue, int findings) {
     }
 
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance reviews(Chrome chrome, List<ReviewRow> rows);
+
+        static native TemplateInstance review(Chrome chrome, Review r, boolean overdue, String refusal, String me);
+    }
+
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final SignOff signOff;
-    private final Template reviews;
-    private final Template review;
 
-    ReviewResource(ConsoleAccess access, ConsolePage page, SignOff signOff, @Location("console/reviews.html") Template reviews,
-            @Location("console/review.html") Template review) {
+    ReviewResource(ConsoleAccess access, ConsolePage page, SignOff signOff) {
         this.access = access;
         this.page = page;
         this.signOff = signOff;
-        this.reviews = reviews;
-        this.review = review;
     }
 
     @GET
@@ -55,7 +56,7 @@ public class ReviewResource {
         Instant now = Instant.now();
         List<ReviewRow> rows = QuarkusTransaction.requiringNew().call(() -> Review.newestFirst(90).stream()
                 .map(r -> new ReviewRow(r, r.overdue(now), r.findings.size())).toList());
-        return page.of(reviews, "Reviews").data("rows", rows);
+        return Templates.reviews(page.chrome("Reviews"), rows);
     }
 
     @GET
@@ -75,8 +76,7 @@ public class ReviewResource {
             return Response.status(404).type(MediaType.TEXT_PLAIN).entity("no review for " + day).build();
         }
         Review r = (Review) loaded[0];
-        return Response.ok(page.of(review, "Review of " + day).data("r", r).data("overdue", r.overdue(Instant.now()))
-                .data("refusal", loaded[1]).data("me", me)).build();
+        return Response.ok(Templates.review(page.chrome("Review of " + day), r, r.overdue(Instant.now()), (String) loaded[1], me)).build();
     }
 
     @POST

@@ -2,23 +2,47 @@ package dev.quaestor.console;
 
 import dev.quaestor.admin.AuditFilters;
 import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.AuditSearch;
+import dev.quaestor.audit.SearchPaging;
 import io.quarkus.qute.TemplateData;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
+import java.time.ZoneId;
+import jakarta.ws.rs.QueryParam;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * The search page's filters, as query parameters: the page, its next page and its exports share them. Times
- * are UTC, as ISO-8601 instants or as the browser's date-time field sends them ({@code 2026-11-25T09:30}).
+ * The search page's filters and display settings, as query parameters: the page, its other pages and its exports share
+ * them. Dates are read in the time zone the form names ({@code tz}), else the reader's ({@link TypedTime}).
  */
 @TemplateData
 public class SearchForm extends AuditFilters {
+
+    /** The page sizes the form offers. */
+    static final List<Integer> SIZES = List.of(25, 50, 100, 200, 500);
+
+    /** {@code oldest} for oldest first; newest first otherwise. */
+    @QueryParam("order")
+    public String order;
+    /** Records a page (up to {@link AuditSearch#MAX_PAGE}); the console's default when unset. */
+    @QueryParam("size")
+    public String size;
+    /** {@code true} to show the staff's own reads of the log ({@code AUDIT_READ}), left out otherwise. */
+    @QueryParam("staffReads")
+    public String staffReads;
+    /** The page that ends just before this record (a row id). */
+    @QueryParam("before")
+    public String before;
+    /** {@code true} for the search's last page. */
+    @QueryParam("last")
+    public String last;
+    /** The time zone the dates are read in and the times shown in (an IANA name); unset: the reader's. */
+    @QueryParam("tz")
+    public String tz;
 
     /** The filters that are set, by parameter name (the cursor left out). */
     public Map<String, String> filters() {
@@ -36,25 +60,102 @@ public class SearchForm extends AuditFilters {
         return m;
     }
 
-    /** A filter's value as the form shows it: empty when unset. */
+    /** How the results are shown (order, page size, staff reads), by parameter name: what is set. */
+    public Map<String, String> display() {
+        var m = new LinkedHashMap<String, String>();
+        put(m, "order", order);
+        put(m, "size", size);
+        put(m, "staffReads", staffReads);
+        return m;
+    }
+
+    /** A filter's or display setting's value as the form shows it: empty when unset. */
     public String val(String name) {
         String v = filters().get(name);
+        if (v == null) {
+            v = display().get(name);
+        }
         return v == null ? "" : v;
+    }
+
+    public boolean newestFirst() {
+        return !"oldest".equals(trim(order));
+    }
+
+    public boolean showsStaffReads() {
+        return "true".equals(trim(staffReads)) || "AUDIT_READ".equals(trim(kind));
+    }
+
+    /** The records a page, as asked for or {@code standard}. */
+    public int pageSize(int standard) {
+        if (blank(size)) {
+            return standard;
+        }
+        try {
+            int n = Integer.parseInt(size.trim());
+            if (n >= 1 && n <= AuditSearch.MAX_PAGE) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("'size' is the records a page: a number from 1 to " + AuditSearch.MAX_PAGE);
+    }
+
+    /** Which page to read; throws {@link IllegalArgumentException} for a bad cursor or size. */
+    public SearchPaging paging(int standardSize) {
+        int n = pageSize(standardSize);
+        if ("true".equals(trim(last))) {
+            return new SearchPaging(newestFirst(), n, SearchPaging.From.LAST, 0);
+        }
+        Long after = id(cursor);
+        if (after != null) {
+            return new SearchPaging(newestFirst(), n, SearchPaging.From.AFTER, after);
+        }
+        Long end = id(before);
+        return end == null ? new SearchPaging(newestFirst(), n, SearchPaging.From.FIRST, 0)
+                : new SearchPaging(newestFirst(), n, SearchPaging.From.BEFORE, end);
+    }
+
+    private static Long id(String s) {
+        try {
+            return blank(s) ? null : Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("invalid cursor");
+        }
     }
 
     public boolean isEmpty() {
         return filters().isEmpty();
     }
 
-    /** The filters as a query string (no leading {@code ?}). */
+    /** The filters and display settings as a query string (no leading {@code ?}, no page position, no time zone). */
     public String queryString() {
         var j = new StringJoiner("&");
         filters().forEach((k, v) -> j.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        display().forEach((k, v) -> j.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
         return j.toString();
     }
 
-    /** The filters as the audit reader's query; throws {@link IllegalArgumentException} for a bad time or cursor. */
-    public AuditQuery query(int limit) {
+    /** As {@link #queryString()}, with the time zone its dates are read in: a link that means the same to anyone. */
+    public String queryStringIn(ZoneId zone) {
+        String q = queryString();
+        return (q.isEmpty() ? "" : q + "&") + "tz=" + URLEncoder.encode(zone.getId(), StandardCharsets.UTF_8);
+    }
+
+    /** The zone the form's dates are read in: the one it names, else {@code reader}'s. */
+    public ZoneId zone(ZoneId reader) {
+        return blank(tz) ? reader : TimeZones.parse(tz.trim());
+    }
+
+    /** The kind of the staff's own reads of the log (the console's page views among them). */
+    static final String STAFF_READS = "AUDIT_READ";
+
+    /**
+     * The filters as the audit reader's query, dates read in {@code zone}; throws {@link IllegalArgumentException} for a
+     * bad time or cursor.
+     */
+    public AuditQuery query(int limit, ZoneId zone) {
         Long after;
         try {
             after = blank(cursor) ? null : Long.parseLong(cursor.trim());
@@ -62,23 +163,11 @@ public class SearchForm extends AuditFilters {
             throw new IllegalArgumentException("invalid cursor");
         }
         return new AuditQuery(trim(subject), trim(client), trim(tenant), trim(uriPrefix), trim(action), trim(decision),
-                trim(outcome), trim(kind), time(from, "from"), time(to, "to"), after, limit);
+                trim(outcome), trim(kind), showsStaffReads() ? null : STAFF_READS, time(from, zone, false, "from"), time(to, zone, true, "to"), after, limit);
     }
 
-    static Instant time(String s, String what) {
-        if (blank(s)) {
-            return null;
-        }
-        String t = s.trim();
-        try {
-            return Instant.parse(t);
-        } catch (DateTimeParseException e) {
-            try {
-                return LocalDateTime.parse(t).toInstant(ZoneOffset.UTC);
-            } catch (DateTimeParseException e2) {
-                throw new IllegalArgumentException("'" + what + "' is not a time: use 2026-11-25T09:30 (UTC) or 2026-11-25T09:30:00Z");
-            }
-        }
+    private static Instant time(String s, ZoneId zone, boolean end, String what) {
+        return blank(s) ? null : TypedTime.parse(s, zone, end, what);
     }
 
     private static void put(Map<String, String> m, String k, String v) {
@@ -95,8 +184,16 @@ public class SearchForm extends AuditFilters {
         return s == null || s.isBlank();
     }
 
+    /** Where the page starts, as recorded in the page view's audit record: empty for the first page. */
+    public String position() {
+        if ("true".equals(trim(last))) {
+            return " last page";
+        }
+        return !blank(cursor) ? " cursor=" + cursor.trim() : !blank(before) ? " before=" + before.trim() : "";
+    }
+
     /** The filters as recorded in the page view's audit record. */
     public String describe() {
-        return filters().isEmpty() ? "all records" : filters().toString();
+        return (filters().isEmpty() ? "all records" : filters().toString()) + (showsStaffReads() ? " with staff reads" : "");
     }
 }

@@ -2,8 +2,8 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditSearch;
-import io.quarkus.qute.Location;
-import io.quarkus.qute.Template;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.ws.rs.BeanParam;
@@ -16,7 +16,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -26,48 +29,126 @@ import java.util.stream.Stream;
 @Produces(MediaType.TEXT_HTML)
 public class SearchResource {
 
-    static final List<String> ACTIONS = List.of("", "read", "list", "subscribe");
-    static final List<String> DECISIONS = List.of("", "ALLOW", "DENY", "FILTER");
+    /**
+     * What the search page shows: the filters, a page of records in the order asked for, the totals, links to the
+     * first, previous, next and last pages (null where there is none), and the caller's saved searches.
+     */
+    @TemplateData
+    public record SearchPage(SearchForm form, Display display, List<RecordRow> records, String error, AuditSearch.Totals totals,
+            long pageEvents, Links links, Choices choices, List<SavedSearch> saved) {
+    }
+
+    /**
+     * How the page is shown: the records a page (and the sizes offered, this one among them), the time zone its dates
+     * are read and shown in, and the query string of the search with that zone ({@code query}, for links, exports and
+     * saving) and without it ({@code unzoned}).
+     */
+    @TemplateData
+    public record Display(int size, List<Integer> sizes, String zone, String query, String unzoned) {
+
+        Display(int size, String zone, String query, String unzoned) {
+            this(size, Stream.concat(SearchForm.SIZES.stream(), Stream.of(size)).distinct().sorted().toList(), zone, query, unzoned);
+        }
+    }
+
+    /** Where the paging buttons go. */
+    @TemplateData
+    public record Links(String first, String previous, String next, String last) {
+
+        static final Links NONE = new Links(null, null, null, null);
+
+        static Links of(String query, AuditSearch.Window w) {
+            if (w.records().isEmpty()) {
+                return NONE;
+            }
+            String base = "/console/search?" + (query.isEmpty() ? "" : query + "&");
+            return new Links(w.earlier() ? "/console/search" + (query.isEmpty() ? "" : "?" + query) : null,
+                    w.earlier() ? base + "before=" + w.records().get(0).id() : null,
+                    w.later() ? base + "cursor=" + w.records().get(w.records().size() - 1).id() : null,
+                    w.later() ? base + "last=true" : null);
+        }
+    }
+
+    /** The options of the form's lists. */
+    @TemplateData
+    public record Choices(List<String> actions, List<String> decisions, List<String> kinds, List<String> zones) {
+    }
+
     /** A search's totals are counted over at most this many records. */
     static final int TOTALS_CAP = 100_000;
-    static final List<String> KINDS = Stream.concat(Stream.of(""), Arrays.stream(AuditEvent.Kind.values()).map(Enum::name)).toList();
+
+    static final Choices CHOICES = new Choices(List.of("", "read", "list", "subscribe"), List.of("", "ALLOW", "DENY", "FILTER"),
+            Stream.concat(Stream.of(""), Arrays.stream(AuditEvent.Kind.values()).map(Enum::name)).toList(), TimeZones.OFFERED);
+
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance search(Chrome chrome, SearchPage view);
+    }
 
     private final AuditSearch records;
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final ConsoleConfig config;
-    private final Template search;
+    private final TimeZones zones;
 
-    SearchResource(AuditSearch records, ConsoleAccess access, ConsolePage page, ConsoleConfig config,
-            @Location("console/search.html") Template search) {
+    SearchResource(AuditSearch records, ConsoleAccess access, ConsolePage page, ConsoleConfig config, TimeZones zones) {
+        this.zones = zones;
         this.records = records;
         this.access = access;
         this.page = page;
         this.config = config;
-        this.search = search;
     }
 
     @GET
     @Path("search")
     public TemplateInstance search(@BeanParam SearchForm form) {
-        access.view(ConsoleAccess.Area.AUDIT, "console/search", form.describe() + (form.cursor == null ? "" : " cursor=" + form.cursor));
+        access.view(ConsoleAccess.Area.AUDIT, "console/search", form.describe() + form.position());
         List<RecordRow> rows = List.of();
-        String next = null;
+        Links links = Links.NONE;
         String error = null;
         AuditSearch.Totals totals = null;
+        int size = config.pageSize();
+        ZoneId reader = zones.of(access.identity().subject());
+        ZoneId zone = reader;
         try {
-            var query = form.query(config.pageSize());
-            var result = records.search(query);
-            rows = result.records().stream().map(RecordRow::new).toList();
-            next = result.nextCursor();
+            zone = form.zone(reader);
+            size = form.pageSize(size);
+            var query = form.query(1, zone);
+            var window = records.window(query, form.paging(config.pageSize()));
+            ZoneId shownIn = zone;
+            rows = window.records().stream().map(r -> new RecordRow(r, shownIn)).toList();
+            links = Links.of(form.queryStringIn(zone), window);
             totals = records.totals(query, TOTALS_CAP);
         } catch (IllegalArgumentException e) {
             error = e.getMessage();
         }
-        return page.of(search, "Search").data("form", form).data("records", rows).data("next", next).data("error", error)
-                .data("totals", totals).data("pageEvents", rows.stream().mapToLong(RecordRow::events).sum())
-                .data("query", form.queryString()).data("actions", ACTIONS).data("decisions", DECISIONS).data("kinds", KINDS)
-                .data("saved", QuarkusTransaction.requiringNew().call(() -> SavedSearch.of(access.identity().subject())));
+        var display = new Display(size, zone.getId(), form.queryStringIn(zone), form.queryString());
+        return Templates.search(page.chrome("Search"), new SearchPage(form, display, rows, error, totals,
+                rows.stream().mapToLong(RecordRow::events).sum(), links, CHOICES,
+                QuarkusTransaction.requiringNew().call(() -> SavedSearch.of(access.identity().subject()))));
+    }
+
+    /** Keeps the time zone the caller reads times in, and shows the search again in it. */
+    @POST
+    @Path("time-zone")
+    public Response timeZone(@FormParam("csrf") String csrf, @FormParam("zone") String zoneName, @FormParam("query") String query) {
+        page.checkCsrf(csrf, "console/time-zone");
+        access.view(ConsoleAccess.Area.AUDIT, "console/time-zone", "zone=" + zoneName);
+        ZoneId zone;
+        try {
+            zone = TimeZones.parse(zoneName == null ? "" : zoneName.trim());
+        } catch (IllegalArgumentException e) {
+            return Response.status(400).type(MediaType.TEXT_PLAIN).entity(e.getMessage()).build();
+        }
+        zones.remember(access.identity().subject(), zone);
+        String q = query == null || query.length() > 4096 ? "" : query;
+        URI back;
+        try {
+            back = URI.create("/console/search?" + (q.isEmpty() ? "" : q + "&") + "tz=" + URLEncoder.encode(zone.getId(), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            back = URI.create("/console/search");
+        }
+        return Response.seeOther(back).build();
     }
 
     @POST

@@ -2,8 +2,8 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditQuery;
 import dev.quaestor.audit.AuditStream;
-import io.quarkus.qute.Location;
-import io.quarkus.qute.Template;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -22,18 +22,26 @@ import java.util.List;
 @Produces(MediaType.TEXT_HTML)
 public class TimelineResource {
 
+    /** What a timeline shows: its mode (resource or subject), the value asked for, and the rows. */
+    @TemplateData
+    public record TimelinePage(String mode, String heading, String value, boolean refusals, List<RecordRow> rows, boolean more) {
+    }
+
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance timeline(Chrome chrome, TimelinePage view);
+    }
+
     static final int LIMIT = 500;
 
     private final AuditStream records;
     private final ConsoleAccess access;
     private final ConsolePage page;
-    private final Template timeline;
 
-    TimelineResource(AuditStream records, ConsoleAccess access, ConsolePage page, @Location("console/timeline.html") Template timeline) {
+    TimelineResource(AuditStream records, ConsoleAccess access, ConsolePage page) {
         this.records = records;
         this.access = access;
         this.page = page;
-        this.timeline = timeline;
     }
 
     @GET
@@ -54,8 +62,8 @@ public class TimelineResource {
 
     private TemplateInstance render(String mode, String heading, String value, boolean refusals, List<RecordRow> rows) {
         boolean more = rows.size() > LIMIT;
-        return page.of(timeline, heading).data("mode", mode).data("heading", heading).data("value", value == null ? "" : value)
-                .data("refusals", refusals).data("rows", more ? rows.subList(0, LIMIT) : rows).data("more", more);
+        return Templates.timeline(page.chrome(heading), new TimelinePage(mode, heading, value == null ? "" : value, refusals,
+                more ? rows.subList(0, LIMIT) : rows, more));
     }
 
     /** Reads (and refusals), oldest first; one more than {@link #LIMIT} to tell whether there are more. */

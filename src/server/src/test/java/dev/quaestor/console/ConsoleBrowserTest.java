@@ -126,6 +126,7 @@ class ConsoleBrowserTest {
         assertTrue(policy.contains("clinical-trials.yaml") && policy.contains("- id: pi-read-trials"), policy);
         byte[] file = Files.readAllBytes(Path.of("../../content/docs/trials/onco-734/summary.md"));
         assertEquals(Hex.of(MessageDigest.getInstance("SHA-256").digest(file)), text("sha256"));
+        browser.findElement(By.id("show-proof")).click(); // folded behind "show proof"
         assertTrue(text("proof").startsWith(dev.quaestor.evidence.RecordProof.HEADER), text("proof"));
         // Who read it: every read of the file, with the digest of what was served.
         browser.get(base + "/console/timeline/resource?uri=" + java.net.URLEncoder.encode(SUMMARY, StandardCharsets.UTF_8));

@@ -58,8 +58,10 @@ class ConsoleScreenshots {
         try {
             Browser.signIn(d, base + "/console/search?subject=alice", "auditor");
             shot(d, out, "console-search.png", 1000);
+            d.get(base + "/console/who-read?uriPrefix=file%3A%2F%2F%2Fdocs%2F");
+            shot(d, out, "console-who-read.png", 900);
             d.get(base + "/console/timeline/resource?uri=file%3A%2F%2F%2Fdocs%2Ftrials%2Fonco-734%2Fsummary.md&refusals=true");
-            shot(d, out, "console-who-read.png", 700);
+            shot(d, out, "console-timeline.png", 700);
             d.get(base + "/console/search?subject=alice&kind=OUTCOME&uriPrefix=file%3A%2F%2F%2Fdocs%2Ftrials%2Fonco-734%2Fsummary.md");
             d.findElements(By.className("record-link")).get(0).click();
             Browser.waiting(d).until(ExpectedConditions.presenceOfElementLocated(By.id("decision-outcome")));

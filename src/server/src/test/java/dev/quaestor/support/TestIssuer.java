@@ -43,6 +43,8 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
     public static final String CONSOLE_SECRET = "console-test-secret-0123456789abcdef";
     public static final String CONSOLE_ACR = "urn:quaestor:mfa";
     private static final Map<String, String[]> CODES = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Live refresh tokens of the code flow: the user, the client and when the person signed in. Each is used once. */
+    private static final Map<String, String[]> REFRESH = new java.util.concurrent.ConcurrentHashMap<>();
     private static final Map<String, List<String>> ROLES = Map.of(
             "alice", List.of("principal-investigator"),
             "bob", List.of("clinician"),
@@ -201,33 +203,55 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
         ex.close();
     }
 
-    /** The code grant: an ID token (and an access token) for the person who signed in. */
+    /** The code grant: an ID token, an access token and a refresh token for the person who signed in. */
     private static void codeGrant(HttpExchange ex, Map<String, String> form) throws IOException {
         String[] grant = CODES.remove(form.getOrDefault("code", ""));
         if (grant == null || !grant[2].equals(form.get("redirect_uri"))) {
             send(ex, 400, "{\"error\":\"invalid_grant\"}");
             return;
         }
-        String user = grant[0];
-        String client = grant[1] == null ? CONSOLE_CLIENT : grant[1];
+        codeFlowTokens(ex, grant[0], grant[1] == null ? CONSOLE_CLIENT : grant[1], Instant.now().getEpochSecond(), grant[3]);
+    }
+
+    /** The refresh grant: new tokens for a live refresh token, which is then spent (a new one comes with them). */
+    private static void refreshGrant(HttpExchange ex, Map<String, String> form) throws IOException {
+        String[] grant = REFRESH.remove(form.getOrDefault("refresh_token", ""));
+        if (grant == null) {
+            send(ex, 400, "{\"error\":\"invalid_grant\"}");
+            return;
+        }
+        synchronized (METADATA_LOCK) {
+            System.setProperty(REFRESHES, Long.toString(Long.getLong(REFRESHES, 0L) + 1));
+        }
+        codeFlowTokens(ex, grant[0], grant[1], Long.parseLong(grant[2]), null);
+    }
+
+    private static void codeFlowTokens(HttpExchange ex, String user, String client, long authTime, String nonce) throws IOException {
+        long life = Long.getLong(CONSOLE_TOKEN_SECONDS, 3600L);
         var id = Jwt.issuer(issuer).subject(user).audience(client).claim("azp", client).claim("preferred_username", user)
                 .claim("realm_access", Map.of("roles", ROLES.getOrDefault(user, List.of())))
                 .claim("tenant", user.equals("carol") ? "globex" : "acme").claim("acr", CONSOLE_ACR)
-                .claim("amr", List.of("pwd", "otp")).claim("auth_time", Instant.now().getEpochSecond())
-                .issuedAt(Instant.now()).expiresIn(3600);
-        if (grant[3] != null) {
-            id.claim("nonce", grant[3]);
+                .claim("amr", List.of("pwd", "otp")).claim("auth_time", authTime)
+                .issuedAt(Instant.now()).expiresIn(life);
+        if (nonce != null) {
+            id.claim("nonce", nonce);
         }
         String idToken = sign(id);
-        String access = sign(claims(user).expiresIn(3600));
-        send(ex, 200, "{\"access_token\":\"" + access + "\",\"id_token\":\"" + idToken
-                + "\",\"token_type\":\"Bearer\",\"expires_in\":3600}");
+        String access = sign(claims(user).expiresIn(life));
+        String refresh = UUID.randomUUID().toString();
+        REFRESH.put(refresh, new String[] {user, client, Long.toString(authTime)});
+        send(ex, 200, "{\"access_token\":\"" + access + "\",\"id_token\":\"" + idToken + "\",\"refresh_token\":\"" + refresh
+                + "\",\"token_type\":\"Bearer\",\"expires_in\":" + life + "}");
     }
 
     private static void token(HttpExchange ex) throws IOException {
         var form = form(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
         if ("authorization_code".equals(form.get("grant_type"))) {
             codeGrant(ex, form);
+            return;
+        }
+        if ("refresh_token".equals(form.get("grant_type"))) {
+            refreshGrant(ex, form);
             return;
         }
         String user = form.get("username");
@@ -276,6 +300,25 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
     private static final String METADATA_DELAY = "quaestor.test.issuer.metadata-delay-ms";
     private static final String METADATA_CALLS = "quaestor.test.issuer.metadata-calls";
     private static final String METADATA_LOCK = "dev.quaestor.support.TestIssuer.metadata";
+
+    private static final String CONSOLE_TOKEN_SECONDS = "quaestor.test.issuer.console-token-seconds";
+    private static final String REFRESHES = "quaestor.test.issuer.refreshes";
+
+    /** How long the ID and access tokens of the code flow (sign-ins and their refreshes) live from now on; null: an hour. */
+    public static void codeFlowTokensLive(Duration life) {
+        if (life == null) {
+            System.clearProperty(CONSOLE_TOKEN_SECONDS);
+        } else {
+            System.setProperty(CONSOLE_TOKEN_SECONDS, Long.toString(life.toSeconds()));
+        }
+    }
+
+    /** How many times a refresh token has been exchanged for new tokens, in this JVM. */
+    public static long refreshes() {
+        synchronized (METADATA_LOCK) {
+            return Long.getLong(REFRESHES, 0L);
+        }
+    }
 
     /** Makes the discovery document and the keys answer only after {@code delay} (zero: at once again). */
     public static void delayMetadata(Duration delay) {

@@ -1,0 +1,68 @@
+package dev.quaestor.console;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.time.temporal.ChronoField;
+import java.util.List;
+
+/**
+ * A date, or a date and time, as a person types it into the search form, read in their time zone: {@code 2026-11-23},
+ * {@code 23.11.2026}, {@code 2026-11-23 08:00}, {@code 2026-11-23T08:00:30}, {@code 23.11.2026 08:00}; with an offset
+ * or {@code Z} ({@code 2026-11-23T08:00+01:00}) the offset decides and the zone is not used. A date alone is the start
+ * of that day, or, as the end of a range, the end of it (the next midnight), so that "to 23.11.2026" takes that day in.
+ */
+final class TypedTime {
+
+    private static final DateTimeFormatter TIME = new DateTimeFormatterBuilder().appendPattern("HH:mm")
+            .optionalStart().appendPattern(":ss").optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true)
+            .optionalEnd().optionalEnd().toFormatter();
+    private static final List<DateTimeFormatter> DATES = List.of(DateTimeFormatter.ISO_LOCAL_DATE,
+            DateTimeFormatter.ofPattern("d.M.uuuu").withResolverStyle(ResolverStyle.STRICT));
+    private static final List<DateTimeFormatter> DATE_TIMES = List.of(
+            new DateTimeFormatterBuilder().append(DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral('T').append(TIME).toFormatter()
+                    .withResolverStyle(ResolverStyle.STRICT),
+            new DateTimeFormatterBuilder().append(DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral(' ').append(TIME).toFormatter()
+                    .withResolverStyle(ResolverStyle.STRICT),
+            new DateTimeFormatterBuilder().appendPattern("d.M.uuuu").appendLiteral(' ').append(TIME).toFormatter()
+                    .withResolverStyle(ResolverStyle.STRICT));
+
+    private TypedTime() {
+    }
+
+    /**
+     * The instant {@code text} names in {@code zone}; {@code end}: a date alone is the end of that day. Throws
+     * {@link IllegalArgumentException} naming the field ({@code what}) and the forms accepted.
+     */
+    static Instant parse(String text, ZoneId zone, boolean end, String what) {
+        String t = text.trim();
+        try {
+            return OffsetDateTime.parse(t.replace(' ', 'T')).toInstant();
+        } catch (DateTimeParseException e) {
+            // no offset: a local date and time, or a date
+        }
+        for (DateTimeFormatter f : DATE_TIMES) {
+            try {
+                return LocalDateTime.parse(t, f).atZone(zone).toInstant();
+            } catch (DateTimeParseException e) {
+                // the next form
+            }
+        }
+        for (DateTimeFormatter f : DATES) {
+            try {
+                LocalDate day = LocalDate.parse(t, f);
+                return (end ? day.plusDays(1) : day).atStartOfDay(zone).toInstant();
+            } catch (DateTimeParseException e) {
+                // the next form
+            }
+        }
+        throw new IllegalArgumentException("'" + what + "' is not a date or time: \"" + t + "\". Use 2026-11-23, 23.11.2026, "
+                + "2026-11-23 08:00 or 23.11.2026 08:00 (read in " + zone.getId() + "), or give an offset: 2026-11-23T08:00+01:00");
+    }
+}

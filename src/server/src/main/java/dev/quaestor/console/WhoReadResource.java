@@ -1,0 +1,150 @@
+package dev.quaestor.console;
+
+import dev.quaestor.audit.AuditTally;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateData;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+
+/**
+ * Who read what, at any level: for a URI prefix (a folder, a patient, a project), a subject, or both, over a range of
+ * dates, how many reads and refused reads there were by subject, by folder, by URI and by day; every count links to
+ * the records it counts on the search page.
+ */
+@Path("/console/who-read")
+@Produces(MediaType.TEXT_HTML)
+public class WhoReadResource {
+
+    /** The most groups a table shows. */
+    static final int GROUPS = 500;
+
+    /** One row of a table: what it counts, its counts, and the searches that list them. */
+    @TemplateData
+    public record Row(String key, long reads, long refused, String readsLink, String refusedLink) {
+    }
+
+    /** What the page shows: the question, its zone, and the tables (empty where the question fixes the grouping). */
+    @TemplateData
+    public record WhoReadPage(SearchForm form, String zone, String error, boolean asked, long reads, long refused,
+            List<Row> bySubject, List<Row> byFolder, List<Row> byUri, List<Row> byDay) {
+    }
+
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance whoRead(Chrome chrome, WhoReadPage view);
+    }
+
+    private final AuditTally tally;
+    private final ConsoleAccess access;
+    private final ConsolePage page;
+    private final TimeZones zones;
+
+    WhoReadResource(AuditTally tally, ConsoleAccess access, ConsolePage page, TimeZones zones) {
+        this.tally = tally;
+        this.access = access;
+        this.page = page;
+        this.zones = zones;
+    }
+
+    @GET
+    public TemplateInstance show(@BeanParam SearchForm form) {
+        access.view(ConsoleAccess.Area.AUDIT, "console/who-read", form.describe());
+        ZoneId zone = zones.of(access.identity().subject());
+        boolean asked = !SearchForm.blank(form.subject) || !SearchForm.blank(form.uriPrefix);
+        List<Row> bySubject = List.of();
+        List<Row> byFolder = List.of();
+        List<Row> byUri = List.of();
+        List<Row> byDay = List.of();
+        String error = null;
+        try {
+            zone = form.zone(zone);
+            if (asked) {
+                var q = form.query(1, zone);
+                var links = new Links(form, zone);
+                var uris = tally.tally(q, AuditTally.By.URI, zone.getId(), 100_000);
+                bySubject = SearchForm.blank(form.subject)
+                        ? tally.tally(q, AuditTally.By.SUBJECT, zone.getId(), GROUPS).stream().map(c -> links.row(c, "subject", c.key())).toList()
+                        : List.of();
+                byFolder = folders(uris).stream().map(c -> links.row(c, "uriPrefix", c.key())).toList();
+                byUri = uris.stream().limit(GROUPS).map(c -> links.row(c, "uriPrefix", c.key())).toList();
+                byDay = tally.tally(q, AuditTally.By.DAY, zone.getId(), GROUPS).stream().map(c -> links.day(c)).toList();
+            }
+        } catch (IllegalArgumentException e) {
+            error = e.getMessage();
+        }
+        long reads = byDay.stream().mapToLong(Row::reads).sum();
+        long refused = byDay.stream().mapToLong(Row::refused).sum();
+        return Templates.whoRead(page.chrome("Who read what"), new WhoReadPage(form, zone.getId(), error, asked, reads, refused,
+                bySubject, byFolder, byUri, byDay));
+    }
+
+    /** The URIs' counts added up by the folder each is in (its URI up to the last {@code /}), most read first. */
+    static List<AuditTally.Count> folders(List<AuditTally.Count> uris) {
+        var sums = new TreeMap<String, long[]>();
+        for (var c : uris) {
+            String uri = c.key() == null ? "" : c.key();
+            int slash = uri.lastIndexOf('/');
+            long[] s = sums.computeIfAbsent(slash < 0 ? uri : uri.substring(0, slash + 1), k -> new long[2]);
+            s[0] += c.reads();
+            s[1] += c.refused();
+        }
+        return sums.entrySet().stream().map(e -> new AuditTally.Count(e.getKey(), e.getValue()[0], e.getValue()[1]))
+                .sorted((a, b) -> a.reads() != b.reads() ? Long.compare(b.reads(), a.reads()) : a.key().compareTo(b.key()))
+                .limit(GROUPS).toList();
+    }
+
+    /** The search page's addresses of the records a count counts: the question's filters, narrowed to the row. */
+    private record Links(SearchForm form, ZoneId zone) {
+
+        Row row(AuditTally.Count c, String param, String value) {
+            var narrowed = new LinkedHashMap<>(form.filters());
+            if (value == null) {
+                narrowed.remove(param);
+            } else {
+                narrowed.put(param, value);
+            }
+            return new Row(value == null ? "(none)" : value, c.reads(), c.refused(), reads(narrowed), refused(narrowed));
+        }
+
+        Row day(AuditTally.Count c) {
+            var narrowed = new LinkedHashMap<>(form.filters());
+            narrowed.put("from", c.key());
+            narrowed.put("to", c.key());
+            return new Row(c.key(), c.reads(), c.refused(), reads(narrowed), refused(narrowed));
+        }
+
+        private String reads(Map<String, String> filters) {
+            var m = new LinkedHashMap<>(filters);
+            m.put("action", "read");
+            m.put("kind", "OUTCOME");
+            m.put("outcome", "ok");
+            return search(m);
+        }
+
+        private String refused(Map<String, String> filters) {
+            var m = new LinkedHashMap<>(filters);
+            m.put("action", "read");
+            m.put("decision", "DENY");
+            return search(m);
+        }
+
+        private String search(Map<String, String> m) {
+            m.put("tz", zone.getId());
+            var j = new StringJoiner("&");
+            m.forEach((k, v) -> j.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
+            return "/console/search?" + j;
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.quaestor.console;
+
+import dev.quaestor.support.Browser;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.PrintsPage;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chromium.HasCdp;
+import org.openqa.selenium.print.PageSize;
+import org.openqa.selenium.print.PrintOptions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A request's page on paper: printed to PDF by Chromium on A4 it is one page, and in print it shows the fields, the
+ * SHA-256 of the bytes served and the checkpoint the records are proven to, and no navigation.
+ */
+@QuarkusTest
+class ConsolePrintBrowserTest {
+
+    private static final String SUMMARY = "file:///docs/trials/onco-734/summary.md";
+    private static final Pattern PAGE = Pattern.compile("/Type\\s*/Page(?!s)");
+
+    @Inject
+    dev.quaestor.audit.AuditLog audit;
+
+    @Test
+    void aRequestPagePrintsOnOneA4PageWithItsDigestAndCheckpointAndNoNavigation() throws Exception {
+        String base = "http://127.0.0.1:" + RestAssured.port;
+        String alice = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(alice, "2025-06-18");
+        String request = Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\""
+                + SUMMARY + "\"}}").statusCode(200).extract().header("X-Request-Id");
+        assertTrue(audit.signCheckpointNow(), "under a signed checkpoint, so the page names it");
+        WebDriver browser = Browser.start();
+        try {
+            Browser.signIn(browser, base + "/console/requests/" + request, "auditor");
+            String sha256 = browser.findElement(By.id("sha256")).getText();
+            assertEquals(64, sha256.length(), sha256);
+            String checkpoint = browser.findElement(By.id("checkpoint")).getText();
+            assertTrue(checkpoint.contains("at size"), checkpoint);
+            // Human labels, the format's names beside them.
+            String decision = browser.findElement(By.id("decision")).getText();
+            assertTrue(decision.contains("Who (subject)") && decision.contains("subject") && decision.contains("Deciding rules"), decision);
+            // The proof is folded away, one click from being read, and downloadable.
+            assertFalse(browser.findElement(By.id("proof")).isDisplayed());
+            browser.findElement(By.id("show-proof")).click();
+            assertTrue(browser.findElement(By.id("proof")).getText().startsWith(dev.quaestor.evidence.RecordProof.HEADER));
+            browser.findElement(By.id("show-proof")).click();
+
+            var options = new PrintOptions();
+            options.setPageSize(new PageSize(29.7, 21.0)); // A4, in centimetres: height, width
+            options.setBackground(true);
+            byte[] pdf = Base64.getDecoder().decode(((PrintsPage) browser).print(options).getContent());
+            long pages = PAGE.matcher(new String(pdf, StandardCharsets.ISO_8859_1)).results().count();
+            assertEquals(1, pages, "one A4 page");
+
+            // What the printout holds: the page in print media.
+            ((HasCdp) browser).executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", "print"));
+            assertFalse(browser.findElement(By.tagName("header")).isDisplayed(), "no navigation on paper");
+            assertFalse(browser.findElement(By.id("proof-download")).isDisplayed());
+            assertTrue(browser.findElement(By.id("sha256")).isDisplayed() && browser.findElement(By.id("checkpoint")).isDisplayed());
+            assertTrue(browser.findElement(By.id("decision")).isDisplayed() && browser.findElement(By.id("outcome")).isDisplayed());
+            var marked = browser.findElements(By.cssSelector("#policy-text details.decisive span.add"));
+            assertFalse(marked.isEmpty());
+            assertTrue(marked.get(0).isDisplayed(), "the deciding rule is on paper");
+            System.out.printf("request page printed on A4: %d page(s), %d bytes of PDF%n", pages, pdf.length);
+        } finally {
+            browser.quit();
+        }
+    }
+}
