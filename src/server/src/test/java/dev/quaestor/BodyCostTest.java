@@ -32,7 +32,9 @@ class BodyCostTest {
         String big = "x".repeat(900_000);
         int parsed = 0;
         int refused = 0;
-        for (int i = 0; i < 8; i++) {
+        long start = System.nanoTime();
+        // Eight bodies, and more while none is refused (a machine slow enough lets the refill pay for all eight).
+        for (int i = 0; i < 8 || refused == 0 && i < 24; i++) {
             var r = Rpc.as(mallory).body(big).post("/mcp").then().extract();
             if (r.statusCode() == 429) {
                 refused++;
@@ -43,8 +45,13 @@ class BodyCostTest {
                 assertEquals(400, r.statusCode(), r.asString());
             }
         }
-        assertTrue(parsed <= 3, parsed + " bodies of 900,000 bytes were parsed; the budget holds two and a little");
-        assertTrue(refused >= 5, refused + " refused");
+        // The budget holds two bodies and a little; while they are sent it refills at 256 KiB a second, which on a slow
+        // machine pays for more of them: the bound counts what the refill paid for in the time they took.
+        double seconds = (System.nanoTime() - start) / 1e9;
+        int refilled = (int) (seconds * 256 * 1024 / 900_000);
+        assertTrue(parsed <= 3 + refilled, parsed + " bodies of 900,000 bytes were parsed in " + seconds + " s; the budget holds "
+                + "two and a little, and refilled " + refilled + " more");
+        assertTrue(refused >= 1, refused + " refused");
         // Small bodies cost nothing: the same subject, and another, are served at once.
         Rpc.call(mallory, malloriesSession, PING).statusCode(200);
         Rpc.call(bob, bobSession, PING).statusCode(200);
