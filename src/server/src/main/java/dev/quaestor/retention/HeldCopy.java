@@ -43,6 +43,14 @@ final class HeldCopy {
         return ends;
     }
 
+    /** Whether the month's partition holds no row at all (one opened ahead that never received a record). */
+    static boolean empty(Connection c, ArchiveMonth m) throws SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery("SELECT NOT EXISTS (SELECT 1 FROM \"" + m.partition() + "\")")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
     /** The logs of the month whose last record has no signed checkpoint (the month cannot be archived, nor proved to). */
     static List<String> unsigned(Connection c, Map<String, Long> ends) throws SQLException {
         var out = new ArrayList<String>();

@@ -95,6 +95,16 @@ final class RetentionRun {
 
     /** Archives one month; DONE, FAILED (the archive did not verify) or DEFERRED (the detach never got its locks). */
     private int archive(ArchiveMonth m, long runId) throws SQLException, IOException, InterruptedException {
+        if (HeldCopy.empty(c, m)) {
+            // A partition opened ahead that never received a record: nothing to keep, export or verify.
+            if (PartitionDrop.drop(c, m, 0, o, log) == null) {
+                summary.add(m.month() + ": held by long reads for " + o.retryFor().toSeconds() + " s; the next run drops it");
+                return DEFERRED;
+            }
+            summary.add("dropped " + m.month() + ": it held no record");
+            log.println("  dropped " + m.month() + ": it held no record");
+            return DONE;
+        }
         var ends = HeldCopy.monthEnds(c, m);
         var kept = HeldCopy.copy(c, m, ends, runId);
         for (var k : kept) {

@@ -307,5 +307,12 @@ class RetentionJobTest {
         Ran r = job(run(age, out, key));
         assertEquals(0, r.exit(), r.out());
         assertTrue(r.out().contains("archived 2019-02"), r.out());
+        // The writer opened March ahead; it never received a record: the next run drops it with nothing to keep or verify.
+        assertEquals(1, count("SELECT count(*) FROM pg_class WHERE relname = 'audit_entry_2019_03'"));
+        r = job(run(age - 1, out, key));
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("dropped 2019-03: it held no record"), r.out());
+        assertEquals(0, count("SELECT count(*) FROM pg_class WHERE relname = 'audit_entry_2019_03'"));
+        assertFalse(Files.exists(out.resolve("audit-archive-2019-03.jsonl")));
     }
 }
