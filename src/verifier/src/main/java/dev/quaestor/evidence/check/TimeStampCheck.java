@@ -104,6 +104,17 @@ public final class TimeStampCheck {
      * line says {@code signed}; returns the token's time and TSA, or throws saying what is wrong.
      */
     public Stamp check(byte[] token, String text, Instant signed) throws Failed {
+        try {
+            return checkToken(token, text, signed);
+        } catch (RuntimeException e) {
+            // BouncyCastle reads some parts of a token only when they are asked for (its certificates, its accuracy), so
+            // a damaged token can surface anywhere in the check as an unchecked exception: it is a failed check.
+            throw new Failed("is not an RFC 3161 time-stamp token: it was damaged (" + e.getMessage() + ")",
+                    "an RFC 3161 time-stamp token", "bytes that are not one");
+        }
+    }
+
+    private Stamp checkToken(byte[] token, String text, Instant signed) throws Failed {
         TimeStampToken t;
         try {
             t = new TimeStampToken(new CMSSignedData(token));

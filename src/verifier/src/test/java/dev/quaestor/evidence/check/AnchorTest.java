@@ -269,6 +269,31 @@ class AnchorTest {
     }
 
     @Test
+    void everyDamagedByteOfATokenIsReportedAsAFailedCheckNeverAsAnError() throws Exception {
+        var log = anchored();
+        String text = log.text(50);
+        byte[] token = tokenIn(log, 50);
+        pinned.check(token, text, SIGNED.plusSeconds(50)); // the token as the TSA made it passes
+        // BouncyCastle reads some parts of a token only when they are asked for, so damage can surface anywhere in the
+        // check: whatever byte is changed, the answer is a failed check (NOT VERIFIED), not an exception that ends it.
+        int failed = 0;
+        for (int i = 0; i < token.length; i++) {
+            for (int bit : new int[] {0x01, 0x80}) {
+                byte[] damaged = token.clone();
+                damaged[i] ^= (byte) bit;
+                try {
+                    pinned.check(damaged, text, SIGNED.plusSeconds(50));
+                } catch (TimeStampCheck.Failed expected) {
+                    failed++;
+                } catch (RuntimeException e) {
+                    throw new AssertionError("byte " + i + " ^ " + bit + ": " + e, e);
+                }
+            }
+        }
+        assertTrue(failed > token.length, failed + " of " + 2 * token.length + " damaged tokens failed the check");
+    }
+
+    @Test
     void theCommandLineChecksTokensInExportsAndProofs() throws Exception {
         var log = anchored();
         Path export = Files.writeString(dir.resolve("anchored.jsonl"), TestLog.text(log.export()));
