@@ -1,7 +1,5 @@
 package dev.quaestor.audit;
 
-import dev.quaestor.evidence.CanonicalRecord;
-import dev.quaestor.evidence.ExportSink;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.BufferedWriter;
@@ -13,7 +11,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 
 /**
  * Exports of the whole audit log for auditors, on the audit-read pool ({@link AuditPools#READ}): JSON Lines in the
@@ -50,16 +47,11 @@ public class AuditExport {
         Writer w = writer(out);
         try {
             var csv = new ExportCsv(w, AuditRow.EXPORTED_FIELDS);
-            StoredLog.replay(ds, StoredLog.bounds(ds), from, to, new ExportSink() {
-                @Override
-                public void record(CanonicalRecord record, String storedHash, long line) {
-                    var fields = new LinkedHashMap<>(record.fields());
-                    fields.put("hash", storedHash);
-                    try {
-                        csv.write(fields);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
+            StoredLog.records(ds, StoredLog.bounds(ds), from, to, (record, line) -> {
+                try {
+                    csv.write(record::field);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             });
             csv.flush();

@@ -1,10 +1,9 @@
 package dev.quaestor.audit;
 
-import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.RecordField;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.bundle.BundleWriter;
 import dev.quaestor.evidence.prove.ProofBuilder;
-import dev.quaestor.evidence.v1.V1Record;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -77,34 +76,33 @@ public class AuditProofs {
             c.setAutoCommit(false);
             var out = new ArrayList<BundleWriter.ProvenRecord>();
             for (String requestId : requestIds) {
-                var rows = new ArrayList<AuditRow>();
+                var rows = new ArrayList<RecordText>();
                 try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMN_LIST
                         + " FROM audit_entry WHERE request_id = ? AND chain_id IS NOT NULL ORDER BY chain_id, seq")) {
                     ps.setString(1, requestId);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
-                            rows.add(AuditRow.readWithoutId(rs));
+                            rows.add(RecordText.read(rs, 1));
                         }
                     }
                 }
                 if (rows.isEmpty()) {
                     return new Proven(List.of(), out.size(), "no record has request id " + requestId);
                 }
-                for (AuditRow r : rows) {
-                    if (V1Record.VERSION.equals(r.v())) {
+                for (RecordText r : rows) {
+                    if (r.isVersionOne()) {
                         return new Proven(List.of(), out.size() + rows.size(), "the records of request " + requestId + " are in format 1, which has no proofs of one record");
                     }
-                    long seq = Long.parseLong(r.seq());
-                    Optional<Proving> checkpoint = provingCheckpoint(c, r.log(), seq);
+                    String logId = r.value(RecordField.LOG);
+                    long seq = Long.parseLong(r.value(RecordField.SEQ));
+                    Optional<Proving> checkpoint = provingCheckpoint(c, logId, seq);
                     if (checkpoint.isEmpty()) {
-                        return new Proven(List.of(), out.size() + rows.size(), "record " + seq + " of log " + r.log() + " (request " + requestId
+                        return new Proven(List.of(), out.size() + rows.size(), "record " + seq + " of log " + logId + " (request " + requestId
                                 + ") is not under a signed checkpoint yet; ask again in a few seconds");
                     }
-                    var fields = new java.util.HashMap<>(r.fields());
-                    fields.remove("hash");
-                    var path = new ProofBuilder(new TreeNodes(c, r.log())).inclusion(seq - 1, checkpoint.get().size());
-                    out.add(new BundleWriter.ProvenRecord(fields, r.hash(),
-                            new RecordProof(RecordFormat.canonical(fields), seq - 1, path, checkpoint.get().note())));
+                    var path = new ProofBuilder(new TreeNodes(c, logId)).inclusion(seq - 1, checkpoint.get().size());
+                    out.add(new BundleWriter.ProvenRecord(r.canonical().fields(), r.hash(),
+                            new RecordProof(r.canonicalBytes(), seq - 1, path, checkpoint.get().note())));
                 }
             }
             c.commit();

@@ -1,54 +1,78 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.evidence.RecordField;
 import dev.quaestor.evidence.RecordFormat;
-import dev.quaestor.evidence.v1.V1Record;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
- * Moves audit records between their three forms: {@link AuditEvent} (what the server reports), the
- * record's fields (what is hashed and exported, {@link RecordFormat}) and the {@code audit_entry} row.
+ * Moves audit records between their forms: {@link AuditEvent} (what the server reports), the record's text
+ * ({@link RecordText}: what is hashed, stored and exported, {@link RecordFormat}) and the {@code audit_entry} row.
  * Writer, reader, export and online verification all go through here, so they cannot disagree.
  */
 final class AuditRecords {
 
-    /** One record field and the column that stores it; text longer than {@code max} is cut to fit. */
-    record Column(String field, String name, String sqlType, int max) {
-        Column(String field, String name, String sqlType) {
+    /** One column of {@code audit_entry}: the record field it stores (null: the stored hash or link), its SQL type; text longer than {@code max} is cut to fit. */
+    record Column(RecordField field, String name, String sqlType, int max) {
+        Column(RecordField field, String name, String sqlType) {
             this(field, name, sqlType, 0);
         }
     }
 
-    /** Every column of a record, version-3 fields first (in format order), then the stored hash and the v1 link. */
+    /**
+     * Every column of a record: one per {@link RecordField}, in its order (so a field's column is at its ordinal), then
+     * the stored hash and a version-1 record's link. The log is {@code chain_id} in the table.
+     */
     static final List<Column> COLUMNS = List.of(
-            new Column("v", "format", "varchar"), new Column("log", "chain_id", "varchar"), new Column("seq", "seq", "bigint"),
-            new Column("time", "event_time", "timestamptz"), new Column("request", "request_id", "varchar", 64),
-            new Column("kind", "kind", "varchar", 32), new Column("session", "session_id", "varchar", 128),
-            new Column("correlation", "correlation", "varchar", 256), new Column("subject", "subject", "varchar", 2048),
-            new Column("client", "client_id", "varchar", 2048), new Column("tenant", "tenant", "varchar", 2048),
-            new Column("roles", "roles", "varchar", 2048), new Column("ip", "source_ip", "varchar", 128),
-            new Column("ua", "user_agent", "varchar", 2048), new Column("client_info", "client_info", "varchar", 512),
-            new Column("auth_context", "auth_context", "varchar", 512), new Column("protocol", "protocol", "varchar", 64),
-            new Column("method", "method", "varchar", 64), new Column("action", "action", "varchar", 16),
-            new Column("uri", "uri", "varchar", 4096), new Column("decision", "decision", "varchar", 8),
-            new Column("rules", "rules", "varchar", 2048), new Column("revision", "policy_revision", "varchar", 64),
-            new Column("outcome", "outcome", "varchar", 32), new Column("error", "error_code", "integer"),
-            new Column("bytes", "bytes", "bigint"), new Column("items", "item_count", "integer"),
-            new Column("sha256", "content_sha256", "varchar", 64), new Column("cache_scope", "cache_scope", "varchar", 16),
-            new Column("latency_us", "latency_us", "bigint"), new Column("count", "event_count", "bigint"),
-            new Column("first", "first_time", "timestamptz"), new Column("last", "last_time", "timestamptz"),
-            new Column("uris", "uris", "varchar", UriTally.MAX_LENGTH), new Column("uris_more", "uris_more", "bigint"),
-            new Column("detail", "detail", "varchar", 4096), new Column("hash", "entry_hash", "varchar"),
-            new Column("prev", "prev_hash", "varchar"));
+            new Column(RecordField.V, "format", "varchar"), new Column(RecordField.LOG, "chain_id", "varchar"),
+            new Column(RecordField.SEQ, "seq", "bigint"), new Column(RecordField.TIME, "event_time", "timestamptz"),
+            new Column(RecordField.REQUEST, "request_id", "varchar", 64), new Column(RecordField.KIND, "kind", "varchar", 32),
+            new Column(RecordField.SESSION, "session_id", "varchar", 128),
+            new Column(RecordField.CORRELATION, "correlation", "varchar", 256),
+            new Column(RecordField.SUBJECT, "subject", "varchar", 2048), new Column(RecordField.CLIENT, "client_id", "varchar", 2048),
+            new Column(RecordField.TENANT, "tenant", "varchar", 2048), new Column(RecordField.ROLES, "roles", "varchar", 2048),
+            new Column(RecordField.IP, "source_ip", "varchar", 128), new Column(RecordField.UA, "user_agent", "varchar", 2048),
+            new Column(RecordField.CLIENT_INFO, "client_info", "varchar", 512),
+            new Column(RecordField.AUTH_CONTEXT, "auth_context", "varchar", 512),
+            new Column(RecordField.PROTOCOL, "protocol", "varchar", 64), new Column(RecordField.METHOD, "method", "varchar", 64),
+            new Column(RecordField.ACTION, "action", "varchar", 16), new Column(RecordField.URI, "uri", "varchar", 4096),
+            new Column(RecordField.DECISION, "decision", "varchar", 8), new Column(RecordField.RULES, "rules", "varchar", 2048),
+            new Column(RecordField.REVISION, "policy_revision", "varchar", 64),
+            new Column(RecordField.OUTCOME, "outcome", "varchar", 32), new Column(RecordField.ERROR, "error_code", "integer"),
+            new Column(RecordField.BYTES, "bytes", "bigint"), new Column(RecordField.ITEMS, "item_count", "integer"),
+            new Column(RecordField.SHA256, "content_sha256", "varchar", 64),
+            new Column(RecordField.CACHE_SCOPE, "cache_scope", "varchar", 16),
+            new Column(RecordField.LATENCY_US, "latency_us", "bigint"), new Column(RecordField.COUNT, "event_count", "bigint"),
+            new Column(RecordField.FIRST, "first_time", "timestamptz"), new Column(RecordField.LAST, "last_time", "timestamptz"),
+            new Column(RecordField.URIS, "uris", "varchar", UriTally.MAX_LENGTH),
+            new Column(RecordField.URIS_MORE, "uris_more", "bigint"), new Column(RecordField.DETAIL, "detail", "varchar", 4096),
+            new Column(null, "entry_hash", "varchar"), new Column(null, "prev_hash", "varchar"));
+
+    /** Where the stored hash and a version-1 record's link are in {@link #COLUMNS}. */
+    static final int HASH = RecordField.values().length;
+    static final int PREV = HASH + 1;
+
+    static {
+        for (RecordField f : RecordField.values()) {
+            if (COLUMNS.get(f.ordinal()).field() != f) {
+                throw new IllegalStateException("audit_entry's columns are not in the record's field order at " + f);
+            }
+        }
+    }
+
+    /** Each field by its format name. */
+    static final Map<String, RecordField> FIELD_BY_NAME = Arrays.stream(RecordField.values())
+            .collect(Collectors.toUnmodifiableMap(RecordField::formatName, Function.identity()));
 
     /** The columns, comma-separated, in {@link #COLUMNS} order. */
     static final String COLUMN_LIST = String.join(", ", COLUMNS.stream().map(Column::name).toList());
@@ -65,64 +89,67 @@ final class AuditRecords {
     }
 
     /**
-     * The fields of an event at {@code seq} of {@code log}, in format version 2, or 3 when it has a summary's URIs;
-     * absent values are left out.
+     * The text of an event at {@code seq} of {@code log}, in format version 2, or 3 when it has a summary's URIs;
+     * absent values are left null, and so is its hash, which is made from it.
      */
-    static Map<String, String> fields(AuditEvent e, String log, long seq, Instant time, FieldHasher h) {
-        var m = new HashMap<String, String>(48);
-        m.put("v", e.uris() != null || e.urisMore() != null ? RecordFormat.V3 : RecordFormat.V2);
-        m.put("log", log);
-        m.put("seq", Long.toString(seq));
-        m.put("time", time.toString());
-        put(m, "request", e.requestId());
-        put(m, "kind", e.kind().name());
+    static RecordText text(AuditEvent e, String log, long seq, Instant time, FieldHasher h) {
+        var v = new String[COLUMNS.size()];
+        put(v, RecordField.V, e.uris() != null || e.urisMore() != null ? RecordFormat.V3 : RecordFormat.V2);
+        put(v, RecordField.LOG, log);
+        put(v, RecordField.SEQ, Long.toString(seq));
+        put(v, RecordField.TIME, time.toString());
+        put(v, RecordField.REQUEST, e.requestId());
+        put(v, RecordField.KIND, e.kind().name());
         Caller c = e.caller();
         if (c != null) {
-            put(m, "session", h.apply("session", c.sessionId()));
-            put(m, "correlation", c.correlationId());
-            put(m, "subject", c.subject());
-            put(m, "client", h.apply("client", c.client()));
-            put(m, "tenant", h.apply("tenant", c.tenant()));
-            put(m, "roles", c.roles().isEmpty() ? null : String.join(",", c.roles()));
-            put(m, "ip", h.apply("ip", c.sourceIp()));
-            put(m, "ua", h.apply("ua", c.userAgent()));
-            put(m, "client_info", c.clientInfo());
-            put(m, "auth_context", c.authContext());
+            put(v, RecordField.SESSION, h.apply("session", c.sessionId()));
+            put(v, RecordField.CORRELATION, c.correlationId());
+            put(v, RecordField.SUBJECT, c.subject());
+            put(v, RecordField.CLIENT, h.apply("client", c.client()));
+            put(v, RecordField.TENANT, h.apply("tenant", c.tenant()));
+            put(v, RecordField.ROLES, c.roles().isEmpty() ? null : String.join(",", c.roles()));
+            put(v, RecordField.IP, h.apply("ip", c.sourceIp()));
+            put(v, RecordField.UA, h.apply("ua", c.userAgent()));
+            put(v, RecordField.CLIENT_INFO, c.clientInfo());
+            put(v, RecordField.AUTH_CONTEXT, c.authContext());
         }
-        put(m, "protocol", e.protocol());
-        put(m, "method", e.method());
-        put(m, "action", e.action());
-        put(m, "uri", e.uri());
-        put(m, "decision", e.decision());
-        put(m, "rules", e.rules().isEmpty() ? null : String.join(",", e.rules()));
-        put(m, "revision", e.policyRevision());
-        put(m, "outcome", e.outcome());
-        put(m, "error", str(e.errorCode()));
-        put(m, "bytes", str(e.bytes()));
-        put(m, "items", str(e.items()));
-        put(m, "sha256", e.contentSha256());
-        put(m, "cache_scope", e.cacheScope());
-        put(m, "latency_us", str(e.latencyMicros()));
-        put(m, "count", str(e.count()));
-        put(m, "first", e.first() == null ? null : truncate(e.first()).toString());
-        put(m, "last", e.last() == null ? null : truncate(e.last()).toString());
-        put(m, "uris", e.uris());
-        put(m, "uris_more", str(e.urisMore()));
-        put(m, "detail", e.detail());
-        // Stored as text columns can hold it: cut to the column's width, and what a text column cannot hold
-        // exactly written as an escape ({@link #storable}), so that one caller's bytes cannot keep anyone's
-        // record from being committed, and the record still shows what was sent.
-        for (Column col : COLUMNS) {
-            String v = m.get(col.field());
-            if (v != null) {
-                v = storable(v);
-                if (col.max() > 0 && v.length() > col.max()) {
-                    v = v.substring(0, col.max());
-                }
-                m.put(col.field(), v);
+        put(v, RecordField.PROTOCOL, e.protocol());
+        put(v, RecordField.METHOD, e.method());
+        put(v, RecordField.ACTION, e.action());
+        put(v, RecordField.URI, e.uri());
+        put(v, RecordField.DECISION, e.decision());
+        put(v, RecordField.RULES, e.rules().isEmpty() ? null : String.join(",", e.rules()));
+        put(v, RecordField.REVISION, e.policyRevision());
+        put(v, RecordField.OUTCOME, e.outcome());
+        put(v, RecordField.ERROR, str(e.errorCode()));
+        put(v, RecordField.BYTES, str(e.bytes()));
+        put(v, RecordField.ITEMS, str(e.items()));
+        put(v, RecordField.SHA256, e.contentSha256());
+        put(v, RecordField.CACHE_SCOPE, e.cacheScope());
+        put(v, RecordField.LATENCY_US, str(e.latencyMicros()));
+        put(v, RecordField.COUNT, str(e.count()));
+        put(v, RecordField.FIRST, e.first() == null ? null : truncate(e.first()).toString());
+        put(v, RecordField.LAST, e.last() == null ? null : truncate(e.last()).toString());
+        put(v, RecordField.URIS, e.uris());
+        put(v, RecordField.URIS_MORE, str(e.urisMore()));
+        put(v, RecordField.DETAIL, e.detail());
+        return new RecordText(v);
+    }
+
+    /**
+     * Stored as text columns can hold it: cut to the column's width, and what a text column cannot hold exactly
+     * written as an escape ({@link #storable}), so that one caller's bytes cannot keep anyone's record from being
+     * committed, and the record still shows what was sent.
+     */
+    private static void put(String[] values, RecordField f, String v) {
+        if (v != null) {
+            v = storable(v);
+            int max = COLUMNS.get(f.ordinal()).max();
+            if (max > 0 && v.length() > max) {
+                v = v.substring(0, max);
             }
         }
-        return m;
+        values[f.ordinal()] = v;
     }
 
     /**
@@ -154,61 +181,28 @@ final class AuditRecords {
     }
 
     /** Binds a version-2 or version-3 record and its leaf hash (hex) to {@link #INSERT}. */
-    static void bind(PreparedStatement ps, Map<String, String> f, String hash) throws SQLException {
-        int i = 1;
-        for (Column c : COLUMNS) {
-            String v = c.field().equals("hash") ? hash : f.get(c.field());
-            switch (c.sqlType()) {
+    static void bind(PreparedStatement ps, RecordText t, String hash) throws SQLException {
+        for (int i = 0; i < COLUMNS.size(); i++) {
+            String v = i == HASH ? hash : t.column(i);
+            int p = i + 1;
+            switch (COLUMNS.get(i).sqlType()) {
                 case "bigint" -> {
                     if (v == null) {
-                        ps.setNull(i, Types.BIGINT);
+                        ps.setNull(p, Types.BIGINT);
                     } else {
-                        ps.setLong(i, Long.parseLong(v));
+                        ps.setLong(p, Long.parseLong(v));
                     }
                 }
                 case "integer" -> {
                     if (v == null) {
-                        ps.setNull(i, Types.INTEGER);
+                        ps.setNull(p, Types.INTEGER);
                     } else {
-                        ps.setInt(i, Integer.parseInt(v));
+                        ps.setInt(p, Integer.parseInt(v));
                     }
                 }
-                case "timestamptz" -> ps.setObject(i, v == null ? null : OffsetDateTime.ofInstant(Instant.parse(v), ZoneOffset.UTC));
-                default -> ps.setString(i, v);
+                case "timestamptz" -> ps.setObject(p, v == null ? null : OffsetDateTime.ofInstant(Instant.parse(v), ZoneOffset.UTC));
+                default -> ps.setString(p, v);
             }
-            i++;
-        }
-    }
-
-    /**
-     * The fields and stored hash ({@code hash}) of a row selected with {@link #COLUMN_LIST} starting at
-     * column {@code first}. A version-1 row comes back under the version-1 names ({@code chain}, {@code prev}).
-     */
-    static Map<String, String> fromRow(ResultSet rs, int first) throws SQLException {
-        var m = new HashMap<String, String>(48);
-        int i = first;
-        for (Column c : COLUMNS) {
-            String v;
-            if (c.sqlType().equals("timestamptz")) {
-                OffsetDateTime t = rs.getObject(i, OffsetDateTime.class);
-                v = t == null ? null : t.toInstant().toString();
-            } else {
-                v = rs.getString(i);
-            }
-            put(m, c.field(), v);
-            i++;
-        }
-        if (V1Record.VERSION.equals(m.get("v"))) {
-            m.put("chain", m.remove("log"));
-        } else {
-            m.remove("prev");
-        }
-        return m;
-    }
-
-    private static void put(Map<String, String> m, String k, String v) {
-        if (v != null) {
-            m.put(k, v);
         }
     }
 

@@ -1,132 +1,267 @@
 package dev.quaestor.audit;
 
-import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import dev.quaestor.evidence.RecordField;
 import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.v1.V1Record;
+import java.io.IOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * One stored audit record as the read side shows it: its row id, each field of the record format
- * (docs/audit-format.md, section 1, in that order; null when absent), its stored hash, and for a version-1 record
- * its log under the version-1 name ({@code chain}, {@code log} then being null) and its link ({@code prev}). Every
- * value is the text the record holds. Read from a row in one place ({@link #read(ResultSet)}).
+ * One stored audit record as the read side shows it, typed: its row id, each field of the record format
+ * ({@link RecordField}, docs/audit-format.md, section 1; null when absent), its stored hash, and for a version-1 record
+ * its link ({@code prev}). A version-1 record's log, which that version names {@code chain}, is {@link #log} too.
+ * Made from a record's text in one place ({@link #of(Long, RecordText)}), and shown as text field by field in one
+ * place ({@link #text(RecordField)}), so that every output writes each value exactly as the record holds it.
  */
-public record AuditRow(Long id, String v, String log, String seq, String time, String request, String kind, String session,
-        String correlation, String subject, String client, String tenant, String roles, String ip, String ua,
-        String clientInfo, String authContext, String protocol, String method, String action, String uri, String decision,
-        String rules, String revision, String outcome, String error, String bytes, String items, String sha256,
-        String cacheScope, String latencyUs, String count, String first, String last, String uris, String urisMore,
-        String detail, String hash, String chain, String prev) {
+@JsonSerialize(using = AuditRow.Json.class)
+public record AuditRow(Long id, Version v, String log, Long seq, Instant time, String request, AuditEvent.Kind kind,
+        String session, String correlation, String subject, String client, String tenant, String roles, String ip, String ua,
+        String clientInfo, String authContext, String protocol, String method, String action, String uri, Decision decision,
+        String rules, String revision, String outcome, Integer error, Long bytes, Integer items, String sha256,
+        String cacheScope, Long latencyUs, Long count, Instant first, Instant last, String uris, Long urisMore, String detail,
+        String hash, String prev) {
+
+    /** The record's format version. */
+    public enum Version {
+        V1(V1Record.VERSION), V2(RecordFormat.V2), V3(RecordFormat.V3);
+
+        private final String text;
+
+        Version(String text) {
+            this.text = text;
+        }
+
+        public String text() {
+            return text;
+        }
+    }
+
+    /** What the policy decided, as a record says: a listing judged entry by entry is {@code FILTER}. */
+    public enum Decision {
+        ALLOW, DENY, FILTER
+    }
 
     /** The fields a row shows in exports, CSV and JSON Lines alike: version 3's, in format order, then the stored hash. */
     public static final List<String> EXPORTED_FIELDS = Stream.concat(RecordFormat.FIELDS_V3.stream(), Stream.of("hash")).toList();
 
+    /**
+     * The fields a row shows as JSON, in this order: {@link #EXPORTED_FIELDS}, then a version-1 record's log and link
+     * under that version's names ({@code chain}, {@code prev}). The search answers each record with its row id first.
+     */
+    public static final List<String> SHOWN_FIELDS = Stream.concat(EXPORTED_FIELDS.stream(), Stream.of("chain", "prev")).toList();
+
     /** A row selected as {@code id, }{@link AuditRecords#COLUMN_LIST}. */
     static AuditRow read(ResultSet rs) throws SQLException {
-        return of(rs.getLong(1), AuditRecords.fromRow(rs, 2));
+        return of(rs.getLong(1), RecordText.read(rs, 2));
     }
 
-    /** A row selected as {@link AuditRecords#COLUMN_LIST} alone (no id). */
-    static AuditRow readWithoutId(ResultSet rs) throws SQLException {
-        return of(null, AuditRecords.fromRow(rs, 1));
+    /**
+     * From a record's fields as text, by their format names ({@code hash} and a version-1 record's {@code chain} and
+     * {@code prev} too); {@code field} answers null for an absent one.
+     *
+     * @throws IllegalStateException if a value is not of its field's type
+     */
+    public static AuditRow parse(Long id, Function<String, String> field) {
+        var values = new String[AuditRecords.COLUMNS.size()];
+        for (RecordField f : RecordField.values()) {
+            values[f.ordinal()] = field.apply(f.formatName());
+        }
+        if (V1Record.VERSION.equals(values[RecordField.V.ordinal()])) {
+            values[RecordField.LOG.ordinal()] = field.apply("chain");
+            values[AuditRecords.PREV] = field.apply("prev");
+        }
+        values[AuditRecords.HASH] = field.apply("hash");
+        return of(id, new RecordText(values));
     }
 
-    /** From fields under their format names ({@code id} too, if there is one); absent ones left out. */
-    public static AuditRow of(Map<String, String> fields) {
-        String id = fields.get("id");
-        return of(id == null ? null : Long.valueOf(id), fields);
+    /**
+     * The typed record of a stored one: the one place a record's text becomes typed values.
+     *
+     * @throws IllegalStateException if a value is not of its field's type (a version, kind or decision this server does
+     *                               not know, a number or time that is not one)
+     */
+    static AuditRow of(Long id, RecordText t) {
+        var p = new Parser(t);
+        return new AuditRow(id, p.version(), p.text(RecordField.LOG), p.decimal(RecordField.SEQ), p.instant(RecordField.TIME),
+                p.text(RecordField.REQUEST), p.kind(), p.text(RecordField.SESSION), p.text(RecordField.CORRELATION),
+                p.text(RecordField.SUBJECT), p.text(RecordField.CLIENT), p.text(RecordField.TENANT), p.text(RecordField.ROLES),
+                p.text(RecordField.IP), p.text(RecordField.UA), p.text(RecordField.CLIENT_INFO), p.text(RecordField.AUTH_CONTEXT),
+                p.text(RecordField.PROTOCOL), p.text(RecordField.METHOD), p.text(RecordField.ACTION), p.text(RecordField.URI),
+                p.decision(), p.text(RecordField.RULES), p.text(RecordField.REVISION), p.text(RecordField.OUTCOME),
+                p.integer(RecordField.ERROR), p.decimal(RecordField.BYTES), p.integer(RecordField.ITEMS),
+                p.text(RecordField.SHA256), p.text(RecordField.CACHE_SCOPE), p.decimal(RecordField.LATENCY_US),
+                p.decimal(RecordField.COUNT), p.instant(RecordField.FIRST), p.instant(RecordField.LAST),
+                p.text(RecordField.URIS), p.decimal(RecordField.URIS_MORE), p.text(RecordField.DETAIL), t.hash(), t.prev());
     }
 
-    private static AuditRow of(Long id, Map<String, String> f) {
-        return new AuditRow(id, f.get("v"), f.get("log"), f.get("seq"), f.get("time"), f.get("request"), f.get("kind"),
-                f.get("session"), f.get("correlation"), f.get("subject"), f.get("client"), f.get("tenant"), f.get("roles"),
-                f.get("ip"), f.get("ua"), f.get("client_info"), f.get("auth_context"), f.get("protocol"), f.get("method"),
-                f.get("action"), f.get("uri"), f.get("decision"), f.get("rules"), f.get("revision"), f.get("outcome"),
-                f.get("error"), f.get("bytes"), f.get("items"), f.get("sha256"), f.get("cache_scope"), f.get("latency_us"),
-                f.get("count"), f.get("first"), f.get("last"), f.get("uris"), f.get("uris_more"), f.get("detail"),
-                f.get("hash"), f.get("chain"), f.get("prev"));
-    }
-
-    /** A field by its format name ({@code id}, {@code hash}, {@code chain} and {@code prev} too); null if absent or unknown. */
-    public String get(String name) {
-        return switch (name) {
-            case "id" -> id == null ? null : id.toString();
-            case "v" -> v;
-            case "log" -> log;
-            case "seq" -> seq;
-            case "time" -> time;
-            case "request" -> request;
-            case "kind" -> kind;
-            case "session" -> session;
-            case "correlation" -> correlation;
-            case "subject" -> subject;
-            case "client" -> client;
-            case "tenant" -> tenant;
-            case "roles" -> roles;
-            case "ip" -> ip;
-            case "ua" -> ua;
-            case "client_info" -> clientInfo;
-            case "auth_context" -> authContext;
-            case "protocol" -> protocol;
-            case "method" -> method;
-            case "action" -> action;
-            case "uri" -> uri;
-            case "decision" -> decision;
-            case "rules" -> rules;
-            case "revision" -> revision;
-            case "outcome" -> outcome;
-            case "error" -> error;
-            case "bytes" -> bytes;
-            case "items" -> items;
-            case "sha256" -> sha256;
-            case "cache_scope" -> cacheScope;
-            case "latency_us" -> latencyUs;
-            case "count" -> count;
-            case "first" -> first;
-            case "last" -> last;
-            case "uris" -> uris;
-            case "uris_more" -> urisMore;
-            case "detail" -> detail;
-            case "hash" -> hash;
-            case "chain" -> chain;
-            case "prev" -> prev;
-            default -> null;
+    /** A field's text as the record holds it; null if absent. */
+    public String text(RecordField f) {
+        return switch (f) {
+            case V -> v == null ? null : v.text();
+            case LOG -> log;
+            case SEQ -> str(seq);
+            case TIME -> str(time);
+            case REQUEST -> request;
+            case KIND -> kind == null ? null : kind.name();
+            case SESSION -> session;
+            case CORRELATION -> correlation;
+            case SUBJECT -> subject;
+            case CLIENT -> client;
+            case TENANT -> tenant;
+            case ROLES -> roles;
+            case IP -> ip;
+            case UA -> ua;
+            case CLIENT_INFO -> clientInfo;
+            case AUTH_CONTEXT -> authContext;
+            case PROTOCOL -> protocol;
+            case METHOD -> method;
+            case ACTION -> action;
+            case URI -> uri;
+            case DECISION -> decision == null ? null : decision.name();
+            case RULES -> rules;
+            case REVISION -> revision;
+            case OUTCOME -> outcome;
+            case ERROR -> str(error);
+            case BYTES -> str(bytes);
+            case ITEMS -> str(items);
+            case SHA256 -> sha256;
+            case CACHE_SCOPE -> cacheScope;
+            case LATENCY_US -> str(latencyUs);
+            case COUNT -> str(count);
+            case FIRST -> str(first);
+            case LAST -> str(last);
+            case URIS -> uris;
+            case URIS_MORE -> str(urisMore);
+            case DETAIL -> detail;
         };
     }
 
     /**
-     * The record's present fields under their format names, without the row id: what the evidence classes hash and
-     * prove. Filled column by column, a version-1 record's {@code chain} last, into a hash map of 48 entries: the
-     * search API's JSON ({@link #json()}) lists the fields in that map's iteration order, so the size and the order of
-     * filling are part of the answer's bytes.
+     * A value's text by its name: a format field's, or {@code id}, {@code hash}, and a version-1 record's {@code chain}
+     * and {@code prev} (such a record has no {@code log}); null if absent or unknown.
      */
-    public Map<String, String> fields() {
-        var m = new HashMap<String, String>(48);
-        for (AuditRecords.Column c : AuditRecords.COLUMNS) {
-            String value = get(c.field());
-            if (value != null) {
-                m.put(c.field(), value);
+    public String text(String name) {
+        boolean v1 = v == Version.V1;
+        return switch (name) {
+            case "id" -> str(id);
+            case "hash" -> hash;
+            case "prev" -> prev;
+            case "chain" -> v1 ? log : null;
+            case "log" -> v1 ? null : log;
+            default -> {
+                RecordField f = AuditRecords.FIELD_BY_NAME.get(name);
+                yield f == null ? null : text(f);
             }
-        }
-        if (chain != null) {
-            m.put("chain", chain);
-        }
-        return m;
+        };
     }
 
-    /** The record as the auditor API's search answers it: its row id, then its fields ({@link #fields()}). */
-    @JsonValue
-    public Map<String, String> json() {
-        var m = new LinkedHashMap<String, String>();
-        if (id != null) {
-            m.put("id", id.toString());
+    /** Whether the record is a summary of refused attempts past a limit, standing for {@link #count} of them. */
+    public boolean isSummary() {
+        return kind == AuditEvent.Kind.ATTEMPT_SUMMARY && count != null;
+    }
+
+    private static String str(Object o) {
+        return o == null ? null : o.toString();
+    }
+
+    /** The auditor API's JSON of a record: its row id, then {@link #SHOWN_FIELDS} in that order, each as text. */
+    static final class Json extends StdSerializer<AuditRow> {
+
+        Json() {
+            super(AuditRow.class);
         }
-        m.putAll(fields());
-        return m;
+
+        @Override
+        public void serialize(AuditRow row, JsonGenerator g, SerializerProvider provider) throws IOException {
+            g.writeStartObject();
+            for (String name : JSON_FIELDS) {
+                String value = row.text(name);
+                if (value != null) {
+                    g.writeStringField(name, value);
+                }
+            }
+            g.writeEndObject();
+        }
+
+        private static final List<String> JSON_FIELDS = Stream.concat(Stream.of("id"), SHOWN_FIELDS.stream()).toList();
+    }
+
+    /** Reads each field's text as its type, naming the record and field when one is not. */
+    private record Parser(RecordText t) {
+
+        String text(RecordField f) {
+            return t.value(f);
+        }
+
+        Long decimal(RecordField f) {
+            String s = t.value(f);
+            try {
+                return s == null ? null : Long.valueOf(s);
+            } catch (NumberFormatException e) {
+                throw unreadable(f, s);
+            }
+        }
+
+        Integer integer(RecordField f) {
+            String s = t.value(f);
+            try {
+                return s == null ? null : Integer.valueOf(s);
+            } catch (NumberFormatException e) {
+                throw unreadable(f, s);
+            }
+        }
+
+        Instant instant(RecordField f) {
+            String s = t.value(f);
+            try {
+                return s == null ? null : Instant.parse(s);
+            } catch (java.time.format.DateTimeParseException e) {
+                throw unreadable(f, s);
+            }
+        }
+
+        Version version() {
+            String s = t.value(RecordField.V);
+            if (s == null) {
+                return null;
+            }
+            for (Version v : Version.values()) {
+                if (v.text().equals(s)) {
+                    return v;
+                }
+            }
+            throw unreadable(RecordField.V, s);
+        }
+
+        AuditEvent.Kind kind() {
+            return name(RecordField.KIND, AuditEvent.Kind.class);
+        }
+
+        Decision decision() {
+            return name(RecordField.DECISION, Decision.class);
+        }
+
+        private <E extends Enum<E>> E name(RecordField f, Class<E> type) {
+            String s = t.value(f);
+            try {
+                return s == null ? null : Enum.valueOf(type, s);
+            } catch (IllegalArgumentException e) {
+                throw unreadable(f, s);
+            }
+        }
+
+        private IllegalStateException unreadable(RecordField f, String value) {
+            return new IllegalStateException("audit record " + t.value(RecordField.LOG) + "/" + t.value(RecordField.SEQ) + ": "
+                    + f.formatName() + " '" + value + "' is not a value this server reads");
+        }
     }
 }

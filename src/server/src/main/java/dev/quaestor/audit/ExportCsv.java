@@ -3,7 +3,6 @@ package dev.quaestor.audit;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.apache.commons.csv.CSVFormat;
@@ -48,17 +47,13 @@ public final class ExportCsv {
         this.printer = new CSVPrinter(out, FORMAT);
     }
 
-    /** One row: the record's value for each column, in the header's order. */
-    public void write(Map<String, String> record) throws IOException {
-        write(record::get);
-    }
-
     /** One row of a stored record: its field for each column, in the header's order. */
     public void write(AuditRow record) throws IOException {
-        write(record::get);
+        write(record::text);
     }
 
-    private void write(Function<String, String> valueOf) throws IOException {
+    /** One row: each column's value by its name (null: absent), in the header's order. */
+    public void write(Function<String, String> valueOf) throws IOException {
         StringBuilder guarded = null;
         for (int i = 0; i < columns.size(); i++) {
             String v = valueOf.apply(columns.get(i));

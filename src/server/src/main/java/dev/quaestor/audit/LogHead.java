@@ -140,14 +140,14 @@ final class LogHead {
                 edge(f, out);
                 signed = f.size();
             }
-            var fields = AuditRecords.fields(e, log, f.size() + 1, time, hasher);
-            byte[] leaf = RecordFormat.leafHash(fields);
+            RecordText text = AuditRecords.text(e, log, f.size() + 1, time, hasher);
+            byte[] leaf = RecordFormat.leafHash(text::field);
             f.append(leaf, (level, index, hash) -> {
                 if (level >= TreeNodes.STORED_FROM_LEVEL) {
                     out.nodes.add(new SealedBatch.Node(level, index, Hex.of(hash)));
                 }
             });
-            out.rows.add(new SealedBatch.Row(fields, Hex.of(leaf)));
+            out.rows.add(new SealedBatch.Row(text, Hex.of(leaf)));
             prev = time;
         }
         if (f.size() > signed && (finalCheckpoint || f.size() - signed >= every || System.nanoTime() - signedNanos >= intervalNanos)) {

@@ -1,9 +1,7 @@
 package dev.quaestor.audit;
 
-import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.prove.ProofBuilder;
-import dev.quaestor.evidence.v1.V1Record;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,18 +29,18 @@ public final class ProofsAt {
         if (seq < 1 || seq > size) {
             return Optional.empty();
         }
-        AuditRow row = null;
+        RecordText row = null;
         try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMN_LIST
                 + " FROM audit_entry WHERE chain_id = ? AND seq = ?")) {
             ps.setString(1, logId);
             ps.setLong(2, seq);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
-                    row = AuditRow.readWithoutId(rs);
+                    row = RecordText.read(rs, 1);
                 }
             }
         }
-        if (row == null || V1Record.VERSION.equals(row.v())) {
+        if (row == null || row.isVersionOne()) {
             return Optional.empty();
         }
         String note = null;
@@ -60,6 +58,6 @@ public final class ProofsAt {
             return Optional.empty();
         }
         var path = new ProofBuilder(new TreeNodes(c, logId)).inclusion(seq - 1, size);
-        return Optional.of(new RecordProof(RecordFormat.canonical(row.fields()), seq - 1, path, note).format());
+        return Optional.of(new RecordProof(row.canonicalBytes(), seq - 1, path, note).format());
     }
 }

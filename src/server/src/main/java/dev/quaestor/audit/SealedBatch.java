@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One group commit: records placed in the log (seq, leaf hash), the tree nodes they complete, and the
@@ -23,7 +22,7 @@ import java.util.Map;
  */
 final class SealedBatch {
 
-    record Row(Map<String, String> fields, String leafHash) {
+    record Row(RecordText text, String leafHash) {
     }
 
     record Node(int level, long index, String hash) {
@@ -69,12 +68,12 @@ final class SealedBatch {
     void storeInPostgres(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(POSTGRES_INSERT)) {
             int p = 1;
-            for (AuditRecords.Column column : AuditRecords.COLUMNS) {
+            for (int column = 0; column < AuditRecords.COLUMNS.size(); column++) {
                 var values = new String[rows.size()]; // not reused: the driver may encode it only when sending
-                boolean hash = column.field().equals("hash");
+                boolean hash = column == AuditRecords.HASH;
                 for (int i = 0; i < values.length; i++) {
                     Row r = rows.get(i);
-                    values[i] = hash ? r.leafHash() : r.fields().get(column.field());
+                    values[i] = hash ? r.leafHash() : r.text().column(column);
                 }
                 ps.setArray(p++, text(c, values));
             }
@@ -110,7 +109,7 @@ final class SealedBatch {
             if (!rows.isEmpty()) {
                 try (PreparedStatement ps = c.prepareStatement(AuditRecords.INSERT)) {
                     for (Row r : rows) {
-                        AuditRecords.bind(ps, r.fields(), r.leafHash());
+                        AuditRecords.bind(ps, r.text(), r.leafHash());
                         ps.addBatch();
                     }
                     ps.executeBatch();

@@ -1,7 +1,7 @@
 package dev.quaestor.audit;
 
 import dev.quaestor.evidence.Anchor;
-import dev.quaestor.evidence.CanonicalRecord;
+import dev.quaestor.evidence.RecordField;
 import dev.quaestor.evidence.ExportSink;
 import dev.quaestor.evidence.v1.V1Checkpoint;
 import java.sql.Connection;
@@ -153,7 +153,8 @@ final class StoredLog {
             nodes(ds, log, bounds.leaves(log), sink, row);
         }
         for (String log : bounds.logs().keySet()) {
-            records(ds, log, bounds.lastRecord(log), from, to, sink, row);
+            records(ds, log, bounds.lastRecord(log), from, to, (record, line) -> sink.record(record.canonical(), record.hash(), line),
+                    row);
         }
     }
 
@@ -182,8 +183,22 @@ final class StoredLog {
         }
     }
 
+    /** What a replay's records are given to, each as stored, with its line in the replay. */
+    @FunctionalInterface
+    interface Records {
+        void record(RecordText record, long line);
+    }
+
+    /** The records alone of a replay ({@link #replay}), in its order: each log's by seq, those in [from, to) if given. */
+    static void records(DataSource ds, Bounds bounds, Instant from, Instant to, Records each) throws SQLException {
+        long[] row = {0};
+        for (String log : bounds.logs().keySet()) {
+            records(ds, log, bounds.lastRecord(log), from, to, each, row);
+        }
+    }
+
     /** A log's records up to {@code last}, by seq, those in [from, to) if given. */
-    private static void records(DataSource ds, String log, long last, Instant from, Instant to, ExportSink sink, long[] row)
+    private static void records(DataSource ds, String log, long last, Instant from, Instant to, Records each, long[] row)
             throws SQLException {
         var where = new StringBuilder(" WHERE chain_id = ? AND seq > ? AND seq <= ?");
         if (from != null) {
@@ -202,15 +217,14 @@ final class StoredLog {
             if (to != null) {
                 args.add(OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
             }
-            var page = page(ds, sql, args, rs -> AuditRecords.fromRow(rs, 1));
-            for (Map<String, String> fields : page) {
-                String hash = fields.remove("hash");
-                sink.record(CanonicalRecord.of(fields), hash, ++row[0]);
+            var page = page(ds, sql, args, rs -> RecordText.read(rs, 1));
+            for (RecordText record : page) {
+                each.record(record, ++row[0]);
             }
             if (page.size() < PAGE) {
                 return;
             }
-            after = Long.parseLong(page.get(page.size() - 1).get("seq"));
+            after = Long.parseLong(page.get(page.size() - 1).value(RecordField.SEQ));
         }
     }
 

@@ -3,9 +3,8 @@ package dev.quaestor.audit;
 import dev.quaestor.evidence.Frontier;
 import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.NodeSource;
-import dev.quaestor.evidence.RecordFormat;
+import dev.quaestor.evidence.RecordField;
 import dev.quaestor.evidence.TreeHash;
-import dev.quaestor.evidence.v1.V1Record;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -80,20 +79,15 @@ final class TreeNodes implements NodeSource {
             ps.setLong(3, first + count);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    AuditRow row = AuditRow.readWithoutId(rs);
-                    long seq = Long.parseLong(row.seq());
+                    RecordText record = RecordText.read(rs, 1);
+                    long seq = Long.parseLong(record.value(RecordField.SEQ));
                     if (seq != first + f.size() + 1) {
                         return null;
                     }
-                    f.append(leafHash(row), null);
+                    f.append(record.leafHash(), null);
                 }
             }
         }
         return f.size() == count ? f.root() : null;
-    }
-
-    /** A record's leaf hash: as stored for formats 2 and 3; recomputed for format 1, whose stored hash is another one. */
-    static byte[] leafHash(AuditRow row) {
-        return RecordFormat.isCurrent(row.v()) ? Hex.hash(row.hash()) : TreeHash.leaf(V1Record.canonical(row.fields()));
     }
 }

@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditRow;
+import dev.quaestor.evidence.RecordField;
 import io.quarkus.qute.TemplateData;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -29,12 +30,12 @@ public record RecordRow(AuditRow row, ZoneId zone) {
 
     /** A field by its format name, for pages that list every field ({@link RecordField#ALL}). */
     public String get(String name) {
-        return text(row.get(name));
+        return text(row.text(name));
     }
 
     /** Whether the record holds the field named. */
     public boolean has(String name) {
-        return row.get(name) != null;
+        return row.text(name) != null;
     }
 
     public String id() {
@@ -46,11 +47,11 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String kind() {
-        return text(row.kind());
+        return text(row.text(RecordField.KIND));
     }
 
     public String time() {
-        return text(row.time());
+        return text(row.text(RecordField.TIME));
     }
 
     public String subject() {
@@ -82,7 +83,7 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String decision() {
-        return text(row.decision());
+        return text(row.text(RecordField.DECISION));
     }
 
     public String revision() {
@@ -98,7 +99,7 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String bytes() {
-        return text(row.bytes());
+        return text(row.text(RecordField.BYTES));
     }
 
     public String sha256() {
@@ -110,15 +111,15 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String count() {
-        return text(row.count());
+        return text(row.text(RecordField.COUNT));
     }
 
     public String first() {
-        return text(row.first());
+        return text(row.text(RecordField.FIRST));
     }
 
     public String last() {
-        return text(row.last());
+        return text(row.text(RecordField.LAST));
     }
 
     public boolean hasUris() {
@@ -126,17 +127,17 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String urisMore() {
-        return text(row.urisMore());
+        return text(row.text(RecordField.URIS_MORE));
     }
 
     /** A summary of refused attempts past an attempt limit: one record standing for {@link #count} refusals. */
     public boolean merged() {
-        return "ATTEMPT_SUMMARY".equals(row.kind()) && row.count() != null;
+        return row.isSummary();
     }
 
     /** How many events the record stands for: its count if it is a summary, else 1. */
     public long events() {
-        return merged() ? Long.parseLong(row.count()) : 1;
+        return merged() ? row.count() : 1;
     }
 
     /** One URI of a summary's sample, and how many of its refusals named it. */
@@ -161,7 +162,7 @@ public record RecordRow(AuditRow row, ZoneId zone) {
 
     /** A CSS class for the row: refused, failed or plain. */
     public String tone() {
-        if ("DENY".equals(row.decision()) || "forbidden".equals(row.outcome())) {
+        if (row.decision() == AuditRow.Decision.DENY || "forbidden".equals(row.outcome())) {
             return "deny";
         }
         String o = row.outcome();

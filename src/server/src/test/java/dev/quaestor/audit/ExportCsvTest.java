@@ -17,7 +17,7 @@ class ExportCsvTest {
     private static List<String> roundTrip(Map<String, String> record, List<String> columns) throws Exception {
         var out = new StringWriter();
         var csv = new ExportCsv(out, columns);
-        csv.write(record);
+        csv.write(record::get);
         csv.flush();
         var rows = CSVFormat.RFC4180.parse(new StringReader(out.toString())).getRecords();
         assertEquals(2, rows.size(), out.toString());
@@ -75,7 +75,7 @@ class ExportCsvTest {
         record.put("ua", "curl \"8\"");
         record.put("detail", "line one\r\nline two");
         record.put("empty", "");
-        csv.write(record);
+        csv.write(record::get);
         csv.flush();
         assertEquals("v,uri,ua,detail,empty,absent,quote_added_to\r\n\"2\",\"file:///docs/a,b.md\",\"curl \"\"8\"\"\",\"line one\r\nline two\",\"\",,\r\n",
                 out.toString());

@@ -65,16 +65,16 @@ final class LogCheck {
                 ps.setString(1, log);
                 try (var rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        var r = AuditRecords.fromRow(rs, 1);
-                        long seq = Long.parseLong(r.get("seq"));
+                        var r = RecordText.read(rs, 1);
+                        long seq = Long.parseLong(r.field("seq"));
                         if (seq != f.size() + 1) {
                             problems.add("seq " + seq + " follows " + f.size());
                         }
-                        byte[] leaf = RecordFormat.leafHash(r);
-                        if (!Hex.of(leaf).equals(r.get("hash"))) {
+                        byte[] leaf = RecordFormat.leafHash(r::field);
+                        if (!Hex.of(leaf).equals(r.field("hash"))) {
                             problems.add("record " + seq + ": content does not match its hash");
                         }
-                        kinds.merge(r.get("kind"), 1L, Long::sum);
+                        kinds.merge(r.field("kind"), 1L, Long::sum);
                         f.append(leaf, (level, index, hash) -> computed.put(level + "/" + index, Hex.of(hash)));
                         var k = checkpoints.get(f.size());
                         if (k != null && !Arrays.equals(k.root(), f.root())) {

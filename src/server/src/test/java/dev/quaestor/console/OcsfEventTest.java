@@ -21,7 +21,7 @@ class OcsfEventTest {
 
     private static List<JsonNode> export(List<Map<String, String>> records) throws Exception {
         var out = new ByteArrayOutputStream();
-        new SearchExport("1.2.3").write(ExportFormat.OCSF, each -> records.forEach(r -> each.accept(AuditRow.of(r))), out);
+        new SearchExport("1.2.3").write(ExportFormat.OCSF, each -> records.forEach(r -> each.accept(AuditRow.parse(null, r::get))), out);
         var events = new ArrayList<JsonNode>();
         for (String line : out.toString(StandardCharsets.UTF_8).lines().toList()) {
             JsonNode e = new ObjectMapper().readTree(line);

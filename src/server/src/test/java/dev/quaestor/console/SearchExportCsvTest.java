@@ -27,7 +27,7 @@ class SearchExportCsvTest {
                 Map.of("v", "2", "request", "r-1", "kind", "DECISION", "uri", "\t=1+1", "ua", "\r=2", "subject", "-alice",
                         "session", "-Xk3f9", "error", "-32003"),
                 Map.of("v", "2", "request", "r-2", "kind", "OUTCOME", "uri", "file:///docs/a,\"b\".md"));
-        long n = new SearchExport("test").write(ExportFormat.CSV, each -> records.forEach(r -> each.accept(AuditRow.of(r))), out);
+        long n = new SearchExport("test").write(ExportFormat.CSV, each -> records.forEach(r -> each.accept(AuditRow.parse(null, r::get))), out);
         assertEquals(2, n);
         String csv = out.toString(StandardCharsets.UTF_8);
         assertTrue(csv.startsWith("v,log,seq,time,request,kind,"), csv);

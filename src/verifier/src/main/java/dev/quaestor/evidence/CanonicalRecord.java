@@ -1,7 +1,11 @@
 package dev.quaestor.evidence;
 
 import dev.quaestor.evidence.v1.V1Record;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * A record as the checks see it: its canonical bytes (section 1.1, or 1.3 for version 1) and the few
@@ -43,6 +47,24 @@ public final class CanonicalRecord {
         return new CanonicalRecord(v, fields.get("log"), fields.get("seq"), null, known ? RecordFormat.unknownField(fields) : null,
                 known ? RecordFormat.canonical(fields) : null, fields);
     }
+
+    /**
+     * From a record's fields by name ({@code field} answers null for an absent one): every name of versions 1 to 3 is
+     * asked once, so that a field the record's version does not define is seen.
+     */
+    public static CanonicalRecord of(Function<String, String> field) {
+        var fields = new LinkedHashMap<String, String>();
+        for (String name : ALL_NAMES) {
+            String value = field.apply(name);
+            if (value != null) {
+                fields.put(name, value);
+            }
+        }
+        return of(fields);
+    }
+
+    private static final List<String> ALL_NAMES = Stream.concat(V1Record.FIELDS.stream(), RecordFormat.FIELDS_V3.stream())
+            .distinct().toList();
 
     /** From version-2 canonical bytes already built, with the fields they hold that the checks need. */
     public static CanonicalRecord ofV2(byte[] canonical, String log, String seq) {

@@ -2,10 +2,12 @@ package dev.quaestor.evidence;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The canonical bytes of an audit record (docs/audit-format.md, section 1): what is hashed into the
@@ -19,20 +21,15 @@ public final class RecordFormat {
     public static final String V3 = "3";
     public static final String V2 = "2";
 
-    /** The version-2 fields, in canonical order. Changing this list is a new format version. */
-    public static final List<String> FIELDS = List.of("v", "log", "seq", "time", "request", "kind", "session",
-            "correlation", "subject", "client", "tenant", "roles", "ip", "ua", "client_info", "auth_context", "protocol",
-            "method", "action", "uri", "decision", "rules", "revision", "outcome", "error", "bytes", "items", "sha256",
-            "cache_scope", "latency_us", "count", "first", "last", "detail");
+    /** The version-2 fields, in canonical order: {@link RecordField}'s, but those only version 3 has. */
+    public static final List<String> FIELDS = Arrays.stream(RecordField.values()).filter(f -> !f.versionThreeOnly())
+            .map(RecordField::formatName).toList();
 
     /**
-     * The version-3 fields, in canonical order: version 2's, with {@code uris} and {@code uris_more} (what a
-     * summary's events named) before {@code detail}. Encoded and hashed exactly as version 2.
+     * The version-3 fields, in canonical order: every {@link RecordField}, which puts {@code uris} and {@code uris_more}
+     * (what a summary's events named) before {@code detail}. Encoded and hashed exactly as version 2.
      */
-    public static final List<String> FIELDS_V3 = List.of("v", "log", "seq", "time", "request", "kind", "session",
-            "correlation", "subject", "client", "tenant", "roles", "ip", "ua", "client_info", "auth_context", "protocol",
-            "method", "action", "uri", "decision", "rules", "revision", "outcome", "error", "bytes", "items", "sha256",
-            "cache_scope", "latency_us", "count", "first", "last", "uris", "uris_more", "detail");
+    public static final List<String> FIELDS_V3 = Arrays.stream(RecordField.values()).map(RecordField::formatName).toList();
 
     private RecordFormat() {
     }
@@ -54,12 +51,17 @@ public final class RecordFormat {
 
     /** The record's canonical bytes; its {@code v} field must be {@code 2} or {@code 3}. */
     public static byte[] canonical(Map<String, String> record) {
-        String v = record.get("v");
+        return canonical((Function<String, String>) record::get);
+    }
+
+    /** The canonical bytes of the record whose fields {@code field} gives by name (null: absent); {@code v} must be 2 or 3. */
+    public static byte[] canonical(Function<String, String> field) {
+        String v = field.apply("v");
         List<String> fields = fieldsOf(v);
         if (fields == null) {
             throw new IllegalArgumentException("not a record in format version 2 or 3: v=" + v);
         }
-        return canonical(record, fields);
+        return canonical(field, fields);
     }
 
     /** RFC 6962 leaf hash of the record: SHA-256(0x00 || canonical bytes). */
@@ -67,14 +69,19 @@ public final class RecordFormat {
         return TreeHash.leaf(canonical(record));
     }
 
+    /** RFC 6962 leaf hash of the record whose fields {@code field} gives by name. */
+    public static byte[] leafHash(Function<String, String> field) {
+        return TreeHash.leaf(canonical(field));
+    }
+
     /**
      * {@code name "=" "-" "\n"} for an absent field, {@code name "=" utf8Length ":" value "\n"} otherwise, for each
      * of {@code fields} (version 2's or version 3's).
      */
-    private static byte[] canonical(Map<String, String> record, List<String> fields) {
+    private static byte[] canonical(Function<String, String> record, List<String> fields) {
         var out = new ByteArrayOutputStream(512);
         for (String f : fields) {
-            String value = record.get(f);
+            String value = record.apply(f);
             out.writeBytes(f.getBytes(StandardCharsets.US_ASCII));
             out.write('=');
             if (value == null) {

@@ -1,7 +1,10 @@
 package dev.quaestor.console.export;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.quaestor.audit.AuditEvent.Kind;
 import dev.quaestor.audit.AuditRow;
+import dev.quaestor.audit.AuditRow.Decision;
+import dev.quaestor.evidence.RecordField;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,17 +38,17 @@ public final class OcsfEvent {
     public void write(List<AuditRow> records, JsonGenerator g) throws IOException {
         var first = records.get(0);
         var last = records.get(records.size() - 1);
-        String kind = first.kind();
+        Kind kind = first.kind();
         // A summary of refused attempts is an authentication event when what it counts was: tokens turned away before
         // any check (no subject) or refused for a missing scope; otherwise it counts refused API calls.
-        boolean authentication = "AUTHENTICATION".equals(kind) || "ATTEMPT_SUMMARY".equals(kind)
+        boolean authentication = kind == Kind.AUTHENTICATION || kind == Kind.ATTEMPT_SUMMARY
                 && (first.subject() == null || "insufficient-scope".equals(first.outcome()));
-        String decision = firstOf(records, AuditRow::decision);
+        Decision decision = firstOf(records, AuditRow::decision);
         String outcome = lastOf(records, AuditRow::outcome);
-        String error = lastOf(records, AuditRow::error);
+        Integer error = lastOf(records, AuditRow::error);
         boolean failed = isFailure(decision, outcome, error);
-        Instant start = Instant.parse(first.time());
-        Instant end = Instant.parse(last.time());
+        Instant start = first.time();
+        Instant end = last.time();
 
         g.writeStartObject();
         int activity;
@@ -70,7 +73,7 @@ public final class OcsfEvent {
             g.writeNumberField("type_uid", 600300 + activity);
             g.writeStringField("type_name", "API Activity: " + ACTIVITY_NAMES[activity == 99 ? 5 : activity]);
         }
-        int severity = "DENY".equals(decision) && !authentication ? 3 : failed ? 2 : 1;
+        int severity = decision == Decision.DENY && !authentication ? 3 : failed ? 2 : 1;
         g.writeNumberField("severity_id", severity);
         g.writeStringField("severity", severity == 3 ? "Medium" : severity == 2 ? "Low" : "Informational");
         g.writeNumberField("time", start.toEpochMilli());
@@ -79,19 +82,19 @@ public final class OcsfEvent {
             g.writeNumberField("start_time", start.toEpochMilli());
             g.writeNumberField("end_time", end.toEpochMilli());
         }
-        String count = first.count();
+        Long count = first.count();
         if (count != null) {
-            g.writeNumberField("count", Long.parseLong(count));
+            g.writeNumberField("count", count);
             if (first.first() != null) {
-                g.writeNumberField("start_time", Instant.parse(first.first()).toEpochMilli());
+                g.writeNumberField("start_time", first.first().toEpochMilli());
             }
             if (first.last() != null) {
-                g.writeNumberField("end_time", Instant.parse(first.last()).toEpochMilli());
+                g.writeNumberField("end_time", first.last().toEpochMilli());
             }
         }
-        String latency = lastOf(records, AuditRow::latencyUs);
+        Long latency = lastOf(records, AuditRow::latencyUs);
         if (latency != null) {
-            g.writeNumberField("duration", Long.parseLong(latency) / 1000);
+            g.writeNumberField("duration", latency / 1000);
         }
         g.writeNumberField("status_id", failed ? 2 : 1);
         g.writeStringField("status", failed ? "Failure" : "Success");
@@ -99,7 +102,7 @@ public final class OcsfEvent {
             g.writeStringField("status_detail", outcome);
         }
         if (error != null) {
-            g.writeStringField("status_code", error);
+            g.writeStringField("status_code", error.toString());
         }
         g.writeStringField("message", message(first, decision, outcome));
 
@@ -123,7 +126,7 @@ public final class OcsfEvent {
             g.writeEndObject();
             g.writeObjectFieldStart("response");
             if (error != null) {
-                g.writeNumberField("code", Integer.parseInt(error));
+                g.writeNumberField("code", error);
             }
             if (failed && outcome != null) {
                 g.writeStringField("error", outcome);
@@ -149,7 +152,7 @@ public final class OcsfEvent {
         }
         writeSource(g, first);
         // A summary of refused API calls is under the policy as the calls it counts were.
-        securityControl(g, records, authentication || !"ATTEMPT_SUMMARY".equals(kind) ? kind : "DECISION", decision, outcome);
+        securityControl(g, records, authentication || kind != Kind.ATTEMPT_SUMMARY ? kind : Kind.DECISION, decision, outcome);
         unmapped(g, records);
         g.writeEndObject();
     }
@@ -158,27 +161,30 @@ public final class OcsfEvent {
 
     /** Read for reads, listings and audit-trail reads; Create/Delete for subscriptions and sessions; Update for changes. */
     static int apiActivity(AuditRow r) {
-        String kind = r.kind();
+        Kind kind = r.kind();
         String action = r.action();
         String method = r.method() == null ? "" : r.method();
-        if ("DECISION".equals(kind) || "OUTCOME".equals(kind) || "ATTEMPT_SUMMARY".equals(kind)) {
+        if (kind == Kind.DECISION || kind == Kind.OUTCOME || kind == Kind.ATTEMPT_SUMMARY) {
             if ("subscribe".equals(action)) {
                 return method.contains("unsubscribe") ? 4 : 1;
             }
             return 2;
         }
-        return switch (kind == null ? "" : kind) {
-            case "AUDIT_READ" -> 2;
-            case "ADMIN" -> method.contains("sign-off") ? 3 : 2;
-            case "SESSION_OPEN" -> 1;
-            case "SESSION_CLOSE" -> 4;
-            case "POLICY", "KEY_ROTATION" -> 3;
+        if (kind == null) {
+            return 99;
+        }
+        return switch (kind) {
+            case AUDIT_READ -> 2;
+            case ADMIN -> method.contains("sign-off") ? 3 : 2;
+            case SESSION_OPEN -> 1;
+            case SESSION_CLOSE -> 4;
+            case POLICY, KEY_ROTATION -> 3;
             default -> 99;
         };
     }
 
-    private static boolean isFailure(String decision, String outcome, String error) {
-        if ("DENY".equals(decision) || error != null) {
+    private static boolean isFailure(Decision decision, String outcome, Integer error) {
+        if (decision == Decision.DENY || error != null) {
             return true;
         }
         return outcome != null && !outcome.equals("ok") && !outcome.equals("activated") && !outcome.equals("started")
@@ -186,10 +192,10 @@ public final class OcsfEvent {
     }
 
     private static String operation(AuditRow r) {
-        return r.method() != null ? r.method() : r.kind().toLowerCase(java.util.Locale.ROOT);
+        return r.method() != null ? r.method() : r.kind().name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    private static String message(AuditRow r, String decision, String outcome) {
+    private static String message(AuditRow r, Decision decision, String outcome) {
         String who = r.subject() == null ? (r.ip() == null ? "Quaestor" : "an unauthenticated caller") : r.subject();
         var sb = new StringBuilder(who).append(' ').append(operation(r));
         if (r.uri() != null) {
@@ -217,14 +223,16 @@ public final class OcsfEvent {
         g.writeEndArray();
         g.writeStringField("uid", first.request());
         g.writeStringField("correlation_uid", first.request());
-        if (first.log() != null) {
-            g.writeStringField("log_name", first.log());
+        // By its format name: a version-1 record has none (that version names its log chain).
+        String logName = first.text("log");
+        if (logName != null) {
+            g.writeStringField("log_name", logName);
         }
         if (first.seq() != null) {
-            g.writeNumberField("sequence", Long.parseLong(first.seq()));
+            g.writeNumberField("sequence", first.seq());
         }
-        g.writeStringField("original_time", first.time());
-        g.writeNumberField("logged_time", Instant.parse(records.get(records.size() - 1).time()).toEpochMilli());
+        g.writeStringField("original_time", first.text(RecordField.TIME));
+        g.writeNumberField("logged_time", records.get(records.size() - 1).time().toEpochMilli());
         g.writeEndObject();
     }
 
@@ -246,7 +254,7 @@ public final class OcsfEvent {
                 g.writeEndArray();
             }
         } else if (r.ip() == null && r.ua() == null) {
-            g.writeStringField("uid", r.log() == null ? "quaestor" : r.log());
+            g.writeStringField("uid", r.text("log") == null ? "quaestor" : r.text("log"));
             g.writeStringField("name", "quaestor");
             g.writeNumberField("type_id", 3);
             g.writeStringField("type", "System");
@@ -272,8 +280,8 @@ public final class OcsfEvent {
         String ip = r.ip();
         if (ip == null) {
             g.writeStringField("ip", r.subject() == null && r.ua() == null ? SELF_IP : UNSPECIFIED_IP);
-            if (r.log() != null && r.subject() == null) {
-                g.writeStringField("hostname", r.log());
+            if (r.text("log") != null && r.subject() == null) {
+                g.writeStringField("hostname", r.text("log"));
             }
         } else if (ip.startsWith("hmac:")) {
             g.writeStringField("ip", UNSPECIFIED_IP);
@@ -290,14 +298,14 @@ public final class OcsfEvent {
     }
 
     /** The security_control profile: what the control decided (disposition, action) and under which policy. */
-    private static void securityControl(JsonGenerator g, List<AuditRow> records, String kind, String decision,
+    private static void securityControl(JsonGenerator g, List<AuditRow> records, Kind kind, Decision decision,
             String outcome) throws IOException {
         int disposition;
         int action;
-        if ("DENY".equals(decision) || "rate-limited".equals(outcome) || "busy".equals(outcome)) {
+        if (decision == Decision.DENY || "rate-limited".equals(outcome) || "busy".equals(outcome)) {
             disposition = 2; // Blocked
             action = 2; // Denied
-        } else if ("ALLOW".equals(decision) || "FILTER".equals(decision)) {
+        } else if (decision == Decision.ALLOW || decision == Decision.FILTER) {
             disposition = 1; // Allowed
             action = 1; // Allowed
         } else {
@@ -321,27 +329,33 @@ public final class OcsfEvent {
         g.writeEndObject();
     }
 
-    static String policyName(String kind, String decision, String rules) {
+    static String policyName(Kind kind, Decision decision, String rules) {
         if (rules != null) {
             return rules;
         }
-        if ("DECISION".equals(kind) || "OUTCOME".equals(kind)) {
-            return "DENY".equals(decision) ? "default deny" : "no rule";
+        if (kind == Kind.DECISION || kind == Kind.OUTCOME) {
+            return decision == Decision.DENY ? "default deny" : "no rule";
         }
-        return switch (kind == null ? "" : kind) {
-            case "AUDIT_READ", "ADMIN" -> "staff role";
-            case "AUTHENTICATION", "ATTEMPT_SUMMARY" -> "token required";
+        if (kind == null) {
+            return "none";
+        }
+        return switch (kind) {
+            case AUDIT_READ, ADMIN -> "staff role";
+            case AUTHENTICATION, ATTEMPT_SUMMARY -> "token required";
             default -> "none";
         };
     }
 
-    private static String policyDescription(String kind, String revision) {
+    private static String policyDescription(Kind kind, String revision) {
         if (revision != null) {
             return "Quaestor policy revision " + revision;
         }
-        return switch (kind == null ? "" : kind) {
-            case "AUDIT_READ", "ADMIN" -> "the role the auditor, administrator or console page requires";
-            case "AUTHENTICATION", "ATTEMPT_SUMMARY" -> "a valid OIDC bearer token is required";
+        if (kind == null) {
+            return "no access decision";
+        }
+        return switch (kind) {
+            case AUDIT_READ, ADMIN -> "the role the auditor, administrator or console page requires";
+            case AUTHENTICATION, ATTEMPT_SUMMARY -> "a valid OIDC bearer token is required";
             default -> "no access decision";
         };
     }
@@ -353,8 +367,8 @@ public final class OcsfEvent {
         for (var r : records) {
             g.writeStartObject();
             for (String f : UNMAPPED_PER_RECORD) {
-                if (r.get(f) != null) {
-                    g.writeStringField(f, r.get(f));
+                if (r.text(f) != null) {
+                    g.writeStringField(f, r.text(f));
                 }
             }
             g.writeEndObject();
@@ -374,7 +388,7 @@ public final class OcsfEvent {
     private static final List<String> UNMAPPED_ONCE = List.of("sha256", "bytes", "items", "cache_scope", "auth_context",
             "client_info", "tenant", "uris", "uris_more", "detail");
 
-    private static String firstOf(List<AuditRow> records, Function<AuditRow, String> field) {
+    private static <T> T firstOf(List<AuditRow> records, Function<AuditRow, T> field) {
         for (var r : records) {
             if (field.apply(r) != null) {
                 return field.apply(r);
@@ -383,7 +397,7 @@ public final class OcsfEvent {
         return null;
     }
 
-    private static String lastOf(List<AuditRow> records, Function<AuditRow, String> field) {
+    private static <T> T lastOf(List<AuditRow> records, Function<AuditRow, T> field) {
         for (int i = records.size() - 1; i >= 0; i--) {
             if (field.apply(records.get(i)) != null) {
                 return field.apply(records.get(i));
@@ -394,7 +408,7 @@ public final class OcsfEvent {
 
     /** The last value of a field named in {@link #UNMAPPED_ONCE}. */
     private static String lastOf(List<AuditRow> records, String name) {
-        return lastOf(records, r -> r.get(name));
+        return lastOf(records, r -> r.text(name));
     }
 
     /** Groups a stream of records ordered by request into requests, one list at a time. */

@@ -15,8 +15,6 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -63,7 +61,7 @@ public final class SearchExport {
         long[] n = {0};
         run(records, r -> {
             try {
-                lines.write(line(r));
+                lines.write("record", AuditRow.SHOWN_FIELDS, r::text);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -71,25 +69,6 @@ public final class SearchExport {
         });
         w.flush();
         return n[0];
-    }
-
-    /**
-     * A record's line: {@code "type":"record"}, then its present fields in version 3's order and its stored hash, then
-     * a version-1 record's log and link ({@code chain}, {@code prev}).
-     */
-    private static Map<String, String> line(AuditRow r) {
-        var fields = new LinkedHashMap<String, String>();
-        fields.put("type", "record");
-        for (String f : AuditRow.EXPORTED_FIELDS) {
-            if (r.get(f) != null) {
-                fields.put(f, r.get(f));
-            }
-        }
-        if (r.chain() != null) {
-            fields.put("chain", r.chain());
-            fields.put("prev", r.prev());
-        }
-        return fields;
     }
 
     private static long csv(Records records, OutputStream out) throws IOException {

@@ -1,7 +1,9 @@
 package dev.quaestor.evidence.write;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Writes JSON Lines: each call one flat object ({@link FlatJsonWriter}) on one line, ended by {@code \n}. The evidence
@@ -14,6 +16,36 @@ public final class JsonLinesWriter {
 
     public JsonLinesWriter(Appendable out) {
         this.out = out;
+    }
+
+    /**
+     * One line: {@code "type"} first if given, then each of {@code names} with its value ({@code valueOf}), in that
+     * order, null values left out.
+     */
+    public void write(String type, List<String> names, Function<String, String> valueOf) throws IOException {
+        line.setLength(0);
+        line.append('{');
+        boolean first = true;
+        if (type != null) {
+            FlatJsonWriter.string("type", line);
+            line.append(':');
+            FlatJsonWriter.string(type, line);
+            first = false;
+        }
+        for (String name : names) {
+            String value = valueOf.apply(name);
+            if (value != null) {
+                if (!first) {
+                    line.append(',');
+                }
+                first = false;
+                FlatJsonWriter.string(name, line);
+                line.append(':');
+                FlatJsonWriter.string(value, line);
+            }
+        }
+        line.append("}\n");
+        out.append(line);
     }
 
     /** One line: {@code fields} in their iteration order, null values left out. */

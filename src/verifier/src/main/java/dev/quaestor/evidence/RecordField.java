@@ -1,0 +1,82 @@
+package dev.quaestor.evidence;
+
+/**
+ * The fields of a record, in canonical order (docs/audit-format.md, section 1): the one list of them. Version 3's are
+ * all of these; version 2's are all but the two only version 3 has ({@link #versionThreeOnly()}). Each is written
+ * and read as text under its {@link #formatName()}; {@link #kind()} says what that text holds. Changing this list is
+ * a new format version.
+ */
+public enum RecordField {
+    V("v", Text.VERSION),
+    LOG("log", Text.TEXT),
+    SEQ("seq", Text.DECIMAL),
+    TIME("time", Text.INSTANT),
+    REQUEST("request", Text.TEXT),
+    KIND("kind", Text.NAME),
+    SESSION("session", Text.TEXT),
+    CORRELATION("correlation", Text.TEXT),
+    SUBJECT("subject", Text.TEXT),
+    CLIENT("client", Text.TEXT),
+    TENANT("tenant", Text.TEXT),
+    ROLES("roles", Text.TEXT),
+    IP("ip", Text.TEXT),
+    UA("ua", Text.TEXT),
+    CLIENT_INFO("client_info", Text.TEXT),
+    AUTH_CONTEXT("auth_context", Text.TEXT),
+    PROTOCOL("protocol", Text.TEXT),
+    METHOD("method", Text.TEXT),
+    ACTION("action", Text.TEXT),
+    URI("uri", Text.TEXT),
+    DECISION("decision", Text.NAME),
+    RULES("rules", Text.TEXT),
+    REVISION("revision", Text.TEXT),
+    OUTCOME("outcome", Text.TEXT),
+    ERROR("error", Text.DECIMAL),
+    BYTES("bytes", Text.DECIMAL),
+    ITEMS("items", Text.DECIMAL),
+    SHA256("sha256", Text.TEXT),
+    CACHE_SCOPE("cache_scope", Text.TEXT),
+    LATENCY_US("latency_us", Text.DECIMAL),
+    COUNT("count", Text.DECIMAL),
+    FIRST("first", Text.INSTANT),
+    LAST("last", Text.INSTANT),
+    URIS("uris", Text.TEXT),
+    URIS_MORE("uris_more", Text.DECIMAL),
+    DETAIL("detail", Text.TEXT);
+
+    /** What a field's text holds, as the format's table says. */
+    public enum Text {
+        /** The format version: {@code 2} or {@code 3}. */
+        VERSION,
+        /** Free text. */
+        TEXT,
+        /** One of a set of names (an event kind, a decision). */
+        NAME,
+        /** A decimal integer. */
+        DECIMAL,
+        /** A UTC instant as {@code java.time.Instant#toString} prints it, at microsecond precision. */
+        INSTANT
+    }
+
+    private final String formatName;
+    private final Text kind;
+
+    RecordField(String formatName, Text kind) {
+        this.formatName = formatName;
+        this.kind = kind;
+    }
+
+    /** The field's name in canonical bytes and exports. */
+    public String formatName() {
+        return formatName;
+    }
+
+    public Text kind() {
+        return kind;
+    }
+
+    /** Whether only version 3 has the field (what a summary of refused attempts' events named). */
+    public boolean versionThreeOnly() {
+        return this == URIS || this == URIS_MORE;
+    }
+}
