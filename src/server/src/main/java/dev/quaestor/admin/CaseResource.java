@@ -1,7 +1,6 @@
 package dev.quaestor.admin;
 
 import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditRow;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseView;
@@ -88,7 +87,7 @@ public class CaseResource {
             var counted = records.of(c);
             var out = new LinkedHashMap<String, Object>();
             out.put("requests", counted.requests().stream().map(r -> Map.of("requestId", r.requestId(), "count", r.count(),
-                    "records", r.records().stream().map(AuditRow::json).toList())).toList());
+                    "records", r.records())).toList());
             out.put("searches", counted.searches());
             return out;
         });
@@ -97,7 +96,7 @@ public class CaseResource {
     @GET
     @Path("{id}/history")
     public Response history(@PathParam("id") long id, @Context HttpServerRequest http) {
-        return read(id, "audit/cases/history", http, c -> Map.of("records", records.history(id).stream().map(AuditRow::json).toList()));
+        return read(id, "audit/cases/history", http, c -> Map.of("records", records.history(id)));
     }
 
     @POST
