@@ -228,7 +228,7 @@ class AuditExportDeadlineTest {
             }
             JsonNode n = JSON.readTree(line);
             requests.add(n.path("request").asText());
-            if (log.chain().equals(n.path("log").asText())) {
+            if (log.logId().equals(n.path("log").asText())) {
                 seqs.add(n.path("seq").asLong());
             }
         }

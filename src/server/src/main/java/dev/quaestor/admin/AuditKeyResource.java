@@ -34,6 +34,6 @@ public class AuditKeyResource {
                 .caller(Caller.anonymous(SourceAddress.of(request), request.getHeader("User-Agent"), null))
                 .method("audit/key").decision("ALLOW").outcome("ok").build());
         return Map.of("vkey", log.verifierKey(), "keyId", log.keyId(), "algorithm", "Ed25519", "publicKey", log.publicKeyBase64(),
-                "log", log.chain(), "origin", log.origin());
+                "log", log.logId(), "origin", log.origin());
     }
 }

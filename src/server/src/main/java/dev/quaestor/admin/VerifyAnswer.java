@@ -57,7 +57,7 @@ public class VerifyAnswer {
         var anchoring = new LinkedHashMap<String, Object>();
         anchoring.put("enabled", a.enabled());
         if (a.enabled()) {
-            anchoring.put("log", log.chain());
+            anchoring.put("log", log.logId());
             anchoring.put("tsa", a.tsa());
             anchoring.put("lagSeconds", a.lagSeconds());
             anchoring.put("waiting", a.waiting());

@@ -56,9 +56,9 @@ public class AuditLog {
         this.logName = config.logName();
         this.signWait = config.commitTimeout().toMillis();
         this.hasher = new FieldHasher(config.hashedFields().orElse(java.util.List.of()), config.hmacKey().orElse(null));
-        String chain = config.chainId().orElseGet(AuditLog::hostName);
-        this.writer = new GroupCommitWriter(ds, config, key, hasher, chain, metrics);
-        this.lease = new WriterLease(ds, chain, writer.origin());
+        String logId = config.chainId().orElseGet(AuditLog::hostName);
+        this.writer = new GroupCommitWriter(ds, config, key, hasher, logId, metrics);
+        this.lease = new WriterLease(ds, logId, writer.origin());
         try {
             lease.take();
         } catch (WriterLease.Taken e) {
@@ -106,8 +106,8 @@ public class AuditLog {
     }
 
     /** This replica's log id. */
-    public String chain() {
-        return writer.chain();
+    public String logId() {
+        return writer.logId();
     }
 
     /** The origin line of this replica's checkpoints. */

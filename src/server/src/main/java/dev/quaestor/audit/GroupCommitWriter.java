@@ -49,7 +49,7 @@ final class GroupCommitWriter {
     private final AuditConfig config;
     private final SigningKey key;
     private final FieldHasher hasher;
-    private final String chain;
+    private final String logId;
     private final String origin;
     private final Clock clock;
     private final BlockingQueue<Pending> queue;
@@ -73,21 +73,21 @@ final class GroupCommitWriter {
     // The head as committed, for the online verifier's truncation check.
     private volatile long committedSeq;
 
-    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String chain,
+    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String logId,
             MeterRegistry metrics) {
-        this(ds, config, key, hasher, chain, metrics, Clock.systemUTC());
+        this(ds, config, key, hasher, logId, metrics, Clock.systemUTC());
     }
 
     /** {@code clock} stamps the writer's own records and checkpoints (a test can write a past month's log). */
-    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String chain,
+    GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String logId,
             MeterRegistry metrics, Clock clock) {
         this.clock = clock;
         this.ds = ds;
         this.config = config;
         this.key = key;
         this.hasher = hasher;
-        this.chain = chain;
-        this.origin = config.logName() + "/" + chain;
+        this.logId = logId;
+        this.origin = config.logName() + "/" + logId;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.shares = new QueueShares(config.queueCapacity(), config.queueShare(), metrics);
         this.commitTimer = Timer.builder("quaestor.audit.commit").description("Audit batch latency, from chaining to durable")
@@ -100,8 +100,8 @@ final class GroupCommitWriter {
         metrics.gauge("quaestor.audit.queue.depth", queue, BlockingQueue::size);
     }
 
-    String chain() {
-        return chain;
+    String logId() {
+        return logId;
     }
 
     /** The origin line of this log's checkpoints. */
@@ -253,7 +253,7 @@ final class GroupCommitWriter {
                     c.setAutoCommit(true);
                 }
                 if (head == null) {
-                    head = LogHead.load(c, chain, origin);
+                    head = LogHead.load(c, logId, origin);
                     KeyRegistration.register(c, key);
                 }
                 var events = new ArrayList<AuditEvent>(batch.size() + 3);

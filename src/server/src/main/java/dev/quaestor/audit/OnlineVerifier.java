@@ -41,13 +41,13 @@ public class OnlineVerifier {
             throw new AuditUnavailableException(e);
         }
         Report report = v.finish();
-        long stored = report.logs().stream().filter(l -> l.log().equals(log.chain())).mapToLong(Report.Summary::lastSeq)
+        long stored = report.logs().stream().filter(l -> l.log().equals(log.logId())).mapToLong(Report.Summary::lastSeq)
                 .findFirst().orElse(0L);
-        boolean broken = report.problems().stream().anyMatch(p -> p.log().equals(log.chain()));
+        boolean broken = report.problems().stream().anyMatch(p -> p.log().equals(log.logId()));
         if (stored < live && !broken) {
             var problems = new ArrayList<>(report.problems());
-            problems.add(Problem.of(Problem.Kind.MISSING, log.chain(), stored + 1, 0, "this replica committed " + live
-                    + " records to log " + log.chain() + " but the database ends at " + stored + ": records were removed from its end",
+            problems.add(Problem.of(Problem.Kind.MISSING, log.logId(), stored + 1, 0, "this replica committed " + live
+                    + " records to log " + log.logId() + " but the database ends at " + stored + ": records were removed from its end",
                     "records up to seq " + live + " (committed by this replica)", "the last record is seq " + stored));
             return new Report(report.logs(), List.copyOf(problems), report.warnings());
         }

@@ -35,18 +35,18 @@ final class WriterLease implements AutoCloseable {
     }
 
     private final DataSource ds;
-    private final String chain;
+    private final String logId;
     private final String origin;
     private final long key;
     private Connection held;
     private boolean none;
     private boolean givenBack;
 
-    WriterLease(DataSource ds, String chain, String origin) {
+    WriterLease(DataSource ds, String logId, String origin) {
         this.ds = ds;
-        this.chain = chain;
+        this.logId = logId;
         this.origin = origin;
-        this.key = key(chain);
+        this.key = key(logId);
     }
 
     /**
@@ -94,7 +94,7 @@ final class WriterLease implements AutoCloseable {
             }
             if (!mine) {
                 c.close();
-                throw new Taken("another live process writes the audit log " + origin + " (chain id " + chain + "): each "
+                throw new Taken("another live process writes the audit log " + origin + " (chain id " + logId + "): each "
                         + "process needs a chain id of its own, set by quaestor.audit.chain-id (QUAESTOR_AUDIT_CHAIN_ID), "
                         + "which defaults to the host name; this process wrote nothing into that log");
             }
@@ -142,9 +142,9 @@ final class WriterLease implements AutoCloseable {
     }
 
     /** The advisory lock key of a chain id. */
-    static long key(String chain) {
+    static long key(String logId) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(("quaestor.audit.writer/" + chain).getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(("quaestor.audit.writer/" + logId).getBytes(StandardCharsets.UTF_8));
             return ByteBuffer.wrap(digest, 0, 8).getLong();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

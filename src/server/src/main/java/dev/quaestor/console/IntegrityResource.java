@@ -85,6 +85,6 @@ public class IntegrityResource {
         List<ProblemRow> problems = report.problems().stream().map(p -> new ProblemRow(p.log(), p.seq(), p.message(),
                 p.seq() <= 0 ? null : search.recordAt(p.log(), p.seq()).map(AuditRow::request).orElse(null))).toList();
         return Templates.integrity(page.chrome("Integrity"), new IntegrityPage(report.ok(), logs, problems, report.warnings(),
-                report.records(), ms, log.trustedKeyStrings(), anchorer.status(), log.chain()));
+                report.records(), ms, log.trustedKeyStrings(), anchorer.status(), log.logId()));
     }
 }

@@ -31,7 +31,7 @@ final class Trail {
 
     private static final Logger LOG = Logger.getLogger(Trail.class);
 
-    private final Trails the;
+    private final Trails services;
     private final RequestContext ctx;
     private final String method;
     private final Action action;
@@ -48,7 +48,7 @@ final class Trail {
 
     Trail(Trails services, RequestContext ctx, String method, Action action) {
         this.start = System.nanoTime();
-        this.the = services;
+        this.services = services;
         this.ctx = ctx;
         this.method = method;
         this.action = action;
@@ -78,7 +78,7 @@ final class Trail {
 
     /** A stage of this request, traced as a span (see {@link StageSpans}). */
     StageSpans.Stage stage(String name) {
-        return the.spans.start(name, method);
+        return services.spans.start(name, method);
     }
 
     /**
@@ -134,7 +134,7 @@ final class Trail {
         }
         RateCheck check;
         try (var stage = stage("ratelimit")) {
-            check = the.limits.check(policy, ctx.identity(), ctx.sourceIp(), action, limited, tokens);
+            check = services.limits.check(policy, ctx.identity(), ctx.sourceIp(), action, limited, tokens);
             stage.outcome(check.allowed() ? "admitted" : "rejected");
         } catch (RateLimitUnavailableException e) {
             throw refuse(verdict, "rate-limit-unavailable", e.getMessage(), new Refusal(Reason.UNAVAILABLE,
@@ -176,11 +176,11 @@ final class Trail {
      */
     PendingCommit decided(String named, Verdict verdict, String outcome, String detail) {
         if (action != null) {
-            the.metrics.decided(action, verdict.name());
+            services.metrics.decided(action, verdict.name());
         }
         var event = decisionEvent(named, verdict, outcome, null, detail);
         try (var stage = stage("audit.decision")) {
-            return the.audit.submit(event);
+            return services.audit.submit(event);
         } catch (AuditUnavailableException e) {
             throw auditUnavailable();
         }
@@ -210,7 +210,7 @@ final class Trail {
      * limit; past it, counted into a summary the answer must wait for ({@link Refusal#pending}).
      */
     Refusal refuse(Verdict verdict, String outcome, String detail, Refusal answer) {
-        the.metrics.finished(method, outcomeMetric(answer.reason(), outcome), System.nanoTime() - start);
+        services.metrics.finished(method, outcomeMetric(answer.reason(), outcome), System.nanoTime() - start);
         return answer.recordedAs(record(verdict, outcome, ctx.code(answer.reason()), detail));
     }
 
@@ -221,10 +221,10 @@ final class Trail {
 
     private RecordedRefusal record(Verdict verdict, String outcome, Integer errorCode, String detail) {
         if (action != null) {
-            the.metrics.decided(action, verdict.name());
+            services.metrics.decided(action, verdict.name());
         }
         try (var stage = stage("audit.decision")) {
-            RecordedRefusal r = the.audit.refusal(decisionEvent(uri, verdict, outcome, errorCode, detail));
+            RecordedRefusal r = services.audit.refusal(decisionEvent(uri, verdict, outcome, errorCode, detail));
             if (!r.merged()) {
                 r.await();
             }
@@ -280,7 +280,7 @@ final class Trail {
                 .latencyMicros((System.nanoTime() - start) / 1000)
                 .detail(truncate("the answer did not reach the client: " + why)).build();
         try {
-            the.audit.submit(event);
+            services.audit.submit(event);
         } catch (AuditUnavailableException | RejectedExecutionException e) {
             LOG.errorf("request %s: the record that its answer did not reach the client could not be queued: %s",
                     ctx.requestId(), e.toString());
@@ -288,14 +288,14 @@ final class Trail {
     }
 
     private void write(Outcome o, String cacheScope) {
-        the.metrics.finished(method, o.name(), System.nanoTime() - start);
+        services.metrics.finished(method, o.name(), System.nanoTime() - start);
         var event = AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
                 .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome(o.name())
                 .errorCode(o.errorCode()).bytes(o.bytes()).items(o.items()).contentSha256(o.sha256())
                 .cacheScope(cacheScope).latencyMicros((System.nanoTime() - start) / 1000)
                 .detail(join(rate.auditDetail(), o.detail())).build();
         try (var stage = stage("audit.outcome")) {
-            (decision == null ? the.audit.submit(event) : the.audit.submitAfter(decision, event)).await();
+            (decision == null ? services.audit.submit(event) : services.audit.submitAfter(decision, event)).await();
         } catch (AuditUnavailableException e) {
             throw auditUnavailable();
         }

@@ -46,7 +46,7 @@ public class DailyReview {
 
     @Inject
     DailyReview(ReviewQueries queries, OnlineVerifier verifier, AuditLog audit, ReviewConfig config) {
-        this(queries, verifier, audit, config, audit.chain(), Clock.systemUTC());
+        this(queries, verifier, audit, config, audit.logId(), Clock.systemUTC());
     }
 
     /** A reviewer under another replica's name (tests run two against one database). */

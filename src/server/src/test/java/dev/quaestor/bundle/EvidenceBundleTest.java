@@ -123,7 +123,7 @@ class EvidenceBundleTest {
 
     @Test
     void threeRequestsOutOfAHundredThousandRecordsMakeABundleThatChecksOfflineAndFailsAtAnyChange() throws Exception {
-        String chain = log.chain();
+        String chain = log.logId();
         String first = read();
         long start = System.nanoTime();
         history(HISTORY / 2);

@@ -81,7 +81,7 @@ public class Anchorer {
         this.config = audit.anchor();
         this.policy = new AnchorPolicy(config.every(), config.interval());
         this.metrics = metrics;
-        this.store = new AnchorStore(ds, log.chain());
+        this.store = new AnchorStore(ds, log.logId());
         if (config.tsaUrl().isEmpty()) {
             this.client = null;
             this.check = null;
@@ -94,7 +94,7 @@ public class Anchorer {
                 .description("How long the oldest checkpoint due for a time-stamp has waited for it (0: none waits)").register(metrics);
         Gauge.builder("quaestor.audit.anchor.waiting", this, a -> a.waiting)
                 .description("Checkpoints signed after the last anchored one, not yet anchored or passed over").register(metrics);
-        LOG.infof("anchoring checkpoints of log %s with the time-stamping authority %s", log.chain(), config.tsaUrl().get());
+        LOG.infof("anchoring checkpoints of log %s with the time-stamping authority %s", log.logId(), config.tsaUrl().get());
     }
 
     private static SSLContext ssl(Optional<String> name, TlsConfigurationRegistry tls) {

@@ -95,7 +95,7 @@ public class RevisionArchive {
                 var a = new Activation();
                 a.revision = set.revision();
                 a.activatedAt = when;
-                a.replica = audit.chain();
+                a.replica = audit.logId();
                 a.how = how;
                 a.previous = previous;
                 a.annotation = annotation;
