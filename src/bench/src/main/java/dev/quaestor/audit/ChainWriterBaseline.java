@@ -1,11 +1,11 @@
 package dev.quaestor.audit;
 
 import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.RecordField;
 import dev.quaestor.evidence.v1.V1Record;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -80,16 +80,17 @@ public final class ChainWriterBaseline {
         long s = seq;
         String p = prev;
         for (Pending pending : batch) {
-            var fields = AuditRecords.fields(pending.event(), chain, ++s, AuditRecords.truncate(pending.event().time()),
+            RecordText text = AuditRecords.text(pending.event(), chain, ++s, AuditRecords.truncate(pending.event().time()),
                     FieldHasher.none());
-            var v1 = new HashMap<>(fields);
-            v1.put("v", V1Record.VERSION);
-            v1.put("chain", chain);
-            v1.put("prev", p);
-            String hash = V1Record.hash(v1);
-            fields.put("v", V1Record.VERSION);
-            fields.put("prev", p);
-            sealed.rows.add(new SealedBatch.Row(fields, hash));
+            var values = new String[AuditRecords.COLUMNS.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = text.column(i);
+            }
+            values[RecordField.V.ordinal()] = V1Record.VERSION;
+            values[AuditRecords.PREV] = p;
+            var v1 = new RecordText(values);
+            String hash = V1Record.hash(v1.canonical().fields());
+            sealed.rows.add(new SealedBatch.Row(v1, hash));
             p = hash;
         }
         if (s - signed >= 1000) {
