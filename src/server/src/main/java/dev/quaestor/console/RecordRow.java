@@ -1,9 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditRow;
-import dev.quaestor.evidence.RecordField;
 import io.quarkus.qute.TemplateData;
-import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -20,7 +18,7 @@ public record RecordRow(AuditRow row, ZoneId zone) {
 
     /** The record's time in the reader's zone, with UTC beside it. */
     public ShownTime shown() {
-        return row.time() == null ? ShownTime.NONE : ShownTime.of(Instant.parse(row.time()), zone);
+        return row.time() == null ? ShownTime.NONE : ShownTime.of(row.time(), zone);
     }
 
     /** A field as a page lists it ({@link RecordField}): error codes with what they mean. */
@@ -47,11 +45,11 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String kind() {
-        return text(row.text(RecordField.KIND));
+        return text(row.text(dev.quaestor.evidence.RecordField.KIND));
     }
 
     public String time() {
-        return text(row.text(RecordField.TIME));
+        return text(row.text(dev.quaestor.evidence.RecordField.TIME));
     }
 
     public String subject() {
@@ -83,7 +81,7 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String decision() {
-        return text(row.text(RecordField.DECISION));
+        return text(row.text(dev.quaestor.evidence.RecordField.DECISION));
     }
 
     public String revision() {
@@ -99,7 +97,7 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String bytes() {
-        return text(row.text(RecordField.BYTES));
+        return text(row.text(dev.quaestor.evidence.RecordField.BYTES));
     }
 
     public String sha256() {
@@ -111,15 +109,15 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String count() {
-        return text(row.text(RecordField.COUNT));
+        return text(row.text(dev.quaestor.evidence.RecordField.COUNT));
     }
 
     public String first() {
-        return text(row.text(RecordField.FIRST));
+        return text(row.text(dev.quaestor.evidence.RecordField.FIRST));
     }
 
     public String last() {
-        return text(row.text(RecordField.LAST));
+        return text(row.text(dev.quaestor.evidence.RecordField.LAST));
     }
 
     public boolean hasUris() {
@@ -127,7 +125,7 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     public String urisMore() {
-        return text(row.text(RecordField.URIS_MORE));
+        return text(row.text(dev.quaestor.evidence.RecordField.URIS_MORE));
     }
 
     /** A summary of refused attempts past an attempt limit: one record standing for {@link #count} refusals. */
