@@ -1,6 +1,8 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.AuditEvent;
 import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.AuditRow;
 import dev.quaestor.audit.AuditStream;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
@@ -79,9 +81,9 @@ public class TimelineResource {
                 if (u != null && !u.equals(r.uri())) {
                     return;
                 }
-                boolean read = "OUTCOME".equals(r.kind());
-                boolean refused = "DECISION".equals(r.kind())
-                        && ("DENY".equals(r.decision()) || "rate-limited".equals(r.outcome()));
+                boolean read = r.kind() == AuditEvent.Kind.OUTCOME;
+                boolean refused = r.kind() == AuditEvent.Kind.DECISION
+                        && (r.decision() == AuditRow.Decision.DENY || "rate-limited".equals(r.outcome()));
                 if (read || (refusals && refused)) {
                     out.add(new RecordRow(r));
                     if (out.size() > LIMIT) {
