@@ -60,6 +60,8 @@ public class ProvidersProfile implements QuarkusTestProfile {
         c.put("quaestor.mounts.probe.options.queries.answer.sql", "SELECT 42 AS answer");
         c.put("quaestor.mounts.probe.options.queries.answer.kind", "list");
         c.put("quaestor.mounts.probe.options.queries.answer.format", "json");
+        // Its reads are about sharing the pool, not about time-boxing: the tests' 700 ms would fail them on a pause.
+        c.put("quaestor.mounts.probe.timeout-ms", "5000");
         return c;
     }
 
