@@ -1,9 +1,7 @@
 package dev.quaestor.bench.load;
 
 import dev.quaestor.bench.BenchMain;
-import dev.quaestor.bench.ProdServerSetup;
 import dev.quaestor.support.McpHttp;
-import dev.quaestor.support.Repo;
 import dev.quaestor.support.ServerProcess;
 import dev.quaestor.support.TestIssuer;
 import io.vertx.core.MultiMap;
@@ -35,8 +33,8 @@ import java.util.concurrent.TimeUnit;
 public final class LoadBench {
 
     private static final String DB = "quaestor_bench_load";
-    private static final String FILE = "one-kib.txt";
-    private static final String URI_TEXT = "file:///bench/" + FILE;
+    private static final String FILE = AuditedServer.FILE;
+    private static final String URI_TEXT = AuditedServer.URI;
     /** The warm-up goes on in slices of this many seconds until C2 used under SETTLED_C2_CORES in one. */
     private static final int SLICE_SECONDS = 5;
     private static final double SETTLED_C2_CORES = 0.05;
@@ -52,40 +50,10 @@ public final class LoadBench {
         if (o == null) {
             return;
         }
-        Path work = Files.createDirectories(Repo.ROOT.resolve(Path.of("src", "bench", "target", "load")));
-        Path content = Files.createDirectories(work.resolve("content"));
-        Files.write(content.resolve(FILE), oneKib());
-        var env = ProdServerSetup.environment("bench-load", DB, """
-                apiVersion: quaestor/v1
-                kind: Policy
-                metadata:
-                  name: bench
-                  description: Load harness readers read the bench mount, under a per-user limit
-                rules:
-                  - id: bench-readers-read
-                    effect: allow
-                    actions: [read]
-                    resources: ["file:///bench/**"]
-                    subjects: {roles: [bench-reader]}
-                limits:
-                  - id: bench-per-user
-                    key: subject
-                    capacity: %d
-                    refill: {tokens: %d, period: 1s}
-                    resources: ["file:///bench/**"]
-                """.formatted(o.limitPerUser, o.limitPerUser), false);
-        var jvm = new ArrayList<String>(List.of("-Xmx" + o.heap,
-                "-Dquaestor.mounts.bench.provider=filesystem",
-                "-Dquaestor.mounts.bench.uri=file:///bench/",
-                "-Dquaestor.mounts.bench.root=" + content,
-                "-Dquaestor.baseline.enabled=true",
-                "-Dquaestor.baseline.root=" + content));
-        // The collector a pod's JVM picks by itself: with the deployment's 1 GiB memory limit it is not a
-        // "server-class machine" (under 1792 MB), so ergonomics choose Serial, not G1 as on this 24 GB host.
-        if (o.serverOptions.stream().noneMatch(opt -> opt.matches("-XX:\\+Use\\w+GC"))) {
-            jvm.add("-XX:+UseSerialGC");
-        }
-        jvm.addAll(o.serverOptions);
+        var setup = AuditedServer.prepare("load", DB, o.limitPerUser, o.heap, o.serverOptions);
+        Path work = setup.content().getParent();
+        var env = setup.env();
+        var jvm = new ArrayList<String>(setup.jvm());
         Path java = o.java != null ? Path.of(o.java) : Path.of(System.getProperty("java.home"), "bin", "java");
         Path aotCache = work.resolve("quaestor.aot");
 
@@ -282,37 +250,18 @@ public final class LoadBench {
     }
 
     /** Starts the server and returns the seconds from process start to ready (see {@link #awaitReady}). */
-    private static double startToReady(ServerProcess server) throws Exception {
+    static double startToReady(ServerProcess server) throws Exception {
         long t0 = System.nanoTime();
         server.start();
         awaitReady(server, Duration.ofSeconds(60));
         return (System.nanoTime() - t0) / 1e9;
     }
 
-    /** Start-up is measured from process start to the first UP from /q/health/ready, polled every 10 ms. */
-    private static void awaitReady(ServerProcess server, Duration within) throws Exception {
-        var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        long deadline = System.nanoTime() + within.toNanos();
-        var req = HttpRequest.newBuilder(URI.create(server.url() + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build();
-        while (System.nanoTime() < deadline) {
-            try {
-                if (http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (java.io.IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(10);
+    /** Start-up is measured from process start to the first UP from /q/health/ready ({@link ReadyProbe}). */
+    static void awaitReady(ServerProcess server, Duration within) throws Exception {
+        if (!ReadyProbe.await(server.url(), within, () -> server.pid() > 0 && ProcessHandle.of(server.pid()).map(ProcessHandle::isAlive).orElse(false))) {
+            server.awaitReady(Duration.ofSeconds(1)); // says why (exited, or not ready)
         }
-        server.awaitReady(Duration.ofSeconds(1)); // says why (exited, or not ready)
-    }
-
-    private static byte[] oneKib() {
-        var b = new StringBuilder();
-        while (b.length() < 1024) {
-            b.append("Quaestor load-test line ").append(b.length()).append(": the quick brown fox jumps over the lazy dog.\n");
-        }
-        return b.substring(0, 1023).concat("\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     static String now() {

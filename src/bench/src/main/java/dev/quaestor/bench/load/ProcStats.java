@@ -33,6 +33,35 @@ public final class ProcStats {
         throw new IllegalStateException("no VmRSS for " + pid);
     }
 
+    /**
+     * utime + stime of every live process with this command name (PostgreSQL's backends: "postgres"), in ticks. A
+     * process that exits between two readings takes its ticks with it, so compare readings over a phase whose
+     * processes live through it (a server's pooled connections do).
+     */
+    public static long commandTicks(String command) {
+        long total = 0;
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                if (!p.getFileName().toString().chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                String stat;
+                try {
+                    stat = Files.readString(p.resolve("stat"));
+                } catch (IOException gone) {
+                    continue;
+                }
+                if (stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).equals(command)) {
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+                    total += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list /proc", e);
+        }
+        return total;
+    }
+
     /** Ticks all CPUs spent on anything but idle and I/O wait, since boot. */
     public static long machineBusyTicks() {
         String[] f = read(Path.of("/proc/stat")).lines().findFirst().orElseThrow().trim().split("\\s+");
