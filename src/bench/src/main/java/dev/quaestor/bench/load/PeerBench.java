@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +48,12 @@ public final class PeerBench {
               --jvm-defaults true both servers on the JVM's own defaults instead (no -Xmx, no collector named)
               --server-opt OPT    extra JVM option for both servers, repeatable
               --java PATH         the servers' java executable (default: the harness's own)
+              --endpoints LIST    only the endpoints whose names start with one of these, comma-separated
+                                  (e.g. "bearer,bare" for the bearer-only GET beside the bare GET)
+              --profile EV        Quaestor's measuring starts under async-profiler, with thread names (collapsed stacks
+                                  in src/bench/target/peer/, written as each stops)
+              --profile-start EV  one more Quaestor start under async-profiler (cpu, itimer, wall, alloc), stopped once
+                                  ready; collapsed stacks in src/bench/target/peer/ (src/bench/startup-phases.py reads them)
             """;
 
     private PeerBench() {
@@ -73,6 +80,9 @@ public final class PeerBench {
         List<Integer> connections = List.of(32, 128);
         String heap = "768m";
         boolean jvmDefaults = false;
+        String profileStart = null;
+        String profile = null;
+        List<String> endpoints = List.of("");
         var serverOptions = new ArrayList<String>();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         for (int i = 0; i < args.length; i++) {
@@ -88,6 +98,9 @@ public final class PeerBench {
                 case "--jvm-defaults" -> jvmDefaults = Boolean.parseBoolean(v);
                 case "--server-opt" -> serverOptions.add(v);
                 case "--java" -> java = Path.of(v);
+                case "--profile-start" -> profileStart = v;
+                case "--profile" -> profile = v;
+                case "--endpoints" -> endpoints = List.of(v.split(","));
                 case "--help" -> {
                     System.out.print(HELP);
                     return;
@@ -143,20 +156,36 @@ public final class PeerBench {
                     startQ.get(i)[0], startQ.get(i)[1], startP.get(i)[0], startP.get(i)[1]);
         }
 
+        if (profileStart != null) {
+            var profiled = new ArrayList<>(quaestorJvm);
+            Path work = setup.content().getParent();
+            Files.deleteIfExists(Profiler.output(profileStart, work));
+            profiled.add(Profiler.agentOption(profileStart, work) + ",threads"); // thread names: the JIT and GC apart
+            try (var server = new ServerProcess("bench-peer-quaestor", podEnv, profiled, java)) {
+                System.out.printf("profiled start: %.2f s to ready%n", LoadBench.startToReady(server));
+            }
+            System.out.printf("start-up profile (%s, process start to ready, then the stop): %s%n", profileStart,
+                    Profiler.output(profileStart, work));
+        }
+
+        if (profile != null) {
+            Files.deleteIfExists(Profiler.output(profile, setup.content().getParent()));
+            quaestorJvm.add(Profiler.agentOption(profile, setup.content().getParent()) + ",threads");
+        }
         var rows = new ArrayList<Row>();
         for (int round = 1; round <= rounds; round++) {
             for (boolean quaestor : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
                 if (quaestor) {
                     try (var server = new ServerProcess("bench-peer-quaestor", podEnv, quaestorJvm, java)) {
                         LoadBench.startToReady(server);
-                        var targets = quaestorTargets(server.url(), tokens);
+                        var targets = only(endpoints, quaestorTargets(server.url(), tokens));
                         measure(rows, round, "Quaestor", URI.create(server.url()).getPort(), server.pid(), targets,
                                 new int[] {first, warmup, seconds}, connections, true);
                     }
                 } else {
                     try (var peer = new PeerProcess(java, peerJvm, file)) {
                         peerToReady(peer);
-                        var targets = peerTargets(peer.url(), maxConnections);
+                        var targets = only(endpoints, peerTargets(peer.url(), maxConnections));
                         measure(rows, round, "peer", peer.port(), peer.pid(), targets, new int[] {0, warmup, seconds},
                                 connections, false);
                     }
@@ -174,8 +203,10 @@ public final class PeerBench {
     private static void measure(List<Row> rows, int round, String server, int port, long pid, List<Target> targets, int[] phases,
             List<Integer> connections, boolean openLoop) throws Exception {
         int max = connections.stream().mapToInt(Integer::intValue).max().orElseThrow();
+        // The first seconds and the open loop are of the audited read, when it is measured.
+        boolean auditedRead = !targets.isEmpty() && targets.get(0).name().equals("read 2025-06-18");
         try (var driver = new LoadDriver(port, max, pid, Duration.ofSeconds(30))) {
-            if (phases[0] > 0) {
+            if (phases[0] > 0 && auditedRead) {
                 rows.add(run(driver, round, server, targets.get(0), connections.get(0), "first " + phases[0] + " s after ready",
                         Duration.ofSeconds(phases[0])));
             }
@@ -187,7 +218,7 @@ public final class PeerBench {
                     rows.add(run(driver, round, server, t, c, c + " connections", Duration.ofSeconds(phases[2])));
                 }
             }
-            if (openLoop) {
+            if (openLoop && auditedRead) {
                 double half = rows.stream().filter(r -> r.round() == round && r.server().equals(server)
                         && r.endpoint().equals(targets.get(0).name()) && r.load().equals(connections.get(0) + " connections"))
                         .findFirst().orElseThrow().result().throughput() / 2;
@@ -255,6 +286,10 @@ public final class PeerBench {
                 new Target("read 2025-06-18", HttpMethod.POST, "/mcp", headers, readBody(null), "\"contents\"", 0),
                 new Target("bare GET", HttpMethod.GET, "/bare/" + AuditedServer.FILE, List.of(MultiMap.caseInsensitiveMultiMap()),
                         null, null, 1024));
+    }
+
+    private static List<Target> only(List<String> prefixes, List<Target> targets) {
+        return targets.stream().filter(t -> prefixes.stream().anyMatch(t.name()::startsWith)).toList();
     }
 
     private static Buffer readBody(String meta) {
