@@ -52,6 +52,8 @@ public final class PeerBench {
                                   (e.g. "bearer,bare" for the bearer-only GET beside the bare GET)
               --profile EV        Quaestor's measuring starts under async-profiler, with thread names (collapsed stacks
                                   in src/bench/target/peer/, written as each stops)
+              --cds true          also time Quaestor with a dynamic AppCDS archive written by the first start
+                                  (-XX:ArchiveClassesAtExit; the JDK the image runs on maps one the same way)
               --profile-start EV  one more Quaestor start under async-profiler (cpu, itimer, wall, alloc), stopped once
                                   ready; collapsed stacks in src/bench/target/peer/ (src/bench/startup-phases.py reads them)
             """;
@@ -82,6 +84,7 @@ public final class PeerBench {
         boolean jvmDefaults = false;
         String profileStart = null;
         String profile = null;
+        boolean cds = false;
         List<String> endpoints = List.of("");
         var serverOptions = new ArrayList<String>();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -100,6 +103,7 @@ public final class PeerBench {
                 case "--java" -> java = Path.of(v);
                 case "--profile-start" -> profileStart = v;
                 case "--profile" -> profile = v;
+                case "--cds" -> cds = Boolean.parseBoolean(v);
                 case "--endpoints" -> endpoints = List.of(v.split(","));
                 case "--help" -> {
                     System.out.print(HELP);
@@ -129,10 +133,20 @@ public final class PeerBench {
             tokens.add(TestIssuer.sign(TestIssuer.claims(String.format("peer-%04d", i)).expiresIn(4 * 3600)
                     .claim("realm_access", Map.of("roles", List.of("bench-reader")))));
         }
-        // The first start migrates the fresh database (the migration Job's work); it is not measured.
-        try (var server = new ServerProcess("bench-peer-quaestor", setup.env(), quaestorJvm, java)) {
+        // The first start migrates the fresh database (the migration Job's work); it is not measured. With --cds it
+        // also writes a dynamic AppCDS archive of the classes it loaded, which the "with AppCDS" starts map.
+        var training = new ArrayList<>(quaestorJvm);
+        Path archive = setup.content().getParent().resolve("quaestor.jsa");
+        if (cds) {
+            Files.deleteIfExists(archive);
+            training.add("-XX:ArchiveClassesAtExit=" + archive);
+        }
+        try (var server = new ServerProcess("bench-peer-quaestor", setup.env(), training, java)) {
             LoadBench.startToReady(server);
         }
+        var withArchive = new ArrayList<>(quaestorJvm);
+        withArchive.add("-XX:SharedArchiveFile=" + archive);
+        var startCds = new ArrayList<double[]>();
 
         var startQ = new ArrayList<double[]>();
         var startP = new ArrayList<double[]>();
@@ -152,8 +166,15 @@ public final class PeerBench {
                     }
                 }
             }
-            System.out.printf("start %d: Quaestor %.2f s (%.2f core-s), peer %.2f s (%.2f core-s)%n", i + 1,
-                    startQ.get(i)[0], startQ.get(i)[1], startP.get(i)[0], startP.get(i)[1]);
+            if (cds) {
+                try (var server = new ServerProcess("bench-peer-quaestor", podEnv, withArchive, java)) {
+                    double s = LoadBench.startToReady(server);
+                    startCds.add(new double[] {s, ProcStats.cpuTicks(server.pid()) * ProcStats.TICK_SECONDS});
+                }
+            }
+            System.out.printf("start %d: Quaestor %.2f s (%.2f core-s), peer %.2f s (%.2f core-s)%s%n", i + 1,
+                    startQ.get(i)[0], startQ.get(i)[1], startP.get(i)[0], startP.get(i)[1], cds
+                            ? String.format(", Quaestor with AppCDS %.2f s (%.2f core-s)", startCds.get(i)[0], startCds.get(i)[1]) : "");
         }
 
         if (profileStart != null) {
@@ -192,7 +213,7 @@ public final class PeerBench {
                 }
             }
         }
-        PeerReport.print(rows, startQ, startP, idleRss, connections.get(0));
+        PeerReport.print(rows, startQ, startP, startCds, idleRss, connections.get(0));
     }
 
     /**

@@ -10,12 +10,16 @@ final class PeerReport {
     private PeerReport() {
     }
 
-    static void print(List<PeerBench.Row> rows, List<double[]> startQ, List<double[]> startP, long idleRssKib, int connections) {
+    static void print(List<PeerBench.Row> rows, List<double[]> startQ, List<double[]> startP, List<double[]> startCds, long idleRssKib,
+            int connections) {
         double qStart = median(startQ, 0), qCpu = median(startQ, 1), pStart = median(startP, 0), pCpu = median(startP, 1);
         System.out.printf("%n## Start-up to ready (median of %d, alternating)%n%n", startQ.size());
         System.out.println("| server | seconds | core-s |");
         System.out.println("|---|---|---|");
         System.out.printf("| Quaestor (migrated database) | %.2f | %.2f |%n", qStart, qCpu);
+        if (!startCds.isEmpty()) {
+            System.out.printf("| Quaestor with AppCDS | %.2f | %.2f |%n", median(startCds, 0), median(startCds, 1));
+        }
         System.out.printf("| quarkus-mcp-server (peer) | %.2f | %.2f |%n", pStart, pCpu);
         System.out.printf("%nQuaestor / peer: %.2f× the time, %.2f× the CPU; Quaestor's idle RSS %d MiB%n", qStart / pStart,
                 qCpu / pCpu, idleRssKib / 1024);
@@ -33,6 +37,9 @@ final class PeerReport {
         var checks = new ArrayList<String>();
         checks.add(check("restart to ready ≤ 2.0 s", qStart <= 2.0, "%.2f s", qStart));
         checks.add(check("restart to ready ≤ 3.0 core-s", qCpu <= 3.0, "%.2f core-s", qCpu));
+        if (!startCds.isEmpty()) {
+            checks.add(check("restart to ready with AppCDS ≤ 1.5 s", median(startCds, 0) <= 1.5, "%.2f s", median(startCds, 0)));
+        }
         checks.add(check("idle RSS < 300 MiB", idleRssKib < 300 * 1024, "%d MiB", idleRssKib / 1024));
         int rounds = rows.stream().mapToInt(PeerBench.Row::round).max().orElse(0);
         for (int round = 1; round <= rounds; round++) {
