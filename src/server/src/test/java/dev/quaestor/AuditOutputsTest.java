@@ -1,7 +1,7 @@
 package dev.quaestor;
 
-import dev.quaestor.audit.AuditRow;
-import dev.quaestor.audit.AuditSearch;
+import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.audit.read.AuditSearch;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;
 import dev.quaestor.support.TestDatabase;

@@ -1,6 +1,6 @@
 package dev.quaestor;
 
-import dev.quaestor.audit.AuditPools;
+import dev.quaestor.audit.config.AuditPools;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Modern;
 import dev.quaestor.support.TestIssuer;

@@ -1,8 +1,8 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditConfig;
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.config.AuditConfig;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.bundle.BundleSelection;
 import dev.quaestor.bundle.EvidenceBundles;
 import com.fasterxml.jackson.core.JsonProcessingException;

@@ -1,7 +1,7 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.LongReads;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.policy.whatif.Fact;
 import dev.quaestor.policy.whatif.FactsFile;
@@ -37,7 +37,7 @@ public class AuditFactsResource {
     private final String auditorRole;
     private final WriteDeadlines deadlines;
 
-    AuditFactsResource(RecordedHistory history, StaffAccess access, dev.quaestor.audit.AuditConfig config,
+    AuditFactsResource(RecordedHistory history, StaffAccess access, dev.quaestor.audit.config.AuditConfig config,
             WriteDeadlines deadlines) {
         this.history = history;
         this.access = access;

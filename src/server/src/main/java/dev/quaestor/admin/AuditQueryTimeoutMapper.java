@@ -1,7 +1,7 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditConfig;
-import dev.quaestor.audit.AuditQueryTimeout;
+import dev.quaestor.audit.config.AuditConfig;
+import dev.quaestor.audit.read.AuditQueryTimeout;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;

@@ -1,11 +1,11 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditExport;
-import dev.quaestor.audit.AuditProofs;
-import dev.quaestor.audit.AuditSearch;
-import dev.quaestor.audit.LongReads;
+import dev.quaestor.audit.read.AuditExport;
+import dev.quaestor.audit.read.AuditProofs;
+import dev.quaestor.audit.read.AuditSearch;
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.identity.Identity;
@@ -46,7 +46,7 @@ public class AuditResource {
     private final WriteDeadlines deadlines;
 
     AuditResource(AuditSearch search, AuditExport export, AuditProofs proofs, VerifyAnswer verification, AuditLog log,
-            StaffAccess access, dev.quaestor.audit.AuditConfig config, WriteDeadlines deadlines) {
+            StaffAccess access, dev.quaestor.audit.config.AuditConfig config, WriteDeadlines deadlines) {
         this.deadlines = deadlines;
         this.search = search;
         this.export = export;

@@ -1,6 +1,6 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.read.AuditQuery;
 import jakarta.ws.rs.QueryParam;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

@@ -1,7 +1,7 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditConfig;
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.config.AuditConfig;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.cases.AuditCase;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CasesConfig;

@@ -1,6 +1,6 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.Holds;
 import dev.quaestor.cases.NewHold;

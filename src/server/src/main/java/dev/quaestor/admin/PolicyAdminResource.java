@@ -1,6 +1,6 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.policy.ExplainRequest;
 import dev.quaestor.policy.PolicyStore;
 import dev.quaestor.uri.InvalidUriException;

@@ -1,6 +1,6 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.DecisionFacts;
+import dev.quaestor.audit.read.DecisionFacts;
 import dev.quaestor.policy.PolicyError;
 import dev.quaestor.policy.PolicyLoader;
 import dev.quaestor.policy.PolicySet;

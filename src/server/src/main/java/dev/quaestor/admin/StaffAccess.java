@@ -1,10 +1,10 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.LongReads;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.read.LongReads;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.AuthContext;
 import dev.quaestor.identity.Identity;

@@ -1,7 +1,7 @@
 package dev.quaestor.admin;
 
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.OnlineVerifier;
+import dev.quaestor.audit.read.OnlineVerifier;
 import dev.quaestor.audit.anchor.Anchorer;
 import dev.quaestor.evidence.check.Report;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,7 +1,7 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.LongReads;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.policy.PolicyError;
 import dev.quaestor.policy.PolicyLoader;
 import dev.quaestor.policy.PolicySet;

@@ -1,5 +1,18 @@
 package dev.quaestor.audit;
 
+import dev.quaestor.audit.config.AuditConfig;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.config.AuditPools;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.record.FieldHasher;
+import dev.quaestor.audit.record.LiveLog;
+import dev.quaestor.audit.write.GroupCommitWriter;
+import dev.quaestor.audit.write.RecordQueue;
+import dev.quaestor.audit.write.PendingCommit;
+import dev.quaestor.audit.write.PinnedKeys;
+import dev.quaestor.audit.write.SigningKey;
+import dev.quaestor.audit.write.WriterLease;
+
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Application;
@@ -23,7 +36,7 @@ import dev.quaestor.evidence.VerifierKey;
  */
 @Startup
 @ApplicationScoped
-public class AuditLog {
+public class AuditLog implements LiveLog, RecordQueue {
 
     private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(AuditLog.class);
 
@@ -71,6 +84,7 @@ public class AuditLog {
     }
 
     /** How chosen fields are stored (see {@link FieldHasher}). */
+    @Override
     public FieldHasher hasher() {
         return hasher;
     }
@@ -83,6 +97,7 @@ public class AuditLog {
      * Queues a record without waiting; {@link PendingCommit#await} waits for it. Throws
      * {@link AuditUnavailableException} at once if the queue is full.
      */
+    @Override
     public PendingCommit submit(AuditEvent e) {
         return writer.submit(e, null);
     }
@@ -106,6 +121,7 @@ public class AuditLog {
     }
 
     /** This replica's log id. */
+    @Override
     public String logId() {
         return writer.logId();
     }
@@ -116,6 +132,7 @@ public class AuditLog {
     }
 
     /** The origin line of any log's checkpoints. */
+    @Override
     public String originOf(String logId) {
         return logName + "/" + logId;
     }
@@ -135,7 +152,7 @@ public class AuditLog {
     }
 
     /** The keys the online check trusts (current and configured), never keys found in the database. */
-    Set<VerifierKey> trustedKeys() {
+    public Set<VerifierKey> trustedKeys() {
         return trusted.all();
     }
 
@@ -145,7 +162,7 @@ public class AuditLog {
     }
 
     /** The checkpoint-signing key, for another writer of this replica (the archive test writes a chain of its own). */
-    SigningKey signingKey() {
+    public SigningKey signingKey() {
         return key;
     }
 
@@ -166,7 +183,7 @@ public class AuditLog {
         }
     }
 
-    long committedHead() {
+    public long committedHead() {
         return writer.headSeq();
     }
 

@@ -1,6 +1,6 @@
 package dev.quaestor.bundle;
 
-import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.read.AuditQuery;
 import java.util.List;
 
 /**

@@ -1,12 +1,12 @@
 package dev.quaestor.bundle;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditProofs;
-import dev.quaestor.audit.AuditQuery;
-import dev.quaestor.audit.AuditRow;
-import dev.quaestor.audit.AuditSearch;
-import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.read.AuditProofs;
+import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.audit.read.AuditSearch;
+import dev.quaestor.audit.record.Caller;
 import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.TreeHash;
 import dev.quaestor.evidence.bundle.BundleWriter;

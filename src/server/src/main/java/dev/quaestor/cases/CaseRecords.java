@@ -1,8 +1,8 @@
 package dev.quaestor.cases;
 
-import dev.quaestor.audit.AuditQuery;
-import dev.quaestor.audit.AuditRow;
-import dev.quaestor.audit.AuditSearch;
+import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.audit.read.AuditSearch;
 import io.quarkus.qute.TemplateData;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.quaestor.cases;
 
-import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.read.AuditQuery;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

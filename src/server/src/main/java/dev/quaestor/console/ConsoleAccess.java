@@ -2,12 +2,12 @@ package dev.quaestor.console;
 
 import dev.quaestor.admin.AdminConfig;
 import dev.quaestor.admin.StaffAccess;
-import dev.quaestor.audit.AuditConfig;
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.config.AuditConfig;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.LongReads;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.read.LongReads;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.identity.AuthContext;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;

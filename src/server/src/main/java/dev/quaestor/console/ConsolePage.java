@@ -29,7 +29,7 @@ public class ConsolePage {
     /** Refuses a form whose CSRF token is missing or not the caller's (the refusal is recorded). */
     public void checkCsrf(String token, String method) {
         if (!csrf.accepts(token, access.identity().subject())) {
-            throw access.refuse(dev.quaestor.audit.AuditEvent.Kind.AUDIT_READ, method, "csrf-refused",
+            throw access.refuse(dev.quaestor.audit.record.AuditEvent.Kind.AUDIT_READ, method, "csrf-refused",
                     "form without a valid CSRF token", 403, "This form was refused: it did not carry the CSRF token of your sign-in. "
                             + "Reload the page and try again.");
         }

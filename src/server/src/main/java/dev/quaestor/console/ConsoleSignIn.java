@@ -1,9 +1,9 @@
 package dev.quaestor.console;
 
 import dev.quaestor.admin.StaffAccess;
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.identity.AuthContext;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;

@@ -1,11 +1,11 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditQuery;
-import dev.quaestor.audit.AuditStream;
-import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.LongReads;
+import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.read.AuditStream;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.console.export.DigestingOutputStream;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;

@@ -1,9 +1,9 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.http.SourceAddress;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;

@@ -1,11 +1,11 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditProofs;
-import dev.quaestor.audit.AuditRow;
-import dev.quaestor.audit.AuditSearch;
-import dev.quaestor.audit.OnlineVerifier;
-import dev.quaestor.audit.LongReads;
+import dev.quaestor.audit.read.AuditProofs;
+import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.audit.read.AuditSearch;
+import dev.quaestor.audit.read.OnlineVerifier;
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.audit.anchor.Anchorer;
 import dev.quaestor.evidence.check.Report;
 import io.quarkus.qute.CheckedTemplate;

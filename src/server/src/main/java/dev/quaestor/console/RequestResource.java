@@ -1,7 +1,7 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditProofs;
-import dev.quaestor.audit.AuditSearch;
+import dev.quaestor.audit.read.AuditProofs;
+import dev.quaestor.audit.read.AuditSearch;
 import dev.quaestor.policy.history.StoredRevision;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.qute.CheckedTemplate;

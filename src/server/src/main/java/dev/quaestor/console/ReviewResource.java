@@ -1,6 +1,6 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.review.Finding;
 import dev.quaestor.review.Review;
 import dev.quaestor.review.SignOff;

@@ -1,9 +1,9 @@
 package dev.quaestor.console;
 
 import dev.quaestor.admin.AuditFilters;
-import dev.quaestor.audit.AuditQuery;
-import dev.quaestor.audit.AuditSearch;
-import dev.quaestor.audit.SearchPaging;
+import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.read.AuditSearch;
+import dev.quaestor.audit.read.SearchPaging;
 import io.quarkus.qute.TemplateData;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

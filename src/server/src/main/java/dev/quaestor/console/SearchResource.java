@@ -1,7 +1,7 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditSearch;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.read.AuditSearch;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;

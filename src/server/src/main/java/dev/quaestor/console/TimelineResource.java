@@ -1,9 +1,9 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditQuery;
-import dev.quaestor.audit.AuditRow;
-import dev.quaestor.audit.AuditStream;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.audit.read.AuditStream;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;

@@ -1,6 +1,6 @@
 package dev.quaestor.identity;
 
-import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.record.Caller;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;

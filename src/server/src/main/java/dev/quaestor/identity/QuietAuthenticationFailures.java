@@ -1,10 +1,10 @@
 package dev.quaestor.identity;
 
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.RecordedRefusal;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.refusals.RecordedRefusal;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.http.SourceAddress;
 import io.quarkus.oidc.OIDCException;
 import io.quarkus.oidc.runtime.OidcAuthenticationMechanism;

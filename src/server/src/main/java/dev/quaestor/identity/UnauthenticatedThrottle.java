@@ -2,12 +2,12 @@ package dev.quaestor.identity;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.RecordedRefusal;
-import dev.quaestor.audit.RefusalRecorder;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.refusals.RecordedRefusal;
+import dev.quaestor.audit.refusals.RefusalRecorder;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.http.SourceAddress;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.Context;

@@ -1,15 +1,15 @@
 package dev.quaestor.pipeline;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.PendingCommit;
-import dev.quaestor.audit.RecordedRefusal;
-import dev.quaestor.audit.RefusalRecorder;
+import dev.quaestor.audit.write.PendingCommit;
+import dev.quaestor.audit.refusals.RecordedRefusal;
+import dev.quaestor.audit.refusals.RefusalRecorder;
 
 /**
  * Where a {@link Trail} writes its records: the audit log for a request's {@code DECISION} and {@code OUTCOME}, the
  * {@link RefusalRecorder} for a refusal's one record. Each method throws
- * {@link dev.quaestor.audit.AuditUnavailableException} when the record cannot be taken.
+ * {@link dev.quaestor.audit.record.AuditUnavailableException} when the record cannot be taken.
  */
 interface AuditSink {
 

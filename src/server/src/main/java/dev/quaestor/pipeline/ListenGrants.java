@@ -1,6 +1,6 @@
 package dev.quaestor.pipeline;
 
-import dev.quaestor.audit.PendingCommit;
+import dev.quaestor.audit.write.PendingCommit;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.Decision;
 import dev.quaestor.uri.CanonicalUri;

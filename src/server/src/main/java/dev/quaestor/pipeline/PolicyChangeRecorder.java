@@ -1,9 +1,9 @@
 package dev.quaestor.pipeline;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.policy.PolicyChange;
 import dev.quaestor.policy.PolicyError;
 import dev.quaestor.policy.PolicyStore;

@@ -1,6 +1,6 @@
 package dev.quaestor.pipeline;
 
-import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.ratelimit.RateCheck;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * A request the path stopped, already audited. The message and details are written for the
  * caller (the URI, a time box, a retry delay) and never carry internal detail. A refusal recorded through
- * the {@link dev.quaestor.audit.RefusalRecorder} names its record ({@link #record}): when that record is a summary
+ * the {@link dev.quaestor.audit.refusals.RefusalRecorder} names its record ({@link #record}): when that record is a summary
  * still to commit, the refusal may be answered only once it has, and with its request id.
  */
 public final class Refusal extends RuntimeException {
@@ -27,7 +27,7 @@ public final class Refusal extends RuntimeException {
         this(reason, message, details, rate, null);
     }
 
-    /** {@code record}: how the refusal was recorded, when the {@link dev.quaestor.audit.RefusalRecorder} recorded it. */
+    /** {@code record}: how the refusal was recorded, when the {@link dev.quaestor.audit.refusals.RefusalRecorder} recorded it. */
     Refusal(Reason reason, String message, Map<String, Object> details, RateCheck rate, RecordedRefusal record) {
         super(message, null, false, false);
         this.reason = reason;
@@ -43,7 +43,7 @@ public final class Refusal extends RuntimeException {
         return data;
     }
 
-    /** This refusal, answered the same, with the record the {@link dev.quaestor.audit.RefusalRecorder} made of it. */
+    /** This refusal, answered the same, with the record the {@link dev.quaestor.audit.refusals.RefusalRecorder} made of it. */
     Refusal recordedAs(RecordedRefusal recorded) {
         return new Refusal(reason, getMessage(), details, rate, recorded);
     }

@@ -1,6 +1,6 @@
 package dev.quaestor.pipeline;
 
-import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.record.Caller;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.policy.Facts;
 

@@ -1,6 +1,6 @@
 package dev.quaestor.pipeline;
 
-import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.policy.Action;
 import dev.quaestor.provider.Page;
 import dev.quaestor.ratelimit.RateCheck;
@@ -62,7 +62,7 @@ import org.jboss.logging.Logger;
  *
  * <p>Every refusal is a {@link Refusal} naming its {@link Reason}, already audited; the protocol layer
  * turns it into its own error, and {@link RequestContext#codes()} says which code to record. A refusal's one record
- * goes through the {@link dev.quaestor.audit.RefusalRecorder}: past its subject's attempt limit it is counted into a
+ * goes through the {@link dev.quaestor.audit.refusals.RefusalRecorder}: past its subject's attempt limit it is counted into a
  * summary, and the refusal carries that record ({@link Refusal#pending}) for the protocol layer to answer once it has
  * committed.
  *

@@ -1,10 +1,10 @@
 package dev.quaestor.pipeline;
 
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditEvent.Kind;
-import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.PendingCommit;
-import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent.Kind;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.write.PendingCommit;
+import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.Decision;
 import dev.quaestor.policy.PolicySet;
@@ -206,7 +206,7 @@ final class Trail {
     /**
      * A refusal's one record, a {@code DECISION} saying what was decided and why ({@code outcome}, the code the
      * caller is answered with, {@code detail}), and the refusal to throw, carrying that record. Through the
-     * {@link dev.quaestor.audit.RefusalRecorder}: committed before this returns while the subject is under its attempt
+     * {@link dev.quaestor.audit.refusals.RefusalRecorder}: committed before this returns while the subject is under its attempt
      * limit; past it, counted into a summary the answer must wait for ({@link Refusal#pending}).
      */
     Refusal refuse(Verdict verdict, String outcome, String detail, Refusal answer) {

@@ -1,7 +1,7 @@
 package dev.quaestor.pipeline;
 
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.RefusalRecorder;
+import dev.quaestor.audit.refusals.RefusalRecorder;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.PolicySet;
 import dev.quaestor.policy.PolicyStore;

@@ -1,6 +1,6 @@
 package dev.quaestor.retention;
 
-import dev.quaestor.audit.ProofsAt;
+import dev.quaestor.audit.read.ProofsAt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

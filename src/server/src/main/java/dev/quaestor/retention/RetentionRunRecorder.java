@@ -1,8 +1,8 @@
 package dev.quaestor.retention;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.jdbc.Transactions;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.scheduler.Scheduled;

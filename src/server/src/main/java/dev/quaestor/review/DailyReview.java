@@ -1,9 +1,9 @@
 package dev.quaestor.review;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.OnlineVerifier;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.read.OnlineVerifier;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.review.Finding.Category;
 import io.quarkus.narayana.jta.QuarkusTransaction;

@@ -1,6 +1,6 @@
 package dev.quaestor.review;
 
-import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.record.AuditUnavailableException;
 import dev.quaestor.jdbc.Transactions;
 import dev.quaestor.review.Finding.Category;
 import io.agroal.api.AgroalDataSource;
@@ -38,7 +38,7 @@ public class ReviewQueries {
     private final AgroalDataSource ds;
     private final ReviewConfig config;
 
-    ReviewQueries(@io.quarkus.agroal.DataSource(dev.quaestor.audit.AuditPools.READ) AgroalDataSource ds, ReviewConfig config) {
+    ReviewQueries(@io.quarkus.agroal.DataSource(dev.quaestor.audit.config.AuditPools.READ) AgroalDataSource ds, ReviewConfig config) {
         this.ds = ds;
         this.config = config;
     }

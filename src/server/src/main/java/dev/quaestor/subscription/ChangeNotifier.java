@@ -2,10 +2,10 @@ package dev.quaestor.subscription;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.PendingCommit;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.write.PendingCommit;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.PolicySet;
 import dev.quaestor.policy.PolicyStore;

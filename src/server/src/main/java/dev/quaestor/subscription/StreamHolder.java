@@ -1,6 +1,6 @@
 package dev.quaestor.subscription;
 
-import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.record.Caller;
 
 /**
  * Who holds a notification stream, from the request that opened it: the {@link Subscriber} the policy

@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.PendingCommit;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.write.PendingCommit;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.TreeHash;
 import dev.quaestor.evidence.bundle.BundleZip;

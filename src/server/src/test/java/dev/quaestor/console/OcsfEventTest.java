@@ -2,7 +2,7 @@ package dev.quaestor.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quaestor.audit.AuditRow;
+import dev.quaestor.audit.record.AuditRow;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;
 import java.io.ByteArrayOutputStream;

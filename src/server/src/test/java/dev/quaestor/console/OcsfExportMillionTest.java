@@ -1,8 +1,8 @@
 package dev.quaestor.console;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quaestor.audit.AuditQuery;
-import dev.quaestor.audit.AuditStream;
+import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.read.AuditStream;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;
 import dev.quaestor.support.ScratchDatabase;

@@ -1,6 +1,6 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditRow;
+import dev.quaestor.audit.record.AuditRow;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;
 import java.io.ByteArrayOutputStream;

@@ -1,10 +1,10 @@
 package dev.quaestor.pipeline;
 
-import dev.quaestor.audit.AuditDoubles;
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.PendingCommit;
-import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.refusals.AuditDoubles;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.write.PendingCommit;
+import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.PolicySet;

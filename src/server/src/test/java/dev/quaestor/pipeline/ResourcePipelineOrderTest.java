@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditEvent.Kind;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent.Kind;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.Conditions;
 import dev.quaestor.policy.Effect;

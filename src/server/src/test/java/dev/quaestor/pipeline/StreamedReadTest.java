@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quaestor.audit.AuditDoubles;
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.PendingCommit;
-import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.refusals.AuditDoubles;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.write.PendingCommit;
+import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.PolicySet;
 import dev.quaestor.provider.ResourceEntry;

@@ -1,8 +1,8 @@
 package dev.quaestor.retention;
 
-import dev.quaestor.audit.AuditConfig;
+import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.MonthOfRecords;
+import dev.quaestor.audit.write.MonthOfRecords;
 import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Repo;

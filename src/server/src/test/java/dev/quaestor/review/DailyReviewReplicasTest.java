@@ -1,7 +1,7 @@
 package dev.quaestor.review;
 
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.OnlineVerifier;
+import dev.quaestor.audit.read.OnlineVerifier;
 import dev.quaestor.support.TestDatabase;
 import io.quarkus.scheduler.Scheduler;
 import io.quarkus.test.junit.QuarkusTest;

@@ -1,9 +1,9 @@
 package dev.quaestor.bench.audit;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.ChainWriterBaseline;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.write.ChainWriterBaseline;
 import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.support.TestPostgres;
 import io.agroal.api.AgroalDataSource;

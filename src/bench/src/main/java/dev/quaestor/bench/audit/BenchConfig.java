@@ -1,6 +1,6 @@
 package dev.quaestor.bench.audit;
 
-import dev.quaestor.audit.AuditConfig;
+import dev.quaestor.audit.config.AuditConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,8 +1,7 @@
 package dev.quaestor.audit.anchor;
 
-import dev.quaestor.audit.AuditConfig;
-import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.PinnedTsaRoots;
+import dev.quaestor.audit.config.AuditConfig;
+import dev.quaestor.audit.record.LiveLog;
 import dev.quaestor.evidence.Anchor;
 import dev.quaestor.evidence.check.TimeStampCheck;
 import io.agroal.api.AgroalDataSource;
@@ -76,7 +75,7 @@ public class Anchorer {
     private volatile Instant anchoredAt;
     private volatile String lastFailure;
 
-    Anchorer(AuditConfig audit, AuditLog log, PinnedTsaRoots roots, AgroalDataSource ds, MeterRegistry metrics,
+    Anchorer(AuditConfig audit, LiveLog log, PinnedTsaRoots roots, AgroalDataSource ds, MeterRegistry metrics,
             TlsConfigurationRegistry tls) {
         this.config = audit.anchor();
         this.policy = new AnchorPolicy(config.every(), config.interval());

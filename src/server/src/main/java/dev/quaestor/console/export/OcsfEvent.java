@@ -1,9 +1,9 @@
 package dev.quaestor.console.export;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.quaestor.audit.AuditEvent.Kind;
-import dev.quaestor.audit.AuditRow;
-import dev.quaestor.audit.AuditRow.Decision;
+import dev.quaestor.audit.record.AuditEvent.Kind;
+import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.audit.record.AuditRow.Decision;
 import dev.quaestor.evidence.RecordField;
 import java.io.IOException;
 import java.time.Instant;

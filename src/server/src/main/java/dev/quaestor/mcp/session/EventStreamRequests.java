@@ -1,6 +1,6 @@
 package dev.quaestor.mcp.session;
 
-import dev.quaestor.audit.Caller;
+import dev.quaestor.audit.record.Caller;
 import dev.quaestor.mcp.limits.CapRefusals;
 import dev.quaestor.mcp.limits.SubjectCapReached;
 import dev.quaestor.mcp.wire.TextResponse;

@@ -1,10 +1,10 @@
 package dev.quaestor.mcp.session;
 
-import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.Caller;
-import dev.quaestor.audit.PendingCommit;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.write.PendingCommit;
+import dev.quaestor.audit.record.RequestIds;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
@@ -22,14 +22,14 @@ public class SessionAudit {
         this.audit = audit;
     }
 
-    /** Throws {@link dev.quaestor.audit.AuditUnavailableException} if it cannot be committed. */
+    /** Throws {@link dev.quaestor.audit.record.AuditUnavailableException} if it cannot be committed. */
     void opened(String requestId, Caller caller, SessionStore.Session s) {
         audit.append(AuditEvent.of(AuditEvent.Kind.SESSION_OPEN, requestId).caller(caller).protocol(s.revision().name())
                 .method("initialize").outcome("ok")
                 .detail(s.expiresAt() == null ? null : "token expires " + s.expiresAt()).build());
     }
 
-    /** The client ended it (DELETE). Throws {@link dev.quaestor.audit.AuditUnavailableException} if it cannot be committed. */
+    /** The client ended it (DELETE). Throws {@link dev.quaestor.audit.record.AuditUnavailableException} if it cannot be committed. */
     public void deleted(String requestId, Caller caller, String protocol) {
         audit.append(AuditEvent.of(AuditEvent.Kind.SESSION_CLOSE, requestId).caller(caller).protocol(protocol)
                 .method("DELETE /mcp").outcome(SessionStore.End.DELETED.outcome).build());

@@ -1,6 +1,6 @@
 package dev.quaestor.mcp.session;
 
-import dev.quaestor.audit.AuditUnavailableException;
+import dev.quaestor.audit.record.AuditUnavailableException;
 import dev.quaestor.mcp.wire.TextResponse;
 import dev.quaestor.subscription.SubscriptionStore;
 import jakarta.enterprise.context.ApplicationScoped;

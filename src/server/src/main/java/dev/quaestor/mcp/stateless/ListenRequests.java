@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.mcp.limits.CapRefusals;
 import dev.quaestor.mcp.limits.SubjectCapReached;
 import dev.quaestor.mcp.wire.ErrorCodes;

@@ -3,7 +3,7 @@ package dev.quaestor.mcp.stateless;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.mcp.resources.ResourceMethods;
 import dev.quaestor.mcp.wire.Answer;

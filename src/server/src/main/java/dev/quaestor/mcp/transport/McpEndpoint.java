@@ -1,7 +1,7 @@
 package dev.quaestor.mcp.transport;
 
 import com.fasterxml.jackson.databind.node.NullNode;
-import dev.quaestor.audit.RequestIds;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.mcp.session.EventStreamRequests;
 import dev.quaestor.mcp.session.SessionEnds;

@@ -1,9 +1,9 @@
 package dev.quaestor.mcp.transport;
 
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditUnavailableException;
-import dev.quaestor.audit.RecordedRefusal;
-import dev.quaestor.audit.RefusalRecorder;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.refusals.RecordedRefusal;
+import dev.quaestor.audit.refusals.RefusalRecorder;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.OAuthConfig;
 import dev.quaestor.identity.PublicUrl;

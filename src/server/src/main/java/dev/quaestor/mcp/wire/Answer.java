@@ -1,7 +1,7 @@
 package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.pipeline.StreamedRead;
 import dev.quaestor.pipeline.Undelivered;
 import java.util.ArrayList;

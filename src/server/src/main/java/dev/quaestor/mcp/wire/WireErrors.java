@@ -2,7 +2,7 @@ package dev.quaestor.mcp.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import dev.quaestor.audit.RecordedRefusal;
+import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.pipeline.ReasonCodes;
 import dev.quaestor.pipeline.Refusal;
 import java.util.LinkedHashMap;

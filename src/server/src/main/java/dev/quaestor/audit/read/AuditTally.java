@@ -1,0 +1,79 @@
+package dev.quaestor.audit.read;
+
+import dev.quaestor.audit.config.AuditPools;
+import dev.quaestor.audit.record.LiveLog;
+
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How often the reads a search matches happened, and how often reads were refused, grouped by subject, by URI or by
+ * day: "who read the deal room last week, and how often". A read is the {@code OUTCOME} of a read that served content;
+ * a refusal is a denied or rate-limited read's {@code DECISION}, and a summary of refused attempts counts every refusal
+ * it stands for. On the audit-read pool, under its query timeout.
+ */
+@ApplicationScoped
+public class AuditTally {
+
+    /** What the counts are grouped by. A day is a calendar day in the zone the caller names. */
+    public enum By {
+        SUBJECT, URI, DAY
+    }
+
+    /** One group: its key (a subject, a URI, or a day as {@code 2026-11-23}) and its counts. */
+    public record Count(String key, long reads, long refused) {
+    }
+
+    private static final String COUNTS = "sum(CASE WHEN kind = 'OUTCOME' AND outcome = 'ok' THEN 1 ELSE 0 END) AS reads, "
+            + "sum(CASE WHEN kind = 'ATTEMPT_SUMMARY' THEN coalesce(event_count, 1) WHEN kind = 'DECISION' AND (decision = 'DENY'"
+            + " OR outcome = 'rate-limited') THEN 1 ELSE 0 END) AS refused";
+
+    private final AgroalDataSource ds;
+    private final LiveLog log;
+
+    AuditTally(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, LiveLog log) {
+        this.ds = ds;
+        this.log = log;
+    }
+
+    /**
+     * The counts of the reads {@code q} matches (its action is taken as {@code read}), by {@code by}, most read first, at
+     * most {@code limit} groups; {@code zone} (an IANA name) is the zone whose calendar days {@link By#DAY} counts.
+     */
+    public List<Count> tally(AuditQuery q, By by, String zone, int limit) {
+        var reads = new AuditQuery(q.subject(), q.client(), q.tenant(), q.uriPrefix(), "read", q.decision(), q.outcome(), q.kind(),
+                q.exceptKind(), q.from(), q.to(), null, limit);
+        var where = reads.where(log.hasher());
+        var args = new ArrayList<Object>();
+        String key = switch (by) {
+            case SUBJECT -> "subject";
+            case URI -> "uri";
+            case DAY -> {
+                args.add(zone);
+                yield "CAST(event_time AT TIME ZONE ? AS DATE)";
+            }
+        };
+        args.addAll(where.args());
+        String sql = "SELECT k, " + COUNTS + " FROM (SELECT " + key + " AS k, kind, outcome, decision, event_count FROM audit_entry"
+                + where.sql() + " AND kind IN ('OUTCOME', 'DECISION', 'ATTEMPT_SUMMARY')) t GROUP BY k ORDER BY "
+                + (by == By.DAY ? "k" : "reads DESC, refused DESC, k") + " LIMIT " + Math.max(1, limit);
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            AuditSearch.bind(ps, args);
+            var out = new ArrayList<Count>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Count(rs.getString(1), rs.getLong(2), rs.getLong(3)));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw AuditQueryTimeout.of(e);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.quaestor.audit.read;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/**
+ * How many long reads of the audit log (exports and verifies, from the API and the console) this replica runs at
+ * once, overall and per member of staff; past a cap the call gets 429 with {@code Retry-After}, and is recorded. A verify
+ * that finds every verify place taken waits its turn in a short queue first.
+ */
+@ConfigMapping(prefix = "quaestor.audit.long-reads")
+public interface LongReadConfig {
+
+    /** Exports (the API's and the console's) running at once on this replica. */
+    @WithDefault("4")
+    int exports();
+
+    /** Exports one member of staff (one subject) runs at once. */
+    @WithDefault("2")
+    int exportsPerPerson();
+
+    /** Verifies of the whole log running at once on this replica (the API's and the console's integrity page). */
+    @WithDefault("1")
+    int verifies();
+
+    /** Verifies one member of staff runs at once. */
+    @WithDefault("1")
+    int verifiesPerPerson();
+
+    /**
+     * Verifies that may wait for the verify places of this replica when all are taken (0: none waits). Waiters get
+     * a place in the order they came, before anyone who asks after them: one who has just had it waits behind them.
+     */
+    @WithDefault("4")
+    int verifyQueue();
+
+    /** How long a verify waits in that queue before it is refused (429). */
+    @WithDefault("30S")
+    Duration verifyWait();
+
+    /** The {@code Retry-After} of a call refused at a cap (whole seconds, at least 1). */
+    @WithDefault("10S")
+    Duration retryAfter();
+}

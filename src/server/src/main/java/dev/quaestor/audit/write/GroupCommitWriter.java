@@ -1,0 +1,339 @@
+package dev.quaestor.audit.write;
+
+import dev.quaestor.audit.config.AuditConfig;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.record.FieldHasher;
+import dev.quaestor.audit.record.RequestIds;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.sql.Connection;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * The one writer of this replica's audit log. Requests hand it records and wait; a single thread
+ * takes whatever has queued up, places it in the log ({@link LogHead}: seq, leaf hashes, the tree
+ * nodes it completes), adds a signed checkpoint when one is due, and stores the batch all or nothing
+ * ({@link SealedBatch}: on PostgreSQL one autocommit statement, so one round trip per batch). Records
+ * that arrive meanwhile form the next batch, so batches grow with load and the cost per record falls.
+ * Each waiter is released when its own batch is durable, and batches are stored one after another,
+ * so the log's commit order is its seq order.
+ *
+ * <p>Failure is explicit: a full queue refuses at once, a batch that cannot be stored fails every
+ * waiter in it, and the head is then re-read from the database so that the next batch continues
+ * exactly where committed history ends. Nothing is buffered beyond the queue bound. The writer
+ * records its own life: {@code AUDIT_START} (and {@code KEY_ROTATION} when it signs with a key the
+ * log's last checkpoint was not signed with), {@code AUDIT_PAUSE} once it commits again after
+ * failing (how many records were refused, first and last time), and {@code AUDIT_STOP} at shutdown,
+ * followed by a final checkpoint.
+ *
+ * <p>Record times never go backwards within a log, and the last record of every month gets a signed
+ * checkpoint and its small subtrees stored, so a month's partition always ends at a signed head and
+ * can be archived on its own (docs/audit.md, "Retention"). The month's partition is made before its batch
+ * ({@link AuditPartitions}), and the signing key named in the database when the head is read ({@link KeyRegistration}).
+ */
+public final class GroupCommitWriter {
+
+    private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
+
+    /** A queued record; {@code after}, if set, is a record it must not be stored without (its request's decision). */
+    private record Pending(AuditEvent event, CompletableFuture<Void> done, CompletableFuture<Void> after, String share) {
+    }
+
+    private final javax.sql.DataSource ds;
+    private final AuditConfig config;
+    private final SigningKey key;
+    private final FieldHasher hasher;
+    private final String logId;
+    private final String origin;
+    private final Clock clock;
+    private final BlockingQueue<Pending> queue;
+    private final QueueShares shares;
+    private final Timer commitTimer;
+    private final DistributionSummary batchSize;
+    private final Counter failures;
+    private volatile boolean running = true;
+    private Thread thread;
+    // Callers waiting for a checkpoint over everything committed when they asked (signNow).
+    private final ConcurrentLinkedQueue<CompletableFuture<Void>> signRequests = new ConcurrentLinkedQueue<>();
+
+    // The log's head as stored (null: to be read again); touched only by the writer thread.
+    private LogHead head;
+    private final WriterLife life;
+    private long lastIdleFailureLog = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
+    private final AuditPartitions partitions;
+    private WriterLease lease;
+    private long leaseCheckedAt;
+
+    // The head as committed, for the online verifier's truncation check.
+    private volatile long committedSeq;
+
+    public GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String logId,
+            MeterRegistry metrics) {
+        this(ds, config, key, hasher, logId, metrics, Clock.systemUTC());
+    }
+
+    /** {@code clock} stamps the writer's own records and checkpoints (a test can write a past month's log). */
+    public GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String logId,
+            MeterRegistry metrics, Clock clock) {
+        this.clock = clock;
+        this.ds = ds;
+        this.config = config;
+        this.key = key;
+        this.hasher = hasher;
+        this.logId = logId;
+        this.origin = config.logName() + "/" + logId;
+        this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
+        this.shares = new QueueShares(config.queueCapacity(), config.queueShare(), metrics);
+        this.commitTimer = Timer.builder("quaestor.audit.commit").description("Audit batch latency, from chaining to durable")
+                .publishPercentiles(0.5, 0.99).register(metrics);
+        this.batchSize = DistributionSummary.builder("quaestor.audit.batch.size").description("Records per audit batch")
+                .register(metrics);
+        this.failures = metrics.counter("quaestor.audit.failures");
+        this.life = new WriterLife(origin, key, clock);
+        this.partitions = new AuditPartitions(ds, clock, config.commitTimeout().toMillis());
+        metrics.gauge("quaestor.audit.queue.depth", queue, BlockingQueue::size);
+    }
+
+    public String logId() {
+        return logId;
+    }
+
+    /** The origin line of this log's checkpoints. */
+    public String origin() {
+        return origin;
+    }
+
+    public void start() {
+        start(null);
+    }
+
+    /**
+     * Starts writing, holding {@code lease} (null: none, for a log no other process can reach): it is taken before the
+     * first record is written and checked every few seconds after, and while another process holds it every batch
+     * is refused and nothing is written.
+     */
+    public void start(WriterLease lease) {
+        this.lease = lease;
+        thread = new Thread(this::run, "quaestor-audit-writer");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Queues a record and waits until it is committed; throws {@link AuditUnavailableException} otherwise. */
+    public void append(AuditEvent event) {
+        submit(event, null).await();
+    }
+
+    /**
+     * Queues a record and returns at once; {@link PendingCommit#await} then waits for its commit. With
+     * {@code after}, the record is stored only if that earlier record was: a request's outcome is never
+     * stored without its decision, even when the decision's batch fails after the outcome was queued
+     * (both are then refused). A full queue or a stopped writer refuses here ({@link AuditUnavailableException}).
+     */
+    public PendingCommit submit(AuditEvent event, PendingCommit after) {
+        if (after != null && after.failed()) {
+            failures.increment();
+            throw new AuditUnavailableException(new IllegalStateException("the request's decision record was not committed"));
+        }
+        String share = QueueShares.keyOf(event);
+        if (!shares.enter(share)) {
+            failures.increment();
+            throw new AuditUnavailableException(new IllegalStateException("the subject's share of the audit queue is full"));
+        }
+        var p = new Pending(event, new CompletableFuture<>(), after == null ? null : after.done, share);
+        if (!running || !queue.offer(p)) {
+            shares.leave(share);
+            failures.increment();
+            throw new AuditUnavailableException(new IllegalStateException(running ? "audit queue full" : "audit writer stopped"));
+        }
+        return new PendingCommit(p.done(), config.commitTimeout().toMillis());
+    }
+
+    /**
+     * Queues a record without waiting for it, for events on threads that must not block (a refused
+     * authentication on the event loop). Nothing is served on such a request whether or not the
+     * record makes it; a full queue drops it and counts the failure.
+     */
+    public boolean offer(AuditEvent event) {
+        String share = QueueShares.keyOf(event);
+        if (!shares.enter(share)) {
+            failures.increment();
+            return false;
+        }
+        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>(), null, share));
+        if (!queued) {
+            shares.leave(share);
+            failures.increment();
+        }
+        return queued;
+    }
+
+    /** Stops taking records, commits what is queued and an {@code AUDIT_STOP}, and signs the final head. */
+    public void stop() {
+        offer(AuditEvent.of(AuditEvent.Kind.AUDIT_STOP, RequestIds.next()).time(clock.instant()).method("audit/stop")
+                .detail("writer stopping; log " + origin).build());
+        running = false;
+        if (thread != null) {
+            try {
+                thread.join(config.commitTimeout().toMillis() * 2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Asks for a signed checkpoint over every record committed so far, without waiting for the interval; the
+     * future completes once it is stored (at once if the head is already signed). The writer looks at requests
+     * whenever it writes a batch or every 200 ms when idle.
+     */
+    public CompletableFuture<Void> signNow() {
+        var f = new CompletableFuture<Void>();
+        signRequests.add(f);
+        return f;
+    }
+
+    /** Whether the subject's records waiting in the queue are at its share ({@code quaestor.audit.queue-share}). */
+    public boolean atShare(String subject) {
+        return shares.full(subject);
+    }
+
+    /** The committed size of the log, as this writer knows it: for the online verifier's truncation check. */
+    public long headSeq() {
+        return committedSeq;
+    }
+
+    private void run() {
+        while (running || !queue.isEmpty()) {
+            try {
+                Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    if (head == null || !signRequests.isEmpty()
+                            || head.checkpointDue(config.checkpointEvery(), config.checkpointInterval().toNanos())) {
+                        write(List.of()); // also reads the head, and records the start, as soon as the database answers
+                    }
+                    continue;
+                }
+                var batch = new ArrayList<Pending>(Math.min(config.maxBatch(), queue.size() + 1));
+                batch.add(first);
+                queue.drainTo(batch, config.maxBatch() - 1);
+                batch.forEach(p -> shares.leave(p.share()));
+                write(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (RuntimeException e) {
+                LOG.error("audit writer error", e);
+            }
+        }
+        if (head != null) {
+            write(List.of()); // the final checkpoint, if the last batch did not sign its head
+        }
+    }
+
+    /** Places and stores a batch (and any checkpoint due), then releases its waiters. */
+    private void write(List<Pending> batch) {
+        long start = System.nanoTime();
+        batch = withoutOrphans(batch);
+        var signs = new ArrayList<CompletableFuture<Void>>();
+        for (CompletableFuture<Void> f; (f = signRequests.poll()) != null;) {
+            signs.add(f);
+        }
+        try {
+            checkLease();
+            partitions.ensure(batch.stream().map(p -> p.event().time()).toList(), head == null ? null : head.lastTime());
+            try (Connection c = ds.getConnection()) {
+                if (!c.getAutoCommit()) {
+                    c.setAutoCommit(true);
+                }
+                if (head == null) {
+                    head = LogHead.load(c, logId, origin);
+                    KeyRegistration.register(c, key);
+                }
+                var events = new ArrayList<AuditEvent>(batch.size() + 3);
+                life.addTo(events, head);
+                batch.forEach(p -> events.add(p.event()));
+                var sealed = head.seal(events, hasher, key, config.checkpointEvery(), config.checkpointInterval().toNanos(),
+                        !signs.isEmpty() || !running && queue.isEmpty(), clock.instant());
+                if (sealed.isEmpty()) {
+                    signs.forEach(f -> f.complete(null));
+                    return;
+                }
+                if (partitions.onPostgres()) {
+                    sealed.storeInPostgres(c);
+                } else {
+                    sealed.storeInTransaction(c);
+                }
+                head.advance(sealed);
+                life.stored();
+            }
+        } catch (Exception e) {
+            head = null; // the batch may or may not have been stored: the next one starts from the head as stored
+            partitions.forget();
+            failWaiters(batch, e);
+            signs.forEach(f -> f.completeExceptionally(e));
+            return;
+        }
+        committedSeq = head.size();
+        batch.forEach(p -> p.done().complete(null));
+        signs.forEach(f -> f.complete(null));
+        if (!batch.isEmpty()) {
+            commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            batchSize.record(batch.size());
+        }
+    }
+
+    /** Takes the lease before the log's head is read, and checks it is still held every few seconds after. */
+    private void checkLease() throws java.sql.SQLException {
+        if (lease != null && (head == null || lease.givenBack() || System.nanoTime() - leaseCheckedAt > TimeUnit.SECONDS.toNanos(5))) {
+            lease.take();
+            leaseCheckedAt = System.nanoTime();
+        }
+    }
+
+    /**
+     * Fails, and leaves out, records whose earlier record failed. Batches are stored one after another
+     * and each releases its waiters before the next is chained, so an earlier record is either settled
+     * by now or in this same batch, where it is stored or refused together with this one.
+     */
+    private List<Pending> withoutOrphans(List<Pending> batch) {
+        List<Pending> kept = batch;
+        for (int i = 0; i < batch.size(); i++) {
+            Pending p = batch.get(i);
+            if (p.after() != null && p.after().isCompletedExceptionally()) {
+                if (kept == batch) {
+                    kept = new ArrayList<>(batch.subList(0, i));
+                }
+                failWaiters(List.of(p), new IllegalStateException("the request's decision record was not committed"));
+            } else if (kept != batch) {
+                kept.add(p);
+            }
+        }
+        return kept;
+    }
+
+    private void failWaiters(List<Pending> batch, Exception e) {
+        failures.increment(batch.size());
+        if (!batch.isEmpty()) {
+            life.refused(batch.size());
+            LOG.errorf("audit batch of %d record(s) not committed: %s", batch.size(), e.toString());
+        } else if (System.nanoTime() - lastIdleFailureLog > TimeUnit.SECONDS.toNanos(30)) {
+            // Retried every 200 ms while nothing waits: said once in a while, not at every try.
+            lastIdleFailureLog = System.nanoTime();
+            LOG.warnf("audit log cannot reach its database (retrying): %s", e.toString());
+        }
+        batch.forEach(p -> p.done().completeExceptionally(e));
+    }
+}

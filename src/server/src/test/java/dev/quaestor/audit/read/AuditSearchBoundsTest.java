@@ -1,0 +1,115 @@
+package dev.quaestor.audit.read;
+
+import dev.quaestor.audit.config.AuditPools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.TestPostgres;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.sql.DriverManager;
+import java.time.Instant;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an audit search may cost the database: a search by URI prefix reads a range of an index, not the whole log;
+ * and a statement that runs past the audit query timeout is ended by the database and answered 503, saying what to
+ * narrow, with the call on record.
+ */
+@QuarkusTest
+@TestProfile(AuditSearchBoundsTest.ShortQueries.class)
+class AuditSearchBoundsTest {
+
+    public static class ShortQueries implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quaestor.audit.query-timeout-ms", "1500");
+        }
+    }
+
+    @io.quarkus.test.common.http.TestHTTPResource("/")
+    java.net.URI base;
+
+    @Inject
+    @io.quarkus.agroal.DataSource(AuditPools.READ)
+    AgroalDataSource reads;
+
+    @Test
+    void aUriPrefixSearchReadsARangeOfTheUriIndexNotTheWholeLog() throws Exception {
+        var query = new AuditQuery(null, null, null, "file:///docs/handbook/", null, null, null, null, null, null, null, 50);
+        var where = query.where(null);
+        String plan;
+        try (var c = reads.getConnection()) {
+            c.setAutoCommit(false);
+            try (var s = c.createStatement()) {
+                // On a small log reading it whole (in order of id, or not) is cheapest anyway; without those two ways
+                // only an index that the condition itself selects from can serve the search.
+                s.execute("SET LOCAL enable_seqscan = off");
+                s.execute("SET LOCAL enable_indexscan = off");
+            }
+            try (var ps = c.prepareStatement("EXPLAIN " + AuditSearch.pageSql(where, false, 50))) {
+                AuditSearch.bind(ps, where.args());
+                var out = new StringBuilder();
+                try (var rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.append(rs.getString(1)).append('\n');
+                    }
+                }
+                plan = out.toString();
+            } finally {
+                c.rollback();
+                c.setAutoCommit(true);
+            }
+        }
+        assertTrue(Pattern.compile("Index Cond: .*uri\\)::text ~>=~ 'file:///docs/handbook/'").matcher(plan).find(),
+                "the URI prefix is a range of the URI index:\n" + plan);
+        assertTrue(!plan.contains("Seq Scan"), "no month of the log is read whole:\n" + plan);
+    }
+
+    @Test
+    void aSearchPastTheQueryTimeoutIsAnswered503WithWhatToNarrowAndIsOnRecord() throws Exception {
+        String auditor = TestIssuer.tokenFor("auditor");
+        String detail = "uriPrefix=file:///docs/timeout-" + System.nanoTime() + "/";
+        Instant before = Instant.now();
+        // A month of the log that a search of every month must read, held by another transaction: the search waits
+        // for it until its statement runs out of time. The writer writes this month, which stays free.
+        try (var admin = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "")) {
+            try (var s = admin.createStatement()) {
+                s.execute("SELECT quaestor_audit_ensure_partition(TIMESTAMP WITH TIME ZONE '2001-01-15 00:00:00+00')");
+            }
+            admin.setAutoCommit(false);
+            try (var s = admin.createStatement()) {
+                s.execute("LOCK TABLE audit_entry_2001_01 IN ACCESS EXCLUSIVE MODE");
+                long started = System.nanoTime();
+                // The client gives up after 20 s: a search without a timeout would wait for the month as long as it is held.
+                var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(base + "audit/search?uriPrefix=" + java.net.URLEncoder.encode(
+                                detail.substring("uriPrefix=".length()), java.nio.charset.StandardCharsets.UTF_8)))
+                        .header("Authorization", "Bearer " + auditor).timeout(java.time.Duration.ofSeconds(20)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(503, answer.statusCode(), answer.body());
+                assertTrue(answer.body().contains("did not finish this read within 1500 ms"), answer.body());
+                assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
+                long tookMillis = (System.nanoTime() - started) / 1_000_000;
+                assertTrue(tookMillis < 10_000, "ended at the timeout, not when the month was free: " + tookMillis + " ms");
+            } finally {
+                admin.rollback();
+                admin.setAutoCommit(true);
+                try (var s = admin.createStatement()) {
+                    s.execute("DROP TABLE audit_entry_2001_01");
+                }
+            }
+        }
+        assertTrue(AuditRow.count("kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ?",
+                "%" + detail + "%", before) == 1, "the search is on record");
+    }
+}
