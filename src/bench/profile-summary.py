@@ -9,7 +9,7 @@ PARTS = [
     ("RSA signature verification", ("RSASignature", "sun/security/rsa")),
     ("policy decision", ("dev/quaestor/policy",)),
     ("audit append (request thread waits)", ("dev/quaestor/audit/AuditLog.append",)),
-    ("audit writer thread (GroupCommitWriter)", ("dev/quaestor/audit/GroupCommitWriter.run",)),
+    ("audit writer thread (GroupCommitWriter)", ("dev/quaestor/audit/write/GroupCommitWriter.run",)),
     ("rate limit", ("dev/quaestor/ratelimit",)),
     ("provider read", ("dev/quaestor/pipeline/ProviderCalls",)),
     ("session lookup", ("dev/quaestor/mcp/SessionStore",)),
