@@ -21,12 +21,12 @@ public record RecordRow(AuditRow row, ZoneId zone) {
         return row.time() == null ? ShownTime.NONE : ShownTime.of(row.time(), zone);
     }
 
-    /** A field as a page lists it ({@link RecordField}): error codes with what they mean. */
-    public String value(RecordField f) {
+    /** A field as a page lists it ({@link FieldLabel}): error codes with what they mean. */
+    public String value(FieldLabel f) {
         return f.shown(get(f.name()));
     }
 
-    /** A field by its format name, for pages that list every field ({@link RecordField#ALL}). */
+    /** A field by its format name, for pages that list every field ({@link FieldLabel#ALL}). */
     public String get(String name) {
         return text(row.text(name));
     }

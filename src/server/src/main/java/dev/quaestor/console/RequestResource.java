@@ -40,7 +40,7 @@ public class RequestResource {
     @TemplateData
     public record RequestPage(String id, List<RecordRow> records, RecordRow decision, RecordRow outcome, String revision,
             List<String> rules, List<PolicyFile> files, boolean revisionStored, String proof, String proofUnavailable,
-            List<ProvenTo> provenTo, List<RecordField> fields) {
+            List<ProvenTo> provenTo, List<FieldLabel> fields) {
 
         /** Whether a checkpoint the records are proven to carries a time-stamp. */
         public boolean anchored() {
@@ -83,7 +83,7 @@ public class RequestResource {
         var proof = records.isEmpty() ? null : proofs.proof(id);
         TemplateInstance t = Templates.request(page.chrome("Request " + id), new RequestPage(id, records, decision, outcome, revision,
                 rules.stream().sorted().toList(), files, revision != null && !files.isEmpty(), proof == null ? null : proof.file(),
-                proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), RecordField.ALL));
+                proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), FieldLabel.ALL));
         return Response.status(records.isEmpty() ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).entity(t).build();
     }
 

@@ -1,0 +1,101 @@
+package dev.quaestor.console;
+
+import dev.quaestor.evidence.RecordField;
+import io.quarkus.qute.TemplateData;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A record field as a request's page shows it: a label a compliance officer reads, beside the format's own name
+ * (docs/audit-format.md), so that either can be looked up; instants are kept on one line. The fields, their names,
+ * order and kinds are the format's ({@link RecordField}); only the labels are written here.
+ */
+@TemplateData
+public record FieldLabel(String name, String label, boolean time) {
+
+    /** The label of each field a page lists, by the format's field. */
+    private static final Map<RecordField, String> LABELS = labels();
+
+    /**
+     * The fields a page does not list among the others: the format version, the request id (the page's own title)
+     * and the URIs a summary stands for (a table of their own).
+     */
+    private static final Set<RecordField> NOT_LISTED = EnumSet.of(RecordField.V, RecordField.REQUEST, RecordField.URIS);
+
+    /** Every field a page lists, in the format's order, then the record's hash. */
+    static final List<FieldLabel> ALL = all();
+
+    /** What the JSON-RPC error codes on record mean. */
+    private static final Map<String, String> ERRORS = Map.of(
+            "-32003", "refused by the policy", "-32004", "rate limit reached", "-32005", "server busy, refused at once",
+            "-32001", "the content's source did not answer in time", "-32002", "resource not found",
+            "-32600", "invalid request", "-32601", "unknown method", "-32602", "invalid parameters (e.g. a URI not in canonical form)",
+            "-32603", "internal error");
+
+    /** The field's value as the page shows it: an error code with what it means. */
+    String shown(String value) {
+        if (name.equals(RecordField.ERROR.formatName()) && !value.isEmpty()) {
+            String meaning = ERRORS.get(value);
+            return meaning == null ? value : value + " (" + meaning + ")";
+        }
+        return value;
+    }
+
+    private static List<FieldLabel> all() {
+        var all = new ArrayList<FieldLabel>();
+        for (RecordField f : RecordField.values()) {
+            if (NOT_LISTED.contains(f)) {
+                continue;
+            }
+            String label = LABELS.get(f);
+            if (label == null) {
+                throw new IllegalStateException("the console has no label for the record field " + f.formatName());
+            }
+            all.add(new FieldLabel(f.formatName(), label, f.kind() == RecordField.Text.INSTANT));
+        }
+        all.add(new FieldLabel("hash", "Record hash", false));
+        return List.copyOf(all);
+    }
+
+    private static Map<RecordField, String> labels() {
+        var l = new EnumMap<RecordField, String>(RecordField.class);
+        l.put(RecordField.LOG, "Log");
+        l.put(RecordField.SEQ, "Position in the log");
+        l.put(RecordField.TIME, "Time (UTC)");
+        l.put(RecordField.KIND, "Record kind");
+        l.put(RecordField.SESSION, "Session");
+        l.put(RecordField.CORRELATION, "Correlation id");
+        l.put(RecordField.SUBJECT, "Who (subject)");
+        l.put(RecordField.CLIENT, "AI client");
+        l.put(RecordField.TENANT, "Tenant");
+        l.put(RecordField.ROLES, "Roles");
+        l.put(RecordField.IP, "Source address");
+        l.put(RecordField.UA, "User agent");
+        l.put(RecordField.CLIENT_INFO, "Client software");
+        l.put(RecordField.AUTH_CONTEXT, "How they signed in");
+        l.put(RecordField.PROTOCOL, "Protocol revision");
+        l.put(RecordField.METHOD, "Method");
+        l.put(RecordField.ACTION, "Action");
+        l.put(RecordField.URI, "Resource (URI)");
+        l.put(RecordField.DECISION, "Decision");
+        l.put(RecordField.RULES, "Deciding rules");
+        l.put(RecordField.REVISION, "Policy revision");
+        l.put(RecordField.OUTCOME, "Outcome");
+        l.put(RecordField.ERROR, "Error");
+        l.put(RecordField.BYTES, "Bytes served");
+        l.put(RecordField.ITEMS, "Items listed");
+        l.put(RecordField.SHA256, "SHA-256 of the bytes served");
+        l.put(RecordField.CACHE_SCOPE, "Cache scope");
+        l.put(RecordField.LATENCY_US, "Time taken (µs)");
+        l.put(RecordField.COUNT, "Refusals counted");
+        l.put(RecordField.FIRST, "First refusal (UTC)");
+        l.put(RecordField.LAST, "Last refusal (UTC)");
+        l.put(RecordField.URIS_MORE, "Other URIs refused");
+        l.put(RecordField.DETAIL, "Detail");
+        return l;
+    }
+}
