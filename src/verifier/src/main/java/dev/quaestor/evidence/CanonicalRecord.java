@@ -150,9 +150,4 @@ public final class CanonicalRecord {
     public static Map<String, String> parse(byte[] canonical) {
         return V1Record.is(canonical) ? V1Record.parse(canonical) : RecordFormat.parse(canonical);
     }
-
-    @Override
-    public String toString() {
-        return "CanonicalRecord[" + log + "/" + seq + ", v" + version + ", " + (canonical == null ? 0 : canonical.length) + " bytes]";
-    }
 }

@@ -1,7 +1,5 @@
 package dev.quaestor.evidence;
 
-import java.util.Arrays;
-
 /**
  * The right edge of an append-only Merkle tree: one complete subtree per set bit of the tree size,
  * which is all an appender needs. Appending a leaf costs O(log n) hashes and reports each subtree it
@@ -17,10 +15,6 @@ public final class Frontier {
 
     private final byte[][] byLevel = new byte[64][];
     private long size;
-
-    /** An empty tree. */
-    public Frontier() {
-    }
 
     /** The edge of a tree of {@code size} leaves, read from its complete subtrees. */
     public static Frontier of(long size, NodeSource nodes) {
@@ -77,15 +71,8 @@ public final class Frontier {
 
     public Frontier copy() {
         var f = new Frontier();
-        for (int i = 0; i < byLevel.length; i++) {
-            f.byLevel[i] = byLevel[i];
-        }
+        System.arraycopy(byLevel, 0, f.byLevel, 0, byLevel.length);
         f.size = size;
         return f;
-    }
-
-    @Override
-    public String toString() {
-        return "Frontier[size=" + size + ", edge=" + Arrays.stream(byLevel).filter(b -> b != null).count() + "]";
     }
 }

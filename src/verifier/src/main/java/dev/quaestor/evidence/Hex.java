@@ -16,14 +16,8 @@ public final class Hex {
 
     /** Parses exactly 64 lowercase hex digits (a SHA-256); anything else is refused. */
     public static byte[] hash(String hex) {
-        if (hex == null || hex.length() != 64) {
-            throw new IllegalArgumentException("not a SHA-256 in hex: " + hex);
-        }
-        for (int i = 0; i < 64; i++) {
-            char c = hex.charAt(i);
-            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
-                throw new IllegalArgumentException("not a SHA-256 in lowercase hex: " + hex);
-            }
+        if (!isHash(hex)) {
+            throw new IllegalArgumentException("not a SHA-256 in lowercase hex: " + hex);
         }
         return HEX.parseHex(hex);
     }

@@ -161,14 +161,6 @@ public final class RecordFormat {
     private static final byte[] V3_START = "v=1:3\n".getBytes(StandardCharsets.US_ASCII);
 
     private static boolean startsWith(byte[] a, int at, byte[] prefix) {
-        if (a.length - at < prefix.length) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length; i++) {
-            if (a[at + i] != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
+        return a.length - at >= prefix.length && Arrays.equals(a, at, at + prefix.length, prefix, 0, prefix.length);
     }
 }

@@ -3,6 +3,7 @@ package dev.quaestor.audit.anchor;
 import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.record.LiveLog;
 import dev.quaestor.evidence.Anchor;
+import dev.quaestor.evidence.check.Refusal;
 import dev.quaestor.evidence.check.TimeStampCheck;
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.Gauge;
@@ -198,7 +199,7 @@ public class Anchorer {
         TimeStampCheck.Stamp stamp;
         try {
             stamp = check.check(token, cp.text(), cp.time());
-        } catch (TimeStampCheck.Failed e) {
+        } catch (Refusal e) {
             if (Instant.now().isAfter(cp.time().plus(config.maxDelay()))) {
                 passOver(cp, "its token came too late to verify");
                 return true;

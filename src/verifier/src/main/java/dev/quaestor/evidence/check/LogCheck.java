@@ -285,11 +285,7 @@ final class LogCheck {
         }
         Suspect s = broken == null ? nodes.takeSuspect() : null;
         if (s != null) {
-            Stored n = s.node();
-            fail(Kind.NODE_MISMATCH, n.first(), n.line(), "the stored node on line " + Plain.n(n.line()) + " does not match"
-                    + " records " + Plain.n(n.first()) + " to " + Plain.n(n.last()) + " of log " + log + ": the node or one of those"
-                    + " records was changed (no later signed checkpoint settles which)", Hex.of(s.computed()), Hex.of(n.hash()),
-                    Involved.node(n.first(), n.last(), n.line()));
+            broken = unsettled(s, " (no later signed checkpoint settles which)");
         }
         long covered = Math.max(roots.lastSize(), v1.lastPinned());
         if (broken == null && covered > lastSeq) {
@@ -367,20 +363,20 @@ final class LogCheck {
         if (broken != null) {
             return;
         }
+        // A stored node before this point that disagreed with its records is the first sign.
         Suspect s = nodes.takeSuspect();
-        if (s == null) {
-            broken = Problem.of(kind, log, seq, line, message, expected, found, involved);
-            return;
-        }
-        // A stored node before this point already disagreed with its records: that is the first sign.
+        broken = s == null ? Problem.of(kind, log, seq, line, message, expected, found, involved)
+                : unsettled(s, "; then: " + message, involved);
+    }
+
+    /** A stored node that did not match its records, and no signed checkpoint to say which was changed. */
+    private Problem unsettled(Suspect s, String then, Involved... after) {
         Stored n = s.node();
-        var all = new ArrayList<Involved>();
-        all.add(Involved.node(n.first(), n.last(), n.line()));
-        all.addAll(List.of(involved));
-        broken = Problem.of(Kind.NODE_MISMATCH, log, n.first(), n.line(), "the stored node on line " + Plain.n(n.line())
+        var involved = new ArrayList<>(List.of(Involved.node(n.first(), n.last(), n.line())));
+        involved.addAll(List.of(after));
+        return Problem.of(Kind.NODE_MISMATCH, log, n.first(), n.line(), "the stored node on line " + Plain.n(n.line())
                 + " does not match records " + Plain.n(n.first()) + " to " + Plain.n(n.last()) + " of log " + log + ": the node or"
-                + " one of those records was changed; then: " + message, Hex.of(s.computed()), Hex.of(n.hash()),
-                all.toArray(Involved[]::new));
+                + " one of those records was changed" + then, Hex.of(s.computed()), Hex.of(n.hash()), involved.toArray(Involved[]::new));
     }
 
     String record(long seq, long line) {

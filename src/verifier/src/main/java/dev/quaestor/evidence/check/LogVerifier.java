@@ -140,7 +140,7 @@ public final class LogVerifier implements ExportSink {
         SignedCheckpoint opened;
         try {
             opened = SignedCheckpoint.open(note, trusted, what);
-        } catch (SignedCheckpoint.Refused e) {
+        } catch (Refusal e) {
             return refusal(log, size, line, e.getMessage(), e.expected(), e.found());
         }
         Checkpoint cp = opened.checkpoint();
@@ -172,7 +172,7 @@ public final class LogVerifier implements ExportSink {
         try {
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
             return () -> log(log).checkpoint(size, root, line, stamp);
-        } catch (TimeStampCheck.Failed e) {
+        } catch (Refusal e) {
             return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected(), e.found());
         }
     }

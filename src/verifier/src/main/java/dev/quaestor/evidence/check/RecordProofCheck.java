@@ -48,7 +48,7 @@ public final class RecordProofCheck {
         SignedCheckpoint opened;
         try {
             opened = SignedCheckpoint.open(proof.checkpoint(), trusted, "the checkpoint");
-        } catch (SignedCheckpoint.Refused e) {
+        } catch (Refusal e) {
             return new Result(fields, null, null, null, null, e.getMessage());
         }
         Checkpoint cp = opened.checkpoint();
@@ -83,7 +83,7 @@ public final class RecordProofCheck {
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
             return new Result(fields, cp, who, stamp, "time-stamped: " + stamp.tsa() + " saw this checkpoint at " + stamp.time()
                     + ", so the record existed, as it is, by then", null);
-        } catch (TimeStampCheck.Failed e) {
+        } catch (Refusal e) {
             return new Result(fields, cp, who, null, null, "the checkpoint's time-stamp token " + e.getMessage());
         }
     }

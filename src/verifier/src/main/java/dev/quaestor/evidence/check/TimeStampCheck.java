@@ -58,13 +58,6 @@ public final class TimeStampCheck {
     public record Stamp(Instant time, String tsa) {
     }
 
-    /** Why a token does not vouch for its checkpoint, in words; what was expected and what was found. */
-    public static final class Failed extends Refusal {
-        Failed(String message, String expected, String found) {
-            super(message, expected, found);
-        }
-    }
-
     /** The default {@code --tsa-max-delay}. */
     public static final Duration MAX_DELAY = Duration.ofHours(1);
 
@@ -103,34 +96,34 @@ public final class TimeStampCheck {
      * Checks {@code token} against the checkpoint whose note text is {@code text} and whose {@code time}
      * line says {@code signed}; returns the token's time and TSA, or throws saying what is wrong.
      */
-    public Stamp check(byte[] token, String text, Instant signed) throws Failed {
+    public Stamp check(byte[] token, String text, Instant signed) throws Refusal {
         try {
             return checkToken(token, text, signed);
         } catch (RuntimeException e) {
             // BouncyCastle reads some parts of a token only when they are asked for (its certificates, its accuracy), so
             // a damaged token can surface anywhere in the check as an unchecked exception: it is a failed check.
-            throw new Failed("is not an RFC 3161 time-stamp token: it was damaged (" + e.getMessage() + ")",
+            throw new Refusal("is not an RFC 3161 time-stamp token: it was damaged (" + e.getMessage() + ")",
                     "an RFC 3161 time-stamp token", "bytes that are not one");
         }
     }
 
-    private Stamp checkToken(byte[] token, String text, Instant signed) throws Failed {
+    private Stamp checkToken(byte[] token, String text, Instant signed) throws Refusal {
         TimeStampToken t;
         try {
             t = new TimeStampToken(new CMSSignedData(token));
         } catch (CMSException | TSPException | IOException | RuntimeException e) {
-            throw new Failed("is not an RFC 3161 time-stamp token: it was damaged", "an RFC 3161 time-stamp token", "bytes that are not one");
+            throw new Refusal("is not an RFC 3161 time-stamp token: it was damaged", "an RFC 3161 time-stamp token", "bytes that are not one");
         }
         TimeStampTokenInfo info = t.getTimeStampInfo();
         if (!NISTObjectIdentifiers.id_sha256.equals(info.getMessageImprintAlgOID())
                 || !MessageDigest.isEqual(info.getMessageImprintDigest(), Anchor.imprint(text))) {
-            throw new Failed("is over a different text: its message imprint is not the SHA-256 of this checkpoint",
+            throw new Refusal("is over a different text: its message imprint is not the SHA-256 of this checkpoint",
                     "SHA-256 " + HexFormat.of().formatHex(Anchor.imprint(text)), info.getMessageImprintAlgOID() + " "
                     + HexFormat.of().formatHex(info.getMessageImprintDigest()));
         }
         Collection<X509CertificateHolder> named = t.getCertificates().getMatches(t.getSID());
         if (named.isEmpty()) {
-            throw new Failed("does not carry its TSA's certificate, so it cannot be checked (tokens must be requested with certReq)",
+            throw new Refusal("does not carry its TSA's certificate, so it cannot be checked (tokens must be requested with certReq)",
                     "the certificate of the token's signer", "none");
         }
         X509CertificateHolder holder = named.iterator().next();
@@ -138,20 +131,20 @@ public final class TimeStampCheck {
         try {
             t.validate(new JcaSimpleSignerInfoVerifierBuilder().build(holder));
         } catch (TSPException | OperatorCreationException | GeneralSecurityException | RuntimeException e) {
-            throw new Failed("does not verify: " + e.getMessage() + " (TSA " + tsa + ")", "a signature by " + tsa, e.getMessage());
+            throw new Refusal("does not verify: " + e.getMessage() + " (TSA " + tsa + ")", "a signature by " + tsa, e.getMessage());
         }
         Instant time = info.getGenTime().toInstant();
         chain(holder, t, time, tsa);
         Duration accuracy = accuracy(info.getGenTimeAccuracy());
         if (signed == null) {
-            throw new Failed("cannot be placed in time: the checkpoint has no time line", "a time line", "none");
+            throw new Refusal("cannot be placed in time: the checkpoint has no time line", "a time line", "none");
         }
         if (time.plus(accuracy).isBefore(signed.truncatedTo(ChronoUnit.SECONDS))) {
-            throw new Failed("was made at " + time + ", before the checkpoint's own time " + signed
+            throw new Refusal("was made at " + time + ", before the checkpoint's own time " + signed
                     + ": the checkpoint's time is not when it was signed", "at or after " + signed, time.toString());
         }
         if (time.minus(accuracy).isAfter(signed.plus(maxDelay))) {
-            throw new Failed("was made at " + time + ", " + words(Duration.between(signed, time)) + " after the checkpoint's time "
+            throw new Refusal("was made at " + time + ", " + words(Duration.between(signed, time)) + " after the checkpoint's time "
                     + signed + "; a checkpoint is anchored within " + words(maxDelay)
                     + " (--tsa-max-delay): a later token does not show when it was signed", "by " + signed.plus(maxDelay),
                     time.toString());
@@ -160,7 +153,7 @@ public final class TimeStampCheck {
     }
 
     /** The signer certificate chains, through the token's certificates, to a pinned root at {@code time}. */
-    private void chain(X509CertificateHolder holder, TimeStampToken t, Instant time, String tsa) throws Failed {
+    private void chain(X509CertificateHolder holder, TimeStampToken t, Instant time, String tsa) throws Refusal {
         try {
             var converter = new JcaX509CertificateConverter();
             X509Certificate signer = converter.getCertificate(holder);
@@ -193,7 +186,7 @@ public final class TimeStampCheck {
             }
             chained.put(key, new Instant[] {from, to});
         } catch (GeneralSecurityException e) {
-            throw new Failed("is from a TSA whose certificate (" + tsa + ") does not chain to a pinned TSA root (--tsa-ca) at the"
+            throw new Refusal("is from a TSA whose certificate (" + tsa + ") does not chain to a pinned TSA root (--tsa-ca) at the"
                     + " token's time " + time, "a chain to " + String.join("; ", roots()), tsa);
         }
     }

@@ -144,6 +144,14 @@ final class Args {
         throw new UsageError("--tsa-max-delay: not a duration (such as 30m, 2h, 90s or PT1H): " + s);
     }
 
+    static byte[] bytes(String file) throws UsageError {
+        try {
+            return Files.readAllBytes(Path.of(file));
+        } catch (IOException e) {
+            throw new UsageError("cannot read " + file + ": " + reason(e));
+        }
+    }
+
     static String read(Path p) throws UsageError {
         try {
             return Files.readString(p, StandardCharsets.UTF_8);
@@ -154,12 +162,7 @@ final class Args {
         }
     }
 
-    /** Reads an export file (or standard input, for -) into {@code sink}, with the fast reader. */
-    static void readExport(String file, ExportSink sink) throws UsageError {
-        readExport(file, sink, false);
-    }
-
-    /** As {@link #readExport(String, ExportSink)}; {@code plain}: with the plain reader, line by line. */
+    /** Reads an export file (or standard input, for -) into {@code sink}: with the fast reader, or the plain one, line by line. */
     static void readExport(String file, ExportSink sink, boolean plain) throws UsageError {
         try (var in = new java.io.BufferedInputStream(file.equals("-") ? System.in : Files.newInputStream(Path.of(file)), 1 << 16)) {
             if (plain) {

@@ -4,10 +4,7 @@ import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.bundle.Manifest;
 import dev.quaestor.evidence.bundle.check.BundleCheck;
 import dev.quaestor.evidence.bundle.check.BundleReport;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
@@ -32,12 +29,7 @@ final class BundleCommand {
         var trusted = args.trusted();
         var stamps = args.stamps();
         String file = args.positional.get(0);
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(Path.of(file));
-        } catch (IOException e) {
-            throw new UsageError("cannot read " + file + ": " + Args.reason(e));
-        }
+        byte[] bytes = Args.bytes(file);
         BundleReport report = BundleCheck.check(bytes, trusted, stamps);
         print(report, out);
         return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;

@@ -6,14 +6,11 @@ import dev.quaestor.evidence.check.RecordProofCheck;
 import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
 import dev.quaestor.evidence.v1.V1Record;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
@@ -31,12 +28,7 @@ final class CheckCommand {
         TrustedKeys trusted = args.trusted();
         TimeStampCheck stamps = args.stamps();
         String file = args.positional.get(0);
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(Path.of(file));
-        } catch (IOException e) {
-            throw new UsageError("cannot read " + file + ": " + Args.reason(e));
-        }
+        byte[] bytes = Args.bytes(file);
         return check(bytes, trusted, stamps, out);
     }
 

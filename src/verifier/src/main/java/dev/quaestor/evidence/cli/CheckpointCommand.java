@@ -36,7 +36,7 @@ final class CheckpointCommand {
                     notes.put(s, note);
                 }
             }
-        });
+        }, false);
         if (notes.isEmpty()) {
             throw new UsageError("the export has no checkpoint of log " + log);
         }

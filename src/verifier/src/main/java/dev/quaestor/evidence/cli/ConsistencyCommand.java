@@ -4,6 +4,7 @@ import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.ConsistencyProof;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.check.ProofCheck;
+import dev.quaestor.evidence.check.Refusal;
 import dev.quaestor.evidence.check.SignedCheckpoint;
 import dev.quaestor.evidence.check.TrustedKeys;
 import java.io.PrintStream;
@@ -86,7 +87,7 @@ final class ConsistencyCommand {
                 return null;
             }
             return cp;
-        } catch (SignedCheckpoint.Refused e) {
+        } catch (Refusal e) {
             out.println("NOT VERIFIED: " + e.getMessage());
             return null;
         }

@@ -32,7 +32,7 @@ final class ConsistencyProofCommand {
             throw new UsageError("OLD-SIZE and NEW-SIZE must be whole numbers of records, the old one not larger than the new one");
         }
         var source = new ProofSource(f -> false, Map.of(log, Set.of(from, to)));
-        Args.readExport(args.positional.get(0), source);
+        Args.readExport(args.positional.get(0), source, false);
         ProofSource.Log l = source.logs().get(log);
         if (l == null || l.tree == null) {
             throw new UsageError("the export holds no records of log " + log);

@@ -36,7 +36,7 @@ final class ProveCommand {
         String seq = slash > 0 ? target.substring(slash + 1) : null;
         var source = new ProofSource(r -> seq != null && seq.equals(r.seq()) && log.equals(r.log())
                 || target.equals(r.fields().get("request")), Map.of());
-        Args.readExport(args.positional.get(0), source);
+        Args.readExport(args.positional.get(0), source, false);
         // LOG/SEQ if it names a record; otherwise a request id.
         var found = source.found().stream().filter(f -> f.log().equals(log) && Long.toString(f.seq()).equals(seq)).toList();
         if (found.isEmpty()) {

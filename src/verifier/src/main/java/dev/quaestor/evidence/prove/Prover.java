@@ -6,6 +6,7 @@ import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.TreeHash;
 import dev.quaestor.evidence.check.ProofCheck;
+import dev.quaestor.evidence.check.Refusal;
 import dev.quaestor.evidence.check.SignedCheckpoint;
 import dev.quaestor.evidence.check.TrustedKeys;
 import java.util.Arrays;
@@ -83,7 +84,7 @@ public final class Prover {
         }
         try {
             return SignedCheckpoint.open(note, trusted, "").signerOf(log.name) != null;
-        } catch (SignedCheckpoint.Refused r) {
+        } catch (Refusal r) {
             return false;
         }
     }

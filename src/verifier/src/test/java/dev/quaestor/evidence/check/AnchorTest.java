@@ -283,7 +283,7 @@ class AnchorTest {
                 damaged[i] ^= (byte) bit;
                 try {
                     pinned.check(damaged, text, SIGNED.plusSeconds(50));
-                } catch (TimeStampCheck.Failed expected) {
+                } catch (Refusal expected) {
                     failed++;
                 } catch (RuntimeException e) {
                     throw new AssertionError("byte " + i + " ^ " + bit + ": " + e, e);

@@ -19,6 +19,7 @@ import dev.quaestor.evidence.bundle.PolicyRevision;
 import dev.quaestor.evidence.bundle.TimeStampReply;
 import dev.quaestor.evidence.check.ProofCheck;
 import dev.quaestor.evidence.check.RecordProofCheck;
+import dev.quaestor.evidence.check.Refusal;
 import dev.quaestor.evidence.check.SignedCheckpoint;
 import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
@@ -321,7 +322,7 @@ public final class BundleCheck {
                 throw new IllegalArgumentException("it is not UTF-8 text");
             }
             opened = SignedCheckpoint.open(note, trusted, "the checkpoint");
-        } catch (SignedCheckpoint.Refused | IllegalArgumentException e) {
+        } catch (Refusal | IllegalArgumentException e) {
             report.problem(name, "", e.getMessage());
             expected.add(tokenName);
             return null;
@@ -357,7 +358,7 @@ public final class BundleCheck {
         try {
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
             report.checkpoints.add(words + "; time-stamped: " + stamp.tsa() + " saw it at " + stamp.time());
-        } catch (TimeStampCheck.Failed e) {
+        } catch (Refusal e) {
             report.problem(tokenName, "", "the time-stamp token " + e.getMessage());
         } catch (RuntimeException e) {
             report.problem(tokenName, "", "the time-stamp token is damaged (" + e.getMessage() + ")");
