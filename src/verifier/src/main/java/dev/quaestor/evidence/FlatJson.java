@@ -164,22 +164,7 @@ public final class FlatJson {
 
         private String string() {
             at++; // the opening quote
-            int start = at;
-            // The common case: nothing to unescape.
-            while (at < s.length()) {
-                char c = s.charAt(at);
-                if (c == '"') {
-                    String plain = s.substring(start, at);
-                    at++;
-                    return plain;
-                }
-                if (c == '\\' || c < 0x20 || Character.isSurrogate(c)) {
-                    break;
-                }
-                at++;
-            }
-            var sb = new StringBuilder(s.length() - start);
-            sb.append(s, start, at);
+            var sb = new StringBuilder();
             while (true) {
                 if (at >= s.length()) {
                     throw fail("a string is not closed");

@@ -183,9 +183,7 @@ public final class LogVerifier implements ExportSink {
      */
     private Runnable unstamped(String log, long size, byte[] root, long line, String message, String expected, String found) {
         return () -> {
-            List<Long> lines = refusedStamps.computeIfAbsent(log, l -> new ArrayList<>());
-            lines.add(line);
-            if (lines.size() == 1) {
+            if (firstOfLog(refusedStamps, log, line)) {
                 log(log).problem(Problem.of(Kind.TIMESTAMP_REFUSED, log, size, line, message, expected, found,
                         Involved.checkpoint(size, line)));
             }
@@ -210,13 +208,18 @@ public final class LogVerifier implements ExportSink {
     private Runnable refusal(String log, long size, long line, String message, String expected, String found) {
         return () -> {
             log(log); // the log is reported even if none of its checkpoints counts
-            List<Long> lines = refused.computeIfAbsent(log, l -> new ArrayList<>());
-            lines.add(line);
-            if (lines.size() == 1) {
+            if (firstOfLog(refused, log, line)) {
                 problems.add(Problem.of(Kind.CHECKPOINT_REFUSED, log, size, line, message, expected, found,
                         Involved.checkpoint(size, line)));
             }
         };
+    }
+
+    /** Adds a refused line of {@code log} to {@code refusals}; whether it is the log's first. */
+    private static boolean firstOfLog(Map<String, List<Long>> refusals, String log, long line) {
+        List<Long> lines = refusals.computeIfAbsent(log, l -> new ArrayList<>());
+        lines.add(line);
+        return lines.size() == 1;
     }
 
     /** The checks need records' leaf hashes (and, for version 1, their bytes, which are always kept), nothing more. */

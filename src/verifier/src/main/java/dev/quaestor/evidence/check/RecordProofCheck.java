@@ -39,7 +39,7 @@ public final class RecordProofCheck {
 
     /** @param stamps checks the checkpoint's time-stamp token; null: it is not checked */
     public static Result check(RecordProof proof, TrustedKeys trusted, TimeStampCheck stamps) {
-        Map<String, String> fields = null;
+        Map<String, String> fields;
         try {
             fields = CanonicalRecord.parse(proof.record());
         } catch (IllegalArgumentException e) {
@@ -54,17 +54,16 @@ public final class RecordProofCheck {
         Checkpoint cp = opened.checkpoint();
         String log = V1Record.VERSION.equals(fields.get("v")) ? fields.get("chain") : fields.get("log");
         VerifierKey signer = opened.signerOf(log);
-        if (signer == null) {
-            return new Result(fields, cp, null, null, null, "the checkpoint is for " + cp.origin() + ", not for the record's log " + log);
-        }
-        String who = signer.name() + "+" + signer.keyIdHex();
-        if (Decimal.parse(fields.get("seq")) != proof.index() + 1) {
-            return new Result(fields, cp, who, null, null, "the proof's position (index " + proof.index() + ") is not the record's seq "
-                    + fields.get("seq") + ": the proof was changed");
-        }
-        if (!ProofCheck.inclusion(proof.index(), cp.size(), TreeHash.leaf(proof.record()), proof.path(), cp.root())) {
-            return new Result(fields, cp, who, null, null, "the record is not in the log as signed at " + Plain.n(cp.size())
-                    + " records: the record or the proof's hashes were changed");
+        String who = signer == null ? null : signer.name() + "+" + signer.keyIdHex();
+        String failure = signer == null ? "the checkpoint is for " + cp.origin() + ", not for the record's log " + log
+                : Decimal.parse(fields.get("seq")) != proof.index() + 1 ? "the proof's position (index " + proof.index()
+                        + ") is not the record's seq " + fields.get("seq") + ": the proof was changed"
+                : !ProofCheck.inclusion(proof.index(), cp.size(), TreeHash.leaf(proof.record()), proof.path(), cp.root())
+                        ? "the record is not in the log as signed at " + Plain.n(cp.size())
+                                + " records: the record or the proof's hashes were changed"
+                : null;
+        if (failure != null) {
+            return new Result(fields, cp, who, null, null, failure);
         }
         byte[] token;
         try {
@@ -72,12 +71,10 @@ public final class RecordProofCheck {
         } catch (IllegalArgumentException e) {
             return new Result(fields, cp, who, null, null, "the checkpoint is damaged: " + e.getMessage());
         }
-        if (token == null) {
-            return new Result(fields, cp, who, null, "not time-stamped: nothing outside the log's own key vouches for when"
-                    + " this checkpoint was signed", null);
-        }
-        if (stamps == null) {
-            return new Result(fields, cp, who, null, "the checkpoint carries a time-stamp token, not checked (no --tsa-ca)", null);
+        if (token == null || stamps == null) {
+            return new Result(fields, cp, who, null, token == null ? "not time-stamped: nothing outside the log's own key vouches"
+                    + " for when this checkpoint was signed" : "the checkpoint carries a time-stamp token, not checked (no --tsa-ca)",
+                    null);
         }
         try {
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
