@@ -1,8 +1,11 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.review.DailyReview;
 import dev.quaestor.review.Finding;
+import dev.quaestor.review.FindingMarks;
 import dev.quaestor.review.Review;
+import dev.quaestor.review.ReviewConfig;
 import dev.quaestor.review.SignOff;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.qute.CheckedTemplate;
@@ -19,10 +22,17 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
 
-/** The daily reviews: the list (signed, due, overdue), one review's findings, and its sign-off. */
+/**
+ * The daily reviews: the list (signed, due, overdue, and the recent days without one, which a reviewer can have
+ * produced), one review's findings with a link to each one's records and its mark, and the review's sign-off.
+ */
 @Path("/console/reviews")
 @Produces(MediaType.TEXT_HTML)
 @TemplateData(target = Review.class)
@@ -33,21 +43,39 @@ public class ReviewResource {
     public record ReviewRow(Review review, boolean overdue, int findings) {
     }
 
+    /** A finding as the review page shows it: where its records are, and whether the reader may mark it. */
+    @TemplateData
+    public record FindingRow(Finding finding, String link, boolean mine) {
+    }
+
+    /** Days of the last {@link #RECENT_DAYS} without a review are listed for a reviewer to have produced. */
+    static final int RECENT_DAYS = 30;
+
+    static final List<String> MARKS = Stream.of(Finding.Mark.values()).map(m -> m.name().toLowerCase(Locale.ROOT)).toList();
+
     @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
     static class Templates {
-        static native TemplateInstance reviews(Chrome chrome, List<ReviewRow> rows);
+        static native TemplateInstance reviews(Chrome chrome, List<ReviewRow> rows, List<LocalDate> missing, LocalDate yesterday,
+                String zone);
 
-        static native TemplateInstance review(Chrome chrome, Review r, boolean overdue, String refusal, String me);
+        static native TemplateInstance review(Chrome chrome, Review r, List<FindingRow> findings, boolean overdue, String refusal,
+                String me, List<String> marks, String zone);
     }
 
     private final ConsoleAccess access;
     private final ConsolePage page;
     private final SignOff signOff;
+    private final FindingMarks marks;
+    private final DailyReview daily;
+    private final ReviewConfig config;
 
-    ReviewResource(ConsoleAccess access, ConsolePage page, SignOff signOff) {
+    ReviewResource(ConsoleAccess access, ConsolePage page, SignOff signOff, FindingMarks marks, DailyReview daily, ReviewConfig config) {
         this.access = access;
         this.page = page;
         this.signOff = signOff;
+        this.marks = marks;
+        this.daily = daily;
+        this.config = config;
     }
 
     @GET
@@ -56,7 +84,84 @@ public class ReviewResource {
         Instant now = Instant.now();
         List<ReviewRow> rows = QuarkusTransaction.requiringNew().call(() -> Review.newestFirst(90).stream()
                 .map(r -> new ReviewRow(r, r.overdue(now), r.findings.size())).toList());
-        return Templates.reviews(page.chrome("Reviews"), rows);
+        LocalDate yesterday = yesterday();
+        var reviewed = new HashSet<LocalDate>();
+        rows.forEach(r -> reviewed.add(r.review().day));
+        List<LocalDate> missing = Stream.iterate(yesterday, d -> d.minusDays(1)).limit(RECENT_DAYS).filter(d -> !reviewed.contains(d))
+                .toList();
+        return Templates.reviews(page.chrome("Reviews"), rows, missing, yesterday, config.zone());
+    }
+
+    /**
+     * Produces the review of a past day that has none (the job was off, or failed), as the daily job would: on record
+     * first (ADMIN, by the reviewer who asked), then produced, itself on record as every review's production is.
+     */
+    @POST
+    @Path("produce")
+    public Response produce(@FormParam("csrf") String csrf, @FormParam("day") String dayText) {
+        page.checkCsrf(csrf, "console/review/produce");
+        LocalDate day;
+        try {
+            day = LocalDate.parse(dayText == null ? "" : dayText.strip());
+        } catch (DateTimeParseException e) {
+            throw access.refuse(AuditEvent.Kind.ADMIN, "review/produce", "refused", "day=" + dayText + ": not a date", 400,
+                    "Not produced: \"" + dayText + "\" is not a date (use 2026-11-23).");
+        }
+        if (!day.isBefore(LocalDate.now(ZoneId.of(config.zone())))) {
+            throw access.refuse(AuditEvent.Kind.ADMIN, "review/produce", "refused", "review:" + day + ": not over yet", 409,
+                    "Not produced: " + day + " is not over yet in " + config.zone() + "; a day is reviewed once it has ended.");
+        }
+        access.act(ConsoleAccess.Area.AUDIT, "review/produce", "review:" + day, "asked from the console");
+        DailyReview.Result result = daily.reviewDay(day);
+        if (result != DailyReview.Result.PRODUCED && result != DailyReview.Result.ALREADY_REVIEWED) {
+            throw new ConsoleRefusal(409, switch (result) {
+                case ALREADY_CLAIMED -> "Not produced: a replica is producing the review of " + day + " now; open it again in a minute.";
+                case DISABLED -> "Not produced: the daily review is switched off (quaestor.review.enabled).";
+                default -> "Not produced.";
+            }, null);
+        }
+        return Response.seeOther(URI.create("/console/reviews/" + day)).build();
+    }
+
+    /** Marks a finding reviewed, dismissed or escalated: on record first (ADMIN), then stored. */
+    @POST
+    @Path("{day}/findings/{id}/mark")
+    public Response mark(@PathParam("day") String dayText, @PathParam("id") long id, @FormParam("csrf") String csrf,
+            @FormParam("mark") String markText, @FormParam("note") String note) {
+        page.checkCsrf(csrf, "console/review/mark");
+        LocalDate day = day(dayText);
+        String me = access.identity().subject();
+        Finding.Mark mark;
+        try {
+            mark = Finding.Mark.valueOf(markText == null ? "" : markText.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw access.refuse(AuditEvent.Kind.ADMIN, "review/mark", "refused", "review:" + day + " finding " + id + ": mark " + markText,
+                    400, "Not marked: choose one of " + String.join(", ", MARKS) + ".");
+        }
+        String text = note == null ? "" : note.strip();
+        if (text.length() > 8000) {
+            text = text.substring(0, 8000);
+        }
+        String said = text;
+        String refusal = QuarkusTransaction.requiringNew().call(() -> {
+            Finding f = Finding.findById(id);
+            return f == null || !f.review.day.equals(day) ? "no such finding in the review of " + day : marks.refusal(f, me, mark, said);
+        });
+        if (refusal != null) {
+            throw access.refuse(AuditEvent.Kind.ADMIN, "review/mark", "refused", "review:" + day + " finding " + id + ": " + refusal, 409,
+                    "Not marked: " + refusal + ".");
+        }
+        String requestId = access.act(ConsoleAccess.Area.AUDIT, "review/mark", "review:" + day,
+                "finding=" + id + " mark=" + mark + " note=" + text);
+        if (!marks.mark(id, mark, me, text, requestId, Instant.now())) {
+            throw access.refuse(AuditEvent.Kind.ADMIN, "review/mark", "refused", "review:" + day + " finding " + id + ": marked meanwhile",
+                    409, "Not marked: someone marked this finding meanwhile.");
+        }
+        return Response.seeOther(URI.create("/console/reviews/" + day + "#finding-" + id)).build();
+    }
+
+    private LocalDate yesterday() {
+        return LocalDate.now(ZoneId.of(config.zone())).minusDays(1);
     }
 
     @GET
@@ -73,10 +178,13 @@ public class ReviewResource {
             return r == null ? null : new Object[] {r, signOff.refusal(r, me)};
         });
         if (loaded == null) {
-            return Response.status(404).type(MediaType.TEXT_PLAIN).entity("no review for " + day).build();
+            return Response.status(404).type(MediaType.TEXT_PLAIN).entity("No review for " + day + ". A past day without one can be produced from /console/reviews.").build();
         }
         Review r = (Review) loaded[0];
-        return Response.ok(Templates.review(page.chrome("Review of " + day), r, r.overdue(Instant.now()), (String) loaded[1], me)).build();
+        List<FindingRow> rows = r.findings.stream()
+                .map(f -> new FindingRow(f, FindingLink.of(f, day, config.zone()), me.equals(f.subject))).toList();
+        return Response.ok(Templates.review(page.chrome("Review of " + day), r, rows, r.overdue(Instant.now()), (String) loaded[1], me,
+                MARKS, config.zone())).build();
     }
 
     @POST

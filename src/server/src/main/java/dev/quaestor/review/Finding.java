@@ -52,6 +52,43 @@ public class Finding extends PanacheEntityBase {
 
     public String detail;
 
+    /** What a reviewer made of it ({@link Mark}); null while nobody has. */
+    @Column(name = "mark")
+    public String mark;
+
+    @Column(name = "marked_by")
+    public String markedBy;
+
+    @Column(name = "marked_at")
+    public java.time.Instant markedAt;
+
+    /** The reviewer's reason or note. */
+    @Column(name = "mark_note")
+    public String markNote;
+
+    /** The request id of the mark's audit record. */
+    @Column(name = "mark_request")
+    public String markRequest;
+
+    /** What a reviewer can make of a finding. */
+    public enum Mark {
+        /** Looked at; nothing follows. */
+        REVIEWED,
+        /** Not a concern, for the reason given. */
+        DISMISSED,
+        /** Handed on for investigation, with a note of to whom and why. */
+        ESCALATED;
+
+        /** Whether the mark needs a note (a reason, or to whom it was handed on). */
+        public boolean needsNote() {
+            return this != REVIEWED;
+        }
+    }
+
+    public boolean marked() {
+        return mark != null;
+    }
+
     public static Finding of(Category category, String subject, long count, String detail) {
         var f = new Finding();
         f.category = category.name();

@@ -17,8 +17,12 @@ public interface ReviewConfig {
     @WithDefault("0 15 0 * * ?")
     String cron();
 
-    /** The time zone whose calendar days are reviewed, and in which {@link #cron()} and the working hours are read. */
-    @WithDefault("UTC")
+    /**
+     * The organisation's time zone (an IANA name such as Europe/Zurich): the calendar days reviewed, and the zone in
+     * which {@link #cron()} and the working hours are read. Unset: the console's ({@code quaestor.console.time-zone}),
+     * else UTC.
+     */
+    @WithDefault("${quaestor.console.time-zone:UTC}")
     String zone();
 
     /** After start-up, produce the previous day's review if no replica has (a replica down at the cron's time). */
@@ -37,17 +41,31 @@ public interface ReviewConfig {
     @WithDefault("30M")
     Duration staleRunAfter();
 
-    /** Distinct resources read: flagged above this many times the subject's own trailing median... */
-    @WithDefault("5")
+    /**
+     * A read spike: distinct resources read in a day above this many times the person's usual day (the median of the
+     * days they read anything in the last {@link #baselineDays()})...
+     */
+    @WithDefault("4")
     double spikeFactor();
 
-    /** ...and only from this many distinct resources in the day. */
-    @WithDefault("20")
+    /** ...and at least this many distinct resources in the day (no spike below it, whatever the baseline). */
+    @WithDefault("30")
     int spikeMinimum();
 
-    /** Days in the trailing median. */
+    /**
+     * Days with reads a person needs in the baseline window before their own baseline is used; with fewer (someone
+     * new), the day is compared with their peers' usual day instead.
+     */
+    @WithDefault("10")
+    int spikeHistoryDays();
+
+    /** Days in the baseline window before the day reviewed. */
     @WithDefault("30")
     int baselineDays();
+
+    /** Reads outside the working hours flag a person from this many in a day. */
+    @WithDefault("5")
+    int offHoursMinimum();
 
     /** Reads outside these hours (in {@link #zone()}) are listed. */
     WorkingHours workingHours();

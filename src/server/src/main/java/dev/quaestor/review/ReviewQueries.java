@@ -5,6 +5,7 @@ import dev.quaestor.jdbc.Transactions;
 import dev.quaestor.review.Finding.Category;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,7 +19,6 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 
 /**
  * What a day's review looks for, read straight from {@code audit_entry} (read-only; the writer is not involved):
@@ -35,10 +36,16 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class ReviewQueries {
 
-    private final AgroalDataSource ds;
+    private final DataSource ds;
     private final ReviewConfig config;
 
+    @Inject
     ReviewQueries(@io.quarkus.agroal.DataSource(dev.quaestor.audit.config.AuditPools.READ) AgroalDataSource ds, ReviewConfig config) {
+        this((DataSource) ds, config);
+    }
+
+    /** Over any database holding the audit log (tests review generated histories in a database of their own). */
+    ReviewQueries(DataSource ds, ReviewConfig config) {
         this.ds = ds;
         this.config = config;
     }
@@ -87,39 +94,36 @@ public class ReviewQueries {
         return day.atStartOfDay(zone).toInstant();
     }
 
-    /** Subjects whose distinct resources read exceed both the minimum and factor × their trailing median. */
+    /**
+     * People whose distinct resources read in the day are a spike ({@link SpikeRule}) against their own days with reads
+     * in the baseline window, or their peers' for someone new: one query over the window, counted per person and day.
+     */
     private List<Finding> spikes(Connection c, LocalDate day, ZoneId zone) throws SQLException {
-        String where = "kind = 'OUTCOME' AND action = 'read' AND outcome = 'ok'";
-        Map<String, Long> today = distinctReads(c, where, start(day, zone), start(day.plusDays(1), zone));
-        var out = new ArrayList<Finding>();
-        var candidates = today.entrySet().stream().filter(e -> e.getValue() >= config.spikeMinimum()).toList();
-        if (candidates.isEmpty()) {
-            return out;
-        }
-        int days = config.baselineDays();
-        Map<String, long[]> history = new HashMap<>();
-        for (int i = 1; i <= days; i++) {
-            LocalDate d = day.minusDays(i);
-            int slot = i - 1;
-            distinctReads(c, where, start(d, zone), start(d.plusDays(1), zone))
-                    .forEach((s, n) -> history.computeIfAbsent(s, k -> new long[days])[slot] = n);
-        }
-        for (var e : candidates) {
-            double median = median(history.getOrDefault(e.getKey(), new long[days]));
-            if (e.getValue() > config.spikeFactor() * median) {
-                out.add(Finding.of(Category.READ_SPIKE, e.getKey(), e.getValue(), e.getValue() + " distinct resources read; "
-                        + "trailing " + days + "-day median " + median + " (flagged above " + config.spikeFactor() + "×, from "
-                        + config.spikeMinimum() + ")"));
+        int window = config.baselineDays();
+        Map<String, Map<LocalDate, Long>> perDay = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT subject, d, COUNT(DISTINCT uri) FROM (SELECT subject, uri, "
+                + "CAST(event_time AT TIME ZONE ? AS DATE) AS d FROM audit_entry WHERE kind = 'OUTCOME' AND action = 'read' "
+                + "AND outcome = 'ok' AND subject IS NOT NULL AND event_time >= ? AND event_time < ?) t GROUP BY subject, d")) {
+            ps.setString(1, zone.getId());
+            ps.setObject(2, OffsetDateTime.ofInstant(start(day.minusDays(window), zone), ZoneOffset.UTC));
+            ps.setObject(3, OffsetDateTime.ofInstant(start(day.plusDays(1), zone), ZoneOffset.UTC));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    perDay.computeIfAbsent(rs.getString(1), k -> new HashMap<>()).put(rs.getObject(2, LocalDate.class), rs.getLong(3));
+                }
             }
         }
+        var rule = new SpikeRule(config);
+        Map<String, long[]> history = new TreeMap<>();
+        perDay.forEach((s, days) -> history.put(s, days.entrySet().stream().filter(e -> e.getKey().isBefore(day) && e.getValue() > 0)
+                .mapToLong(Map.Entry::getValue).toArray()));
+        double peers = SpikeRule.median(history.values().stream().filter(rule::established).mapToDouble(SpikeRule::usual).toArray());
+        var out = new ArrayList<Finding>();
+        history.forEach((s, days) -> {
+            long today = perDay.get(s).getOrDefault(day, 0L);
+            rule.judge(today, days, peers).ifPresent(why -> out.add(Finding.of(Category.READ_SPIKE, s, today, why)));
+        });
         return out;
-    }
-
-    static double median(long[] values) {
-        long[] v = values.clone();
-        Arrays.sort(v);
-        int n = v.length;
-        return n == 0 ? 0 : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
     }
 
     private List<Finding> offHours(Connection c, Instant from, Instant to, ZoneId zone) throws SQLException {
@@ -137,7 +141,7 @@ public class ReviewQueries {
                     LocalTime lt = t.toLocalTime();
                     boolean inside = days.contains(t.getDayOfWeek()) && !lt.isBefore(wh.from()) && lt.isBefore(wh.to());
                     if (!inside) {
-                        String s = rs.getString(1);
+                        String s = rs.getString(1) == null ? "(none)" : rs.getString(1);
                         counts.computeIfAbsent(s, k -> new long[1])[0]++;
                         first.putIfAbsent(s, t.toOffsetDateTime() + " " + rs.getString(3));
                     }
@@ -145,6 +149,7 @@ public class ReviewQueries {
             }
         }
         var out = new ArrayList<Finding>();
+        counts.entrySet().removeIf(e -> e.getValue()[0] < config.offHoursMinimum());
         counts.forEach((s, n) -> out.add(Finding.of(Category.OFF_HOURS, s, n[0], n[0] + " read(s) outside " + wh.from() + "–"
                 + wh.to() + " " + wh.days() + " (" + zone + "); first: " + first.get(s))));
         return out;

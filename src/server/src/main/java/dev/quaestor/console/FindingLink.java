@@ -1,0 +1,39 @@
+package dev.quaestor.console;
+
+import dev.quaestor.review.Finding;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.StringJoiner;
+
+/**
+ * Where a finding of a day's review leads: the search of the records it stands for, on that day (read in the review's
+ * zone), oldest first: the person's reads for a spike or reads out of hours, their denials, their rate-limit refusals;
+ * the day's refused authentications, integrity or policy records otherwise.
+ */
+final class FindingLink {
+
+    private FindingLink() {
+    }
+
+    static String of(Finding f, LocalDate day, String zone) {
+        var q = new StringJoiner("&", "/console/search?", "");
+        if (f.subject != null && !"(none)".equals(f.subject)) {
+            q.add("subject=" + encode(f.subject));
+        }
+        switch (f.category) {
+            case "READ_SPIKE", "OFF_HOURS" -> q.add("action=read").add("kind=OUTCOME");
+            case "DENIALS" -> q.add("decision=DENY");
+            case "RATE_LIMITED" -> q.add("outcome=rate-limited");
+            case "FAILED_AUTHENTICATION" -> q.add("kind=AUTHENTICATION").add("decision=DENY");
+            case "POLICY_CHANGE" -> q.add("kind=POLICY");
+            default -> {
+            }
+        }
+        return q.add("from=" + day).add("to=" + day).add("tz=" + encode(zone)).add("order=oldest").add("size=200").toString();
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}
