@@ -1,0 +1,165 @@
+package dev.quaestor.console;
+
+import dev.quaestor.review.Finding;
+import dev.quaestor.review.Review;
+import dev.quaestor.support.Browser;
+import dev.quaestor.support.TestDatabase;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The daily review in Chromium, as a reviewer works it: a day the job never produced is listed and produced from the
+ * console (the request and the production both on record); findings are marked reviewed or escalated, each mark an
+ * ADMIN record in the reviewer's name, an escalation without a note is refused, nobody marks their own activity; a
+ * finding's link opens the search of that person's records of that day.
+ */
+@QuarkusTest
+class ConsoleReviewBrowserTest {
+
+    private static WebDriver browser;
+    private String base;
+
+    @BeforeAll
+    static void startBrowser() throws Exception {
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @BeforeEach
+    void clean() {
+        base = "http://127.0.0.1:" + RestAssured.port;
+        browser.manage().deleteAllCookies();
+    }
+
+    @Test
+    void aDayTheJobNeverProducedIsProducedFromTheConsoleOnRecord() throws Exception {
+        LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(10);
+        Browser.signIn(browser, base + "/console/reviews", "auditor");
+        WebElement produce = browser.findElement(By.xpath("//table[@id='missing']//form[input[@name='day' and @value='" + day + "']]//button"));
+        produce.click();
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("review-state")));
+        assertTrue(browser.getCurrentUrl().endsWith("/console/reviews/" + day), browser.getCurrentUrl());
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM audit_entry WHERE kind = 'ADMIN' AND method = 'review/produce' AND subject = 'auditor' "
+                    + "AND uri = 'review:" + day + "' AND outcome = 'ok'"), "the reviewer's request is on record");
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM audit_entry WHERE kind = 'AUDIT_READ' AND method = 'review/produce' "
+                    + "AND uri = 'review:" + day + "'"), "and the production, as the job's");
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review WHERE review_day = DATE '" + day + "'"));
+        }
+        browser.get(base + "/console/reviews");
+        assertTrue(browser.findElements(By.xpath("//table[@id='missing']//input[@value='" + day + "']")).isEmpty(), "no longer missing");
+        // Today is not over: refused, and the refusal is on record.
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        browser.findElement(By.cssSelector("#produce-day input[name=day]")).sendKeys(today.toString());
+        browser.findElement(By.cssSelector("#produce-day button")).click();
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("refused")));
+        assertTrue(browser.getPageSource().contains("is not over yet"), browser.getPageSource());
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            assertEquals(0, count(c, "SELECT COUNT(*) FROM audit_entry WHERE kind = 'ADMIN' AND method = 'review/produce' "
+                    + "AND uri = 'review:" + today + "'"), "nothing was asked for");
+            assertTrue(count(c, "SELECT COUNT(*) FROM audit_entry WHERE method = 'review/produce' AND outcome = 'refused' "
+                    + "AND detail LIKE 'review:" + today + "%'") >= 1, "the refusal is on record");
+        }
+    }
+
+    @Test
+    void findingsAreMarkedOnRecordAndLeadToThatDaysRecords() throws Exception {
+        LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(12);
+        long[] ids = QuarkusTransaction.requiringNew().call(() -> {
+            var r = new Review();
+            r.day = day;
+            r.generatedAt = Instant.now();
+            r.generatedBy = "test";
+            r.deadline = Instant.now().plusSeconds(3600);
+            r.integrityOk = true;
+            r.integrity = "verified";
+            r.digest = "0".repeat(64);
+            var denials = Finding.of(Finding.Category.DENIALS, "alice", 3, "3 request(s) denied");
+            var spike = Finding.of(Finding.Category.READ_SPIKE, "bob", 236, "236 distinct resources read");
+            var own = Finding.of(Finding.Category.OFF_HOURS, "auditor", 7, "7 read(s) outside working hours");
+            for (Finding f : new Finding[] {denials, spike, own}) {
+                f.review = r;
+                r.findings.add(f);
+            }
+            r.persist();
+            Review.flush();
+            return new long[] {denials.id, spike.id, own.id};
+        });
+        Browser.signIn(browser, base + "/console/reviews/" + day, "auditor");
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("findings")));
+        assertTrue(row(ids[2]).getText().contains("your own activity"), row(ids[2]).getText());
+        assertTrue(row(ids[2]).findElements(By.tagName("form")).isEmpty(), "no form to mark one's own activity");
+
+        // An escalation needs a note: refused, on record, nothing stored.
+        new Select(row(ids[0]).findElement(By.name("mark"))).selectByValue("escalated");
+        row(ids[0]).findElement(By.tagName("button")).click();
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("refused")));
+        assertTrue(browser.getPageSource().contains("an escalation needs a note"), browser.getPageSource());
+        browser.get(base + "/console/reviews/" + day);
+        new Select(row(ids[0]).findElement(By.name("mark"))).selectByValue("escalated");
+        row(ids[0]).findElement(By.name("note")).sendKeys("to the data protection officer: three refusals on salaries");
+        row(ids[0]).findElement(By.tagName("button")).click();
+        Browser.waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("finding-" + ids[0]), "escalated by auditor"));
+        new Select(row(ids[1]).findElement(By.name("mark"))).selectByValue("reviewed");
+        row(ids[1]).findElement(By.tagName("button")).click();
+        Browser.waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("finding-" + ids[1]), "reviewed by auditor"));
+
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review_finding f JOIN audit_entry a ON a.request_id = f.mark_request "
+                    + "WHERE f.id = " + ids[0] + " AND f.mark = 'ESCALATED' AND f.marked_by = 'auditor' AND a.kind = 'ADMIN' "
+                    + "AND a.method = 'review/mark' AND a.subject = 'auditor' AND a.outcome = 'ok' AND a.detail LIKE '%mark=ESCALATED%data protection officer%'"),
+                    "the escalation is stored with its ADMIN record");
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review_finding WHERE id = " + ids[1] + " AND mark = 'REVIEWED' AND marked_by = 'auditor'"));
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review_finding WHERE id = " + ids[2] + " AND mark IS NULL"));
+            assertTrue(count(c, "SELECT COUNT(*) FROM audit_entry WHERE kind = 'ADMIN' AND method = 'review/mark' AND outcome = 'refused' "
+                    + "AND detail LIKE '%finding " + ids[0] + ": an escalation needs a note%'") >= 1, "the refused mark is on record");
+        }
+        assertTrue(row(ids[1]).findElements(By.tagName("form")).isEmpty(), "a mark is final");
+
+        // The spike's link: bob's reads of that day, oldest first.
+        String href = row(ids[1]).findElement(By.className("records")).getAttribute("href");
+        for (String part : new String[] {"subject=bob", "action=read", "kind=OUTCOME", "from=" + day, "to=" + day, "order=oldest"}) {
+            assertTrue(href.contains(part), href);
+        }
+        row(ids[1]).findElement(By.className("records")).click();
+        Browser.waiting(browser).until(ExpectedConditions.urlContains("/console/search"));
+        assertEquals(day.toString(), browser.findElement(By.name("from")).getAttribute("value"));
+        assertEquals("bob", browser.findElement(By.name("subject")).getAttribute("value"));
+        assertTrue(browser.findElements(By.id("search-error")).isEmpty(), browser.getPageSource());
+    }
+
+    private WebElement row(long findingId) {
+        return browser.findElement(By.id("finding-" + findingId));
+    }
+
+    private static long count(Connection c, String sql) throws Exception {
+        try (var rs = c.createStatement().executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
