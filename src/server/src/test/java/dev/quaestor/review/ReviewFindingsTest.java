@@ -19,7 +19,7 @@ class ReviewFindingsTest {
     @Test
     void aSpikeNeedsTheMinimumAndTheFactorOverTheUsualDay() {
         var rule = new SpikeRule(4, 30, 3);
-        long[] history = {10, 12, 8, 11};
+        long[] history = {10, 12, 8, 11, 11};
         assertTrue(rule.judge(29, new long[] {1, 1, 1}, Double.NaN).isEmpty(), "below the minimum, whatever the baseline");
         assertTrue(rule.judge(44, history, 40).isEmpty(), "4.0× of a usual 11 is not above 4×");
         assertTrue(rule.judge(45, history, 40).orElseThrow().contains("their usual day"));
