@@ -57,8 +57,8 @@ public class LongReads {
         }
     }
 
-    /** Why a place was refused, in words for the caller and the audit record. */
-    public record Refusal(Kind kind, String reason, long retryAfterSeconds) {
+    /** Why there is no place for a long read, in words for the caller and the audit record. */
+    public record NoPlace(Kind kind, String reason, long retryAfterSeconds) {
     }
 
     private record Caps(int overall, int perPerson, int queue, long waitNanos) {
@@ -102,7 +102,7 @@ public class LongReads {
     }
 
     /** The outcome of asking for a place: the place, or why there is none (exactly one is set). */
-    public record Attempt(Place place, Refusal refusal) {
+    public record Attempt(Place place, NoPlace refusal) {
     }
 
     /**
@@ -167,7 +167,7 @@ public class LongReads {
     }
 
     private Attempt refused(Kind kind, String reason) {
-        return new Attempt(null, new Refusal(kind, reason, retryAfterSeconds));
+        return new Attempt(null, new NoPlace(kind, reason, retryAfterSeconds));
     }
 
     /** Gives a place back: to the one who has waited longest for one, if anyone waits, else to the pool. */

@@ -122,7 +122,7 @@ public class StatelessRpc {
         JsonNode params = request.params();
         String problem = Envelope.problem(params);
         if (problem != null) {
-            return refuse(context(in, ProtocolRevision.UNVERSIONED, null), id, method, params, new FramingRefusal(
+            return refuse(context(in, ProtocolRevision.UNVERSIONED, null), id, method, params, new BadFraming(
                     "invalid-envelope", ErrorCodes.INVALID_PARAMS, "Invalid params: " + problem, problem, Map.of()));
         }
         Envelope envelope = Envelope.of(params);
@@ -133,13 +133,13 @@ public class StatelessRpc {
         if (versionHeader != null && !versionHeader.equals(requested)) {
             String why = "MCP-Protocol-Version header value '" + WireErrors.shorten(versionHeader)
                     + "' does not match _meta protocolVersion '" + WireErrors.shorten(requested) + "'";
-            return refuse(ctx, id, method, params, FramingRefusal.headerMismatch(why));
+            return refuse(ctx, id, method, params, BadFraming.headerMismatch(why));
         }
         if (!supported) {
             var data = new LinkedHashMap<String, Object>();
             data.put("supported", ProtocolRevision.SUPPORTED);
             data.put("requested", requested);
-            return refuse(ctx, id, method, params, new FramingRefusal("unsupported-version",
+            return refuse(ctx, id, method, params, new BadFraming("unsupported-version",
                     WireErrors.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
                     "requested version " + WireErrors.shorten(requested), data));
         }
@@ -149,7 +149,7 @@ public class StatelessRpc {
             why = RequestHeaders.nameMismatch(in.nameHeader(), params.get("uri").asText());
         }
         if (why != null) {
-            return refuse(ctx, id, method, params, FramingRefusal.headerMismatch(why));
+            return refuse(ctx, id, method, params, BadFraming.headerMismatch(why));
         }
         return new Check.Passed(id, method, params, ctx);
     }
@@ -158,7 +158,7 @@ public class StatelessRpc {
      * A framing refusal: audited (its only record), then answered with 400, once that record has committed (a
      * summary, past the caller's attempt limit, within its window). A caller whose rate limit is spent gets 429.
      */
-    private Check refuse(RequestContext ctx, JsonNode id, String method, JsonNode params, FramingRefusal why) {
+    private Check refuse(RequestContext ctx, JsonNode id, String method, JsonNode params, BadFraming why) {
         JsonNode uri = params != null ? params.path("uri") : null;
         RecordedRefusal record;
         try {
