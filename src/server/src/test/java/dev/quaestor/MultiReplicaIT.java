@@ -1,5 +1,6 @@
 package dev.quaestor;
 
+import dev.quaestor.support.Wait;
 import dev.quaestor.support.Repo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -184,10 +185,7 @@ class MultiReplicaIT {
 
         Path file = DOCS.resolve("handbook").resolve("welcome.md");
         Files.writeString(file, Files.readString(file) + "\n");
-        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        while (updates(stream, HANDBOOK) == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Wait.holdsWithin(Duration.ofSeconds(2), () -> updates(stream, HANDBOOK) != 0);
         assertEquals(1, updates(stream, HANDBOOK), "replica 3 (holding the stream) delivers a subscription made on replica 2: " + stream);
 
         // A new stream on replica 1 takes over: replica 3's stream ends at its next check, and only the new one delivers.
@@ -195,10 +193,7 @@ class MultiReplicaIT {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
                 .until(() -> stream.stream().anyMatch(l -> l.startsWith("(stream ")));
         Files.writeString(file, Files.readString(file) + "\n");
-        deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        while (updates(moved, HANDBOOK) == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Wait.holdsWithin(Duration.ofSeconds(2), () -> updates(moved, HANDBOOK) != 0);
         assertEquals(1, updates(moved, HANDBOOK), "the replica now holding the stream delivers: " + moved);
         assertEquals(1, updates(stream, HANDBOOK), "the replaced stream gets nothing more");
     }
@@ -315,11 +310,9 @@ class MultiReplicaIT {
 
     private static long waitUntil(String url, String token, String session, String uri, boolean served) throws Exception {
         long start = System.nanoTime();
-        while ((System.nanoTime() - start) < Duration.ofSeconds(10).toNanos()) {
-            if (McpHttp.read(url, token, session, uri).servedContent() == served) {
-                return (System.nanoTime() - start) / 1_000_000;
-            }
-            Thread.sleep(100);
+        if (Wait.holdsWithin(Duration.ofSeconds(10), Duration.ofMillis(100),
+                () -> McpHttp.read(url, token, session, uri).servedContent() == served)) {
+            return (System.nanoTime() - start) / 1_000_000;
         }
         throw new AssertionError(url + " did not " + (served ? "allow" : "deny") + " " + uri + " within 10 s");
     }

@@ -1,5 +1,6 @@
 package dev.quaestor;
 
+import dev.quaestor.support.Wait;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.Rpc;
@@ -73,12 +74,9 @@ class SessionSweepTest {
     }
 
     private void waitForNoRows(long millis) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (System.nanoTime() < deadline) {
-            if (rows("mcp_session") == 0 && rows("mcp_subscription") == 0) {
-                return;
-            }
-            Thread.sleep(100);
+        if (Wait.holdsWithin(Duration.ofMillis(millis), Duration.ofMillis(100),
+                () -> rows("mcp_session") == 0 && rows("mcp_subscription") == 0)) {
+            return;
         }
         fail("rows left after " + millis + " ms: " + rows("mcp_session") + " sessions, " + rows("mcp_subscription") + " subscriptions");
     }
@@ -162,10 +160,8 @@ class SessionSweepTest {
         assertTrue(System.nanoTime() - opened >= TimeUnit.SECONDS.toNanos(3), "not before its idle time (3 s)");
         Rpc.call(token, used, PING).statusCode(200);
         Rpc.call(token, idle, PING).statusCode(404);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (AuditRow.count("kind = 'SESSION_CLOSE' AND session_id = ?", idle) == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        Wait.holdsWithin(Duration.ofSeconds(5), Duration.ofMillis(100),
+                () -> AuditRow.count("kind = 'SESSION_CLOSE' AND session_id = ?", idle) > 0);
         var close = AuditRow.first("kind = 'SESSION_CLOSE' AND session_id = ?", idle);
         assertEquals("idle-timeout", close.outcome);
         assertEquals("admin", close.subject);
@@ -191,10 +187,8 @@ class SessionSweepTest {
         });
         // A fresh token does not bring back a session whose latest token has expired: the client opens a new one.
         Rpc.call(fresh, left, PING).statusCode(404);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (AuditRow.count("kind = 'SESSION_CLOSE' AND session_id = ?", left) == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        Wait.holdsWithin(Duration.ofSeconds(5), Duration.ofMillis(100),
+                () -> AuditRow.count("kind = 'SESSION_CLOSE' AND session_id = ?", left) > 0);
         assertEquals("token-expired", AuditRow.first("kind = 'SESSION_CLOSE' AND session_id = ?", left).outcome);
         assertEquals(0, AuditRow.count("kind = 'SESSION_CLOSE' AND session_id = ?", renewed));
     }
@@ -227,17 +221,16 @@ class SessionSweepTest {
         assertEquals("deleted", close.outcome);
         assertEquals(delete.header("X-Request-Id"), close.requestId);
         Rpc.call(token, session, PING).statusCode(404);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (System.nanoTime() < deadline) {
+        boolean gone = Wait.holdsWithin(Duration.ofSeconds(5), Duration.ofMillis(100), () -> {
             try (var c = ds.getConnection(); var ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_session WHERE id = ?")) {
                 ps.setString(1, session);
                 var rs = ps.executeQuery();
                 rs.next();
-                if (rs.getLong(1) == 0) {
-                    return;
-                }
+                return rs.getLong(1) == 0;
             }
-            Thread.sleep(100);
+        });
+        if (gone) {
+            return;
         }
         fail("the deleted session's row is still there");
     }

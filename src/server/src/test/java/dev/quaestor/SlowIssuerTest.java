@@ -1,5 +1,6 @@
 package dev.quaestor;
 
+import dev.quaestor.support.Wait;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Modern;
 import dev.quaestor.support.TestIssuer;
@@ -121,14 +122,9 @@ class SlowIssuerTest {
 
         // Once the issuer answers in time, the attempt under way (or the next) loads its metadata, and tokens are checked.
         TestIssuer.delayMetadata(Duration.ZERO);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        int status = 0;
-        while (status != 200 && System.nanoTime() < deadline) {
-            status = Modern.call(token, 2, "server/discover", null).extract().statusCode();
-            if (status != 200) {
-                Thread.sleep(250);
-            }
-        }
-        assertEquals(200, status, "served once the issuer answers");
+        int[] status = {0};
+        Wait.holdsWithin(Duration.ofSeconds(60), Duration.ofMillis(250),
+                () -> (status[0] = Modern.call(token, 2, "server/discover", null).extract().statusCode()) == 200);
+        assertEquals(200, status[0], "served once the issuer answers");
     }
 }

@@ -300,10 +300,7 @@ class SubscriptionsTest {
                 } finally {
                     git.checkout().setName("main").call();
                 }
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                while (bob.updates(uri).isEmpty() && System.nanoTime() < until) {
-                    Thread.sleep(20);
-                }
+                Wait.holdsWithin(Duration.ofSeconds(2), () -> !bob.updates(uri).isEmpty());
             }
             Wait.until("updated for the moved ref's file", Duration.ofSeconds(6), () -> !bob.updates(uri).isEmpty());
             String expected = uri + "=" + content;

@@ -1,5 +1,6 @@
 package dev.quaestor.retention;
 
+import dev.quaestor.support.Wait;
 import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.write.MonthOfRecords;
@@ -23,6 +24,7 @@ import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -167,12 +169,9 @@ class RetentionJobTest {
             }
             long heldFrom = System.nanoTime();
             running = CompletableFuture.supplyAsync(() -> job(run(ageFor(month), out, key)));
-            long deadline = System.nanoTime() + 120_000_000_000L;
             // The job's detach gives way at least twice while the read holds the table; the server serves meanwhile.
-            while (count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%quaestor_audit_archive%'") == 0
-                    && !running.isDone() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            Wait.holdsWithin(Duration.ofSeconds(120), Duration.ofMillis(100), () -> running.isDone()
+                    || count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%quaestor_audit_archive%'") > 0);
             for (int i = 0; i < 8; i++) {
                 reads.add(timedRead());
                 Thread.sleep(300);
