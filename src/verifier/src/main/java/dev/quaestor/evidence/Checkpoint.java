@@ -68,8 +68,4 @@ public record Checkpoint(String origin, long size, byte[] root, Instant time, St
     public byte[] root() {
         return root.clone();
     }
-
-    public String rootBase64() {
-        return Base64.getEncoder().encodeToString(root);
-    }
 }

@@ -1,7 +1,6 @@
 package dev.quaestor.evidence;
 
 import dev.quaestor.evidence.check.ProofCheck;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -89,9 +88,5 @@ public record RecordProof(byte[] record, long index, List<byte[]> path, String c
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("proof: " + what + " is not base64");
         }
-    }
-
-    public int sizeInBytes() {
-        return format().getBytes(StandardCharsets.UTF_8).length;
     }
 }
