@@ -3,6 +3,7 @@ package dev.quaestor.admin;
 import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.bundle.BundleSelection;
 import dev.quaestor.bundle.EvidenceBundles;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -23,7 +24,9 @@ import java.util.Map;
 /**
  * {@code POST /audit/bundle}: an evidence bundle (docs/audit-format.md, section 7) of a list of requests or of the
  * requests a search finds, for compliance staff (the auditor role). The call is on record before anything is read,
- * and the bundle's SHA-256 is on record, under the same request id, before it is sent ({@link EvidenceBundles}).
+ * and the bundle's SHA-256 is on record, under the same request id, before it is sent ({@link EvidenceBundles}). Bundles
+ * are made in places of their own ({@link LongReads.Kind#BUNDLE}): past their cap, overall or for one person, the call
+ * is answered 429 with {@code Retry-After}, on record as {@code busy}, and nothing is read.
  */
 @Path("/audit/bundle")
 public class AuditBundleResource {
@@ -55,7 +58,14 @@ public class AuditBundleResource {
     @Produces({"application/zip", MediaType.APPLICATION_JSON})
     public Response make(String body, @Context HttpServerRequest request) {
         String detail = body == null || body.isBlank() ? "no body" : body.length() > MAX_DETAIL ? body.substring(0, MAX_DETAIL) + "…" : body;
-        var admitted = access.admit(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/bundle", detail, request);
+        var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.BUNDLE,
+                new StaffAccess.Call("audit/bundle", detail), request);
+        try (var place = holding.place()) {
+            return make(body, holding.admitted());
+        }
+    }
+
+    private Response make(String body, StaffAccess.Admitted admitted) {
         var maker = new EvidenceBundles.Maker(admitted.caller(), admitted.requestId());
         BundleSelection selection;
         try {

@@ -76,6 +76,15 @@ public class StaffAccess {
 
     /** As above, recorded as {@code kind} (an administrator's long read of the log is an {@code ADMIN} call). */
     LongReads.Place requirePlace(String role, AuditEvent.Kind kind, LongReads.Kind longRead, Call call, HttpServerRequest request) {
+        return admitHolding(role, kind, longRead, call, request).place();
+    }
+
+    /** A long read let in: the call's record (who, as recorded, and its request id) and the place it holds until it ends. */
+    record Holding(Admitted admitted, LongReads.Place place) {
+    }
+
+    /** As {@link #requirePlace}, with the call's record, for a long read whose later records share its request id. */
+    Holding admitHolding(String role, AuditEvent.Kind kind, LongReads.Kind longRead, Call call, HttpServerRequest request) {
         String method = call.method();
         String detail = call.detail();
         Identity who = identities.of(security);
@@ -84,8 +93,10 @@ public class StaffAccess {
         String outcome = !allowed ? "forbidden" : attempt.place() == null ? "busy" : "ok";
         String recorded = attempt != null && attempt.refusal() != null
                 ? (detail == null ? "" : detail + " ") + "refused: " + attempt.refusal().reason() : detail;
+        Caller caller = caller(who, request, AuthContext.of(security));
+        String requestId = RequestIds.next();
         try {
-            log.append(AuditEvent.of(kind, RequestIds.next()).caller(caller(who, request, AuthContext.of(security)))
+            log.append(AuditEvent.of(kind, requestId).caller(caller)
                     .method(method).decision(allowed ? "ALLOW" : "DENY").outcome(outcome).detail(recorded).build());
         } catch (RuntimeException e) {
             if (attempt != null && attempt.place() != null) {
@@ -99,10 +110,10 @@ public class StaffAccess {
         if (attempt.place() == null) {
             long after = attempt.refusal().retryAfterSeconds();
             throw new WebApplicationException(Response.status(429).header("Retry-After", Long.toString(after))
-                    .type(MediaType.APPLICATION_JSON).entity(Map.of("error", "too many at once: " + attempt.refusal().reason()
-                            + "; try again in " + after + " s", "retryAfterSeconds", after)).build());
+                    .header("X-Request-Id", requestId).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "too many at once: "
+                            + attempt.refusal().reason() + "; try again in " + after + " s", "retryAfterSeconds", after)).build());
         }
-        return attempt.place();
+        return new Holding(new Admitted(who, caller, requestId), attempt.place());
     }
 
     /** The caller as their token maps them; nothing is recorded (for a call judged first, then {@link #record}ed). */

@@ -5,7 +5,9 @@ import dev.quaestor.audit.record.AuditRow;
 import dev.quaestor.audit.read.AuditSearch;
 import io.quarkus.qute.TemplateData;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The records a case is about, counted from the audit log: each request with its records, each search with how many
@@ -55,6 +57,24 @@ public class CaseRecords {
     public List<AuditRow> history(long caseId) {
         return search.search(new AuditQuery(null, null, null, AuditCase.uriOf(caseId), null, null, null, null, null, null, null,
                 HISTORY_LIMIT)).records();
+    }
+
+    /**
+     * The requests a case's records belong to: its own requests, then those its searches find (each search read up to
+     * {@code perSearch} records); throws {@link CaseRefusal} (400) when a search finds more.
+     */
+    public List<String> requestIds(CaseView c, int perSearch) {
+        var ids = new LinkedHashSet<String>();
+        c.requests().forEach(r -> ids.add(r.requestId()));
+        for (var s : c.searches()) {
+            var q = SearchFilters.parse(s.query()).query(perSearch);
+            var page = search.search(q);
+            if (page.nextCursor() != null) {
+                throw CaseRefusal.invalid("the search '" + s.name() + "' finds more than " + perSearch + " records: narrow it");
+            }
+            page.records().stream().map(AuditRow::request).filter(Objects::nonNull).forEach(ids::add);
+        }
+        return List.copyOf(ids);
     }
 
     /** Whether the audit log holds any record of the request. */

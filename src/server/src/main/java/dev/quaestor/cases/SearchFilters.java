@@ -58,6 +58,31 @@ public record SearchFilters(Map<String, String> filters) {
         return parsed;
     }
 
+    /**
+     * The filters of a search as the audit log reads them (times as instants), checked as {@link #parse} checks a
+     * query string.
+     */
+    public static SearchFilters of(AuditQuery q) {
+        var m = new StringJoiner("&");
+        put(m, "subject", q.subject());
+        put(m, "client", q.client());
+        put(m, "tenant", q.tenant());
+        put(m, "uriPrefix", q.uriPrefix());
+        put(m, "action", q.action());
+        put(m, "decision", q.decision());
+        put(m, "outcome", q.outcome());
+        put(m, "kind", q.kind());
+        put(m, "from", q.from() == null ? null : q.from().toString());
+        put(m, "to", q.to() == null ? null : q.to().toString());
+        return parse(m.toString());
+    }
+
+    private static void put(StringJoiner j, String name, String value) {
+        if (value != null && !value.isBlank()) {
+            j.add(name + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8));
+        }
+    }
+
     /** The filters as a query string, in the order of {@link #NAMES}. */
     public String queryString() {
         var j = new StringJoiner("&");

@@ -6,7 +6,6 @@ import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseSummary;
 import dev.quaestor.cases.CaseView;
 import dev.quaestor.cases.Cases;
-import dev.quaestor.cases.CasesConfig;
 import dev.quaestor.cases.HoldView;
 import dev.quaestor.cases.Holds;
 import dev.quaestor.cases.Staff;
@@ -23,7 +22,8 @@ import java.util.List;
 /**
  * The cases pages: my cases (or every case, for the case administrator role), and one case: its requests with their
  * records, its searches with their counts, its holds and where their release stands, its notes, and its history (the
- * audit records under its uri). A case the caller does not see is answered as absent (404). Each view is recorded.
+ * audit records under its uri), with the forms that change it ({@link CaseForms}). For the auditor and the case
+ * administrator roles, as the API; a case the caller does not see is answered as absent (404). Each view is recorded.
  */
 @Path("/console/cases")
 @Produces(MediaType.TEXT_HTML)
@@ -33,7 +33,7 @@ public class CasePages {
     static class Templates {
         static native TemplateInstance list(List<CaseSummary> cases);
 
-        static native TemplateInstance show(CaseView c, CaseRecords.Counted counted, List<HoldView> holds, List<AuditRow> history);
+        static native TemplateInstance show(Chrome chrome, CaseView c, CaseRecords.Counted counted, List<HoldView> holds, List<AuditRow> history);
 
         static native TemplateInstance absent(long id);
     }
@@ -43,27 +43,27 @@ public class CasePages {
     private final Cases cases;
     private final Holds holds;
     private final CaseRecords records;
-    private final String caseAdminRole;
+    private final CaseConsoleAccess caseAccess;
 
-    CasePages(ConsoleAccess access, ConsolePage page, Cases cases, Holds holds, CaseRecords records, CasesConfig config) {
+    CasePages(ConsoleAccess access, ConsolePage page, Cases cases, Holds holds, CaseRecords records, CaseConsoleAccess caseAccess) {
         this.access = access;
         this.page = page;
         this.cases = cases;
         this.holds = holds;
         this.records = records;
-        this.caseAdminRole = config.adminRole();
+        this.caseAccess = caseAccess;
     }
 
     @GET
     public TemplateInstance list() {
-        access.view(ConsoleAccess.Area.AUDIT, "console/cases", null);
+        access.view(ConsoleAccess.Area.CASES, "console/cases", null);
         return page.of(Templates.list(cases.visibleTo(staff())), "Cases");
     }
 
     @GET
     @Path("{id}")
     public Response show(@PathParam("id") long id) {
-        access.view(ConsoleAccess.Area.AUDIT, "console/case", "case=" + id);
+        access.view(ConsoleAccess.Area.CASES, "console/case", "case=" + id);
         Staff staff = staff();
         CaseView c;
         List<HoldView> held;
@@ -74,12 +74,11 @@ public class CasePages {
             return Response.status(404).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                     .entity(page.of(Templates.absent(id), "No such case")).build();
         }
-        return Response.ok(page.of(Templates.show(c, records.of(c), held, records.history(id)), "Case " + id + ": " + c.title()))
+        return Response.ok(Templates.show(page.chrome("Case " + id + ": " + c.title()), c, records.of(c), held, records.history(id)))
                 .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 
     private Staff staff() {
-        var who = access.identity();
-        return new Staff(who.subject(), who.roles().contains(caseAdminRole));
+        return caseAccess.staff();
     }
 }

@@ -8,6 +8,7 @@ import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.record.Caller;
 import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.audit.record.RequestIds;
+import dev.quaestor.cases.CasesConfig;
 import dev.quaestor.identity.AuthContext;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
@@ -30,7 +31,9 @@ public class ConsoleAccess {
         /** Search, timelines, records, integrity, reviews, exports: the auditor role. */
         AUDIT,
         /** Policy status and history: the auditor or the administrator role. */
-        POLICY
+        POLICY,
+        /** Cases, their holds and their evidence bundles: the auditor or the case administrator role. */
+        CASES
     }
 
     private final AuditLog log;
@@ -39,12 +42,13 @@ public class ConsoleAccess {
     private final RoutingContext rc;
     private final String auditorRole;
     private final String adminRole;
+    private final String caseAdminRole;
     private final LongReads longReads;
     private Identity who;
     private Caller caller;
 
     ConsoleAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, RoutingContext rc, AuditConfig audit,
-            AdminConfig admin, LongReads longReads) {
+            AdminConfig admin, CasesConfig cases, LongReads longReads) {
         this.log = log;
         this.longReads = longReads;
         this.identities = identities;
@@ -52,6 +56,7 @@ public class ConsoleAccess {
         this.rc = rc;
         this.auditorRole = audit.auditorRole();
         this.adminRole = admin.role();
+        this.caseAdminRole = cases.adminRole();
     }
 
     public Identity identity() {
@@ -63,7 +68,8 @@ public class ConsoleAccess {
 
     public boolean mayOpen(Area area) {
         var roles = identity().roles();
-        return roles.contains(auditorRole) || (area == Area.POLICY && roles.contains(adminRole));
+        return roles.contains(auditorRole) || (area == Area.POLICY && roles.contains(adminRole))
+                || (area == Area.CASES && roles.contains(caseAdminRole));
     }
 
     public boolean isAuditor() {
@@ -134,8 +140,15 @@ public class ConsoleAccess {
 
     /** Records a refused action (a form without its CSRF token, a sign-off that is not allowed) and throws. */
     public ConsoleRefusal refuse(AuditEvent.Kind kind, String method, String outcome, String detail, int status, String message) {
+        return refuse(kind, method, null, outcome, detail, status, message);
+    }
+
+    /** As above, under the uri the refused action was about (a case, a hold), so that it shows in that uri's history. */
+    public ConsoleRefusal refuse(AuditEvent.Kind kind, String method, String uri, String outcome, String detail, int status,
+            String message) {
         String id = RequestIds.next();
-        log.append(AuditEvent.of(kind, id).caller(caller()).method(method).decision("DENY").outcome(outcome).detail(detail).build());
+        log.append(AuditEvent.of(kind, id).caller(caller()).method(method).uri(uri).decision("DENY").outcome(outcome).detail(detail)
+                .build());
         return new ConsoleRefusal(status, message, id);
     }
 
@@ -168,6 +181,7 @@ public class ConsoleAccess {
 
     private ConsoleRefusal forbidden(String id) {
         return new ConsoleRefusal(403, "Your account (" + identity().subject() + ") has no role that opens this page. "
-                + "The console is for the roles " + auditorRole + " and, for policy pages, " + adminRole + ".", id);
+                + "The console is for the roles " + auditorRole + ", for policy pages " + adminRole + ", and for cases " + caseAdminRole
+                + ".", id);
     }
 }

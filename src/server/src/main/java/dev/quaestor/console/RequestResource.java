@@ -2,6 +2,8 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.read.AuditProofs;
 import dev.quaestor.audit.read.AuditSearch;
+import dev.quaestor.cases.CaseSummary;
+import dev.quaestor.cases.Cases;
 import dev.quaestor.policy.history.StoredRevision;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.qute.CheckedTemplate;
@@ -22,7 +24,7 @@ import java.util.regex.Pattern;
 /**
  * A request's page: its DECISION and OUTCOME side by side, the deciding rules, the policy revision's files
  * as they were when it was in force (rules that decided marked), the SHA-256 of the bytes served, and the
- * request's proof file when its records are under a signed checkpoint.
+ * request's proof file when its records are under a signed checkpoint, and the cases it may be added to.
  */
 @Path("/console/requests")
 public class RequestResource {
@@ -40,7 +42,7 @@ public class RequestResource {
     @TemplateData
     public record RequestPage(String id, List<RecordRow> records, RecordRow decision, RecordRow outcome, String revision,
             List<String> rules, List<PolicyFile> files, boolean revisionStored, String proof, String proofUnavailable,
-            List<ProvenTo> provenTo, List<FieldLabel> fields) {
+            List<ProvenTo> provenTo, List<FieldLabel> fields, List<CaseSummary> cases) {
 
         /** Whether a checkpoint the records are proven to carries a time-stamp. */
         public boolean anchored() {
@@ -59,11 +61,17 @@ public class RequestResource {
     private final AuditProofs proofs;
     private final ConsoleAccess access;
     private final ConsolePage page;
-    RequestResource(AuditSearch search, AuditProofs proofs, ConsoleAccess access, ConsolePage page) {
+    private final Cases cases;
+    private final CaseConsoleAccess caseAccess;
+
+    RequestResource(AuditSearch search, AuditProofs proofs, ConsoleAccess access, ConsolePage page, Cases cases,
+            CaseConsoleAccess caseAccess) {
         this.search = search;
         this.proofs = proofs;
         this.access = access;
         this.page = page;
+        this.cases = cases;
+        this.caseAccess = caseAccess;
     }
 
     @GET
@@ -83,7 +91,8 @@ public class RequestResource {
         var proof = records.isEmpty() ? null : proofs.proof(id);
         TemplateInstance t = Templates.request(page.chrome("Request " + id), new RequestPage(id, records, decision, outcome, revision,
                 rules.stream().sorted().toList(), files, revision != null && !files.isEmpty(), proof == null ? null : proof.file(),
-                proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), FieldLabel.ALL));
+                proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), FieldLabel.ALL,
+                records.isEmpty() || !access.mayOpen(ConsoleAccess.Area.CASES) ? List.of() : cases.visibleTo(caseAccess.staff())));
         return Response.status(records.isEmpty() ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).entity(t).build();
     }
 

@@ -5,7 +5,7 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 /**
- * How many long reads of the audit log (exports and verifies, from the API and the console) this replica runs at
+ * How many long reads of the audit log (exports, verifies and evidence bundles, from the API and the console) this replica runs at
  * once, overall and per member of staff; past a cap the call gets 429 with {@code Retry-After}, and is recorded. A verify
  * that finds every verify place taken waits its turn in a short queue first.
  */
@@ -38,6 +38,17 @@ public interface LongReadConfig {
     /** How long a verify waits in that queue before it is refused (429). */
     @WithDefault("30S")
     Duration verifyWait();
+
+    /**
+     * Evidence bundles (the API's and the console's) made at once on this replica: each reads records, proofs,
+     * checkpoints and policy files, so one person asking for many cannot take the places of everyone else's.
+     */
+    @WithDefault("2")
+    int bundles();
+
+    /** Evidence bundles one member of staff makes at once. */
+    @WithDefault("1")
+    int bundlesPerPerson();
 
     /** The {@code Retry-After} of a call refused at a cap (whole seconds, at least 1). */
     @WithDefault("10S")

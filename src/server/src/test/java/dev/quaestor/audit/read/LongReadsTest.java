@@ -48,10 +48,33 @@ class LongReadsTest {
                 return verifyWait;
             }
 
+            public int bundles() {
+                return 2;
+            }
+
+            public int bundlesPerPerson() {
+                return 1;
+            }
+
             public Duration retryAfter() {
                 return Duration.ofSeconds(7);
             }
         };
+    }
+
+    @Test
+    void bundlesHaveTheirOwnCapsBesideExports() {
+        var reads = new LongReads(config(1, 1, 1, 1), new SimpleMeterRegistry());
+        assertNotNull(reads.take(LongReads.Kind.EXPORT, "ann").place());
+        var mine = reads.take(LongReads.Kind.BUNDLE, "ann");
+        assertNotNull(mine.place(), "an export at its cap takes no bundle place");
+        var again = reads.take(LongReads.Kind.BUNDLE, "ann");
+        assertNull(again.place(), "one bundle at a time for one person");
+        assertTrue(again.refusal().reason().contains("evidence bundles"), again.refusal().reason());
+        assertNotNull(reads.take(LongReads.Kind.BUNDLE, "ben").place(), "another person gets the second place");
+        assertNull(reads.take(LongReads.Kind.BUNDLE, "cid").place(), "past the overall cap of two");
+        mine.place().close();
+        assertNotNull(reads.take(LongReads.Kind.BUNDLE, "cid").place(), "a place given back is taken again");
     }
 
     @Test

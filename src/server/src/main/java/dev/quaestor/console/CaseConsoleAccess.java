@@ -1,0 +1,51 @@
+package dev.quaestor.console;
+
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.cases.CaseRefusal;
+import dev.quaestor.cases.CasesConfig;
+import dev.quaestor.cases.ChangeRecorder;
+import dev.quaestor.cases.Staff;
+import jakarta.enterprise.context.RequestScoped;
+
+/**
+ * The console's door to cases, as the API's: the caller must hold the auditor or the case administrator role (else
+ * 403, on record); a change is put on record ({@code ADMIN}, under the case's or the hold's uri) before it is stored;
+ * a refused change is on record under the case's uri, then shown as a page saying why.
+ */
+@RequestScoped
+public class CaseConsoleAccess {
+
+    private final ConsoleAccess access;
+    private final String caseAdminRole;
+
+    CaseConsoleAccess(ConsoleAccess access, CasesConfig config) {
+        this.access = access;
+        this.caseAdminRole = config.adminRole();
+    }
+
+    /** The caller as a member of staff working on cases (no record: the caller records the view or the change). */
+    public Staff staff() {
+        var who = access.identity();
+        return new Staff(who.subject(), who.roles().contains(caseAdminRole));
+    }
+
+    /** The caller, if their role opens cases; else 403, on record as a refused {@code method}. */
+    public Staff admitted(String method, String caseUri) {
+        if (!access.mayOpen(ConsoleAccess.Area.CASES)) {
+            throw access.refuse(AuditEvent.Kind.ADMIN, method, caseUri, "forbidden", null, 403, "Your account ("
+                    + access.identity().subject() + ") has no role that works on cases.");
+        }
+        return staff();
+    }
+
+    /** Puts a change on record ({@code ADMIN}, allowed) under the uri the change names, as {@code method}. */
+    public ChangeRecorder recorder(String method) {
+        return (uri, detail) -> access.act(ConsoleAccess.Area.CASES, method, uri, detail);
+    }
+
+    /** Records a refused change under {@code caseUri} and returns the page that says why. */
+    public ConsoleRefusal refused(String method, String caseUri, CaseRefusal r) {
+        return access.refuse(AuditEvent.Kind.ADMIN, method, caseUri, r.outcome(), r.getMessage(), r.status(),
+                "Refused: " + r.getMessage() + ".");
+    }
+}

@@ -1,0 +1,149 @@
+package dev.quaestor.console;
+
+import dev.quaestor.cases.AuditCase;
+import dev.quaestor.cases.CaseRecords;
+import dev.quaestor.cases.CaseRefusal;
+import dev.quaestor.cases.Cases;
+import dev.quaestor.cases.Holds;
+import dev.quaestor.cases.NewCase;
+import dev.quaestor.cases.NewHold;
+import dev.quaestor.cases.SearchFilters;
+import dev.quaestor.cases.Staff;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The console's forms that change a case, each the API's change by other means: open a case from a search, add a
+ * request, a search or a note, put a hold, ask for its release, release it (a second person: four eyes). Each form
+ * carries the CSRF token; the caller needs the role the API needs; each change is on record ({@code ADMIN}, under the
+ * case's or the hold's uri, the same methods as the API's) before it is stored, and each refusal is on record and
+ * shown as a page saying why. After a change the case's page is shown again.
+ */
+@Path("/console/cases")
+public class CaseForms {
+
+    private final ConsolePage page;
+    private final CaseConsoleAccess access;
+    private final Cases cases;
+    private final Holds holds;
+    private final CaseRecords records;
+    private final TimeZones zones;
+
+    CaseForms(ConsolePage page, CaseConsoleAccess access, Cases cases, Holds holds, CaseRecords records,
+            TimeZones zones) {
+        this.page = page;
+        this.access = access;
+        this.cases = cases;
+        this.holds = holds;
+        this.records = records;
+        this.zones = zones;
+    }
+
+    /** Opens a case (its opener a member, with the members named, comma-separated) with the search it was opened from. */
+    @POST
+    public Response open(@FormParam("csrf") String csrf, @FormParam("title") String title, @FormParam("description") String description,
+            @FormParam("members") String members, @FormParam("searchName") String searchName, @BeanParam SearchForm search) {
+        String method = "audit/cases/create";
+        page.checkCsrf(csrf, method);
+        Staff staff = access.admitted(method, null);
+        SearchFilters filters = search.isEmpty() ? null : change(method, null, () -> SearchFilters.of(search.query(1,
+                search.zone(zones.of(staff.subject())))));
+        var opened = change(method, null, () -> cases.create(staff, new NewCase(title, description, split(members)),
+                access.recorder(method)));
+        if (filters != null) {
+            String name = searchName == null || searchName.isBlank() ? "the search it was opened from" : searchName;
+            change("audit/cases/add-search", opened.id(), () -> cases.addSearch(opened.id(), staff, name, filters.queryString(),
+                    access.recorder("audit/cases/add-search")));
+        }
+        return backTo(opened.id());
+    }
+
+    @POST
+    @Path("{id}/requests")
+    public Response addRequest(@PathParam("id") long id, @FormParam("csrf") String csrf, @FormParam("requestId") String requestId) {
+        String method = "audit/cases/add-request";
+        page.checkCsrf(csrf, method);
+        Staff staff = access.admitted(method, AuditCase.uriOf(id));
+        String rid = requestId == null ? null : requestId.strip();
+        change(method, id, () -> cases.addRequest(id, staff, rid, rid != null && !rid.isEmpty() && rid.length() <= 64
+                && records.exists(rid), access.recorder(method)));
+        return backTo(id);
+    }
+
+    /** The request page's form: the case is chosen from the caller's cases. */
+    @POST
+    @Path("add-request")
+    public Response addRequestTo(@FormParam("caseId") long id, @FormParam("csrf") String csrf, @FormParam("requestId") String requestId) {
+        return addRequest(id, csrf, requestId);
+    }
+
+    @POST
+    @Path("{id}/notes")
+    public Response addNote(@PathParam("id") long id, @FormParam("csrf") String csrf, @FormParam("text") String text) {
+        String method = "audit/cases/add-note";
+        page.checkCsrf(csrf, method);
+        Staff staff = access.admitted(method, AuditCase.uriOf(id));
+        change(method, id, () -> cases.addNote(id, staff, text, access.recorder(method)));
+        return backTo(id);
+    }
+
+    @POST
+    @Path("{id}/holds")
+    public Response putHold(@PathParam("id") long id, @FormParam("csrf") String csrf, @FormParam("scope") String scope,
+            @FormParam("target") String target, @FormParam("from") String from, @FormParam("to") String to,
+            @FormParam("reason") String reason) {
+        String method = "audit/cases/hold/put";
+        page.checkCsrf(csrf, method);
+        Staff staff = access.admitted(method, AuditCase.uriOf(id));
+        change(method, id, () -> holds.put(id, staff, new NewHold(scope, target, from, to, reason), access.recorder(method)));
+        return backTo(id);
+    }
+
+    @POST
+    @Path("{id}/holds/{hold}/release-request")
+    public Response askRelease(@PathParam("id") long id, @PathParam("hold") long hold, @FormParam("csrf") String csrf,
+            @FormParam("reason") String reason) {
+        String method = "audit/cases/hold/ask-release";
+        page.checkCsrf(csrf, method);
+        Staff staff = access.admitted(method, AuditCase.uriOf(id));
+        change(method, id, () -> holds.askRelease(id, hold, staff, reason, access.recorder(method)));
+        return backTo(id);
+    }
+
+    @POST
+    @Path("{id}/holds/{hold}/release")
+    public Response release(@PathParam("id") long id, @PathParam("hold") long hold, @FormParam("csrf") String csrf) {
+        String method = "audit/cases/hold/release";
+        page.checkCsrf(csrf, method);
+        Staff staff = access.admitted(method, AuditCase.uriOf(id));
+        change(method, id, () -> holds.release(id, hold, staff, access.recorder(method)));
+        return backTo(id);
+    }
+
+    /** Makes a change; a refusal (of the change, or of what the form asked for) is recorded and shown. */
+    private <T> T change(String method, Long caseId, Supplier<T> change) {
+        try {
+            return change.get();
+        } catch (CaseRefusal r) {
+            throw access.refused(method, caseId == null ? null : AuditCase.uriOf(caseId), r);
+        } catch (IllegalArgumentException e) {
+            throw access.refused(method, caseId == null ? null : AuditCase.uriOf(caseId), CaseRefusal.invalid(e.getMessage()));
+        }
+    }
+
+    private static List<String> split(String members) {
+        return members == null ? List.of() : Arrays.stream(members.split(",")).map(String::strip).filter(m -> !m.isEmpty()).toList();
+    }
+
+    private static Response backTo(long id) {
+        return Response.seeOther(URI.create("/console/cases/" + id)).build();
+    }
+}
