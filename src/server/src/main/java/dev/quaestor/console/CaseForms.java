@@ -4,6 +4,7 @@ import dev.quaestor.cases.AuditCase;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.Cases;
+import dev.quaestor.cases.HeldRecords;
 import dev.quaestor.cases.Holds;
 import dev.quaestor.cases.NewCase;
 import dev.quaestor.cases.NewHold;
@@ -22,7 +23,7 @@ import java.util.function.Supplier;
 
 /**
  * The console's forms that change a case, each the API's change by other means: open a case from a search, add a
- * request, a search or a note, put a hold, ask for its release, release it (a second person: four eyes). Each form
+ * request (one the log holds, or one whose month is archived and a hold kept), a search or a note, put a hold, ask for its release, release it (a second person: four eyes). Each form
  * carries the CSRF token; the caller needs the role the API needs; each change is on record ({@code ADMIN}, under the
  * case's or the hold's uri, the same methods as the API's) before it is stored, and each refusal is on record and
  * shown as a page saying why. After a change the case's page is shown again.
@@ -36,9 +37,11 @@ public class CaseForms {
     private final Holds holds;
     private final CaseRecords records;
     private final TimeZones zones;
+    private final HeldRecords held;
 
     CaseForms(ConsolePage page, CaseConsoleAccess access, Cases cases, Holds holds, CaseRecords records,
-            TimeZones zones) {
+            TimeZones zones, HeldRecords held) {
+        this.held = held;
         this.page = page;
         this.access = access;
         this.cases = cases;
@@ -74,7 +77,7 @@ public class CaseForms {
         Staff staff = access.admitted(method, AuditCase.uriOf(id));
         String rid = requestId == null ? null : requestId.strip();
         change(method, id, () -> cases.addRequest(id, staff, rid, rid != null && !rid.isEmpty() && rid.length() <= 64
-                && records.exists(rid), access.recorder(method)));
+                && (records.exists(rid) || !held.ofRequest(rid).isEmpty()), access.recorder(method)));
         return backTo(id);
     }
 

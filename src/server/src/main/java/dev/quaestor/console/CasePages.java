@@ -6,6 +6,7 @@ import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseSummary;
 import dev.quaestor.cases.CaseView;
 import dev.quaestor.cases.Cases;
+import dev.quaestor.cases.HeldRecords;
 import dev.quaestor.cases.HoldView;
 import dev.quaestor.cases.Holds;
 import dev.quaestor.cases.Staff;
@@ -33,7 +34,8 @@ public class CasePages {
     static class Templates {
         static native TemplateInstance list(List<CaseSummary> cases);
 
-        static native TemplateInstance show(Chrome chrome, CaseView c, CaseRecords.Counted counted, List<HoldView> holds, List<AuditRow> history);
+        static native TemplateInstance show(Chrome chrome, CaseView c, CaseRecords.Counted counted, List<HoldView> holds,
+                List<HeldRecords.Held> kept, List<AuditRow> history);
 
         static native TemplateInstance absent(long id);
     }
@@ -44,8 +46,11 @@ public class CasePages {
     private final Holds holds;
     private final CaseRecords records;
     private final CaseConsoleAccess caseAccess;
+    private final HeldRecords kept;
 
-    CasePages(ConsoleAccess access, ConsolePage page, Cases cases, Holds holds, CaseRecords records, CaseConsoleAccess caseAccess) {
+    CasePages(ConsoleAccess access, ConsolePage page, Cases cases, Holds holds, CaseRecords records, CaseConsoleAccess caseAccess,
+            HeldRecords kept) {
+        this.kept = kept;
         this.access = access;
         this.page = page;
         this.cases = cases;
@@ -74,7 +79,8 @@ public class CasePages {
             return Response.status(404).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                     .entity(page.of(Templates.absent(id), "No such case")).build();
         }
-        return Response.ok(Templates.show(page.chrome("Case " + id + ": " + c.title()), c, records.of(c), held, records.history(id)))
+        return Response.ok(Templates.show(page.chrome("Case " + id + ": " + c.title()), c, records.of(c), held, kept.ofCase(id),
+                records.history(id)))
                 .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 

@@ -1,9 +1,11 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.read.ArchivedMonths;
 import dev.quaestor.audit.read.AuditProofs;
 import dev.quaestor.audit.read.AuditSearch;
 import dev.quaestor.cases.CaseSummary;
 import dev.quaestor.cases.Cases;
+import dev.quaestor.cases.HeldRecords;
 import dev.quaestor.policy.history.StoredRevision;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.qute.CheckedTemplate;
@@ -24,7 +26,9 @@ import java.util.regex.Pattern;
 /**
  * A request's page: its DECISION and OUTCOME side by side, the deciding rules, the policy revision's files
  * as they were when it was in force (rules that decided marked), the SHA-256 of the bytes served, and the
- * request's proof file when its records are under a signed checkpoint, and the cases it may be added to.
+ * request's proof file when its records are under a signed checkpoint, and the cases it may be added to. A request whose
+ * month is archived shows the copies legal holds kept of it (their proofs are its proof file), or says where the
+ * archive files are.
  */
 @Path("/console/requests")
 public class RequestResource {
@@ -42,7 +46,8 @@ public class RequestResource {
     @TemplateData
     public record RequestPage(String id, List<RecordRow> records, RecordRow decision, RecordRow outcome, String revision,
             List<String> rules, List<PolicyFile> files, boolean revisionStored, String proof, String proofUnavailable,
-            List<ProvenTo> provenTo, List<FieldLabel> fields, List<CaseSummary> cases) {
+            List<ProvenTo> provenTo, List<FieldLabel> fields, List<CaseSummary> cases, List<HeldRecords.Held> held,
+            List<ArchivedMonths.Archive> archived) {
 
         /** Whether a checkpoint the records are proven to carries a time-stamp. */
         public boolean anchored() {
@@ -63,9 +68,13 @@ public class RequestResource {
     private final ConsolePage page;
     private final Cases cases;
     private final CaseConsoleAccess caseAccess;
+    private final HeldRecords held;
+    private final ArchivedMonths archive;
 
     RequestResource(AuditSearch search, AuditProofs proofs, ConsoleAccess access, ConsolePage page, Cases cases,
-            CaseConsoleAccess caseAccess) {
+            CaseConsoleAccess caseAccess, HeldRecords held, ArchivedMonths archive) {
+        this.held = held;
+        this.archive = archive;
         this.search = search;
         this.proofs = proofs;
         this.access = access;
@@ -89,10 +98,12 @@ public class RequestResource {
         Set<String> rules = decision == null || decision.row().rules() == null ? Set.of() : Set.of(decision.rules().split(","));
         List<PolicyFile> files = revision == null ? List.of() : files(revision, rules);
         var proof = records.isEmpty() ? null : proofs.proof(id);
+        List<HeldRecords.Held> kept = records.isEmpty() ? held.ofRequest(id) : List.of();
         TemplateInstance t = Templates.request(page.chrome("Request " + id), new RequestPage(id, records, decision, outcome, revision,
                 rules.stream().sorted().toList(), files, revision != null && !files.isEmpty(), proof == null ? null : proof.file(),
                 proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), FieldLabel.ALL,
-                records.isEmpty() || !access.mayOpen(ConsoleAccess.Area.CASES) ? List.of() : cases.visibleTo(caseAccess.staff())));
+                kept.isEmpty() && records.isEmpty() || !access.mayOpen(ConsoleAccess.Area.CASES) ? List.of()
+                        : cases.visibleTo(caseAccess.staff()), kept, records.isEmpty() ? archive.all() : List.of()));
         return Response.status(records.isEmpty() ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).entity(t).build();
     }
 
@@ -103,11 +114,30 @@ public class RequestResource {
     public Response proof(@PathParam("id") String id) {
         access.view(ConsoleAccess.Area.AUDIT, "console/request/proof", "request=" + id);
         var proof = proofs.proof(id);
+        if (proof.file() == null && proof.records() == 0) {
+            String kept = keptProof(id);
+            if (kept != null) {
+                return Response.ok(kept, "text/plain; charset=utf-8")
+                        .header("Content-Disposition", "attachment; filename=\"" + id + ".tlog-proof\"").build();
+            }
+        }
         if (proof.file() == null) {
             return Response.status(proof.records() == 0 ? 404 : 409).type(MediaType.TEXT_PLAIN).entity(proof.unavailable()).build();
         }
         return Response.ok(proof.file(), "text/plain; charset=utf-8")
                 .header("Content-Disposition", "attachment; filename=\"" + id + ".tlog-proof\"").build();
+    }
+
+    /**
+     * The proof of a request whose month is archived, from the copies legal holds kept: each record's block once (a
+     * record kept by two holds has one proof), in log order; null when no hold kept any of it.
+     */
+    private String keptProof(String id) {
+        var blocks = new java.util.LinkedHashMap<String, String>();
+        for (var h : held.ofRequest(id)) {
+            blocks.putIfAbsent(h.log() + "/" + h.seq(), h.proof());
+        }
+        return blocks.isEmpty() ? null : String.join("", blocks.values());
     }
 
     private static List<PolicyFile> files(String revision, Set<String> rules) {

@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.read.ArchivedMonths;
 import dev.quaestor.audit.read.AuditSearch;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
@@ -31,11 +32,12 @@ public class SearchResource {
 
     /**
      * What the search page shows: the filters, a page of records in the order asked for, the totals, links to the
-     * first, previous, next and last pages (null where there is none), and the caller's saved searches.
+     * first, previous, next and last pages (null where there is none), the caller's saved searches, and the archived
+     * months the search reaches into (their records are in archive files, not here).
      */
     @TemplateData
     public record SearchPage(SearchForm form, Display display, List<RecordRow> records, String error, AuditSearch.Totals totals,
-            long pageEvents, Links links, Choices choices, List<SavedSearch> saved) {
+            long pageEvents, Links links, Choices choices, List<SavedSearch> saved, List<ArchivedMonths.Archive> archived) {
     }
 
     /**
@@ -90,8 +92,11 @@ public class SearchResource {
     private final ConsolePage page;
     private final ConsoleConfig config;
     private final TimeZones zones;
+    private final ArchivedMonths archive;
 
-    SearchResource(AuditSearch records, ConsoleAccess access, ConsolePage page, ConsoleConfig config, TimeZones zones) {
+    SearchResource(AuditSearch records, ConsoleAccess access, ConsolePage page, ConsoleConfig config, TimeZones zones,
+            ArchivedMonths archive) {
+        this.archive = archive;
         this.zones = zones;
         this.records = records;
         this.access = access;
@@ -107,6 +112,7 @@ public class SearchResource {
         Links links = Links.NONE;
         String error = null;
         AuditSearch.Totals totals = null;
+        List<ArchivedMonths.Archive> archived = List.of();
         int size = config.pageSize();
         ZoneId reader = zones.of(access.identity().subject());
         ZoneId zone = reader;
@@ -119,13 +125,14 @@ public class SearchResource {
             rows = window.records().stream().map(r -> new RecordRow(r, shownIn)).toList();
             links = Links.of(form.queryStringIn(zone), window);
             totals = records.totals(query, TOTALS_CAP);
+            archived = archive.within(query.from(), query.to());
         } catch (IllegalArgumentException e) {
             error = e.getMessage();
         }
         var display = new Display(size, zone.getId(), form.queryStringIn(zone), form.queryString());
         return Templates.search(page.chrome("Search"), new SearchPage(form, display, rows, error, totals,
                 rows.stream().mapToLong(RecordRow::events).sum(), links, CHOICES,
-                QuarkusTransaction.requiringNew().call(() -> SavedSearch.of(access.identity().subject()))));
+                QuarkusTransaction.requiringNew().call(() -> SavedSearch.of(access.identity().subject())), archived));
     }
 
     /** Keeps the time zone the caller reads times in, and shows the search again in it. */

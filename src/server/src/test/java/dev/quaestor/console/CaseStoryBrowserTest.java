@@ -28,9 +28,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -198,14 +195,6 @@ class CaseStoryBrowserTest {
     }
 
     private void shot(String name, int height) throws Exception {
-        String dir = System.getProperty("quaestor.screenshots");
-        if (dir == null || dir.isBlank()) {
-            return;
-        }
-        browser.manage().window().setSize(new Dimension(1360, height));
-        Thread.sleep(100); // the resized window lays itself out again
-        Files.createDirectories(Path.of(dir));
-        Files.write(Path.of(dir, name), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
-        browser.manage().window().setSize(new Dimension(1360, 900));
+        Browser.screenshot(browser, name, height);
     }
 }

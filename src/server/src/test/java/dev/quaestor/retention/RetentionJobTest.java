@@ -6,6 +6,7 @@ import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.write.MonthOfRecords;
 import dev.quaestor.evidence.cli.Main;
 import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Browser;
 import dev.quaestor.support.Repo;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestDatabase;
@@ -38,6 +39,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,7 +53,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * audit_entry, the job's detach gives way after 2 s and tries again, and the server goes on serving; once the read ends
  * the month is archived, the archive verifies offline, bob's records are still in the database with proofs that
  * verify, alice's are not kept, and the run's AUDIT_RETENTION record says so. Then the refusals: each before anything
- * is written.
+ * is written. Last, the console in Chromium: a search over an archived month names its archive file and how to check and
+ * query it; the case shows what its hold kept; a kept request's page shows its copies, and its proof verifies offline.
  */
 @QuarkusTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -70,6 +74,11 @@ class RetentionJobTest {
 
     @TempDir
     Path tmp;
+
+    /** From the first test, for the console's pages in the last: the case, its hold on bob's records, January's file's SHA-256. */
+    private static long heldCase;
+    private static long bobsHold;
+    private static String januarySha;
 
     private static RequestSpecification as(String user) {
         return given().header("Authorization", "Bearer " + TestIssuer.tokenFor(user)).contentType("application/json");
@@ -150,6 +159,8 @@ class RetentionJobTest {
                 .statusCode(201).extract().jsonPath().getLong("id");
         long bobHold = hold(caseId, "bob");
         long aliceHold = hold(caseId, "alice");
+        heldCase = caseId;
+        bobsHold = bobHold;
         String base = "/audit/cases/" + caseId + "/holds/" + aliceHold;
         as("auditor").body("{\"reason\":\"not needed\"}").post(base + "/release-request").then().statusCode(200);
         as("auditor2").post(base + "/release").then().statusCode(200);
@@ -194,6 +205,7 @@ class RetentionJobTest {
         assertEquals(0, verified.exit(), verified.out());
         assertTrue(verified.out().contains("VERIFIED: 22 records"), verified.out());
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        januarySha = sha;
         assertEquals(sha + "  audit-archive-2019-01.jsonl\n", Files.readString(out.resolve("audit-archive-2019-01.jsonl.sha256")));
         assertFalse(Files.exists(out.resolve("audit-archive-2019-01.jsonl.partial")));
         assertEquals(0, count("SELECT count(*) FROM pg_class WHERE relname = 'audit_entry_2019_01'"));
@@ -313,5 +325,73 @@ class RetentionJobTest {
         assertTrue(r.out().contains("dropped 2019-03: it held no record"), r.out());
         assertEquals(0, count("SELECT count(*) FROM pg_class WHERE relname = 'audit_entry_2019_03'"));
         assertFalse(Files.exists(out.resolve("audit-archive-2019-03.jsonl")));
+    }
+
+    @Test
+    @Order(3)
+    void theConsoleSaysWhichMonthsAreArchivedAndShowsWhatTheHoldsKept() throws Exception {
+        String base = "http://127.0.0.1:" + io.restassured.RestAssured.port;
+        Path key = key();
+        WebDriver browser = Browser.start();
+        try {
+            // A search over an archived month: not "0 record(s)" silently, but which months, which files, and how to read them.
+            Browser.signIn(browser, base + "/console/search?subject=bob&from=2019-01-01&to=2019-01-31&tz=UTC", "auditor");
+            String notice = browser.findElement(By.id("archived-notice")).getText();
+            assertTrue(notice.contains("2019-01") && notice.contains("audit-archive-2019-01.jsonl (SHA-256 " + januarySha + ")")
+                    && notice.contains("quaestor-verify.jar verify audit-archive-2019-01.jsonl") && notice.contains("jq -c"), notice);
+            assertFalse(notice.contains("2019-02"), "only the months the search reaches: " + notice);
+            Browser.screenshot(browser, "console-search-archived.png", 900);
+            assertTrue(browser.findElements(By.cssSelector("#results tbody tr")).isEmpty());
+            browser.get(base + "/console/search?subject=bob&from=" + YearMonth.now(ZoneOffset.UTC).atDay(1) + "&tz=UTC");
+            assertTrue(browser.findElements(By.id("archived-notice")).isEmpty(), "a search of this month reaches no archive");
+
+            // The case's page: what the hold on bob kept, five records of January and five of February (archived by the second test).
+            browser.get(base + "/console/cases/" + heldCase);
+            var rows = browser.findElements(By.cssSelector("#held tbody tr"));
+            assertEquals(10, rows.size(), browser.findElement(By.id("held")).getText());
+            assertEquals(5, rows.stream().filter(r -> r.getText().contains(" 2019-01-")).count(), browser.findElement(By.id("held")).getText());
+            for (var row : rows) {
+                assertTrue(row.getText().startsWith(bobsHold + " ") && row.getText().contains("bob"), row.getText());
+            }
+
+            // A kept request of the archived month: found, with its records and a proof that verifies offline.
+            String kept;
+            try (Connection c = superuser(); var rs = c.createStatement().executeQuery("SELECT request_id FROM audit_held_record"
+                    + " WHERE hold_id = " + bobsHold + " ORDER BY seq LIMIT 1")) {
+                rs.next();
+                kept = rs.getString(1);
+            }
+            browser.get(base + "/console/requests/" + kept);
+            String held = browser.findElement(By.id("held-request")).getText();
+            assertTrue(held.contains("This request's month is archived") && held.contains("hold " + bobsHold + " of case " + heldCase),
+                    held);
+            Browser.screenshot(browser, "console-request-held.png", 700);
+            String cookies = browser.manage().getCookies().stream().map(k -> k.getName() + "=" + k.getValue())
+                    .collect(java.util.stream.Collectors.joining("; "));
+            var proof = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(base + "/console/requests/" + kept + "/proof")).header("Cookie", cookies).GET().build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, proof.statusCode(), proof.body());
+            Ran checked = verifier("check", Files.writeString(tmp.resolve(kept + ".tlog-proof"), proof.body()).toString(),
+                    "--trust", key.toString());
+            assertEquals(0, checked.exit(), checked.out());
+            assertTrue(checked.out().contains("bob"), checked.out());
+
+            // And it can be added to a case from there, as any other request.
+            new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("add-to-case"))).selectByValue(Long.toString(heldCase));
+            browser.findElement(By.id("add-to-case-button")).click();
+            Browser.waiting(browser).until(org.openqa.selenium.support.ui.ExpectedConditions.urlMatches("/console/cases/" + heldCase + "$"));
+            assertTrue(browser.findElement(By.id("requests")).getText().contains(kept + " 0 archived"),
+                    browser.findElement(By.id("requests")).getText());
+
+            // A request no hold kept: the page says where the archived months' files are.
+            String lost = "no-such-request-" + System.nanoTime();
+            browser.get(base + "/console/requests/" + lost);
+            String none = browser.findElement(By.id("no-record")).getText();
+            assertTrue(none.contains("Records up to the end of 2019-02 are archived") && none.contains("audit-archive-2019-02.jsonl")
+                    && none.contains(".request == \"" + lost + "\""), none);
+        } finally {
+            browser.quit();
+        }
     }
 }

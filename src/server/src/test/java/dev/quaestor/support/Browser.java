@@ -63,6 +63,22 @@ public final class Browser {
         wait.until(d -> d.getCurrentUrl().contains("/console"));
     }
 
+    /**
+     * Saves the page as {@code name} (a PNG, the window {@code height} pixels high) in the directory the system property
+     * {@code quaestor.screenshots} names; does nothing without it.
+     */
+    public static void screenshot(WebDriver driver, String name, int height) throws Exception {
+        String dir = System.getProperty("quaestor.screenshots");
+        if (dir == null || dir.isBlank()) {
+            return;
+        }
+        driver.manage().window().setSize(new Dimension(1360, height));
+        Thread.sleep(100); // the resized window lays itself out again
+        Files.createDirectories(Path.of(dir));
+        Files.write(Path.of(dir, name), ((org.openqa.selenium.TakesScreenshot) driver).getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+        driver.manage().window().setSize(new Dimension(1360, 900));
+    }
+
     public static WebDriverWait waiting(WebDriver driver) {
         return new WebDriverWait(driver, Duration.ofSeconds(20));
     }
