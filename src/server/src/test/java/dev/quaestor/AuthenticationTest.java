@@ -1,8 +1,10 @@
 package dev.quaestor;
 
+import dev.quaestor.support.Wait;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
@@ -71,11 +73,9 @@ class AuthenticationTest {
         given().contentType("application/json").header("Authorization", "Bearer " + forged).header("User-Agent", "probe-" + forged.hashCode())
                 .body(INIT).post("/mcp").then().statusCode(401);
         String ua = "probe-" + forged.hashCode();
-        AuditRow row = null;
-        for (int i = 0; i < 50 && row == null; i++) {
-            Thread.sleep(100);
-            row = AuditRow.first("user_agent = ?", ua);
-        }
+        AuditRow[] found = {null};
+        Wait.holdsWithin(Duration.ofSeconds(5), Duration.ofMillis(100), () -> (found[0] = AuditRow.first("user_agent = ?", ua)) != null);
+        AuditRow row = found[0];
         org.junit.jupiter.api.Assertions.assertNotNull(row, "the refusal was audited");
         org.junit.jupiter.api.Assertions.assertEquals("AUTHENTICATION", row.kind);
         org.junit.jupiter.api.Assertions.assertEquals("invalid-token", row.outcome);

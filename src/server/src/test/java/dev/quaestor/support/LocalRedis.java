@@ -38,18 +38,15 @@ public final class LocalRedis implements AutoCloseable {
         process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
+        boolean listening = Wait.holdsWithin(Duration.ofSeconds(10), Duration.ofMillis(50), () -> {
             try (var s = new Socket("127.0.0.1", port)) {
-                return;
+                return true;
             } catch (IOException notYet) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException(e);
-                }
+                return false;
             }
+        });
+        if (listening) {
+            return;
         }
         throw new IOException("redis-server did not start on port " + port + " (see " + log + ")");
     }

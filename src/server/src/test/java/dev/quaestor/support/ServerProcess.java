@@ -109,21 +109,20 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Waits until /q/health/ready says UP. */
     public void awaitReady(Duration within) throws Exception {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < deadline) {
+        boolean ready = Wait.holdsWithin(within, Duration.ofMillis(100), () -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException(name + " exited with " + process.exitValue() + " (see src/server/target/" + name + ".log)");
             }
             try {
                 var r = HTTP.send(HttpRequest.newBuilder(URI.create(url() + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(),
                         HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() == 200) {
-                    return;
-                }
+                return r.statusCode() == 200;
             } catch (IOException notYet) {
-                // not listening yet
+                return false; // not listening yet
             }
-            Thread.sleep(100);
+        });
+        if (ready) {
+            return;
         }
         throw new IllegalStateException(name + " was not ready within " + within + " (see src/server/target/" + name + ".log)");
     }

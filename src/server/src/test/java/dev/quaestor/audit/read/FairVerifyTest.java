@@ -1,11 +1,13 @@
 package dev.quaestor.audit.read;
 
+import dev.quaestor.support.Wait;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,9 +39,7 @@ class FairVerifyTest {
         });
         List<Integer> statuses = new ArrayList<>();
         try {
-            while (loops.get() < 3) {
-                Thread.sleep(10);
-            }
+            Wait.until("the looper asked three times", Duration.ofSeconds(120), Duration.ofMillis(10), () -> loops.get() >= 3);
             for (int i = 0; i < TRIES; i++) {
                 statuses.add(given().header("Authorization", "Bearer " + other).get("/audit/verify").then().extract().statusCode());
             }
