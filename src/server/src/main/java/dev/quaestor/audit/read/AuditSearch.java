@@ -3,10 +3,12 @@ package dev.quaestor.audit.read;
 import dev.quaestor.audit.config.AuditPools;
 import dev.quaestor.audit.record.AuditRecords;
 import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.audit.record.FieldHasher;
 import dev.quaestor.audit.record.LiveLog;
 
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,6 +16,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
 import java.util.Optional;
 
 /**
@@ -47,16 +51,22 @@ public class AuditSearch {
 
     static final String SELECT = "SELECT id, " + AuditRecords.COLUMN_LIST + " FROM audit_entry";
 
-    private final AgroalDataSource ds;
-    private final LiveLog log;
+    private final DataSource ds;
+    private final Supplier<FieldHasher> hasher;
 
+    @Inject
     AuditSearch(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, LiveLog log) {
+        this(ds, log::hasher);
+    }
+
+    /** Over any database holding the log, its hashed fields stored as {@code hasher} says (tests at volume). */
+    AuditSearch(DataSource ds, Supplier<FieldHasher> hasher) {
         this.ds = ds;
-        this.log = log;
+        this.hasher = hasher;
     }
 
     public Page search(AuditQuery q) {
-        var where = q.where(log.hasher());
+        var where = q.where(hasher.get());
         var args = new ArrayList<>(where.args());
         if (q.after() != null) {
             args.add(q.after());
@@ -83,7 +93,7 @@ public class AuditSearch {
 
     /** One page of the search, in the paging's order, from where it says; the query's own cursor and limit are not used. */
     public Window window(AuditQuery q, SearchPaging p) {
-        var where = q.where(log.hasher());
+        var where = q.where(hasher.get());
         var args = new ArrayList<>(where.args());
         if (p.from() == SearchPaging.From.AFTER || p.from() == SearchPaging.From.BEFORE) {
             args.add(p.id());
@@ -119,7 +129,7 @@ public class AuditSearch {
     }
 
     public Totals totals(AuditQuery q, int cap) {
-        var where = q.where(log.hasher());
+        var where = q.where(hasher.get());
         // One more than the cap is read, to tell whether there were more; the events are those of the first cap.
         String sql = "SELECT count(*), coalesce(sum(CASE WHEN n > " + cap + " THEN 0 WHEN kind = 'ATTEMPT_SUMMARY'"
                 + " AND event_count IS NOT NULL THEN event_count ELSE 1 END), 0) FROM (SELECT kind, event_count,"

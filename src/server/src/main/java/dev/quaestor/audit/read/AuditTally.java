@@ -1,16 +1,20 @@
 package dev.quaestor.audit.read;
 
 import dev.quaestor.audit.config.AuditPools;
+import dev.quaestor.audit.record.FieldHasher;
 import dev.quaestor.audit.record.LiveLog;
 
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
 
 /**
  * How often the reads a search matches happened, and how often reads were refused, grouped by subject, by URI or by
@@ -34,12 +38,18 @@ public class AuditTally {
             + "sum(CASE WHEN kind = 'ATTEMPT_SUMMARY' THEN coalesce(event_count, 1) WHEN kind = 'DECISION' AND (decision = 'DENY'"
             + " OR outcome = 'rate-limited') THEN 1 ELSE 0 END) AS refused";
 
-    private final AgroalDataSource ds;
-    private final LiveLog log;
+    private final DataSource ds;
+    private final Supplier<FieldHasher> hasher;
 
+    @Inject
     AuditTally(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, LiveLog log) {
+        this(ds, log::hasher);
+    }
+
+    /** Over any database holding the log, its hashed fields stored as {@code hasher} says (tests at volume). */
+    AuditTally(DataSource ds, Supplier<FieldHasher> hasher) {
         this.ds = ds;
-        this.log = log;
+        this.hasher = hasher;
     }
 
     /**
@@ -49,7 +59,7 @@ public class AuditTally {
     public List<Count> tally(AuditQuery q, By by, String zone, int limit) {
         var reads = new AuditQuery(q.subject(), q.client(), q.tenant(), q.uriPrefix(), "read", q.decision(), q.outcome(), q.kind(),
                 q.exceptKind(), q.from(), q.to(), null, limit);
-        var where = reads.where(log.hasher());
+        var where = reads.where(hasher.get());
         var args = new ArrayList<Object>();
         String key = switch (by) {
             case SUBJECT -> "subject";
