@@ -99,7 +99,7 @@ public final class SignedNote {
                 throw new Refused("malformed note: a signature is not canonical base64 of at least 5 bytes");
             }
             int id = ByteBuffer.wrap(field, 0, 4).getInt();
-            VerifierKey key = find(trusted, name, id);
+            VerifierKey key = trusted.stream().filter(k -> k.keyId() == id && k.name().equals(name)).findFirst().orElse(null);
             if (key == null || !seen.add(key)) {
                 continue; // someone we were not asked to trust, or a repeat
             }
@@ -110,7 +110,8 @@ public final class SignedNote {
             verified.add(key);
         }
         if (verified.isEmpty()) {
-            throw new Refused(Refused.Reason.UNTRUSTED, "no signature by a trusted key (signed by: " + signers(lines) + ")");
+            String signers = String.join(", ", signerIds("\n\n" + String.join("\n", lines) + "\n"));
+            throw new Refused(Refused.Reason.UNTRUSTED, "no signature by a trusted key (signed by: " + signers + ")");
         }
         return new Opened(text, List.copyOf(verified));
     }
@@ -138,19 +139,6 @@ public final class SignedNote {
             }
         }
         return out;
-    }
-
-    private static String signers(String[] lines) {
-        return String.join(", ", signerIds("\n\n" + String.join("\n", lines) + "\n"));
-    }
-
-    private static VerifierKey find(Collection<VerifierKey> trusted, String name, int id) {
-        for (VerifierKey k : trusted) {
-            if (k.keyId() == id && k.name().equals(name)) {
-                return k;
-            }
-        }
-        return null;
     }
 
     public static boolean hasControl(String s) {
