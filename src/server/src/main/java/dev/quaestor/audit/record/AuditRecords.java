@@ -60,7 +60,7 @@ public final class AuditRecords {
 
     /** Where the stored hash and a version-1 record's link are in {@link #COLUMNS}. */
     public static final int HASH = RecordField.values().length;
-    static final int PREV = HASH + 1;
+    public static final int PREV = HASH + 1;
 
     static {
         for (RecordField f : RecordField.values()) {

@@ -21,7 +21,8 @@ public final class RecordText {
 
     private final String[] values;
 
-    RecordText(String[] values) {
+    /** A record's columns in {@link AuditRecords#COLUMNS}' order (the benchmarks build version-1 records so). */
+    public RecordText(String[] values) {
         this.values = values;
     }
 
