@@ -338,7 +338,8 @@ class RetentionJobTest {
             Browser.signIn(browser, base + "/console/search?subject=bob&from=2019-01-01&to=2019-01-31&tz=UTC", "auditor");
             String notice = browser.findElement(By.id("archived-notice")).getText();
             assertTrue(notice.contains("2019-01") && notice.contains("audit-archive-2019-01.jsonl (SHA-256 " + januarySha + ")")
-                    && notice.contains("quaestor-verify.jar verify audit-archive-2019-01.jsonl") && notice.contains("jq -c"), notice);
+                    && notice.contains("quaestor-verify.jar verify audit-archive-2019-01.jsonl")
+                    && notice.contains("jq -c 'select(.type == \"record\" and .subject == \"bob\")' audit-archive-2019-01.jsonl"), notice);
             assertFalse(notice.contains("2019-02"), "only the months the search reaches: " + notice);
             Browser.screenshot(browser, "console-search-archived.png", 900);
             assertTrue(browser.findElements(By.cssSelector("#results tbody tr")).isEmpty());
