@@ -53,6 +53,8 @@ class ConsoleScreenshots {
         Files.writeString(annotation, "commit 1a2b3c4: clinicians may read the console fixtures\n");
         Files.writeString(added, ConsoleBrowserTest.CHANGED_POLICY);
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        // bob is refused by the admin API: a finding of today's review, marked before it is signed off.
+        RestAssured.given().header("Authorization", "Bearer " + TestIssuer.tokenFor("bob")).get("/admin/policy").then().statusCode(403);
         reviews.reviewDay(today);
         WebDriver d = Browser.start();
         try {
@@ -76,9 +78,22 @@ class ConsoleScreenshots {
             shot(d, out, "console-policy-history.png", 800);
             d.findElements(By.cssSelector("#activations tbody tr")).get(0).findElement(By.partialLinkText("diff from")).click();
             shot(d, out, "console-policy-diff.png", 700);
+            d.get(base + "/console/reviews");
+            shot(d, out, "console-reviews.png", 900);
             d.get(base + "/console/reviews/" + today);
-            if (!d.findElements(By.name("note")).isEmpty()) {
-                d.findElement(By.name("note")).sendKeys("Checked alice's reads outside working hours: an on-call night, approved in advance.");
+            for (var row : d.findElements(By.cssSelector("#findings tbody tr"))) {
+                if (!row.getText().contains("bob") || row.findElements(By.className("mark-form")).isEmpty()) {
+                    continue;
+                }
+                var form = row.findElement(By.className("mark-form"));
+                form.findElement(By.name("note")).sendKeys("Asked bob: he opened the admin page by mistake.");
+                new org.openqa.selenium.support.ui.Select(form.findElement(By.name("mark"))).selectByValue("dismissed");
+                form.findElement(By.tagName("button")).click();
+                Browser.waiting(d).until(ExpectedConditions.presenceOfElementLocated(By.id("review-state")));
+                break;
+            }
+            if (!d.findElements(By.cssSelector("#sign-off-form textarea")).isEmpty()) {
+                d.findElement(By.cssSelector("#sign-off-form textarea")).sendKeys("Checked the day's findings: bob's refusal was a mistaken click; nothing to follow up.");
                 d.findElement(By.id("sign-off")).click();
                 Browser.waiting(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("review-state"), "signed off"));
             }
