@@ -18,7 +18,6 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -109,8 +108,7 @@ public class DailyReview {
         List<Finding> findings = queries.findings(day);
         Report report = verifier.verify();
         boolean ok = report.ok();
-        String integrity = ok ? report.records() + " records in " + report.logs().size() + " log(s) verified"
-                : report.problems().stream().map(p -> p.log() + " seq " + p.seq() + ": " + p.message()).collect(Collectors.joining("; "));
+        String integrity = IntegrityLine.of(report, clock.instant());
         if (!ok) {
             findings.add(Finding.of(Category.INTEGRITY, null, report.problems().size(), integrity));
         }
