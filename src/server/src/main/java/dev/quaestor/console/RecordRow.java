@@ -64,6 +64,11 @@ public record RecordRow(AuditRow row, ZoneId zone) {
         return text(row.client());
     }
 
+    /** The MCP client's declared {@code name/version} ({@code clientInfo}), empty when it declared none. */
+    public String clientInfo() {
+        return text(row.clientInfo());
+    }
+
     public String action() {
         return text(row.action());
     }

@@ -12,21 +12,33 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The two timelines an investigation starts from: who read this resource, and what did this subject read.
- * Reads are the {@code OUTCOME} records of {@code read} requests that served content; with refusals, the
- * denied and rate-limited {@code DECISION} records too.
+ * The two timelines an investigation starts from: who read what is under a URI prefix (a file, or a folder and
+ * everything in it), and what a subject read; each over a range of dates read in the reader's time zone (the last
+ * 30 days unless one is given), newest first. Reads are the {@code OUTCOME} records of {@code read} requests; with
+ * refusals, the denied and rate-limited {@code DECISION} records and the summaries of refused attempts too.
  */
 @Path("/console/timeline")
 @Produces(MediaType.TEXT_HTML)
 public class TimelineResource {
 
-    /** What a timeline shows: its mode (resource or subject), the value asked for, and the rows. */
+    /**
+     * What a timeline shows: its mode (resource or subject), the value asked for, the range (as typed, and its ends
+     * in the reader's zone), how many records it found, the newest {@link #LIMIT} of them, or why there are none.
+     */
     @TemplateData
-    public record TimelinePage(String mode, String heading, String value, boolean refusals, List<RecordRow> rows, boolean more) {
+    public record TimelinePage(String mode, String heading, String value, boolean refusals, String from, String to, String zone,
+            ShownTime start, ShownTime end, String error, long found, List<RecordRow> rows, List<RangePreset> presets) {
+
+        public boolean more() {
+            return found > rows.size();
+        }
     }
 
     @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
@@ -35,73 +47,104 @@ public class TimelineResource {
     }
 
     static final int LIMIT = 500;
+    /** The range when none is given. */
+    static final String DEFAULT_FROM = "-30d";
 
     private final AuditStream records;
     private final ConsoleAccess access;
     private final ConsolePage page;
+    private final TimeZones zones;
 
-    TimelineResource(AuditStream records, ConsoleAccess access, ConsolePage page) {
+    TimelineResource(AuditStream records, ConsoleAccess access, ConsolePage page, TimeZones zones) {
         this.records = records;
         this.access = access;
         this.page = page;
+        this.zones = zones;
     }
 
     @GET
     @Path("resource")
-    public TemplateInstance resource(@QueryParam("uri") String uri, @QueryParam("refusals") boolean refusals) {
-        access.view(ConsoleAccess.Area.AUDIT, "console/timeline/resource", "uri=" + uri);
-        return render("resource", "Who read " + (uri == null ? "this resource" : uri), uri, refusals,
-                rows(null, uri, refusals));
+    public TemplateInstance resource(@QueryParam("uri") String uri, @QueryParam("refusals") boolean refusals,
+            @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("tz") String tz) {
+        access.view(ConsoleAccess.Area.AUDIT, "console/timeline/resource", "uri=" + uri + range(from, to));
+        return render("resource", "Who read " + (blank(uri) == null ? "this resource" : uri.trim()), null, uri, refusals, from, to, tz);
     }
 
     @GET
     @Path("subject")
-    public TemplateInstance subject(@QueryParam("subject") String subject, @QueryParam("refusals") boolean refusals) {
-        access.view(ConsoleAccess.Area.AUDIT, "console/timeline/subject", "subject=" + subject);
-        return render("subject", "What " + (subject == null ? "this subject" : subject) + " read", subject, refusals,
-                rows(subject, null, refusals));
+    public TemplateInstance subject(@QueryParam("subject") String subject, @QueryParam("refusals") boolean refusals,
+            @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("tz") String tz) {
+        access.view(ConsoleAccess.Area.AUDIT, "console/timeline/subject", "subject=" + subject + range(from, to));
+        return render("subject", "What " + (blank(subject) == null ? "this subject" : subject.trim()) + " read", subject, null,
+                refusals, from, to, tz);
     }
 
-    private TemplateInstance render(String mode, String heading, String value, boolean refusals, List<RecordRow> rows) {
-        boolean more = rows.size() > LIMIT;
-        return Templates.timeline(page.chrome(heading), new TimelinePage(mode, heading, value == null ? "" : value, refusals,
-                more ? rows.subList(0, LIMIT) : rows, more));
-    }
-
-    /** Reads (and refusals), oldest first; one more than {@link #LIMIT} to tell whether there are more. */
-    private List<RecordRow> rows(String subject, String uri, boolean refusals) {
-        if ((subject == null || subject.isBlank()) && (uri == null || uri.isBlank())) {
-            return List.of();
-        }
-        var out = new ArrayList<RecordRow>();
-        String s = blank(subject);
-        String u = blank(uri);
+    private TemplateInstance render(String mode, String heading, String subject, String uri, boolean refusals, String from,
+            String to, String tz) {
+        String typedFrom = from == null ? DEFAULT_FROM : from.trim();
+        String typedTo = to == null ? "" : to.trim();
+        ZoneId zone = zones.of(access.identity().subject());
+        String error = null;
+        Instant start = null;
+        Instant end = null;
+        Found found = new Found(0, List.of());
         try {
-            records.stream(new AuditQuery(s, null, null, u, "read", null, null, null, null, null, null, LIMIT), false, r -> {
-                if (u != null && !u.equals(r.uri())) {
-                    return;
-                }
-                boolean read = r.kind() == AuditEvent.Kind.OUTCOME;
-                boolean refused = r.kind() == AuditEvent.Kind.DECISION
-                        && (r.decision() == AuditRow.Decision.DENY || "rate-limited".equals(r.outcome()));
-                if (read || (refusals && refused)) {
-                    out.add(new RecordRow(r));
-                    if (out.size() > LIMIT) {
-                        throw new Enough();
-                    }
-                }
-            });
-        } catch (Enough enough) {
-            // one more than shown: the page says there are more
+            zone = blank(tz) == null ? zone : TimeZones.parse(tz.trim());
+            start = typedFrom.isEmpty() ? null : TypedTime.parse(typedFrom, zone, false, "from");
+            end = typedTo.isEmpty() ? null : TypedTime.parse(typedTo, zone, true, "to");
+            if (start != null && end != null && !start.isBefore(end)) {
+                throw new IllegalArgumentException("'from' (" + typedFrom + ") is not before 'to' (" + typedTo + ")");
+            }
+            found = newest(blank(subject), blank(uri), refusals, start, end, zone);
+        } catch (IllegalArgumentException e) {
+            error = e.getMessage();
         }
-        return out;
+        String value = mode.equals("resource") ? uri : subject;
+        return Templates.timeline(page.chrome(heading), new TimelinePage(mode, heading, value == null ? "" : value.trim(), refusals,
+                typedFrom, typedTo, zone.getId(), ShownTime.of(start, zone), ShownTime.of(end, zone), error, found.count(),
+                found.rows(), RangePreset.ALL));
     }
 
-    /** Stops reading the cursor once the page is full. */
-    private static final class Enough extends RuntimeException {
-        Enough() {
-            super(null, null, false, false);
+    /** How many records the timeline found, and the newest {@link #LIMIT} of them, newest first. */
+    private record Found(long count, List<RecordRow> rows) {
+    }
+
+    /**
+     * The reads (and refusals) of the range, counted as they are read oldest first; the newest {@link #LIMIT} are
+     * kept. The range bounds what is read.
+     */
+    private Found newest(String subject, String uriPrefix, boolean refusals, Instant from, Instant to, ZoneId zone) {
+        if (subject == null && uriPrefix == null) {
+            return new Found(0, List.of());
         }
+        var kept = new ArrayDeque<AuditRow>(LIMIT + 1);
+        long[] count = {0};
+        records.stream(new AuditQuery(subject, null, null, uriPrefix, "read", null, null, null, from, to, null, LIMIT), false, r -> {
+            if (shown(r, refusals)) {
+                count[0]++;
+                kept.addLast(r);
+                if (kept.size() > LIMIT) {
+                    kept.removeFirst();
+                }
+            }
+        });
+        var rows = new ArrayList<RecordRow>(kept.size());
+        kept.descendingIterator().forEachRemaining(r -> rows.add(new RecordRow(r, zone)));
+        return new Found(count[0], rows);
+    }
+
+    /** Whether a record is a read that served content, or (with {@code refusals}) a refused read. */
+    static boolean shown(AuditRow r, boolean refusals) {
+        if (r.kind() == AuditEvent.Kind.OUTCOME) {
+            return true;
+        }
+        boolean refused = r.isSummary() || (r.kind() == AuditEvent.Kind.DECISION
+                && (r.decision() == AuditRow.Decision.DENY || "rate-limited".equals(r.outcome())));
+        return refusals && refused;
+    }
+
+    private static String range(String from, String to) {
+        return (blank(from) == null ? "" : " from=" + from.trim()) + (blank(to) == null ? "" : " to=" + to.trim());
     }
 
     private static String blank(String s) {

@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -17,6 +18,8 @@ import java.util.List;
  * {@code 23.11.2026}, {@code 2026-11-23 08:00}, {@code 2026-11-23T08:00:30}, {@code 23.11.2026 08:00}; with an offset
  * or {@code Z} ({@code 2026-11-23T08:00+01:00}) the offset decides and the zone is not used. A date alone is the start
  * of that day, or, as the end of a range, the end of it (the next midnight), so that "to 23.11.2026" takes that day in.
+ * A time relative to now ({@link RelativeTime}: {@code -7d}, {@code last 7 days}, {@code today}) is read at the moment
+ * the page is asked for.
  */
 final class TypedTime {
 
@@ -41,7 +44,16 @@ final class TypedTime {
      * {@link IllegalArgumentException} naming the field ({@code what}) and the forms accepted.
      */
     static Instant parse(String text, ZoneId zone, boolean end, String what) {
+        return parse(text, zone, end, what, Clock.systemUTC());
+    }
+
+    /** As {@link #parse(String, ZoneId, boolean, String)}, a relative time read at {@code clock}'s now. */
+    static Instant parse(String text, ZoneId zone, boolean end, String what, Clock clock) {
         String t = text.trim();
+        var relative = RelativeTime.parse(t, zone, end, clock);
+        if (relative.isPresent()) {
+            return relative.get();
+        }
         try {
             return OffsetDateTime.parse(t.replace(' ', 'T')).toInstant();
         } catch (DateTimeParseException e) {
@@ -63,6 +75,7 @@ final class TypedTime {
             }
         }
         throw new IllegalArgumentException("'" + what + "' is not a date or time: \"" + t + "\". Use 2026-11-23, 23.11.2026, "
-                + "2026-11-23 08:00 or 23.11.2026 08:00 (read in " + zone.getId() + "), or give an offset: 2026-11-23T08:00+01:00");
+                + "2026-11-23 08:00 or 23.11.2026 08:00 (read in " + zone.getId() + "), give an offset: 2026-11-23T08:00+01:00, "
+                + "or a time relative to now: -1h, -7d, last 7 days, today, yesterday");
     }
 }

@@ -46,8 +46,7 @@ class ConsoleWhoReadBrowserTest {
     }
 
     private static void read(String token, String session, String uri) {
-        Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + uri + "\"}}")
-                .statusCode(200);
+        Rpc.read(token, session, uri).statusCode(200);
     }
 
     /** The row of a table whose first cell is {@code key}. */

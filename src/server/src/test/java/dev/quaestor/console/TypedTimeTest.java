@@ -44,8 +44,25 @@ class TypedTimeTest {
     }
 
     @Test
+    void aTimeRelativeToNowIsReadWhenThePageIsAsked() {
+        var clock = java.time.Clock.fixed(Instant.parse("2026-11-29T10:30:00Z"), ZoneOffset.UTC); // 11:30 in Zurich
+        assertEquals(Instant.parse("2026-11-22T10:30:00Z"), TypedTime.parse("-7d", ZURICH, false, "from", clock));
+        assertEquals(Instant.parse("2026-11-22T10:30:00Z"), TypedTime.parse("last 7 days", ZURICH, false, "from", clock));
+        assertEquals(Instant.parse("2026-11-22T10:30:00Z"), TypedTime.parse("7 days ago", ZURICH, false, "from", clock));
+        assertEquals(Instant.parse("2026-11-29T09:30:00Z"), TypedTime.parse("last hour", ZURICH, false, "from", clock));
+        assertEquals(Instant.parse("2026-11-29T10:00:00Z"), TypedTime.parse("-30m", ZURICH, false, "from", clock));
+        assertEquals(Instant.parse("2026-11-29T10:30:00Z"), TypedTime.parse("now", ZURICH, true, "to", clock));
+        // Days are the reader's: today in Zurich began at 23:00 UTC the day before, and as an end it is the next midnight.
+        assertEquals(Instant.parse("2026-11-28T23:00:00Z"), TypedTime.parse("today", ZURICH, false, "from", clock));
+        assertEquals(Instant.parse("2026-11-29T23:00:00Z"), TypedTime.parse("Today", ZURICH, true, "to", clock));
+        assertEquals(Instant.parse("2026-11-27T23:00:00Z"), TypedTime.parse("yesterday", ZURICH, false, "from", clock));
+        assertEquals(Instant.parse("2026-11-28T23:00:00Z"), TypedTime.parse("yesterday", ZURICH, true, "to", clock));
+        assertThrows(IllegalArgumentException.class, () -> TypedTime.parse("-7y", ZURICH, false, "from", clock));
+    }
+
+    @Test
     void aBadDateNamesTheFieldTheZoneAndTheFormsAccepted() {
-        var e = assertThrows(IllegalArgumentException.class, () -> TypedTime.parse("yesterday", ZURICH, false, "from"));
+        var e = assertThrows(IllegalArgumentException.class, () -> TypedTime.parse("the day before", ZURICH, false, "from"));
         assertTrue(e.getMessage().contains("'from'") && e.getMessage().contains("Europe/Zurich") && e.getMessage().contains("23.11.2026"),
                 e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> TypedTime.parse("31.02.2026", ZURICH, false, "to"));

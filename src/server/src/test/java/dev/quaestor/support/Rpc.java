@@ -28,4 +28,9 @@ public final class Rpc {
     public static ValidatableResponse call(String token, String session, String body) {
         return as(token).header("Mcp-Session-Id", session).body(body).post("/mcp").then();
     }
+
+    /** A {@code resources/read} of {@code uri}. */
+    public static ValidatableResponse read(String token, String session, String uri) {
+        return call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + uri + "\"}}");
+    }
 }
