@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * A record field as a request's page shows it: a label a compliance officer reads, beside the format's own name
- * (docs/audit-format.md), so that either can be looked up; instants are kept on one line. The fields, their names,
+ * (docs/audit-format.md), so that either can be looked up, codes (errors, decisions, outcomes) with what they mean;
+ * instants are kept on one line. The fields, their names,
  * order and kinds are the format's ({@link RecordField}); only the labels are written here.
  */
 @TemplateData
@@ -36,13 +37,30 @@ public record FieldLabel(String name, String label, boolean time) {
             "-32600", "invalid request", "-32601", "unknown method", "-32602", "invalid parameters (e.g. a URI not in canonical form)",
             "-32603", "internal error");
 
-    /** The field's value as the page shows it: an error code with what it means. */
+    /** What the policy's decisions mean. */
+    private static final Map<String, String> DECISIONS = Map.of(
+            "ALLOW", "the policy allowed it", "DENY", "the policy refused it",
+            "FILTER", "the policy allowed it and left out what the caller may not see");
+
+    /** What the outcomes on record mean: what actually happened once the policy had decided. */
+    static final Map<String, String> OUTCOMES = Map.ofEntries(
+            Map.entry("ok", "done"), Map.entry("refused", "refused by the policy; nothing served"),
+            Map.entry("rate-limited", "refused: the rate limit was reached; nothing served"),
+            Map.entry("rate-limit-unavailable", "refused: the rate limiter could not be asked, so it refused; nothing served"),
+            Map.entry("not-found", "no such resource; nothing served"), Map.entry("timeout", "the content's source did not answer in time"),
+            Map.entry("busy", "refused: too many at once"), Map.entry("forbidden", "refused: no role for it"),
+            Map.entry("invalid", "refused: the request was not valid"), Map.entry("activated", "a policy revision became active"));
+
+    /** The field's value as the page shows it: an error code, a decision or an outcome with what it means. */
     String shown(String value) {
-        if (name.equals(RecordField.ERROR.formatName()) && !value.isEmpty()) {
-            String meaning = ERRORS.get(value);
-            return meaning == null ? value : value + " (" + meaning + ")";
+        if (value.isEmpty()) {
+            return value;
         }
-        return value;
+        Map<String, String> meanings = name.equals(RecordField.ERROR.formatName()) ? ERRORS
+                : name.equals(RecordField.DECISION.formatName()) ? DECISIONS
+                : name.equals(RecordField.OUTCOME.formatName()) ? OUTCOMES : Map.of();
+        String meaning = meanings.get(value);
+        return meaning == null ? value : value + " (" + meaning + ")";
     }
 
     private static List<FieldLabel> all() {

@@ -49,6 +49,11 @@ public class RequestResource {
             List<ProvenTo> provenTo, List<FieldLabel> fields, List<CaseSummary> cases, List<HeldRecords.Held> held,
             List<ArchivedMonths.Archive> archived) {
 
+        /** What the policy decided and what actually happened, in one sentence (null without a decision). */
+        public String story() {
+            return WhatHappened.of(decision, outcome);
+        }
+
         /** Whether a checkpoint the records are proven to carries a time-stamp. */
         public boolean anchored() {
             return provenTo.stream().anyMatch(c -> !c.extensions().isEmpty());

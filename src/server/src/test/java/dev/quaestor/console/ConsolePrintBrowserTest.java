@@ -1,15 +1,14 @@
 package dev.quaestor.console;
 
 import dev.quaestor.support.Browser;
+import dev.quaestor.support.PdfText;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.PrintsPage;
@@ -30,7 +29,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ConsolePrintBrowserTest {
 
     private static final String SUMMARY = "file:///docs/trials/onco-734/summary.md";
-    private static final Pattern PAGE = Pattern.compile("/Type\\s*/Page(?!s)");
 
     @Inject
     dev.quaestor.audit.AuditLog audit;
@@ -63,8 +61,18 @@ class ConsolePrintBrowserTest {
             options.setPageSize(new PageSize(29.7, 21.0)); // A4, in centimetres: height, width
             options.setBackground(true);
             byte[] pdf = Base64.getDecoder().decode(((PrintsPage) browser).print(options).getContent());
-            long pages = PAGE.matcher(new String(pdf, StandardCharsets.ISO_8859_1)).results().count();
+            var printed = PdfText.of(pdf);
+            long pages = printed.pages();
             assertEquals(1, pages, "one A4 page");
+            // On paper, as the PDF's own text: the SHA-256 of the bytes served, the checkpoint's root and size, the
+            // deciding rule in the policy text, the sentence of what happened; no navigation.
+            String paper = printed.text().replaceAll("\\s", "");
+            String root = browser.findElement(By.cssSelector("#checkpoint .mono:nth-of-type(2)")).getText();
+            assertTrue(paper.contains(sha256), "the SHA-256 is in the PDF's text: " + paper);
+            assertTrue(paper.contains(root) && paper.contains("Proventothecheckpoint"), "the checkpoint is in the PDF's text: " + paper);
+            assertTrue(paper.contains("-id:pi-read-trials"), "the deciding rule is in the PDF's text: " + paper);
+            assertTrue(paper.contains("Whathappened:Thepolicyallowedthisread"), paper);
+            assertFalse(paper.contains("Whoreadwhat") || paper.contains("Signout"), "no navigation in the PDF: " + paper);
 
             // What the printout holds: the page in print media.
             ((HasCdp) browser).executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", "print"));
