@@ -1,5 +1,9 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.AuditEvent;
+import dev.quaestor.audit.AuditQuery;
+import dev.quaestor.audit.AuditSearch;
+import dev.quaestor.audit.SearchPaging;
 import dev.quaestor.policy.PolicyChange;
 import dev.quaestor.policy.PolicyStore;
 import dev.quaestor.policy.history.Activation;
@@ -21,7 +25,8 @@ import java.util.Map;
 
 /**
  * Policy status and history, for the auditor and administrator roles: the active revision and its state, every
- * activation (when, where, how, with its annotation), each stored revision's files, and a diff of any two.
+ * activation (when, where, how, with its annotation), every refused reload (the set that failed validation, each
+ * problem's file and line), each stored revision's files, and a diff of any two.
  */
 @Path("/console/policy")
 @Produces(MediaType.TEXT_HTML)
@@ -35,7 +40,7 @@ public class PolicyResource {
     /** What the policy page shows. */
     @TemplateData
     public record PolicyPage(String revision, List<String> files, int rules, int limits, int tests, PolicyChange refusal,
-            List<String> refusalErrors, List<Activation> activations, List<StoredRevision> revisions) {
+            List<String> refusalErrors, List<Activation> activations, List<StoredRevision> revisions, List<RefusedReload> refused) {
     }
 
     @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
@@ -49,13 +54,17 @@ public class PolicyResource {
     }
 
     static final int HISTORY = 500;
+    /** The most refused reloads the page lists, newest first. */
+    static final int REFUSED = 100;
 
     private final PolicyStore store;
+    private final AuditSearch records;
     private final ConsoleAccess access;
     private final ConsolePage page;
 
-    PolicyResource(PolicyStore store, ConsoleAccess access, ConsolePage page) {
+    PolicyResource(PolicyStore store, AuditSearch records, ConsoleAccess access, ConsolePage page) {
         this.store = store;
+        this.records = records;
         this.access = access;
         this.page = page;
     }
@@ -70,7 +79,15 @@ public class PolicyResource {
                 .call(() -> StoredRevision.<StoredRevision>list("order by firstSeen desc"));
         return Templates.policy(page.chrome("Policy"), new PolicyPage(set.revision(), set.files(), set.rules().size(),
                 set.limits().size(), set.tests().size(), refusal,
-                refusal == null ? List.of() : refusal.errors().stream().map(Object::toString).toList(), activations, revisions));
+                refusal == null ? List.of() : refusal.errors().stream().map(Object::toString).toList(), activations, revisions,
+                refused()));
+    }
+
+    /** The refused reloads on record ({@code POLICY} records with outcome {@code refused}), newest first. */
+    private List<RefusedReload> refused() {
+        var q = new AuditQuery(null, null, null, null, null, null, "refused", AuditEvent.Kind.POLICY.name(), null, null, null, REFUSED);
+        return records.window(q, new SearchPaging(true, REFUSED, SearchPaging.From.FIRST, 0)).records().stream()
+                .map(RefusedReload::of).toList();
     }
 
     @GET
