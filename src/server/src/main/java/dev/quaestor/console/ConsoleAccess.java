@@ -127,8 +127,9 @@ public class ConsoleAccess {
         }
         if (attempt.place() == null) {
             long after = attempt.refusal().retryAfterSeconds();
+            String again = rc.request().method() == io.vertx.core.http.HttpMethod.GET ? rc.request().uri() : null;
             throw new ConsoleRefusal(429, "Too many at once: " + attempt.refusal().reason() + ". Nothing was started; try again in "
-                    + after + " seconds.", id, after);
+                    + after + " seconds.", id, after, again != null && again.startsWith("/console/") ? again : null);
         }
         return new Held(id, attempt.place());
     }

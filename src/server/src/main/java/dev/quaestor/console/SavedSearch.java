@@ -11,7 +11,11 @@ import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.List;
 
-/** A search a reviewer named and kept: the search page's query string, visible to its owner only. */
+/**
+ * A search a reviewer named and kept: the search page's query string, its dates as typed (a relative range, such as
+ * {@code from=-7d}, stays relative); visible to its owner, and to the other officers when shared. Only its owner
+ * removes it.
+ */
 @Entity
 @Table(name = "saved_search")
 @TemplateData
@@ -30,10 +34,15 @@ public class SavedSearch extends PanacheEntityBase {
     @Column(nullable = false)
     public String query;
 
+    /** Whether the other officers see it too. */
+    @Column(nullable = false)
+    public boolean shared;
+
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
 
-    public static List<SavedSearch> of(String owner) {
-        return list("owner = ?1 order by name, id", owner);
+    /** The searches {@code subject} sees: their own and those shared by others. */
+    public static List<SavedSearch> visibleTo(String subject) {
+        return list("owner = ?1 or shared = true order by name, id", subject);
     }
 }

@@ -143,6 +143,20 @@ public class SearchForm extends AuditFilters {
         return (q.isEmpty() ? "" : q + "&") + "tz=" + URLEncoder.encode(zone.getId(), StandardCharsets.UTF_8);
     }
 
+    /** As {@link #queryStringIn(ZoneId)}, over the range {@code from} to {@code to} (either empty: open) instead of the form's. */
+    public String queryStringOver(String from, String to, ZoneId zone) {
+        var m = new LinkedHashMap<>(filters());
+        m.remove("from");
+        m.remove("to");
+        put(m, "from", from);
+        put(m, "to", to);
+        m.putAll(display());
+        m.put("tz", zone.getId());
+        var j = new StringJoiner("&");
+        m.forEach((k, v) -> j.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        return j.toString();
+    }
+
     /** The zone the form's dates are read in: the one it names, else {@code reader}'s. */
     public ZoneId zone(ZoneId reader) {
         return blank(tz) ? reader : TimeZones.parse(tz.trim());

@@ -25,7 +25,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The search page (filters, paging, exports of the search) and saved searches. */
+/**
+ * The search page (filters, paging, range presets, exports of the search) and saved searches, each kept for its owner
+ * or shared with the other officers; a saved search keeps its dates as typed, so a relative range stays relative.
+ */
 @Path("/console")
 @Produces(MediaType.TEXT_HTML)
 public class SearchResource {
@@ -37,7 +40,13 @@ public class SearchResource {
      */
     @TemplateData
     public record SearchPage(SearchForm form, Display display, List<RecordRow> records, String error, AuditSearch.Totals totals,
-            long pageEvents, Links links, Choices choices, List<SavedSearch> saved, List<ArchivedMonths.Archive> archived) {
+            long pageEvents, Links links, Choices choices, List<SavedSearch> saved, List<ArchivedMonths.Archive> archived, String me,
+            List<Range> ranges) {
+    }
+
+    /** A range preset as a link: the search over it. */
+    @TemplateData
+    public record Range(String name, String href) {
     }
 
     /**
@@ -130,9 +139,13 @@ public class SearchResource {
             error = e.getMessage();
         }
         var display = new Display(size, zone.getId(), form.queryStringIn(zone), form.queryString());
+        ZoneId rangeZone = zone;
+        var ranges = RangePreset.ALL.stream()
+                .map(p -> new Range(p.name(), "/console/search?" + form.queryStringOver(p.from(), p.to(), rangeZone))).toList();
+        String me = access.identity().subject();
         return Templates.search(page.chrome("Search"), new SearchPage(form, display, rows, error, totals,
                 rows.stream().mapToLong(RecordRow::events).sum(), links, CHOICES,
-                QuarkusTransaction.requiringNew().call(() -> SavedSearch.of(access.identity().subject())), archived));
+                QuarkusTransaction.requiringNew().call(() -> SavedSearch.visibleTo(me)), archived, me, ranges));
     }
 
     /** Keeps the time zone the caller reads times in, and shows the search again in it. */
@@ -160,9 +173,11 @@ public class SearchResource {
 
     @POST
     @Path("searches")
-    public Response save(@FormParam("csrf") String csrf, @FormParam("name") String name, @FormParam("query") String query) {
+    public Response save(@FormParam("csrf") String csrf, @FormParam("name") String name, @FormParam("query") String query,
+            @FormParam("shared") String shared) {
         page.checkCsrf(csrf, "console/search/save");
-        access.view(ConsoleAccess.Area.AUDIT, "console/search/save", "name=" + name + " query=" + query);
+        boolean share = "true".equals(shared);
+        access.view(ConsoleAccess.Area.AUDIT, "console/search/save", "name=" + name + " query=" + query + (share ? " shared" : ""));
         if (name == null || name.isBlank() || name.length() > 128 || query == null || query.length() > 4096) {
             return Response.status(400).type(MediaType.TEXT_PLAIN).entity("a name (up to 128 characters) is required").build();
         }
@@ -171,6 +186,7 @@ public class SearchResource {
             s.owner = access.identity().subject();
             s.name = name.strip();
             s.query = query;
+            s.shared = share;
             s.createdAt = Instant.now();
             s.persist();
         });

@@ -5,9 +5,9 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 /**
- * How many long reads of the audit log (exports, verifies and evidence bundles, from the API and the console) this replica runs at
- * once, overall and per member of staff; past a cap the call gets 429 with {@code Retry-After}, and is recorded. A verify
- * that finds every verify place taken waits its turn in a short queue first.
+ * How many long reads of the audit log (exports, verifies and evidence bundles, from the API and the console) this
+ * replica runs at once, overall and per member of staff; past a cap the call gets 429 with {@code Retry-After}, and is
+ * recorded. An export or a verify that finds every place of its kind taken waits its turn in a short queue first.
  */
 @ConfigMapping(prefix = "quaestor.audit.long-reads")
 public interface LongReadConfig {
@@ -19,6 +19,17 @@ public interface LongReadConfig {
     /** Exports one member of staff (one subject) runs at once. */
     @WithDefault("2")
     int exportsPerPerson();
+
+    /**
+     * Exports that may wait for the export places of this replica when all are taken (0: none waits), served in the
+     * order they came, as verifies are.
+     */
+    @WithDefault("4")
+    int exportQueue();
+
+    /** How long an export waits in that queue before it is refused (429). */
+    @WithDefault("30S")
+    Duration exportWait();
 
     /** Verifies of the whole log running at once on this replica (the API's and the console's integrity page). */
     @WithDefault("1")

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it ends (closing it twice is harmless); none is taken past a cap, and the refusal is counted in
  * {@code quaestor_audit_long_reads_refused_total}.
  *
- * <p>Places are shared fairly where a kind has a queue (verifies, {@code quaestor.audit.long-reads.verify-queue}):
- * one who finds every place taken waits, for at most {@code verify-wait}, and a place given back goes to the one who
+ * <p>Places are shared fairly where a kind has a queue ({@code quaestor.audit.long-reads.export-queue} and
+ * {@code verify-queue}):
+ * one who finds every place taken waits, for at most {@code export-wait} or {@code verify-wait}, and a place given back goes to the one who
  * has waited longest, never to whoever asks next; so one who loops, asking again as soon as a verify ends, waits
  * behind the others. A person waiting counts against their own cap as one running does, and the queue has a bound:
  * past it, or past the wait, the call is refused as before.
@@ -83,7 +84,8 @@ public class LongReads {
     private final long retryAfterSeconds;
 
     LongReads(LongReadConfig config, MeterRegistry metrics) {
-        caps.put(Kind.EXPORT, new Caps(Math.max(1, config.exports()), Math.max(1, config.exportsPerPerson()), 0, 0));
+        caps.put(Kind.EXPORT, new Caps(Math.max(1, config.exports()), Math.max(1, config.exportsPerPerson()),
+                Math.max(0, config.exportQueue()), config.exportWait().toNanos()));
         caps.put(Kind.VERIFY, new Caps(Math.max(1, config.verifies()), Math.max(1, config.verifiesPerPerson()),
                 Math.max(0, config.verifyQueue()), config.verifyWait().toNanos()));
         caps.put(Kind.BUNDLE, new Caps(Math.max(1, config.bundles()), Math.max(1, config.bundlesPerPerson()), 0, 0));

@@ -32,6 +32,14 @@ class LongReadsTest {
                 return exportsPerPerson;
             }
 
+            public int exportQueue() {
+                return 0;
+            }
+
+            public Duration exportWait() {
+                return Duration.ZERO;
+            }
+
             public int verifies() {
                 return verifies;
             }
