@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A request's page on paper: printed to PDF by Chromium on A4 it is one page, and in print it shows the fields, the
+ * A request's page on paper: printed to PDF by Chromium on A4 (and on Letter) it is one page, and in print it shows the fields, the
  * SHA-256 of the bytes served and the checkpoint the records are proven to, and no navigation.
  */
 @QuarkusTest
@@ -73,6 +73,11 @@ class ConsolePrintBrowserTest {
             assertTrue(paper.contains("-id:pi-read-trials"), "the deciding rule is in the PDF's text: " + paper);
             assertTrue(paper.contains("Whathappened:Thepolicyallowedthisread"), paper);
             assertFalse(paper.contains("Whoreadwhat") || paper.contains("Signout"), "no navigation in the PDF: " + paper);
+            // On US Letter too.
+            options.setPageSize(new PageSize(27.94, 21.59));
+            var letter = PdfText.of(Base64.getDecoder().decode(((PrintsPage) browser).print(options).getContent()));
+            assertEquals(1, letter.pages(), "one Letter page");
+            assertTrue(letter.text().replaceAll("\\s", "").contains(sha256), "the SHA-256 is on the Letter page");
 
             // What the printout holds: the page in print media.
             ((HasCdp) browser).executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", "print"));

@@ -39,6 +39,9 @@ class ConsoleScreenshots {
     @Inject
     dev.quaestor.audit.AuditLog audit;
 
+    @Inject
+    dev.quaestor.audit.LongReads longReads;
+
     @Test
     void screenshots() throws Exception {
         String dir = System.getProperty("quaestor.screenshots");
@@ -50,6 +53,8 @@ class ConsoleScreenshots {
         // A second policy revision, delivered with an annotation, for the history and its diff.
         Path annotation = TestPolicies.DIR.resolve(".revision-annotation");
         Path added = TestPolicies.DIR.resolve("zz-console-history.yaml");
+        Path broken = TestPolicies.DIR.resolve("zz-console-refused.yaml");
+        String limited = rateLimited();
         Files.writeString(annotation, "commit 1a2b3c4: clinicians may read the console fixtures\n");
         Files.writeString(added, ConsoleBrowserTest.CHANGED_POLICY);
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
@@ -62,12 +67,28 @@ class ConsoleScreenshots {
             shot(d, out, "console-search.png", 1000);
             d.get(base + "/console/who-read?uriPrefix=file%3A%2F%2F%2Fdocs%2F");
             shot(d, out, "console-who-read.png", 900);
-            d.get(base + "/console/timeline/resource?uri=file%3A%2F%2F%2Fdocs%2Ftrials%2Fonco-734%2Fsummary.md&refusals=true");
-            shot(d, out, "console-timeline.png", 700);
+            // Ranges relative to now, and a search shared with the other officers.
+            d.get(base + "/console/search?subject=alice&from=-7d");
+            d.findElement(By.name("name")).sendKeys("Alice, last 7 days");
+            d.findElement(By.id("save-shared")).click();
+            d.findElement(By.id("save-search")).click();
+            Browser.waiting(d).until(ExpectedConditions.textToBePresentInElementLocated(By.id("saved"), "Alice, last 7 days"));
+            d.manage().window().setSize(new Dimension(1360, 700));
+            Thread.sleep(100);
+            ((org.openqa.selenium.JavascriptExecutor) d).executeScript("arguments[0].scrollIntoView()", d.findElement(By.id("ranges")));
+            Files.write(out.resolve("console-saved-searches.png"), ((TakesScreenshot) d).getScreenshotAs(OutputType.BYTES));
+            d.get(base + "/console/timeline/resource?uri=file%3A%2F%2F%2Fdocs%2Ftrials%2Fonco-734%2F&refusals=true");
+            shot(d, out, "console-timeline.png", 800);
             d.get(base + "/console/search?subject=alice&kind=OUTCOME&uriPrefix=file%3A%2F%2F%2Fdocs%2Ftrials%2Fonco-734%2Fsummary.md");
             d.findElements(By.className("record-link")).get(0).click();
             Browser.waiting(d).until(ExpectedConditions.presenceOfElementLocated(By.id("decision-outcome")));
             shot(d, out, "console-request.png", 1500);
+            // The same page as it prints.
+            ((org.openqa.selenium.chromium.HasCdp) d).executeCdpCommand("Emulation.setEmulatedMedia", java.util.Map.of("media", "print"));
+            shot(d, out, "console-request-print.png", 1100);
+            ((org.openqa.selenium.chromium.HasCdp) d).executeCdpCommand("Emulation.setEmulatedMedia", java.util.Map.of("media", ""));
+            d.get(base + "/console/requests/" + limited);
+            shot(d, out, "console-request-rate-limited.png", 900);
             d.get(base + "/console/integrity");
             shot(d, out, "console-integrity.png", 750);
             d.get(base + "/console/policy");
@@ -80,6 +101,27 @@ class ConsoleScreenshots {
             shot(d, out, "console-policy-diff.png", 700);
             d.get(base + "/console/reviews");
             shot(d, out, "console-reviews.png", 900);
+            Files.writeString(broken, ConsolePolicyRefusalBrowserTest.BROKEN);
+            d.get(base + "/console/policy");
+            Browser.waiting(d).until(x -> {
+                x.navigate().refresh();
+                return !x.findElements(By.id("refused-reloads")).isEmpty();
+            });
+            d.manage().window().setSize(new Dimension(1360, 500));
+            Thread.sleep(100);
+            ((org.openqa.selenium.JavascriptExecutor) d).executeScript("arguments[0].scrollIntoView()", d.findElement(By.id("refused-reloads")));
+            Files.write(out.resolve("console-policy-refused.png"), ((TakesScreenshot) d).getScreenshotAs(OutputType.BYTES));
+            Files.deleteIfExists(broken);
+            // An officer's third export at once: busy, and when to try again.
+            var first = longReads.take(dev.quaestor.audit.LongReads.Kind.EXPORT, "auditor").place();
+            var second = longReads.take(dev.quaestor.audit.LongReads.Kind.EXPORT, "auditor").place();
+            try {
+                d.get(base + "/console/export?format=csv&subject=alice");
+                shot(d, out, "console-busy.png", 560);
+            } finally {
+                first.close();
+                second.close();
+            }
             d.get(base + "/console/reviews/" + today);
             for (var row : d.findElements(By.cssSelector("#findings tbody tr"))) {
                 if (!row.getText().contains("bob") || row.findElements(By.className("mark-form")).isEmpty()) {
@@ -102,7 +144,17 @@ class ConsoleScreenshots {
             d.quit();
             Files.deleteIfExists(added);
             Files.deleteIfExists(annotation);
+            Files.deleteIfExists(broken);
         }
+    }
+
+    /** A read allowed by the policy and refused by the rate limit: its request id. */
+    private static String rateLimited() {
+        String token = TestIssuer.tokenFor("erin");
+        String session = Rpc.initialize(token, "2025-06-18");
+        Rpc.read(token, session, "test-data://limited");
+        Rpc.read(token, session, "test-data://limited");
+        return Rpc.read(token, session, "test-data://limited").statusCode(429).extract().path("error.data.requestId");
     }
 
     private void traffic() throws Exception {
