@@ -1,9 +1,9 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditEvent;
-import dev.quaestor.audit.AuditQuery;
-import dev.quaestor.audit.AuditSearch;
-import dev.quaestor.audit.SearchPaging;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.read.AuditSearch;
+import dev.quaestor.audit.read.SearchPaging;
 import dev.quaestor.policy.PolicyChange;
 import dev.quaestor.policy.PolicyStore;
 import dev.quaestor.policy.history.Activation;

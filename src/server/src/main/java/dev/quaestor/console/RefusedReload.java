@@ -1,6 +1,6 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.AuditRow;
+import dev.quaestor.audit.record.AuditRow;
 import io.quarkus.qute.TemplateData;
 import java.util.Arrays;
 import java.util.List;

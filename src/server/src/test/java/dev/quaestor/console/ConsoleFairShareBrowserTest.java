@@ -1,6 +1,6 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.LongReads;
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.support.Browser;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;

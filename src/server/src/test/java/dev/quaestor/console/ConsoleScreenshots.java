@@ -40,7 +40,7 @@ class ConsoleScreenshots {
     dev.quaestor.audit.AuditLog audit;
 
     @Inject
-    dev.quaestor.audit.LongReads longReads;
+    dev.quaestor.audit.read.LongReads longReads;
 
     @Test
     void screenshots() throws Exception {
@@ -113,8 +113,8 @@ class ConsoleScreenshots {
             Files.write(out.resolve("console-policy-refused.png"), ((TakesScreenshot) d).getScreenshotAs(OutputType.BYTES));
             Files.deleteIfExists(broken);
             // An officer's third export at once: busy, and when to try again.
-            var first = longReads.take(dev.quaestor.audit.LongReads.Kind.EXPORT, "auditor").place();
-            var second = longReads.take(dev.quaestor.audit.LongReads.Kind.EXPORT, "auditor").place();
+            var first = longReads.take(dev.quaestor.audit.read.LongReads.Kind.EXPORT, "auditor").place();
+            var second = longReads.take(dev.quaestor.audit.read.LongReads.Kind.EXPORT, "auditor").place();
             try {
                 d.get(base + "/console/export?format=csv&subject=alice");
                 shot(d, out, "console-busy.png", 560);
