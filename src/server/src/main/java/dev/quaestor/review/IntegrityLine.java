@@ -2,6 +2,7 @@ package dev.quaestor.review;
 
 import dev.quaestor.evidence.check.Report;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -14,7 +15,8 @@ final class IntegrityLine {
     private IntegrityLine() {
     }
 
-    static String of(Report report, Instant checkedAt) {
+    static String of(Report report, Instant checked) {
+        Instant checkedAt = checked.truncatedTo(ChronoUnit.SECONDS);
         if (!report.ok()) {
             return report.problems().stream().map(p -> p.log() + " seq " + p.seq() + ": " + p.message()).collect(Collectors.joining("; "));
         }
@@ -23,7 +25,7 @@ final class IntegrityLine {
         }
         return report.logs().stream().map(l -> "log " + l.log() + ": records up to seq " + l.lastSeq() + " (" + l.records()
                 + ") verified at " + checkedAt + "; signed up to seq " + l.signedThrough() + "; " + (l.anchoredThrough() > 0
-                        ? "anchored up to seq " + l.anchoredThrough() + ", time-stamped at " + l.anchoredAt() : "not anchored"))
+                        ? "anchored up to seq " + l.anchoredThrough() + ", time-stamped at " + l.anchoredAt().truncatedTo(ChronoUnit.SECONDS) : "not anchored"))
                 .collect(Collectors.joining(" | "));
     }
 }

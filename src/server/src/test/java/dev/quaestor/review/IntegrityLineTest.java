@@ -7,14 +7,14 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The review's integrity line says what was checked, when, and how far signatures and time-stamps vouch. */
+/** The review's integrity line says what was checked, when (to the second), and how far signatures and time-stamps vouch. */
 class IntegrityLineTest {
 
-    static final Instant AT = Instant.parse("2026-11-29T00:15:03Z");
+    static final Instant AT = Instant.parse("2026-11-29T00:15:03.391400960Z");
 
     @Test
     void aVerifiedLogSaysUpToWhichSeqItWasCheckedSignedAndAnchored() {
-        var anchored = new Report.Summary("log-a", 1200, 1, 1200, "3", 12, 1180, 11, 1100, Instant.parse("2026-11-28T23:50:00Z"), 0, 40,
+        var anchored = new Report.Summary("log-a", 1200, 1, 1200, "3", 12, 1180, 11, 1100, Instant.parse("2026-11-28T23:50:00.036Z"), 0, 40,
                 false);
         var plain = new Report.Summary("log-b", 7, 1, 7, "3", 0, 0, 0, 0, null, 0, 0, false);
         assertEquals("log log-a: records up to seq 1200 (1200) verified at 2026-11-29T00:15:03Z; signed up to seq 1180; "
