@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A request's page on paper: printed to PDF by Chromium on A4 (and on Letter) it is one page, and in print it shows the fields, the
- * SHA-256 of the bytes served and the checkpoint the records are proven to, and no navigation.
+ * SHA-256 of the bytes served and the checkpoint the records are proven to, and no navigation. A search and a daily review
+ * print with their records (the review with its digest and integrity line) and without navigation or forms.
  */
 @QuarkusTest
 class ConsolePrintBrowserTest {
@@ -32,6 +33,9 @@ class ConsolePrintBrowserTest {
 
     @Inject
     dev.quaestor.audit.AuditLog audit;
+
+    @Inject
+    dev.quaestor.review.DailyReview reviews;
 
     @Test
     void aRequestPagePrintsOnOneA4PageWithItsDigestAndCheckpointAndNoNavigation() throws Exception {
@@ -92,5 +96,43 @@ class ConsolePrintBrowserTest {
         } finally {
             browser.quit();
         }
+    }
+
+    @Test
+    void aSearchAndAReviewPrintWithTheirContentAndNoNavigation() throws Exception {
+        String base = "http://127.0.0.1:" + RestAssured.port;
+        String alice = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(alice, "2025-06-18");
+        String request = Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\""
+                + SUMMARY + "\"}}").statusCode(200).extract().header("X-Request-Id");
+        java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+        reviews.reviewDay(today);
+        WebDriver browser = Browser.start();
+        try {
+            Browser.signIn(browser, base + "/console/search?subject=alice", "auditor");
+            assertTrue(browser.findElement(By.id("results")).getText().contains(request.substring(0, 8)), "the read is in the results");
+            String search = printA4(browser);
+            assertTrue(search.contains(request), "the search's records are on paper: " + search);
+            assertFalse(search.contains("Whoreadwhat") || search.contains("Signout"),
+                    "no navigation on paper: " + search);
+
+            browser.get(base + "/console/reviews/" + today);
+            String digest = browser.findElement(By.cssSelector("#review-state dd:nth-of-type(4)")).getText();
+            assertEquals(64, digest.length(), digest);
+            String review = printA4(browser);
+            assertTrue(review.contains("Reviewof" + today) && review.contains(digest), "the review and its digest on paper: " + review);
+            assertTrue(review.contains("integrity") && review.contains("verified"), "the integrity line on paper: " + review);
+            assertFalse(review.contains("Whoreadwhat") || review.contains("Signout") || review.contains("Signoffthisreview"),
+                    "no navigation and no forms on paper: " + review);
+        } finally {
+            browser.quit();
+        }
+    }
+
+    /** The page printed by Chromium on A4, as the PDF's text with the white space taken out. */
+    private static String printA4(WebDriver browser) {
+        var options = new PrintOptions();
+        options.setPageSize(new PageSize(29.7, 21.0));
+        return PdfText.of(Base64.getDecoder().decode(((PrintsPage) browser).print(options).getContent())).text().replaceAll("\\s", "");
     }
 }
