@@ -29,6 +29,11 @@ public class CaseConsoleAccess {
         return new Staff(who.subject(), who.roles().contains(caseAdminRole));
     }
 
+    /** Whether the caller's role opens cases (no record). */
+    public boolean mayWorkOnCases() {
+        return access.mayOpen(ConsoleAccess.Area.CASES);
+    }
+
     /** The caller, if their role opens cases; else 403, on record as a refused {@code method}. */
     public Staff admitted(String method, String caseUri) {
         if (!access.mayOpen(ConsoleAccess.Area.CASES)) {

@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.cases.CaseSummary;
 import dev.quaestor.review.DailyReview;
 import dev.quaestor.review.Finding;
 import dev.quaestor.review.FindingMarks;
@@ -48,6 +49,11 @@ public class ReviewResource {
     public record FindingRow(Finding finding, String link, boolean mine) {
     }
 
+    /** What a finding's mark form offers: the marks, and the cases an escalation may go to. */
+    @TemplateData
+    public record MarkChoices(List<String> marks, List<CaseSummary> cases) {
+    }
+
     /** Days of the last {@link #RECENT_DAYS} without a review are listed for a reviewer to have produced. */
     static final int RECENT_DAYS = 30;
 
@@ -59,7 +65,7 @@ public class ReviewResource {
                 String zone);
 
         static native TemplateInstance review(Chrome chrome, Review r, List<FindingRow> findings, boolean overdue, String refusal,
-                String me, List<String> marks, String zone);
+                String me, MarkChoices choices, String zone);
     }
 
     private final ConsoleAccess access;
@@ -68,8 +74,11 @@ public class ReviewResource {
     private final FindingMarks marks;
     private final DailyReview daily;
     private final ReviewConfig config;
+    private final FindingEscalation escalation;
 
-    ReviewResource(ConsoleAccess access, ConsolePage page, SignOff signOff, FindingMarks marks, DailyReview daily, ReviewConfig config) {
+    ReviewResource(ConsoleAccess access, ConsolePage page, SignOff signOff, FindingMarks marks, DailyReview daily, ReviewConfig config,
+            FindingEscalation escalation) {
+        this.escalation = escalation;
         this.access = access;
         this.page = page;
         this.signOff = signOff;
@@ -127,7 +136,7 @@ public class ReviewResource {
     @POST
     @Path("{day}/findings/{id}/mark")
     public Response mark(@PathParam("day") String dayText, @PathParam("id") long id, @FormParam("csrf") String csrf,
-            @FormParam("mark") String markText, @FormParam("note") String note) {
+            @FormParam("mark") String markText, @FormParam("note") String note, @FormParam("caseId") String caseText) {
         page.checkCsrf(csrf, "console/review/mark");
         LocalDate day = day(dayText);
         String me = access.identity().subject();
@@ -143,6 +152,13 @@ public class ReviewResource {
             text = text.substring(0, 8000);
         }
         String said = text;
+        // An escalation may take the finding's records to a case: whether the reviewer may add to it is asked first.
+        Long caseId = caseText == null || caseText.isBlank() ? null : caseId(caseText, day, id);
+        if (caseId != null && mark != Finding.Mark.ESCALATED) {
+            throw access.refuse(AuditEvent.Kind.ADMIN, "review/mark", "refused", "review:" + day + " finding " + id + ": case with " + mark,
+                    400, "Not marked: a case is chosen only to escalate to it.");
+        }
+        var staff = caseId == null ? null : escalation.admitted(caseId);
         String refusal = QuarkusTransaction.requiringNew().call(() -> {
             Finding f = Finding.findById(id);
             return f == null || !f.review.day.equals(day) ? "no such finding in the review of " + day : marks.refusal(f, me, mark, said);
@@ -157,7 +173,21 @@ public class ReviewResource {
             throw access.refuse(AuditEvent.Kind.ADMIN, "review/mark", "refused", "review:" + day + " finding " + id + ": marked meanwhile",
                     409, "Not marked: someone marked this finding meanwhile.");
         }
+        if (caseId != null) {
+            Finding f = QuarkusTransaction.requiringNew().call(() -> Finding.<Finding>findById(id));
+            escalation.escalate(caseId, staff, f, day, config.zone(), said);
+            return Response.seeOther(URI.create("/console/cases/" + caseId)).build();
+        }
         return Response.seeOther(URI.create("/console/reviews/" + day + "#finding-" + id)).build();
+    }
+
+    private Long caseId(String text, LocalDate day, long finding) {
+        try {
+            return Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            throw access.refuse(AuditEvent.Kind.ADMIN, "review/mark", "refused", "review:" + day + " finding " + finding + ": case " + text,
+                    400, "Not marked: no case " + text + ".");
+        }
     }
 
     private LocalDate yesterday() {
@@ -184,7 +214,7 @@ public class ReviewResource {
         List<FindingRow> rows = r.findings.stream()
                 .map(f -> new FindingRow(f, FindingLink.of(f, day, config.zone()), me.equals(f.subject))).toList();
         return Response.ok(Templates.review(page.chrome("Review of " + day), r, rows, r.overdue(Instant.now()), (String) loaded[1], me,
-                MARKS, config.zone())).build();
+                new MarkChoices(MARKS, escalation.choices()), config.zone())).build();
     }
 
     @POST

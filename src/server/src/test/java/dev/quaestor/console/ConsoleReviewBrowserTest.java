@@ -1,9 +1,11 @@
 package dev.quaestor.console;
 
+import dev.quaestor.cases.AuditCase;
 import dev.quaestor.review.Finding;
 import dev.quaestor.review.Review;
 import dev.quaestor.support.Browser;
 import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestIssuer;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -22,6 +24,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -150,6 +153,68 @@ class ConsoleReviewBrowserTest {
         assertEquals(day.toString(), browser.findElement(By.name("from")).getAttribute("value"));
         assertEquals("bob", browser.findElement(By.name("subject")).getAttribute("value"));
         assertTrue(browser.findElements(By.id("search-error")).isEmpty(), browser.getPageSource());
+    }
+
+    @Test
+    void anEscalationTakesTheFindingsRecordsToACaseOnRecord() throws Exception {
+        LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(14);
+        long caseId = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).contentType("application/json")
+                .body("{\"title\":\"Salary files\"}").post("/audit/cases").then().statusCode(201).extract().jsonPath().getLong("id");
+        long[] ids = QuarkusTransaction.requiringNew().call(() -> {
+            var r = new Review();
+            r.day = day;
+            r.generatedAt = Instant.now();
+            r.generatedBy = "test";
+            r.deadline = Instant.now().plusSeconds(3600);
+            r.integrityOk = true;
+            r.integrity = "verified";
+            r.digest = "0".repeat(64);
+            var denials = Finding.of(Finding.Category.DENIALS, "carol", 4, "4 request(s) denied");
+            var spike = Finding.of(Finding.Category.READ_SPIKE, "dave", 180, "180 distinct resources read");
+            for (Finding f : new Finding[] {denials, spike}) {
+                f.review = r;
+                r.findings.add(f);
+            }
+            r.persist();
+            Review.flush();
+            return new long[] {denials.id, spike.id};
+        });
+        Browser.signIn(browser, base + "/console/reviews/" + day, "auditor");
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("findings")));
+
+        // A case is chosen only to escalate: marking "reviewed" with a case is refused, on record, and nothing is stored.
+        new Select(row(ids[1]).findElement(By.name("mark"))).selectByValue("reviewed");
+        new Select(row(ids[1]).findElement(By.name("caseId"))).selectByValue(Long.toString(caseId));
+        row(ids[1]).findElement(By.tagName("button")).click();
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("refused")));
+        assertTrue(browser.getPageSource().contains("a case is chosen only to escalate"), browser.getPageSource());
+
+        browser.get(base + "/console/reviews/" + day);
+        new Select(row(ids[0]).findElement(By.name("mark"))).selectByValue("escalated");
+        row(ids[0]).findElement(By.name("note")).sendKeys("four refusals on the salary folder");
+        new Select(row(ids[0]).findElement(By.name("caseId"))).selectByValue(Long.toString(caseId));
+        row(ids[0]).findElement(By.tagName("button")).click();
+        Browser.waiting(browser).until(ExpectedConditions.urlContains("/console/cases/" + caseId));
+        String page = browser.getPageSource();
+        assertTrue(page.contains("Review of " + day + ": DENIALS of carol"), page);
+        assertTrue(page.contains("Escalated from the review of " + day + ", finding " + ids[0]) && page.contains("four refusals"), page);
+
+        String from = day.atStartOfDay(ZoneOffset.UTC).toInstant().toString();
+        String to = day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant().toString();
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review_finding WHERE id = " + ids[0] + " AND mark = 'ESCALATED'"));
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM audit_case_search WHERE case_id = " + caseId
+                    + " AND query LIKE 'subject=carol&decision=DENY&from=" + from.replace(":", "%3A") + "&to=" + to.replace(":", "%3A") + "'"),
+                    "the finding's records, as a search of that day, are in the case");
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM audit_entry WHERE kind = 'ADMIN' AND method = 'audit/cases/add-search' "
+                    + "AND subject = 'auditor' AND outcome = 'ok' AND uri = '" + AuditCase.uriOf(caseId) + "'"), "the addition is on record");
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM audit_entry WHERE kind = 'ADMIN' AND method = 'audit/cases/add-note' "
+                    + "AND subject = 'auditor' AND outcome = 'ok' AND uri = '" + AuditCase.uriOf(caseId) + "'"), "the note is on record");
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review_finding WHERE id = " + ids[1] + " AND mark IS NULL"),
+                    "the refused mark stored nothing");
+            assertTrue(count(c, "SELECT COUNT(*) FROM audit_entry WHERE method = 'review/mark' AND outcome = 'refused' "
+                    + "AND detail LIKE '%finding " + ids[1] + ": case with REVIEWED%'") >= 1, "the refusal is on record");
+        }
     }
 
     private WebElement row(long findingId) {
