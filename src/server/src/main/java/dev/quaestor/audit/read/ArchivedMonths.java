@@ -37,6 +37,11 @@ public class ArchivedMonths {
     @TemplateData
     public record Archive(String months, Instant from, Instant to, String file, String sha256) {
 
+        /** The last month the archive holds ({@code 2019-02}). */
+        public String lastMonth() {
+            return YearMonth.from(to.minusNanos(1).atOffset(ZoneOffset.UTC)).toString();
+        }
+
         boolean meets(Instant rangeFrom, Instant rangeTo) {
             return (rangeFrom == null || rangeFrom.isBefore(to)) && (rangeTo == null || from == null || rangeTo.isAfter(from));
         }
