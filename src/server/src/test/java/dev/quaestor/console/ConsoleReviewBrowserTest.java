@@ -92,26 +92,9 @@ class ConsoleReviewBrowserTest {
     @Test
     void findingsAreMarkedOnRecordAndLeadToThatDaysRecords() throws Exception {
         LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(12);
-        long[] ids = QuarkusTransaction.requiringNew().call(() -> {
-            var r = new Review();
-            r.day = day;
-            r.generatedAt = Instant.now();
-            r.generatedBy = "test";
-            r.deadline = Instant.now().plusSeconds(3600);
-            r.integrityOk = true;
-            r.integrity = "verified";
-            r.digest = "0".repeat(64);
-            var denials = Finding.of(Finding.Category.DENIALS, "alice", 3, "3 request(s) denied");
-            var spike = Finding.of(Finding.Category.READ_SPIKE, "bob", 236, "236 distinct resources read");
-            var own = Finding.of(Finding.Category.OFF_HOURS, "auditor", 7, "7 read(s) outside working hours");
-            for (Finding f : new Finding[] {denials, spike, own}) {
-                f.review = r;
-                r.findings.add(f);
-            }
-            r.persist();
-            Review.flush();
-            return new long[] {denials.id, spike.id, own.id};
-        });
+        long[] ids = review(day, Finding.of(Finding.Category.DENIALS, "alice", 3, "3 request(s) denied"),
+                Finding.of(Finding.Category.READ_SPIKE, "bob", 236, "236 distinct resources read"),
+                Finding.of(Finding.Category.OFF_HOURS, "auditor", 7, "7 read(s) outside working hours"));
         Browser.signIn(browser, base + "/console/reviews/" + day, "auditor");
         Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("findings")));
         assertTrue(row(ids[2]).getText().contains("your own activity"), row(ids[2]).getText());
@@ -160,25 +143,8 @@ class ConsoleReviewBrowserTest {
         LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(14);
         long caseId = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).contentType("application/json")
                 .body("{\"title\":\"Salary files\"}").post("/audit/cases").then().statusCode(201).extract().jsonPath().getLong("id");
-        long[] ids = QuarkusTransaction.requiringNew().call(() -> {
-            var r = new Review();
-            r.day = day;
-            r.generatedAt = Instant.now();
-            r.generatedBy = "test";
-            r.deadline = Instant.now().plusSeconds(3600);
-            r.integrityOk = true;
-            r.integrity = "verified";
-            r.digest = "0".repeat(64);
-            var denials = Finding.of(Finding.Category.DENIALS, "carol", 4, "4 request(s) denied");
-            var spike = Finding.of(Finding.Category.READ_SPIKE, "dave", 180, "180 distinct resources read");
-            for (Finding f : new Finding[] {denials, spike}) {
-                f.review = r;
-                r.findings.add(f);
-            }
-            r.persist();
-            Review.flush();
-            return new long[] {denials.id, spike.id};
-        });
+        long[] ids = review(day, Finding.of(Finding.Category.DENIALS, "carol", 4, "4 request(s) denied"),
+                Finding.of(Finding.Category.READ_SPIKE, "dave", 180, "180 distinct resources read"));
         Browser.signIn(browser, base + "/console/reviews/" + day, "auditor");
         Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("findings")));
 
@@ -215,6 +181,27 @@ class ConsoleReviewBrowserTest {
             assertTrue(count(c, "SELECT COUNT(*) FROM audit_entry WHERE method = 'review/mark' AND outcome = 'refused' "
                     + "AND detail LIKE '%finding " + ids[1] + ": case with REVIEWED%'") >= 1, "the refusal is on record");
         }
+    }
+
+    /** A verified, unsigned review of {@code day} holding these findings; their ids, in order. */
+    private static long[] review(LocalDate day, Finding... findings) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            var r = new Review();
+            r.day = day;
+            r.generatedAt = Instant.now();
+            r.generatedBy = "test";
+            r.deadline = Instant.now().plusSeconds(3600);
+            r.integrityOk = true;
+            r.integrity = "verified";
+            r.digest = "0".repeat(64);
+            for (Finding f : findings) {
+                f.review = r;
+                r.findings.add(f);
+            }
+            r.persist();
+            Review.flush();
+            return java.util.Arrays.stream(findings).mapToLong(f -> f.id).toArray();
+        });
     }
 
     private WebElement row(long findingId) {
