@@ -4,4 +4,6 @@
 # 1,000 answers, the ratios and the targets. Not part of `verify`. `src/bench/peer.sh --help` for options.
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# The peer is not a dependency of src/bench, so run.sh's build does not make it.
+[[ "${BENCH_SKIP_BUILD:-}" == 1 ]] || (cd "$top" && ./mvnw -B -q -Dquaestor.bench -pl src/bench-peer -am package -DskipTests -DskipITs)
 exec "$top/src/bench/run.sh" -Xmx1g -- dev.quaestor.bench.load.PeerBench "$@"
