@@ -15,6 +15,9 @@ import java.util.stream.Stream;
  */
 public final class CanonicalRecord {
 
+    private static final List<String> ALL_NAMES = Stream.concat(V1Record.FIELDS.stream(), RecordFormat.FIELDS_V3.stream())
+            .distinct().toList();
+
     private final String version;
     private final String log;
     private final String seq;
@@ -48,10 +51,7 @@ public final class CanonicalRecord {
                 known ? RecordFormat.canonical(fields) : null, fields);
     }
 
-    /**
-     * From a record's fields by name ({@code field} answers null for an absent one): every name of versions 1 to 3 is
-     * asked once, so that a field the record's version does not define is seen.
-     */
+    /** From a record's fields by name (null: absent); every name of versions 1 to 3 is asked, to see one its version lacks. */
     public static CanonicalRecord of(Function<String, String> field) {
         var fields = new LinkedHashMap<String, String>();
         for (String name : ALL_NAMES) {
@@ -62,9 +62,6 @@ public final class CanonicalRecord {
         }
         return of(fields);
     }
-
-    private static final List<String> ALL_NAMES = Stream.concat(V1Record.FIELDS.stream(), RecordFormat.FIELDS_V3.stream())
-            .distinct().toList();
 
     /** From version-2 canonical bytes already built, with the fields they hold that the checks need. */
     public static CanonicalRecord ofV2(byte[] canonical, String log, String seq) {
@@ -78,7 +75,7 @@ public final class CanonicalRecord {
         return r;
     }
 
-    /** The format version ({@code 2}, {@code 3}, {@code v1}, or whatever an unknown record says). */
+    /** {@code 2}, {@code 3}, {@code v1}, or whatever an unknown record says. */
     public String version() {
         return version;
     }
@@ -88,7 +85,6 @@ public final class CanonicalRecord {
         return log;
     }
 
-    /** Its seq as written. */
     public String seq() {
         return seq;
     }
@@ -103,7 +99,7 @@ public final class CanonicalRecord {
         return unknownField;
     }
 
-    /** The canonical bytes; null for a version this verifier does not know, or if only the leaf hash was kept. */
+    /** A copy of the canonical bytes; null for a version this verifier does not know, or if only the leaf hash was kept. */
     public byte[] canonical() {
         return canonical == null ? null : canonical.clone();
     }
@@ -112,7 +108,7 @@ public final class CanonicalRecord {
         return canonical;
     }
 
-    /** The leaf hash: SHA-256(0x00 || canonical bytes). */
+    /** SHA-256(0x00 || canonical bytes). */
     public byte[] leaf() {
         if (leaf == null) {
             leaf = TreeHash.leaf(canonical);

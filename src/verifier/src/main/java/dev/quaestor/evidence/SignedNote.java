@@ -26,25 +26,31 @@ public final class SignedNote {
     public record Opened(String text, List<VerifierKey> signers) {
     }
 
-    /** Why a note was refused. */
+    /** Why a note was refused: no trusted key signed it, a trusted key's signature is wrong, or it is not a note. */
     public static final class Refused extends Exception {
 
-        /** What kind of refusal: no trusted key signed it, a trusted key's signature is wrong, or it is not a note. */
         public enum Reason { UNTRUSTED, INVALID_SIGNATURE, MALFORMED }
 
         private final Reason reason;
+        private final List<String> signers;
 
         public Refused(String message) {
-            this(Reason.MALFORMED, message);
+            this(Reason.MALFORMED, message, List.of());
         }
 
-        public Refused(Reason reason, String message) {
+        Refused(Reason reason, String message, List<String> signers) {
             super(message, null, false, false);
             this.reason = reason;
+            this.signers = signers;
         }
 
         public Reason reason() {
             return reason;
+        }
+
+        /** UNTRUSTED: the names and key ids of the note's signature lines ({@code name+1a2b3c4d}), for messages. */
+        public List<String> signers() {
+            return signers;
         }
     }
 
@@ -78,6 +84,7 @@ public final class SignedNote {
         }
         byte[] message = text.getBytes(StandardCharsets.UTF_8);
         var verified = new ArrayList<VerifierKey>();
+        var signers = new ArrayList<String>();
         Set<VerifierKey> seen = new HashSet<>();
         for (String line : lines) {
             if (!line.startsWith(DASH)) {
@@ -99,46 +106,22 @@ public final class SignedNote {
                 throw new Refused("malformed note: a signature is not canonical base64 of at least 5 bytes");
             }
             int id = ByteBuffer.wrap(field, 0, 4).getInt();
+            signers.add(name + "+" + String.format("%08x", id));
             VerifierKey key = trusted.stream().filter(k -> k.keyId() == id && k.name().equals(name)).findFirst().orElse(null);
             if (key == null || !seen.add(key)) {
                 continue; // someone we were not asked to trust, or a repeat
             }
             byte[] sig = java.util.Arrays.copyOfRange(field, 4, field.length);
             if (!key.verifies(message, sig)) {
-                throw new Refused(Refused.Reason.INVALID_SIGNATURE, "invalid signature by " + name + "+" + key.keyIdHex());
+                throw new Refused(Refused.Reason.INVALID_SIGNATURE, "invalid signature by " + name + "+" + key.keyIdHex(), List.of());
             }
             verified.add(key);
         }
         if (verified.isEmpty()) {
-            String signers = String.join(", ", signerIds("\n\n" + String.join("\n", lines) + "\n"));
-            throw new Refused(Refused.Reason.UNTRUSTED, "no signature by a trusted key (signed by: " + signers + ")");
+            throw new Refused(Refused.Reason.UNTRUSTED, "no signature by a trusted key (signed by: " + String.join(", ", signers)
+                    + ")", List.copyOf(signers));
         }
         return new Opened(text, List.copyOf(verified));
-    }
-
-    /** The names and key ids of a note's signature lines, for messages; never trusted. */
-    public static List<String> signerIds(String note) {
-        int split = note.lastIndexOf("\n\n");
-        if (split < 0) {
-            return List.of();
-        }
-        var out = new ArrayList<String>();
-        for (String line : note.substring(split + 2).split("\n")) {
-            if (line.startsWith(DASH)) {
-                String rest = line.substring(DASH.length());
-                int space = rest.indexOf(' ');
-                if (space > 0) {
-                    try {
-                        byte[] field = Base64.getDecoder().decode(rest.substring(space + 1));
-                        out.add(rest.substring(0, space) + "+" + (field.length >= 4
-                                ? String.format("%08x", ByteBuffer.wrap(field, 0, 4).getInt()) : "?"));
-                    } catch (IllegalArgumentException e) {
-                        out.add(rest.substring(0, space) + "+?");
-                    }
-                }
-            }
-        }
-        return out;
     }
 
     public static boolean hasControl(String s) {
