@@ -66,12 +66,8 @@ public record RecordProof(byte[] record, long index, List<byte[]> path, String c
         if (i >= lines.length) {
             throw new IllegalArgumentException("proof: no checkpoint after the inclusion path");
         }
-        // Everything after the blank line, verbatim.
-        int offset = 0;
-        for (int k = 0; k <= i; k++) {
-            offset += lines[k].length() + 1;
-        }
-        String checkpoint = block.substring(Math.min(offset, block.length()));
+        int blank = block.indexOf("\n\n"); // the first: no line before the checkpoint is empty
+        String checkpoint = blank < 0 ? "" : block.substring(blank + 2);
         if (checkpoint.isEmpty() || !checkpoint.endsWith("\n")) {
             throw new IllegalArgumentException("proof: the checkpoint is missing or does not end with a newline");
         }

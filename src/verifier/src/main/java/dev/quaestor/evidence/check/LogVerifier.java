@@ -48,17 +48,10 @@ public final class LogVerifier implements ExportSink {
     private LogCheck last;
 
     /**
-     * @param trusted the keys checkpoints must be signed with
-     * @param partial the export may cover only part of each log (a time range): a log may start after
-     *     seq 1 and end before its last checkpoint
-     */
-    public LogVerifier(TrustedKeys trusted, boolean partial) {
-        this(trusted, null, partial);
-    }
-
-    /**
-     * @param stamps checks checkpoints' time-stamp tokens against the pinned TSA roots; null: tokens are
-     *     not checked (and the report says so)
+     * @param stamps checks checkpoints' time-stamp tokens against the pinned TSA roots; null: they are not checked (the
+     *     report says so)
+     * @param partial the export may cover only part of each log (a time range): a log may start after seq 1 and end
+     *     before its last checkpoint
      */
     public LogVerifier(TrustedKeys trusted, TimeStampCheck stamps, boolean partial) {
         this.trusted = trusted;
@@ -236,11 +229,6 @@ public final class LogVerifier implements ExportSink {
     @Override
     public void node(String log, int level, long index, String hash, long line) {
         log(log).node(level, index, hash, line);
-    }
-
-    /** A record: its fields (absent ones left out, no {@code type} or {@code hash}), its stored hash and where it was read. */
-    public void record(Map<String, String> fields, String storedHash, long line) {
-        record(CanonicalRecord.of(fields), storedHash, line);
     }
 
     @Override

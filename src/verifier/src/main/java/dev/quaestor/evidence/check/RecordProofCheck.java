@@ -33,10 +33,6 @@ public final class RecordProofCheck {
     private RecordProofCheck() {
     }
 
-    public static Result check(RecordProof proof, TrustedKeys trusted) {
-        return check(proof, trusted, null);
-    }
-
     /** @param stamps checks the checkpoint's time-stamp token; null: it is not checked */
     public static Result check(RecordProof proof, TrustedKeys trusted, TimeStampCheck stamps) {
         Map<String, String> fields;
