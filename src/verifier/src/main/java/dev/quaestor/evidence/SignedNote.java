@@ -113,7 +113,7 @@ public final class SignedNote {
             }
             byte[] sig = java.util.Arrays.copyOfRange(field, 4, field.length);
             if (!key.verifies(message, sig)) {
-                throw new Refused(Refused.Reason.INVALID_SIGNATURE, "invalid signature by " + name + "+" + key.keyIdHex(), List.of());
+                throw new Refused(Refused.Reason.INVALID_SIGNATURE, "invalid signature by " + key.id(), List.of());
             }
             verified.add(key);
         }

@@ -73,12 +73,17 @@ public record VerifierKey(String name, int keyId, byte[] publicKey) {
         return String.format("%08x", keyId);
     }
 
+    /** {@code name+keyid}, as messages name a key. */
+    public String id() {
+        return name + "+" + keyIdHex();
+    }
+
     @Override
     public String toString() {
         byte[] body = new byte[33];
         body[0] = ED25519;
         System.arraycopy(publicKey, 0, body, 1, 32);
-        return name + "+" + keyIdHex() + "+" + Base64.getEncoder().encodeToString(body);
+        return id() + "+" + Base64.getEncoder().encodeToString(body);
     }
 
     @Override

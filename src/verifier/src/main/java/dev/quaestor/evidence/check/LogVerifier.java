@@ -69,7 +69,7 @@ public final class LogVerifier implements ExportSink {
             return;
         }
         if (!trusted.trusts(k)) {
-            warnings.add("line " + Plain.n(line) + ": the export names the key " + k.name() + "+" + k.keyIdHex()
+            warnings.add("line " + Plain.n(line) + ": the export names the key " + k.id()
                     + ", which you did not trust (--trust); it was not used for anything");
         }
     }

@@ -50,7 +50,7 @@ public final class RecordProofCheck {
         Checkpoint cp = opened.checkpoint();
         String log = V1Record.VERSION.equals(fields.get("v")) ? fields.get("chain") : fields.get("log");
         VerifierKey signer = opened.signerOf(log);
-        String who = signer == null ? null : signer.name() + "+" + signer.keyIdHex();
+        String who = signer == null ? null : signer.id();
         String failure = signer == null ? "the checkpoint is for " + cp.origin() + ", not for the record's log " + log
                 : Decimal.parse(fields.get("seq")) != proof.index() + 1 ? "the proof's position (index " + proof.index()
                         + ") is not the record's seq " + fields.get("seq") + ": the proof was changed"

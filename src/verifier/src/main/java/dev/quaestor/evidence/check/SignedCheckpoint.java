@@ -25,7 +25,7 @@ public record SignedCheckpoint(Checkpoint checkpoint, String text, List<Verifier
             String signers = String.join(", ", e.signers());
             throw switch (e.reason()) {
                 case UNTRUSTED -> new Refusal(what + " is signed by a key that is not trusted: " + signers, "a signature by "
-                        + String.join(", ", trusted.noteKeys().stream().map(k -> k.name() + "+" + k.keyIdHex()).toList()), signers);
+                        + String.join(", ", trusted.noteKeys().stream().map(VerifierKey::id).toList()), signers);
                 case INVALID_SIGNATURE -> new Refusal(what + " has an invalid signature (" + e.getMessage().replace(
                         "invalid signature by ", "key ") + "): it was changed after it was signed", "a signature that verifies",
                         e.getMessage());

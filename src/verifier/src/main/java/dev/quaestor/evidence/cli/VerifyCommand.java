@@ -1,6 +1,7 @@
 package dev.quaestor.evidence.cli;
 
 import dev.quaestor.evidence.Plain;
+import dev.quaestor.evidence.VerifierKey;
 import dev.quaestor.evidence.check.LogVerifier;
 import dev.quaestor.evidence.check.Problem;
 import dev.quaestor.evidence.check.Report;
@@ -50,7 +51,7 @@ final class VerifyCommand {
     }
 
     static void print(Report report, TrustedKeys trusted, TimeStampCheck stamps, PrintStream out) {
-        out.println("Trusted keys: " + String.join(", ", trusted.noteKeys().stream().map(k -> k.name() + "+" + k.keyIdHex()).toList())
+        out.println("Trusted keys: " + String.join(", ", trusted.noteKeys().stream().map(VerifierKey::id).toList())
                 + (trusted.noteKeys().isEmpty() ? "(version-1 keys only)" : ""));
         out.println(stamps == null ? "Time-stamps: not checked (no --tsa-ca)" : "Trusted TSA roots: " + String.join("; ", stamps.roots())
                 + " (tokens at most " + TimeStampCheck.words(stamps.maxDelay()) + " after their checkpoint)");
