@@ -4,8 +4,8 @@
 A JVM maps an archive of already parsed, verified and linked classes only if the exact same JVM build wrote it with
 the same class path, so the archive cannot come from the build machine's JDK: this script unpacks the image, runs
 its entrypoint there (scripts/imageroot.py: chroot, as the image's user, with a pod's files and environment against
-local PostgreSQL and a stand-in OIDC issuer) as a training start with the archive option, lets it get ready, stops it
-with SIGTERM as Kubernetes would (the JVM writes the archive as it exits), and rewrites the tarball with one more
+local PostgreSQL and a stand-in OIDC issuer) as a training start with the archive option, lets it get ready and serve
+audited reads for a while, stops it with SIGTERM as Kubernetes would (the JVM writes the archive as it exits), and rewrites the tarball with one more
 layer holding the archive and the entrypoint's JVM option that maps it:
 
   - Java 25 and later: an AOT cache (JEP 483/514: -XX:AOTCacheOutput, then -XX:AOTCache);
@@ -36,6 +36,9 @@ import imageroot  # noqa: E402
 DB = os.environ.get("QUAESTOR_TEST_DB", "quaestor_test") + "_image_train"
 # Where the archive lives in the image: the image user's working directory (deploy/base mounts nothing there).
 ARCHIVE_DIR = "/home/nonroot"
+# How long the training start serves audited reads before it is stopped. Java 25's AOT cache keeps the method
+# profiles of the training run (JEP 515), so the JIT of a new pod compiles the read path sooner.
+TRAINING_SECONDS = 30
 
 
 def archive_kind(java):
@@ -46,8 +49,9 @@ def archive_kind(java):
     sys.exit(f"image-archive: the image's Java ({java or 'unknown'}) is older than 19; no archive written")
 
 
-def exercise(port):
-    """A few requests a pod gets early: probes, and an MCP request without a token (401)."""
+def exercise(port, issuer):
+    """What a pod does early, so that the cache holds the classes (and, from Java 25, the method profiles) of serving:
+    probes, an MCP request without a token (401), then TRAINING_SECONDS of audited reads from four signed subjects."""
     for path in ["/q/health/started", "/q/health/live", "/q/health/ready"]:
         urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
     req = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", method="POST",
@@ -58,6 +62,10 @@ def exercise(port):
         urllib.request.urlopen(req, timeout=5)
     except urllib.error.HTTPError as e:
         assert e.code == 401, f"an MCP request without a token answered {e.code}"
+    tokens = [issuer.token(f"image-training-{i}", ["principal-investigator"]) for i in range(4)]
+    served, refused = imageroot.reads(port, tokens, TRAINING_SECONDS, "image-training")
+    assert served > 0, "the training start served no audited read"
+    return served, refused
 
 
 def train(image):
@@ -80,7 +88,9 @@ def train(image):
         proc = img.start(imageroot.with_jvm_options(img.entrypoint, imageroot.POD_JVM + [write_opt + inside]),
                          img.pod_env(issuer.issuer, DB, port), log)
         ready = imageroot.await_ready(proc, port, 300)
-        exercise(port)
+        served, refused = exercise(port, issuer)
+        print(f"image-archive: training start served {served} audited reads ({refused} refused) in "
+              f"{TRAINING_SECONDS} s")
         stopped = imageroot.stop(proc, within=300)
         out = img.path(inside)
         if not os.path.exists(out):

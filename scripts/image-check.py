@@ -10,7 +10,8 @@ chroot, as the image's user, in its working directory, with its environment). Ne
    the Deployment's 1 GiB memory limit): if the entrypoint maps a start-up archive (scripts/image-archive.py), one
    start with the archive required (-XX:AOTMode=on / -Xshare:on: the JVM refuses to start rather than run without
    it), then STARTS timed starts to /q/health/ready as the image is, and as many with the archive option removed;
-   medians printed (README "Performance" has the figures against the 2 s target).
+   medians printed (docs/performance.md has the figures against the targets); then, for each, the server's CPU per
+   audited read in the first 10 s of reads after ready and 30 s later.
 4. The image as it is: its idle RSS 5 s after ready, then a read it serves: a token signed by the stand-in issuer
    (a principal investigator) reads a trial summary over MCP and is refused raw data with -32003; the database then
    holds the read's DECISION and its OUTCOME with the SHA-256 of the bytes served.
@@ -18,12 +19,10 @@ chroot, as the image's user, in its working directory, with its environment). Ne
     scripts/image-check.py IMAGE.tar [STARTS]      (STARTS: 3)
 """
 import hashlib
-import json
 import os
 import statistics
 import sys
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import imageroot  # noqa: E402
@@ -87,19 +86,34 @@ def startup(img, starts):
                 cpus.append(cpu)
             print(f"start to ready, {label}: " + ", ".join(f"{t:.2f}" for t in times)
                   + f" s; median {statistics.median(times):.2f} s, CPU {statistics.median(cpus):.2f} core-s")
+        for label, argv in variants:
+            warm_up(img, issuer, imageroot.with_jvm_options(argv, imageroot.POD_JVM), label, log)
         audited_read(img, issuer, log)
     finally:
         issuer.close()
 
 
-def mcp(port, token, body, session=None):
-    headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json",
-               "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
-    if session:
-        headers["Mcp-Session-Id"] = session
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=json.dumps(body).encode(), headers=headers)
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return r.headers.get("Mcp-Session-Id"), json.loads(r.read())
+def warm_up(img, issuer, argv, label, log):
+    """Server CPU per audited read in the first 10 s of reads after ready, then after 20 s more, over 10 s: how
+    soon a new pod serves at its warm cost. Four signed subjects read one after another, each on its own session."""
+    port = imageroot.free_port()
+    proc = img.start(argv, img.pod_env(issuer.issuer, DB, port), log)
+    try:
+        imageroot.await_ready(proc, port, 120)
+        tokens = [issuer.token(f"image-warm-{i}", ["principal-investigator"]) for i in range(4)]
+        phases = []
+        for seconds, measured in [(10, True), (20, False), (10, True)]:
+            cpu = cpu_seconds(proc.pid)
+            served, refused = imageroot.reads(port, tokens, seconds, "image-check")
+            if measured:
+                phases.append((served, refused, cpu_seconds(proc.pid) - cpu))
+    finally:
+        imageroot.stop(proc)
+    (first, first_refused, first_cpu), (warm, warm_refused, warm_cpu) = phases
+    assert first > 0 and warm > 0, f"reads served: {phases}"
+    print(f"CPU per audited read, {label}: first 10 s after ready {first_cpu / first * 1000:.2f} ms "
+          f"({first / 10:.0f} reads/s, {first_refused} refused), 30-40 s after ready {warm_cpu / warm * 1000:.2f} ms "
+          f"({warm / 10:.0f} reads/s, {warm_refused} refused)")
 
 
 def audited_read(img, issuer, log):
@@ -112,13 +126,12 @@ def audited_read(img, issuer, log):
         time.sleep(5)
         idle_rss, idle_rss_file = rss_mib(proc.pid)
         token = issuer.token("image-check-pi", ["principal-investigator"])
-        session, _ = mcp(port, token, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "image-check", "version": "1"}}})
-        uri = "file:///docs/trials/onco-734/summary.md"
-        _, read = mcp(port, token, {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": uri}},
+        session = imageroot.initialize(port, token, "image-check")
+        uri = imageroot.READ_URI
+        _, read = imageroot.mcp(port, token, {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": uri}},
                       session)
         text = read["result"]["contents"][0]["text"]
-        _, denied = mcp(port, token, {"jsonrpc": "2.0", "id": 3, "method": "resources/read",
+        _, denied = imageroot.mcp(port, token, {"jsonrpc": "2.0", "id": 3, "method": "resources/read",
                                       "params": {"uri": "file:///docs/trials/onco-734/raw/sample-001.bin"}}, session)
         assert denied["error"]["code"] == -32003, f"raw genomics are denied: {denied}"
     finally:

@@ -5,7 +5,7 @@ archive with the image's own JVM). Needs root (chroot, mount).
 
 A pod of deploy/base is imitated as far as start-up needs: the policy files and content are copied to where the
 Deployment mounts them, an audit signing key is generated, and a stand-in OIDC issuer on 127.0.0.1 serves a
-discovery document and a JWKS (no token is ever signed with it: start-up only fetches them).
+discovery document and a JWKS and signs the tokens of the audited reads that `reads` sends.
 """
 import base64
 import http.server
@@ -204,6 +204,64 @@ class ImageRoot:
         for m in self.mounted:
             subprocess.run(["umount", m], check=False)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def mcp(port, token, body, session=None):
+    """One MCP request (2025-06-18) with a bearer token; returns the session id it answered with and its JSON."""
+    headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json",
+               "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
+    if session:
+        headers["Mcp-Session-Id"] = session
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=json.dumps(body).encode(), headers=headers)
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return r.headers.get("Mcp-Session-Id"), json.loads(r.read())
+
+
+READ_URI = "file:///docs/trials/onco-734/summary.md"
+
+
+def initialize(port, token, client):
+    """Opens an MCP session for a token; returns its id."""
+    session, _ = mcp(port, token, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": client, "version": "1"}}})
+    return session
+
+
+def reads(port, tokens, seconds, client="image-load"):
+    """Audited reads of READ_URI for `seconds`, one thread and one session per token, each read waiting for the
+    last; returns (served, refused). A refusal (a rate limit, say) is counted, not raised: it is work a pod does."""
+    served, refused, failures = [0], [0], []
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def client_loop(token):
+        try:
+            session = initialize(port, token, client)
+            n = 0
+            while time.monotonic() < deadline:
+                n += 1
+                try:
+                    _, answer = mcp(port, token, {"jsonrpc": "2.0", "id": n + 1, "method": "resources/read",
+                                                  "params": {"uri": READ_URI}}, session)
+                    ok = "result" in answer
+                except urllib.error.HTTPError as e:
+                    ok = False
+                    if e.code not in (429, 503):
+                        raise
+                with lock:
+                    served[0] += ok
+                    refused[0] += not ok
+        except Exception as e:  # noqa: BLE001 - raised again below, in the caller's thread
+            failures.append(e)
+
+    threads = [threading.Thread(target=client_loop, args=(t,)) for t in tokens]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failures:
+        raise RuntimeError(f"audited reads failed: {failures[0]!r}") from failures[0]
+    return served[0], refused[0]
 
 
 def with_jvm_options(argv, options):
