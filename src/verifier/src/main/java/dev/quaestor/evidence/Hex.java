@@ -37,16 +37,7 @@ public final class Hex {
 
     /** Whether {@code hex} is 64 lowercase hex digits. */
     public static boolean isHash(String hex) {
-        if (hex == null || hex.length() != 64) {
-            return false;
-        }
-        for (int i = 0; i < 64; i++) {
-            char c = hex.charAt(i);
-            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
-                return false;
-            }
-        }
-        return true;
+        return hex != null && hex.length() == 64 && hex.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f');
     }
 
     private static final char[] DIGITS = "0123456789abcdef".toCharArray();

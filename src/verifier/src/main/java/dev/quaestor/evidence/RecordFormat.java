@@ -148,12 +148,7 @@ public final class RecordFormat {
     /** The first name in {@code record} that its version (3 if it says so, else 2) does not define, or null. */
     public static String unknownField(Map<String, String> record) {
         Set<String> known = V3.equals(record.get("v")) ? KNOWN_V3 : KNOWN;
-        for (String name : record.keySet()) {
-            if (!known.contains(name)) {
-                return name;
-            }
-        }
-        return null;
+        return record.keySet().stream().filter(name -> !known.contains(name)).findFirst().orElse(null);
     }
 
     private static final Set<String> KNOWN = Set.copyOf(FIELDS);

@@ -125,12 +125,6 @@ public final class SignedNote {
     }
 
     public static boolean hasControl(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 && c != '\n') {
-                return true;
-            }
-        }
-        return false;
+        return s.chars().anyMatch(c -> c < 0x20 && c != '\n');
     }
 }

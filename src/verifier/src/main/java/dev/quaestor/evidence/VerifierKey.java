@@ -136,15 +136,8 @@ public record VerifierKey(String name, int keyId, byte[] publicKey) {
     }
 
     static boolean validName(String name) {
-        if (name == null || name.isEmpty() || name.indexOf('+') >= 0) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            if (Character.isWhitespace(name.charAt(i)) || Character.isSpaceChar(name.charAt(i)) || name.charAt(i) < 0x20) {
-                return false;
-            }
-        }
-        return true;
+        return name != null && !name.isEmpty() && name.indexOf('+') < 0
+                && name.chars().noneMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c) || c < 0x20);
     }
 
     private static String abbreviate(String s) {

@@ -94,11 +94,6 @@ public final class ProofCheck {
     }
 
     private static boolean allHashes(List<byte[]> path) {
-        for (byte[] p : path) {
-            if (p == null || p.length != 32) {
-                return false;
-            }
-        }
-        return true;
+        return path.stream().allMatch(p -> p != null && p.length == 32);
     }
 }

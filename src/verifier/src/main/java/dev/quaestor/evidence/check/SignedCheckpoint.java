@@ -41,11 +41,6 @@ public record SignedCheckpoint(Checkpoint checkpoint, String text, List<Verifier
 
     /** The key that signed this checkpoint as log {@code log}'s (its origin is {@code <key name>/<log>}), or null. */
     public VerifierKey signerOf(String log) {
-        for (VerifierKey k : signers) {
-            if (checkpoint.origin().equals(k.name() + "/" + log)) {
-                return k;
-            }
-        }
-        return null;
+        return signers.stream().filter(k -> checkpoint.origin().equals(k.name() + "/" + log)).findFirst().orElse(null);
     }
 }

@@ -80,12 +80,7 @@ final class StoredNodes {
 
     /** A node that covers records after {@code lastSeq}, or null. */
     Stored beyond(long lastSeq) {
-        for (Stored n : byKey.values()) {
-            if (n.last() > lastSeq) {
-                return n;
-            }
-        }
-        return null;
+        return byKey.values().stream().filter(n -> n.last() > lastSeq).findFirst().orElse(null);
     }
 
     /** The tree of the first {@code size} records, from stored nodes (and the last leaf, if known); null if they are missing. */

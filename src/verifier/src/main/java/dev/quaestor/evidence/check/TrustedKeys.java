@@ -76,21 +76,11 @@ public final class TrustedKeys {
 
     /** Whether this key material is trusted. */
     public boolean trustsRaw(byte[] rawPublicKey) {
-        for (byte[] k : rawKeys) {
-            if (Arrays.equals(k, rawPublicKey)) {
-                return true;
-            }
-        }
-        return false;
+        return rawKeys.stream().anyMatch(k -> Arrays.equals(k, rawPublicKey));
     }
 
     /** The trusted key whose version-1 key id is {@code keyId}, or null. */
     public byte[] v1Key(String keyId) {
-        for (byte[] k : rawKeys) {
-            if (V1Checkpoint.keyId(k).equals(keyId)) {
-                return k.clone();
-            }
-        }
-        return null;
+        return rawKeys.stream().filter(k -> V1Checkpoint.keyId(k).equals(keyId)).findFirst().map(byte[]::clone).orElse(null);
     }
 }

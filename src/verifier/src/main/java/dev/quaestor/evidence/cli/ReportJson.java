@@ -1,6 +1,5 @@
 package dev.quaestor.evidence.cli;
 
-import dev.quaestor.evidence.check.Problem;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.evidence.write.FlatJsonWriter;
 import java.util.List;
