@@ -7,12 +7,14 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.TokenAuthenticationRequest;
 import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Runs before quarkus-oidc's own identity provider: answers a bearer token from the
- * {@link VerifiedTokenCache} when it can, and otherwise returns nothing, which hands the request on
- * to full verification.
+ * {@link VerifiedTokenCache} when the tenant quarkus-oidc resolved for the request is the one that verified it,
+ * and otherwise returns nothing, which hands the request on to full verification. (Most requests with a known
+ * token are answered earlier, by {@link CachedBearerAuthentication}, without quarkus-oidc's mechanism.)
  */
 @ApplicationScoped
 public class CachedTokenIdentityProvider implements IdentityProvider<TokenAuthenticationRequest> {
@@ -42,6 +44,7 @@ public class CachedTokenIdentityProvider implements IdentityProvider<TokenAuthen
         if (!cache.enabled() || !(request.getToken() instanceof AccessTokenCredential bearer) || bearer.isOpaque()) {
             return Uni.createFrom().nullItem();
         }
-        return Uni.createFrom().item(cache.find(bearer.getToken(), HttpSecurityUtils.getRoutingContextAttribute(request), context));
+        RoutingContext rc = HttpSecurityUtils.getRoutingContextAttribute(request);
+        return Uni.createFrom().item(cache.find(bearer.getToken(), PathTenants.resolvedTenant(rc), rc, context));
     }
 }

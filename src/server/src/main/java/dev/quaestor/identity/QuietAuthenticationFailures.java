@@ -20,6 +20,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.HashSet;
 import java.util.Set;
 import org.jboss.logging.Logger;
 
@@ -52,15 +53,33 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
 
     private final OidcAuthenticationMechanism oidc;
     private final UnauthenticatedThrottle throttle;
+    private final CachedBearerAuthentication cached;
+    private final PathTenants tenants;
 
-    QuietAuthenticationFailures(OidcAuthenticationMechanism oidc, UnauthenticatedThrottle throttle) {
+    QuietAuthenticationFailures(OidcAuthenticationMechanism oidc, UnauthenticatedThrottle throttle,
+            CachedBearerAuthentication cached, PathTenants tenants) {
         this.oidc = oidc;
         this.throttle = throttle;
+        this.cached = cached;
+        this.tenants = tenants;
     }
 
+    /**
+     * A known token from the verified-token cache when {@link CachedBearerAuthentication} can answer it; else the
+     * OIDC mechanism, which then tells {@link PathTenants} which tenant it resolved for the path.
+     */
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identityProviderManager) {
-        return oidc.authenticate(context, identityProviderManager)
+        Uni<SecurityIdentity> identity = cached.attempt(context, identityProviderManager);
+        if (identity != null) {
+            // As the OIDC mechanism does when it hands a token to the identity providers.
+            context.put(SELECTED, oidc);
+        } else {
+            boolean byPathAlone = tenants.byPathAlone(context);
+            identity = oidc.authenticate(context, identityProviderManager)
+                    .onTermination().invoke(() -> tenants.learn(context, byPathAlone));
+        }
+        return identity
                 // The OIDC mechanism names itself as the one to challenge with; on /mcp it is this one, whose
                 // challenge is sent only once it is on record.
                 .onTermination().invoke(() -> {
@@ -141,7 +160,9 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
 
     @Override
     public Set<Class<? extends AuthenticationRequest>> getCredentialTypes() {
-        return oidc.getCredentialTypes();
+        var types = new HashSet<>(oidc.getCredentialTypes());
+        types.add(CachedBearerRequest.class);
+        return types;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.quaestor.identity;
 
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,14 +14,19 @@ import java.security.NoSuchAlgorithmException;
  */
 public record TokenFingerprint(long a, long b, long c, long d) {
 
-    public static TokenFingerprint of(String credential) {
-        MessageDigest sha256;
+    /** One digest per thread, reset by every {@code digest}: looking a provider up costs more than the hash of a token. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            sha256 = MessageDigest.getInstance("SHA-256");
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JDK", e);
         }
-        var digest = ByteBuffer.wrap(sha256.digest(credential.getBytes(StandardCharsets.UTF_8)));
-        return new TokenFingerprint(digest.getLong(), digest.getLong(), digest.getLong(), digest.getLong());
+    });
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    public static TokenFingerprint of(String credential) {
+        byte[] digest = SHA256.get().digest(credential.getBytes(StandardCharsets.UTF_8));
+        return new TokenFingerprint((long) LONGS.get(digest, 0), (long) LONGS.get(digest, 8), (long) LONGS.get(digest, 16),
+                (long) LONGS.get(digest, 24));
     }
 }

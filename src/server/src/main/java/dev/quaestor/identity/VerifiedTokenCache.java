@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.oidc.AccessTokenCredential;
+import io.quarkus.oidc.runtime.OidcUtils;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
@@ -29,8 +30,9 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * <p>What makes it safe: only identities that passed verification are stored (a refused token is
  * checked again every time); an entry never outlives the token's {@code exp}, nor the configured
  * TTL, which bounds how long a withdrawn signing key still counts; the token itself is not kept,
- * only its hash; and the attributes that belong to the request that verified the token (its
- * routing context) are removed before storing and replaced by the current request's on a hit.
+ * only its hash; an entry serves only requests for the OIDC tenant that verified it (its issuer, keys and
+ * audience); and the attributes that belong to the request that verified the token (its routing context) are
+ * removed before storing and replaced by the current request's on a hit ({@link ReboundIdentity}).
  */
 @ApplicationScoped
 public class VerifiedTokenCache {
@@ -42,7 +44,10 @@ public class VerifiedTokenCache {
     private static final List<String> REQUEST_BOUND = List.of(RoutingContext.class.getName(),
             HttpSecurityUtils.ROUTING_CONTEXT_ATTRIBUTE, AuthenticationRequestContext.class.getName());
 
-    private record Entry(SecurityIdentity identity, long expiresAtMillis) {
+    /** The identity attribute in which quarkus-oidc names the tenant that verified a token. */
+    static final String TENANT = OidcUtils.TENANT_ID_ATTRIBUTE;
+
+    private record Entry(SecurityIdentity identity, String tenant, long expiresAtMillis) {
     }
 
     private final Cache<TokenFingerprint, Entry> entries;
@@ -91,24 +96,44 @@ public class VerifiedTokenCache {
         return entries != null;
     }
 
-    /** The identity for a token verified earlier and still valid, bound to the current request; else null. */
-    SecurityIdentity find(String token, RoutingContext request, AuthenticationRequestContext context) {
+    /**
+     * The identity for a token that {@code tenant} verified earlier and that is still valid, bound to the current
+     * request; else null. Counted as a hit or a miss.
+     */
+    SecurityIdentity find(String token, String tenant, RoutingContext request, AuthenticationRequestContext context) {
+        SecurityIdentity stored = lookup(token, tenant);
+        if (stored == null) {
+            misses.increment();
+            return null;
+        }
+        hits.increment();
+        return rebind(stored, request, context);
+    }
+
+    /**
+     * The identity, as stored, for a token that {@code tenant} verified earlier and that is still valid; else null.
+     * Not counted: a caller that answers with it counts a {@link #hit}.
+     */
+    SecurityIdentity lookup(String token, String tenant) {
         if (entries == null) {
             return null;
         }
         Entry entry = entries.getIfPresent(TokenFingerprint.of(token));
         // Caffeine drops expired entries lazily; the clock is checked here as well so an expired token never passes.
-        if (entry == null || entry.expiresAtMillis() <= clock.millis()) {
-            misses.increment();
+        if (entry == null || entry.expiresAtMillis() <= clock.millis() || !entry.tenant().equals(tenant)) {
             return null;
         }
+        return entry.identity();
+    }
+
+    /** Counts a token answered from here by a caller of {@link #lookup}. */
+    void hit() {
         hits.increment();
-        var rebound = QuarkusSecurityIdentity.builder(entry.identity())
-                .addAttribute(RoutingContext.class.getName(), request)
-                .addAttribute(HttpSecurityUtils.ROUTING_CONTEXT_ATTRIBUTE, request)
-                .addAttribute(AuthenticationRequestContext.class.getName(), context)
-                .addAttribute(FROM_CACHE, Boolean.TRUE);
-        return rebound.build();
+    }
+
+    /** A stored identity bound to the request it now serves. */
+    static SecurityIdentity rebind(SecurityIdentity stored, RoutingContext request, AuthenticationRequestContext context) {
+        return new ReboundIdentity(stored, request, context);
     }
 
     /** Stores an identity that quarkus-oidc has just verified from a bearer JWT; anything else is ignored. */
@@ -118,7 +143,8 @@ public class VerifiedTokenCache {
             return;
         }
         AccessTokenCredential credential = verified.getCredential(AccessTokenCredential.class);
-        if (credential == null || credential.isOpaque() || credential.getToken() == null) {
+        if (credential == null || credential.isOpaque() || credential.getToken() == null
+                || !(verified.getAttribute(TENANT) instanceof String tenant)) {
             return;
         }
         long now = clock.millis();
@@ -134,6 +160,6 @@ public class VerifiedTokenCache {
         }
         var stored = QuarkusSecurityIdentity.builder(verified).addAttribute(IdentityMapper.MAPPED, mapped);
         REQUEST_BOUND.forEach(name -> stored.addAttribute(name, null));
-        entries.put(TokenFingerprint.of(credential.getToken()), new Entry(stored.build(), expiresAt));
+        entries.put(TokenFingerprint.of(credential.getToken()), new Entry(stored.build(), tenant, expiresAt));
     }
 }

@@ -24,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class VerifiedTokenCacheTest {
 
+    /** The OIDC tenant that verifies the tokens below, as quarkus-oidc names it on the identity. */
+    private static final String TENANT = "Default";
     private static final AuthenticationRequestContext FIRST = new Ctx();
     private static final AuthenticationRequestContext SECOND = new Ctx();
 
@@ -80,6 +82,7 @@ class VerifiedTokenCacheTest {
                 .addCredential(credential).addRole("clinician")
                 .addAttribute(RoutingContext.class.getName(), routingContext)
                 .addAttribute(AuthenticationRequestContext.class.getName(), FIRST)
+                .addAttribute(VerifiedTokenCache.TENANT, TENANT)
                 .build();
     }
 
@@ -88,14 +91,51 @@ class VerifiedTokenCacheTest {
         var cache = cache(100, Duration.ofMinutes(1));
         Object firstRequest = new Object();
         cache.remember(verified("tok-a", "alice", 300, firstRequest));
-        var found = cache.find(jwt("tok-a"), null, SECOND);
+        var found = cache.find(jwt("tok-a"), TENANT, null, SECOND);
         assertNotNull(found);
         assertEquals("alice", found.getPrincipal().getName());
         assertTrue(found.getRoles().contains("clinician"));
         assertNull(found.getAttribute(RoutingContext.class.getName()), "the first request's routing context is not kept");
         assertSame(SECOND, found.getAttribute(AuthenticationRequestContext.class.getName()));
         assertEquals("alice", ((Identity) found.getAttribute(IdentityMapper.MAPPED)).subject());
-        assertNull(cache.find(jwt("tok-b"), null, SECOND), "another token is a miss");
+        assertNull(cache.find(jwt("tok-b"), TENANT, null, SECOND), "another token is a miss");
+    }
+
+    @Test
+    void aTokenServesOnlyTheTenantThatVerifiedIt() {
+        var cache = cache(100, Duration.ofMinutes(1));
+        cache.remember(verified("tok", "alice", 300, null));
+        assertNull(cache.find(jwt("tok"), "console", null, SECOND), "another tenant's request is a miss");
+        assertNull(cache.find(jwt("tok"), null, null, SECOND), "a request no tenant was resolved for is a miss");
+        assertNull(cache.lookup(jwt("tok"), "console"));
+        assertNotNull(cache.find(jwt("tok"), TENANT, null, SECOND));
+
+        var claims = new JwtClaims();
+        claims.setSubject("bob");
+        claims.setExpirationTime(NumericDate.fromSeconds(System.currentTimeMillis() / 1000 + 300));
+        var credential = new AccessTokenCredential(jwt("no-tenant"));
+        cache.remember(QuarkusSecurityIdentity.builder().setPrincipal(new OidcJwtCallerPrincipal(claims, credential))
+                .addCredential(credential).build());
+        assertNull(cache.find(jwt("no-tenant"), TENANT, null, SECOND), "an identity that names no tenant is not kept");
+    }
+
+    @Test
+    void aHitIsBoundToTheRequestItServesWithoutCopyingTheStoredIdentity() {
+        var cache = cache(100, Duration.ofMinutes(1));
+        cache.remember(verified("tok", "alice", 300, new Object()));
+        var stored = cache.lookup(jwt("tok"), TENANT);
+        var first = cache.find(jwt("tok"), TENANT, null, FIRST);
+        var second = cache.find(jwt("tok"), TENANT, null, SECOND);
+        assertSame(FIRST, first.getAttribute(AuthenticationRequestContext.class.getName()));
+        assertSame(SECOND, second.getAttribute(AuthenticationRequestContext.class.getName()));
+        assertSame(stored.getPrincipal(), second.getPrincipal());
+        assertSame(stored.getCredential(AccessTokenCredential.class), second.getCredential(AccessTokenCredential.class));
+        assertEquals(stored.getRoles(), second.getRoles());
+        assertNull(stored.getAttribute(VerifiedTokenCache.FROM_CACHE), "the stored identity is not marked");
+        assertEquals(Boolean.TRUE, second.getAttributes().get(VerifiedTokenCache.FROM_CACHE));
+        assertSame(SECOND, second.getAttributes().get(AuthenticationRequestContext.class.getName()));
+        assertEquals(TENANT, second.getAttributes().get(VerifiedTokenCache.TENANT));
+        assertFalse(second.getAttributes().containsKey(RoutingContext.class.getName()), "no request, no routing context");
     }
 
     @Test
@@ -103,16 +143,16 @@ class VerifiedTokenCacheTest {
         var cache = cache(100, Duration.ofMillis(300));
         cache.remember(verified("tok", "alice", 3600, null));
         now.addAndGet(299);
-        assertNotNull(cache.find(jwt("tok"), null, SECOND));
+        assertNotNull(cache.find(jwt("tok"), TENANT, null, SECOND));
         now.addAndGet(1);
-        assertNull(cache.find(jwt("tok"), null, SECOND));
+        assertNull(cache.find(jwt("tok"), TENANT, null, SECOND));
     }
 
     @Test
     void expiredOrUnverifiableIdentitiesAreNeverStored() {
         var cache = cache(100, Duration.ofMinutes(1));
         cache.remember(verified("expired", "alice", -5, null));
-        assertNull(cache.find(jwt("expired"), null, SECOND));
+        assertNull(cache.find(jwt("expired"), TENANT, null, SECOND));
 
         var opaque = new AccessTokenCredential(jwt("opaque"), null) {
             @Override
@@ -124,15 +164,16 @@ class VerifiedTokenCacheTest {
         claims.setSubject("alice");
         claims.setExpirationTime(NumericDate.fromSeconds(System.currentTimeMillis() / 1000 + 300));
         cache.remember(QuarkusSecurityIdentity.builder().setPrincipal(new OidcJwtCallerPrincipal(claims, opaque))
-                .addCredential(opaque).build());
-        assertNull(cache.find(jwt("opaque"), null, SECOND));
+                .addCredential(opaque).addAttribute(VerifiedTokenCache.TENANT, TENANT).build());
+        assertNull(cache.find(jwt("opaque"), TENANT, null, SECOND));
 
         cache.remember(QuarkusSecurityIdentity.builder().setPrincipal(() -> "basic-user")
-                .addCredential(new AccessTokenCredential(jwt("not-a-jwt-principal"))).build());
-        assertNull(cache.find(jwt("not-a-jwt-principal"), null, SECOND));
+                .addCredential(new AccessTokenCredential(jwt("not-a-jwt-principal"))).addAttribute(VerifiedTokenCache.TENANT, TENANT)
+                .build());
+        assertNull(cache.find(jwt("not-a-jwt-principal"), TENANT, null, SECOND));
 
         cache.remember(verified("no-subject", "", 300, null));
-        assertNull(cache.find(jwt("no-subject"), null, SECOND), "a token the mapper refuses is not kept");
+        assertNull(cache.find(jwt("no-subject"), TENANT, null, SECOND), "a token the mapper refuses is not kept");
     }
 
     @Test
@@ -140,13 +181,13 @@ class VerifiedTokenCacheTest {
         var cache = cache(100, Duration.ofMillis(600));
         cache.remember(verified("tok", "alice", 3600, null));
         now.addAndGet(300);
-        var hit = cache.find(jwt("tok"), null, SECOND);
+        var hit = cache.find(jwt("tok"), TENANT, null, SECOND);
         assertEquals(Boolean.TRUE, hit.getAttribute(VerifiedTokenCache.FROM_CACHE));
         cache.remember(hit); // what the recorder does with every identity, cached ones included
         now.addAndGet(299);
-        assertNotNull(cache.find(jwt("tok"), null, SECOND), "still within 600 ms of the one real verification");
+        assertNotNull(cache.find(jwt("tok"), TENANT, null, SECOND), "still within 600 ms of the one real verification");
         now.addAndGet(1);
-        assertNull(cache.find(jwt("tok"), null, SECOND), "the entry ended 600 ms after the one real verification");
+        assertNull(cache.find(jwt("tok"), TENANT, null, SECOND), "the entry ended 600 ms after the one real verification");
     }
 
     @Test
@@ -154,6 +195,6 @@ class VerifiedTokenCacheTest {
         var cache = cache(0, Duration.ofMinutes(1));
         assertFalse(cache.enabled());
         cache.remember(verified("tok", "alice", 300, null));
-        assertNull(cache.find(jwt("tok"), null, SECOND));
+        assertNull(cache.find(jwt("tok"), TENANT, null, SECOND));
     }
 }
