@@ -79,7 +79,7 @@ public final class LargeReadBench {
         var jvm = new ArrayList<>(List.of("-Xmx256m"));
         String profile = System.getProperty("profile");
         if (profile != null) {
-            jvm.add(Profiler.agentOption(profile, dir));
+            jvm.add(Profiler.agentOption("large-read", profile, dir));
         }
         // Extra server JVM options, space-separated, e.g. -DserverOpts=-Dquarkus.rest.output-buffer-size=32768
         String extra = System.getProperty("serverOpts", "").trim();

@@ -117,7 +117,7 @@ public final class LoadBench {
             }
         }
         if (o.profile != null) {
-            measured.add(Profiler.agentOption(o.profile, work)); // only in the start that is put under load
+            measured.add(Profiler.agentOption("load", o.profile, work)); // only in the start that is put under load
         }
         try (var server = new ServerProcess("bench-load", podEnv, measured, java)) {
             double startup = startToReady(server);
@@ -207,7 +207,7 @@ public final class LoadBench {
         }
         report.summary();
         if (o.profile != null) {
-            System.out.printf("profile (%s, whole server run): %s%n", o.profile, Profiler.output(o.profile, work));
+            System.out.printf("profile (%s, whole server run): %s%n", o.profile, Profiler.output("load", o.profile, work));
         }
     }
 

@@ -62,7 +62,7 @@ final class LoadOptions {
               --hold S               keep the server up S seconds after the phases, printing its URL, a token and a
                                      session, to try it by hand (curl); 0 = stop at once (0)
               --profile EVENT        async-profiler in the server (itimer|cpu|wall|alloc|lock), whole run; collapsed
-                                     stacks in bench/target/load/profile-EVENT.collapsed
+                                     stacks in bench/target/load/profile-load-EVENT.collapsed
               --pg-waits true        sample pg_stat_activity every 2 ms during the audited open loop: where the audit
                                      writer's batch statements wait inside PostgreSQL (WAL sync, extension, CPU...),
                                      all of them and the slow ones apart, plus checkpoint and WAL counters

@@ -180,24 +180,26 @@ public final class PeerBench {
         if (profileStart != null) {
             var profiled = new ArrayList<>(quaestorJvm);
             Path work = setup.content().getParent();
-            Files.deleteIfExists(Profiler.output(profileStart, work));
-            profiled.add(Profiler.agentOption(profileStart, work) + ",threads"); // thread names: the JIT and GC apart
+            Files.deleteIfExists(Profiler.output("start", profileStart, work));
+            profiled.add(Profiler.agentOption("start", profileStart, work) + ",threads"); // thread names: the JIT and GC apart
             try (var server = new ServerProcess("bench-peer-quaestor", podEnv, profiled, java)) {
                 System.out.printf("profiled start: %.2f s to ready%n", LoadBench.startToReady(server));
             }
             System.out.printf("start-up profile (%s, process start to ready, then the stop): %s%n", profileStart,
-                    Profiler.output(profileStart, work));
+                    Profiler.output("start", profileStart, work));
         }
 
-        if (profile != null) {
-            Files.deleteIfExists(Profiler.output(profile, setup.content().getParent()));
-            quaestorJvm.add(Profiler.agentOption(profile, setup.content().getParent()) + ",threads");
-        }
         var rows = new ArrayList<Row>();
         for (int round = 1; round <= rounds; round++) {
             for (boolean quaestor : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
                 if (quaestor) {
-                    try (var server = new ServerProcess("bench-peer-quaestor", podEnv, quaestorJvm, java)) {
+                    var jvm = new ArrayList<>(quaestorJvm);
+                    if (profile != null) { // each round's own file, written as its server stops
+                        Path work = setup.content().getParent();
+                        Files.deleteIfExists(Profiler.output("round" + round, profile, work));
+                        jvm.add(Profiler.agentOption("round" + round, profile, work) + ",threads");
+                    }
+                    try (var server = new ServerProcess("bench-peer-quaestor", podEnv, jvm, java)) {
                         LoadBench.startToReady(server);
                         var targets = only(endpoints, quaestorTargets(server.url(), tokens));
                         measure(rows, round, "Quaestor", URI.create(server.url()).getPort(), server.pid(), targets,

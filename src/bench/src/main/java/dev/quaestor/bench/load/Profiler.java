@@ -16,9 +16,12 @@ public final class Profiler {
     private Profiler() {
     }
 
-    /** The JVM option that profiles {@code event} (cpu, itimer, wall, alloc, lock) into {@code out}. */
-    public static String agentOption(String event, Path work) throws IOException {
-        return "-agentpath:" + library(work) + "=start,event=" + event + ",collapsed,file=" + output(event, work);
+    /**
+     * The JVM option that profiles {@code event} (cpu, itimer, wall, alloc, lock) into {@link #output}'s file for
+     * {@code what} (a start, a round: each profiled run writes its own file).
+     */
+    public static String agentOption(String what, String event, Path work) throws IOException {
+        return "-agentpath:" + library(work) + "=start,event=" + event + ",collapsed,file=" + output(what, event, work);
     }
 
     /**
@@ -55,7 +58,7 @@ public final class Profiler {
         return lib;
     }
 
-    public static Path output(String event, Path work) {
-        return work.resolve("profile-" + event + ".collapsed");
+    public static Path output(String what, String event, Path work) {
+        return work.resolve("profile-" + what + "-" + event + ".collapsed");
     }
 }
