@@ -59,11 +59,18 @@ final class FilesystemProvider implements ResourceProvider {
 
     private final ChangeListeners listeners = new ChangeListeners(this::ensureWatching, () -> { });
     private final FileIndex index;
+    /** Small files' bytes, served again while a stat says the file is unchanged. */
+    private final FileContents contents;
     private boolean indexing;          // guarded by index
     private FileTreeWatcher watcher;   // guarded by this; runs from the first listing or listener until close()
     private boolean closed;            // guarded by this
 
     FilesystemProvider(Mount mount) {
+        this(mount, System::currentTimeMillis);
+    }
+
+    /** {@code clock}: the epoch's milliseconds now, which the content cache judges files' times against. */
+    FilesystemProvider(Mount mount, java.util.function.LongSupplier clock) {
         this.mount = mount;
         Path configured = Path.of(mount.requireSetting("root"));
         try {
@@ -78,6 +85,7 @@ final class FilesystemProvider implements ResourceProvider {
         this.includeHidden = Boolean.parseBoolean(mount.setting("include-hidden").orElse("false"));
         this.followSymlinks = Boolean.parseBoolean(mount.setting("follow-symlinks").orElse("false"));
         this.watch = Boolean.parseBoolean(mount.setting("watch").orElse("true"));
+        this.contents = new FileContents(mount.longSetting("content-cache", 16L * 1024 * 1024), clock);
         this.index = new FileIndex(root, p -> includeHidden || !hasHiddenPart(root.relativize(p)),
                 mount.durationSetting("rescan-interval", java.time.Duration.ofSeconds(30)).toMillis(), mount.name());
     }
@@ -138,19 +146,27 @@ final class FilesystemProvider implements ResourceProvider {
     public ResourceContent read(CanonicalUri uri) {
         Path real = locate(uri);
         try {
-            var attrs = Files.readAttributes(real, BasicFileAttributes.class);
-            if (attrs.size() > maxBytes) {
-                throw new ContentTooLargeException(maxBytes, attrs.size());
+            long stampedAt = contents.now();
+            FileContents.Stamp stamp = FileContents.stamp(real);
+            if (stamp.size() > maxBytes) {
+                throw new ContentTooLargeException(maxBytes, stamp.size());
             }
             String name = real.getFileName().toString();
             String leaf = uri.segments().get(uri.segments().size() - 1);
-            if (attrs.size() > IN_MEMORY_LIMIT) {
+            java.time.Instant modified = stamp.modified().toInstant();
+            if (stamp.size() > IN_MEMORY_LIMIT) {
                 // Large: streamed from the file as it is sent, never held whole. Text is judged by the first bytes.
                 byte[] head = readHead(real, TEXT_SNIFF_BYTES);
                 String mime = MimeTypes.detect(name, head(head));
                 boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeTextPrefix(head);
-                var entry = new ResourceEntry(uri, leaf, null, null, mime, attrs.size(), attrs.lastModifiedTime().toInstant());
-                return ResourceContent.streamed(entry, text, attrs.size(), () -> Files.newInputStream(real));
+                var entry = new ResourceEntry(uri, leaf, null, null, mime, stamp.size(), modified);
+                return ResourceContent.streamed(entry, text, stamp.size(), () -> Files.newInputStream(real));
+            }
+            FileContents.Held held = contents.get(real, stamp);
+            if (held != null) {
+                // Unchanged since its bytes were read (the stat above says so): served without opening the file.
+                var entry = new ResourceEntry(uri, leaf, null, null, held.mimeType(), (long) held.bytes().length, modified);
+                return new ResourceContent(entry, held.bytes(), held.text());
             }
             byte[] bytes;
             try (InputStream in = Files.newInputStream(real)) {
@@ -161,7 +177,8 @@ final class FilesystemProvider implements ResourceProvider {
             }
             String mime = MimeTypes.detect(name, head(bytes));
             boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeText(bytes);
-            var entry = new ResourceEntry(uri, leaf, null, null, mime, (long) bytes.length, attrs.lastModifiedTime().toInstant());
+            contents.put(real, stamp, stampedAt, bytes, mime, text);
+            var entry = new ResourceEntry(uri, leaf, null, null, mime, (long) bytes.length, modified);
             return new ResourceContent(entry, bytes, text);
         } catch (NoSuchFileException e) {
             throw new ResourceNotFoundException(uri.toString());
