@@ -12,6 +12,7 @@ import dev.quaestor.uri.CanonicalUri;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.faulttolerance.api.Guard;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,11 +33,12 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
- * Every provider call, through its mount's SmallRye Fault Tolerance guard: a time box (-32001),
- * a bulkhead bounding the calls in flight (-32005 when full) and, for remote providers or when
- * configured, a circuit breaker (-32005 while open). A hung provider therefore costs one bounded
- * request and at most {@code bulkhead} worker threads, never the server. Guards are built per
- * mount from {@code quaestor.mounts.<name>.*} because one annotation cannot carry per-mount values.
+ * Every provider call, through its mount's SmallRye Fault Tolerance guard: a bulkhead bounding the calls in flight
+ * (-32005 when full) and, for remote providers or when configured, a circuit breaker (-32005 while open); inside it,
+ * the mount's time box (-32001, {@link TimeBoxes}: a call past it is interrupted, and counts as a failure to the
+ * breaker). A hung provider therefore costs one bounded request and at most {@code bulkhead} worker threads, never
+ * the server. Guards are built per mount from {@code quaestor.mounts.<name>.*} because one annotation cannot carry
+ * per-mount values.
  */
 @ApplicationScoped
 public class ProviderCalls implements ContentSources {
@@ -54,11 +56,13 @@ public class ProviderCalls implements ContentSources {
     private final MountTable mounts;
     private final MeterRegistry metrics;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final TimeBoxes timeBoxes;
 
     ProviderCalls(MountTable mounts, MountsConfig config, MeterRegistry metrics,
             @ConfigProperty(name = "quaestor.provider.timeout-ms", defaultValue = "10000") long defaultTimeoutMs) {
         this.mounts = mounts;
         this.metrics = metrics;
+        long shortest = Long.MAX_VALUE;
         for (Mounted m : mounts.all()) {
             String name = m.mount().name();
             var c = config.mounts().get(name);
@@ -67,7 +71,6 @@ public class ProviderCalls implements ContentSources {
             boolean breaker = cb.enabled().orElse(m.remote());
             var builder = Guard.create()
                     .withDescription("provider:" + name)
-                    .withTimeout().duration(timeoutMs, ChronoUnit.MILLIS).done()
                     .withBulkhead().limit(c.bulkhead()).done();
             if (breaker) {
                 builder = builder.withCircuitBreaker()
@@ -80,7 +83,14 @@ public class ProviderCalls implements ContentSources {
                         .done();
             }
             guards.put(name, new Guarded(builder.build(), timeoutMs));
+            shortest = Math.min(shortest, timeoutMs);
         }
+        this.timeBoxes = new TimeBoxes(TimeBoxes.tickFor(shortest));
+    }
+
+    @PreDestroy
+    void close() {
+        timeBoxes.close();
     }
 
     /**
@@ -161,7 +171,7 @@ public class ProviderCalls implements ContentSources {
         long start = System.nanoTime();
         String outcome = "ok";
         try {
-            return g.guard().get(work, (Class<T>) Object.class);
+            return g.guard().get(() -> timeBoxes.run(g.timeoutMs(), work), (Class<T>) Object.class);
         } catch (TimeoutException e) {
             outcome = ProviderFailure.Kind.TIMEOUT.outcome;
             throw new ProviderFailure(ProviderFailure.Kind.TIMEOUT, name, g.timeoutMs(), e);

@@ -72,7 +72,12 @@ public final class ProtocolRevision {
 
     /** The revision of this name, if this server speaks it. */
     public static Optional<ProtocolRevision> named(String name) {
-        return SPOKEN.stream().filter(r -> r.name.equals(name)).findFirst();
+        for (ProtocolRevision r : SPOKEN) { // asked on every request: a loop, not a stream
+            if (r.name.equals(name)) {
+                return Optional.of(r);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The 2025 revision of this name, if it is one. */
