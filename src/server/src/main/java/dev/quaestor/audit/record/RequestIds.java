@@ -27,9 +27,15 @@ public final class RequestIds {
 
     /** A version 7 UUID for the millisecond {@code epochMillis}. */
     static UUID at(long epochMillis) {
-        SecureRandom r = RANDOM.get();
-        long randA = r.nextInt(1 << 12);
-        long randB = r.nextLong() & 0x3fffffffffffffffL;
+        // The 74 random bits from one draw: each draw of the platform's generator takes its lock and mixes its state.
+        byte[] b = new byte[10];
+        RANDOM.get().nextBytes(b);
+        long randA = (b[0] & 0xffL) << 4 | (b[1] & 0x0fL);
+        long randB = 0;
+        for (int i = 2; i < 10; i++) {
+            randB = randB << 8 | (b[i] & 0xffL);
+        }
+        randB &= 0x3fffffffffffffffL;
         long msb = (epochMillis & 0xffffffffffffL) << 16 | 0x7000L | randA;
         long lsb = 0x8000000000000000L | randB; // variant 10
         return new UUID(msb, lsb);

@@ -40,4 +40,18 @@ class RequestIdsTest {
         }
         assertEquals(200_000, seen.size());
     }
+
+    @Test
+    void everyOneOfTheSeventyFourRandomBitsVaries() {
+        long msbSet = 0, msbClear = 0, lsbSet = 0, lsbClear = 0;
+        for (int i = 0; i < 2_000; i++) {
+            UUID id = RequestIds.at(1_700_000_000_000L);
+            msbSet |= id.getMostSignificantBits();
+            msbClear |= ~id.getMostSignificantBits();
+            lsbSet |= id.getLeastSignificantBits();
+            lsbClear |= ~id.getLeastSignificantBits();
+        }
+        assertEquals(0xfffL, msbSet & msbClear & 0xfffL, "rand_a: 12 bits");
+        assertEquals(0x3fffffffffffffffL, lsbSet & lsbClear & 0x3fffffffffffffffL, "rand_b: 62 bits");
+    }
 }
