@@ -74,15 +74,16 @@ public record RecordProof(byte[] record, long index, List<byte[]> path, String c
         return new RecordProof(record, index, path, checkpoint);
     }
 
+    /** Canonical base64 only: the same bytes have one text. */
     private static byte[] base64(String s, String what) {
         try {
             byte[] b = Base64.getDecoder().decode(s);
-            if (!Base64.getEncoder().encodeToString(b).equals(s)) {
-                throw new IllegalArgumentException("proof: " + what + " is not canonical base64");
+            if (Base64.getEncoder().encodeToString(b).equals(s)) {
+                return b;
             }
-            return b;
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("proof: " + what + " is not base64");
+            // said below
         }
+        throw new IllegalArgumentException("proof: " + what + " is not base64");
     }
 }

@@ -1,9 +1,10 @@
 package dev.quaestor.evidence.cli;
 
+import dev.quaestor.evidence.check.Problem;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.evidence.write.FlatJsonWriter;
 import java.util.List;
-import java.util.function.BiConsumer;
+import java.util.StringJoiner;
 
 /**
  * {@code verify --json}: the report as one JSON object, for tools: {@code verified}, {@code records}, each log's
@@ -12,57 +13,47 @@ import java.util.function.BiConsumer;
  */
 final class ReportJson {
 
-    private final StringBuilder out = new StringBuilder(4096);
-
     private ReportJson() {
     }
 
     static String of(Report r) {
-        var j = new ReportJson();
-        j.out.append("{\"verified\":").append(r.ok()).append(",\"records\":").append(r.records()).append(",\"logs\":");
-        j.array(r.logs(), (s, o) -> {
-            j.field("log", s.log()).append(',');
-            o.append("\"records\":").append(s.records()).append(",\"firstSeq\":").append(s.firstSeq()).append(",\"lastSeq\":")
-                    .append(s.lastSeq()).append(',');
-            j.field("formats", s.formats()).append(",\"checkpoints\":").append(s.checkpoints()).append(",\"signedThrough\":")
-                    .append(s.signedThrough()).append(",\"anchors\":").append(s.anchors()).append(",\"anchoredThrough\":")
-                    .append(s.anchoredThrough()).append(',');
-            j.field("anchoredAt", s.anchoredAt() == null ? null : s.anchoredAt().toString()).append(",\"archivedThrough\":")
-                    .append(s.archivedThrough()).append(",\"nodes\":").append(s.nodes()).append(",\"broken\":").append(s.broken());
-        });
-        j.out.append(",\"problems\":");
-        j.array(r.problems(), (p, o) -> {
-            j.field("kind", p.kind().name()).append(',');
-            j.field("log", p.log()).append(",\"seq\":").append(p.seq()).append(",\"line\":").append(p.line()).append(',');
-            j.field("message", p.message()).append(',');
-            j.field("expected", p.evidence().expected()).append(',');
-            j.field("found", p.evidence().found()).append(",\"involved\":");
-            j.array(p.evidence().involved(), (i, oi) -> j.field("what", i.what()).append(",\"line\":").append(i.line()));
-        });
-        j.out.append(",\"warnings\":[");
-        for (int i = 0; i < r.warnings().size(); i++) {
-            j.out.append(i == 0 ? "" : ",");
-            FlatJsonWriter.string(r.warnings().get(i), j.out);
-        }
-        return j.out.append("]}\n").toString();
+        return object("verified", r.ok(), "records", r.records(), "logs", r.logs(), "problems", r.problems(), "warnings",
+                r.warnings()) + "\n";
     }
 
-    private <T> void array(List<T> items, BiConsumer<T, StringBuilder> object) {
-        out.append('[');
-        for (int i = 0; i < items.size(); i++) {
-            out.append(i == 0 ? "{" : ",{");
-            object.accept(items.get(i), out);
-            out.append('}');
+    private static String json(Object value) {
+        if (value instanceof Report.Summary s) {
+            return object("log", s.log(), "records", s.records(), "firstSeq", s.firstSeq(), "lastSeq", s.lastSeq(), "formats",
+                    s.formats(), "checkpoints", s.checkpoints(), "signedThrough", s.signedThrough(), "anchors", s.anchors(),
+                    "anchoredThrough", s.anchoredThrough(), "anchoredAt", s.anchoredAt(), "archivedThrough", s.archivedThrough(),
+                    "nodes", s.nodes(), "broken", s.broken());
         }
-        out.append(']');
+        if (value instanceof Problem p) {
+            return object("kind", p.kind(), "log", p.log(), "seq", p.seq(), "line", p.line(), "message", p.message(), "expected",
+                    p.evidence().expected(), "found", p.evidence().found(), "involved", p.evidence().involved());
+        }
+        if (value instanceof Problem.Involved i) {
+            return object("what", i.what(), "line", i.line());
+        }
+        if (value instanceof List<?> list) {
+            var array = new StringJoiner(",", "[", "]");
+            list.forEach(item -> array.add(json(item)));
+            return array.toString();
+        }
+        if (value == null || value instanceof Number || value instanceof Boolean) {
+            return String.valueOf(value);
+        }
+        var out = new StringBuilder();
+        FlatJsonWriter.string(value.toString(), out);
+        return out.toString();
     }
 
-    private StringBuilder field(String name, String value) {
-        out.append('"').append(name).append("\":");
-        if (value == null) {
-            return out.append("null");
+    /** An object of {@code names} and values, alternately, in that order. */
+    private static String object(Object... namesAndValues) {
+        var object = new StringJoiner(",", "{", "}");
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            object.add("\"" + namesAndValues[i] + "\":" + json(namesAndValues[i + 1]));
         }
-        FlatJsonWriter.string(value, out);
-        return out;
+        return object.toString();
     }
 }
