@@ -72,31 +72,36 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identityProviderManager) {
         Uni<SecurityIdentity> identity = cached.attempt(context, identityProviderManager);
         if (identity != null) {
-            // As the OIDC mechanism does when it hands a token to the identity providers.
-            context.put(SELECTED, oidc);
+            // Named as the OIDC mechanism names itself when it hands a token on, and as below on /mcp.
+            context.put(SELECTED, mcp(context) ? this : oidc);
         } else {
             boolean byPathAlone = tenants.byPathAlone(context);
             identity = oidc.authenticate(context, identityProviderManager)
-                    .onTermination().invoke(() -> tenants.learn(context, byPathAlone));
+                    // The OIDC mechanism names itself as the one to challenge with; on /mcp it is this one, whose
+                    // challenge is sent only once it is on record.
+                    .onTermination().invoke(() -> {
+                        tenants.learn(context, byPathAlone);
+                        if (mcp(context) && context.get(SELECTED) != null) {
+                            context.put(SELECTED, this);
+                        }
+                    });
         }
-        return identity
-                // The OIDC mechanism names itself as the one to challenge with; on /mcp it is this one, whose
-                // challenge is sent only once it is on record.
-                .onTermination().invoke(() -> {
-                    if (mcp(context) && context.get(SELECTED) != null) {
-                        context.put(SELECTED, this);
-                    }
-                })
-                .onFailure(AuthenticationFailedException.class).transform(failure -> {
-                    LOG.debugf("token refused: %s", failure.getMessage());
-                    return new AuthenticationFailedException(((AuthenticationFailedException) failure).getAttributes());
-                })
-                .onFailure(failure -> issuerDown(failure) && mcp(context)).transform(failure -> {
-                    LOG.warnf("a token could not be checked, the identity provider is not available: %s", failure.getMessage());
-                    context.put(ISSUER_DOWN, Boolean.TRUE);
-                    context.put(SELECTED, this);
-                    return new AuthenticationFailedException();
-                });
+        return identity.onFailure().transform(failure -> refused(context, failure));
+    }
+
+    /** A refused token without its reason; an identity provider that did not answer, on /mcp, as a 503 to come. */
+    private Throwable refused(RoutingContext context, Throwable failure) {
+        if (failure instanceof AuthenticationFailedException refused) {
+            LOG.debugf("token refused: %s", refused.getMessage());
+            return new AuthenticationFailedException(refused.getAttributes());
+        }
+        if (issuerDown(failure) && mcp(context)) {
+            LOG.warnf("a token could not be checked, the identity provider is not available: %s", failure.getMessage());
+            context.put(ISSUER_DOWN, Boolean.TRUE);
+            context.put(SELECTED, this);
+            return new AuthenticationFailedException();
+        }
+        return failure;
     }
 
     @Override
