@@ -33,10 +33,10 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
- * Every provider call, through its mount's SmallRye Fault Tolerance guard: a bulkhead bounding the calls in flight
- * (-32005 when full) and, for remote providers or when configured, a circuit breaker (-32005 while open); inside it,
- * the mount's time box (-32001, {@link TimeBoxes}: a call past it is interrupted, and counts as a failure to the
- * breaker). A hung provider therefore costs one bounded request and at most {@code bulkhead} worker threads, never
+ * Every provider call, through its mount's guards: a bulkhead bounding the calls in flight (-32005 when full) and,
+ * for remote providers or when configured, a circuit breaker (-32005 while open), both SmallRye Fault Tolerance's
+ * guard where there is a breaker ({@link MountBulkhead} alone where there is none); inside them, the mount's time box
+ * (-32001, {@link TimeBoxes}: a call past it is interrupted, and counts as a failure to the breaker). A hung provider therefore costs one bounded request and at most {@code bulkhead} worker threads, never
  * the server. Guards are built per mount from {@code quaestor.mounts.<name>.*} because one annotation cannot carry
  * per-mount values.
  */
@@ -49,7 +49,8 @@ public class ProviderCalls implements ContentSources {
     private static final List<Class<? extends Throwable>> NOT_FAILURES = List.of(ResourceNotFoundException.class,
             InvalidCursorException.class, ContentTooLargeException.class, BulkheadException.class);
 
-    private record Guarded(Guard guard, long timeoutMs) {
+    /** A mount's guards: SmallRye's for its circuit breaker and bulkhead, or (no breaker) its bulkhead alone. */
+    private record Guarded(Guard guard, MountBulkhead bulkhead, long timeoutMs) {
     }
 
     private final Map<String, Guarded> guards = new HashMap<>();
@@ -67,25 +68,29 @@ public class ProviderCalls implements ContentSources {
             String name = m.mount().name();
             var c = config.mounts().get(name);
             long timeoutMs = c.timeoutMs().orElse(defaultTimeoutMs);
-            var cb = c.circuitBreaker();
-            boolean breaker = cb.enabled().orElse(m.remote());
-            var builder = Guard.create()
-                    .withDescription("provider:" + name)
-                    .withBulkhead().limit(c.bulkhead()).done();
-            if (breaker) {
-                builder = builder.withCircuitBreaker()
-                        .name("provider-" + name)
-                        .requestVolumeThreshold(cb.requestVolume())
-                        .failureRatio(cb.failureRatio())
-                        .delay(cb.delayMs(), ChronoUnit.MILLIS)
-                        .skipOn(NOT_FAILURES)
-                        .onStateChange(s -> LOG.warnf("circuit breaker of mount %s is now %s", name, s))
-                        .done();
-            }
-            guards.put(name, new Guarded(builder.build(), timeoutMs));
+            boolean breaker = c.circuitBreaker().enabled().orElse(m.remote());
+            guards.put(name, breaker ? new Guarded(guardWithBreaker(name, c), null, timeoutMs)
+                    : new Guarded(null, new MountBulkhead(c.bulkhead()), timeoutMs));
             shortest = Math.min(shortest, timeoutMs);
         }
         this.timeBoxes = new TimeBoxes(TimeBoxes.tickFor(shortest));
+    }
+
+    /** SmallRye's guard for a mount with a circuit breaker: the breaker, and inside it the bulkhead. */
+    private static Guard guardWithBreaker(String name, MountsConfig.MountConfig c) {
+        var cb = c.circuitBreaker();
+        return Guard.create()
+                .withDescription("provider:" + name)
+                .withBulkhead().limit(c.bulkhead()).done()
+                .withCircuitBreaker()
+                .name("provider-" + name)
+                .requestVolumeThreshold(cb.requestVolume())
+                .failureRatio(cb.failureRatio())
+                .delay(cb.delayMs(), ChronoUnit.MILLIS)
+                .skipOn(NOT_FAILURES)
+                .onStateChange(s -> LOG.warnf("circuit breaker of mount %s is now %s", name, s))
+                .done()
+                .build();
     }
 
     @PreDestroy
@@ -171,7 +176,8 @@ public class ProviderCalls implements ContentSources {
         long start = System.nanoTime();
         String outcome = "ok";
         try {
-            return g.guard().get(() -> timeBoxes.run(g.timeoutMs(), work), (Class<T>) Object.class);
+            Supplier<T> boxed = () -> timeBoxes.run(g.timeoutMs(), work);
+            return g.guard() == null ? g.bulkhead().run(boxed) : g.guard().get(boxed, (Class<T>) Object.class);
         } catch (TimeoutException e) {
             outcome = ProviderFailure.Kind.TIMEOUT.outcome;
             throw new ProviderFailure(ProviderFailure.Kind.TIMEOUT, name, g.timeoutMs(), e);
