@@ -21,6 +21,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -160,40 +161,51 @@ public class RequestBodyReader {
         Buffer body = Buffer.buffer((int) Math.max(256, Math.min(declared, 64 * 1024)));
         var vertx = rc.vertx();
         long started = System.nanoTime();
-        // A body that came with its headers is read at once and never counted; one still arriving is, from QUICK_MILLIS.
+        // A body that came with its headers is read at once: it is never counted, and sets no deadline or rate check,
+        // which only a body still arriving at QUICK_MILLIS gets (each timer costs the I/O thread on every request).
         var holds = new AtomicBoolean();
-        long claim = vertx.setTimer(QUICK_MILLIS, t -> {
+        // The deadline and the rate check once set (-1 before): set by the timer above, cancelled at the end, which
+        // over HTTP/2 may run on another thread.
+        var watches = new AtomicLongArray(new long[] {-1, -1});
+        long claim = vertx.setTimer(Math.min(QUICK_MILLIS, timeoutMillis), t -> {
             if (result.future().isComplete()) {
                 return;
             }
             if (readers.incrementAndGet() > maxReaders) {
                 readers.decrementAndGet();
                 result.tryFail(new Refused(Cap.ALL_BODY_READERS, maxReaders + " bodies being read"));
+                return;
             } else if (!subjectReaders.tryTake(key)) {
                 readers.decrementAndGet();
                 result.tryFail(new Refused(Cap.BODY_READERS, subjectReaders.cap() + " bodies of this caller being read"));
-            } else {
-                holds.set(true);
-                if (result.future().isComplete()) {
-                    release(key, holds); // completed meanwhile (HTTP/2: the worker reads, the I/O thread delivers)
-                }
+                return;
             }
-        });
-        long deadline = vertx.setTimer(timeoutMillis, t -> result.tryFail(new Refused(Cap.BODY_TIMEOUT,
-                "no complete body within " + timeoutMillis + " ms: " + received(body, declared))));
-        long rateCheck = minRate <= 0 ? -1 : vertx.setPeriodic(graceMillis + RATE_CHECK_MILLIS, RATE_CHECK_MILLIS, t -> {
-            long past = (System.nanoTime() - started) / 1_000_000 - graceMillis;
-            if (past > 0 && body.length() < minRate * past / 1000) {
-                result.tryFail(new Refused(Cap.BODY_TOO_SLOW, "below " + minRate + " bytes/s after "
-                        + (past + graceMillis) + " ms: " + received(body, declared)));
+            holds.set(true);
+            if (result.future().isComplete()) {
+                release(key, holds); // completed meanwhile (HTTP/2: the worker reads, the I/O thread delivers)
+                return;
+            }
+            long elapsed = (System.nanoTime() - started) / 1_000_000;
+            watches.set(0, vertx.setTimer(Math.max(1, timeoutMillis - elapsed), d -> result.tryFail(
+                    new Refused(Cap.BODY_TIMEOUT, "no complete body within " + timeoutMillis + " ms: "
+                            + received(body, declared)))));
+            if (minRate > 0) {
+                long first = Math.max(1, graceMillis + RATE_CHECK_MILLIS - elapsed);
+                watches.set(1, vertx.setPeriodic(first, RATE_CHECK_MILLIS, r -> {
+                    long past = (System.nanoTime() - started) / 1_000_000 - graceMillis;
+                    if (past > 0 && body.length() < minRate * past / 1000) {
+                        result.tryFail(new Refused(Cap.BODY_TOO_SLOW, "below " + minRate + " bytes/s after "
+                                + (past + graceMillis) + " ms: " + received(body, declared)));
+                    }
+                }));
+            }
+            if (result.future().isComplete()) {
+                cancel(vertx, watches); // completed while they were being set
             }
         });
         result.future().onComplete(done -> {
             vertx.cancelTimer(claim);
-            vertx.cancelTimer(deadline);
-            if (rateCheck >= 0) {
-                vertx.cancelTimer(rateCheck);
-            }
+            cancel(vertx, watches);
             release(key, holds);
         });
         req.handler(chunk -> {
@@ -210,6 +222,15 @@ public class RequestBodyReader {
         req.endHandler(v -> result.tryComplete(body));
         req.resume();
         return result.future();
+    }
+
+    private static void cancel(io.vertx.core.Vertx vertx, AtomicLongArray watches) {
+        for (int i = 0; i < watches.length(); i++) {
+            long watch = watches.getAndSet(i, -1);
+            if (watch >= 0) {
+                vertx.cancelTimer(watch);
+            }
+        }
     }
 
     /** Gives back the reader's places a body holds, once. */
