@@ -35,10 +35,10 @@ public record Checkpoint(String origin, long size, byte[] root, Instant time, St
         if (lines[0].isEmpty()) {
             throw new SignedNote.Refused("not a checkpoint: empty origin");
         }
-        if (!lines[1].matches("0|[1-9][0-9]{0,18}")) {
+        long size = Decimal.parse(lines[1]);
+        if (size < 0) {
             throw new SignedNote.Refused("not a checkpoint: bad tree size " + lines[1]);
         }
-        long size = Long.parseLong(lines[1]);
         byte[] root;
         try {
             root = Base64.getDecoder().decode(lines[2]);

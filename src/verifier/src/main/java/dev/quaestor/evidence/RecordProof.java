@@ -51,10 +51,10 @@ public record RecordProof(byte[] record, long index, List<byte[]> path, String c
             throw new IllegalArgumentException("proof: the record (the 'extra' line) is missing");
         }
         byte[] record = base64(lines[i++].substring(6), "extra");
-        if (i >= lines.length || !lines[i].matches("index (0|[1-9][0-9]{0,18})")) {
+        long index = i < lines.length && lines[i].startsWith("index ") ? Decimal.parse(lines[i++].substring(6)) : -1;
+        if (index < 0) {
             throw new IllegalArgumentException("proof: bad or missing 'index' line");
         }
-        long index = Long.parseLong(lines[i++].substring(6));
         var path = new ArrayList<byte[]>();
         while (i < lines.length && !lines[i].isEmpty()) {
             byte[] h = base64(lines[i++], "hash");
