@@ -13,7 +13,6 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.util.ArrayList;
-import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -80,7 +79,8 @@ public class PathTenants {
 
     /** The tenant learned for this request's path, if the request is one whose tenant follows from its path; else null. */
     Tenant of(RoutingContext rc) {
-        return byPathAlone(rc) ? byPath.getIfPresent(rc.request().path()) : null;
+        String path = rc.request().path();
+        return path != null && byPathAlone(rc) ? byPath.getIfPresent(path) : null;
     }
 
     /**
@@ -89,10 +89,11 @@ public class PathTenants {
      * request is not learned.
      */
     void learn(RoutingContext rc, boolean byPathAlone) {
-        if (!byPathAlone || !(rc.get(RESOLVED) instanceof OidcTenantConfig config) || !plainBearer(config)) {
+        String path = rc.request().path();
+        if (!byPathAlone || path == null || !(rc.get(RESOLVED) instanceof OidcTenantConfig config) || !plainBearer(config)) {
             return;
         }
-        byPath.put(rc.request().path(), new Tenant(config.tenantId().orElse(DEFAULT_TENANT), config,
+        byPath.put(path, new Tenant(config.tenantId().orElse(DEFAULT_TENANT), config,
                 config.token().authorizationScheme()));
     }
 
@@ -115,10 +116,5 @@ public class PathTenants {
                 && token.header().map(AUTHORIZATION::equalsIgnoreCase).orElse(true)
                 && "Bearer".equalsIgnoreCase(token.authorizationScheme())
                 && !token.binding().certificate();
-    }
-
-    /** For tests and diagnostics: the paths learned, and the tenant of each. */
-    List<String> learned() {
-        return byPath.asMap().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().id()).sorted().toList();
     }
 }
