@@ -12,7 +12,6 @@ import dev.quaestor.uri.CanonicalUri;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.faulttolerance.api.Guard;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,12 +32,11 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
- * Every provider call, through its mount's guards: a bulkhead bounding the calls in flight (-32005 when full) and,
- * for remote providers or when configured, a circuit breaker (-32005 while open), both SmallRye Fault Tolerance's
- * guard where there is a breaker ({@link MountBulkhead} alone where there is none); inside them, the mount's time box
- * (-32001, {@link TimeBoxes}: a call past it is interrupted, and counts as a failure to the breaker). A hung provider therefore costs one bounded request and at most {@code bulkhead} worker threads, never
- * the server. Guards are built per mount from {@code quaestor.mounts.<name>.*} because one annotation cannot carry
- * per-mount values.
+ * Every provider call, through its mount's SmallRye Fault Tolerance guard: a time box (-32001),
+ * a bulkhead bounding the calls in flight (-32005 when full) and, for remote providers or when
+ * configured, a circuit breaker (-32005 while open). A hung provider therefore costs one bounded
+ * request and at most {@code bulkhead} worker threads, never the server. Guards are built per
+ * mount from {@code quaestor.mounts.<name>.*} because one annotation cannot carry per-mount values.
  */
 @ApplicationScoped
 public class ProviderCalls implements ContentSources {
@@ -49,53 +47,40 @@ public class ProviderCalls implements ContentSources {
     private static final List<Class<? extends Throwable>> NOT_FAILURES = List.of(ResourceNotFoundException.class,
             InvalidCursorException.class, ContentTooLargeException.class, BulkheadException.class);
 
-    /** A mount's guards: SmallRye's for its circuit breaker and bulkhead, or (no breaker) its bulkhead alone. */
-    private record Guarded(Guard guard, MountBulkhead bulkhead, long timeoutMs) {
+    private record Guarded(Guard guard, long timeoutMs) {
     }
 
     private final Map<String, Guarded> guards = new HashMap<>();
     private final MountTable mounts;
     private final MeterRegistry metrics;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
-    private final TimeBoxes timeBoxes;
 
     ProviderCalls(MountTable mounts, MountsConfig config, MeterRegistry metrics,
             @ConfigProperty(name = "quaestor.provider.timeout-ms", defaultValue = "10000") long defaultTimeoutMs) {
         this.mounts = mounts;
         this.metrics = metrics;
-        long shortest = Long.MAX_VALUE;
         for (Mounted m : mounts.all()) {
             String name = m.mount().name();
             var c = config.mounts().get(name);
             long timeoutMs = c.timeoutMs().orElse(defaultTimeoutMs);
-            boolean breaker = c.circuitBreaker().enabled().orElse(m.remote());
-            guards.put(name, breaker ? new Guarded(guardWithBreaker(name, c), null, timeoutMs)
-                    : new Guarded(null, new MountBulkhead(c.bulkhead()), timeoutMs));
-            shortest = Math.min(shortest, timeoutMs);
+            var cb = c.circuitBreaker();
+            boolean breaker = cb.enabled().orElse(m.remote());
+            var builder = Guard.create()
+                    .withDescription("provider:" + name)
+                    .withTimeout().duration(timeoutMs, ChronoUnit.MILLIS).done()
+                    .withBulkhead().limit(c.bulkhead()).done();
+            if (breaker) {
+                builder = builder.withCircuitBreaker()
+                        .name("provider-" + name)
+                        .requestVolumeThreshold(cb.requestVolume())
+                        .failureRatio(cb.failureRatio())
+                        .delay(cb.delayMs(), ChronoUnit.MILLIS)
+                        .skipOn(NOT_FAILURES)
+                        .onStateChange(s -> LOG.warnf("circuit breaker of mount %s is now %s", name, s))
+                        .done();
+            }
+            guards.put(name, new Guarded(builder.build(), timeoutMs));
         }
-        this.timeBoxes = new TimeBoxes(TimeBoxes.tickFor(shortest));
-    }
-
-    /** SmallRye's guard for a mount with a circuit breaker: the breaker, and inside it the bulkhead. */
-    private static Guard guardWithBreaker(String name, MountsConfig.MountConfig c) {
-        var cb = c.circuitBreaker();
-        return Guard.create()
-                .withDescription("provider:" + name)
-                .withBulkhead().limit(c.bulkhead()).done()
-                .withCircuitBreaker()
-                .name("provider-" + name)
-                .requestVolumeThreshold(cb.requestVolume())
-                .failureRatio(cb.failureRatio())
-                .delay(cb.delayMs(), ChronoUnit.MILLIS)
-                .skipOn(NOT_FAILURES)
-                .onStateChange(s -> LOG.warnf("circuit breaker of mount %s is now %s", name, s))
-                .done()
-                .build();
-    }
-
-    @PreDestroy
-    void close() {
-        timeBoxes.close();
     }
 
     /**
@@ -176,8 +161,7 @@ public class ProviderCalls implements ContentSources {
         long start = System.nanoTime();
         String outcome = "ok";
         try {
-            Supplier<T> boxed = () -> timeBoxes.run(g.timeoutMs(), work);
-            return g.guard() == null ? g.bulkhead().run(boxed) : g.guard().get(boxed, (Class<T>) Object.class);
+            return g.guard().get(work, (Class<T>) Object.class);
         } catch (TimeoutException e) {
             outcome = ProviderFailure.Kind.TIMEOUT.outcome;
             throw new ProviderFailure(ProviderFailure.Kind.TIMEOUT, name, g.timeoutMs(), e);
