@@ -70,17 +70,21 @@ public class UnauthenticatedThrottle {
         String auth = rc.request().getHeader("Authorization");
         if (auth != null && !auth.isBlank()) {
             TokenFingerprint tokenHash = TokenFingerprint.of(auth);
-            boolean checked = acceptedTokens.getIfPresent(tokenHash) != null || shape.matches(auth);
+            boolean known = acceptedTokens.getIfPresent(tokenHash) != null;
             String ip = address(rc);
-            if (!checked && budget.spent(ip)) {
+            if (!known && !shape.matches(auth) && budget.spent(ip)) {
                 reject(rc, ip);
                 return;
             }
-            rc.addHeadersEndHandler(v -> {
-                if (rc.response().getStatusCode() < 400) {
-                    acceptedTokens.put(tokenHash, Boolean.TRUE);
-                }
-            });
+            // A known token is not put again: a write on every request would schedule the cache's upkeep on another
+            // thread every time. It is known for 5 minutes from its acceptance, then learned again from its next one.
+            if (!known) {
+                rc.addHeadersEndHandler(v -> {
+                    if (rc.response().getStatusCode() < 400) {
+                        acceptedTokens.put(tokenHash, Boolean.TRUE);
+                    }
+                });
+            }
         }
         rc.next();
     }
