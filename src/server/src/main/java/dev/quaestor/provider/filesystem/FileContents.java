@@ -31,10 +31,13 @@ final class FileContents {
     static final long RACY_WINDOW_MILLIS = 2_000;
     /** Files larger than this are read every time. */
     static final int MAX_FILE_BYTES = 256 * 1024;
-    private static final String STAMP_ATTRIBUTES = "unix:dev,ino,size,lastModifiedTime,ctime";
+    private static final String STAMP_ATTRIBUTES = "unix:dev,ino,size,lastModifiedTime,ctime,isRegularFile";
 
-    /** What one {@code stat} says of a file, enough to tell that it changed. Null parts where the platform has none. */
-    record Stamp(Object device, Object inode, long size, FileTime modified, FileTime changed) {
+    /**
+     * What one {@code stat} says of a file, enough to tell that it changed, and whether it is a regular file (so that
+     * a read needs no second stat to ask). Null parts where the platform has none.
+     */
+    record Stamp(Object device, Object inode, long size, FileTime modified, FileTime changed, boolean regularFile) {
 
         /** Whether it says the file was last touched before {@code beforeMillis} (the epoch's milliseconds). */
         boolean before(long beforeMillis) {
@@ -68,10 +71,10 @@ final class FileContents {
         try {
             Map<String, Object> a = Files.readAttributes(real, STAMP_ATTRIBUTES);
             return new Stamp(a.get("dev"), a.get("ino"), (Long) a.get("size"), (FileTime) a.get("lastModifiedTime"),
-                    (FileTime) a.get("ctime"));
+                    (FileTime) a.get("ctime"), (Boolean) a.get("isRegularFile"));
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
             var b = Files.readAttributes(real, java.nio.file.attribute.BasicFileAttributes.class);
-            return new Stamp(null, b.fileKey(), b.size(), b.lastModifiedTime(), null);
+            return new Stamp(null, b.fileKey(), b.size(), b.lastModifiedTime(), null, b.isRegularFile());
         }
     }
 

@@ -148,6 +148,9 @@ final class FilesystemProvider implements ResourceProvider {
         try {
             long stampedAt = contents.now();
             FileContents.Stamp stamp = FileContents.stamp(real);
+            if (!stamp.regularFile()) {
+                throw new ResourceNotFoundException(uri.toString());
+            }
             if (stamp.size() > maxBytes) {
                 throw new ContentTooLargeException(maxBytes, stamp.size());
             }
@@ -309,7 +312,7 @@ final class FilesystemProvider implements ResourceProvider {
         return out;
     }
 
-    /** The real path of a URI's file, or not-found if it is absent, hidden, not a file or outside the root. */
+    /** The real path of a URI's file, or not-found if it is absent, hidden, unreadable or outside the root. */
     private Path locate(CanonicalUri uri) {
         if (!uri.isWithin(mount.prefix())) {
             throw new ResourceNotFoundException(uri.toString());
@@ -326,7 +329,8 @@ final class FilesystemProvider implements ResourceProvider {
             p = p.resolve(seg);
         }
         Path real = confined(p);
-        if (real == null || !Files.isRegularFile(real) || !Files.isReadable(real)) {
+        // Whether it is a regular file is asked by the read's own stat (FileContents.stamp), not by another here.
+        if (real == null || !Files.isReadable(real)) {
             throw new ResourceNotFoundException(uri.toString());
         }
         return real;

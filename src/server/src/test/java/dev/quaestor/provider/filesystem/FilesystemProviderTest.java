@@ -86,6 +86,18 @@ class FilesystemProviderTest {
     }
 
     @Test
+    void aNamedPipeIsAbsentAndNeverOpened() throws Exception {
+        // Opening a FIFO with no writer blocks: the read must refuse it from its stat, before any open.
+        Path fifo = root.resolve("a/pipe.txt");
+        var mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertEquals(0, mkfifo.waitFor());
+        assertTrue(Files.exists(fifo) && !Files.isRegularFile(fifo));
+        var reading = java.util.concurrent.CompletableFuture.runAsync(
+                () -> assertThrows(ResourceNotFoundException.class, () -> read("file:///docs/a/pipe.txt")));
+        reading.get(5, java.util.concurrent.TimeUnit.SECONDS); // fails on a wrong answer, times out on a hung open
+    }
+
+    @Test
     void oversizedFilesAreRefused() throws Exception {
         Files.write(root.resolve("big.txt"), new byte[2000]);
         assertThrows(ContentTooLargeException.class, () -> read("file:///docs/big.txt"));
