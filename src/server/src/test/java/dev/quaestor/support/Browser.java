@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -80,6 +81,10 @@ public final class Browser {
     }
 
     public static WebDriverWait waiting(WebDriver driver) {
-        return new WebDriverWait(driver, Duration.ofSeconds(20));
+        // A condition that reads an element of a page being replaced (a form just submitted) finds it stale: that is
+        // "not yet", asked again, like an element not there yet.
+        var wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
     }
 }
