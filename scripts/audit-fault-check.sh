@@ -80,7 +80,7 @@ echo "records: $served reads returned content, $missing without both records"
 
 auditor=$(scripts/keycloak.sh token auditor)
 online=$(curl -s -H "Authorization: Bearer $auditor" "$url/audit/verify")
-echo "online verification: $(echo "$online" | jq -c '{verified, chains: [.chains[] | {chain, records, checkpoints}], problems}')"
+echo "online verification: $(echo "$online" | jq -c '{verified, logs: [.logs[] | {log, records, checkpoints}], problems}')"
 [ "$(echo "$online" | jq -r .verified)" = true ] || fail "online verification failed"
 curl -s -H "Authorization: Bearer $auditor" "$url/audit/export" -o "$work/export.jsonl"
 curl -s "$url/.well-known/quaestor-audit-key" | jq -r .vkey >"$work/key.pub"
