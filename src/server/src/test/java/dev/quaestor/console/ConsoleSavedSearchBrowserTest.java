@@ -8,7 +8,6 @@ import io.restassured.RestAssured;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
@@ -49,12 +48,10 @@ class ConsoleSavedSearchBrowserTest {
             first.findElement(By.name("name")).sendKeys(shared);
             first.findElement(By.id("save-shared")).click();
             first.findElement(By.id("save-search")).click();
-            Browser.waiting(first).ignoring(StaleElementReferenceException.class)
-                    .until(d -> d.findElement(By.id("saved")).getText().contains(shared));
+            Browser.waiting(first).until(d -> d.findElement(By.id("saved")).getText().contains(shared));
             first.findElement(By.name("name")).sendKeys(mine);
             first.findElement(By.id("save-search")).click();
-            Browser.waiting(first).ignoring(StaleElementReferenceException.class)
-                    .until(d -> d.findElement(By.id("saved")).getText().contains(mine));
+            Browser.waiting(first).until(d -> d.findElement(By.id("saved")).getText().contains(mine));
             assertTrue(saved(first, shared).getText().contains("you shared"), saved(first, shared).getText());
             assertTrue(saved(first, shared).getText().contains("from=-7d"), "kept as typed: " + saved(first, shared).getText());
 
