@@ -54,6 +54,10 @@ public final class PeerBench {
                                   in src/bench/target/peer/, written as each stops)
               --cds true          also time Quaestor with a dynamic AppCDS archive written by the first start
                                   (-XX:ArchiveClassesAtExit; the JDK the image runs on maps one the same way)
+              --profile-measured EV
+                                  both servers under async-profiler during each measured loop at the first
+                                  connection count only (attached after the warm-up, stopped after the loop;
+                                  profile-measured-SERVER-ENDPOINT-roundN-EV.collapsed, with thread names)
               --profile-start EV  one more Quaestor start under async-profiler (cpu, itimer, wall, alloc), stopped once
                                   ready; collapsed stacks in src/bench/target/peer/ (src/bench/startup-phases.py reads them)
             """;
@@ -103,6 +107,7 @@ public final class PeerBench {
                 case "--java" -> java = Path.of(v);
                 case "--profile-start" -> profileStart = v;
                 case "--profile" -> profile = v;
+                case "--profile-measured" -> measuredProfile = v;
                 case "--cds" -> cds = Boolean.parseBoolean(v);
                 case "--endpoints" -> endpoints = List.of(v.split(","));
                 case "--help" -> {
@@ -126,6 +131,7 @@ public final class PeerBench {
         var podEnv = new HashMap<>(setup.env());
         podEnv.put("QUAESTOR_MIGRATE_AT_START", "false");
         Path file = setup.content().resolve(AuditedServer.FILE);
+        measuredWork = setup.content().getParent();
         System.out.printf("JVM: %s%n  Quaestor: %s%n  peer:     %s%n", java, quaestorJvm, peerJvm);
 
         var tokens = new ArrayList<String>();
@@ -238,7 +244,16 @@ public final class PeerBench {
             }
             for (int c : connections) {
                 for (var t : targets) {
+                    boolean profiled = measuredProfile != null && c == connections.get(0);
+                    Path work = measuredWork;
+                    if (profiled) {
+                        Profiler.attach(pid, work, "start,event=" + measuredProfile + ",threads");
+                    }
                     rows.add(run(driver, round, server, t, c, c + " connections", Duration.ofSeconds(phases[2])));
+                    if (profiled) {
+                        String what = "measured-" + server + "-" + t.name().replaceAll("[^A-Za-z0-9]+", "-") + "-round" + round;
+                        Profiler.attach(pid, work, "stop,collapsed,file=" + Profiler.output(what, measuredProfile, work));
+                    }
                 }
             }
             if (openLoop && auditedRead) {
@@ -252,6 +267,11 @@ public final class PeerBench {
             }
         }
     }
+
+    /** async-profiler's event for the measured loops of both servers ({@code --profile-measured}), or null. */
+    private static String measuredProfile;
+    /** Where the profiles go: the harness's work folder. */
+    private static Path measuredWork;
 
     private static Row run(LoadDriver driver, int round, String server, Target t, int connections, String load, Duration d)
             throws Exception {
