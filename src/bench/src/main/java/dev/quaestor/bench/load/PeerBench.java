@@ -245,14 +245,14 @@ public final class PeerBench {
             for (int c : connections) {
                 for (var t : targets) {
                     boolean profiled = measuredProfile != null && c == connections.get(0);
-                    Path work = measuredWork;
                     if (profiled) {
-                        Profiler.attach(pid, work, "start,event=" + measuredProfile + ",threads");
+                        Profiler.attach(pid, measuredWork, "start,event=" + measuredProfile + ",threads");
                     }
                     rows.add(run(driver, round, server, t, c, c + " connections", Duration.ofSeconds(phases[2])));
                     if (profiled) {
                         String what = "measured-" + server + "-" + t.name().replaceAll("[^A-Za-z0-9]+", "-") + "-round" + round;
-                        Profiler.attach(pid, work, "stop,collapsed,file=" + Profiler.output(what, measuredProfile, work));
+                        Path out = Profiler.output(what, measuredProfile, measuredWork);
+                        Profiler.attach(pid, measuredWork, "stop,collapsed,file=" + out);
                     }
                 }
             }
