@@ -35,6 +35,14 @@ class BoundsTest {
         assertEquals(-32001, rows.get(1).errorCode);
     }
 
+    /** The time box above ran on Quaestor's timer: SmallRye's own timer thread is not running. */
+    @Test
+    void timeBoxesRunOnQuaestorsTimer() {
+        var names = Thread.getAllStackTraces().keySet().stream().map(Thread::getName).toList();
+        assertTrue(names.stream().anyMatch(n -> n.startsWith("quaestor-time-box-timer-")), names.toString());
+        assertTrue(names.stream().noneMatch(n -> n.startsWith("SmallRye Fault Tolerance Timer")), names.toString());
+    }
+
     @Test
     void rateLimitRejectsWith429AndRetryAfter() {
         String token = TestIssuer.tokenFor("dave");

@@ -43,7 +43,9 @@ public class PathTenants {
     record Tenant(String id, Object config, String scheme) {
     }
 
-    private final Cache<String, Tenant> byPath = Caffeine.newBuilder().maximumSize(PATHS).build();
+    private final Cache<String, Tenant> byPath = Caffeine.newBuilder().maximumSize(PATHS)
+            .executor(Runnable::run) // upkeep on the event loop that reads it: no hand-off to another pool
+            .build();
     /** Why resolution is not a function of the path here, or null when it is. */
     private final String notByPath;
 

@@ -46,7 +46,9 @@ public class UnauthenticatedThrottle {
     private final RefusalBudget budget;
     private final IssuerTokenShape shape;
     private final Cache<TokenFingerprint, Boolean> acceptedTokens = Caffeine.newBuilder()
-            .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5)).build();
+            .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5))
+            .executor(Runnable::run) // upkeep on the event loop that reads it: no hand-off to another pool
+            .build();
 
     UnauthenticatedThrottle(IdentityConfig config, RefusalRecorder refusals,
             @ConfigProperty(name = "quarkus.oidc.auth-server-url") Optional<String> issuerUrl,

@@ -72,6 +72,7 @@ public class VerifiedTokenCache {
                 .maximumSize(max)
                 .expireAfter(Expiry.creating((TokenFingerprint k, Entry e) ->
                         Duration.ofMillis(Math.max(0, e.expiresAtMillis() - clock.millis()))))
+                .executor(Runnable::run) // upkeep on the event loop that reads it: no hand-off to another pool
                 .build();
         for (var result : List.of(Map.entry("hit", hits), Map.entry("miss", misses))) {
             FunctionCounter.builder("quaestor.identity.token.cache", result.getValue(), LongAdder::sum)

@@ -18,6 +18,7 @@ final class LocalBucketStore implements BucketStore {
     private final Cache<String, Bucket> buckets = Caffeine.newBuilder()
             .maximumSize(1_000_000)
             .expireAfterAccess(Duration.ofHours(1))
+            .executor(Runnable::run) // upkeep on the request's thread: no hand-off to another pool
             .build();
 
     @Override

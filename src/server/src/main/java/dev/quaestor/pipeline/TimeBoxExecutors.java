@@ -1,0 +1,51 @@
+package dev.quaestor.pipeline;
+
+import io.smallrye.faulttolerance.AsyncExecutorProvider;
+import io.smallrye.faulttolerance.ExecutorHolder;
+import io.smallrye.faulttolerance.core.timer.Timer;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Alternative;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+/**
+ * SmallRye Fault Tolerance's executors with a {@link DeadlineTimer} in place of its own timer: every time box of
+ * every guard (the mounts' guards in {@link ProviderCalls}, and any annotated one) is scheduled on it. Everything
+ * else, the guards, their order, their metrics and the async executor, stays SmallRye's. This bean takes the place
+ * of SmallRye's {@code ExecutorHolder}, whose constructor starts a timer of its own: that one is stopped at once.
+ */
+@Alternative
+@Priority(1)
+@Singleton
+public class TimeBoxExecutors extends ExecutorHolder {
+
+    private final DeadlineTimer timer;
+
+    @Inject
+    public TimeBoxExecutors(AsyncExecutorProvider asyncExecutorProvider) {
+        super(asyncExecutorProvider);
+        try {
+            super.getTimer().shutdown();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        this.timer = new DeadlineTimer(getAsyncExecutor());
+    }
+
+    @Override
+    public Timer getTimer() {
+        return timer;
+    }
+
+    @Override
+    @PreDestroy
+    public void tearDown() {
+        try {
+            timer.shutdown();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        super.tearDown();
+    }
+}
