@@ -4,9 +4,11 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Function;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -82,8 +84,24 @@ public final class Browser {
 
     public static WebDriverWait waiting(WebDriver driver) {
         // A condition that reads an element of a page being replaced (a form just submitted) finds it stale: that is
-        // "not yet", asked again, like an element not there yet.
-        var wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+        // "not yet", asked again, like an element not there yet. Chromium reports such an element either as stale or,
+        // when the page is replaced during the command, as an inspector error saying the node no longer belongs to
+        // the document; the second is turned into the first.
+        var wait = new WebDriverWait(driver, Duration.ofSeconds(20)) {
+            @Override
+            public <V> V until(Function<? super WebDriver, ? extends V> isTrue) {
+                return super.until(d -> {
+                    try {
+                        return isTrue.apply(d);
+                    } catch (WebDriverException e) {
+                        if (e.getMessage() != null && e.getMessage().contains("does not belong to the document")) {
+                            throw new StaleElementReferenceException(e.getMessage(), e);
+                        }
+                        throw e;
+                    }
+                });
+            }
+        };
         wait.ignoring(StaleElementReferenceException.class);
         return wait;
     }
