@@ -50,12 +50,15 @@ class RefusalMergeTest {
     static final int LIMIT = 5;
     /** Above the flood of the counting test (6 requests at a time), below the waiting refusals of the admission test (20). */
     static final int MAX_IN_FLIGHT = 10;
+    /** The merge window, shorter than the shipped second so that refusals waiting for their summary wait less. */
+    static final Duration WINDOW = Duration.ofMillis(250);
 
     public static class Tight implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quaestor.audit.attempts.limit", Integer.toString(LIMIT),
                     "quaestor.audit.attempts.period", "600s",
+                    "quaestor.audit.attempts.merge-window", WINDOW.toMillis() + "ms",
                     "quaestor.http.max-in-flight", Integer.toString(MAX_IN_FLIGHT),
                     // Refusals merging is what is tested here: a subject may take the whole bound (its cap is elsewhere).
                     "quaestor.limits.per-subject.in-flight-share", "1");
@@ -160,7 +163,7 @@ class RefusalMergeTest {
         assertEquals(rows.size(), single.size() + summaries.size(), "nothing else was written: " + rows);
         assertEquals(LIMIT, single.size(), "refusals under the attempt limit are records of their own");
         // One key (mallory, test-client, denied): at most one summary per window of the flood and per 32 distinct URIs.
-        assertTrue(summaries.size() <= Math.ceil(seconds) + 1 + Math.ceil((n - LIMIT) / 32.0),
+        assertTrue(summaries.size() <= Math.ceil(seconds / (WINDOW.toMillis() / 1000.0)) + 1 + Math.ceil((n - LIMIT) / 32.0),
                 summaries.size() + " summaries in " + seconds + " s");
         System.out.printf("RefusalMergeTest: %d denied reads in %.2f s: %d records (%d on their own, %d summaries)%n", n,
                 seconds, rows.size(), single.size(), summaries.size());
@@ -240,7 +243,7 @@ class RefusalMergeTest {
             uris.addAll(theseProbes);
             Map<String, JsonNode> answers = batchOf(http, oscar, session, uris);
             theseProbes.forEach(p -> probes.put(p, answers.get(p)));
-            Thread.sleep(1100); // the next batch finds its window closed: it opens one with its decoys first
+            Thread.sleep(WINDOW.toMillis() + 100); // the next batch finds its window closed: it opens one with its decoys first
         }
         assertEquals(160, probes.size());
 

@@ -4,6 +4,7 @@ import io.smallrye.faulttolerance.core.timer.Timer;
 import io.smallrye.faulttolerance.core.timer.TimerTask;
 import io.smallrye.faulttolerance.core.util.RunnableWrapper;
 import java.util.Comparator;
+import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -92,11 +93,20 @@ final class DeadlineTimer implements Timer {
         return System.nanoTime() - origin;
     }
 
+    /** The task with the earliest deadline, or null when there is none. */
+    private Task earliest() {
+        try {
+            return tasks.first();
+        } catch (NoSuchElementException none) {
+            return null;
+        }
+    }
+
     private void loop() {
         while (running.get()) {
             try {
                 sleepsUntil = AWAKE;
-                Task first = tasks.isEmpty() ? null : tasks.first();
+                Task first = earliest();
                 long now = now();
                 if (first != null && first.deadline <= now) {
                     if (tasks.remove(first)) {
@@ -105,7 +115,7 @@ final class DeadlineTimer implements Timer {
                     continue;
                 }
                 sleepsUntil = first == null ? NO_TASK : first.deadline;
-                Task again = tasks.isEmpty() ? null : tasks.first();
+                Task again = earliest();
                 if (again != first) {
                     continue; // an earlier task came in before the sleep was published
                 }
@@ -114,8 +124,6 @@ final class DeadlineTimer implements Timer {
                 } else {
                     LockSupport.parkNanos(this, first.deadline - now);
                 }
-            } catch (java.util.NoSuchElementException emptiedMeanwhile) {
-                // the set emptied between isEmpty and first: look again
             } catch (RuntimeException e) {
                 LOG.warn("a time box's task could not be started", e);
             }
