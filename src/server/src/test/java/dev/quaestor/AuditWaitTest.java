@@ -12,10 +12,12 @@ import java.sql.Connection;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.DriverManager;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -50,13 +52,15 @@ class AuditWaitTest {
     void readsWhoseRecordsCannotCommitAreRefusedAndDiscloseNothing() throws Exception {
         // 2025-03-26: the one revision with JSON-RPC batches, which this test also sends.
         String session = Rpc.initialize(bob, "2025-03-26");
+        String refusedId;
         try (Connection lock = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             lock.setAutoCommit(false);
             lock.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
             try {
                 long t0 = System.nanoTime();
-                var single = Rpc.call(bob, session, READ.formatted(2)).statusCode(503).header("Retry-After", "5")
-                        .extract().asString();
+                var refused = Rpc.call(bob, session, READ.formatted(2)).statusCode(503).header("Retry-After", "5").extract();
+                String single = refused.asString();
+                refusedId = refused.header("X-Request-Id");
                 long waitedMs = (System.nanoTime() - t0) / 1_000_000;
                 JsonPath one = JsonPath.from(single);
                 assertEquals(-32005, one.getInt("error.code"), single);
@@ -73,6 +77,20 @@ class AuditWaitTest {
                 lock.rollback();
             }
         }
+
+        // The refused read's records, stored once the lock is gone, say how it ended: its DECISION, then an OUTCOME
+        // aborted with the code it was answered with. Its OUTCOME ok, given up at the commit timeout, is left out unless
+        // the writer had already taken it into the batch the lock held; then the aborted one follows it.
+        await().atMost(Duration.ofSeconds(30)).until(() -> AuditRow.list("request_id = ? AND kind = 'OUTCOME' AND outcome = 'aborted'",
+                refusedId).size() > 0);
+        var records = AuditRow.list("request_id = ? ORDER BY seq", refusedId);
+        assertEquals("DECISION", records.get(0).kind, "its DECISION first: " + records);
+        assertTrue(records.size() <= 3, "at most its DECISION, the OUTCOME ok given up, and the aborted one: " + records);
+        AuditRow last = records.get(records.size() - 1);
+        assertEquals("OUTCOME", last.kind);
+        assertEquals("aborted", last.outcome);
+        assertEquals(-32005, last.errorCode, "the code the read was answered with");
+        assertTrue(last.detail.contains("did not confirm") && last.detail.contains("refused"), last.detail);
 
         String served = Rpc.call(bob, session, READ.formatted(5)).statusCode(200).extract().asString();
         JsonPath ok = JsonPath.from(served);

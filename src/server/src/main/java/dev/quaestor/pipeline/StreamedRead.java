@@ -50,6 +50,11 @@ public final class StreamedRead implements ReadResult {
     private final long maxBytes;
     private final Executor digests;
     private boolean used;
+    /** Guards the three below: whether the OUTCOME said ok, why the answer was lost (null: not lost), whether told. */
+    private final Object ending = new Object();
+    private boolean recorded;
+    private String lostBecause;
+    private boolean told;
 
     /**
      * @param trail the read's trail, its DECISION already durable: this writes its OUTCOME
@@ -135,13 +140,52 @@ public final class StreamedRead implements ReadResult {
             throw abort(failure, count, sha, detail, e);
         }
         try {
-            trail.served(Outcome.ok().content(count, digest));
+            trail.streamed(Outcome.ok().content(count, digest));
         } catch (RuntimeException e) {
             // Not audited, so not completed: the caller cuts the connection before the closing bytes.
             throw new IOException("outcome of a streamed read could not be committed; response aborted", e);
         }
-        out.write(closing);
-        out.flush();
+        recordedOk();
+        try {
+            out.write(closing);
+            out.flush();
+        } catch (IOException | RuntimeException e) {
+            lost("the response's closing bytes could not be written: " + e);
+            throw e;
+        }
+    }
+
+    /**
+     * The answer did not reach the client whole (the connection closed, or writing failed, before its end), from any
+     * thread, at any time. Once the read's {@code OUTCOME} has said {@code ok}, that gets a second {@code OUTCOME},
+     * {@code aborted}, recorded once; before, nothing is recorded here, since the read's own {@code OUTCOME} then
+     * says how it broke off.
+     */
+    public void lost(String why) {
+        boolean tell;
+        synchronized (ending) {
+            if (lostBecause == null) {
+                lostBecause = why;
+            }
+            tell = recorded && !told;
+            told |= tell;
+        }
+        if (tell) {
+            trail.undelivered(why);
+        }
+    }
+
+    /** The {@code OUTCOME} {@code ok} is committed: an answer lost before now is recorded as such now. */
+    private void recordedOk() {
+        String why;
+        synchronized (ending) {
+            recorded = true;
+            why = told ? null : lostBecause;
+            told |= why != null;
+        }
+        if (why != null) {
+            trail.undelivered(why);
+        }
     }
 
     /**

@@ -244,17 +244,25 @@ final class Trail {
      * stored only if the {@code DECISION} is.
      */
     void served(Outcome outcome) {
-        write(outcome, ctx.protocol().declaresCacheScope() && cache != null ? cache.scope() : null);
+        write(outcome, ctx.protocol().declaresCacheScope() && cache != null ? cache.scope() : null, Unconfirmed.REFUSED);
+    }
+
+    /**
+     * The {@code OUTCOME} of a streamed read, its content already sent: as {@link #served}, but if it is not confirmed
+     * the response is cut off before its end instead of refused.
+     */
+    void streamed(Outcome outcome) {
+        write(outcome, null, Unconfirmed.CUT_OFF);
     }
 
     /** The {@code OUTCOME} of a response that broke off, or will not be written, with what was read of it. */
     void failed(Outcome outcome) {
-        write(outcome, null);
+        write(outcome, null, Unconfirmed.REFUSED);
     }
 
     /** The {@code OUTCOME} of a serve step that refused: {@code answer}, with the code it is answered with. */
     Refusal failed(String outcome, String detail, Refusal answer) {
-        write(Outcome.of(outcome).code(ctx.code(answer.reason())).detail(detail), null);
+        write(Outcome.of(outcome).code(ctx.code(answer.reason())).detail(detail), null, Unconfirmed.REFUSED);
         return answer;
     }
 
@@ -274,20 +282,23 @@ final class Trail {
      * served: {@code aborted}, with why. Queued, not awaited (the caller may be an I/O thread); if it cannot be
      * queued, that is logged, as nothing is left to refuse.
      */
-    private void undelivered(String why) {
-        var event = AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
-                .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome("aborted")
-                .latencyMicros((System.nanoTime() - start) / 1000)
-                .detail(truncate("the answer did not reach the client: " + why)).build();
-        try {
-            services.audit.submit(event);
-        } catch (AuditUnavailableException | RejectedExecutionException e) {
-            LOG.errorf("request %s: the record that its answer did not reach the client could not be queued: %s",
-                    ctx.requestId(), e.toString());
+    void undelivered(String why) {
+        aborted(null, "the answer did not reach the client: " + why);
+    }
+
+    /** What the client gets when an {@code OUTCOME} is not confirmed: the audit log's refusal, or a response cut off. */
+    private enum Unconfirmed {
+        REFUSED("the request was refused (the audit log is unavailable) and nothing of it was served"),
+        CUT_OFF("the response was cut off before its end");
+
+        final String said;
+
+        Unconfirmed(String said) {
+            this.said = said;
         }
     }
 
-    private void write(Outcome o, String cacheScope) {
+    private void write(Outcome o, String cacheScope, Unconfirmed otherwise) {
         services.metrics.finished(method, o.name(), System.nanoTime() - start);
         var event = AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
                 .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome(o.name())
@@ -295,9 +306,46 @@ final class Trail {
                 .cacheScope(cacheScope).latencyMicros((System.nanoTime() - start) / 1000)
                 .detail(join(rate.auditDetail(), o.detail())).build();
         try (var stage = stage("audit.outcome")) {
-            (decision == null ? services.audit.submit(event) : services.audit.submitAfter(decision, event)).await();
-        } catch (AuditUnavailableException e) {
-            throw auditUnavailable();
+            PendingCommit queued;
+            try {
+                queued = decision == null ? services.audit.submit(event) : services.audit.submitAfter(decision, event);
+            } catch (AuditUnavailableException e) {
+                throw auditUnavailable(); // not queued: nothing of it will be stored
+            }
+            try {
+                queued.await();
+            } catch (AuditUnavailableException e) {
+                // Queued but not confirmed: a slow database may still store it (the writer leaves out what was given up
+                // before it took it), or a commit may have succeeded whose reply was lost. It would then say more than
+                // happened, so a further OUTCOME says how the request ended.
+                if (decision == null || !decision.failed()) {
+                    aborted(otherwise == Unconfirmed.REFUSED ? ctx.code(Reason.UNAVAILABLE) : null,
+                            "the audit log did not confirm this request's OUTCOME within the commit timeout: " + otherwise.said);
+                }
+                throw auditUnavailable();
+            }
+        }
+    }
+
+    /**
+     * A further {@code OUTCOME}, {@code aborted}: the request did not end as a record before said, or may say. Queued
+     * after the {@code DECISION} if that is not yet durable (never stored without it), not awaited (the caller may be
+     * an I/O thread); if it cannot be queued, that is logged, as nothing is left to refuse.
+     */
+    private void aborted(Integer errorCode, String detail) {
+        var event = AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
+                .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome("aborted")
+                .errorCode(errorCode).latencyMicros((System.nanoTime() - start) / 1000).detail(truncate(detail)).build();
+        PendingCommit after = decision;
+        try {
+            if (after == null) {
+                services.audit.submit(event);
+            } else {
+                services.audit.submitAfter(after, event);
+            }
+        } catch (AuditUnavailableException | RejectedExecutionException e) {
+            LOG.errorf("request %s: the record of how it ended could not be queued (%s): %s", ctx.requestId(), detail,
+                    e.toString());
         }
     }
 

@@ -59,7 +59,7 @@ class StreamedReadTest {
     private final AuditSink recorded = new AuditSink() {
         @Override
         public PendingCommit submit(AuditEvent e) {
-            outcomes.add(new Outcome(e.outcome(), e.bytes(), e.contentSha256(), e.detail()));
+            outcomes.add(new Outcome(e.outcome(), e.bytes() == null ? -1 : e.bytes(), e.contentSha256(), e.detail()));
             return AuditDoubles.committed();
         }
 
@@ -252,6 +252,39 @@ class StreamedReadTest {
                 .writeTo(out, OPEN, CLOSE);
         assertEquals(List.of(new Outcome("ok", content.length, sha256(content), null)), outcomes);
         assertEquals("{\"v\":\"" + Base64.getEncoder().encodeToString(content) + "\"}", out.toString(StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void anAnswerLostAfterItsOutcomeSaidOkGetsOneAbortedOutcome() throws Exception {
+        byte[] content = new byte[50_000];
+        // The closing bytes fail: the OUTCOME said ok, so a second one says the answer did not reach the client.
+        var r = read(content, 0, false, Long.MAX_VALUE);
+        var broken = resetAfter(OPEN.length + Base64.getEncoder().encodeToString(content).length());
+        assertThrows(IOException.class, () -> r.writeTo(broken, OPEN, CLOSE));
+        r.lost("the connection closed"); // the response's end, seen by the endpoint: recorded once only
+        assertEquals(List.of("ok", "aborted"), outcomes.stream().map(Outcome::outcome).toList());
+        assertTrue(outcomes.get(1).detail().contains("closing bytes"), outcomes.get(1).detail());
+
+        // Lost while the content was still going out, unnoticed by the writes: told once the OUTCOME has said ok.
+        outcomes.clear();
+        var late = read(content, 0, false, Long.MAX_VALUE);
+        late.lost("the connection closed");
+        assertEquals(List.of(), outcomes, "nothing said ok yet");
+        late.writeTo(new ByteArrayOutputStream(), OPEN, CLOSE);
+        assertEquals(List.of("ok", "aborted"), outcomes.stream().map(Outcome::outcome).toList());
+        assertTrue(outcomes.get(1).detail().contains("the connection closed"), outcomes.get(1).detail());
+
+        // Broken off before the OUTCOME: the read's own OUTCOME says so, and a lost answer adds nothing.
+        outcomes.clear();
+        var cut = read(new byte[500_000], 0, false, Long.MAX_VALUE);
+        assertThrows(IOException.class, () -> cut.writeTo(resetAfter(100_000), OPEN, CLOSE));
+        cut.lost("connection reset");
+        assertEquals(List.of("aborted"), outcomes.stream().map(Outcome::outcome).toList());
+
+        // Delivered whole: nothing more.
+        outcomes.clear();
+        read(content, 0, false, Long.MAX_VALUE).writeTo(new ByteArrayOutputStream(), OPEN, CLOSE);
+        assertEquals(List.of("ok"), outcomes.stream().map(Outcome::outcome).toList());
     }
 
     @Test

@@ -41,7 +41,7 @@ public final class RecordedRefusal {
      */
     public CompletionStage<Void> committed() {
         return committed.copy().orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).handle((v, e) -> {
-            if (e != null) {
+            if (e != null && !committedAfterAll(e)) {
                 Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
                 throw cause instanceof AuditUnavailableException u ? u : new AuditUnavailableException(cause);
             }
@@ -55,9 +55,27 @@ public final class RecordedRefusal {
             committed.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new AuditUnavailableException(e);
+            if (!committedAfterAll(e)) {
+                throw new AuditUnavailableException(e);
+            }
+        } catch (java.util.concurrent.TimeoutException e) {
+            if (!committedAfterAll(e)) {
+                throw new AuditUnavailableException(e);
+            }
         } catch (Exception e) {
             throw new AuditUnavailableException(e);
         }
+    }
+
+    /**
+     * After a wait that ended without the commit: whether the record committed just then after all. Otherwise a
+     * refusal recorded on its own is given up, so that the writer leaves it out if it has not taken it yet (its answer
+     * is now the audit log's -32005, not what the record says); a summary is shared with other refusals and is kept.
+     */
+    private boolean committedAfterAll(Throwable why) {
+        if (!merged) {
+            committed.completeExceptionally(new AuditUnavailableException(why));
+        }
+        return committed.isDone() && !committed.isCompletedExceptionally();
     }
 }

@@ -304,22 +304,34 @@ public final class GroupCommitWriter {
     }
 
     /**
-     * Fails, and leaves out, records whose earlier record failed. Batches are stored one after another
-     * and each releases its waiters before the next is chained, so an earlier record is either settled
-     * by now or in this same batch, where it is stored or refused together with this one.
+     * Leaves out records given up by their waiters (the commit timeout passed while they queued: their requests were
+     * refused, so storing them now would say more than happened) and, failing them, records whose earlier record
+     * failed. Batches are stored one after another and each releases its waiters before the next is chained, so an
+     * earlier record is either settled by now or in this same batch, where it is stored or refused together with this
+     * one.
      */
     private List<Pending> withoutOrphans(List<Pending> batch) {
         List<Pending> kept = batch;
+        List<Pending> givenUp = List.of();
         for (int i = 0; i < batch.size(); i++) {
             Pending p = batch.get(i);
-            if (p.after() != null && p.after().isCompletedExceptionally()) {
+            boolean left = p.done().isDone();
+            if (left || p.after() != null && p.after().isCompletedExceptionally()) {
                 if (kept == batch) {
                     kept = new ArrayList<>(batch.subList(0, i));
                 }
-                failWaiters(List.of(p), new IllegalStateException("the request's decision record was not committed"));
+                if (left) {
+                    givenUp = givenUp.isEmpty() ? new ArrayList<>() : givenUp;
+                    givenUp.add(p);
+                } else {
+                    failWaiters(List.of(p), new IllegalStateException("the request's decision record was not committed"));
+                }
             } else if (kept != batch) {
                 kept.add(p);
             }
+        }
+        if (!givenUp.isEmpty()) {
+            failWaiters(givenUp, new IllegalStateException("given up by their waiters at the commit timeout"));
         }
         return kept;
     }

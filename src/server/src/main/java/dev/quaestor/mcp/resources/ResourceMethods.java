@@ -96,7 +96,8 @@ public class ResourceMethods {
                         Map.of("uri", streamed.uri()));
             }
             String fields = revision.stateless() ? StatelessResults.streamedReadFields(json, served.cache()) : "";
-            return new Answer(new Answer.Streamed(id, streamed, fields), 200, RateHeaders.of(served.rate()));
+            return new Answer(new Answer.Streamed(id, streamed, fields), 200, RateHeaders.of(served.rate()))
+                    .ifUndelivered(streamed::lost);
         }
         var complete = (ReadResult.Complete) served.result();
         if (batch != null) {
