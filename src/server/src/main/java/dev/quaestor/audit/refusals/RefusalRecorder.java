@@ -15,6 +15,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -32,6 +34,15 @@ public class RefusalRecorder {
 
     /** More open windows than this would be a memory bound in name only: such a refusal fails closed. */
     private static final int MAX_OPEN_WINDOWS = 100_000;
+    /**
+     * Where merged refusals are released: one daemon thread for the process (its queue holds at most one task per
+     * summary written), so that the writer's thread never answers them.
+     */
+    private static final Executor RELEASES = Executors.newSingleThreadExecutor(r -> {
+        var t = new Thread(r, "quaestor-refusal-release");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final RecordQueue log;
     private final AttemptLimit limit;
@@ -106,18 +117,23 @@ public class RefusalRecorder {
         return new RecordedRefusal(w.requestId, w.committed, true, windowMillis + commitTimeoutMillis);
     }
 
-    /** A closed window's summary into the writer's queue; its refusals are released when it commits. */
+    /**
+     * A closed window's summary into the writer's queue; its refusals are released when it commits, on a thread of
+     * their own: a summary may count thousands of refusals, each answered as it is released, and the writer's thread
+     * goes on to the next batch meanwhile.
+     */
     private void write(MergeWindows.Window w) {
         CompletableFuture<Void> done = log.submit(w.close()).done;
         summaries.increment();
-        done.whenComplete((v, e) -> {
+        done.whenCompleteAsync((v, e) -> {
             if (e == null) {
                 w.committed.complete(null);
             } else {
                 w.committed.completeExceptionally(e instanceof AuditUnavailableException ? e : new AuditUnavailableException(e));
             }
-        });
+        }, RELEASES);
     }
+
 
     /** Open windows are written before the audit writer stops (it stops at priority 1). */
     void stop(@Observes @Priority(0) ShutdownEvent ev) {
