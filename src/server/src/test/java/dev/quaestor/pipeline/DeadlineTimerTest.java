@@ -76,7 +76,9 @@ class DeadlineTimerTest {
     @Test
     void aCancelledTaskNeverRunsAndCancelTellsWhoWon() throws InterruptedException {
         var ran = new AtomicInteger();
-        TimerTask cancelled = timer.schedule(100, ran::incrementAndGet);
+        // A deadline a busy machine cannot pass between this line and the cancel below.
+        long scheduled = System.nanoTime();
+        TimerTask cancelled = timer.schedule(1_000, ran::incrementAndGet);
         assertFalse(cancelled.isDone());
         assertTrue(cancelled.cancel(), "cancelled before its deadline");
         assertTrue(cancelled.isDone());
@@ -89,7 +91,8 @@ class DeadlineTimerTest {
         });
         assertTrue(done.await(2, TimeUnit.SECONDS));
         assertFalse(finished.cancel(), "a task that ran cannot be cancelled");
-        Thread.sleep(200);
+        // Past the cancelled task's deadline: it did not run.
+        Thread.sleep(Math.max(0, 1_200 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - scheduled)));
         assertEquals(1, ran.get(), "only the task that was not cancelled ran");
     }
 

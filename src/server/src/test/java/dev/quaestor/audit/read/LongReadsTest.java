@@ -142,7 +142,8 @@ class LongReadsTest {
 
     @Test
     void theVerifyQueueAndTheWaitAreBounded() throws Exception {
-        var reads = new LongReads(config(4, 2, 1, 1, 1, Duration.ofMillis(300)), new SimpleMeterRegistry());
+        // A wait long enough that ben is still waiting while cid asks, on a busy machine too.
+        var reads = new LongReads(config(4, 2, 1, 1, 1, Duration.ofSeconds(2)), new SimpleMeterRegistry());
         var pool = java.util.concurrent.Executors.newCachedThreadPool();
         try {
             assertNotNull(reads.take(LongReads.Kind.VERIFY, "ann").place());
