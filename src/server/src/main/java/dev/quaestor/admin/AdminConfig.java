@@ -2,6 +2,7 @@ package dev.quaestor.admin;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 @ConfigMapping(prefix = "quaestor.admin")
 public interface AdminConfig {
@@ -9,4 +10,24 @@ public interface AdminConfig {
     /** Role (from the token, as mapped by quaestor.identity.roles-claims) allowed to use the admin API. */
     @WithDefault("quaestor-admin")
     String role();
+
+    /** What reads of the published key may have this replica write ({@link KeyReads}). */
+    KeyReadBudget keyReads();
+
+    interface KeyReadBudget {
+        /** Reads an address may have recorded one by one in a burst; past it they are counted into summaries. */
+        @WithDefault("10")
+        long capacity();
+
+        /**
+         * Records reads of every address together may have this replica write in a burst (each address's own records,
+         * and each summary an address opens); past it, every address's reads share one summary per merge window.
+         */
+        @WithDefault("100")
+        long totalCapacity();
+
+        /** The burst refills completely over this period. */
+        @WithDefault("60s")
+        Duration period();
+    }
 }

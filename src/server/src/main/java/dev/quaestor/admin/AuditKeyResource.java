@@ -1,9 +1,6 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.record.Caller;
-import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.http.SourceAddress;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.GET;
@@ -21,18 +18,21 @@ import java.util.Map;
 public class AuditKeyResource {
 
     private final AuditLog log;
+    private final KeyReads reads;
 
-    AuditKeyResource(AuditLog log) {
+    AuditKeyResource(AuditLog log, KeyReads reads) {
         this.log = log;
+        this.reads = reads;
     }
 
-    /** A key read is an administrative event (PCI DSS 10.2.1.2); recorded without waiting, as anyone may ask. */
+    /**
+     * A key read is an administrative event (PCI DSS 10.2.1.2); as anyone may ask, it is recorded without waiting,
+     * within a budget per address and in total, and counted past it ({@link KeyReads}).
+     */
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Map<String, String> key(@Context HttpServerRequest request) {
-        log.appendLater(AuditEvent.of(AuditEvent.Kind.ADMIN, RequestIds.next())
-                .caller(Caller.anonymous(SourceAddress.of(request), request.getHeader("User-Agent"), null))
-                .method("audit/key").decision("ALLOW").outcome("ok").build());
+        reads.record(SourceAddress.of(request), request.getHeader("User-Agent"));
         return Map.of("vkey", log.verifierKey(), "keyId", log.keyId(), "algorithm", "Ed25519", "publicKey", log.publicKeyBase64(),
                 "log", log.logId(), "origin", log.origin());
     }

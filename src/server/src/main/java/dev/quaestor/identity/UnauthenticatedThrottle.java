@@ -21,7 +21,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Limits what refused authentication costs, per source address and in total ({@link RefusalBudget}), and records
+ * Limits what refused authentication costs, per source address and in total ({@link AddressBudget}), and records
  * every refusal of /mcp before it is answered ({@link #record}): one by one while the budget lasts (spent before the
  * record is written), merged into {@code ATTEMPT_SUMMARY} records past it ({@link RefusalRecorder#merge}).
  *
@@ -43,7 +43,7 @@ public class UnauthenticatedThrottle {
     private static final int PRIORITY = 995;
 
     private final RefusalRecorder refusals;
-    private final RefusalBudget budget;
+    private final AddressBudget budget;
     private final IssuerTokenShape shape;
     private final Cache<TokenFingerprint, Boolean> acceptedTokens = Caffeine.newBuilder()
             .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5))
@@ -55,7 +55,7 @@ public class UnauthenticatedThrottle {
             @ConfigProperty(name = "quarkus.oidc.token.issuer") Optional<String> tokenIssuer) {
         this.refusals = refusals;
         var limit = config.unauthenticatedLimit();
-        this.budget = new RefusalBudget(limit.capacity(), limit.totalCapacity(), limit.period());
+        this.budget = new AddressBudget(limit.capacity(), limit.totalCapacity(), limit.period());
         this.shape = new IssuerTokenShape(tokenIssuer.filter(i -> !i.equals("any")).or(() -> issuerUrl));
     }
 

@@ -211,7 +211,8 @@ public class ResourcePipeline {
     /**
      * {@code resources/subscribe}: the same order as a read, with action {@code subscribe}. The serve step records
      * the subscription in the shared store (the URI must fall in a mount; the resource need not exist yet), once the
-     * DECISION is durable. A denial is the same whether or not the URI exists.
+     * DECISION is durable. A denial is the same whether or not the URI exists. A subscription whose OUTCOME cannot be
+     * recorded is taken out of the store again, so a client answered -32005 is sent no notifications for it.
      */
     public Served<Void> subscribe(RequestContext ctx, String rawUri) {
         return onUri(trails.open(ctx, "resources/subscribe", Action.SUBSCRIBE), rawUri, true, (trail, uri) -> {
@@ -221,8 +222,9 @@ public class ResourcePipeline {
                 throw trail.failed("not-found", null,
                         new Refusal(Reason.NOT_FOUND, "Resource not found", Refusal.uriData(text)));
             }
+            boolean added;
             try {
-                subscriptions.add(ctx.sessionId(), text, new Subscriber(ctx.identity(), ctx.sourceIp()));
+                added = subscriptions.add(ctx.sessionId(), text, new Subscriber(ctx.identity(), ctx.sourceIp()));
             } catch (SubscriptionLimitException e) {
                 var data = Refusal.uriData(text);
                 data.put("maxSubscriptions", e.max());
@@ -231,9 +233,29 @@ public class ResourcePipeline {
             } catch (RuntimeException e) {
                 throw storeFailure(trail, e);
             }
-            trail.served(Outcome.ok());
+            try {
+                trail.served(Outcome.ok());
+            } catch (RuntimeException e) {
+                if (added) {
+                    withdraw(ctx, text);
+                }
+                throw e;
+            }
             return trail.result(null);
         });
+    }
+
+    /**
+     * Takes out a subscription this request stored but could not record the OUTCOME of (one the session held before
+     * stays). Best effort: if the store fails now, that is logged, and the subscription lives until its session ends.
+     */
+    private void withdraw(RequestContext ctx, String uri) {
+        try {
+            subscriptions.remove(ctx.sessionId(), uri);
+        } catch (RuntimeException e) {
+            LOG.errorf("request %s: the subscription to %s, whose record could not be committed, could not be removed: %s",
+                    ctx.requestId(), uri, e.toString());
+        }
     }
 
     /**

@@ -6,8 +6,11 @@ import dev.quaestor.subscription.SubscriptionStore;
 /** The shared subscription store as {@code resources/subscribe} and {@code resources/unsubscribe} use it. */
 interface Subscriptions {
 
-    /** Throws {@link dev.quaestor.subscription.SubscriptionLimitException} past the session's limit. */
-    void add(String sessionId, String uri, Subscriber who);
+    /**
+     * True if this call stored the subscription, false if the session held it already; throws
+     * {@link dev.quaestor.subscription.SubscriptionLimitException} past the session's limit.
+     */
+    boolean add(String sessionId, String uri, Subscriber who);
 
     /** False if the session held no such subscription. */
     boolean remove(String sessionId, String uri);
@@ -15,8 +18,8 @@ interface Subscriptions {
     static Subscriptions of(SubscriptionStore store) {
         return new Subscriptions() {
             @Override
-            public void add(String sessionId, String uri, Subscriber who) {
-                store.add(sessionId, uri, who);
+            public boolean add(String sessionId, String uri, Subscriber who) {
+                return store.add(sessionId, uri, who);
             }
 
             @Override

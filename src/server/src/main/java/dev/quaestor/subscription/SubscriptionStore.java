@@ -51,12 +51,15 @@ public class SubscriptionStore {
         this.maxPerSession = config.maxPerSession();
     }
 
-    /** Records the subscription (again: a no-op); throws {@link SubscriptionLimitException} when the session is full. */
-    public void add(String sessionId, String uri, Subscriber who) {
+    /**
+     * Records the subscription: true if this call stored it, false if the session held it already (again: a no-op);
+     * throws {@link SubscriptionLimitException} when the session is full.
+     */
+    public boolean add(String sessionId, String uri, Subscriber who) {
         String id = idOf(sessionId, uri);
         String identity = encode(who.identity());
         try {
-            insert(id, sessionId, uri, who, identity);
+            return insert(id, sessionId, uri, who, identity);
         } catch (SubscriptionLimitException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -71,36 +74,38 @@ public class SubscriptionStore {
             if (!exists) {
                 throw e;
             }
+            return false;
         }
     }
 
-    /** In one transaction: nothing if it exists, refused if the session is full, else inserted. */
-    private void insert(String id, String sessionId, String uri, Subscriber who, String identity) {
+    /** In one transaction: nothing if it exists (false), refused if the session is full, else inserted (true). */
+    private boolean insert(String id, String sessionId, String uri, Subscriber who, String identity) {
         try {
-            Transactions.inTransaction(ds, c -> {
-                if (!exists(c, id)) {
-                    try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_subscription WHERE session_id = ?")) {
-                        ps.setString(1, sessionId);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            if (rs.getLong(1) >= maxPerSession) {
-                                throw new SubscriptionLimitException(maxPerSession);
-                            }
+            return Transactions.inTransaction(ds, c -> {
+                if (exists(c, id)) {
+                    return false;
+                }
+                try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_subscription WHERE session_id = ?")) {
+                    ps.setString(1, sessionId);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        if (rs.getLong(1) >= maxPerSession) {
+                            throw new SubscriptionLimitException(maxPerSession);
                         }
                     }
-                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO mcp_subscription "
-                            + "(id, session_id, uri, subject, identity, source_ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-                        ps.setString(1, id);
-                        ps.setString(2, sessionId);
-                        ps.setString(3, uri);
-                        ps.setString(4, who.identity().subject());
-                        ps.setString(5, identity);
-                        ps.setString(6, who.sourceIp());
-                        ps.setObject(7, OffsetDateTime.now(ZoneOffset.UTC));
-                        ps.executeUpdate();
-                    }
                 }
-                return null;
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO mcp_subscription "
+                        + "(id, session_id, uri, subject, identity, source_ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                    ps.setString(1, id);
+                    ps.setString(2, sessionId);
+                    ps.setString(3, uri);
+                    ps.setString(4, who.identity().subject());
+                    ps.setString(5, identity);
+                    ps.setString(6, who.sourceIp());
+                    ps.setObject(7, OffsetDateTime.now(ZoneOffset.UTC));
+                    ps.executeUpdate();
+                }
+                return true;
             });
         } catch (SQLException e) {
             throw new SubscriptionStoreException("recording a subscription", e);

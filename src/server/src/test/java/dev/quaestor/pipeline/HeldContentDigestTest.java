@@ -156,7 +156,7 @@ class HeldContentDigestTest {
         };
         Subscriptions none = new Subscriptions() {
             @Override
-            public void add(String sessionId, String uri, dev.quaestor.subscription.Subscriber who) {
+            public boolean add(String sessionId, String uri, dev.quaestor.subscription.Subscriber who) {
                 throw new UnsupportedOperationException();
             }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditUnavailableException;
 import dev.quaestor.audit.record.AuditEvent.Kind;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.Conditions;
@@ -68,9 +69,12 @@ class ResourcePipelineOrderTest {
     private ResourcePipeline pipeline(int bufferLimit) {
         Subscriptions store = new Subscriptions() {
             @Override
-            public void add(String sessionId, String uri, Subscriber who) {
+            public boolean add(String sessionId, String uri, Subscriber who) {
                 journal.add("store add " + uri);
-                subscribed.add(uri);
+                if (subscribed.contains(uri)) {
+                    return false;
+                }
+                return subscribed.add(uri);
             }
 
             @Override
@@ -248,6 +252,27 @@ class ResourcePipelineOrderTest {
         assertEquals(List.of("limit", "DECISION FILTER", "provider list", "OUTCOME ok"), journal);
         assertEquals(List.of(PUBLIC), served.result().items().stream().map(e -> e.uri().toString()).toList());
         assertEquals(1, only(Kind.OUTCOME).items());
+    }
+
+    @Test
+    void aSubscriptionWhoseOutcomeCannotBeRecordedIsTakenOutAgain() {
+        fakes.audit.outcomeFailure = new AuditUnavailableException(new IllegalStateException("audit queue full"));
+        var refusal = assertThrows(Refusal.class, () -> pipeline.subscribe(ctx, PUBLIC));
+        assertEquals(Reason.UNAVAILABLE, refusal.reason());
+        assertEquals(List.of("limit", "DECISION ALLOW", "store add " + PUBLIC, "OUTCOME ok", "store remove " + PUBLIC), journal);
+        assertEquals(List.of(), subscribed, "no subscription is left for a client answered -32005");
+    }
+
+    @Test
+    void aFailedSubscribeLeavesTheSubscriptionTheSessionHeldBefore() {
+        pipeline.subscribe(ctx, PUBLIC);
+        assertEquals(List.of(PUBLIC), subscribed);
+        journal.clear();
+        fakes.audit.outcomeFailure = new AuditUnavailableException(new IllegalStateException("audit queue full"));
+        var refusal = assertThrows(Refusal.class, () -> pipeline.subscribe(ctx, PUBLIC));
+        assertEquals(Reason.UNAVAILABLE, refusal.reason());
+        assertEquals(List.of("limit", "DECISION ALLOW", "store add " + PUBLIC, "OUTCOME ok"), journal);
+        assertEquals(List.of(PUBLIC), subscribed, "the earlier subscribe was answered: its subscription stays");
     }
 
     @Test

@@ -9,10 +9,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * How many records each subject has waiting in the writer's queue, each at most its share of the queue, so that no
- * subject can fill the queue every request needs. Records without a subject (the writer's own, refused
- * authentications) and summaries of refusals (bounded per window by the {@link RefusalRecorder}) are not counted.
+ * subject can fill the queue every request needs. Records of callers without a subject (refused authentications,
+ * reads of the published key: anyone's) are counted together, as one more subject, so that together they too take
+ * at most one share. Records without a caller (the writer's own, policy changes) and summaries of refusals (bounded
+ * per window by the {@link RefusalRecorder}) are not counted.
  */
 final class QueueShares {
+
+    /** The key of the records of callers without a subject; no subject's key is ever equal to it. */
+    private static final String ANONYMOUS = "anonymous";
 
     private final int share;
     private final ConcurrentHashMap<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
@@ -28,12 +33,17 @@ final class QueueShares {
                 .register(metrics);
     }
 
-    /** The subject a record is counted against, or null if it is not counted. */
+    /** The key a record is counted under, or null if it is not counted. */
     static String keyOf(AuditEvent event) {
         if (event.kind() == AuditEvent.Kind.ATTEMPT_SUMMARY || event.caller() == null) {
             return null;
         }
-        return event.caller().subject();
+        String subject = event.caller().subject();
+        return subject == null ? ANONYMOUS : subjectKey(subject);
+    }
+
+    private static String subjectKey(String subject) {
+        return "subject:" + subject;
     }
 
     /** Counts one more waiting record of {@code key}; false (nothing counted) if it is at its share. */
@@ -63,8 +73,9 @@ final class QueueShares {
         }
     }
 
+    /** Whether the subject's waiting records are at its share. */
     boolean full(String subject) {
-        AtomicInteger n = subject == null ? null : waiting.get(subject);
+        AtomicInteger n = subject == null ? null : waiting.get(subjectKey(subject));
         return n != null && n.get() >= share;
     }
 }

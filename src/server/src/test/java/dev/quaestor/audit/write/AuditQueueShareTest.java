@@ -27,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * No subject's records waiting for the writer may take more than its share of the queue ({@code quaestor.audit.queue-share}
  * of {@code queue-capacity}): past it that subject's records are refused while another subject's still get in, and
- * summaries of refusals (bounded by the refusal recorder) are not counted. A writer of its own, not yet started, so
- * that what is submitted stays waiting until the test lets it drain.
+ * summaries of refusals (bounded by the refusal recorder) are not counted. Records of callers without a subject share
+ * one share of their own, so that anyone's requests cannot take the queue from those who are known. A writer of its
+ * own, not yet started, so that what is submitted stays waiting until the test lets it drain.
  */
 @QuarkusTest
 class AuditQueueShareTest {
@@ -46,6 +47,37 @@ class AuditQueueShareTest {
         return AuditEvent.of(AuditEvent.Kind.DECISION, RequestIds.next())
                 .caller(new Caller(subject, null, null, List.of(), "10.0.0.9", "share-test", null, null, null, null))
                 .method("resources/read").action("read").uri("file:///docs/x").decision("ALLOW").build();
+    }
+
+    private static AuditEvent keyRead(String address) {
+        return AuditEvent.of(AuditEvent.Kind.ADMIN, RequestIds.next()).caller(Caller.anonymous(address, "share-test", null))
+                .method("audit/key").decision("ALLOW").outcome("ok").build();
+    }
+
+    @Test
+    void recordsWithoutASubjectShareOneShareOfTheirOwn() {
+        int share = (int) Math.floor(config.queueCapacity() * config.queueShare());
+        var writer = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), "queue-share-" + System.nanoTime(),
+                new SimpleMeterRegistry());
+        var accepted = new ArrayList<PendingCommit>();
+        for (int i = 0; i < share; i++) {
+            accepted.add(writer.submit(keyRead("198.51.100." + (i % 200)), null)); // many addresses, one share
+        }
+        assertThrows(AuditUnavailableException.class, () -> writer.submit(keyRead("203.0.113.7"), null));
+        assertFalse(writer.offer(keyRead("203.0.113.8")), "a record queued without waiting is refused the same way");
+        // A known subject still gets in, even one whose name is the word the anonymous share goes by.
+        PendingCommit alice = writer.submit(decision("alice"), null);
+        assertFalse(writer.atShare("anonymous"));
+        PendingCommit named = writer.submit(decision("anonymous"), null);
+        writer.start();
+        try {
+            alice.await();
+            named.await();
+            accepted.forEach(PendingCommit::await);
+            writer.submit(keyRead("203.0.113.7"), null).await();
+        } finally {
+            writer.stop();
+        }
     }
 
     @Test

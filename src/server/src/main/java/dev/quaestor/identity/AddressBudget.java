@@ -6,21 +6,21 @@ import io.github.bucket4j.Bucket;
 import java.time.Duration;
 
 /**
- * How many records refused authentications may have this replica write, per source address and in total, spent
- * before each record is written (never after it commits, which concurrent requests would all pass). An address's
- * refusals are recorded one by one while both its bucket ({@code capacity}) and the total one
- * ({@code total-capacity}) have a token; past it they are merged into summaries, and opening an address's own summary
- * spends a token of the total; once the total is spent, the refusals of every address share one summary per reason
- * and merge window.
+ * How many records requests without a verified caller may have this replica write, per source address and in total,
+ * spent before each record is written (never after it commits, which concurrent requests would all pass). An
+ * address's requests are recorded one by one while both its bucket ({@code capacity}) and the total one
+ * ({@code total-capacity}) have a token; past it they are counted into summaries, and opening an address's own
+ * summary spends a token of the total; once the total is spent, the requests of every address share one summary per
+ * window. Refused authentications have one ({@link UnauthenticatedThrottle}), reads of the published key another.
  */
-final class RefusalBudget {
+public final class AddressBudget {
 
     private final long capacity;
     private final Duration period;
     private final Cache<String, Bucket> perAddress;
     private final Bucket total;
 
-    RefusalBudget(long capacity, long totalCapacity, Duration period) {
+    public AddressBudget(long capacity, long totalCapacity, Duration period) {
         this.capacity = capacity;
         this.period = period;
         // An evicted bucket (idle for two periods) would have been full again anyway.
@@ -28,13 +28,13 @@ final class RefusalBudget {
         this.total = Bucket.builder().addLimit(l -> l.capacity(totalCapacity).refillGreedy(totalCapacity, period)).build();
     }
 
-    /** Whether the address, or every address together, has no record left: its unverifiable requests are turned away. */
+    /** Whether the address, or every address together, has no record left (the throttle then turns requests away). */
     boolean spent(String address) {
         return bucket(address).getAvailableTokens() <= 0 || total.getAvailableTokens() <= 0;
     }
 
     /** Spends one record of the address and of the total; false (nothing spent) if either has none left. */
-    boolean spendRecord(String address) {
+    public boolean spendRecord(String address) {
         Bucket own = bucket(address);
         if (!own.tryConsume(1)) {
             return false;
@@ -46,8 +46,8 @@ final class RefusalBudget {
         return false;
     }
 
-    /** Spends one record of the total for a summary of its own; false if none is left. */
-    boolean spendSummary() {
+    /** Spends one record of the total for an address's summary of its own; false if none is left. */
+    public boolean spendSummary() {
         return total.tryConsume(1);
     }
 
