@@ -48,42 +48,48 @@ class AuditWaitTest {
         }
     }
 
-    @Test
-    void readsWhoseRecordsCannotCommitAreRefusedAndDiscloseNothing() throws Exception {
-        // 2025-03-26: the one revision with JSON-RPC batches, which this test also sends.
-        String session = Rpc.initialize(bob, "2025-03-26");
-        String refusedId;
+    /** Holds a lock on the audit table, so that nothing commits, while {@code body} runs (each well under the writer's statement timeout). */
+    private static void withAuditTableLocked(ThrowingRunnable body) throws Exception {
         try (Connection lock = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             lock.setAutoCommit(false);
             lock.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
             try {
-                long t0 = System.nanoTime();
-                var refused = Rpc.call(bob, session, READ.formatted(2)).statusCode(503).header("Retry-After", "5").extract();
-                String single = refused.asString();
-                refusedId = refused.header("X-Request-Id");
-                long waitedMs = (System.nanoTime() - t0) / 1_000_000;
-                JsonPath one = JsonPath.from(single);
-                assertEquals(-32005, one.getInt("error.code"), single);
-                assertEquals(2, one.getInt("id"));
-                assertFalse(single.contains("contents"), "nothing is disclosed: " + single);
-                assertTrue(waitedMs >= 4_500, "refused at the commit timeout (5 s), not before: " + waitedMs + " ms");
-
-                String batch = Rpc.call(bob, session, "[" + READ.formatted(3) + "," + READ.formatted(4) + "]").statusCode(200)
-                        .extract().asString();
-                JsonPath both = JsonPath.from(batch);
-                assertEquals(List.of(-32005, -32005), both.getList("error.code"), batch);
-                assertFalse(batch.contains("contents"), "nothing is disclosed: " + batch);
+                body.run();
             } finally {
                 lock.rollback();
             }
         }
+    }
+
+    @FunctionalInterface
+    interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    @Test
+    void readsWhoseRecordsCannotCommitAreRefusedAndDiscloseNothing() throws Exception {
+        // 2025-03-26: the one revision with JSON-RPC batches, which this test also sends.
+        String session = Rpc.initialize(bob, "2025-03-26");
+        String[] refusedId = new String[1];
+        withAuditTableLocked(() -> {
+            long t0 = System.nanoTime();
+            var refused = Rpc.call(bob, session, READ.formatted(2)).statusCode(503).header("Retry-After", "5").extract();
+            String single = refused.asString();
+            refusedId[0] = refused.header("X-Request-Id");
+            long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+            JsonPath one = JsonPath.from(single);
+            assertEquals(-32005, one.getInt("error.code"), single);
+            assertEquals(2, one.getInt("id"));
+            assertFalse(single.contains("contents"), "nothing is disclosed: " + single);
+            assertTrue(waitedMs >= 4_500, "refused at the commit timeout (5 s), not before: " + waitedMs + " ms");
+        });
 
         // The refused read's records, stored once the lock is gone, say how it ended: its DECISION, then an OUTCOME
         // aborted with the code it was answered with. Its OUTCOME ok, given up at the commit timeout, is left out unless
         // the writer had already taken it into the batch the lock held; then the aborted one follows it.
         await().atMost(Duration.ofSeconds(30)).until(() -> AuditRow.list("request_id = ? AND kind = 'OUTCOME' AND outcome = 'aborted'",
-                refusedId).size() > 0);
-        var records = AuditRow.list("request_id = ? ORDER BY seq", refusedId);
+                refusedId[0]).size() > 0);
+        var records = AuditRow.list("request_id = ? ORDER BY seq", refusedId[0]);
         assertEquals("DECISION", records.get(0).kind, "its DECISION first: " + records);
         assertTrue(records.size() <= 3, "at most its DECISION, the OUTCOME ok given up, and the aborted one: " + records);
         AuditRow last = records.get(records.size() - 1);
@@ -91,6 +97,14 @@ class AuditWaitTest {
         assertEquals("aborted", last.outcome);
         assertEquals(-32005, last.errorCode, "the code the read was answered with");
         assertTrue(last.detail.contains("did not confirm") && last.detail.contains("refused"), last.detail);
+
+        withAuditTableLocked(() -> {
+            String batch = Rpc.call(bob, session, "[" + READ.formatted(3) + "," + READ.formatted(4) + "]").statusCode(200)
+                    .extract().asString();
+            JsonPath both = JsonPath.from(batch);
+            assertEquals(List.of(-32005, -32005), both.getList("error.code"), batch);
+            assertFalse(batch.contains("contents"), "nothing is disclosed: " + batch);
+        });
 
         String served = Rpc.call(bob, session, READ.formatted(5)).statusCode(200).extract().asString();
         JsonPath ok = JsonPath.from(served);
