@@ -7,9 +7,9 @@ import io.vertx.core.net.SocketAddress;
  * The one rule for a request's source address, the address audit records, per-address limits and policy conditions
  * ({@code sourceCidrs}) use: the connection's peer, unless that peer is one of the proxies listed in
  * {@code quaestor.http.forwarded.trusted-proxies}; then the client that proxy names in its forwarding header, read
- * from the right up to the first hop that is not a trusted proxy ({@link TrustedProxies}). Nothing is believed by
- * default, and Quarkus's own proxy forwarding, which would believe a header from anyone, may not be turned on
- * ({@link ForwardedAddresses}).
+ * from the right up to the first hop that is not a trusted proxy ({@link TrustedProxies}), or no address at all when
+ * that header names none that can be believed (never the proxy's own). Nothing is believed by default, and Quarkus's
+ * own proxy forwarding, which would believe a header from anyone, may not be turned on ({@link ForwardedAddresses}).
  */
 public final class SourceAddress {
 
@@ -19,7 +19,10 @@ public final class SourceAddress {
     private SourceAddress() {
     }
 
-    /** The request's source address, or null when the connection has none (say, a Unix domain socket). */
+    /**
+     * The request's source address, or null when there is none: the connection has none (say, a Unix domain socket),
+     * or a trusted proxy's forwarding header leaves the client unknown.
+     */
     public static String of(HttpServerRequest request) {
         SocketAddress peer = request.remoteAddress();
         String address = peer == null ? null : peer.hostAddress();

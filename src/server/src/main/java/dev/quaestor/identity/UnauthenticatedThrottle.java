@@ -111,7 +111,7 @@ public class UnauthenticatedThrottle {
         RecordedRefusal record;
         try {
             record = refusals.merge(AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, RequestIds.next())
-                    .caller(Caller.anonymous(ip, rc.request().getHeader("User-Agent"), null))
+                    .caller(Caller.anonymous(SourceAddress.of(rc.request()), rc.request().getHeader("User-Agent"), null))
                     .method(rc.request().method().name() + " " + rc.request().path()).decision("DENY").outcome("throttled")
                     .errorCode(-32004).build(), budget::spendSummary);
         } catch (AuditUnavailableException e) {

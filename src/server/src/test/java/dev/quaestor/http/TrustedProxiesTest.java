@@ -60,12 +60,53 @@ class TrustedProxiesTest {
     }
 
     @Test
-    void anEntryThatNamesNoAddressStopsAtTheProxyThatWroteIt() {
-        assertEquals(INGRESS, INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.20.0.5, unknown")));
-        assertEquals(INGRESS, INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.20.0.5, intranet.example.org")));
-        assertEquals(INGRESS, INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.20.0.5, ")));
-        // Only the configured header is read: the client's own Forwarded passes the ingress unread.
+    void anEntryThatNamesNoAddressLeavesTheClientUnknownNeverTheProxy() {
+        assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.20.0.5, unknown")));
+        assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.20.0.5, intranet.example.org")));
+        assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.20.0.5, ")));
+        assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "")));
+        // A hop that is a trusted proxy and nothing to its left: no client is named.
+        assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.42.3.3")));
+        // Only the configured header is read: the client's own Forwarded passes the ingress unread, and a request
+        // that carries no forwarding header at all comes from the proxy itself.
         assertEquals(INGRESS, INGRESS_XFF.client(INGRESS, headers("Forwarded", "for=10.20.0.5")));
+    }
+
+    @Test
+    void aQuoteAClientLeavesOpenInXForwardedForSwallowsNothingTheIngressAppends() {
+        // Each client sent only what is left of ", 198.51.100.9"; the ingress appended its peer on the same line.
+        for (String sent : List.of("[10.1.2.3]\"", "[2001:db8::5]\"", "203.0.113.66:\"", "\"", "\"10.1.2.3", "10.1.2.3 \"")) {
+            assertEquals("198.51.100.9", INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", sent + ", 198.51.100.9")),
+                    sent);
+        }
+        // Quotes are ordinary characters: a hop holding one names no address.
+        assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "198.51.100.9, \"10.42.0.9\"")));
+    }
+
+    @Test
+    void aForwardedLineThatEndsInsideAQuotedStringIsOneHopThatNamesNoAddress() {
+        // The client's open quote would swallow the element the ingress appends to the same line.
+        assertNull(INGRESS_FORWARDED.client(INGRESS, headers("Forwarded", "for=10.1.2.3;x=\", for=198.51.100.9")));
+        assertNull(INGRESS_FORWARDED.client(INGRESS, headers("Forwarded", "for=\"10.1.2.3, for=198.51.100.9")));
+        // A quoted-pair does not end the quoted-string, and a backslash at the end leaves it open.
+        assertNull(INGRESS_FORWARDED.client(INGRESS, headers("Forwarded", "for=\"x\\\", for=198.51.100.9")));
+        assertNull(INGRESS_FORWARDED.client(INGRESS, headers("Forwarded", "for=10.1.2.3;x=\"\\")));
+        // The malformed line stands where its hops would: a line the ingress wrote after it is still read.
+        assertEquals("198.51.100.9", INGRESS_FORWARDED.client(INGRESS,
+                headers("Forwarded", "for=10.1.2.3;x=\"", "Forwarded", "for=198.51.100.9")));
+    }
+
+    @Test
+    void aCommaInsideAQuotedStringWithAQuotedPairSplitsNothing() {
+        assertEquals(List.of("for=\"_a\\\",b\"", " for=198.51.100.9"),
+                TrustedProxies.split("for=\"_a\\\",b\", for=198.51.100.9", ','));
+        assertEquals("198.51.100.9", INGRESS_FORWARDED.client(INGRESS,
+                headers("Forwarded", "for=\"_a\\\",b\", for=198.51.100.9")));
+        // Nor does a semicolon: the for= parameter is the element's own, never one inside another's value.
+        assertEquals("_x", TrustedProxies.forParameter("for=_x;ext=\"a;for=10.1.2.3\""));
+        assertEquals("[2001:db8::1]:80", TrustedProxies.forParameter("for=\"[2001:db8::1]:\\80\""));
+        // An element with two for= parameters names no address.
+        assertEquals("", TrustedProxies.forParameter("for=198.51.100.9;for=10.1.2.3"));
     }
 
     @Test
@@ -76,8 +117,8 @@ class TrustedProxiesTest {
                 headers("Forwarded", "for=10.20.0.5, For=\"[2001:db8:cafe::17]:4711\"")));
         assertEquals("198.51.100.4", INGRESS_FORWARDED.client("2001:db8:42:0:0:0:0:1",
                 headers("Forwarded", "for=\"198.51.100.4:5555\"")));
-        assertEquals(INGRESS, INGRESS_FORWARDED.client(INGRESS, headers("Forwarded", "for=10.20.0.5, for=_hidden")));
-        assertEquals(INGRESS, INGRESS_FORWARDED.client(INGRESS, headers("Forwarded", "proto=https")));
+        assertNull(INGRESS_FORWARDED.client(INGRESS, headers("Forwarded", "for=10.20.0.5, for=_hidden")));
+        assertNull(INGRESS_FORWARDED.client(INGRESS, headers("Forwarded", "proto=https")));
         assertEquals(INGRESS, INGRESS_FORWARDED.client(INGRESS, headers("X-Forwarded-For", "10.20.0.5")));
     }
 
@@ -87,18 +128,32 @@ class TrustedProxiesTest {
         assertNull(TrustedProxies.address("ab.cd.ef.01"));
         assertNull(TrustedProxies.address("[::1"));
         assertEquals("0:0:0:0:0:0:0:1", TrustedProxies.address("[::1]:80"));
+        assertEquals("0:0:0:0:0:0:0:1", TrustedProxies.address("[::1]"));
+        assertEquals("2001:db8:0:0:0:0:0:5", TrustedProxies.address("2001:db8::5"));
         assertEquals("192.0.2.1", TrustedProxies.address("192.0.2.1:8080"));
+        assertEquals("192.0.2.1", TrustedProxies.address(" 192.0.2.1 "));
     }
 
     @Test
-    void aLongHeaderIsReadOnlyAsFarAsItsLastHops() {
+    void anAddressFollowedByAnythingButAPortNamesNoAddress() {
+        for (String hop : List.of("[::1]x", "[::1]:", "[::1]:123456", "[::1]\"", "[::1] :80", "[10.1.2.3]", "[10.1.2.3]\"",
+                "192.0.2.1:", "192.0.2.1:\"", "192.0.2.1:80x", "192.0.2.1:123456", "192.0.2.1x", "192.0.2.1 80",
+                "192.0.2.256", "192.0.2.01", "::1%eth0", "1:2", "[1:2]", ".:1:2", "\"192.0.2.1\"")) {
+            assertNull(TrustedProxies.address(hop), hop);
+        }
+    }
+
+    @Test
+    void aHeaderWhoseReadableHopsAreAllTrustedProxiesLeavesTheClientUnknown() {
         var hops = new StringBuilder("10.20.0.5");
         for (int i = 0; i < 100; i++) {
             hops.append(", 10.42.1.").append(i % 250);
         }
-        // Every hop read is a trusted proxy: the walk stops at the last one it may read, never reaching the client's.
-        String client = INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", hops.toString()));
-        assertTrue(client.startsWith("10.42.1."), client);
+        // Every hop that may be read is a trusted proxy: the client's is never reached, and no proxy stands in for it.
+        assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", hops.toString())));
+        // Within the hops that may be read, the client's is found.
+        String near = "198.51.100.4" + ", 10.42.1.1".repeat(TrustedProxies.MAX_HOPS - 1);
+        assertEquals("198.51.100.4", INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", near)));
     }
 
     @Test

@@ -1,0 +1,97 @@
+package dev.quaestor;
+
+import dev.quaestor.support.Modern;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A path that is not in normal form is refused with 400 before anything else runs, so no filter that tests a path can
+ * be walked around by a spelling that routing reads as the same page or endpoint. The requests are written by hand on
+ * a socket: an HTTP client may normalise the path before sending it.
+ */
+@QuarkusTest
+class PathFormTest {
+
+    private static final String REFUSAL = "Bad Request: the path is not in normal form (no dot segments, empty segments,"
+            + " percent-encoded letters, digits or -._~, or ';')\n";
+
+    @TestHTTPResource("/")
+    URI server;
+
+    private final String alice = TestIssuer.tokenFor("alice");
+
+    @Test
+    void aPathThatRoutingWouldReadAsAnotherIsRefusedWhateverItCarries() throws IOException {
+        for (String path : List.of("/%63onsole/search", "/./mcp", "//mcp", "/%6Dcp", "/q/health/../../mcp", "/%2e%2e/mcp",
+                "/mcp;x")) {
+            Answer get = send("GET", path, null, null);
+            assertEquals(400, get.status, path + ": " + get.raw);
+            assertEquals(REFUSAL, get.body, path);
+            assertTrue(get.head.toLowerCase().contains("content-type: text/plain"), get.raw);
+        }
+        // A '%' that does not begin an escape is refused as well (by the router, before any filter).
+        assertEquals(400, send("GET", "/mcp%zz", null, null).status);
+        // With a valid token too: the endpoint is never reached by another spelling.
+        for (String path : List.of("/./mcp", "//mcp", "/%6Dcp", "/mcp;x")) {
+            Answer post = send("POST", path, alice, Modern.body(1, "server/discover", null));
+            assertEquals(400, post.status, path + ": " + post.raw);
+            assertEquals(REFUSAL, post.body, path);
+        }
+    }
+
+    @Test
+    void pathsInNormalFormBehaveAsBefore() throws IOException {
+        assertEquals(401, send("POST", "/mcp", null, Modern.body(1, "server/discover", null)).status);
+        Answer served = send("POST", "/mcp", alice, Modern.body(2, "server/discover", null));
+        assertEquals(200, served.status, served.raw);
+        assertEquals(200, send("GET", "/q/health/ready", null, null).status);
+        // A trailing slash, and encoded characters that are not unreserved, are already in normal form: not refused here.
+        for (String path : List.of("/mcp/", "/q/health%2Fready")) {
+            Answer other = send("GET", path, null, null);
+            assertNotEquals(400, other.status, path + ": " + other.raw);
+        }
+    }
+
+    private record Answer(int status, String head, String body, String raw) {
+    }
+
+    /** One request on its own connection, exactly as written; the whole answer, up to the server's close. */
+    private Answer send(String method, String path, String token, String body) throws IOException {
+        try (var socket = new Socket(server.getHost(), server.getPort())) {
+            socket.setSoTimeout(10_000);
+            var request = new StringBuilder(method + " " + path + " HTTP/1.1\r\n")
+                    .append("Host: ").append(server.getHost()).append(':').append(server.getPort()).append("\r\n")
+                    .append("Connection: close\r\n");
+            if (token != null) {
+                request.append("Authorization: Bearer ").append(token).append("\r\n");
+            }
+            byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+            if (body != null) {
+                request.append("Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n")
+                        .append("MCP-Protocol-Version: ").append(Modern.VERSION).append("\r\n")
+                        .append("Mcp-Method: server/discover\r\n")
+                        .append("Content-Length: ").append(content.length).append("\r\n");
+            }
+            request.append("\r\n");
+            var out = socket.getOutputStream();
+            out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
+            out.write(content);
+            out.flush();
+            String raw = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int end = raw.indexOf("\r\n\r\n");
+            String head = end < 0 ? raw : raw.substring(0, end);
+            return new Answer(Integer.parseInt(raw.substring(9, 12)), head, end < 0 ? "" : raw.substring(end + 4), raw);
+        }
+    }
+}
