@@ -12,11 +12,11 @@ import java.util.regex.Pattern;
 /**
  * The proxies whose forwarding header is believed, and how a request's client address is read through them: the
  * header's hops are taken from the right (the hop the nearest proxy appended first), and each is believed only while
- * the one after it is a trusted proxy. The first hop that is not a trusted proxy is the client. A walk that reaches a
- * hop naming no address (obfuscated, {@code unknown}, malformed), or that runs out of hops while still on trusted
- * proxies, leaves the client unknown ({@code null}): a trusted proxy's own address is the client only when the
- * request carries no forwarding header at all. With no trusted proxies nothing is read: the connection's peer is the
- * client.
+ * the one after it is a trusted proxy. The first hop that is not a trusted proxy is the client; when every hop is a
+ * trusted proxy, the left-most one sent the request (a trusted proxy wrote that hop), and when the header is absent the
+ * peer did. A walk that reaches a hop naming no address (obfuscated, {@code unknown}, malformed), or that stops at
+ * {@link #MAX_HOPS} while still on trusted proxies, leaves the client unknown ({@code null}): never a proxy standing in
+ * for a client it could not name. With no trusted proxies nothing is read: the connection's peer is the client.
  *
  * <p>{@code X-Forwarded-For} is split at every comma; it has no quoting, so a quote is an ordinary character (and a
  * hop holding one names no address). {@code Forwarded} (RFC 7239) is split at commas outside quoted-strings, with
@@ -29,7 +29,7 @@ public final class TrustedProxies {
     /** Believes no one. */
     public static final TrustedProxies NONE = new TrustedProxies(List.of(), ForwardedConfig.Header.X_FORWARDED_FOR);
 
-    /** Hops read from the right, at most: a walk still on trusted proxies after this many leaves the client unknown. */
+    /** Hops read from the right, at most: a walk still on trusted proxies after this many, with more left, leaves the client unknown. */
     static final int MAX_HOPS = 32;
 
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3}(?:\\.\\d{1,3}){3})(?::\\d{1,5})?");
@@ -77,13 +77,17 @@ public final class TrustedProxies {
             return peer;
         }
         List<String> hops = hops(values);
-        for (int i = hops.size() - 1; i >= 0; i--) {
-            String hop = address(hops.get(i));
+        boolean cut = hops.size() > MAX_HOPS; // hops() keeps one more than may be read, to tell
+        String hop = null;
+        for (int i = hops.size() - 1; i >= (cut ? 1 : 0); i--) {
+            hop = address(hops.get(i));
             if (hop == null || !trusted(hop)) {
                 return hop;
             }
         }
-        return null;
+        // Every hop read is a trusted proxy. If that was all of them, the left-most one sent the request, as the trusted
+        // proxy after it says; if hops were left unread, the client is among them and unknown.
+        return cut ? null : hop;
     }
 
     boolean trusted(String address) {
@@ -95,7 +99,10 @@ public final class TrustedProxies {
         return false;
     }
 
-    /** The header's hops in order, the last {@link #MAX_HOPS} of them: each value's entries, or {@code for=} values. */
+    /**
+     * The header's hops in order, the last {@link #MAX_HOPS} of them and one more (which says whether any were left
+     * unread): each value's entries, or {@code for=} values.
+     */
     private List<String> hops(List<String> values) {
         var hops = new ArrayList<String>();
         for (String value : values) {
@@ -112,7 +119,7 @@ public final class TrustedProxies {
                 }
             }
         }
-        return hops.size() <= MAX_HOPS ? hops : hops.subList(hops.size() - MAX_HOPS, hops.size());
+        return hops.size() <= MAX_HOPS + 1 ? hops : hops.subList(hops.size() - MAX_HOPS - 1, hops.size());
     }
 
     /**

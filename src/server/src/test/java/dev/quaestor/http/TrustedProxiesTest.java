@@ -65,8 +65,6 @@ class TrustedProxiesTest {
         assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.20.0.5, intranet.example.org")));
         assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.20.0.5, ")));
         assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "")));
-        // A hop that is a trusted proxy and nothing to its left: no client is named.
-        assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.42.3.3")));
         // Only the configured header is read: the client's own Forwarded passes the ingress unread, and a request
         // that carries no forwarding header at all comes from the proxy itself.
         assertEquals(INGRESS, INGRESS_XFF.client(INGRESS, headers("Forwarded", "for=10.20.0.5")));
@@ -144,7 +142,7 @@ class TrustedProxiesTest {
     }
 
     @Test
-    void aHeaderWhoseReadableHopsAreAllTrustedProxiesLeavesTheClientUnknown() {
+    void aHeaderCutWhileStillOnTrustedProxiesLeavesTheClientUnknownAndOneReadWholeNamesItsFirstHop() {
         var hops = new StringBuilder("10.20.0.5");
         for (int i = 0; i < 100; i++) {
             hops.append(", 10.42.1.").append(i % 250);
@@ -154,6 +152,13 @@ class TrustedProxiesTest {
         // Within the hops that may be read, the client's is found.
         String near = "198.51.100.4" + ", 10.42.1.1".repeat(TrustedProxies.MAX_HOPS - 1);
         assertEquals("198.51.100.4", INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", near)));
+        // Every hop read, all of them trusted proxies: the left-most sent the request (a proxy of the cluster calling
+        // through the ingress), as the trusted proxy after it wrote.
+        assertEquals("10.42.3.3", INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.42.3.3")));
+        assertEquals("10.42.3.3", INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.42.3.3, 10.42.1.1")));
+        String all = "10.42.3.3" + ", 10.42.1.1".repeat(TrustedProxies.MAX_HOPS - 1);
+        assertEquals("10.42.3.3", INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", all)));
+        assertNull(INGRESS_XFF.client(INGRESS, headers("X-Forwarded-For", "10.42.3.3, " + all)), "one hop more: unread");
     }
 
     @Test
