@@ -1,6 +1,7 @@
 package dev.quaestor;
 
 import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.Modern;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
@@ -19,8 +20,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -285,6 +291,130 @@ class AdmissionCapsTest {
             var r = getStream(mallory, sessions.get(2));
             return r.statusCode() == 200;
         });
+    }
+
+    /** An HTTP/1.1 request to the endpoint with the headers a 2025 client sends; {@code session} may be null. */
+    private HttpRequest.Builder request(String token, String session) {
+        var b = HttpRequest.newBuilder(mcp).timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + token)
+                .header("Accept", "application/json, text/event-stream").header("MCP-Protocol-Version", "2025-06-18");
+        return session == null ? b : b.header("Mcp-Session-Id", session);
+    }
+
+    /** One life of a 2025 session: {@code initialize}, a read, its event stream opened, its end; each request's time in ms. */
+    private List<Long> sessionLife(HttpClient http, String token) throws Exception {
+        var took = new ArrayList<Long>();
+        long t = System.nanoTime();
+        var opened = http.send(request(token, null).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Rpc.init("2025-06-18"))).build(), HttpResponse.BodyHandlers.ofString());
+        took.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t));
+        assertEquals(200, opened.statusCode(), opened.body());
+        String session = opened.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        t = System.nanoTime();
+        var read = http.send(request(token, session).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\","
+                        + "\"params\":{\"uri\":\"" + LOGO + "\"}}")).build(), HttpResponse.BodyHandlers.ofString());
+        took.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t));
+        assertEquals(200, read.statusCode(), read.body());
+        assertTrue(read.body().contains("\"contents\""), read.body());
+        t = System.nanoTime();
+        var stream = http.send(request(token, session).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        took.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t));
+        stream.body().close();
+        assertEquals(200, stream.statusCode());
+        t = System.nanoTime();
+        var ended = http.send(request(token, session).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        took.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t));
+        assertEquals(204, ended.statusCode(), ended.body());
+        return took;
+    }
+
+    @Test
+    void getAndDeleteOfUnknownSessionsAreCappedPerSubjectWhileAnotherSubjectUsesItsSessions() throws Exception {
+        String mallory = token("mallory-lookups");
+        String bob = token("bob-lookups");
+        // Each its own client: a client's connections share one selector thread.
+        HttpClient mallorys = McpHttp.newClient();
+        HttpClient bobs = McpHttp.newClient();
+        // Bob's own pace, without mallory: a first session warms the server's paths for it, the next two are timed.
+        sessionLife(bobs, bob);
+        var quiet = new ArrayList<Long>();
+        for (int i = 0; i < 2; i++) {
+            quiet.addAll(sessionLife(bobs, bob));
+        }
+        var answers = new ConcurrentHashMap<String, AtomicInteger>();
+        var refused = new AtomicInteger();
+        var refusal = new AtomicReference<HttpResponse<String>>();
+        var flooding = new AtomicBoolean(true);
+        var flood = new ArrayList<CompletableFuture<Void>>();
+        var underFlood = new ArrayList<Long>();
+        // 300 callers of mallory's, each ending or streaming sessions that do not exist, as fast as it is answered.
+        for (int i = 0; i < 300; i++) {
+            String method = i % 3 == 0 ? "GET" : "DELETE";
+            flood.add(CompletableFuture.runAsync(() -> {
+                while (flooding.get()) {
+                    String answer;
+                    try {
+                        var r = mallorys.send(request(mallory, UUID.randomUUID().toString())
+                                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                        // A 503 is expected only at mallory's share of the audit queue, where its refusals' records wait.
+                        answer = method + " " + r.statusCode()
+                                + (r.statusCode() == 503 && r.body().contains("share of its queue") ? " at its share" : "");
+                        if (r.statusCode() == 429) {
+                            refused.incrementAndGet();
+                            refusal.compareAndSet(null, r);
+                        }
+                    } catch (Exception e) {
+                        answer = method + " failed: " + e;
+                    }
+                    answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
+                }
+            }, WAITERS));
+        }
+        try {
+            // Once the flood is in full swing, bob opens sessions, reads, streams and ends them: every request served.
+            await().atMost(Duration.ofSeconds(20)).until(() -> refused.get() >= 300);
+            for (int i = 0; i < 8; i++) {
+                underFlood.addAll(sessionLife(bobs, bob));
+            }
+            assertTrue(refused.get() >= 400, "mallory's flood did not go on while bob was served: " + answers);
+        } finally {
+            flooding.set(false);
+        }
+        for (var f : flood) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        // Each within a bound from bob's own pace: five times its slowest quiet request, and at least 2 s (a busy
+        // machine's pauses), whatever mallory sends.
+        long bound = Math.max(2_000, 5 * quiet.stream().mapToLong(Long::longValue).max().orElseThrow());
+        long slowest = underFlood.stream().mapToLong(Long::longValue).max().orElseThrow();
+        assertTrue(slowest < bound, "bob's requests took " + underFlood + " ms (quiet: " + quiet + "); mallory got " + answers);
+        // Mallory's excess was refused at its in-flight cap, GETs and DELETEs alike; its admitted ones were answered.
+        for (String answer : answers.keySet()) {
+            assertTrue(answer.endsWith(" 404") || answer.endsWith(" 429") || answer.endsWith(" 503 at its share"),
+                    "mallory got " + answers);
+        }
+        assertTrue(answers.containsKey("GET 429") && answers.containsKey("DELETE 429"), "mallory got " + answers);
+        assertTrue(answers.containsKey("DELETE 404") && answers.containsKey("GET 404"), "mallory got " + answers);
+        var r = refusal.get();
+        assertTrue(r.body().contains("\"code\":-32004"), r.body());
+        assertEquals("1", r.headers().firstValue("Retry-After").orElse(null));
+        // On record before it was answered, under the id it was answered with.
+        AuditRow row = AuditRow.first("request_id = ?", r.headers().firstValue("X-Request-Id").orElseThrow());
+        assertNotNull(row, "the refusal is on record under the id it was answered with");
+        assertEquals("cap:in-flight", row.outcome);
+        assertEquals("mallory-lookups", row.subject);
+        // Every refusal answered is on record: on its own, past the attempt limit counted in a summary.
+        long recorded = 0;
+        for (AuditRow a : AuditRow.list("subject = ? AND outcome = 'cap:in-flight'", "mallory-lookups")) {
+            assertTrue(a.kind.equals("ATTEMPT_SUMMARY") || List.of("GET /mcp", "DELETE /mcp").contains(a.method), a.method);
+            recorded += a.kind.equals("ATTEMPT_SUMMARY") ? a.eventCount : 1;
+        }
+        assertTrue(recorded >= refused.get(), recorded + " refusals on record, " + refused.get() + " answered");
+        // Every place is given back, and an open stream holds none; mallory is admitted again.
+        assertEquals(200, getStream(bob, Rpc.initialize(bob, "2025-06-18")).statusCode());
+        await().atMost(Duration.ofSeconds(5)).until(() -> metrics.get("quaestor.http.in-flight").gauge().value() == 0);
+        var again = mallorys.send(request(mallory, "no-such-session").DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, again.statusCode());
     }
 
     private HttpResponse<InputStream> listen(String token, String id) throws Exception {

@@ -11,7 +11,10 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "quaestor.limits.per-subject")
 public interface SubjectLimitsConfig {
 
-    /** MCP POSTs one subject may have in flight; never more than {@link #inFlightShare} of {@code quaestor.http.max-in-flight}. */
+    /**
+     * MCP requests (POST, GET, DELETE) one subject may have in flight; never more than {@link #inFlightShare} of
+     * {@code quaestor.http.max-in-flight}.
+     */
     @WithDefault("64")
     int inFlight();
 

@@ -35,8 +35,9 @@ public interface TransportConfig {
     java.time.Duration sessionCacheTtl();
 
     /**
-     * MCP POSTs this replica works on at once, counted from when the token is verified and the body read; beyond it
-     * requests get 503 / -32005 with Retry-After at once rather than waiting in an unbounded queue.
+     * MCP requests (POST, GET, DELETE) this replica works on at once, counted from when the token is verified and the
+     * body, if any, read (a GET until its stream is open); beyond it requests get 503 / -32005 with Retry-After at once
+     * rather than waiting in an unbounded queue.
      */
     @WithDefault("256")
     int maxInFlight();

@@ -22,18 +22,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
- * Bounds the MCP POSTs this replica works on at once ({@code quaestor.http.max-in-flight}), and what one subject
- * may hold of them ({@code quaestor.limits.per-subject.in-flight}, at most {@code in-flight-share} of the bound). A
- * request takes its place only once its token is verified and its body fully read ({@link RequestBodyReader} runs
- * first), so a client that sends its body slowly holds no place. Past a bound the request is turned away at once on
- * the I/O thread, before any work is queued: 503 / -32005 at the replica's bound, 429 / -32004 at the subject's, and
- * 503 / -32005 while the subject's records waiting for the audit log are at its share of the queue
- * ({@link AuditLog#atQueueShare}); each with Retry-After, on record ({@link CapRefusals}) and counted in
- * {@code quaestor.limits.refused} (the replica's bound also in {@code quaestor.http.shed}).
+ * Bounds the MCP requests this replica works on at once ({@code quaestor.http.max-in-flight}), and what one subject
+ * may hold of them ({@code quaestor.limits.per-subject.in-flight}, at most {@code in-flight-share} of the bound): every
+ * POST, GET and DELETE, so that no request looks a session up in the database without a place. A request takes its
+ * place only once its token is verified and its body, if any, fully read ({@link RequestBodyReader} runs first), so a
+ * client that sends its body slowly holds no place. Past a bound the request is turned away at once on the I/O thread,
+ * before any work is queued: 503 / -32005 at the replica's bound, 429 / -32004 at the subject's, and 503 / -32005
+ * while the subject's records waiting for the audit log are at its share of the queue ({@link AuditLog#atQueueShare});
+ * each with Retry-After, on record ({@link CapRefusals}) and counted in {@code quaestor.limits.refused} (the replica's
+ * bound also in {@code quaestor.http.shed}).
  *
- * <p>Long-lived GET streams are not counted, and a {@code subscriptions/listen} POST gives its place back once its
- * stream is open ({@link #release}). Over HTTP/2 the body is read by the endpoint's worker, which then asks here
- * ({@link #admit}).
+ * <p>Long-lived streams do not hold a place: a GET gives its place back once its session's stream is open, and a
+ * {@code subscriptions/listen} POST once its stream is ({@link #release}); streams have caps of their own. Over HTTP/2
+ * a POST's body is read by the endpoint's worker, which then asks here ({@link #admit}).
  */
 @ApplicationScoped
 public class AdmissionLimit {
@@ -89,8 +90,7 @@ public class AdmissionLimit {
     }
 
     private void filter(RoutingContext rc) {
-        if (rc.request().method() != HttpMethod.POST || !McpEndpoint.handles(rc.request().path())
-                || rc.request().version() == HttpVersion.HTTP_2) {
+        if (!admitsHere(rc)) {
             rc.next();
             return;
         }
@@ -101,6 +101,16 @@ public class AdmissionLimit {
             return;
         }
         rc.next();
+    }
+
+    /** Whether this filter admits the request: a GET or DELETE, or a POST whose body has been read (HTTP/1.x). */
+    private static boolean admitsHere(RoutingContext rc) {
+        if (!McpEndpoint.handles(rc.request().path())) {
+            return false;
+        }
+        HttpMethod method = rc.request().method();
+        return method == HttpMethod.GET || method == HttpMethod.DELETE
+                || method == HttpMethod.POST && rc.request().version() != HttpVersion.HTTP_2;
     }
 
     /**

@@ -47,7 +47,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * {@code subscriptions/listen}, as an SSE stream by {@link #listen} and {@link ListenRequests}; anything else is a 2025
  * request on a session ({@link SessionRpc}). Answers are JSON, or a one-event SSE stream when the client accepts only
  * that. GET opens a 2025 session's server-to-client stream of notifications ({@link EventStreamRequests}), DELETE ends
- * a 2025 session ({@link SessionEnds}).
+ * a 2025 session ({@link SessionEnds}). Each of the three holds a place of the admission limit ({@link AdmissionLimit})
+ * while it works, taken before anything is looked up; a stream gives its place back once it is open.
  *
  * <p>A refusal counted in a summary of refusals still to commit (past the caller's attempt limit) is answered only
  * once that summary has committed, within the merge window. Meanwhile the request holds no worker thread and no place
@@ -221,6 +222,8 @@ public class McpEndpoint {
         if (opening instanceof EventStreamRequests.Refused refused) {
             throw refusal(rc, refused.response());
         }
+        // As a listen: the stream must not hold one of the replica's in-flight places (streams have their own cap).
+        admission.release(rc);
         Multi<OutboundSseEvent> events = ((EventStreamRequests.Opened) opening).events();
         return deadlines.watch(WriteDeadlines.Kind.EVENTS, request, events, McpEndpoint::eventBytes);
     }
@@ -231,13 +234,14 @@ public class McpEndpoint {
         return 32 + (data == null ? 0 : data.toString().length()) + (e.getComment() == null ? 0 : e.getComment().length());
     }
 
-    /** Ends a 2025 session ({@link SessionEnds}). DELETE holds no admission place. */
+    /** Ends a 2025 session ({@link SessionEnds}). */
     @DELETE
     @Blocking
-    public CompletionStage<Response> end(@Context HttpHeaders headers, @Context HttpServerRequest request) {
+    public CompletionStage<Response> end(@Context RoutingContext rc, @Context HttpHeaders headers,
+            @Context HttpServerRequest request) {
         String requestId = RequestIds.next();
         SessionRpc.Inbound in = inbounds.session(headers, request, requestId);
         CompletionStage<Response> scope = scopes.refuse(in.identity(), request, requestId, in.sourceIp(), in.userAgent());
-        return scope != null ? scope : CompletableFuture.completedFuture(sessionEnds.end(in));
+        return scope != null ? later(rc, scope) : CompletableFuture.completedFuture(sessionEnds.end(in));
     }
 }
