@@ -182,9 +182,15 @@ public final class GroupCommitWriter {
 
     /** Stops taking records, commits what is queued and an {@code AUDIT_STOP}, and signs the final head. */
     public void stop() {
-        offer(AuditEvent.of(AuditEvent.Kind.AUDIT_STOP, RequestIds.next()).time(clock.instant()).method("audit/stop")
-                .detail("writer stopping; log " + origin).build());
-        running = false;
+        running = false; // nothing more is taken, so the AUDIT_STOP below is the last record queued
+        var last = AuditEvent.of(AuditEvent.Kind.AUDIT_STOP, RequestIds.next()).time(clock.instant()).method("audit/stop")
+                .detail("writer stopping; log " + origin).build();
+        // Past the shares (it is the writer's own record); only a full queue keeps it out, and that is said.
+        if (!queue.offer(new Pending(last, new CompletableFuture<>(), null, null))) {
+            failures.increment();
+            LOG.errorf("log %s: the AUDIT_STOP record could not be queued (the queue is full); the final head is signed"
+                    + " without it", origin);
+        }
         if (thread != null) {
             try {
                 thread.join(config.commitTimeout().toMillis() * 2);

@@ -229,6 +229,15 @@ class GroupCommitWriterTest {
         var check = assertChainVerifies(chain, 200);
         assertEquals(check.size(), check.lastCheckpoint(), "the final head, after AUDIT_STOP, is signed");
         assertEquals(1L, check.kinds().get("AUDIT_STOP"));
+        assertEquals("AUDIT_STOP", lastKind(chain), "nothing lands after the AUDIT_STOP");
         assertThrows(AuditUnavailableException.class, () -> w.append(event("after-stop")));
+    }
+
+    private static String lastKind(String chain) throws Exception {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT kind FROM audit_entry WHERE chain_id = '" + chain
+                        + "' ORDER BY seq DESC LIMIT 1")) {
+            return rs.next() ? rs.getString(1) : null;
+        }
     }
 }
