@@ -29,8 +29,12 @@ class BaselineTest {
     @Test
     void staysInsideItsRoot() {
         String token = TestIssuer.tokenFor("alice");
-        for (String path : new String[] {"../fixtures.yaml", "..%2Ffixtures.yaml", "%2e%2e/fixtures.yaml", "home/../../fixtures.yaml",
-                "nope.md", "home"}) {
+        // Dot segments, sent or percent-encoded, are refused before any endpoint (the path is not in normal form).
+        for (String path : new String[] {"../fixtures.yaml", "%2e%2e/fixtures.yaml", "home/../../fixtures.yaml"}) {
+            given().auth().oauth2(token).urlEncodingEnabled(false).when().get("/baseline/" + path).then().statusCode(400);
+        }
+        // The rest reach the endpoint, which serves nothing outside its root, nor a folder.
+        for (String path : new String[] {"..%2Ffixtures.yaml", "nope.md", "home"}) {
             given().auth().oauth2(token).urlEncodingEnabled(false).when().get("/baseline/" + path).then().statusCode(404);
         }
     }

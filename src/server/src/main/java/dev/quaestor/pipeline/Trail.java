@@ -244,7 +244,7 @@ final class Trail {
      * stored only if the {@code DECISION} is.
      */
     void served(Outcome outcome) {
-        write(outcome, ctx.protocol().declaresCacheScope() && cache != null ? cache.scope() : null, Unconfirmed.REFUSED);
+        write(outcome, cacheScope(), Unconfirmed.REFUSED);
     }
 
     /**
@@ -252,7 +252,12 @@ final class Trail {
      * the response is cut off before its end instead of refused.
      */
     void streamed(Outcome outcome) {
-        write(outcome, null, Unconfirmed.CUT_OFF);
+        write(outcome, cacheScope(), Unconfirmed.CUT_OFF);
+    }
+
+    /** The cache scope the OUTCOME records, on a revision that declares it. */
+    private String cacheScope() {
+        return ctx.protocol().declaresCacheScope() && cache != null ? cache.scope() : null;
     }
 
     /** The {@code OUTCOME} of a response that broke off, or will not be written, with what was read of it. */
