@@ -49,7 +49,8 @@ public record FieldLabel(String name, String label, boolean time) {
             Map.entry("rate-limit-unavailable", "refused: the rate limiter could not be asked, so it refused; nothing served"),
             Map.entry("not-found", "no such resource; nothing served"), Map.entry("timeout", "the content's source did not answer in time"),
             Map.entry("busy", "refused: too many at once"), Map.entry("forbidden", "refused: no role for it"),
-            Map.entry("invalid", "refused: the request was not valid"), Map.entry("activated", "a policy revision became active"));
+            Map.entry("invalid", "refused: the request was not valid"), Map.entry("activated", "a policy revision became active"),
+            Map.entry("aborted", "the answer was cut off, did not reach the client, or was refused after its record (see its detail)"));
 
     /** The field's value as the page shows it: an error code, a decision or an outcome with what it means. */
     String shown(String value) {

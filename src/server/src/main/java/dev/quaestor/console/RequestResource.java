@@ -51,7 +51,7 @@ public class RequestResource {
 
         /** What the policy decided and what actually happened, in one sentence (null without a decision). */
         public String story() {
-            return WhatHappened.of(decision, outcome);
+            return WhatHappened.of(decision, records.stream().filter(r -> r.kind().equals("OUTCOME")).toList());
         }
 
         /** Whether a checkpoint the records are proven to carries a time-stamp. */

@@ -9,8 +9,12 @@ final class WhatHappened {
     private WhatHappened() {
     }
 
-    /** The sentence for a request's {@code DECISION} and {@code OUTCOME} (either may be null); null when there is no decision. */
-    static String of(RecordRow decision, RecordRow outcome) {
+    /**
+     * The sentence for a request's {@code DECISION} (may be null: then null) and its {@code OUTCOME}s in log order: the
+     * last says how it ended; a first {@code ok} that a later one overrides (an answer that did not reach the client,
+     * a request refused after its record) is told as what was recorded, then what happened.
+     */
+    static String of(RecordRow decision, java.util.List<RecordRow> outcomes) {
         if (decision == null) {
             return null;
         }
@@ -31,18 +35,22 @@ final class WhatHappened {
             }
             return decided + (allowed ? ", but it was " : "; it was ") + meaning(stopped) + code + ".";
         }
-        if (outcome == null) {
+        if (outcomes.isEmpty()) {
             return decided + "; no outcome is on record.";
         }
-        String result = outcome.outcome();
-        if (result.equals("ok")) {
-            if (outcome.hasSha256()) {
-                return decided + ", and " + outcome.bytes() + " bytes were served (their SHA-256 is below).";
-            }
-            return decided + ", and it was done" + (outcome.get("items").isEmpty() ? "" : ": " + outcome.get("items") + " item(s) listed") + ".";
+        RecordRow first = outcomes.get(0);
+        RecordRow last = outcomes.get(outcomes.size() - 1);
+        String then = ", but then: " + meaning(last.outcome())
+                + (last.get("error").isEmpty() ? "" : " (error " + last.get("error") + ")") + ".";
+        if (!first.outcome().equals("ok")) {
+            return decided + then;
         }
-        String code = outcome.get("error").isEmpty() ? "" : " (error " + outcome.get("error") + ")";
-        return decided + ", but then: " + meaning(result) + code + ".";
+        String done = first.hasSha256() ? first.bytes() + " bytes were served (their SHA-256 is below)"
+                : "it was done" + (first.get("items").isEmpty() ? "" : ": " + first.get("items") + " item(s) listed");
+        if (last == first) {
+            return decided + ", and " + done + ".";
+        }
+        return decided + ", and its first outcome said: " + done + then;
     }
 
     private static String meaning(String outcome) {

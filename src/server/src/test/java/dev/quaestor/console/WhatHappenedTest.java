@@ -1,0 +1,53 @@
+package dev.quaestor.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.quaestor.audit.record.AuditRow;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The request page's one sentence tells how a request ended: by its last OUTCOME, after what a first one said. */
+class WhatHappenedTest {
+
+    private static long seq;
+
+    private static RecordRow row(String kind, String... nameValue) {
+        Map<String, String> f = new HashMap<>(Map.of("v", "2", "log", "test", "seq", Long.toString(++seq),
+                "time", "2026-11-30T12:00:00.000001Z", "request", "r-1", "kind", kind, "action", "read",
+                "uri", "file:///docs/a.md"));
+        for (int i = 0; i < nameValue.length; i += 2) {
+            f.put(nameValue[i], nameValue[i + 1]);
+        }
+        return new RecordRow(AuditRow.parse(seq, f::get));
+    }
+
+    private static final RecordRow ALLOWED = row("DECISION", "decision", "ALLOW", "rules", "docs-read");
+    private static final RecordRow SERVED = row("OUTCOME", "outcome", "ok", "bytes", "512", "sha256", "ab".repeat(32));
+    private static final RecordRow ABORTED = row("OUTCOME", "outcome", "aborted", "error", "-32005",
+            "detail", "the audit log did not confirm this request's OUTCOME within the commit timeout");
+
+    @Test
+    void aRequestServedSaysWhatWasServed() {
+        assertEquals("The policy allowed this read of file:///docs/a.md (rule docs-read), and 512 bytes were served"
+                + " (their SHA-256 is below).", WhatHappened.of(ALLOWED, List.of(SERVED)));
+    }
+
+    @Test
+    void aLaterOutcomeOverridesTheFirstAndTheSentenceSaysBoth() {
+        String story = WhatHappened.of(ALLOWED, List.of(SERVED, ABORTED));
+        assertEquals("The policy allowed this read of file:///docs/a.md (rule docs-read), and its first outcome said: 512"
+                + " bytes were served (their SHA-256 is below), but then: aborted: the answer was cut off, did not reach the"
+                + " client, or was refused after its record (see its detail) (error -32005).", story);
+    }
+
+    @Test
+    void anAbortedOutcomeAloneIsHowTheRequestEnded() {
+        assertEquals("The policy allowed this read of file:///docs/a.md (rule docs-read), but then: aborted: the answer was"
+                + " cut off, did not reach the client, or was refused after its record (see its detail) (error -32005).",
+                WhatHappened.of(ALLOWED, List.of(ABORTED)));
+        assertEquals("The policy allowed this read of file:///docs/a.md (rule docs-read); no outcome is on record.",
+                WhatHappened.of(ALLOWED, List.of()));
+    }
+}
