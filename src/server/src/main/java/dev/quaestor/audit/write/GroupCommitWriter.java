@@ -64,6 +64,8 @@ public final class GroupCommitWriter {
     private final DistributionSummary batchSize;
     private final Counter failures;
     private volatile boolean running = true;
+    /** Set once the AUDIT_STOP is queued: the writer then drains the queue and ends. */
+    private volatile boolean stopQueued;
     private Thread thread;
     // Callers waiting for a checkpoint over everything committed when they asked (signNow).
     private final ConcurrentLinkedQueue<CompletableFuture<Void>> signRequests = new ConcurrentLinkedQueue<>();
@@ -191,6 +193,7 @@ public final class GroupCommitWriter {
             LOG.errorf("log %s: the AUDIT_STOP record could not be queued (the queue is full); the final head is signed"
                     + " without it", origin);
         }
+        stopQueued = true;
         if (thread != null) {
             try {
                 thread.join(config.commitTimeout().toMillis() * 2);
@@ -222,7 +225,7 @@ public final class GroupCommitWriter {
     }
 
     private void run() {
-        while (running || !queue.isEmpty()) {
+        while (!stopQueued || !queue.isEmpty()) {
             try {
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
