@@ -107,6 +107,15 @@ public class AuditLog implements LiveLog, RecordQueue {
         return writer.submit(e, first);
     }
 
+    /**
+     * As {@link #submitAfter(PendingCommit, AuditEvent)} ({@code first} may be null), with the record that says how
+     * the request really ended should {@code e} be stored although its waiter was told it was not (see
+     * {@link GroupCommitWriter#submit(AuditEvent, PendingCommit, java.util.function.Supplier)}).
+     */
+    public PendingCommit submitAfter(PendingCommit first, AuditEvent e, java.util.function.Supplier<AuditEvent> correction) {
+        return writer.submit(e, first, correction);
+    }
+
     /** Queues a record without waiting (see {@link GroupCommitWriter#offer}); false if it was dropped. */
     public boolean appendLater(AuditEvent e) {
         return writer.offer(e);

@@ -5,6 +5,7 @@ import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.write.PendingCommit;
 import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.audit.refusals.RefusalRecorder;
+import java.util.function.Supplier;
 
 /**
  * Where a {@link Trail} writes its records: the audit log for a request's {@code DECISION} and {@code OUTCOME}, the
@@ -19,6 +20,14 @@ interface AuditSink {
     /** Queues a record stored only if {@code first} is. */
     PendingCommit submitAfter(PendingCommit first, AuditEvent event);
 
+    /**
+     * Queues a request's {@code OUTCOME}, stored only if {@code decision} is (if not null), with the record that says
+     * how the request really ended should the {@code OUTCOME} be stored although its waiter was told it was not.
+     */
+    default PendingCommit submitOutcome(PendingCommit decision, AuditEvent outcome, Supplier<AuditEvent> correction) {
+        return decision == null ? submit(outcome) : submitAfter(decision, outcome);
+    }
+
     /** A refusal's one record: on its own, or counted into a summary. */
     RecordedRefusal refusal(AuditEvent event);
 
@@ -32,6 +41,11 @@ interface AuditSink {
             @Override
             public PendingCommit submitAfter(PendingCommit first, AuditEvent event) {
                 return log.submitAfter(first, event);
+            }
+
+            @Override
+            public PendingCommit submitOutcome(PendingCommit decision, AuditEvent outcome, Supplier<AuditEvent> correction) {
+                return log.submitAfter(decision, outcome, correction);
             }
 
             @Override

@@ -311,9 +311,14 @@ final class Trail {
                 .cacheScope(cacheScope).latencyMicros((System.nanoTime() - start) / 1000)
                 .detail(join(rate.auditDetail(), o.detail())).build();
         try (var stage = stage("audit.outcome")) {
+            Integer code = otherwise == Unconfirmed.REFUSED ? ctx.code(Reason.UNAVAILABLE) : null;
             PendingCommit queued;
             try {
-                queued = decision == null ? services.audit.submit(event) : services.audit.submitAfter(decision, event);
+                // Should the writer find the OUTCOME stored after telling this request it was not (a commit's reply
+                // lost), with the DECISION in the same batch, it stores this correction: the request cannot.
+                queued = services.audit.submitOutcome(decision, event, () -> abortedEvent(code,
+                        "the OUTCOME was stored though the audit log reported it was not (its commit's reply was lost): "
+                        + otherwise.said));
             } catch (AuditUnavailableException e) {
                 throw auditUnavailable(); // not queued: nothing of it will be stored
             }
@@ -324,8 +329,8 @@ final class Trail {
                 // before it took it), or a commit may have succeeded whose reply was lost. It would then say more than
                 // happened, so a further OUTCOME says how the request ended.
                 if (decision == null || !decision.failed()) {
-                    aborted(otherwise == Unconfirmed.REFUSED ? ctx.code(Reason.UNAVAILABLE) : null,
-                            "the audit log did not confirm this request's OUTCOME within the commit timeout: " + otherwise.said);
+                    aborted(code, "the audit log did not confirm this request's OUTCOME within the commit timeout: "
+                            + otherwise.said);
                 }
                 throw auditUnavailable();
             }
@@ -338,9 +343,7 @@ final class Trail {
      * an I/O thread); if it cannot be queued, that is logged, as nothing is left to refuse.
      */
     private void aborted(Integer errorCode, String detail) {
-        var event = AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
-                .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome("aborted")
-                .errorCode(errorCode).latencyMicros((System.nanoTime() - start) / 1000).detail(truncate(detail)).build();
+        var event = abortedEvent(errorCode, detail);
         PendingCommit after = decision;
         try {
             if (after == null) {
@@ -352,6 +355,12 @@ final class Trail {
             LOG.errorf("request %s: the record of how it ended could not be queued (%s): %s", ctx.requestId(), detail,
                     e.toString());
         }
+    }
+
+    private AuditEvent abortedEvent(Integer errorCode, String detail) {
+        return AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
+                .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome("aborted")
+                .errorCode(errorCode).latencyMicros((System.nanoTime() - start) / 1000).detail(truncate(detail)).build();
     }
 
     private AuditEvent decisionEvent(String named, Verdict verdict, String outcome, Integer errorCode, String detail) {

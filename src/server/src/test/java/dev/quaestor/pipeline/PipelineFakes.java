@@ -54,6 +54,15 @@ final class PipelineFakes {
         boolean loseDecisions;
         /** Committing an OUTCOME fails with this (an unchecked exception), if set. */
         RuntimeException outcomeFailure;
+        /** What each OUTCOME queued would be corrected with, should it be stored though reported not stored. */
+        final List<java.util.function.Supplier<AuditEvent>> corrections = new ArrayList<>();
+
+        @Override
+        public PendingCommit submitOutcome(PendingCommit decision, AuditEvent outcome,
+                java.util.function.Supplier<AuditEvent> correction) {
+            corrections.add(correction);
+            return AuditSink.super.submitOutcome(decision, outcome, correction);
+        }
 
         @Override
         public PendingCommit submit(AuditEvent event) {

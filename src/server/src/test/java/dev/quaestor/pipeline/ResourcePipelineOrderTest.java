@@ -137,6 +137,11 @@ class ResourcePipelineOrderTest {
         assertEquals((long) CONTENT.length, outcome.bytes());
         assertEquals(PUBLIC, outcome.uri());
         assertTrue(served.rate().allowed());
+        // Should the writer find this OUTCOME stored after reporting it was not, it stores what the request got.
+        AuditEvent correction = fakes.audit.corrections.get(0).get();
+        assertEquals(List.of(Kind.OUTCOME, "aborted", ctx.code(Reason.UNAVAILABLE), outcome.requestId(), PUBLIC),
+                List.of(correction.kind(), correction.outcome(), correction.errorCode(), correction.requestId(), correction.uri()));
+        assertTrue(correction.detail().contains("its commit's reply was lost): the request was refused"), correction.detail());
     }
 
     @Test
@@ -209,6 +214,10 @@ class ResourcePipelineOrderTest {
         AuditEvent outcome = only(Kind.OUTCOME);
         assertEquals(sha256(big), outcome.contentSha256());
         assertEquals((long) big.length, outcome.bytes());
+        AuditEvent correction = fakes.audit.corrections.get(0).get();
+        assertEquals("aborted", correction.outcome());
+        assertEquals(null, correction.errorCode(), "a streamed response is cut off, not answered with an error");
+        assertTrue(correction.detail().endsWith("the response was cut off before its end"), correction.detail());
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -47,8 +48,21 @@ public final class GroupCommitWriter {
 
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
 
-    /** A queued record; {@code after}, if set, is a record it must not be stored without (its request's decision). */
-    private record Pending(AuditEvent event, CompletableFuture<Void> done, CompletableFuture<Void> after, String share) {
+    /**
+     * A queued record; {@code after}, if set, is a record it must not be stored without (its request's decision);
+     * {@code correction}, if set, is the record that says how its request ended should it be stored although its
+     * waiter was told it was not ({@link InDoubt}).
+     */
+    private record Pending(AuditEvent event, CompletableFuture<Void> done, CompletableFuture<Void> after, String share,
+            Supplier<AuditEvent> correction) {
+    }
+
+    /**
+     * A batch whose store failed in a way that may have committed it (its reply lost) while the database could not be
+     * asked whether it did. Its waiters were failed; once the head is read again it is known whether the batch is in
+     * the log, and if it is, the corrections of its records (see {@link Pending}) are owed to the log.
+     */
+    private record InDoubt(SealedBatch batch, List<Supplier<AuditEvent>> corrections, int records) {
     }
 
     private final javax.sql.DataSource ds;
@@ -77,6 +91,9 @@ public final class GroupCommitWriter {
     private final AuditPartitions partitions;
     private WriterLease lease;
     private long leaseCheckedAt;
+    // A failed batch not known to be stored or not, and the corrections owed for one found stored after all.
+    private InDoubt inDoubt;
+    private List<AuditEvent> owed = List.of();
 
     // The head as committed, for the online verifier's truncation check.
     private volatile long committedSeq;
@@ -145,6 +162,16 @@ public final class GroupCommitWriter {
      * (both are then refused). A full queue or a stopped writer refuses here ({@link AuditUnavailableException}).
      */
     public PendingCommit submit(AuditEvent event, PendingCommit after) {
+        return submit(event, after, null);
+    }
+
+    /**
+     * As {@link #submit(AuditEvent, PendingCommit)}; if the record's batch is stored although its store was reported
+     * failed (a commit whose reply was lost) and its waiter was told so, the record {@code correction} gives is stored
+     * after it, saying how the request really ended. Needed only where the caller cannot say so itself: when
+     * {@code after} failed with it, since the caller's own record would then be stored only if {@code after} was.
+     */
+    public PendingCommit submit(AuditEvent event, PendingCommit after, Supplier<AuditEvent> correction) {
         if (after != null && after.failed()) {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException("the request's decision record was not committed"));
@@ -154,7 +181,7 @@ public final class GroupCommitWriter {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException("the subject's share of the audit queue is full"));
         }
-        var p = new Pending(event, new CompletableFuture<>(), after == null ? null : after.done, share);
+        var p = new Pending(event, new CompletableFuture<>(), after == null ? null : after.done, share, correction);
         if (!running || !queue.offer(p)) {
             shares.leave(share);
             failures.increment();
@@ -174,7 +201,7 @@ public final class GroupCommitWriter {
             failures.increment();
             return false;
         }
-        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>(), null, share));
+        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>(), null, share, null));
         if (!queued) {
             shares.leave(share);
             failures.increment();
@@ -188,7 +215,7 @@ public final class GroupCommitWriter {
         var last = AuditEvent.of(AuditEvent.Kind.AUDIT_STOP, RequestIds.next()).time(clock.instant()).method("audit/stop")
                 .detail("writer stopping; log " + origin).build();
         // Past the shares (it is the writer's own record); only a full queue keeps it out, and that is said.
-        if (!queue.offer(new Pending(last, new CompletableFuture<>(), null, null))) {
+        if (!queue.offer(new Pending(last, new CompletableFuture<>(), null, null, null))) {
             failures.increment();
             LOG.errorf("log %s: the AUDIT_STOP record could not be queued (the queue is full); the final head is signed"
                     + " without it", origin);
@@ -260,6 +287,7 @@ public final class GroupCommitWriter {
         for (CompletableFuture<Void> f; (f = signRequests.poll()) != null;) {
             signs.add(f);
         }
+        SealedBatch sealed = null;
         try {
             checkLease();
             partitions.ensure(batch.stream().map(p -> p.event().time()).toList(), head == null ? null : head.lastTime());
@@ -270,11 +298,13 @@ public final class GroupCommitWriter {
                 if (head == null) {
                     head = LogHead.load(c, logId, origin);
                     KeyRegistration.register(c, key);
+                    settle(c);
                 }
-                var events = new ArrayList<AuditEvent>(batch.size() + 3);
+                var events = new ArrayList<AuditEvent>(batch.size() + owed.size() + 3);
                 life.addTo(events, head);
+                events.addAll(owed);
                 batch.forEach(p -> events.add(p.event()));
-                var sealed = head.seal(events, hasher, key, config.checkpointEvery(), config.checkpointInterval().toNanos(),
+                sealed = head.seal(events, hasher, key, config.checkpointEvery(), config.checkpointInterval().toNanos(),
                         !signs.isEmpty() || !running && queue.isEmpty(), clock.instant());
                 if (sealed.isEmpty()) {
                     signs.forEach(f -> f.complete(null));
@@ -285,16 +315,25 @@ public final class GroupCommitWriter {
                 } else {
                     sealed.storeInTransaction(c);
                 }
-                head.advance(sealed);
-                life.stored();
             }
         } catch (Exception e) {
-            head = null; // the batch may or may not have been stored: the next one starts from the head as stored
-            partitions.forget();
-            failWaiters(batch, e);
-            signs.forEach(f -> f.completeExceptionally(e));
-            return;
+            Boolean stored = sealed == null ? Boolean.FALSE : storedAfterAll(sealed);
+            if (!Boolean.TRUE.equals(stored)) {
+                head = null; // the next batch starts from the head as stored
+                partitions.forget();
+                failWaiters(batch, e);
+                if (stored == null) {
+                    inDoubt = new InDoubt(sealed, correctionsOf(batch), batch.size());
+                }
+                signs.forEach(f -> f.completeExceptionally(e));
+                return;
+            }
+            LOG.warnf("audit batch of %d record(s) was stored although its store failed (%s): the commit's reply was lost",
+                    sealed.rows.size(), e.toString());
         }
+        head.advance(sealed);
+        life.stored();
+        owed = List.of();
         committedSeq = head.size();
         batch.forEach(p -> p.done().complete(null));
         signs.forEach(f -> f.complete(null));
@@ -302,6 +341,53 @@ public final class GroupCommitWriter {
             commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             batchSize.record(batch.size());
         }
+    }
+
+    /**
+     * Whether a batch whose store failed is in the log after all: a commit can succeed and its reply be lost with the
+     * connection. Asked on a connection of its own; null if the database cannot answer now (the batch is then
+     * {@link InDoubt} until the head is read again).
+     */
+    private Boolean storedAfterAll(SealedBatch sealed) {
+        try (Connection c = ds.getConnection()) {
+            return sealed.storedIn(c);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /**
+     * With the head just read again: a batch in doubt is either in it, and its waiters were wrongly told it was not,
+     * so the corrections of its records are owed to the log (stored with the next batch, before its records), or it
+     * is not, and nothing of it was stored.
+     */
+    private void settle(Connection c) throws java.sql.SQLException {
+        if (inDoubt == null) {
+            return;
+        }
+        if (inDoubt.batch().storedIn(c)) {
+            // The corrections owed before were in that batch, so stored with it.
+            owed = inDoubt.corrections().stream().map(Supplier::get).toList();
+            life.storedAfterAll(inDoubt.records());
+            LOG.warnf("log %s: a batch of %d record(s) reported as not stored was stored (its commit's reply was lost);"
+                    + " %d correction(s) follow", origin, inDoubt.records(), owed.size());
+        }
+        inDoubt = null;
+    }
+
+    /**
+     * The corrections of a failed batch's records whose request's earlier record failed with them: their requests
+     * cannot record how they ended themselves (what they queue is stored only after the earlier record), so the
+     * writer does if the batch turns out to be stored.
+     */
+    private static List<Supplier<AuditEvent>> correctionsOf(List<Pending> failed) {
+        var out = new ArrayList<Supplier<AuditEvent>>();
+        for (Pending p : failed) {
+            if (p.correction() != null && p.after() != null && p.after().isCompletedExceptionally()) {
+                out.add(p.correction());
+            }
+        }
+        return out;
     }
 
     /** Takes the lease before the log's head is read, and checks it is still held every few seconds after. */

@@ -153,6 +153,24 @@ final class SealedBatch {
         }
     }
 
+    /**
+     * Whether this batch is in the log after all, though storing it failed: its last record is there with its leaf
+     * hash. A batch is stored all or nothing, so its last record tells. A batch of checkpoints alone counts as not
+     * stored (nothing waits on it but a signature, and the head read again has it if it is).
+     */
+    boolean storedIn(Connection c) throws SQLException {
+        if (rows.isEmpty()) {
+            return false;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT entry_hash FROM audit_entry WHERE chain_id = ? AND seq = ?")) {
+            ps.setString(1, log);
+            ps.setLong(2, sealedTree.size());
+            try (var rs = ps.executeQuery()) {
+                return rs.next() && rows.get(rows.size() - 1).leafHash().equals(rs.getString(1));
+            }
+        }
+    }
+
     /** The checkpoint table's columns: the note is what counts; the rest is for lookups. */
     private String[] checkpointRow(Checkpoint k) {
         String note = k.note();

@@ -58,6 +58,11 @@ final class WriterLife {
         refused = 0;
     }
 
+    /** {@code count} records counted as refused were found stored after all (a commit whose reply was lost). */
+    void storedAfterAll(int count) {
+        refused = Math.max(0, refused - count);
+    }
+
     /** {@code count} records were refused now. */
     void refused(int count) {
         Instant now = clock.instant();

@@ -1,0 +1,272 @@
+package dev.quaestor.audit.write;
+
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.config.AuditConfig;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.record.FieldHasher;
+
+import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.Wait;
+import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A batch's commit whose reply is lost with its connection, on PostgreSQL: the writer cannot tell it from a batch that
+ * failed until it asks the database. Found stored at once, the requests go on as if the reply had come. When the
+ * database cannot be asked at once (no connection), the waiters are failed, and once the head is read again a batch
+ * found stored gets, after it, the record each request gave for that case (its OUTCOME {@code aborted}): no {@code ok}
+ * stands alone for a request that was refused. A batch found not stored gets nothing.
+ *
+ * <p>The loss is made by a data source around the real one: the batch holding a record whose request id starts
+ * {@code lost-reply-} is executed, then its connection "breaks" (an SQL state 08006 error, as the driver throws for
+ * a broken socket); one whose id starts {@code lost-request-} breaks before it is sent. Either can also refuse the
+ * next connection, so the writer cannot ask at once.
+ */
+@QuarkusTest
+class CommitReplyLostTest {
+
+    @Inject
+    AgroalDataSource ds;
+
+    @Inject
+    AuditConfig config;
+
+    @Inject
+    AuditLog log;
+
+    /** Marker ids whose batch broke already: a later batch with the same request id goes through. */
+    private final Set<String> broken = ConcurrentHashMap.newKeySet();
+    /** Connections to refuse after the next break (the database cannot be asked at once). */
+    private volatile int refuseAfterBreak;
+    private final AtomicInteger refusing = new AtomicInteger();
+    private SimpleMeterRegistry metrics;
+
+    @Test
+    void aBatchFoundStoredAtOnceReleasesItsRequests() throws Exception {
+        refuseAfterBreak = 0;
+        String chain = "reply-lost-" + System.nanoTime();
+        var w = writer(chain);
+        w.append(decision("first"));
+        var pair = queuedTogether(w, "lost-reply-a");
+        pair.outcome().await(); // the writer asked, found the batch stored and released it
+        assertFalse(pair.decision().failed());
+        w.append(decision("after"));
+        w.stop();
+
+        assertEquals(List.of("DECISION first", "DECISION blocker", "DECISION lost-reply-a", "OUTCOME lost-reply-a ok",
+                "DECISION after"), requests(chain));
+        var check = LogCheck.of(chain, log.originOf(chain), log.trustedKeys());
+        assertTrue(check.problems().isEmpty(), check.problems().toString());
+        assertEquals(0L, check.kinds().getOrDefault("AUDIT_PAUSE", 0L), "nothing was refused: " + check.kinds());
+    }
+
+    @Test
+    void aBatchFoundStoredLaterGetsItsRequestsCorrections() throws Exception {
+        refuseAfterBreak = 1;
+        String chain = "reply-lost-later-" + System.nanoTime();
+        var w = writer(chain);
+        w.append(decision("first"));
+        var pair = queuedTogether(w, "lost-reply-b");
+        assertThrows(AuditUnavailableException.class, pair.outcome()::await, "the writer could not tell: it refused");
+        assertTrue(pair.decision().failed());
+        w.append(decision("after")); // the head is read again: the batch is there
+        w.stop();
+
+        assertEquals(List.of("DECISION first", "DECISION blocker", "DECISION lost-reply-b", "OUTCOME lost-reply-b ok",
+                "OUTCOME lost-reply-b aborted", "DECISION after"), requests(chain));
+        assertEquals("the correction of lost-reply-b", detailOf(chain, "lost-reply-b", "aborted"));
+        var check = LogCheck.of(chain, log.originOf(chain), log.trustedKeys());
+        assertTrue(check.problems().isEmpty(), check.problems().toString());
+        assertEquals(0L, check.kinds().getOrDefault("AUDIT_PAUSE", 0L), "the records were stored, not refused");
+    }
+
+    @Test
+    void aBatchFoundNotStoredGetsNothing() throws Exception {
+        refuseAfterBreak = 1;
+        String chain = "request-lost-" + System.nanoTime();
+        var w = writer(chain);
+        w.append(decision("first"));
+        var pair = queuedTogether(w, "lost-request-c");
+        assertThrows(AuditUnavailableException.class, pair.outcome()::await);
+        w.append(decision("after"));
+        w.stop();
+
+        assertEquals(List.of("DECISION first", "DECISION blocker", "AUDIT_PAUSE null", "DECISION after"), requests(chain),
+                "nothing of the lost request, and the pause says two records were refused");
+        var check = LogCheck.of(chain, log.originOf(chain), log.trustedKeys());
+        assertTrue(check.problems().isEmpty(), check.problems().toString());
+    }
+
+    private record Pair(PendingCommit decision, PendingCommit outcome) {
+    }
+
+    /**
+     * A request's DECISION and OUTCOME queued while the writer is held in the insert of an earlier batch, so that the
+     * two go in one batch, as a fast read's do.
+     */
+    private Pair queuedTogether(GroupCommitWriter w, String requestId) throws Exception {
+        PendingCommit blocker;
+        Pair pair;
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            c.setAutoCommit(false);
+            c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
+            blocker = w.submit(decision("blocker"), null);
+            var depth = metrics.get("quaestor.audit.queue.depth").gauge();
+            Wait.until("the writer took the blocker's batch", Duration.ofSeconds(10), () -> depth.value() == 0);
+            PendingCommit d = w.submit(decision(requestId), null);
+            PendingCommit o = w.submit(outcome(requestId), d, () -> outcomeEvent(requestId, "aborted")
+                    .detail("the correction of " + requestId).build());
+            pair = new Pair(d, o);
+            c.rollback();
+        }
+        blocker.await();
+        return pair;
+    }
+
+    private GroupCommitWriter writer(String chain) {
+        metrics = new SimpleMeterRegistry();
+        var w = new GroupCommitWriter(breakable(ds), config, log.signingKey(), FieldHasher.none(), chain, metrics);
+        w.start();
+        return w;
+    }
+
+    private static final Caller CALLER = new Caller("bob", null, null, List.of(), "10.0.0.2", "agent", "s", null, null, null);
+
+    private static AuditEvent decision(String requestId) {
+        return AuditEvent.of(AuditEvent.Kind.DECISION, requestId).caller(CALLER).protocol("2025-06-18")
+                .method("resources/read").action("read").uri("file:///w/" + requestId).decision("ALLOW")
+                .rules(List.of("r")).policyRevision("rev").build();
+    }
+
+    private static AuditEvent outcome(String requestId) {
+        return outcomeEvent(requestId, "ok").bytes(5L).contentSha256("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")
+                .build();
+    }
+
+    private static AuditEvent.Builder outcomeEvent(String requestId, String outcome) {
+        return AuditEvent.of(AuditEvent.Kind.OUTCOME, requestId).caller(CALLER).protocol("2025-06-18")
+                .method("resources/read").action("read").uri("file:///w/" + requestId).policyRevision("rev")
+                .outcome(outcome);
+    }
+
+    /** The log's records other than the writer's start and stop, in seq order: kind, request id and outcome. */
+    private static List<String> requests(String chain) throws Exception {
+        var out = new ArrayList<String>();
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var ps = c.prepareStatement("SELECT kind, request_id, outcome FROM audit_entry WHERE chain_id = ?"
+                        + " AND kind NOT IN ('AUDIT_START', 'AUDIT_STOP') ORDER BY seq")) {
+            ps.setString(1, chain);
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String kind = rs.getString(1);
+                    out.add(kind.startsWith("AUDIT_") ? kind + " null"
+                            : kind + " " + rs.getString(2) + (rs.getString(3) == null ? "" : " " + rs.getString(3)));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String detailOf(String chain, String requestId, String outcome) throws Exception {
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var ps = c.prepareStatement("SELECT detail FROM audit_entry WHERE chain_id = ? AND request_id = ?"
+                        + " AND outcome = ?")) {
+            ps.setString(1, chain);
+            ps.setString(2, requestId);
+            ps.setString(3, outcome);
+            try (var rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    // --- The breakable data source ----------------------------------------------------------------------------
+
+    private DataSource breakable(DataSource real) {
+        return proxy(DataSource.class, real, (target, method, args) -> {
+            if (method.getName().equals("getConnection")) {
+                if (refusing.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    throw new SQLException("connection refused (the database cannot be reached)", "08001");
+                }
+                return connection((Connection) call(target, method, args));
+            }
+            return call(target, method, args);
+        });
+    }
+
+    private Connection connection(Connection real) {
+        var marked = new String[1]; // the marker id in the arrays bound to this connection's next statement
+        return proxy(Connection.class, real, (target, method, args) -> {
+            if (method.getName().equals("createArrayOf")) {
+                for (Object e : (Object[]) args[1]) {
+                    if (e instanceof String s && (s.startsWith("lost-reply-") || s.startsWith("lost-request-"))
+                            && broken.add(s)) {
+                        marked[0] = s;
+                    }
+                }
+            }
+            Object out = call(target, method, args);
+            if (method.getName().equals("prepareStatement") && args[0].equals(SealedBatch.POSTGRES_INSERT)) {
+                return statement((PreparedStatement) out, marked);
+            }
+            return out;
+        });
+    }
+
+    private PreparedStatement statement(PreparedStatement real, String[] marked) {
+        return proxy(PreparedStatement.class, real, (target, method, args) -> {
+            if (!method.getName().equals("execute") || marked[0] == null) {
+                return call(target, method, args);
+            }
+            String marker = marked[0];
+            marked[0] = null;
+            if (marker.startsWith("lost-reply-")) {
+                call(target, method, args); // stored and committed; then the reply is lost
+            }
+            refusing.set(refuseAfterBreak);
+            throw new SQLException("An I/O error occurred while sending to the backend (" + marker + ")", "08006");
+        });
+    }
+
+    private interface Handler {
+        Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T proxy(Class<T> type, T target, Handler h) {
+        InvocationHandler ih = (p, method, args) -> h.invoke(target, method, args);
+        return (T) Proxy.newProxyInstance(CommitReplyLostTest.class.getClassLoader(), new Class<?>[] {type}, ih);
+    }
+
+    private static Object call(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
