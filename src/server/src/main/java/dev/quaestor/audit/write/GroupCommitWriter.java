@@ -51,18 +51,10 @@ public final class GroupCommitWriter {
     /**
      * A queued record; {@code after}, if set, is a record it must not be stored without (its request's decision);
      * {@code correction}, if set, is the record that says how its request ended should it be stored although its
-     * waiter was told it was not ({@link InDoubt}).
+     * waiter was told it was not ({@link BatchInDoubt}).
      */
     private record Pending(AuditEvent event, CompletableFuture<Void> done, CompletableFuture<Void> after, String share,
             Supplier<AuditEvent> correction) {
-    }
-
-    /**
-     * A batch whose store failed in a way that may have committed it (its reply lost) while the database could not be
-     * asked whether it did. Its waiters were failed; once the head is read again it is known whether the batch is in
-     * the log, and if it is, the corrections of its records (see {@link Pending}) are owed to the log.
-     */
-    private record InDoubt(SealedBatch batch, List<Supplier<AuditEvent>> corrections, int records) {
     }
 
     private final javax.sql.DataSource ds;
@@ -91,9 +83,7 @@ public final class GroupCommitWriter {
     private final AuditPartitions partitions;
     private WriterLease lease;
     private long leaseCheckedAt;
-    // A failed batch not known to be stored or not, and the corrections owed for one found stored after all.
-    private InDoubt inDoubt;
-    private List<AuditEvent> owed = List.of();
+    private final BatchInDoubt inDoubt = new BatchInDoubt();
 
     // The head as committed, for the online verifier's truncation check.
     private volatile long committedSeq;
@@ -298,11 +288,11 @@ public final class GroupCommitWriter {
                 if (head == null) {
                     head = LogHead.load(c, logId, origin);
                     KeyRegistration.register(c, key);
-                    settle(c);
+                    inDoubt.settle(c, life, origin);
                 }
-                var events = new ArrayList<AuditEvent>(batch.size() + owed.size() + 3);
+                var events = new ArrayList<AuditEvent>(batch.size() + inDoubt.owed().size() + 3);
                 life.addTo(events, head);
-                events.addAll(owed);
+                events.addAll(inDoubt.owed());
                 batch.forEach(p -> events.add(p.event()));
                 sealed = head.seal(events, hasher, key, config.checkpointEvery(), config.checkpointInterval().toNanos(),
                         !signs.isEmpty() || !running && queue.isEmpty(), clock.instant());
@@ -323,7 +313,7 @@ public final class GroupCommitWriter {
                 partitions.forget();
                 failWaiters(batch, e);
                 if (stored == null) {
-                    inDoubt = new InDoubt(sealed, correctionsOf(batch), batch.size());
+                    inDoubt.doubt(sealed, correctionsOf(batch), batch.size());
                 }
                 signs.forEach(f -> f.completeExceptionally(e));
                 return;
@@ -333,7 +323,7 @@ public final class GroupCommitWriter {
         }
         head.advance(sealed);
         life.stored();
-        owed = List.of();
+        inDoubt.paid();
         committedSeq = head.size();
         batch.forEach(p -> p.done().complete(null));
         signs.forEach(f -> f.complete(null));
@@ -346,7 +336,7 @@ public final class GroupCommitWriter {
     /**
      * Whether a batch whose store failed is in the log after all: a commit can succeed and its reply be lost with the
      * connection. Asked on a connection of its own; null if the database cannot answer now (the batch is then
-     * {@link InDoubt} until the head is read again).
+     * {@link BatchInDoubt} until the head is read again).
      */
     private Boolean storedAfterAll(SealedBatch sealed) {
         try (Connection c = ds.getConnection()) {
@@ -354,25 +344,6 @@ public final class GroupCommitWriter {
         } catch (Exception e) {
             return null;
         }
-    }
-
-    /**
-     * With the head just read again: a batch in doubt is either in it, and its waiters were wrongly told it was not,
-     * so the corrections of its records are owed to the log (stored with the next batch, before its records), or it
-     * is not, and nothing of it was stored.
-     */
-    private void settle(Connection c) throws java.sql.SQLException {
-        if (inDoubt == null) {
-            return;
-        }
-        if (inDoubt.batch().storedIn(c)) {
-            // The corrections owed before were in that batch, so stored with it.
-            owed = inDoubt.corrections().stream().map(Supplier::get).toList();
-            life.storedAfterAll(inDoubt.records());
-            LOG.warnf("log %s: a batch of %d record(s) reported as not stored was stored (its commit's reply was lost);"
-                    + " %d correction(s) follow", origin, inDoubt.records(), owed.size());
-        }
-        inDoubt = null;
     }
 
     /**

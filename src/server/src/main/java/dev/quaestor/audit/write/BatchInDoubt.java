@@ -1,0 +1,61 @@
+package dev.quaestor.audit.write;
+
+import dev.quaestor.audit.record.AuditEvent;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * A batch whose store failed in a way that may have committed it (its reply lost with the connection) while the
+ * database could not be asked whether it did, and the records owed for it. Its waiters were told it was not stored;
+ * once the writer reads its head again, {@link #settle} finds out. Found stored, the corrections its requests gave
+ * (their {@code OUTCOME} {@code aborted}) are owed to the log and go in the next batch, before its records, until one
+ * is stored. Touched only by the writer thread.
+ */
+final class BatchInDoubt {
+
+    private static final Logger LOG = Logger.getLogger(BatchInDoubt.class);
+
+    private SealedBatch batch;
+    private List<Supplier<AuditEvent>> corrections = List.of();
+    private int records;
+    private List<AuditEvent> owed = List.of();
+
+    /** {@code batch} failed and the database could not say whether it is stored; its {@code records} waiters failed. */
+    void doubt(SealedBatch batch, List<Supplier<AuditEvent>> corrections, int records) {
+        this.batch = batch;
+        this.corrections = corrections;
+        this.records = records;
+    }
+
+    /**
+     * With the head just read again on {@code c}: whether the batch in doubt is stored. If it is, the records owed
+     * before were in it, so stored with it, and its corrections are owed now; its records were not refused after all.
+     */
+    void settle(Connection c, WriterLife life, String origin) throws SQLException {
+        if (batch == null) {
+            return;
+        }
+        if (batch.storedIn(c)) {
+            owed = corrections.stream().map(Supplier::get).toList();
+            life.storedAfterAll(records);
+            LOG.warnf("log %s: a batch of %d record(s) reported as not stored was stored (its commit's reply was lost);"
+                    + " %d correction(s) follow", origin, records, owed.size());
+        }
+        batch = null;
+        corrections = List.of();
+    }
+
+    /** The records owed to the log, to go in the next batch. */
+    List<AuditEvent> owed() {
+        return owed;
+    }
+
+    /** A batch holding what was owed is stored. */
+    void paid() {
+        owed = List.of();
+    }
+}
