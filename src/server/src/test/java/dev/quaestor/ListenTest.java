@@ -9,6 +9,7 @@ import dev.quaestor.support.TestPolicies;
 import dev.quaestor.support.Wait;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import io.quarkus.test.junit.TestProfile;
 import java.net.URI;
 import java.net.URL;
@@ -190,6 +191,46 @@ class ListenTest {
         assertNotNull(updated(events, CONTROL, 2_000), "the control file's notification: the stream is alive");
         assertNull(updated(events, A, 2_000), "no notification for a URI the policy no longer allows");
         assertEquals(before, AuditRow.list("request_id = ? AND kind = 'NOTIFICATION' AND uri = ?", requestId, A).size());
+    }
+
+    @Inject
+    dev.quaestor.subscription.ChangeNotifier notifier;
+
+    /**
+     * A stream that closed between its notification's record and the notification itself: the record said {@code ok},
+     * so a second {@code NOTIFICATION}, {@code aborted}, says it was not sent.
+     */
+    @Test
+    void aNotificationWhoseStreamClosedBeforeItWasSentIsRecordedAsAborted() throws Exception {
+        grantErin("file:///watched/**");
+        String requestId = "closed-stream-" + System.nanoTime();
+        var erin = new dev.quaestor.identity.Identity("erin", "client-e", null, java.util.Set.of(), java.util.Set.of(),
+                java.util.Set.of());
+        var holder = new dev.quaestor.subscription.StreamHolder(new dev.quaestor.subscription.Subscriber(erin, "10.0.0.5"),
+                new dev.quaestor.audit.record.Caller("erin", "client-e", null, List.of(), "10.0.0.5", "test", null, null,
+                        null, null),
+                requestId, Modern.VERSION);
+        var closed = new dev.quaestor.subscription.NotificationOutlet() {
+            public String key() { return requestId; }
+            public String sessionId() { return null; }
+            public java.util.Set<String> resourceSubscriptions() { return java.util.Set.of(A); }
+            public boolean listChanged() { return false; }
+            public dev.quaestor.subscription.StreamHolder holder() { return holder; }
+            public Map<String, Object> meta() { return Map.of(); }
+            public boolean send(String notification) { return false; } // the stream is gone
+        };
+        notifier.attach(closed);
+        try {
+            write(A, "a-closed-" + requestId + "\n");
+            Wait.until("the notification's two records", Duration.ofSeconds(10),
+                    () -> AuditRow.list("request_id = ? AND kind = 'NOTIFICATION'", requestId).size() >= 2);
+        } finally {
+            notifier.detach(closed);
+        }
+        var records = AuditRow.list("request_id = ? AND kind = 'NOTIFICATION' ORDER BY seq", requestId);
+        assertEquals(List.of("ok", "aborted"), records.stream().map(r -> r.outcome).toList());
+        assertEquals(A, records.get(1).uri);
+        assertTrue(records.get(1).detail.contains("not sent"), records.get(1).detail);
     }
 
     @Test

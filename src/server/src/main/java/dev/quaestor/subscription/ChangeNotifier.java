@@ -233,10 +233,32 @@ public class ChangeNotifier {
                 }
             }
             if (recorded) {
-                metrics.count(d.type, d.outlet.send(d.message) ? "sent" : "failed");
+                boolean sent = d.outlet.send(d.message);
+                metrics.count(d.type, sent ? "sent" : "failed");
+                if (!sent) {
+                    notSent(d.record);
+                }
             } else {
                 metrics.count(d.type, "unrecorded");
             }
+        }
+    }
+
+    /**
+     * A notification whose record said {@code ok} but whose stream had closed before it could be written gets a
+     * second {@code NOTIFICATION}, {@code aborted}: no record claims a notification that was not sent. Queued, not
+     * awaited; if it cannot be queued, that is logged.
+     */
+    private void notSent(AuditEvent sent) {
+        var event = AuditEvent.of(AuditEvent.Kind.NOTIFICATION, sent.requestId()).caller(sent.caller())
+                .protocol(sent.protocol()).method(sent.method()).action(sent.action()).uri(sent.uri())
+                .decision(sent.decision()).rules(sent.rules()).policyRevision(sent.policyRevision()).outcome("aborted")
+                .detail("the notification was not sent: its stream had closed").build();
+        try {
+            audit.submit(event);
+        } catch (AuditUnavailableException e) {
+            LOG.errorf("request %s: the record of a notification not sent could not be queued: %s", sent.requestId(),
+                    e.toString());
         }
     }
 
