@@ -33,7 +33,9 @@ import org.jboss.logging.Logger;
  * below the root's real path, so a symlink (or a symlinked parent) that leads outside is treated
  * as absent. By default a symlink inside the root is absent too: the policy judges a URI by its
  * path, and a link would serve another path's bytes under it ({@code options.follow-symlinks=true}
- * allows links that stay inside the root, for trees where that is intended). Dot-files are hidden
+ * allows links that stay inside the root, for trees where that is intended). The checked path is then opened through
+ * {@link BelowRoot}, which follows no link below the root, so a folder swapped for a link after the check is not
+ * followed. Dot-files are hidden
  * unless {@code options.include-hidden=true}.
  *
  * <p>A listing reads one page from the mount's {@link FileIndex} (kept by the watcher, or rebuilt every
@@ -163,7 +165,7 @@ final class FilesystemProvider implements ResourceProvider {
                 String mime = MimeTypes.detect(name, head(head));
                 boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeTextPrefix(head);
                 var entry = new ResourceEntry(uri, leaf, null, null, mime, stamp.size(), modified);
-                return ResourceContent.streamed(entry, text, stamp.size(), () -> Files.newInputStream(real));
+                return ResourceContent.streamed(entry, text, stamp.size(), () -> BelowRoot.stream(root, real));
             }
             FileContents.Held held = contents.get(real, stamp);
             if (held != null) {
@@ -172,7 +174,7 @@ final class FilesystemProvider implements ResourceProvider {
                 return new ResourceContent(entry, held.bytes(), held.text());
             }
             byte[] bytes;
-            try (InputStream in = Files.newInputStream(real)) {
+            try (InputStream in = BelowRoot.stream(root, real)) {
                 bytes = in.readNBytes((int) Math.min(maxBytes + 1, IN_MEMORY_LIMIT + 1));
             }
             if (bytes.length > maxBytes) {
@@ -354,7 +356,7 @@ final class FilesystemProvider implements ResourceProvider {
 
     private ResourceEntry entry(CanonicalUri uri, Path real) {
         try {
-            var attrs = Files.readAttributes(real, BasicFileAttributes.class);
+            var attrs = BelowRoot.attributes(root, real);
             String name = real.getFileName().toString();
             String mime = MimeTypes.byName(name);
             if (mime == null) {
@@ -367,12 +369,12 @@ final class FilesystemProvider implements ResourceProvider {
         }
     }
 
-    private static byte[] readHead(Path p) throws IOException {
-        return readHead(p, 512);
+    private byte[] readHead(Path real) throws IOException {
+        return readHead(real, 512);
     }
 
-    private static byte[] readHead(Path p, int n) throws IOException {
-        try (InputStream in = Files.newInputStream(p)) {
+    private byte[] readHead(Path real, int n) throws IOException {
+        try (InputStream in = BelowRoot.stream(root, real)) {
             return in.readNBytes(n);
         }
     }

@@ -77,6 +77,67 @@ class FilesystemProviderTest {
                 () -> following.read(UriCanonicalizer.canonicalize("file:///docs/escape.txt")));
     }
 
+    /**
+     * Someone who can write below the root swaps a folder with a link to a folder outside, over and over, while a
+     * reader reads a file under it: the outside file's bytes are never served (small and large files).
+     */
+    @Test
+    void aFolderSwappedForALinkWhileReadingNeverServesTheOutside() throws Exception {
+        var bigInside = new byte[FilesystemProvider.IN_MEMORY_LIMIT + 10];
+        java.util.Arrays.fill(bigInside, (byte) 'i');
+        var bigOutside = new byte[bigInside.length];
+        java.util.Arrays.fill(bigOutside, (byte) 'O');
+        Files.createDirectories(root.resolve("pub/d"));
+        Files.writeString(root.resolve("pub/d/passwd"), "inside");
+        Files.write(root.resolve("pub/d/big.bin"), bigInside);
+        Files.writeString(tmp.resolve("outside/passwd"), "OUTSIDE-SECRET");
+        Files.write(tmp.resolve("outside/big.bin"), bigOutside);
+        var large = new FilesystemProvider(new Mount("docs", "filesystem", UriCanonicalizer.canonicalize("file:///docs/"),
+                "file:///docs/", Map.of("root", root.toString())));
+        var stop = new java.util.concurrent.atomic.AtomicBoolean();
+        var swapper = new Thread(() -> {
+            Path d = root.resolve("pub/d");
+            Path kept = root.resolve("pub/d-real");
+            Path link = root.resolve("pub/d-link");
+            try {
+                Files.createSymbolicLink(link, tmp.resolve("outside"));
+                while (!stop.get()) {
+                    Files.move(d, kept, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(link, d, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(d, link, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(kept, d, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        swapper.start();
+        int served = 0;
+        try {
+            long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < end) {
+                for (String name : new String[] {"passwd", "big.bin"}) {
+                    try {
+                        var content = large.read(UriCanonicalizer.canonicalize("file:///docs/pub/d/" + name));
+                        byte[] bytes;
+                        try (var in = content.open()) {
+                            bytes = in.readAllBytes();
+                        }
+                        assertTrue(bytes.length > 0 && (bytes[0] == 'i'), "served bytes from outside the root: "
+                                + new String(bytes, 0, Math.min(20, bytes.length), StandardCharsets.UTF_8));
+                        served++;
+                    } catch (ResourceNotFoundException | java.io.UncheckedIOException | java.io.IOException absent) {
+                        // the swap was caught: absent
+                    }
+                }
+            }
+        } finally {
+            stop.set(true);
+            swapper.join();
+        }
+        assertTrue(served > 0, "some reads found the folder in place");
+    }
+
     @Test
     void hiddenFilesDirectoriesAndTheRootAreAbsent() {
         assertThrows(ResourceNotFoundException.class, () -> read("file:///docs/.hidden"));
