@@ -12,6 +12,10 @@ import java.util.Locale;
  * How a template value is bound to a {@code ?}. Values are always bound, never spliced into SQL.
  * A value that is not of the declared type (such as {@code 1 OR 1=1} for an integer) cannot name
  * a row, so it gives "not found" without a query being run.
+ *
+ * <p>A value must also be in its type's one spelling ({@code 1}, not {@code 01}, {@code +1} or {@code 1.0}; a UUID
+ * in lower case): otherwise one row would answer to many URIs, and a policy rule naming one of them (a denial of
+ * {@code db://records/patients/1}) would not hold for the others.
  */
 enum ParameterType {
     TEXT, INTEGER, BIGINT, NUMERIC, BOOLEAN, DATE, UUID;
@@ -25,22 +29,26 @@ enum ParameterType {
         }
     }
 
-    /** The value converted for binding, or null if it is not a value of this type. */
+    /** The value converted for binding, or null if it is not a value of this type in the type's one spelling. */
     Object convert(String value) {
         try {
             return switch (this) {
                 case TEXT -> value;
-                case INTEGER -> Integer.valueOf(value);
-                case BIGINT -> Long.valueOf(value);
-                case NUMERIC -> new BigDecimal(value);
+                case INTEGER -> spelled(Integer.valueOf(value), Integer.valueOf(value).toString(), value);
+                case BIGINT -> spelled(Long.valueOf(value), Long.valueOf(value).toString(), value);
+                case NUMERIC -> spelled(new BigDecimal(value), new BigDecimal(value).stripTrailingZeros().toPlainString(), value);
                 case BOOLEAN -> value.equals("true") ? Boolean.TRUE : value.equals("false") ? Boolean.FALSE : null;
-                case DATE -> java.sql.Date.valueOf(LocalDate.parse(value));
-                case UUID -> java.util.UUID.fromString(value).toString().equals(value.toLowerCase(Locale.ROOT))
-                        ? java.util.UUID.fromString(value) : null;
+                case DATE -> spelled(java.sql.Date.valueOf(LocalDate.parse(value)), LocalDate.parse(value).toString(), value);
+                case UUID -> spelled(java.util.UUID.fromString(value), java.util.UUID.fromString(value).toString(), value);
             };
         } catch (DateTimeParseException | IllegalArgumentException e) {
             return null; // NumberFormatException is an IllegalArgumentException
         }
+    }
+
+    /** {@code converted} if {@code value} is spelled as the type spells it ({@code canonical}), else null. */
+    private static Object spelled(Object converted, String canonical, String value) {
+        return canonical.equals(value) ? converted : null;
     }
 
     void bind(PreparedStatement ps, int index, Object converted) throws SQLException {

@@ -228,6 +228,32 @@ class DatabaseProviderTest {
         }
     }
 
+    /**
+     * One row answers to one URI: other spellings of the same key are not found, so a rule naming
+     * {@code db://records/patients/1} holds for every way of asking for that row.
+     */
+    @Test
+    void aRowAnswersOnlyToItsKeysOneSpelling() throws Exception {
+        var p = provider(standardQueries());
+        assertEquals("Ada Lovelace", json(p.read(uri("db://records/patients/1"))).path("name").asText());
+        for (String u : List.of("db://records/patients/01", "db://records/patients/+1", "db://records/patients/0001",
+                "db://records/patients/1.0", "db://records/patients/1E0", "db://records/patients/-0")) {
+            assertThrows(ResourceNotFoundException.class, () -> p.read(uri(u)), u);
+        }
+        assertEquals(-5, ParameterType.INTEGER.convert("-5"));
+        assertEquals(null, ParameterType.BIGINT.convert("007"));
+        assertEquals(new java.math.BigDecimal("1.5"), ParameterType.NUMERIC.convert("1.5"));
+        for (String numeric : List.of("1.50", "01.5", "+1.5", "15E-1", "100.0")) {
+            assertEquals(null, ParameterType.NUMERIC.convert(numeric), numeric);
+        }
+        assertEquals(new java.math.BigDecimal("100"), ParameterType.NUMERIC.convert("100"));
+        assertEquals(null, ParameterType.UUID.convert("6F9619FF-8B86-D011-B42D-00C04FC964FF"), "a UUID in lower case only");
+        assertEquals(java.util.UUID.fromString("6f9619ff-8b86-d011-b42d-00c04fc964ff"),
+                ParameterType.UUID.convert("6f9619ff-8b86-d011-b42d-00c04fc964ff"));
+        assertEquals(null, ParameterType.DATE.convert("+2024-01-05"));
+        assertEquals(java.sql.Date.valueOf("2024-01-05"), ParameterType.DATE.convert("2024-01-05"));
+    }
+
     @Test
     void sqlLookingIdsAreBoundAsValuesAndHarmless() throws Exception {
         var p = provider(standardQueries());
