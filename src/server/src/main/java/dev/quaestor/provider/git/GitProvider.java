@@ -87,7 +87,7 @@ final class GitProvider implements ResourceProvider {
                     + " so the uri must be scheme://authority/ with no path, e.g. git://" + mount.name() + "/");
         }
         this.maxBytes = mount.longSetting("max-bytes", 10 * 1024 * 1024);
-        this.refs = new GitRefs(repo);
+        this.refs = new GitRefs(repo, Boolean.parseBoolean(mount.setting("commit-ids").orElse("false")));
         this.lastCommits = new LastCommits(repo);
         this.template = UriTemplate.parse(base + "/{ref}/{+path}");
         this.listRefs = listRefs(mount, refs);

@@ -24,9 +24,12 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * Git forbids {@code :} in ref names, so the mapping is one-to-one, and a URI never means
  * different content depending on which other refs exist (as "longest ref prefix wins" would).
  *
- * <p>A segment resolves, in this order: 40 lower-case hex digits are a commit id, served only if
- * some branch or tag reaches it (so a commit that was force-pushed away is not served); otherwise
- * {@code refs/heads/<name>}, then {@code refs/tags/<name>}. Names that are not valid ref names
+ * <p>A segment resolves, in this order: where the mount allows commit ids ({@code options.commit-ids}), 40
+ * lower-case hex digits are a commit id, served only if some branch or tag reaches it (so a commit that was
+ * force-pushed away is not served); otherwise {@code refs/heads/<name>}, then {@code refs/tags/<name>}. Commit ids
+ * are off by default: with them every file is served under a second URI per commit that holds it, one a rule written
+ * for a branch ({@code deny git://m/main/hr/**}) does not name, and a file deleted from the branch stays readable
+ * through an older commit. Names that are not valid ref names
  * (such as {@code a:..:config}) resolve to nothing. Abbreviated ids, {@code HEAD}, remote-tracking
  * refs and revision expressions ({@code main~1}, {@code main^}) are not accepted.
  */
@@ -38,10 +41,13 @@ final class GitRefs {
     }
 
     private final Repository repo;
+    private final boolean commitIds;
     private final Cache<Reach, Boolean> reachable = Caffeine.newBuilder().maximumSize(10_000).build();
 
-    GitRefs(Repository repo) {
+    /** {@code commitIds}: whether a segment of 40 hex digits names a commit (see the class comment). */
+    GitRefs(Repository repo, boolean commitIds) {
         this.repo = repo;
+        this.commitIds = commitIds;
     }
 
     /** The URI segment for a short branch or tag name. */
@@ -54,7 +60,7 @@ final class GitRefs {
         if (segment.isEmpty()) {
             return null;
         }
-        if (COMMIT_ID.matcher(segment).matches()) {
+        if (commitIds && COMMIT_ID.matcher(segment).matches()) {
             return reachableCommit(walk, ObjectId.fromString(segment));
         }
         String name = segment.replace(':', '/');

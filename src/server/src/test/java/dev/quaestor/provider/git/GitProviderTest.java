@@ -174,7 +174,8 @@ class GitProviderTest {
         var p = provider(Map.of());
         assertEquals("# Handbook v2\n", text(p.read(uri("git://handbook/main/README.md"))));
         assertEquals("# Handbook v1\n", text(p.read(uri("git://handbook/v1/README.md"))));
-        assertEquals("# Handbook v1\n", text(p.read(uri("git://handbook/" + first.name() + "/README.md"))));
+        assertEquals("# Handbook v1\n", text(provider(Map.of("commit-ids", "true"))
+                .read(uri("git://handbook/" + first.name() + "/README.md"))));
         assertEquals("release notes\n", text(p.read(uri("git://handbook/release:2.x/RELEASE.txt"))));
         ResourceContent png = p.read(uri("git://handbook/main/img/logo.png"));
         assertFalse(png.text(), "binary goes out as a blob");
@@ -208,10 +209,21 @@ class GitProviderTest {
         }
     }
 
+    /**
+     * Without {@code options.commit-ids}, a file is served under its branches and tags only: not under the id of a
+     * commit that holds it, a URI a rule written for the branch would not name.
+     */
+    @Test
+    void commitIdsAreNotServedUnlessTheMountAllowsThem() {
+        var p = provider(Map.of());
+        assertEquals("# Handbook v1\n", text(p.read(uri("git://handbook/v1/README.md"))));
+        assertThrows(ResourceNotFoundException.class, () -> p.read(uri("git://handbook/" + first.name() + "/README.md")));
+    }
+
     @Test
     void aCommitNoRefReachesIsNotServed() throws Exception {
         ObjectId dangling = GitFixture.danglingCommit(repo, Map.of("secret.txt", utf8("force-pushed away")), T3);
-        var p = provider(Map.of());
+        var p = provider(Map.of("commit-ids", "true"));
         assertThrows(ResourceNotFoundException.class,
                 () -> p.read(uri("git://handbook/" + dangling.name() + "/secret.txt")));
         GitFixture.tag(repo, "published", dangling);
