@@ -14,6 +14,8 @@ import dev.quaestor.provider.ResourceNotFoundException;
 import dev.quaestor.provider.ResourceProvider;
 import dev.quaestor.provider.TemplateEntry;
 import dev.quaestor.uri.CanonicalUri;
+import dev.quaestor.uri.InvalidUriException;
+import dev.quaestor.uri.UriCanonicalizer;
 import dev.quaestor.uri.UriTemplate;
 import java.io.IOException;
 import java.io.InputStream;
@@ -116,8 +118,12 @@ final class FilesystemProvider implements ResourceProvider {
             if (!Files.isRegularFile(real)) {
                 continue;
             }
+            CanonicalUri uri = uriOf(p);
+            if (uri == null) {
+                continue;
+            }
             try {
-                out.add(entry(uriOf(p), real));
+                out.add(entry(uri, real));
             } catch (UncheckedIOException e) {
                 // gone between the check and its description: not listed
             }
@@ -224,17 +230,26 @@ final class FilesystemProvider implements ResourceProvider {
     }
 
     private void changed(FileTreeWatcher.Kind kind, Path path) {
+        CanonicalUri uri = uriOf(path); // null: a name no URI can name, announced as nothing
         switch (kind) {
-            case MODIFIED -> listeners.updated(uriOf(path));
+            case MODIFIED -> {
+                if (uri != null) {
+                    listeners.updated(uri);
+                }
+            }
             case CREATED -> {
                 index.added(path);
-                listeners.updated(uriOf(path));
-                listeners.listChanged();
+                if (uri != null) {
+                    listeners.updated(uri);
+                    listeners.listChanged();
+                }
             }
             case DELETED -> {
                 index.removed(path);
-                listeners.updated(uriOf(path));
-                listeners.listChanged();
+                if (uri != null) {
+                    listeners.updated(uri);
+                    listeners.listChanged();
+                }
             }
             case OVERFLOW -> {
                 index.rebuild();
@@ -288,28 +303,36 @@ final class FilesystemProvider implements ResourceProvider {
         if (realDir == null || !Files.isDirectory(realDir)) {
             return List.of();
         }
-        var out = new ArrayList<String>();
+        // The first names in order, kept while the folder is read: a large folder costs its read, not a sort of it
+        // all. Names that cannot be written as a canonical URI segment are never offered (nothing could read them).
+        var first = new java.util.PriorityQueue<Path>(limit + 1, java.util.Comparator.reverseOrder());
         try (Stream<Path> children = Files.list(realDir)) {
-            for (Path child : children.sorted().toList()) {
+            children.forEach(child -> {
                 String name = child.getFileName().toString();
-                if (!name.startsWith(start) || (!includeHidden && name.startsWith("."))) {
-                    continue;
+                if (name.startsWith(start) && (includeHidden || !name.startsWith(".")) && isCanonicalName(name)) {
+                    first.add(child);
+                    if (first.size() > limit) {
+                        first.poll();
+                    }
                 }
-                Path real = confined(child);
-                if (real == null) {
-                    continue;
-                }
-                if (Files.isDirectory(real)) {
-                    out.add(folder + name + "/");
-                } else if (Files.isRegularFile(real)) {
-                    out.add(folder + name);
-                }
-                if (out.size() >= limit) {
-                    break;
-                }
-            }
+            });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        var sorted = new ArrayList<>(first);
+        java.util.Collections.sort(sorted);
+        var out = new ArrayList<String>();
+        for (Path child : sorted) {
+            String name = child.getFileName().toString();
+            Path real = confined(child);
+            if (real == null) {
+                continue;
+            }
+            if (Files.isDirectory(real)) {
+                out.add(folder + name + "/");
+            } else if (Files.isRegularFile(real)) {
+                out.add(folder + name);
+            }
         }
         return out;
     }
@@ -383,12 +406,30 @@ final class FilesystemProvider implements ResourceProvider {
         return bytes.length <= 512 ? bytes : java.util.Arrays.copyOf(bytes, 512);
     }
 
+    /**
+     * The URI of a path below the root, or null if a name on it cannot be written as a canonical URI segment (a name in
+     * decomposed Unicode, ending in a dot, holding a backslash, …): the policy judges canonical URIs, and no read can
+     * reach such a file, so it is neither listed nor announced.
+     */
     private CanonicalUri uriOf(Path p) {
         CanonicalUri u = mount.prefix();
         for (Path part : root.relativize(p)) {
             u = u.child(part.toString());
         }
-        return u;
+        try {
+            return UriCanonicalizer.canonicalize(u.toString()).equals(u) ? u : null;
+        } catch (InvalidUriException e) {
+            return null;
+        }
+    }
+
+    private boolean isCanonicalName(String name) {
+        CanonicalUri u = mount.prefix().child(name);
+        try {
+            return UriCanonicalizer.canonicalize(u.toString()).equals(u);
+        } catch (InvalidUriException e) {
+            return false;
+        }
     }
 
     private static boolean hasHiddenPart(Path rel) {

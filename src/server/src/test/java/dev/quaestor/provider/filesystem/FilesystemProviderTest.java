@@ -199,4 +199,25 @@ class FilesystemProviderTest {
         } while (cursor != null);
         assertEquals(java.util.List.of("file:///docs/a/b/note.txt", "file:///docs/a/data.bin"), seen);
     }
+
+    /**
+     * A name no canonical URI can carry (decomposed Unicode, as macOS writes it; a trailing dot) is neither listed nor
+     * offered: its URI would not be the one the policy judges (a rule on {@code file:///docs/Müller/**}, composed,
+     * would not match it), and no read can reach it.
+     */
+    @Test
+    void namesNoCanonicalUriCarriesAreNeitherListedNorOffered() throws Exception {
+        String decomposed = "Mu\u0308ller";
+        Files.createDirectories(root.resolve(decomposed));
+        Files.writeString(root.resolve(decomposed).resolve("salary.txt"), "42");
+        Files.writeString(root.resolve("a/trailing."), "x");
+        var fresh = new FilesystemProvider(new Mount("docs", "filesystem", UriCanonicalizer.canonicalize("file:///docs/"),
+                "file:///docs/", Map.of("root", root.toString(), "watch", "false")));
+        var listed = fresh.list(null, 100).items().stream().map(e -> e.uri().toString()).toList();
+        assertEquals(java.util.List.of("file:///docs/a/b/note.txt", "file:///docs/a/data.bin"), listed);
+        String template = fresh.templates().get(0).uriTemplate();
+        assertEquals(java.util.List.of(), fresh.complete(template, "path", "M", Map.of(), 10));
+        assertEquals(java.util.List.of("a/b/", "a/data.bin"), fresh.complete(template, "path", "a/", Map.of(), 10));
+        assertEquals(java.util.List.of("a/b/"), fresh.complete(template, "path", "a/", Map.of(), 1), "the first names, in order");
+    }
 }
