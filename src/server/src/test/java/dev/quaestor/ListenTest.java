@@ -188,9 +188,66 @@ class ListenTest {
         int before = AuditRow.list("request_id = ? AND kind = 'NOTIFICATION' AND uri = ?", requestId, A).size();
         write(A, "a-listen-2\n");
         write(CONTROL, "c-listen-2\n");
-        assertNotNull(updated(events, CONTROL, 2_000), "the control file's notification: the stream is alive");
-        assertNull(updated(events, A, 2_000), "no notification for a URI the policy no longer allows");
+        var seen = notifiedUntilControl(events);
+        assertTrue(seen.contains(CONTROL), "the control file's notification: the stream is alive " + seen);
+        assertFalse(seen.contains(A), "no notification for a URI the policy no longer allows: " + seen);
         assertEquals(before, AuditRow.list("request_id = ? AND kind = 'NOTIFICATION' AND uri = ?", requestId, A).size());
+    }
+
+    /** A policy that still lets erin read a file but no longer subscribe to it stops its notifications too. */
+    @Test
+    void revokingSubscribeAloneStopsTheNotifications() throws Exception {
+        grantErin("file:///watched/**");
+        var r = listen(TestIssuer.tokenFor("erin"), "43", "{\"resourceSubscriptions\":[\"" + A + "\",\"" + CONTROL + "\"]}");
+        var events = stream(r);
+        assertEquals("notifications/subscriptions/acknowledged", events.next(5_000).json().path("method").asText());
+        write(A, "a-sub-1\n");
+        assertNotNull(updated(events, A, 2_000), "notified while subscribe is allowed");
+
+        String before = (String) policyHealth().get("revision");
+        Files.writeString(POLICY, """
+                apiVersion: quaestor/v1
+                kind: Policy
+                rules:
+                  - id: erin-listens
+                    effect: allow
+                    actions: [list, read, subscribe]
+                    resources: ["file:///watched/**"]
+                    subjects: {subjects: [erin]}
+                  - id: erin-no-longer-subscribes-to-a
+                    effect: deny
+                    actions: [subscribe]
+                    resources: ["%s"]
+                    subjects: {subjects: [erin]}
+                """.formatted(A));
+        Wait.until("the policy edit to be active", Duration.ofSeconds(15), () -> "ok".equals(policyHealth().get("state"))
+                && !before.equals(policyHealth().get("revision")));
+        write(A, "a-sub-2\n");
+        write(CONTROL, "c-sub-2\n");
+        var seen = notifiedUntilControl(events);
+        assertTrue(seen.contains(CONTROL), "the control file's notification: the stream is alive " + seen);
+        assertFalse(seen.contains(A), "no notification for a URI erin may read but no longer subscribe to: " + seen);
+    }
+
+    /**
+     * The URIs of every notification until a second after the control file's, which the test writes last: one about
+     * a file written before it would have come by then. (Looking for one URI would pass over the others.)
+     */
+    private static List<String> notifiedUntilControl(SseEvents events) throws InterruptedException {
+        var seen = new ArrayList<String>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+        while (System.nanoTime() < deadline) {
+            var e = events.next(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            if (e == null || SseEvents.ended(e)) {
+                break;
+            }
+            String uri = e.json().path("params").path("uri").asText();
+            seen.add(uri);
+            if (uri.equals(CONTROL)) {
+                deadline = Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+            }
+        }
+        return seen;
     }
 
     @Inject

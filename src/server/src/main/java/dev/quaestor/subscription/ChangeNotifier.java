@@ -309,8 +309,9 @@ public class ChangeNotifier {
 
     private void judgeUpdate(NotificationOutlet outlet, Subscriber who, CanonicalUri uri, PolicySet policy,
             List<Delivery> out) {
+        // Still allowed to read it, and still to be subscribed to it: revoking either stops the notifications.
         var decision = policy.decide(who.identity(), Action.READ, uri, who.factsNow());
-        if (decision.allowed()) {
+        if (decision.allowed() && policy.decide(who.identity(), Action.SUBSCRIBE, uri, who.factsNow()).allowed()) {
             String method = "notifications/resources/updated";
             var params = new LinkedHashMap<String, Object>();
             params.put("uri", uri.toString());
