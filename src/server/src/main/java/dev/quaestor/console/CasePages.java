@@ -25,6 +25,8 @@ import java.util.List;
  * records, its searches with their counts, its holds and where their release stands, its notes, and its history (the
  * audit records under its uri), with the forms that change it ({@link CaseForms}). For the auditor and the case
  * administrator roles, as the API; a case the caller does not see is answered as absent (404). Each view is recorded.
+ * The records (of its requests, its searches' counts, what its holds kept) and its evidence bundle are shown to the
+ * auditor role only; the case administrator role sees which requests and searches a case names, not what they find.
  */
 @Path("/console/cases")
 @Produces(MediaType.TEXT_HTML)
@@ -79,7 +81,10 @@ public class CasePages {
             return Response.status(404).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                     .entity(page.of(Templates.absent(id), "No such case")).build();
         }
-        return Response.ok(Templates.show(page.chrome("Case " + id + ": " + c.title()), c, records.of(c), held, kept.ofCase(id),
+        // What the case reads of the audit log (its requests' and searches' records, what its holds kept) is the auditor's.
+        boolean auditor = caseAccess.mayReadRecords();
+        return Response.ok(Templates.show(page.chrome("Case " + id + ": " + c.title()), c,
+                auditor ? records.of(c) : new CaseRecords.Counted(List.of(), List.of()), held, auditor ? kept.ofCase(id) : List.of(),
                 records.history(id)))
                 .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
