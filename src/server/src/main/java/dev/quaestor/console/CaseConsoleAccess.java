@@ -66,6 +66,15 @@ public class CaseConsoleAccess {
         return staff;
     }
 
+    /** The caller, if their role opens cases; else 403, on record as a refused view ({@code AUDIT_READ}) of {@code caseUri}. */
+    public Staff viewer(String method, String caseUri) {
+        if (!access.mayOpen(ConsoleAccess.Area.CASES)) {
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, caseUri, "forbidden", null, 403, "Your account ("
+                    + access.identity().subject() + ") has no role that works on cases.");
+        }
+        return staff();
+    }
+
     /** Puts a change on record ({@code ADMIN}, allowed) under the uri the change names, as {@code method}. */
     public ChangeRecorder recorder(String method) {
         return (uri, detail) -> access.act(ConsoleAccess.Area.CASES, method, uri, detail);
