@@ -11,14 +11,18 @@ import dev.quaestor.identity.Identity;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.ForbiddenException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * How a call about a case is let in and recorded: the caller must hold the auditor or the case administrator role
- * (else 403, on record); a change is recorded as {@code ADMIN} before it is stored; a refusal is recorded with its
- * outcome, then answered with its status and reason.
+ * (else 403, on record); what reads the audit log through a case (adding a search or a request, reading the records
+ * they find) needs the auditor role itself, since the case administrator role manages members and holds only (else
+ * 403, on record under the case's uri); a change is recorded as {@code ADMIN} before it is stored; a refusal is
+ * recorded with its outcome, then answered with its status and reason.
  */
 @RequestScoped
 public class CaseCalls {
@@ -42,6 +46,20 @@ public class CaseCalls {
             throw new ForbiddenException();
         }
         return new Staff(who.subject(), admin);
+    }
+
+    /**
+     * The caller, if they hold the auditor role: {@code method} adds to what a case reads of the audit log, or reads it;
+     * else 403, on record as {@code kind} under the case's uri.
+     */
+    Staff auditor(HttpServerRequest http, AuditEvent.Kind kind, String method, long caseId) {
+        Staff staff = staff(http, kind, method);
+        if (!access.identity().roles().contains(auditorRole)) {
+            String why = "the role " + auditorRole + " is needed: searches, requests and their records are the auditor's";
+            access.record(kind, new StaffAccess.Judged(method, AuditCase.uriOf(caseId), false, "forbidden", why), http);
+            throw new WebApplicationException(Response.status(403).type(MediaType.APPLICATION_JSON).entity(Map.of("error", why)).build());
+        }
+        return staff;
     }
 
     /** Puts a change on record ({@code ADMIN}, allowed) under the uri the change names. */

@@ -25,7 +25,8 @@ import java.util.function.Function;
 /**
  * Cases for compliance staff ({@code quaestor.audit.auditor-role} or {@code quaestor.cases.admin-role}): list, open, and
  * change a case (members, searches, requests, notes). A case is answered only to its members and to the case
- * administrator role; to anyone else it does not exist (404). Every call is recorded under the case's uri, allowed or
+ * administrator role; to anyone else it does not exist (404). Adding a search or a request, and reading the records
+ * they find, need the auditor role (403 for the case administrator role alone, on record). Every call is recorded under the case's uri, allowed or
  * refused: reads as {@code AUDIT_READ}, changes as {@code ADMIN}, each change before it is stored.
  */
 @Path("/audit/cases")
@@ -83,6 +84,7 @@ public class CaseResource {
     @GET
     @Path("{id}/records")
     public Response caseRecords(@PathParam("id") long id, @Context HttpServerRequest http) {
+        calls.auditor(http, AuditEvent.Kind.AUDIT_READ, "audit/cases/records", id);
         return read(id, "audit/cases/records", http, c -> {
             var counted = records.of(c);
             var out = new LinkedHashMap<String, Object>();
@@ -122,7 +124,7 @@ public class CaseResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response addSearch(@PathParam("id") long id, SearchBody body, @Context HttpServerRequest http) {
         String method = "audit/cases/add-search";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.auditor(http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.addSearch(id, staff, body == null ? null : body.name(),
                 body == null ? null : body.query(), calls.recorder(method, http))).build());
     }
@@ -132,7 +134,7 @@ public class CaseResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response addRequest(@PathParam("id") long id, RequestBody body, @Context HttpServerRequest http) {
         String method = "audit/cases/add-request";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.auditor(http, AuditEvent.Kind.ADMIN, method, id);
         String rid = body == null || body.requestId() == null ? null : body.requestId().strip();
         return calls.change(method, id, http, () -> Response.ok(cases.addRequest(id, staff, rid,
                 rid != null && !rid.isEmpty() && rid.length() <= 64 && records.exists(rid), calls.recorder(method, http))).build());

@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.read.LongReads;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.bundle.BundleSelection;
 import dev.quaestor.bundle.EvidenceBundles;
 import dev.quaestor.cases.AuditCase;
@@ -62,17 +63,22 @@ public class BundleDownloadResource {
         }
     }
 
-    /** The bundle of a case, for those who see the case (to anyone else it does not exist: 404, on record). */
+    /**
+     * The bundle of a case, for the auditor role (403 for anyone else, on record under the case's uri: it holds the
+     * records the case's searches find) and only for those who see the case (to anyone else it does not exist: 404, on
+     * record).
+     */
     @GET
     @Path("case/{id}")
     public Response ofCase(@PathParam("id") long id) {
+        var staff = caseAccess.auditor(AuditEvent.Kind.AUDIT_READ, "console/bundle", AuditCase.uriOf(id));
         CaseView c;
         try {
-            c = cases.open(id, caseAccess.staff());
+            c = cases.open(id, staff);
         } catch (CaseRefusal r) {
             throw caseAccess.refused("console/bundle", AuditCase.uriOf(id), r);
         }
-        var held = access.viewHolding(ConsoleAccess.Area.CASES, LongReads.Kind.BUNDLE, "console/bundle", "case=" + id);
+        var held = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.BUNDLE, "console/bundle", "case=" + id);
         try (var place = held.place()) {
             var maker = new EvidenceBundles.Maker(access.caller(), held.requestId());
             List<String> ids;

@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CasesConfig;
@@ -9,7 +10,8 @@ import jakarta.enterprise.context.RequestScoped;
 
 /**
  * The console's door to cases, as the API's: the caller must hold the auditor or the case administrator role (else
- * 403, on record); a change is put on record ({@code ADMIN}, under the case's or the hold's uri) before it is stored;
+ * 403, on record); adding a search or a request to a case, and seeing the records they find, need the auditor role
+ * (else 403, on record under the case's uri: the case administrator role manages members and holds only); a change is put on record ({@code ADMIN}, under the case's or the hold's uri) before it is stored;
  * a refused change is on record under the case's uri, then shown as a page saying why.
  */
 @RequestScoped
@@ -17,10 +19,12 @@ public class CaseConsoleAccess {
 
     private final ConsoleAccess access;
     private final String caseAdminRole;
+    private final String auditorRole;
 
-    CaseConsoleAccess(ConsoleAccess access, CasesConfig config) {
+    CaseConsoleAccess(ConsoleAccess access, CasesConfig config, AuditConfig audit) {
         this.access = access;
         this.caseAdminRole = config.adminRole();
+        this.auditorRole = audit.auditorRole();
     }
 
     /** The caller as a member of staff working on cases (no record: the caller records the view or the change). */
@@ -38,6 +42,34 @@ public class CaseConsoleAccess {
     public Staff admitted(String method, String caseUri) {
         if (!access.mayOpen(ConsoleAccess.Area.CASES)) {
             throw access.refuse(AuditEvent.Kind.ADMIN, method, caseUri, "forbidden", null, 403, "Your account ("
+                    + access.identity().subject() + ") has no role that works on cases.");
+        }
+        return staff();
+    }
+
+    /** Whether the caller may see what a case reads of the audit log: its requests' and searches' records (no record). */
+    public boolean mayReadRecords() {
+        return access.isAuditor();
+    }
+
+    /**
+     * The caller, if they hold the auditor role, which {@code method} needs (it adds to what a case reads of the audit
+     * log, or reads it); else 403, on record as a refused {@code kind} under {@code caseUri}.
+     */
+    public Staff auditor(AuditEvent.Kind kind, String method, String caseUri) {
+        Staff staff = admitted(method, caseUri);
+        if (!mayReadRecords()) {
+            throw access.refuse(kind, method, caseUri, "forbidden", "the role " + auditorRole + " is needed", 403, "Your account ("
+                    + access.identity().subject() + ") manages cases' members and holds; searches, requests, their records and "
+                    + "evidence bundles are for the role " + auditorRole + ".");
+        }
+        return staff;
+    }
+
+    /** The caller, if their role opens cases; else 403, on record as a refused view ({@code AUDIT_READ}) of {@code caseUri}. */
+    public Staff viewer(String method, String caseUri) {
+        if (!access.mayOpen(ConsoleAccess.Area.CASES)) {
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, caseUri, "forbidden", null, 403, "Your account ("
                     + access.identity().subject() + ") has no role that works on cases.");
         }
         return staff();

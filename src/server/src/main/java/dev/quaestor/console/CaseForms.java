@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.cases.AuditCase;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
@@ -24,7 +25,7 @@ import java.util.function.Supplier;
 /**
  * The console's forms that change a case, each the API's change by other means: open a case from a search, add a
  * request (one the log holds, or one whose month is archived and a hold kept), a search or a note, put a hold, ask for its release, release it (a second person: four eyes). Each form
- * carries the CSRF token; the caller needs the role the API needs; each change is on record ({@code ADMIN}, under the
+ * carries the CSRF token; the caller needs the role the API needs (the auditor role for a search or a request); each change is on record ({@code ADMIN}, under the
  * case's or the hold's uri, the same methods as the API's) before it is stored, and each refusal is on record and
  * shown as a page saying why. After a change the case's page is shown again.
  */
@@ -56,7 +57,8 @@ public class CaseForms {
             @FormParam("members") String members, @FormParam("searchName") String searchName, @BeanParam SearchForm search) {
         String method = "audit/cases/create";
         page.checkCsrf(csrf, method);
-        Staff staff = access.admitted(method, null);
+        // A case opened from a search reads the audit log: the auditor's, asked before anything is stored.
+        Staff staff = search.isEmpty() ? access.admitted(method, null) : access.auditor(AuditEvent.Kind.ADMIN, method, null);
         SearchFilters filters = search.isEmpty() ? null : change(method, null, () -> SearchFilters.of(search.query(1,
                 search.zone(zones.of(staff.subject())))));
         var opened = change(method, null, () -> cases.create(staff, new NewCase(title, description, split(members)),
@@ -74,7 +76,7 @@ public class CaseForms {
     public Response addRequest(@PathParam("id") long id, @FormParam("csrf") String csrf, @FormParam("requestId") String requestId) {
         String method = "audit/cases/add-request";
         page.checkCsrf(csrf, method);
-        Staff staff = access.admitted(method, AuditCase.uriOf(id));
+        Staff staff = access.auditor(AuditEvent.Kind.ADMIN, method, AuditCase.uriOf(id));
         String rid = requestId == null ? null : requestId.strip();
         change(method, id, () -> cases.addRequest(id, staff, rid, rid != null && !rid.isEmpty() && rid.length() <= 64
                 && (records.exists(rid) || !held.ofRequest(rid).isEmpty()), access.recorder(method)));

@@ -1,6 +1,8 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.cases.AuditCase;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseSummary;
@@ -24,7 +26,10 @@ import java.util.List;
  * The cases pages: my cases (or every case, for the case administrator role), and one case: its requests with their
  * records, its searches with their counts, its holds and where their release stands, its notes, and its history (the
  * audit records under its uri), with the forms that change it ({@link CaseForms}). For the auditor and the case
- * administrator roles, as the API; a case the caller does not see is answered as absent (404). Each view is recorded.
+ * administrator roles, as the API; a case the caller does not see is answered as absent (404). Each view is recorded
+ * under the case's uri, once the case is opened for the caller: allowed, or refused as the API refuses it.
+ * The records (of its requests, its searches' counts, what its holds kept) and its evidence bundle are shown to the
+ * auditor role only; the case administrator role sees which requests and searches a case names, not what they find.
  */
 @Path("/console/cases")
 @Produces(MediaType.TEXT_HTML)
@@ -68,18 +73,25 @@ public class CasePages {
     @GET
     @Path("{id}")
     public Response show(@PathParam("id") long id) {
-        access.view(ConsoleAccess.Area.CASES, "console/case", "case=" + id);
-        Staff staff = staff();
+        String method = "console/case";
+        String uri = AuditCase.uriOf(id);
+        Staff staff = caseAccess.viewer(method, uri);
         CaseView c;
         List<HoldView> held;
         try {
             c = cases.open(id, staff);
             held = holds.ofCase(id, staff);
         } catch (CaseRefusal r) {
+            // Refused as the API refuses it: on record under the case's uri, and answered as absent.
+            access.refuse(AuditEvent.Kind.AUDIT_READ, method, uri, r.outcome(), r.getMessage(), r.status(), r.getMessage());
             return Response.status(404).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                     .entity(page.of(Templates.absent(id), "No such case")).build();
         }
-        return Response.ok(Templates.show(page.chrome("Case " + id + ": " + c.title()), c, records.of(c), held, kept.ofCase(id),
+        access.view(ConsoleAccess.Area.CASES, method, uri, "case=" + id);
+        // What the case reads of the audit log (its requests' and searches' records, what its holds kept) is the auditor's.
+        boolean auditor = caseAccess.mayReadRecords();
+        return Response.ok(Templates.show(page.chrome("Case " + id + ": " + c.title()), c,
+                auditor ? records.of(c) : new CaseRecords.Counted(List.of(), List.of()), held, auditor ? kept.ofCase(id) : List.of(),
                 records.history(id)))
                 .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }

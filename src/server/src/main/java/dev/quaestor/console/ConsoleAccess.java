@@ -32,7 +32,10 @@ public class ConsoleAccess {
         AUDIT,
         /** Policy status and history: the auditor or the administrator role. */
         POLICY,
-        /** Cases, their holds and their evidence bundles: the auditor or the case administrator role. */
+        /**
+         * Cases, their members, notes and holds: the auditor or the case administrator role. What a case reads of the
+         * audit log (its searches, its requests, their records and its evidence bundle) is the auditor's ({@link #AUDIT}).
+         */
         CASES
     }
 
@@ -95,6 +98,11 @@ public class ConsoleAccess {
      */
     public String view(Area area, String method, String detail) {
         return record(AuditEvent.Kind.AUDIT_READ, area, method, null, detail);
+    }
+
+    /** As {@link #view}, recorded under {@code uri} (a case's), so that it shows in that uri's history. */
+    public String view(Area area, String method, String uri, String detail) {
+        return record(AuditEvent.Kind.AUDIT_READ, area, method, uri, detail);
     }
 
     /** A long read allowed and recorded: its record's request id and the place it holds until it ends. */

@@ -1,10 +1,5 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.record.AuditEvent;
-import dev.quaestor.audit.AuditLog;
-import dev.quaestor.audit.record.Caller;
-import dev.quaestor.audit.record.RequestIds;
-import dev.quaestor.http.SourceAddress;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.vertx.core.http.Cookie;
@@ -21,14 +16,14 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Instant;
 
-/** The console's entry (to the first page the caller's role opens), sign-out and the signed-out page. */
+/** The console's entry (to the first page the caller's role opens), sign-out (a POST with the CSRF token) and the signed-out page. */
 @Path("/console")
 @Produces(MediaType.TEXT_HTML)
 public class HomeResource {
 
     @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
     static class Templates {
-        static native TemplateInstance signedOut(boolean idle, long idleMinutes);
+        static native TemplateInstance signedOut(boolean idle, long idleMinutes, boolean live);
     }
 
     private final ConsoleConfig config;
@@ -36,16 +31,13 @@ public class HomeResource {
     private final ConsolePage page;
     private final ConsoleSessions sessions;
     private final ConsoleCookies cookies;
-    private final AuditLog log;
 
-    HomeResource(ConsoleConfig config, ConsoleAccess access, ConsolePage page, ConsoleSessions sessions, ConsoleCookies cookies,
-            AuditLog log) {
+    HomeResource(ConsoleConfig config, ConsoleAccess access, ConsolePage page, ConsoleSessions sessions, ConsoleCookies cookies) {
         this.config = config;
         this.access = access;
         this.page = page;
         this.sessions = sessions;
         this.cookies = cookies;
-        this.log = log;
     }
 
     @GET
@@ -69,23 +61,17 @@ public class HomeResource {
     }
 
     /**
-     * Public: says the console is signed out, and makes it so. A session whose cookie comes with the request is
-     * ended on the server too (holding its token is what entitles anyone to end it), and that is recorded.
+     * Public, and changes nothing: says the console is signed out, or, when the request's session cookie names a live
+     * session, that it is not (signing out takes the console's sign-out form, a POST with its CSRF token, so that no
+     * other site can sign anyone out with a link).
      */
     @GET
     @Path("signed-out")
     public Response signedOut(@QueryParam("reason") String reason, @Context RoutingContext rc) {
         Cookie token = rc.request().getCookie(ConsoleCookies.SESSION);
         ConsoleSessions.Session s = token == null ? null : sessions.find(token.getValue());
-        if (s != null && s.endReason() == null && sessions.end(s.id(), ConsoleSessions.End.SIGNED_OUT, Instant.now())) {
-            var request = rc.request();
-            log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, RequestIds.next())
-                    .caller(Caller.bySubject(s.subject(), SourceAddress.of(request), request.getHeader("User-Agent")))
-                    .method("console/logout").decision("ALLOW").outcome("ok").detail("session " + s.ref() + " (signed-out page)")
-                    .build());
-        }
-        cookies.clear(rc);
-        return Response.ok(Templates.signedOut("idle".equals(reason), config.idleTimeout().toMinutes()).render())
-                .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
+        boolean live = s != null && s.endReason() == null && s.over(Instant.now(), sessions.idleTimeout()) == null;
+        return Response.ok(Templates.signedOut("idle".equals(reason), config.idleTimeout().toMinutes(), live).render())
+                .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).header("Cache-Control", "no-store").build();
     }
 }

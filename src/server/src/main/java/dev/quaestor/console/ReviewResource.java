@@ -148,8 +148,8 @@ public class ReviewResource {
                     400, "Not marked: choose one of " + String.join(", ", MARKS) + ".");
         }
         String text = note == null ? "" : note.strip();
-        if (text.length() > 8000) {
-            text = text.substring(0, 8000);
+        if (text.length() > FindingEscalation.NOTE) {
+            text = text.substring(0, FindingEscalation.NOTE);
         }
         String said = text;
         // An escalation may take the finding's records to a case: whether the reviewer may add to it is asked first.
@@ -159,26 +159,45 @@ public class ReviewResource {
                     400, "Not marked: a case is chosen only to escalate to it.");
         }
         var staff = caseId == null ? null : escalation.admitted(caseId);
-        String refusal = QuarkusTransaction.requiringNew().call(() -> {
+        Finding found = QuarkusTransaction.requiringNew().call(() -> {
             Finding f = Finding.findById(id);
-            return f == null || !f.review.day.equals(day) ? "no such finding in the review of " + day : marks.refusal(f, me, mark, said);
+            return f == null || !f.review.day.equals(day) ? null : f;
         });
+        String refusal = found == null ? "no such finding in the review of " + day : marks.refusal(found, me, mark, said);
         if (refusal != null) {
             throw access.refuse(AuditEvent.Kind.ADMIN, "review/mark", "refused", "review:" + day + " finding " + id + ": " + refusal, 409,
                     "Not marked: " + refusal + ".");
         }
+        // Whatever the case could refuse is asked before anything is stored: a refusal leaves the finding unmarked.
+        var plan = caseId == null ? null : escalation.plan(caseId, staff, found, day, config.zone(), said);
         String requestId = access.act(ConsoleAccess.Area.AUDIT, "review/mark", "review:" + day,
                 "finding=" + id + " mark=" + mark + " note=" + text);
         if (!marks.mark(id, mark, me, text, requestId, Instant.now())) {
             throw access.refuse(AuditEvent.Kind.ADMIN, "review/mark", "refused", "review:" + day + " finding " + id + ": marked meanwhile",
                     409, "Not marked: someone marked this finding meanwhile.");
         }
-        if (caseId != null) {
-            Finding f = QuarkusTransaction.requiringNew().call(() -> Finding.<Finding>findById(id));
-            escalation.escalate(caseId, staff, f, day, config.zone(), said);
+        if (plan != null) {
+            escalate(plan, day, id, requestId);
             return Response.seeOther(URI.create("/console/cases/" + caseId)).build();
         }
         return Response.seeOther(URI.create("/console/reviews/" + day + "#finding-" + id)).build();
+    }
+
+    /**
+     * Adds the finding's search and note to the case. Should the case refuse them all the same (changed since the plan
+     * was checked), the mark is withdrawn, so that the finding can be marked again, and that is on record (DENY,
+     * {@code escalation-refused}) after the case's own refusal.
+     */
+    private void escalate(FindingEscalation.Plan plan, LocalDate day, long finding, String markRequest) {
+        try {
+            escalation.escalate(plan);
+        } catch (ConsoleRefusal r) {
+            ConsoleRefusal withdrawn = access.refuse(AuditEvent.Kind.ADMIN, "review/mark", "review:" + day, "escalation-refused",
+                    "finding=" + finding + " mark withdrawn: case " + plan.caseId() + " refused the escalation (request " + r.requestId() + ")",
+                    r.status(), "Not escalated: " + r.getMessage() + " The finding is unmarked again.");
+            marks.withdraw(finding, markRequest);
+            throw withdrawn;
+        }
     }
 
     private Long caseId(String text, LocalDate day, long finding) {

@@ -196,10 +196,26 @@ public class SearchResource {
     @POST
     @Path("searches/{id}/delete")
     public Response delete(@PathParam("id") long id, @FormParam("csrf") String csrf) {
-        page.checkCsrf(csrf, "console/search/delete");
-        access.view(ConsoleAccess.Area.AUDIT, "console/search/delete", "id=" + id);
-        String owner = access.identity().subject();
-        QuarkusTransaction.requiringNew().run(() -> SavedSearch.delete("id = ?1 and owner = ?2", id, owner));
+        String method = "console/search/delete";
+        page.checkCsrf(csrf, method);
+        if (!access.isAuditor()) {
+            access.view(ConsoleAccess.Area.AUDIT, method, "id=" + id); // records the refusal and throws
+        }
+        String me = access.identity().subject();
+        // Found, judged, recorded and deleted in one transaction: what is on record is what happened.
+        QuarkusTransaction.requiringNew().run(() -> {
+            SavedSearch s = SavedSearch.findById(id);
+            if (s == null || !s.owner.equals(me) && !s.shared) {
+                throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "not-found", "id=" + id, 404,
+                        "Not deleted: you have no saved search " + id + ".");
+            }
+            if (!s.owner.equals(me)) {
+                throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "refused", "id=" + id + " kept by " + s.owner, 403,
+                        "Not deleted: the saved search '" + s.name + "' is " + s.owner + "'s; only its owner deletes it.");
+            }
+            access.view(ConsoleAccess.Area.AUDIT, method, "id=" + id + " '" + s.name + "'");
+            s.delete();
+        });
         return Response.seeOther(URI.create("/console/search")).build();
     }
 }

@@ -8,7 +8,8 @@ import java.util.Objects;
 
 /**
  * Marking a finding reviewed, dismissed (with a reason) or escalated (with a note): once per finding, by a named
- * reviewer, never on their own activity. The caller records the mark (an ADMIN record) before it is stored.
+ * reviewer, never on their own activity. The caller records the mark (an ADMIN record) before it is stored. A mark is
+ * withdrawn only when the escalation it stood for was refused after it was stored.
  */
 @ApplicationScoped
 public class FindingMarks {
@@ -29,6 +30,15 @@ public class FindingMarks {
             return mark == Mark.DISMISSED ? "a dismissal needs a reason" : "an escalation needs a note (to whom, and why)";
         }
         return null;
+    }
+
+    /**
+     * Withdraws the mark stored under the audit record {@code requestId} (an escalation the case refused after the mark
+     * was stored), so that the finding can be marked again; the caller records the withdrawal first.
+     */
+    public boolean withdraw(long findingId, String requestId) {
+        return QuarkusTransaction.requiringNew().call(() -> Finding.update("mark = null, markedBy = null, markedAt = null, markNote = null, "
+                + "markRequest = null where id = ?1 and markRequest = ?2", findingId, requestId) == 1);
     }
 
     /** Stores the mark if the finding is still unmarked; false if someone marked it meanwhile. */

@@ -78,6 +78,36 @@ class CaseApiTest {
     }
 
     @Test
+    void theCaseAdministratorRoleManagesMembersButNeitherAddsToNorReadsWhatACaseFinds() {
+        String rid = aliceReads();
+        long id = open("auditor", "Members only for the case administrator", "auditor2");
+        as("auditor").body("{\"name\":\"alice\",\"query\":\"subject=alice\"}").post("/audit/cases/" + id + "/searches")
+                .then().statusCode(200);
+
+        // What reads the audit log through a case is the auditor's: refused with a reason, each refusal on record.
+        String error = as("caseadmin").body("{\"name\":\"bob\",\"query\":\"subject=bob\"}").post("/audit/cases/" + id + "/searches")
+                .then().statusCode(403).extract().path("error");
+        assertTrue(error.contains("quaestor-auditor"), error);
+        as("caseadmin").body("{\"requestId\":\"" + rid + "\"}").post("/audit/cases/" + id + "/requests").then().statusCode(403);
+        as("caseadmin").get("/audit/cases/" + id + "/records").then().statusCode(403);
+        var refused = onRecord(id).stream().filter(r -> r.subject.equals("caseadmin")).toList();
+        assertEquals(List.of("audit/cases/add-search", "audit/cases/add-request", "audit/cases/records"),
+                refused.stream().map(r -> r.method).toList(), refused.toString());
+        assertEquals(List.of("ADMIN", "ADMIN", "AUDIT_READ"), refused.stream().map(r -> r.kind).toList());
+        assertTrue(refused.stream().allMatch(r -> r.decision.equals("DENY") && r.outcome.equals("forbidden")), refused.toString());
+
+        // Members, the case itself and its history stay theirs to manage and read.
+        as("caseadmin").body("{\"member\":\"auditor3\"}").post("/audit/cases/" + id + "/members").then().statusCode(200);
+        as("caseadmin").get("/audit/cases/" + id + "/history").then().statusCode(200);
+        var c = as("caseadmin").get("/audit/cases/" + id).then().statusCode(200).extract().jsonPath();
+        assertEquals(List.of("subject=alice"), c.getList("searches.query"), "the refused search was not stored");
+        assertEquals(List.of(), c.getList("requests"), "nor the refused request");
+        assertEquals(List.of("auditor", "auditor2", "auditor3"), c.getList("members.member"));
+        // An auditor who is a member still reads the records.
+        as("auditor3").get("/audit/cases/" + id + "/records").then().statusCode(200);
+    }
+
+    @Test
     void everyChangeIsOnRecordAndIsTheCaseHistory() {
         String rid = aliceReads();
         long id = open("auditor", "Alice and the trial summary");

@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import dev.quaestor.cases.AuditCase;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Browser;
 import dev.quaestor.support.Rpc;
@@ -22,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The cases pages in Chromium: a member lists their cases and opens one, and sees its requests with their record
  * counts, its search with its count, its hold and where its release stands, its notes and its history; someone who
- * is not a member is told there is no such case, and each view is on record.
+ * is not a member is told there is no such case, and each view is on record under the case: allowed, or refused.
  */
 @QuarkusTest
 class CasePagesTest {
@@ -83,10 +84,18 @@ class CasePagesTest {
         }
         var views = AuditRow.list("subject = 'auditor2' AND method = 'console/case' AND detail = ?", "case=" + id);
         assertEquals(1, views.size(), "the view is on record");
+        assertEquals(AuditCase.uriOf(id), views.get(0).uri, "under the case, so that it is in the case's history");
+        assertEquals("ALLOW", views.get(0).decision);
 
         browser.manage().deleteAllCookies();
         Browser.signIn(browser, base + "/console/cases/" + id, "auditor3");
         assertTrue(browser.findElement(By.id("absent")).getText().contains("no case " + id), browser.getPageSource());
+        // The refused view is on record as refused, under the case, and nothing says it was allowed.
+        var refused = AuditRow.list("subject = 'auditor3' AND method = 'console/case' AND (uri = ? OR detail = ?) ORDER BY id",
+                AuditCase.uriOf(id), "case=" + id);
+        assertEquals(1, refused.size(), refused.toString());
+        assertEquals(List.of("DENY", "not-found", AuditCase.uriOf(id)), List.of(refused.get(0).decision, refused.get(0).outcome,
+                refused.get(0).uri), refused.toString());
         browser.get(base + "/console/cases");
         assertTrue(!browser.findElement(By.id("cases")).getText().contains("Console case"));
         browser.manage().deleteAllCookies();
