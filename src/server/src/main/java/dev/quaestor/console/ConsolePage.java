@@ -18,7 +18,8 @@ public class ConsolePage {
     /** What the page shows around its content, titled. */
     public Chrome chrome(String title) {
         String subject = access.identity().subject();
-        return new Chrome(title, subject, access.authContext(), access.isAuditor(), csrf.token(subject));
+        return new Chrome(title, subject, access.authContext(), access.isAuditor(),
+                access.mayOpen(ConsoleAccess.Area.CASES), csrf.token(subject));
     }
 
     /** A type-safe template's instance given the page's chrome (for templates that declare no {@link Chrome} parameter). */

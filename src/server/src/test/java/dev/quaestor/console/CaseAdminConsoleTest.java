@@ -78,6 +78,10 @@ class CaseAdminConsoleTest {
         String base = "http://127.0.0.1:" + RestAssured.port;
         Browser.signIn(browser, base + "/console/cases/" + id, "caseadmin");
         Browser.waiting(browser).until(d -> d.getTitle().contains("Case " + id));
+        // The menu leads to the cases, and to nothing of the audit log's.
+        var menu = browser.findElements(By.cssSelector("nav a")).stream().map(a -> a.getAttribute("href")).toList();
+        assertTrue(menu.stream().anyMatch(h -> h.endsWith("/console/cases")), menu.toString());
+        assertFalse(menu.stream().anyMatch(h -> h.endsWith("/console/search") || h.endsWith("/console/who-read")), menu.toString());
         // What the case names, not what it finds.
         assertTrue(browser.findElement(By.id("requests")).getText().contains(rid), browser.getPageSource());
         assertTrue(browser.findElement(By.id("searches")).getText().contains("subject=alice"), browser.getPageSource());
