@@ -11,6 +11,13 @@ public interface AdminConfig {
     @WithDefault("quaestor-admin")
     String role();
 
+    /**
+     * The OAuth clients (the token's client claim, {@code quaestor.identity.client-claims}) whose tokens may call the
+     * administrator and auditor APIs ({@code /admin/*}, {@code /audit/*}), with the role those need. Unset: any client.
+     * Set it so that a token an AI client holds for a person with an auditor's role reads content, not the audit log.
+     */
+    java.util.Optional<java.util.Set<String>> staffClients();
+
     /** What reads of the published key may have this replica write ({@link KeyReads}). */
     KeyReadBudget keyReads();
 

@@ -30,9 +30,11 @@ public class StaffAccess {
     private final IdentityMapper identities;
     private final SecurityIdentity security;
     private final LongReads longReads;
+    private final java.util.Optional<java.util.Set<String>> staffClients;
 
-    StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, LongReads longReads) {
+    StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, LongReads longReads, AdminConfig config) {
         this.log = log;
+        this.staffClients = config.staffClients();
         this.longReads = longReads;
         this.identities = identities;
         this.security = security;
@@ -50,11 +52,13 @@ public class StaffAccess {
     /** As {@link #require}, with the call's record: its caller and request id. */
     Admitted admit(String role, AuditEvent.Kind kind, String method, String detail, HttpServerRequest request) {
         Identity who = identities.of(security);
-        boolean allowed = who.roles().contains(role);
+        String clientRefused = clientRefused(who);
+        boolean allowed = who.roles().contains(role) && clientRefused == null;
         var caller = caller(who, request, AuthContext.of(security));
         String requestId = RequestIds.next();
         log.append(AuditEvent.of(kind, requestId).caller(caller).method(method)
-                .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden").detail(detail).build());
+                .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden")
+                .detail(join(detail, clientRefused)).build());
         if (!allowed) {
             throw new ForbiddenException();
         }
@@ -88,11 +92,12 @@ public class StaffAccess {
         String method = call.method();
         String detail = call.detail();
         Identity who = identities.of(security);
-        boolean allowed = who.roles().contains(role);
+        String clientRefused = clientRefused(who);
+        boolean allowed = who.roles().contains(role) && clientRefused == null;
         var attempt = allowed ? longReads.take(longRead, who.subject()) : null;
         String outcome = !allowed ? "forbidden" : attempt.place() == null ? "busy" : "ok";
         String recorded = attempt != null && attempt.refusal() != null
-                ? (detail == null ? "" : detail + " ") + "refused: " + attempt.refusal().reason() : detail;
+                ? (detail == null ? "" : detail + " ") + "refused: " + attempt.refusal().reason() : join(detail, clientRefused);
         Caller caller = caller(who, request, AuthContext.of(security));
         String requestId = RequestIds.next();
         try {
@@ -139,5 +144,17 @@ public class StaffAccess {
     /** A member of staff as recorded: who, from where, with which user agent, and how they signed in. */
     public static Caller caller(Identity who, HttpServerRequest request, String authContext) {
         return who.caller(SourceAddress.of(request), request.getHeader("User-Agent")).authenticatedBy(authContext);
+    }
+
+    /** Why the caller's client may not call these APIs ({@code quaestor.admin.staff-clients}), or null if it may. */
+    private String clientRefused(Identity who) {
+        if (staffClients.isEmpty() || who.client() != null && staffClients.get().contains(who.client())) {
+            return null;
+        }
+        return "client " + (who.client() == null ? "(none named)" : who.client()) + " is not one of quaestor.admin.staff-clients";
+    }
+
+    private static String join(String a, String b) {
+        return a == null ? b : b == null ? a : a + "; " + b;
     }
 }

@@ -1,0 +1,52 @@
+package dev.quaestor;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code quaestor.admin.staff-clients}: the administrator and auditor APIs answer tokens of the clients named there
+ * only. An auditor's (or administrator's) token held by another client, such as an AI client acting for that person,
+ * is refused 403, on record with the reason.
+ */
+@QuarkusTest
+@TestProfile(StaffClientsTest.Profile.class)
+class StaffClientsTest {
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quaestor.admin.staff-clients", "audit-tooling,test-client");
+        }
+    }
+
+    private static String auditorTokenOf(String client) {
+        return TestIssuer.sign(TestIssuer.claims("auditor").claim("azp", client));
+    }
+
+    @Test
+    void theStaffApisAnswerTheNamedClientsOnly() {
+        given().auth().oauth2(auditorTokenOf("audit-tooling")).get("/audit/search?limit=1").then().statusCode(200);
+        given().auth().oauth2(auditorTokenOf("test-client")).get("/audit/search?limit=1").then().statusCode(200);
+
+        String agent = auditorTokenOf("ai-agent");
+        given().auth().oauth2(agent).get("/audit/search?limit=1").then().statusCode(403);
+        given().auth().oauth2(TestIssuer.sign(TestIssuer.claims("admin").claim("azp", "ai-agent")))
+                .get("/admin/policy").then().statusCode(403);
+
+        var refused = AuditRow.list("subject = 'auditor' AND decision = 'DENY' AND detail LIKE ?",
+                "%client ai-agent is not one of quaestor.admin.staff-clients%");
+        assertTrue(!refused.isEmpty(), "the refusal is on record with its reason");
+        assertEquals("forbidden", refused.get(0).outcome);
+        assertTrue(!AuditRow.list("subject = 'admin' AND decision = 'DENY' AND method = 'admin/policy/status' AND detail LIKE ?",
+                "%client ai-agent%").isEmpty(), "the administrator's refusal too");
+    }
+}
