@@ -1,6 +1,8 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CasesConfig;
 import dev.quaestor.cases.ChangeRecorder;
@@ -16,10 +18,12 @@ import jakarta.enterprise.context.RequestScoped;
 public class CaseConsoleAccess {
 
     private final ConsoleAccess access;
+    private final AuditLog log;
     private final String caseAdminRole;
 
-    CaseConsoleAccess(ConsoleAccess access, CasesConfig config) {
+    CaseConsoleAccess(ConsoleAccess access, AuditLog log, CasesConfig config) {
         this.access = access;
+        this.log = log;
         this.caseAdminRole = config.adminRole();
     }
 
@@ -43,9 +47,20 @@ public class CaseConsoleAccess {
         return staff();
     }
 
-    /** Puts a change on record ({@code ADMIN}, allowed) under the uri the change names, as {@code method}. */
+    /**
+     * Puts a change on record ({@code ADMIN}, allowed) under the uri the change names, as {@code method}: an {@code ok}
+     * change once the caller's role is checked again; any other outcome (a change recorded, then not stored) as it is.
+     */
     public ChangeRecorder recorder(String method) {
-        return (uri, detail) -> access.act(ConsoleAccess.Area.CASES, method, uri, detail);
+        return (uri, outcome, detail) -> {
+            if ("ok".equals(outcome)) {
+                return access.act(ConsoleAccess.Area.CASES, method, uri, detail);
+            }
+            String id = RequestIds.next();
+            log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(access.caller()).method(method).uri(uri).decision("ALLOW")
+                    .outcome(outcome).detail(detail).build());
+            return id;
+        };
     }
 
     /** Records a refused change under {@code caseUri} and returns the page that says why. */
