@@ -1,6 +1,6 @@
 package dev.quaestor.console;
 
-import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseSummary;
@@ -16,6 +16,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
@@ -23,8 +24,10 @@ import java.util.List;
 /**
  * The cases pages: my cases (or every case, for the case administrator role), and one case: its requests with their
  * records, its searches with their counts, its holds and where their release stands, its notes, and its history (the
- * audit records under its uri), with the forms that change it ({@link CaseForms}). For the auditor and the case
- * administrator roles, as the API; a case the caller does not see is answered as absent (404). Each view is recorded.
+ * records of its own calls under its uri, newest first, a page at a time), with the forms that change it
+ * ({@link CaseForms}). For the auditor and the case administrator roles, as the API; a case the caller does not see is
+ * answered as absent (404). Each view is recorded, and holds a place for a long read while it reads the log
+ * ({@link LongReads.Kind#CASE}: past the cap, 429 and a page saying when to try again).
  */
 @Path("/console/cases")
 @Produces(MediaType.TEXT_HTML)
@@ -35,7 +38,7 @@ public class CasePages {
         static native TemplateInstance list(List<CaseSummary> cases);
 
         static native TemplateInstance show(Chrome chrome, CaseView c, CaseRecords.Counted counted, List<HoldView> holds,
-                List<HeldRecords.Held> kept, List<AuditRow> history);
+                List<HeldRecords.Held> kept, CaseRecords.History history);
 
         static native TemplateInstance absent(long id);
     }
@@ -67,21 +70,26 @@ public class CasePages {
 
     @GET
     @Path("{id}")
-    public Response show(@PathParam("id") long id) {
-        access.view(ConsoleAccess.Area.CASES, "console/case", "case=" + id);
-        Staff staff = staff();
-        CaseView c;
-        List<HoldView> held;
-        try {
-            c = cases.open(id, staff);
-            held = holds.ofCase(id, staff);
-        } catch (CaseRefusal r) {
-            return Response.status(404).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
-                    .entity(page.of(Templates.absent(id), "No such case")).build();
+    public Response show(@PathParam("id") long id, @QueryParam("historyBefore") String historyBefore) {
+        var view = access.viewHolding(ConsoleAccess.Area.CASES, LongReads.Kind.CASE, "console/case", "case=" + id);
+        try (var place = view.place()) {
+            Staff staff = staff();
+            CaseView c;
+            List<HoldView> held;
+            CaseRecords.History history;
+            try {
+                c = cases.open(id, staff);
+                held = holds.ofCase(id, staff);
+                history = records.history(id, historyBefore);
+            } catch (CaseRefusal r) {
+                return Response.status(404).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                        .entity(page.of(Templates.absent(id), "No such case")).build();
+            }
+            // Rendered here, while the place is held: the template reads nothing more.
+            String html = Templates.show(page.chrome("Case " + id + ": " + c.title()), c, records.of(c), held, kept.ofCase(id), history)
+                    .render();
+            return Response.ok(html).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
         }
-        return Response.ok(Templates.show(page.chrome("Case " + id + ": " + c.title()), c, records.of(c), held, kept.ofCase(id),
-                records.history(id)))
-                .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 
     private Staff staff() {

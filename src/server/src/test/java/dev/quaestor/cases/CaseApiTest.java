@@ -116,7 +116,10 @@ class CaseApiTest {
         List<Map<String, String>> history = as("auditor2").get("/audit/cases/" + id + "/history").then().statusCode(200)
                 .extract().jsonPath().getList("records");
         var historyChanges = history.stream().filter(r -> "ADMIN".equals(r.get("kind"))).toList();
-        assertEquals(changes.stream().map(r -> r.requestId).toList(), historyChanges.stream().map(r -> r.get("request")).toList());
+        // The history is newest first.
+        var newestFirst = new java.util.ArrayList<>(changes.stream().map(r -> r.requestId).toList());
+        java.util.Collections.reverse(newestFirst);
+        assertEquals(newestFirst, historyChanges.stream().map(r -> r.get("request")).toList());
         // The reads of the case are on record too.
         assertTrue(onRecord(id).stream().anyMatch(r -> r.kind.equals("AUDIT_READ") && r.method.equals("audit/cases/records")
                 && r.subject.equals("auditor2")));
