@@ -136,7 +136,8 @@ public class Holds {
         try {
             return HoldScope.valueOf(Checked.text("a scope (CASE, SUBJECT or URI_PREFIX)", text, 16).toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw CaseRefusal.invalid("scope must be CASE, SUBJECT or URI_PREFIX, not '" + text + "'");
+            // What was typed is not repeated: the refusal is on record, and what staff type into a case stays in it.
+            throw CaseRefusal.invalid("scope must be CASE, SUBJECT or URI_PREFIX");
         }
     }
 
@@ -144,7 +145,7 @@ public class Holds {
         try {
             return Instant.parse(text.strip());
         } catch (DateTimeParseException e) {
-            throw CaseRefusal.invalid("'" + name + "' is not an ISO-8601 instant (2026-01-01T00:00:00Z): " + text);
+            throw CaseRefusal.invalid("'" + name + "' is not an ISO-8601 instant (2026-01-01T00:00:00Z)");
         }
     }
 
