@@ -2,6 +2,7 @@ package dev.quaestor.admin;
 
 import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.cases.AuditCase;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseView;
@@ -52,12 +53,14 @@ public class CaseResource {
     private final CaseRecords records;
     private final CaseCalls calls;
     private final LongReads longReads;
+    private final StaffAccess access;
 
-    CaseResource(Cases cases, CaseRecords records, CaseCalls calls, LongReads longReads) {
+    CaseResource(Cases cases, CaseRecords records, CaseCalls calls, LongReads longReads, StaffAccess access) {
         this.cases = cases;
         this.records = records;
         this.calls = calls;
         this.longReads = longReads;
+        this.access = access;
     }
 
     @GET
@@ -206,10 +209,13 @@ public class CaseResource {
         }
         var attempt = longReads.take(LongReads.Kind.CASE, staff.subject());
         if (attempt.place() == null) {
+            // As every long read refused at a cap: allowed, not started, on record as busy with the reason.
             long after = attempt.refusal().retryAfterSeconds();
-            Response busy = calls.refused(AuditEvent.Kind.AUDIT_READ, method, id, new CaseRefusal(429, "busy", "too many at once: "
-                    + attempt.refusal().reason() + "; try again in " + after + " s"), http);
-            return Response.fromResponse(busy).header("Retry-After", Long.toString(after)).build();
+            String why = "too many at once: " + attempt.refusal().reason() + "; try again in " + after + " s";
+            String requestId = access.record(AuditEvent.Kind.AUDIT_READ, new StaffAccess.Judged(method, AuditCase.uriOf(id), true, "busy",
+                    "refused: " + attempt.refusal().reason()), http);
+            return Response.status(429).header("Retry-After", Long.toString(after)).header("X-Request-Id", requestId)
+                    .entity(Map.of("error", why, "retryAfterSeconds", after)).build();
         }
         try (var place = attempt.place()) {
             return read(id, method, http, answer);

@@ -81,6 +81,11 @@ class CasePagesTest {
                 "audit/cases/hold/put", "audit/cases/hold/ask-release")) {
             assertTrue(history.contains(m), m + " in " + history);
         }
+        // Newest first: the last change is the first row; the note shows the hash its record holds.
+        assertEquals("audit/cases/hold/ask-release", browser.findElements(By.cssSelector("#history tbody tr td:nth-child(3)")).get(0).getText());
+        String noteRecord = AuditRow.list("method = 'audit/cases/add-note' AND uri = ?", "quaestor:case/" + id + "/").get(0).detail;
+        String shown = browser.findElement(By.cssSelector(".note-entry .mono")).getText();
+        assertTrue(shown.startsWith("sha256 ") && noteRecord.endsWith("sha256=" + shown.substring("sha256 ".length())), shown + " / " + noteRecord);
         var views = AuditRow.list("subject = 'auditor2' AND method = 'console/case' AND detail = ?", "case=" + id);
         assertEquals(1, views.size(), "the view is on record");
 
