@@ -62,9 +62,10 @@ public class CaseCalls {
         return staff;
     }
 
-    /** Puts a change on record ({@code ADMIN}, allowed) under the uri the change names. */
+    /** Puts a change on record ({@code ADMIN}, allowed, with the outcome given) under the uri the change names. */
     ChangeRecorder recorder(String method, HttpServerRequest http) {
-        return (uri, detail) -> access.record(AuditEvent.Kind.ADMIN, new StaffAccess.Judged(method, uri, true, "ok", detail), http);
+        return (uri, outcome, detail) -> access.record(AuditEvent.Kind.ADMIN, new StaffAccess.Judged(method, uri, true, outcome, detail),
+                http);
     }
 
     /** Records a read that was allowed, under the case's uri (none for the list of cases). */

@@ -1,6 +1,8 @@
 package dev.quaestor.admin;
 
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.cases.AuditCase;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseView;
@@ -15,6 +17,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -26,8 +29,11 @@ import java.util.function.Function;
  * Cases for compliance staff ({@code quaestor.audit.auditor-role} or {@code quaestor.cases.admin-role}): list, open, and
  * change a case (members, searches, requests, notes). A case is answered only to its members and to the case
  * administrator role; to anyone else it does not exist (404). Adding a search or a request, and reading the records
- * they find, need the auditor role (403 for the case administrator role alone, on record). Every call is recorded under the case's uri, allowed or
- * refused: reads as {@code AUDIT_READ}, changes as {@code ADMIN}, each change before it is stored.
+ * they find (a search's count too), need the auditor role (403 for the case administrator role alone, on record).
+ * Every call is recorded under the case's uri, allowed or refused: reads as {@code AUDIT_READ}, changes as
+ * {@code ADMIN}, each change before it is stored. Reads of a case's records from the log (its records, a search's
+ * count) are bounded ({@link CaseRecords}) and hold a place for a long read ({@link LongReads.Kind#CASE}; past the
+ * cap, 429 with {@code Retry-After}, on record as {@code busy}).
  */
 @Path("/audit/cases")
 @Produces(MediaType.APPLICATION_JSON)
@@ -48,11 +54,15 @@ public class CaseResource {
     private final Cases cases;
     private final CaseRecords records;
     private final CaseCalls calls;
+    private final LongReads longReads;
+    private final StaffAccess access;
 
-    CaseResource(Cases cases, CaseRecords records, CaseCalls calls) {
+    CaseResource(Cases cases, CaseRecords records, CaseCalls calls, LongReads longReads, StaffAccess access) {
         this.cases = cases;
         this.records = records;
         this.calls = calls;
+        this.longReads = longReads;
+        this.access = access;
     }
 
     @GET
@@ -81,24 +91,52 @@ public class CaseResource {
         return read(id, "audit/cases/open", http, c -> c);
     }
 
+    /**
+     * Each request of the case with its records, and each search with its count: the first
+     * {@link CaseRecords#COUNTED_SEARCHES} counted, the others with {@code counted} false (count them with
+     * {@code searches/{searchId}/count}); {@code requestsComplete} is false when the requests hold more records than one
+     * read reads ({@link CaseRecords#MAX_REQUEST_ROWS}).
+     */
     @GET
     @Path("{id}/records")
     public Response caseRecords(@PathParam("id") long id, @Context HttpServerRequest http) {
         calls.auditor(http, AuditEvent.Kind.AUDIT_READ, "audit/cases/records", id);
-        return read(id, "audit/cases/records", http, c -> {
+        return longRead(id, "audit/cases/records", http, c -> {
             var counted = records.of(c);
             var out = new LinkedHashMap<String, Object>();
             out.put("requests", counted.requests().stream().map(r -> Map.of("requestId", r.requestId(), "count", r.count(),
                     "records", r.records())).toList());
+            out.put("requestsComplete", counted.requestsComplete());
             out.put("searches", counted.searches());
             return out;
         });
     }
 
+    /** The count of one search of the case, on demand. */
+    @GET
+    @Path("{id}/searches/{searchId}/count")
+    public Response searchCount(@PathParam("id") long id, @PathParam("searchId") long searchId, @Context HttpServerRequest http) {
+        calls.auditor(http, AuditEvent.Kind.AUDIT_READ, "audit/cases/search-count", id);
+        return longRead(id, "audit/cases/search-count", http, c -> records.countOne(c, searchId));
+    }
+
+    /**
+     * The case's history, newest first, a page at a time: {@code records}; {@code more} whether older records exist, and
+     * then {@code before}, the cursor to ask for them with ({@code ?before=…}).
+     */
     @GET
     @Path("{id}/history")
-    public Response history(@PathParam("id") long id, @Context HttpServerRequest http) {
-        return read(id, "audit/cases/history", http, c -> Map.of("records", records.history(id)));
+    public Response history(@PathParam("id") long id, @QueryParam("before") String before, @Context HttpServerRequest http) {
+        return read(id, "audit/cases/history", http, c -> {
+            var page = records.history(id, before);
+            var out = new LinkedHashMap<String, Object>();
+            out.put("records", page.records());
+            out.put("more", page.more());
+            if (page.before() != null) {
+                out.put("before", page.before());
+            }
+            return out;
+        });
     }
 
     @POST
@@ -154,13 +192,37 @@ public class CaseResource {
     private Response read(long id, String method, HttpServerRequest http, Function<CaseView, Object> answer) {
         Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
         CaseView c;
+        Object body;
         try {
             c = cases.open(id, staff);
+            body = answer.apply(c);
         } catch (CaseRefusal r) {
             return calls.refused(AuditEvent.Kind.AUDIT_READ, method, id, r, http);
         }
-        Object body = answer.apply(c);
         calls.read(method, id, null, http);
         return Response.ok(body).build();
+    }
+
+    /** As {@link #read}, holding a place for a long read while it reads; with none free, 429 (on record as busy). */
+    private Response longRead(long id, String method, HttpServerRequest http, Function<CaseView, Object> answer) {
+        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
+        try {
+            cases.open(id, staff);
+        } catch (CaseRefusal r) {
+            return calls.refused(AuditEvent.Kind.AUDIT_READ, method, id, r, http);
+        }
+        var attempt = longReads.take(LongReads.Kind.CASE, staff.subject());
+        if (attempt.place() == null) {
+            // As every long read refused at a cap: allowed, not started, on record as busy with the reason.
+            long after = attempt.refusal().retryAfterSeconds();
+            String why = "too many at once: " + attempt.refusal().reason() + "; try again in " + after + " s";
+            String requestId = access.record(AuditEvent.Kind.AUDIT_READ, new StaffAccess.Judged(method, AuditCase.uriOf(id), true, "busy",
+                    "refused: " + attempt.refusal().reason()), http);
+            return Response.status(429).header("Retry-After", Long.toString(after)).header("X-Request-Id", requestId)
+                    .entity(Map.of("error", why, "retryAfterSeconds", after)).build();
+        }
+        try (var place = attempt.place()) {
+            return read(id, method, http, answer);
+        }
     }
 }

@@ -53,7 +53,7 @@ public class EvidenceBundles {
     /** Makes the bundle of {@code selection} for {@code maker}, and puts its making (or why not) on record. */
     public Made make(BundleSelection selection, Maker maker) {
         Made made = build(selection, maker);
-        var event = made(maker).detail(describe(selection) + (made.made() ? "" : "; not made: " + made.refused()));
+        var event = made(maker).detail(recorded(selection) + (made.made() ? "" : "; not made: " + made.refused()));
         if (made.made()) {
             event.outcome("ok").bytes((long) made.zip().length).items(made.records()).contentSha256(made.sha256());
         } else {
@@ -123,6 +123,19 @@ public class EvidenceBundles {
     static String describe(BundleSelection s) {
         String what = s.requestIds() != null ? "requests " + String.join(", ", s.requestIds()) : "the requests of the search " + search(s.search());
         return s.forCase() == null ? what : what + " (case " + s.forCase() + ")";
+    }
+
+    /**
+     * The selection as its record says it: as {@link #describe}, but the case it is for only by the length and SHA-256
+     * of its name (a case's name is its title, which only its members may read; the manifest names it in full).
+     */
+    static String recorded(BundleSelection s) {
+        String what = s.requestIds() != null ? "requests " + String.join(", ", s.requestIds()) : "the requests of the search " + search(s.search());
+        if (s.forCase() == null) {
+            return what;
+        }
+        byte[] name = s.forCase().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return what + " (for a case named in " + name.length + " bytes sha256=" + Hex.of(TreeHash.sha256(name)) + ")";
     }
 
     private static String search(AuditQuery q) {

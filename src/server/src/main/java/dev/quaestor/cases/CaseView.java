@@ -21,8 +21,9 @@ public record CaseView(long id, String title, String description, String created
     public record Request(String requestId, String addedBy, Instant addedAt) {
     }
 
+    /** A note, with the SHA-256 of its text that its record ({@code added note <id>}) holds in place of the text. */
     @TemplateData
-    public record Note(String author, Instant writtenAt, String text) {
+    public record Note(long id, String author, Instant writtenAt, String text, String sha256) {
     }
 
     static CaseView of(AuditCase c) {
@@ -30,7 +31,7 @@ public record CaseView(long id, String title, String description, String created
                 c.members.stream().map(m -> new Member(m.member, m.addedBy, m.addedAt)).toList(),
                 c.searches.stream().map(s -> new Search(s.id, s.name, s.query, s.addedBy, s.addedAt)).toList(),
                 c.requests.stream().map(r -> new Request(r.requestId, r.addedBy, r.addedAt)).toList(),
-                c.notes.stream().map(n -> new Note(n.author, n.writtenAt, n.text)).toList());
+                c.notes.stream().map(n -> new Note(n.id, n.author, n.writtenAt, n.text, CaseText.sha256(n.text))).toList());
     }
 
     /** The uri its audit records are written under. */

@@ -11,7 +11,12 @@ import java.util.function.Function;
  * Opening, reading and changing cases. Every change runs in a transaction of its own: the case is read, the caller's
  * sight of it and the change are checked ({@link CaseRefusal}, before anything is written), the change is made, then
  * put on record ({@link ChangeRecorder}) before the transaction commits, so a change whose record cannot be committed is
- * not stored.
+ * not stored; a change recorded and then not committed gets a further record saying so ({@link ChangeCommit}).
+ *
+ * <p>A record names what a change did and to what (the case's, note's and search's ids, members and request ids), never
+ * what staff wrote into the case: every auditor may read the trail, and a case is for its members only. Text (a
+ * title, a description, a note, a search's name and filters) is on record as its length and SHA-256 ({@link CaseText}).
+ * Members are named: adding or removing one grants or takes away sight of the case, and the trail must say to whom.
  */
 @ApplicationScoped
 public class Cases {
@@ -50,7 +55,7 @@ public class Cases {
         if (members.size() > MAX_MEMBERS) {
             throw CaseRefusal.invalid("a case has at most " + MAX_MEMBERS + " members");
         }
-        return QuarkusTransaction.requiringNew().call(() -> {
+        return ChangeCommit.run(recorder, commit -> {
             Instant now = Instant.now();
             var c = new AuditCase();
             c.title = title;
@@ -61,7 +66,8 @@ public class Cases {
                 c.members.add(member(c, m, staff, now));
             }
             c.persistAndFlush();
-            recorder.record(c.uri(), "opened case " + c.id + " '" + title + "' members=" + members);
+            commit.record(c.uri(), "opened case " + c.id + "; " + CaseText.bound("title", title) + "; "
+                    + CaseText.bound("description", description) + "; members " + members);
             return CaseView.of(c);
         });
     }
@@ -106,8 +112,9 @@ public class Cases {
             s.query = normal;
             s.addedBy = staff.subject();
             s.addedAt = Instant.now();
+            s.persistAndFlush();
             c.searches.add(s);
-            return "added search '" + label + "' " + normal;
+            return "added search " + s.id + "; " + CaseText.bound("name", label) + "; " + CaseText.bound("filters", normal);
         }, recorder);
     }
 
@@ -141,18 +148,19 @@ public class Cases {
             n.author = staff.subject();
             n.writtenAt = Instant.now();
             n.text = body;
+            n.persistAndFlush();
             c.notes.add(n);
-            return "added note: " + body;
+            return "added note " + n.id + "; " + CaseText.bound("text", body);
         }, recorder);
     }
 
     /** Reads the case the caller may see, makes {@code change} (which returns what it did), records it, then commits. */
     CaseView change(long id, Staff staff, Function<AuditCase, String> change, ChangeRecorder recorder) {
-        return QuarkusTransaction.requiringNew().call(() -> {
+        return ChangeCommit.run(recorder, commit -> {
             AuditCase c = visible(id, staff);
             String what = change.apply(c);
             c.persistAndFlush();
-            recorder.record(c.uri(), what);
+            commit.record(c.uri(), what);
             return CaseView.of(c);
         });
     }

@@ -13,7 +13,9 @@ import java.util.function.Function;
  * Legal holds of a case: put one, widen it, ask for its release, release it. Four eyes: whoever asked for the
  * release cannot release the hold; a second member of staff who sees the case must. A hold is never narrowed (that is
  * a release, and needs the second person). As with every change to a case, each is checked, made, and put on record
- * ({@link ChangeRecorder}, under the hold's uri) before it is stored.
+ * ({@link ChangeRecorder}, under the hold's uri) before it is stored ({@link ChangeCommit}). The record names the hold,
+ * its scope and time range and who asked for its release; its target and the reasons staff give are on record as their
+ * length and SHA-256 only ({@link CaseText}), as every text of a case is.
  */
 @ApplicationScoped
 public class Holds {
@@ -43,7 +45,7 @@ public class Holds {
         Instant to = spec.to() == null || spec.to().isBlank() ? null : time("to", spec.to());
         range(from, to);
         String reason = Checked.text("a reason", spec.reason(), 4096);
-        return QuarkusTransaction.requiringNew().call(() -> {
+        return ChangeCommit.run(recorder, commit -> {
             AuditCase c = Cases.visible(caseId, staff);
             if (LegalHold.count("auditCase.id = ?1", caseId) >= MAX_HOLDS) {
                 throw CaseRefusal.invalid("a case has at most " + MAX_HOLDS + " holds");
@@ -58,7 +60,8 @@ public class Holds {
             h.createdBy = staff.subject();
             h.createdAt = Instant.now();
             h.persistAndFlush();
-            recorder.record(h.uri(), "put hold " + h.id + " on " + h.describe() + " reason: " + reason);
+            commit.record(h.uri(), "put hold " + h.id + " on " + h.scope + " " + h.range() + "; " + CaseText.bound("target", target)
+                    + "; " + CaseText.bound("reason", reason));
             return HoldView.of(h);
         });
     }
@@ -75,10 +78,10 @@ public class Holds {
                 throw CaseRefusal.conflict("a hold is only ever widened; to hold less, release it (two people) and put a new one");
             }
             range(newFrom, newTo);
-            String was = h.describe();
+            String was = h.range();
             h.from = newFrom;
             h.to = newTo;
-            return "widened hold " + h.id + " from " + was + " to " + h.describe();
+            return "widened hold " + h.id + "; was " + was + "; now " + h.range();
         }, recorder);
     }
 
@@ -91,7 +94,7 @@ public class Holds {
             h.releaseAskedBy = staff.subject();
             h.releaseAskedAt = Instant.now();
             h.releaseReason = reason;
-            return "asked to release hold " + h.id + " (" + h.describe() + ") reason: " + reason
+            return "asked to release hold " + h.id + "; " + CaseText.bound("reason", reason)
                     + "; another member of staff must release it";
         }, recorder);
     }
@@ -107,14 +110,13 @@ public class Holds {
             }
             h.releasedBy = staff.subject();
             h.releasedAt = Instant.now();
-            return "released hold " + h.id + " (" + h.describe() + ") as asked by " + h.releaseAskedBy + " at " + h.releaseAskedAt
-                    + " reason: " + h.releaseReason;
+            return "released hold " + h.id + " as asked by " + h.releaseAskedBy + " at " + h.releaseAskedAt;
         }, recorder);
     }
 
     /** Reads the hold locked (one change at a time), refuses a released one, changes, records, commits. */
     private HoldView change(long caseId, long holdId, Staff staff, Function<LegalHold, String> change, ChangeRecorder recorder) {
-        return QuarkusTransaction.requiringNew().call(() -> {
+        return ChangeCommit.run(recorder, commit -> {
             Cases.visible(caseId, staff);
             LegalHold h = LegalHold.findById(holdId, LockModeType.PESSIMISTIC_WRITE);
             if (h == null || h.auditCase.id != caseId) {
@@ -125,7 +127,7 @@ public class Holds {
             }
             String what = change.apply(h);
             h.persistAndFlush();
-            recorder.record(h.uri(), what);
+            commit.record(h.uri(), what);
             return HoldView.of(h);
         });
     }
@@ -134,7 +136,8 @@ public class Holds {
         try {
             return HoldScope.valueOf(Checked.text("a scope (CASE, SUBJECT or URI_PREFIX)", text, 16).toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw CaseRefusal.invalid("scope must be CASE, SUBJECT or URI_PREFIX, not '" + text + "'");
+            // What was typed is not repeated: the refusal is on record, and what staff type into a case stays in it.
+            throw CaseRefusal.invalid("scope must be CASE, SUBJECT or URI_PREFIX");
         }
     }
 
@@ -142,7 +145,7 @@ public class Holds {
         try {
             return Instant.parse(text.strip());
         } catch (DateTimeParseException e) {
-            throw CaseRefusal.invalid("'" + name + "' is not an ISO-8601 instant (2026-01-01T00:00:00Z): " + text);
+            throw CaseRefusal.invalid("'" + name + "' is not an ISO-8601 instant (2026-01-01T00:00:00Z)");
         }
     }
 

@@ -80,8 +80,8 @@ public class LegalHold extends PanacheEntityBase {
         return list("auditCase.id = ?1 order by id", caseId);
     }
 
-    /** What the hold covers, as recorded. */
-    public String describe() {
-        return scope + (target == null ? "" : " " + target) + " from " + from + (to == null ? " with no end" : " to " + to);
+    /** The hold's time range, as recorded (its target is not: see {@link CaseText}). */
+    public String range() {
+        return "from " + from + (to == null ? " with no end" : " to " + to);
     }
 }

@@ -83,7 +83,7 @@ public class BundleDownloadResource {
             var maker = new EvidenceBundles.Maker(access.caller(), held.requestId());
             List<String> ids;
             try {
-                ids = caseRecords.requestIds(c, BundleSelection.MAX_SEARCH_RECORDS);
+                ids = caseRecords.requestIds(c, BundleSelection.MAX_SEARCH_RECORDS, BundleSelection.MAX_REQUESTS);
             } catch (CaseRefusal r) {
                 return notMade(maker, 400, r.getMessage());
             }
@@ -91,8 +91,8 @@ public class BundleDownloadResource {
                 return notMade(maker, 409, "case " + id + " has no request yet, and its searches find none");
             }
             if (ids.size() > BundleSelection.MAX_REQUESTS) {
-                return notMade(maker, 409, "case " + id + " names " + ids.size() + " requests, more than the "
-                        + BundleSelection.MAX_REQUESTS + " a bundle holds: make bundles of its searches or requests instead");
+                return notMade(maker, 409, "case " + id + " names more than the " + BundleSelection.MAX_REQUESTS
+                        + " requests a bundle holds: make bundles of its searches or requests instead");
             }
             return answer(bundles.make(BundleSelection.ofRequests(ids, caseName(c)), maker), maker);
         }

@@ -1,7 +1,9 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.config.AuditConfig;
+import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CasesConfig;
 import dev.quaestor.cases.ChangeRecorder;
@@ -18,11 +20,13 @@ import jakarta.enterprise.context.RequestScoped;
 public class CaseConsoleAccess {
 
     private final ConsoleAccess access;
+    private final AuditLog log;
     private final String caseAdminRole;
     private final String auditorRole;
 
-    CaseConsoleAccess(ConsoleAccess access, CasesConfig config, AuditConfig audit) {
+    CaseConsoleAccess(ConsoleAccess access, AuditLog log, CasesConfig config, AuditConfig audit) {
         this.access = access;
+        this.log = log;
         this.caseAdminRole = config.adminRole();
         this.auditorRole = audit.auditorRole();
     }
@@ -75,9 +79,20 @@ public class CaseConsoleAccess {
         return staff();
     }
 
-    /** Puts a change on record ({@code ADMIN}, allowed) under the uri the change names, as {@code method}. */
+    /**
+     * Puts a change on record ({@code ADMIN}, allowed) under the uri the change names, as {@code method}: an {@code ok}
+     * change once the caller's role is checked again; any other outcome (a change recorded, then not stored) as it is.
+     */
     public ChangeRecorder recorder(String method) {
-        return (uri, detail) -> access.act(ConsoleAccess.Area.CASES, method, uri, detail);
+        return (uri, outcome, detail) -> {
+            if ("ok".equals(outcome)) {
+                return access.act(ConsoleAccess.Area.CASES, method, uri, detail);
+            }
+            String id = RequestIds.next();
+            log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(access.caller()).method(method).uri(uri).decision("ALLOW")
+                    .outcome(outcome).detail(detail).build());
+            return id;
+        };
     }
 
     /** Records a refused change under {@code caseUri} and returns the page that says why. */

@@ -3,6 +3,7 @@ package dev.quaestor.console;
 import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.record.AuditRow;
 import dev.quaestor.cases.AuditCase;
+import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseSummary;
@@ -18,6 +19,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
@@ -25,11 +27,13 @@ import java.util.List;
 /**
  * The cases pages: my cases (or every case, for the case administrator role), and one case: its requests with their
  * records, its searches with their counts, its holds and where their release stands, its notes, and its history (the
- * audit records under its uri), with the forms that change it ({@link CaseForms}). For the auditor and the case
- * administrator roles, as the API; a case the caller does not see is answered as absent (404). Each view is recorded
- * under the case's uri, once the case is opened for the caller: allowed, or refused as the API refuses it.
- * The records (of its requests, its searches' counts, what its holds kept) and its evidence bundle are shown to the
- * auditor role only; the case administrator role sees which requests and searches a case names, not what they find.
+ * records of its own calls and views under its uri, newest first, a page at a time), with the forms that change it
+ * ({@link CaseForms}). For the auditor and the case administrator roles, as the API; a case the caller does not see is
+ * answered as absent (404). Each view is recorded under the case's uri, once the case is opened for the caller:
+ * allowed, or refused as the API refuses it; an allowed view holds a place for a long read while it reads the log
+ * ({@link LongReads.Kind#CASE}: past the cap, 429 and a page saying when to try again). The records (of its requests,
+ * its searches' counts, what its holds kept) and its evidence bundle are shown to the auditor role only; the case
+ * administrator role sees which requests and searches a case names, not what they find.
  */
 @Path("/console/cases")
 @Produces(MediaType.TEXT_HTML)
@@ -40,7 +44,7 @@ public class CasePages {
         static native TemplateInstance list(List<CaseSummary> cases);
 
         static native TemplateInstance show(Chrome chrome, CaseView c, CaseRecords.Counted counted, List<HoldView> holds,
-                List<HeldRecords.Held> kept, List<AuditRow> history);
+                List<HeldRecords.Held> kept, CaseRecords.History history);
 
         static native TemplateInstance absent(long id);
     }
@@ -72,7 +76,7 @@ public class CasePages {
 
     @GET
     @Path("{id}")
-    public Response show(@PathParam("id") long id) {
+    public Response show(@PathParam("id") long id, @QueryParam("historyBefore") String historyBefore) {
         String method = "console/case";
         String uri = AuditCase.uriOf(id);
         Staff staff = caseAccess.viewer(method, uri);
@@ -84,16 +88,29 @@ public class CasePages {
         } catch (CaseRefusal r) {
             // Refused as the API refuses it: on record under the case's uri, and answered as absent.
             access.refuse(AuditEvent.Kind.AUDIT_READ, method, uri, r.outcome(), r.getMessage(), r.status(), r.getMessage());
-            return Response.status(404).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
-                    .entity(page.of(Templates.absent(id), "No such case")).build();
+            return absent(id);
         }
-        access.view(ConsoleAccess.Area.CASES, method, uri, "case=" + id);
-        // What the case reads of the audit log (its requests' and searches' records, what its holds kept) is the auditor's.
-        boolean auditor = caseAccess.mayReadRecords();
-        return Response.ok(Templates.show(page.chrome("Case " + id + ": " + c.title()), c,
-                auditor ? records.of(c) : new CaseRecords.Counted(List.of(), List.of()), held, auditor ? kept.ofCase(id) : List.of(),
-                records.history(id)))
-                .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
+        var view = access.viewHolding(ConsoleAccess.Area.CASES, LongReads.Kind.CASE, method, uri, "case=" + id);
+        try (var place = view.place()) {
+            CaseRecords.History history;
+            try {
+                history = records.history(id, historyBefore);
+            } catch (CaseRefusal r) {
+                return absent(id);
+            }
+            // What the case reads of the audit log (its requests' and searches' records, what its holds kept) is the
+            // auditor's. Rendered here, while the place is held: the template reads nothing more.
+            boolean auditor = caseAccess.mayReadRecords();
+            String html = Templates.show(page.chrome("Case " + id + ": " + c.title()), c,
+                    auditor ? records.of(c) : CaseRecords.Counted.NONE, held, auditor ? kept.ofCase(id) : List.of(), history)
+                    .render();
+            return Response.ok(html).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
+        }
+    }
+
+    private Response absent(long id) {
+        return Response.status(404).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                .entity(page.of(Templates.absent(id), "No such case")).build();
     }
 
     private Staff staff() {

@@ -115,6 +115,11 @@ public class ConsoleAccess {
      * with {@code Retry-After} and a page that says when to try again). The caller closes the place when it ends.
      */
     public Held viewHolding(Area area, LongReads.Kind longRead, String method, String detail) {
+        return viewHolding(area, longRead, method, null, detail);
+    }
+
+    /** As {@link #viewHolding(Area, LongReads.Kind, String, String)}, recorded under {@code uri} (a case's). */
+    public Held viewHolding(Area area, LongReads.Kind longRead, String method, String uri, String detail) {
         boolean allowed = mayOpen(area);
         var attempt = allowed ? longReads.take(longRead, identity().subject()) : null;
         String outcome = !allowed ? "forbidden" : attempt.place() == null ? "busy" : "ok";
@@ -122,7 +127,7 @@ public class ConsoleAccess {
                 ? (detail == null ? "" : detail + " ") + "refused: " + attempt.refusal().reason() : detail;
         String id = RequestIds.next();
         try {
-            log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, id).caller(caller()).method(method)
+            log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, id).caller(caller()).method(method).uri(uri)
                     .decision(allowed ? "ALLOW" : "DENY").outcome(outcome).detail(recorded).build());
         } catch (RuntimeException e) {
             if (attempt != null && attempt.place() != null) {

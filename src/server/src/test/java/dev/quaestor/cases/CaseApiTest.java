@@ -139,11 +139,17 @@ class CaseApiTest {
         assertEquals(List.of("auditor", "auditor", "auditor2", "auditor2", "auditor"), changes.stream().map(r -> r.subject).toList());
         assertTrue(changes.stream().allMatch(r -> r.decision.equals("ALLOW") && r.outcome.equals("ok")));
         assertTrue(changes.get(3).detail.equals("added request " + rid), changes.get(3).detail);
-        assertTrue(changes.get(4).detail.contains("before the trial opened"), changes.get(4).detail);
+        // The note's text stays in the case: its record holds its id, length and SHA-256, as the case shows them.
+        assertTrue(!changes.get(4).detail.contains("before the trial opened"), changes.get(4).detail);
+        assertEquals("added note " + c.extract().jsonPath().getLong("notes[0].id") + "; text 47 bytes sha256="
+                + c.extract().jsonPath().getString("notes[0].sha256"), changes.get(4).detail);
         List<Map<String, String>> history = as("auditor2").get("/audit/cases/" + id + "/history").then().statusCode(200)
                 .extract().jsonPath().getList("records");
         var historyChanges = history.stream().filter(r -> "ADMIN".equals(r.get("kind"))).toList();
-        assertEquals(changes.stream().map(r -> r.requestId).toList(), historyChanges.stream().map(r -> r.get("request")).toList());
+        // The history is newest first.
+        var newestFirst = new java.util.ArrayList<>(changes.stream().map(r -> r.requestId).toList());
+        java.util.Collections.reverse(newestFirst);
+        assertEquals(newestFirst, historyChanges.stream().map(r -> r.get("request")).toList());
         // The reads of the case are on record too.
         assertTrue(onRecord(id).stream().anyMatch(r -> r.kind.equals("AUDIT_READ") && r.method.equals("audit/cases/records")
                 && r.subject.equals("auditor2")));

@@ -147,6 +147,51 @@ public class AuditSearch {
         }
     }
 
+    /**
+     * Records written by staff calls ({@code kinds}, such as {@code ADMIN} and {@code AUDIT_READ}) under {@code uriPrefix}
+     * whose method starts with one of {@code methodPrefixes}, newest first: at most {@code limit}, before the row id
+     * {@code before} if given; {@code nextCursor} (the last row's id, for the next {@code before}) when there are older.
+     * What a client asks for cannot be among them: a client's records are of other kinds, whatever uri it names.
+     */
+    public Page staffRecordsNewestFirst(String uriPrefix, List<String> kinds, List<String> methodPrefixes, Long before, int limit) {
+        var args = new ArrayList<Object>();
+        var sql = new StringBuilder(SELECT).append(" WHERE uri LIKE ? ESCAPE '!'");
+        args.add(likePrefix(uriPrefix));
+        sql.append(" AND kind IN (").append(String.join(", ", Collections.nCopies(kinds.size(), "?"))).append(")");
+        args.addAll(kinds);
+        sql.append(" AND (").append(String.join(" OR ", Collections.nCopies(methodPrefixes.size(), "method LIKE ? ESCAPE '!'"))).append(")");
+        methodPrefixes.forEach(m -> args.add(likePrefix(m)));
+        if (before != null) {
+            sql.append(" AND id < ?");
+            args.add(before);
+        }
+        int n = Math.max(1, Math.min(limit, MAX_PAGE));
+        sql.append(" ORDER BY id DESC LIMIT ").append(n + 1);
+        var rows = select(sql.toString(), args.toArray());
+        boolean more = rows.size() > n;
+        var page = more ? rows.subList(0, n) : rows;
+        return new Page(List.copyOf(page), more ? page.get(n - 1).id().toString() : null);
+    }
+
+    /**
+     * The records of the requests {@code requestIds}, in the order they were written: at most {@code maxRows} in one
+     * query, whatever the number of requests; {@code nextCursor} is set when there were more.
+     */
+    public Page recordsOfRequests(List<String> requestIds, int maxRows) {
+        if (requestIds.isEmpty()) {
+            return new Page(List.of(), null);
+        }
+        String in = String.join(", ", Collections.nCopies(requestIds.size(), "?"));
+        var rows = select(SELECT + " WHERE request_id IN (" + in + ") ORDER BY id LIMIT " + (maxRows + 1), requestIds.toArray());
+        boolean more = rows.size() > maxRows;
+        var page = more ? rows.subList(0, maxRows) : rows;
+        return new Page(List.copyOf(page), more ? page.get(maxRows - 1).id().toString() : null);
+    }
+
+    private static String likePrefix(String prefix) {
+        return prefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
+    }
+
     /** The records of one request, in the order they were written. */
     public List<AuditRow> requestRecords(String requestId) {
         return select(SELECT + " WHERE request_id = ? ORDER BY id", requestId);

@@ -61,6 +61,18 @@ public interface LongReadConfig {
     @WithDefault("1")
     int bundlesPerPerson();
 
+    /**
+     * Reads of a case's records (its console page, {@code GET /audit/cases/{id}/records} and a search's count) at once
+     * on this replica: a case may hold a thousand requests and searches, so each read is bounded and takes a place,
+     * and one person viewing many cases at once cannot take the audit-read connections of everyone else.
+     */
+    @WithDefault("4")
+    int caseReads();
+
+    /** Reads of a case's records one member of staff runs at once. */
+    @WithDefault("2")
+    int caseReadsPerPerson();
+
     /** The {@code Retry-After} of a call refused at a cap (whole seconds, at least 1). */
     @WithDefault("10S")
     Duration retryAfter();

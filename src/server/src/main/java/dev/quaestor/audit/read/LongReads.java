@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The places for long reads of the audit log on this replica: exports, verifies and evidence bundles, each capped overall and per
+ * The places for long reads of the audit log on this replica: exports, verifies, evidence bundles and the reads of a
+ * case's records (its page, its records in the API), each capped overall and per
  * member of staff ({@link LongReadConfig}). A caller takes a {@link Place} before it starts and gives it back when
  * it ends (closing it twice is harmless); none is taken past a cap, and the refusal is counted in
  * {@code quaestor_audit_long_reads_refused_total}.
@@ -29,7 +30,7 @@ public class LongReads {
 
     /** The kinds of long read, each with caps of its own. */
     public enum Kind {
-        EXPORT("exports"), VERIFY("verifies"), BUNDLE("evidence bundles");
+        EXPORT("exports"), VERIFY("verifies"), BUNDLE("evidence bundles"), CASE("reads of a case's records");
 
         private final String plural;
 
@@ -89,6 +90,7 @@ public class LongReads {
         caps.put(Kind.VERIFY, new Caps(Math.max(1, config.verifies()), Math.max(1, config.verifiesPerPerson()),
                 Math.max(0, config.verifyQueue()), config.verifyWait().toNanos()));
         caps.put(Kind.BUNDLE, new Caps(Math.max(1, config.bundles()), Math.max(1, config.bundlesPerPerson()), 0, 0));
+        caps.put(Kind.CASE, new Caps(Math.max(1, config.caseReads()), Math.max(1, config.caseReadsPerPerson()), 0, 0));
         this.retryAfterSeconds = Math.max(1, config.retryAfter().toSeconds());
         for (Kind k : Kind.values()) {
             running.put(k, new AtomicInteger());

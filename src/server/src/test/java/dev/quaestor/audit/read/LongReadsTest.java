@@ -64,6 +64,14 @@ class LongReadsTest {
                 return 1;
             }
 
+            public int caseReads() {
+                return 2;
+            }
+
+            public int caseReadsPerPerson() {
+                return 1;
+            }
+
             public Duration retryAfter() {
                 return Duration.ofSeconds(7);
             }
