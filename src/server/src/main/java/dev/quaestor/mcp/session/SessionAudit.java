@@ -35,6 +35,22 @@ public class SessionAudit {
                 .method("DELETE /mcp").outcome(SessionStore.End.DELETED.outcome).build());
     }
 
+    /**
+     * A DELETE whose {@code SESSION_CLOSE} was recorded but whose session could not be ended: a further
+     * {@code SESSION_CLOSE}, {@code aborted}, says the session goes on. Queued, not awaited; if it cannot be queued,
+     * that is logged.
+     */
+    void notEnded(String requestId, Caller caller, String protocol, String why) {
+        try {
+            audit.submit(AuditEvent.of(AuditEvent.Kind.SESSION_CLOSE, requestId).caller(caller).protocol(protocol)
+                    .method("DELETE /mcp").outcome("aborted").detail("the session was not ended and stays open: " + why)
+                    .build());
+        } catch (dev.quaestor.audit.record.AuditUnavailableException e) {
+            org.jboss.logging.Logger.getLogger(SessionAudit.class).errorf(
+                    "request %s: the record of a session not ended could not be queued: %s", requestId, e.toString());
+        }
+    }
+
     /** Records the end of expired sessions; returns once all are committed, else throws. */
     void expired(List<SessionStore.Expired> sessions) {
         var pending = new java.util.ArrayList<PendingCommit>(sessions.size());

@@ -37,7 +37,13 @@ public class SessionEnds {
             return TextResponse.status(400, requestId);
         }
         String subject = in.identity().subject();
-        Optional<SessionStore.Session> session = sessions.find(sessionId, subject);
+        Optional<SessionStore.Session> session;
+        try {
+            session = sessions.find(sessionId, subject);
+        } catch (RuntimeException e) {
+            LOG.warnf("request %s: the session store could not be read: %s", requestId, e.toString());
+            return unavailable("the session store cannot be read", requestId);
+        }
         if (session.isEmpty()) {
             return TextResponse.status(404, requestId);
         }
@@ -47,7 +53,16 @@ public class SessionEnds {
         } catch (AuditUnavailableException e) {
             return TextResponse.of(503, "Service unavailable: the audit log cannot record this request", requestId);
         }
-        if (!sessions.end(sessionId, subject)) {
+        boolean ended;
+        try {
+            ended = sessions.end(sessionId, subject);
+        } catch (RuntimeException e) {
+            // Its SESSION_CLOSE is on record, and the session goes on: a further record says so.
+            LOG.warnf("request %s: the session could not be ended: %s", requestId, e.toString());
+            audit.notEnded(requestId, in.callerIn(s), s.revision().name(), "the session store failed: " + e.getClass().getSimpleName());
+            return unavailable("the session could not be ended", requestId);
+        }
+        if (!ended) {
             return TextResponse.status(404, requestId);
         }
         // The stream here ends now; a stream on another replica ends at that replica's next check.
@@ -59,5 +74,10 @@ public class SessionEnds {
             LOG.warnf("subscriptions of ended session could not be removed: %s", e.toString());
         }
         return TextResponse.status(204, requestId);
+    }
+
+    private static Response unavailable(String why, String requestId) {
+        return Response.fromResponse(TextResponse.of(503, "Service unavailable: " + why, requestId)).header("Retry-After", "5")
+                .build();
     }
 }
