@@ -97,6 +97,9 @@ public class AdmissionLimit {
         Identity identity = refusals.identity(rc);
         Cap refused = admit(rc, identity);
         if (refused != null) {
+            // The body read is let go now: the answer may wait for its record (a merged summary's commit), and a fast
+            // sender's bodies would otherwise be held for that long, beyond any cap.
+            rc.remove(RequestBodyReader.BODY);
             refusals.send(rc, refused, CapRefusals.caller(identity, rc), detail(refused), false);
             return;
         }
