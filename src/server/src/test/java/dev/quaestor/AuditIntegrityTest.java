@@ -72,7 +72,8 @@ class AuditIntegrityTest {
         Path key = tmp.resolve("audit.vkey");
         Files.writeString(key, given().get("/.well-known/quaestor-audit-key").then().statusCode(200).extract().<String>path("vkey"));
         var out = new ByteArrayOutputStream();
-        int code = Main.run(new String[] {"verify", file.toString(), "--trust", key.toString()},
+        // The export's own record, at least, comes after the log's last checkpoint: that tail is accepted.
+        int code = Main.run(new String[] {"verify", file.toString(), "--trust", key.toString(), "--allow-unsigned-tail"},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
         assertEquals(expectOk ? Main.VERIFIED : Main.NOT_VERIFIED, code, text);

@@ -311,17 +311,23 @@ public final class TestLog {
 
     /** As {@link #verify(List, TrustedKeys, boolean)}, checking time-stamp tokens with {@code stamps} (null: not checked). */
     public static Report verify(List<String> lines, TrustedKeys trusted, TimeStampCheck stamps, boolean partial) {
+        return verify(lines, trusted, stamps, partial, false);
+    }
+
+    /** As {@link #verify(List, TrustedKeys, TimeStampCheck, boolean)}; {@code allowTail}: as --allow-unsigned-tail. */
+    public static Report verify(List<String> lines, TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean allowTail) {
         byte[] bytes = text(lines).getBytes(StandardCharsets.UTF_8);
-        Report fast = verify(bytes, trusted, stamps, partial, true);
-        Report plain = verify(bytes, trusted, stamps, partial, false);
+        Report fast = verify(bytes, trusted, stamps, partial, allowTail, true);
+        Report plain = verify(bytes, trusted, stamps, partial, allowTail, false);
         if (!fast.equals(plain)) {
             throw new AssertionError("the fast and the plain reader disagree:\n" + fast + "\n" + plain);
         }
         return fast;
     }
 
-    private static Report verify(byte[] export, TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean fast) {
-        var v = new LogVerifier(trusted, stamps, partial);
+    private static Report verify(byte[] export, TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean allowTail,
+            boolean fast) {
+        var v = new LogVerifier(trusted, stamps, partial, allowTail);
         try {
             if (fast) {
                 FastExportReader.read(new java.io.ByteArrayInputStream(export), v);

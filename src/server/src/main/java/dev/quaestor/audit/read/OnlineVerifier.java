@@ -37,7 +37,7 @@ public class OnlineVerifier {
      * the size its writer knows it committed (records removed from the end).
      */
     public Report verify() {
-        var v = new LogVerifier(TrustedKeys.of(log.trustedKeys(), List.of()), tsaRoots.check().orElse(null), false);
+        var v = new LogVerifier(TrustedKeys.of(log.trustedKeys(), List.of()), tsaRoots.check().orElse(null), false, true);
         // Read before the check is fixed, so that every record this replica had committed then is within it.
         long live = log.committedHead();
         try {

@@ -30,6 +30,8 @@ final class LogCheck {
 
     final String log;
     private final boolean partial;
+    /** Whether records after the last matched checkpoint are accepted (a warning) rather than a problem. */
+    private final boolean allowTail;
     /** Whether time-stamp tokens were checked (TSA roots were pinned). */
     private final boolean stamped;
     private final List<Problem> problems = new ArrayList<>();
@@ -47,12 +49,16 @@ final class LogCheck {
     private long firstSeq;
     private long firstLine;
     private long lastSeq;
+    private long lastLine;
+    /** The line of the first record after those signed so far. */
+    private long tailLine;
     private long records;
     private long archivedThrough;
 
-    LogCheck(String log, boolean partial, boolean stamped) {
+    LogCheck(String log, boolean partial, boolean allowTail, boolean stamped) {
         this.log = log;
         this.partial = partial;
+        this.allowTail = allowTail;
         this.stamped = stamped;
     }
 
@@ -147,7 +153,11 @@ final class LogCheck {
         if (leaf == null) {
             return;
         }
+        if (seq == roots.signedThrough + 1) {
+            tailLine = line;
+        }
         lastSeq = seq;
+        lastLine = line;
         if (tree != null) {
             nodes.leaf(seq, leaf);
             tree.append(leaf, nodes.sink());
@@ -310,22 +320,47 @@ final class LogCheck {
                     + Plain.n(beyond.first()) + " to " + Plain.n(beyond.last()), "records up to seq " + Plain.n(beyond.last()),
                     "the last record is seq " + Plain.n(lastSeq), Involved.node(beyond.first(), beyond.last(), beyond.line()));
         }
-        if (broken == null) {
-            warnAtEnd(refused);
+        if (broken == null && records > 0) {
+            unsigned(refused);
+            warnAtEnd();
         }
     }
 
-    private void warnAtEnd(boolean refused) {
-        if (tree == null && records > 0 && !roots.isEmpty() && roots.lastSize() > firstSeq - 1) {
-            warnings.add("log " + log + ": its checkpoints could not be checked: the export holds neither the records before seq "
-                    + Plain.n(firstSeq) + " nor their stored nodes");
+    /**
+     * Records no signature covers: a problem if none of the log's is covered or its checkpoints could not be checked;
+     * those after the last matched checkpoint (the tail of a live log's export) a problem unless accepted.
+     */
+    private void unsigned(boolean refused) {
+        long from = Math.max(roots.signedThrough, firstSeq - 1) + 1;
+        String range = "(seq " + Plain.n(from) + " to " + Plain.n(lastSeq) + ")";
+        Involved first = Involved.record(from, from == firstSeq ? firstLine : tailLine);
+        Involved[] lines = from == lastSeq ? new Involved[] {first} : new Involved[] {first, Involved.record(lastSeq, lastLine)};
+        if (tree == null && !roots.isEmpty() && roots.lastSize() > firstSeq - 1) {
+            problems.add(Problem.of(Kind.UNSIGNED_LOG, log, firstSeq, firstLine, "the checkpoints of log " + log + " could not be"
+                    + " checked: the export holds neither the records before seq " + Plain.n(firstSeq) + " nor their stored nodes,"
+                    + " so no signature vouches for its records" + (from > lastSeq ? "" : " " + range), "the records before seq "
+                    + Plain.n(firstSeq) + " or their stored nodes", "neither", lines));
+        } else if (refused || from > lastSeq) {
+            return; // a refused checkpoint is a problem already
+        } else if (from == firstSeq) {
+            problems.add(Problem.of(Kind.UNSIGNED_LOG, log, from, firstLine, "no signed checkpoint covers the records of log " + log
+                    + " " + range + ": they are in order and match their hashes, but nothing signed vouches for them",
+                    "a checkpoint signed by a trusted key that matches the records", "none", lines));
+        } else if (allowTail) {
+            warnings.add("log " + log + ": the last " + Plain.n(lastSeq - from + 1) + " record(s) " + range + " are not yet"
+                    + " covered by a signed checkpoint: they are in order and match their hashes, but nothing signed vouches for"
+                    + " them yet (accepted with --allow-unsigned-tail)");
+        } else {
+            problems.add(Problem.of(Kind.UNSIGNED_TAIL, log, from, lines[0].line(), "the last " + Plain.n(lastSeq - from + 1)
+                    + " record(s) of log " + log + " " + range + " are covered by no signed checkpoint: they are in order and match"
+                    + " their hashes, but nothing signed vouches for them. Export again once the server has signed them (it signs"
+                    + " a checkpoint every quaestor.audit.checkpoint-every records or quaestor.audit.checkpoint-interval), or"
+                    + " accept them with --allow-unsigned-tail", "records signed up to seq " + Plain.n(lastSeq), "signed up to seq "
+                    + Plain.n(roots.signedThrough), lines));
         }
-        if (!refused && records > 0 && lastSeq > roots.signedThrough) {
-            long from = Math.max(roots.signedThrough, firstSeq - 1) + 1;
-            warnings.add("log " + log + ": the last " + Plain.n(lastSeq - from + 1) + " record(s) (seq " + Plain.n(from) + " to "
-                    + Plain.n(lastSeq) + ") are not yet covered by a signed checkpoint: they are in order and match their hashes,"
-                    + " but nothing signed vouches for them yet");
-        }
+    }
+
+    private void warnAtEnd() {
         if (stamped && records > 0 && roots.anchors == 0) {
             warnings.add("log " + log + ": no checkpoint of its records carries a valid time-stamp token: only the log's own"
                     + " signing key vouches for them");

@@ -35,6 +35,7 @@ public final class LogVerifier implements ExportSink {
     private final TrustedKeys trusted;
     private final TimeStampCheck stamps;
     private final boolean partial;
+    private final boolean allowTail;
     private final Map<String, LogCheck> logs = new TreeMap<>();
     private final List<Problem> problems = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
@@ -52,11 +53,14 @@ public final class LogVerifier implements ExportSink {
      *     report says so)
      * @param partial the export may cover only part of each log (a time range): a log may start after seq 1 and end
      *     before its last checkpoint
+     * @param allowTail records after a log's last matched checkpoint (normal in an export of a live log) are a warning,
+     *     not a problem; a log none of whose records a checkpoint covers is a problem all the same
      */
-    public LogVerifier(TrustedKeys trusted, TimeStampCheck stamps, boolean partial) {
+    public LogVerifier(TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean allowTail) {
         this.trusted = trusted;
         this.stamps = stamps;
         this.partial = partial;
+        this.allowTail = allowTail;
     }
 
     @Override
@@ -281,6 +285,6 @@ public final class LogVerifier implements ExportSink {
     }
 
     private LogCheck log(String name) {
-        return logs.computeIfAbsent(name, n -> new LogCheck(n, partial, stamps != null));
+        return logs.computeIfAbsent(name, n -> new LogCheck(n, partial, allowTail, stamps != null));
     }
 }

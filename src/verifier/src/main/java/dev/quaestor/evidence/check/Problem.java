@@ -36,6 +36,10 @@ public record Problem(Kind kind, String log, long seq, long line, String message
         ARCHIVE_UNVOUCHED,
         /** A checkpoint, marker or node after the records it concerns. */
         MISPLACED_LINE,
+        /** No record of the log is covered by a signed checkpoint that matched it, or its checkpoints could not be checked. */
+        UNSIGNED_LOG,
+        /** Records after the log's last matched checkpoint, which no signature covers (unless accepted: --allow-unsigned-tail). */
+        UNSIGNED_TAIL,
         /** A checkpoint that does not count: not signed by a trusted key, a bad signature, another log, damaged. */
         CHECKPOINT_REFUSED,
         /** A checkpoint's time-stamp token that does not vouch for it. */

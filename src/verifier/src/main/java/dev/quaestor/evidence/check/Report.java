@@ -35,4 +35,9 @@ public record Report(List<Summary> logs, List<Problem> problems, List<String> wa
     public long records() {
         return logs.stream().mapToLong(Summary::records).sum();
     }
+
+    /** The records a signed checkpoint covers: all but the logs' unsigned tails. */
+    public long covered() {
+        return logs.stream().mapToLong(s -> s.broken() ? 0 : s.records() - s.unsignedTail()).sum();
+    }
 }

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.StringJoiner;
 
 /**
- * {@code verify --json}: the report as one JSON object, for tools: {@code verified}, {@code records}, each log's
- * summary, each problem with its kind, place, words and evidence ({@code expected}, {@code found}, {@code involved}:
+ * {@code verify --json}: the report as one JSON object, for tools: {@code verified}, {@code records}, how many of them
+ * signed checkpoints cover ({@code covered}; the rest are each log's {@code unsignedTail}), each log's summary, each problem with its kind, place, words and evidence ({@code expected}, {@code found}, {@code involved}:
  * the lines), and the warnings.
  */
 final class ReportJson {
@@ -17,14 +17,15 @@ final class ReportJson {
     }
 
     static String of(Report r) {
-        return object("verified", r.ok(), "records", r.records(), "logs", r.logs(), "problems", r.problems(), "warnings",
+        return object("verified", r.ok(), "records", r.records(), "covered", r.covered(), "logs", r.logs(), "problems", r.problems(), "warnings",
                 r.warnings()) + "\n";
     }
 
     private static String json(Object value) {
         if (value instanceof Report.Summary s) {
             return object("log", s.log(), "records", s.records(), "firstSeq", s.firstSeq(), "lastSeq", s.lastSeq(), "formats",
-                    s.formats(), "checkpoints", s.checkpoints(), "signedThrough", s.signedThrough(), "anchors", s.anchors(),
+                    s.formats(), "checkpoints", s.checkpoints(), "signedThrough", s.signedThrough(),
+                    "unsignedTail", s.unsignedTail(), "anchors", s.anchors(),
                     "anchoredThrough", s.anchoredThrough(), "anchoredAt", s.anchoredAt(), "archivedThrough", s.archivedThrough(),
                     "nodes", s.nodes(), "broken", s.broken());
         }

@@ -12,25 +12,28 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code verify EXPORT --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h] [--partial] [--plain] [--json FILE]}:
- * checks whole logs from an export; prints the report, each problem with its evidence, and with {@code --json} writes
- * it as JSON ({@link ReportJson}; {@code -}: on standard output, instead of the text).
+ * {@code verify EXPORT --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h] [--partial] [--allow-unsigned-tail]
+ * [--plain] [--json FILE]}: checks whole logs from an export; prints the report, each problem with its evidence, and with
+ * {@code --json} writes it as JSON ({@link ReportJson}; {@code -}: on standard output, instead of the text). Records no
+ * signed checkpoint covers are a problem; with {@code --allow-unsigned-tail}, those after a log's last one are accepted,
+ * and the verdict says how many.
  */
 final class VerifyCommand {
 
     static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]"
-            + " [--partial] [--plain] [--json FILE]";
+            + " [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
 
     private VerifyCommand() {
     }
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
-        Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--plain", "--json"));
+        Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--allow-unsigned-tail",
+                "--plain", "--json"));
         args.expect(1, "one export file: " + USAGE);
         TrustedKeys trusted = args.trusted();
         TimeStampCheck stamps = args.stamps();
         String file = args.positional.get(0);
-        var verifier = new LogVerifier(trusted, stamps, args.has("--partial"));
+        var verifier = new LogVerifier(trusted, stamps, args.has("--partial"), args.has("--allow-unsigned-tail"));
         long started = System.nanoTime();
         Args.readExport(file, verifier, args.has("--plain"));
         Report report = verifier.finish();
@@ -44,10 +47,22 @@ final class VerifyCommand {
         }
         print(report, trusted, stamps, out);
         long records = report.records();
-        out.printf("%s: %s records in %d log(s), read in %.2f s%s%n", report.ok() ? "VERIFIED" : "NOT VERIFIED",
-                Plain.n(records), report.logs().size(), seconds, records < 100_000 ? ""
+        out.printf("%s: %s %d log(s), read in %.2f s%s%n", report.ok() ? "VERIFIED" : "NOT VERIFIED", counts(report),
+                report.logs().size(), seconds, records < 100_000 ? ""
                         : " (" + Plain.n(Math.round(records / Math.max(seconds, 1e-9))) + " records/s)");
         return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;
+    }
+
+    /** The records; if a verified log has an unsigned tail (accepted), how many records are covered and how many not. */
+    private static String counts(Report report) {
+        List<Report.Summary> tails = report.logs().stream().filter(s -> s.unsignedTail() > 0).toList();
+        if (!report.ok() || tails.isEmpty()) {
+            return Plain.n(report.records()) + " records in";
+        }
+        return Plain.n(report.covered()) + " records covered by signed checkpoints; " + String.join("; ", tails.stream()
+                .map(s -> Plain.n(s.unsignedTail()) + " later record(s) of log " + s.log() + " (seq " + Plain.n(s.lastSeq()
+                        - s.unsignedTail() + 1) + " to " + Plain.n(s.lastSeq()) + ")").toList())
+                + " are covered by no signature (--allow-unsigned-tail);";
     }
 
     static void print(Report report, TrustedKeys trusted, TimeStampCheck stamps, PrintStream out) {

@@ -259,8 +259,8 @@ public class LogVerifierTest {
         var log = new TestLog(KEY, LOG).appendTo(100, 50); // checkpoints at 50 and 100
         log.appendTo(140, 1000); // records 101..140 are not signed yet; node 113..128 is stored
         var lines = log.export();
-        assertTrue(TestLog.verify(lines, TRUST, false).ok());
-        assertTrue(TestLog.verify(lines, TRUST, false).warnings().get(0).contains("the last 40 record(s) (seq 101 to 140) are not"
+        assertTrue(TestLog.verify(lines, TRUST, null, false, true).ok());
+        assertTrue(TestLog.verify(lines, TRUST, null, false, true).warnings().get(0).contains("the last 40 record(s) (seq 101 to 140) are not"
                 + " yet covered by a signed checkpoint"));
         lines = new ArrayList<>(lines.subList(0, lines.size() - 20)); // records 121 to 140 gone
         Problem p = only(TestLog.verify(lines, TRUST, false));
@@ -349,12 +349,15 @@ public class LogVerifierTest {
         Problem p = only(TestLog.verify(lines, TRUST, false));
         assertTrue(p.message().startsWith("records are missing from log replica-a: seq 65"), p.message());
 
-        // Starting where no stored nodes are, the records are read but the checkpoints cannot be checked.
+        // Starting where no stored nodes are, the records are read but the checkpoints cannot be checked: nothing signed
+        // vouches for the records, whatever the flags.
         var later = new ArrayList<>(archived.subList(0, TestLog.indexOfRecord(archived, 38)));
         later.addAll(archived.subList(TestLog.indexOfRecord(archived, 70), archived.size()));
-        r = TestLog.verify(later, TRUST, true);
-        assertTrue(r.ok(), r.toString());
-        assertTrue(r.warnings().stream().anyMatch(w -> w.contains("its checkpoints could not be checked")), r.warnings().toString());
+        p = only(TestLog.verify(later, TRUST, null, true, true));
+        assertEquals(Problem.Kind.UNSIGNED_LOG, p.kind());
+        assertEquals(70, p.seq());
+        assertTrue(p.message().startsWith("the checkpoints of log replica-a could not be checked: the export holds neither the"
+                + " records before seq 70 nor their stored nodes"), p.message());
     }
 
     @Test
@@ -392,7 +395,67 @@ public class LogVerifierTest {
         assertTrue(p.message().contains("holds a field the format does not define (\"note\")"), p.message());
     }
 
-    static String recordLine(Map<String, String> r) {
+    // ---- what no signature covers ----
+
+    @Test
+    void aMadeUpRecordWithItsHashAndNoCheckpointDoesNotVerify() {
+        var lines = List.of(TestLog.keyLine(KEY), recordLine(TestLog.record("b", 1)));
+        for (boolean partial : new boolean[] {false, true}) {
+            for (boolean allowTail : new boolean[] {false, true}) {
+                Problem p = only(TestLog.verify(lines, TRUST, null, partial, allowTail));
+                assertEquals(Problem.Kind.UNSIGNED_LOG, p.kind());
+                assertEquals(1, p.seq());
+                assertEquals(2, p.line());
+                assertEquals("no signed checkpoint covers the records of log b (seq 1 to 1): they are in order and match their"
+                        + " hashes, but nothing signed vouches for them", p.message());
+            }
+        }
+    }
+
+    @Test
+    void aRecordAppendedToAGenuineExportIsNotVerifiedUnlessTheTailIsAccepted() {
+        var lines = log100().export(); // signed through 100
+        assertTrue(TestLog.verify(lines, TRUST, false).ok());
+        lines.add(recordLine(TestLog.record(LOG, 101)));
+        Problem p = only(TestLog.verify(lines, TRUST, false));
+        assertEquals(Problem.Kind.UNSIGNED_TAIL, p.kind());
+        assertEquals(101, p.seq());
+        assertEquals(lines.size(), p.line());
+        assertTrue(p.message().startsWith("the last 1 record(s) of log replica-a (seq 101 to 101) are covered by no signed"
+                + " checkpoint"), p.message());
+        assertTrue(p.message().endsWith("or accept them with --allow-unsigned-tail"), p.message());
+
+        Report accepted = TestLog.verify(lines, TRUST, null, false, true);
+        assertTrue(accepted.ok(), accepted.toString());
+        assertEquals(1, accepted.logs().get(0).unsignedTail());
+        assertEquals(100, accepted.covered());
+        assertTrue(accepted.warnings().get(0).startsWith("log replica-a: the last 1 record(s) (seq 101 to 101) are not yet"
+                + " covered by a signed checkpoint"), accepted.warnings().toString());
+    }
+
+    @Test
+    void aPartialExportWithoutTheStoredNodesItsCheckpointsNeedDoesNotVerify() {
+        var log = log100(); // checkpoints at 25, 50, 75 and 100
+        var lines = new ArrayList<>(log.export());
+        lines.removeAll(log.nodeLines);
+        lines.subList(TestLog.indexOfRecord(lines, 1), TestLog.indexOfRecord(lines, 61)).clear();
+        for (boolean allowTail : new boolean[] {false, true}) {
+            Report r = TestLog.verify(lines, TRUST, null, true, allowTail);
+            Problem p = only(r);
+            assertEquals(Problem.Kind.UNSIGNED_LOG, p.kind());
+            assertEquals(61, p.seq());
+            assertTrue(p.message().startsWith("the checkpoints of log replica-a could not be checked: the export holds neither the"
+                    + " records before seq 61 nor their stored nodes"), p.message());
+            assertEquals(0, r.covered());
+        }
+        // With the stored nodes of records 1 to 64, the records after them verify.
+        var withNodes = new ArrayList<>(log.export());
+        withNodes.subList(TestLog.indexOfRecord(withNodes, 1), TestLog.indexOfRecord(withNodes, 65)).clear();
+        Report r = TestLog.verify(withNodes, TRUST, true);
+        assertTrue(r.ok(), r.toString());
+    }
+
+    public static String recordLine(Map<String, String> r) {
         var sb = new StringBuilder();
         try {
             new ExportWriter(sb).record(r, Hex.of(RecordFormat.leafHash(r)));

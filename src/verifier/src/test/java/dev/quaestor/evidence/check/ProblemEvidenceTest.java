@@ -189,6 +189,16 @@ class ProblemEvidenceTest {
                 Involved.checkpoint(50, 3));
         assertEquals(4, stamped.logs().get(0).checkpoints(), "the checkpoint still counts for its records");
 
+        // A record with its hash and no checkpoint; a record after the last checkpoint.
+        lines = List.of(TestLog.keyLine(KEY), recordLine(TestLog.record(LOG, 1)));
+        shows(TestLog.verify(lines, TRUST, false), Kind.UNSIGNED_LOG, "a checkpoint signed by a trusted key that matches the"
+                + " records", "none", Involved.record(1, 2));
+        lines = log100().export();
+        lines.add(recordLine(TestLog.record(LOG, 101)));
+        lines.add(recordLine(TestLog.record(LOG, 102)));
+        shows(TestLog.verify(lines, TRUST, false), Kind.UNSIGNED_TAIL, "records signed up to seq 102", "signed up to seq 100",
+                Involved.record(101, lines.size() - 1), Involved.record(102, lines.size()));
+
         // No key trusted.
         shows(TestLog.verify(log100().export(), TrustedKeys.of(), false), Kind.NO_TRUSTED_KEY, "a key given with --trust", "none");
 

@@ -26,7 +26,7 @@ class VerifySpeedTest {
         for (int run = 1; run <= 3; run++) {
             long cpu = os.getProcessCpuTime();
             long started = System.nanoTime();
-            var verifier = new LogVerifier(LogVerifierTest.TRUST, null, false);
+            var verifier = new LogVerifier(LogVerifierTest.TRUST, null, false, false);
             FastExportReader.read(new ByteArrayInputStream(export), verifier);
             Report r = verifier.finish();
             double seconds = (System.nanoTime() - started) / 1e9;

@@ -79,14 +79,32 @@ class MainTest {
 
     @Test
     void verifyPrintsEachLogAndTheFirstProblem() throws Exception {
-        Result ok = main("verify", export.toString(), "--trust", key.toString());
+        // The export ends with four records no checkpoint covers yet: not verified, unless that tail is accepted.
+        Result tail = main("verify", export.toString(), "--trust", key.toString());
+        assertEquals(1, tail.code, tail.out + tail.err);
+        assertTrue(tail.out.contains("Log replica-a: NOT VERIFIED\n  records 1 to 104 (104 read, format version 2 and 3)\n"
+                + "  4 signed checkpoint(s) match the records; signed up to seq 100\n  12 stored node(s) compared with the records\n"
+                + "  PROBLEM: the last 4 record(s) of log replica-a"
+                + " (seq 101 to 104) are covered by no signed checkpoint"), tail.out);
+        assertTrue(tail.out.contains("or accept them with --allow-unsigned-tail\n    expected: records signed up to seq 104\n"
+                + "    found:    signed up to seq 100\n"), tail.out);
+        assertTrue(tail.out.contains("NOT VERIFIED: 104 records in 1 log(s)"), tail.out);
+        Result ok = main("verify", export.toString(), "--trust", key.toString(), "--allow-unsigned-tail");
         assertEquals(0, ok.code, ok.out + ok.err);
-        assertTrue(ok.out.contains("Log replica-a: verified\n  records 1 to 104 (104 read, format version 2 and 3)\n"
-                + "  4 signed checkpoint(s) match the records; signed up to seq 100\n"), ok.out);
+        assertTrue(ok.out.contains("Log replica-a: verified\n  records 1 to 104 (104 read, format version 2 and 3)\n  4 signed checkpoint(s) match the records; signed up to seq 100\n"), ok.out);
         assertTrue(ok.out.contains("WARNING: log replica-a: the last 4 record(s) (seq 101 to 104) are not yet covered by a signed"
                 + " checkpoint"), ok.out);
-        assertTrue(ok.out.contains("VERIFIED: 104 records in 1 log(s)"), ok.out);
-        assertEquals(0, main("verify", export.toString(), "--trust", vkey).code);
+        assertTrue(ok.out.contains("VERIFIED: 100 records covered by signed checkpoints; 4 later record(s) of log replica-a (seq 101"
+                + " to 104) are covered by no signature (--allow-unsigned-tail); 1 log(s)"), ok.out);
+        Result okJson = main("verify", export.toString(), "--trust", key.toString(), "--allow-unsigned-tail", "--json", "-");
+        assertEquals(0, okJson.code);
+        assertTrue(okJson.out.startsWith("{\"verified\":true,\"records\":104,\"covered\":100,\"logs\":[{\"log\":\"replica-a\""),
+                okJson.out);
+        assertTrue(okJson.out.contains("\"signedThrough\":100,\"unsignedTail\":4,"), okJson.out);
+        Result tailJson = main("verify", export.toString(), "--trust", key.toString(), "--json", "-");
+        assertEquals(1, tailJson.code);
+        assertTrue(tailJson.out.contains("\"problems\":[{\"kind\":\"UNSIGNED_TAIL\",\"log\":\"replica-a\",\"seq\":101,"), tailJson.out);
+        assertEquals(0, main("verify", export.toString(), "--trust", vkey, "--allow-unsigned-tail").code);
 
         var lines = Files.readAllLines(export);
         int i = TestLog.indexOfRecord(lines, 60);
@@ -107,7 +125,7 @@ class MainTest {
                 + contentHash + "\n    lines:    record 60 (line " + (i + 1) + ")\n"), broken.out);
         Result json = main("verify", export.toString(), "--trust", key.toString(), "--json", "-");
         assertEquals(1, json.code);
-        assertTrue(json.out.startsWith("{\"verified\":false,\"records\":104,\"logs\":[{\"log\":\"replica-a\",\"records\":104,"),
+        assertTrue(json.out.startsWith("{\"verified\":false,\"records\":104,\"covered\":0,\"logs\":[{\"log\":\"replica-a\",\"records\":104,"),
                 json.out);
         assertTrue(json.out.contains(",\"problems\":[{\"kind\":\"RECORD_CHANGED\",\"log\":\"replica-a\",\"seq\":60,\"line\":"
                 + (i + 1) + ",\"message\":\"record 60 of log replica-a (line " + (i + 1) + ") was changed after it was written: its"
@@ -165,9 +183,37 @@ class MainTest {
     }
 
     @Test
+    void recordsNoSignatureCoversAreNotVerified() throws Exception {
+        // One made-up record with its right hash, and no checkpoint: not verified, whatever the flags.
+        Path forged = Files.writeString(dir.resolve("forged.jsonl"), TestLog.text(List.of(TestLog.keyLine(LogVerifierTest.KEY),
+                LogVerifierTest.recordLine(TestLog.record("b", 1)))));
+        for (String flag : List.of("--partial", "--allow-unsigned-tail")) {
+            Result r = main("verify", forged.toString(), "--trust", key.toString(), flag);
+            assertEquals(1, r.code, r.out);
+            assertTrue(r.out.contains("Log b: NOT VERIFIED\n") && r.out.contains("NOT VERIFIED: 1 records in 1 log(s)"), r.out);
+        }
+        // A genuine export, signed through its last record, with a made-up record appended.
+        var log = new TestLog(LogVerifierTest.KEY, "replica-a").appendTo(100, 25);
+        var lines = log.export();
+        Path genuine = Files.writeString(dir.resolve("genuine.jsonl"), TestLog.text(lines));
+        Result signed = main("verify", genuine.toString(), "--trust", key.toString());
+        assertEquals(0, signed.code, signed.out);
+        assertTrue(signed.out.contains("VERIFIED: 100 records in 1 log(s)"), signed.out);
+        lines.add(LogVerifierTest.recordLine(TestLog.record("replica-a", 101)));
+        Path appended = Files.writeString(dir.resolve("appended.jsonl"), TestLog.text(lines));
+        Result tail = main("verify", appended.toString(), "--trust", key.toString());
+        assertEquals(1, tail.code, tail.out);
+        assertTrue(tail.out.contains("NOT VERIFIED: 101 records in 1 log(s)"), tail.out);
+        Result accepted = main("verify", appended.toString(), "--trust", key.toString(), "--allow-unsigned-tail");
+        assertEquals(0, accepted.code, accepted.out);
+        assertTrue(accepted.out.contains("VERIFIED: 100 records covered by signed checkpoints; 1 later record(s) of log replica-a"
+                + " (seq 101 to 101) are covered by no signature (--allow-unsigned-tail); 1 log(s), read in"), accepted.out);
+    }
+
+    @Test
     void aRecordAfterAnArchivedPrefixIsProvedFromTheStoredNodes() {
         String archived = path("archived.jsonl");
-        assertEquals(0, main("verify", archived, "--trust", key.toString()).code);
+        assertEquals(0, main("verify", archived, "--trust", key.toString(), "--allow-unsigned-tail").code);
         for (String seq : List.of("38", "40", "64", "99")) {
             Result proved = main("prove", archived, "replica-a/" + seq, "--out", path(seq + ".tlog-proof"));
             assertEquals(0, proved.code, proved.out + proved.err);
