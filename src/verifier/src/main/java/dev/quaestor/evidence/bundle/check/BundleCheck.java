@@ -53,7 +53,7 @@ import java.util.TreeSet;
  * roots pinned, vouches for it;</li>
  * <li>each checkpoint of a log is consistent with the log's latest one in the bundle;</li>
  * <li>each policy revision the records name is there (unless the manifest says the server had not kept it), and its
- * files hash to it;</li>
+ * files, none holding a NUL byte in its name or text, hash to it;</li>
  * <li>there is no file the format does not call for, and the README says what the manifest and the files say.</li>
  * </ol>
  * Every problem is named with its file and, where it is known, the line or byte.
@@ -416,9 +416,15 @@ public final class BundleCheck {
                     readable = false;
                     continue;
                 }
+                if (file.indexOf(0) >= 0 || text.indexOf(0) >= 0) {
+                    report.problem(f.getKey(), "", "a NUL byte in its " + (file.indexOf(0) >= 0 ? "name" : "text") + ": the revision"
+                            + " hash separates files by NUL, so a policy file never holds one");
+                    readable = false;
+                    continue;
+                }
                 set.add(new AbstractMap.SimpleImmutableEntry<>(file, text));
             }
-            if (set.isEmpty()) {
+            if (set.isEmpty() && readable) {
                 if (notKept.contains(revision)) {
                     report.warnings.add("policy revision " + revision + ", which records name, is not in the bundle: the server had not"
                             + " kept its files");

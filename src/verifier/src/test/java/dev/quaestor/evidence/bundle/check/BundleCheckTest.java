@@ -92,6 +92,31 @@ class BundleCheckTest {
                 revision -> revision.equals(REVISION) ? POLICY : null);
     }
 
+    /**
+     * A bundle of a small log of 20 records, each naming {@code revision}, not time-stamped: the records whose request
+     * {@code chosen} takes, selected as {@code selection}, with {@code policy} as the files of every revision.
+     */
+    static byte[] small(String revision, Map<String, String> policy, java.util.function.Predicate<String> chosen, String selection)
+            throws Exception {
+        var log = new TestLog(KEY, LOG);
+        while (log.tree.size() < 20) {
+            var r = TestLog.record(LOG, log.tree.size() + 1);
+            r.put("revision", revision);
+            log.append(r);
+        }
+        log.checkpointAt(SIGNED);
+        var source = new ProofSource(r -> chosen.test(r.fields().get("request")), Map.of());
+        dev.quaestor.evidence.ExportReader.read(new ByteArrayInputStream(TestLog.text(log.export()).getBytes(StandardCharsets.UTF_8)), source);
+        ProofSource.Log l = source.logs().get(LOG);
+        var proven = new ArrayList<BundleWriter.ProvenRecord>();
+        for (var found : source.found()) {
+            var proof = Prover.prove(l, found, TrustedKeys.of(KEY.vkey()));
+            proven.add(new BundleWriter.ProvenRecord(RecordFormat.parse(found.canonical()), Hex.of(TreeHash.leaf(found.canonical())), proof));
+        }
+        return BundleWriter.write(new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", null, selection),
+                proven, (logId, from, to) -> { throw new AssertionError("one checkpoint"); }, r -> policy);
+    }
+
     static BundleReport check(byte[] zip) {
         return BundleCheck.check(zip, TrustedKeys.of(KEY.vkey()), pinned);
     }
@@ -212,6 +237,21 @@ class BundleCheckTest {
             assertTrue(gone.problems().stream().anyMatch(p -> p.file().equals(name) || p.file().startsWith("policy/") && name.startsWith("policy/")),
                     name + ": " + gone.problems());
         }
+    }
+
+    @Test
+    void aPolicyFileHoldingANulByteIsRefusedSoNoTwoFileSetsShareARevision() throws Exception {
+        var real = Map.of("allow.yaml", "rules: [allow-analysts]\n", "deny.yaml", "rules: [deny-secret]\n");
+        var forged = Map.of("allow.yaml", "rules: [allow-analysts]\n\0deny.yaml\0rules: [deny-secret]\n");
+        String revision = PolicyRevision.of(real.entrySet());
+        assertEquals(revision, PolicyRevision.of(forged.entrySet()), "the two sets share a revision");
+        assertTrue(check(small(revision, real, "req-3"::equals, "requests req-3")).ok());
+
+        BundleReport r = check(small(revision, forged, "req-3"::equals, "requests req-3"));
+        assertFalse(r.ok());
+        assertEquals(List.of(new BundleReport.Problem("policy/" + revision + "/allow.yaml", "", "a NUL byte in its text: the revision hash"
+                + " separates files by NUL, so a policy file never holds one")), r.problems());
+        assertTrue(r.policies().isEmpty(), r.policies().toString());
     }
 
     @Test
