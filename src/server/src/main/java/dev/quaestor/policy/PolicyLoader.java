@@ -93,7 +93,16 @@ public final class PolicyLoader {
         var tests = new ArrayList<PolicyTestCase>();
         var guards = new ArrayList<Guard>();
         for (var f : files) {
-            readFile(f.getKey(), f.getValue(), errors, new Declared(rules, limits, tests, guards));
+            String name = f.getKey();
+            String text = f.getValue();
+            if (name.indexOf(0) >= 0) {
+                errors.add(new PolicyError(name.replace("\0", "\\0"), 0, "a NUL byte in the file name: a policy file's name holds none"));
+            } else if (text.indexOf(0) >= 0) {
+                int line = (int) text.substring(0, text.indexOf(0)).chars().filter(c -> c == '\n').count() + 1;
+                errors.add(new PolicyError(name, line, "a NUL byte: a policy file holds none"));
+            } else {
+                readFile(name, text, errors, new Declared(rules, limits, tests, guards));
+            }
         }
         checkUnique(rules.stream().map(r -> Map.entry(r.id(), r.origin())).toList(), "rule", errors);
         checkUnique(limits.stream().map(l -> Map.entry(l.id(), l.origin())).toList(), "limit", errors);
@@ -413,7 +422,11 @@ public final class PolicyLoader {
         }
     }
 
-    /** SHA-256 over the sorted file names and their exact bytes: any edit, comments included, is a new revision. */
+    /**
+     * SHA-256 over the sorted file names and their exact bytes, each name and text followed by a NUL: any edit,
+     * comments included, is a new revision. The NULs separate the files only because {@link #parse} refuses a file
+     * whose name or text holds one.
+     */
     static String revision(List<Map.Entry<String, String>> files) {
         try {
             var md = MessageDigest.getInstance("SHA-256");

@@ -172,7 +172,10 @@ class EvidenceBundleTest {
         String root = TestTsa.server().root().toString();
         Run ok = verifier("bundle", "check", file.toString(), "--trust", vkey.toString(), "--tsa-ca", root);
         assertEquals(Main.VERIFIED, ok.code, ok.out);
-        assertTrue(ok.out.contains("VERIFIED: every file of the bundle is as made, and 6 record(s) are proven in their logs"), ok.out);
+        assertTrue(ok.out.contains("VERIFIED: 6 record(s), each proven in its log by its proof, at a checkpoint signed by a trusted key"), ok.out);
+        assertTrue(ok.out.startsWith("Evidence bundle, SHA-256 " + sha + "\n"), ok.out);
+        assertTrue(ok.out.contains("request " + made + ", method audit/bundle/made. If this is the bundle the server made, that record's"
+                + " sha256 is " + sha + ","), ok.out);
         assertTrue(ok.out.contains("time-stamped: "), ok.out);
 
         // Each token, with OpenSSL: the .tsr as the TSA's reply, over the checkpoint's first four lines (the README's command).

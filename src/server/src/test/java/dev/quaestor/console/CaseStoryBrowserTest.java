@@ -180,7 +180,7 @@ class CaseStoryBrowserTest {
         int code = Main.run(new String[] {"bundle", "check", zip.toString(), "--trust", vkey.toString()}, print, print);
         String report = out.toString(StandardCharsets.UTF_8);
         assertEquals(Main.VERIFIED, code, report);
-        assertTrue(report.contains("2 record(s) are proven"), report);
+        assertTrue(report.contains("VERIFIED: 2 record(s), each proven in its log"), report);
 
         // On record: each change by who made it, the refused release by the one who asked, the release by the second.
         assertEquals(1, AuditRow.list("method = 'audit/cases/hold/ask-release' AND subject = 'auditor' AND decision = 'ALLOW' "

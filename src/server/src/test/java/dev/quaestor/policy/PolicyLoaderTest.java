@@ -165,6 +165,18 @@ class PolicyLoaderTest {
     }
 
     @Test
+    void aNulByteInAFileOrItsNameIsRefusedSoNoTwoFileSetsShareARevision() {
+        String allow = HEAD + "rules:\n  - {id: allow-analysts, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [analyst]}}\n";
+        String deny = HEAD + "rules:\n  - {id: deny-secret, effect: deny, actions: [read], resources: [\"file:///secret/**\"], subjects: {roles: [\"*\"]}}\n";
+        assertEquals(PolicyLoader.revision(List.of(Map.entry("allow.yaml", allow), Map.entry("deny.yaml", deny))),
+                PolicyLoader.revision(List.of(Map.entry("allow.yaml", allow + "\0deny.yaml\0" + deny))));
+        assertEquals(List.of(new PolicyError("a\\0.yaml", 0, "a NUL byte in the file name: a policy file's name holds none")),
+                errors("a\0.yaml", allow));
+        assertEquals(List.of(new PolicyError("allow.yaml", 5, "a NUL byte: a policy file holds none")),
+                errors("allow.yaml", allow + "\0deny.yaml\0" + deny));
+    }
+
+    @Test
     void revisionChangesWithAnyEdit() {
         String a = HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n";
         assertEquals(parse("a.yaml", a).revision(), parse("a.yaml", a).revision());

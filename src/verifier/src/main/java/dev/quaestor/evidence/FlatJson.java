@@ -227,7 +227,8 @@ public final class FlatJson {
         }
         int v = 0;
         for (int i = 0; i < 4; i++) {
-            int d = Character.digit(s.charAt(at + i), 16);
+            char c = s.charAt(at + i);
+            int d = c < 0x80 ? Character.digit(c, 16) : -1; // 0-9, a-f, A-F: not other scripts' digits
             if (d < 0) {
                 throw fail("\\u must be followed by four hex digits");
             }

@@ -66,6 +66,16 @@ public class FlatJsonTest {
     }
 
     @Test
+    void aUnicodeEscapeHasFourAsciiHexDigits() {
+        assertEquals(Map.of("a", "alice"), FlatJson.read("{\"a\":\"\\u0061lice\"}", 1));
+        for (String digits : new String[] {"\u0660\u0660\u0666\u0661", "\uff10\uff10\uff16\uff11", "00\u0666\u0661"}) {
+            String s = "{\"a\":\"\\u" + digits + "lice\"}";
+            var e = assertThrows(FlatJson.Malformed.class, () -> FlatJson.read(s, 1), s);
+            assertTrue(e.getMessage().contains("\\u must be followed by four hex digits"), e.getMessage());
+        }
+    }
+
+    @Test
     void nullIsAnAbsentNameOnlyWhenAskedFor() {
         assertEquals(Map.of("b", "x"), FlatJson.readAllowingNull("{\"a\":null,\"b\":\"x\"}", 1));
         assertThrows(FlatJson.Malformed.class, () -> FlatJson.readAllowingNull("{\"a\":null,\"a\":\"x\"}", 1));

@@ -47,6 +47,15 @@ public final class BundleReadme {
         t.append("The making of this bundle is on record in the audit log, request id ").append(m.request())
                 .append(", with the SHA-256 of this ZIP file.\n\n");
 
+        t.append("What checking it proves, and what it does not\n");
+        t.append("---------------------------------------------\n");
+        t.append("Proven, with the log's verifier key and the TSA's root: each record is in its log, by its proof, at a\n");
+        t.append("checkpoint the log's key signed; when the TSA saw each time-stamped checkpoint; that the log only grew\n");
+        t.append("between the checkpoints; and that the policy files hash to the revisions the records name.\n");
+        t.append("Only its maker's word, in manifest.json, which is not signed: who made it, when, for which case, what\n");
+        t.append("was selected, and that it holds every record of each selected request. The record of its making in\n");
+        t.append("the log confirms them (step 3 below).\n\n");
+
         t.append("What is in it (the format: docs/audit-format.md, section 7)\n");
         t.append("----------------------------------------------------------\n");
         t.append("records.jsonl                    the selected records only, one per line, in the audit export format\n");
@@ -88,9 +97,11 @@ public final class BundleReadme {
         }
         t.append("   The checkpoints are C2SP signed notes and the proofs C2SP tlog-proofs: transparency-log tools read\n");
         t.append("   them (Go's golang.org/x/mod/sumdb/note checks a checkpoint's signature with audit.vkey).\n\n");
-        t.append("3. That this is the bundle that was made: sha256sum BUNDLE.zip, and compare it with the sha256 of the\n");
-        t.append("   record of request ").append(m.request()).append(" (ask for its proof: GET /audit/proof?requestId=")
-                .append(m.request()).append(").\n");
+        t.append("3. That this is the bundle that was made, and what was selected: sha256sum BUNDLE.zip, and compare it\n");
+        t.append("   with the sha256 of the record of request ").append(m.request()).append(" with method audit/bundle/made,\n");
+        t.append("   whose detail names what was selected. Find that record with the log's verifier, in a verified export\n");
+        t.append("   of the log, or in its proof (GET /audit/proof?requestId=").append(m.request()).append("):\n\n");
+        t.append("   java -jar quaestor-verify.jar check PROOF --trust audit.vkey\n");
         return t.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * A policy revision (docs/policies.md): SHA-256 over the set's files sorted by name, each as its name, a zero byte,
  * its text (UTF-8) and a zero byte, in hex. Any edit, comments included, is a new revision; so a policy set in a
- * bundle can be checked against the revision the records name.
+ * bundle can be checked against the revision the records name. The zero bytes separate the files only because no
+ * name or text holds one: the server refuses a policy file that does, and so does the bundle check.
  */
 public final class PolicyRevision {
 

@@ -10,8 +10,9 @@ import java.util.Set;
 
 /**
  * {@code bundle check FILE --trust KEY.pub [--tsa-ca TSA-ROOT.pem]}: checks an evidence bundle offline and prints a
- * plain report: what the bundle says it is, each record and what vouches for it, the checkpoints and their
- * time-stamps, the consistency proofs, the policy revisions, and every problem with its file and position.
+ * plain report: the ZIP's SHA-256, what the bundle says it is, each record and what vouches for it, the checkpoints
+ * and their time-stamps, the consistency proofs, the policy revisions, and every problem with its file and position;
+ * if none, what the bundle proves, what is only its maker's word, and how the log confirms that.
  */
 final class BundleCommand {
 
@@ -37,8 +38,9 @@ final class BundleCommand {
 
     private static void print(BundleReport report, PrintStream out) {
         Manifest m = report.manifest();
+        out.println("Evidence bundle, SHA-256 " + report.sha256());
         if (m != null) {
-            out.println("Evidence bundle made by " + RecordWords.visible(m.madeBy()) + " at " + m.made() + " (UTC), "
+            out.println("  made by " + RecordWords.visible(m.madeBy()) + " at " + m.made() + " (UTC), "
                     + (m.forCase() == null ? "not for a case" : "for case " + RecordWords.visible(m.forCase())));
             out.println("  selected: " + RecordWords.visible(m.selection()));
             out.println("  its making is on record as request " + RecordWords.visible(m.request()));
@@ -58,14 +60,26 @@ final class BundleCommand {
         for (String w : report.warnings()) {
             out.println("WARNING: " + w);
         }
-        if (report.ok()) {
-            out.println("VERIFIED: every file of the bundle is as made, and " + Plain.n(report.records().size())
-                    + " record(s) are proven in their logs");
-        } else {
+        if (!report.ok()) {
             out.println("NOT VERIFIED: " + Plain.n(report.problems().size()) + " problem(s)");
             for (var p : report.problems()) {
                 out.println("  " + RecordWords.visible(p.toString()));
             }
+            return;
+        }
+        out.println("VERIFIED: " + Plain.n(report.records().size()) + " record(s), each proven in its log by its proof, at a checkpoint"
+                + " signed by a trusted key");
+        out.println("  the checkpoints: each signed by a trusted key, with its time-stamp as said under Checkpoints");
+        out.println("  the policy files: each revision's files hash to the revision the records name");
+        out.println("  the files: each is the one the manifest lists, and there is no other");
+        out.println("Only its maker's word (the manifest is not signed): who made it, when, for which case, what was selected, and"
+                + " that it holds every record of each selected request.");
+        if (m != null) {
+            String request = RecordWords.visible(m.request());
+            out.println("To confirm them, find the record of its making in the log: request " + request + ", method audit/bundle/made."
+                    + " If this is the bundle the server made, that record's sha256 is " + report.sha256() + ", and its detail names"
+                    + " what was selected. The log's verifier finds it: in a verified export of the log, or in its proof"
+                    + " (GET /audit/proof?requestId=" + request + ", then: check PROOF --trust KEY.pub).");
         }
     }
 

@@ -33,11 +33,22 @@ final class RecordWords {
         }
     }
 
-    /** Control characters shown as escapes, so that a value cannot fake lines of the output. */
+    /**
+     * Control characters shown as escapes, so that a value cannot fake lines of the output; and format characters
+     * (such as U+202E, U+2066 to U+2069, which reorder text on a terminal), so that it cannot reorder them.
+     */
     static String visible(String s) {
         var sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            int cp = s.codePointAt(i);
+            if (Character.getType(cp) == Character.FORMAT) {
+                for (char half : Character.toChars(cp)) {
+                    sb.append(String.format("\\u%04x", (int) half));
+                }
+                i += Character.charCount(cp) - 1;
+                continue;
+            }
             switch (c) {
                 case '\n' -> sb.append("\\n");
                 case '\r' -> sb.append("\\r");

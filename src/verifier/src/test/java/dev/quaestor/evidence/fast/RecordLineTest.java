@@ -124,6 +124,21 @@ class RecordLineTest {
     }
 
     @Test
+    void aUnicodeEscapeOfOtherScriptsDigitsIsRefusedOnBothPaths() throws Exception {
+        String good = line(TestLog.record("a", 1));
+        assertNotNull(fast(good.replace("\"alice\"", "\"\\u0061lice\"")));
+        for (String digits : new String[] {"\u0660\u0660\u0666\u0661", "\uff10\uff10\uff16\uff11"}) {
+            String line = good.replace("\"alice\"", "\"\\u" + digits + "lice\"");
+            assertNull(fast(line), line);
+            assertThrows(FlatJson.Malformed.class, () -> general(line), line);
+            var e = assertThrows(ExportReader.Unreadable.class, () -> FastExportReader.read(new java.io.ByteArrayInputStream(
+                    (line + "\n").getBytes(StandardCharsets.UTF_8)), new ExportSink() {
+                    }, 0), line);
+            assertTrue(e.getMessage().contains("\\u must be followed by four hex digits"), e.getMessage());
+        }
+    }
+
+    @Test
     void nodeLinesReadFastAgreeWithTheGeneralPath() throws Exception {
         var log = new TestLog(LogVerifierTest.KEY, "replica-a").appendTo(300, 1000);
         for (String line : log.nodeLines) {

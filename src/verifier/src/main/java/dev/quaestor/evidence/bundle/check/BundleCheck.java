@@ -53,9 +53,12 @@ import java.util.TreeSet;
  * roots pinned, vouches for it;</li>
  * <li>each checkpoint of a log is consistent with the log's latest one in the bundle;</li>
  * <li>each policy revision the records name is there (unless the manifest says the server had not kept it), and its
- * files hash to it;</li>
- * <li>there is no file the format does not call for, and the README says what the manifest and the files say.</li>
+ * files, none holding a NUL byte in its name or text, hash to it;</li>
+ * <li>there is no file the format does not call for, and the README says what the manifest and the files say;</li>
+ * <li>a bundle of listed requests holds records of those requests only, and of each of them.</li>
  * </ol>
+ * The manifest is not signed: who made the bundle, when, for which case and from which selection is its maker's word,
+ * which the record of its making in the log (with the ZIP's SHA-256, {@link BundleReport#sha256()}) confirms.
  * Every problem is named with its file and, where it is known, the line or byte.
  */
 public final class BundleCheck {
@@ -79,6 +82,7 @@ public final class BundleCheck {
     }
 
     private void run(byte[] zip) {
+        report.sha256 = Hex.of(TreeHash.sha256(zip));
         BundleZip.Opened opened;
         try {
             opened = BundleZip.open(zip);
@@ -97,7 +101,7 @@ public final class BundleCheck {
         var latest = new TreeMap<String, Long>();
         var sizes = new TreeMap<String, TreeSet<Long>>();
         var revisions = new TreeSet<String>();
-        var requests = new HashSet<String>();
+        var requests = new TreeSet<String>(java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()));
         for (CanonicalRecord r : records) {
             requests.add(r.fields().get("request"));
             if (r.fields().get("revision") != null) {
@@ -139,6 +143,7 @@ public final class BundleCheck {
                         + Plain.n(manifest.requests()) + " request(s), but records.jsonl holds " + Plain.n(records.size()) + " of "
                         + Plain.n(requests.size()));
             }
+            selected(manifest, requests);
             readme(manifest);
         }
         if (stamps == null && files.keySet().stream().anyMatch(n -> n.endsWith(".tsr"))) {
@@ -416,9 +421,15 @@ public final class BundleCheck {
                     readable = false;
                     continue;
                 }
+                if (file.indexOf(0) >= 0 || text.indexOf(0) >= 0) {
+                    report.problem(f.getKey(), "", "a NUL byte in its " + (file.indexOf(0) >= 0 ? "name" : "text") + ": the revision"
+                            + " hash separates files by NUL, so a policy file never holds one");
+                    readable = false;
+                    continue;
+                }
                 set.add(new AbstractMap.SimpleImmutableEntry<>(file, text));
             }
-            if (set.isEmpty()) {
+            if (set.isEmpty() && readable) {
                 if (notKept.contains(revision)) {
                     report.warnings.add("policy revision " + revision + ", which records name, is not in the bundle: the server had not"
                             + " kept its files");
@@ -444,6 +455,30 @@ public final class BundleCheck {
         for (String r : notKept) {
             if (!revisions.contains(r)) {
                 report.problem(BundleNames.MANIFEST, "", "it names revision " + r + " as not kept, but no record names it");
+            }
+        }
+    }
+
+    /**
+     * A bundle of listed requests (the selection {@code requests ID, ID}, as the server writes it) holds records of
+     * those requests, and of each of them; which requests a search found only the log can say.
+     */
+    private void selected(Manifest m, Set<String> requests) {
+        String s = m.selection();
+        String forCase = m.forCase() == null ? "" : " (case " + m.forCase() + ")";
+        if (!s.startsWith("requests ") || !s.endsWith(forCase)) {
+            return;
+        }
+        String ids = s.substring("requests ".length(), s.length() - forCase.length());
+        var listed = new java.util.LinkedHashSet<>(Arrays.asList(ids.split(", ", -1)));
+        for (String r : requests) {
+            if (!listed.contains(r)) {
+                report.problem(BundleNames.RECORDS, "", "it holds records of request " + r + ", which the selection does not name");
+            }
+        }
+        for (String r : listed) {
+            if (!requests.contains(r)) {
+                report.problem(BundleNames.RECORDS, "", "it holds no record of request " + r + ", which the selection names");
             }
         }
     }

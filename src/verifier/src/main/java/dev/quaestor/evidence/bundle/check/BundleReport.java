@@ -25,6 +25,7 @@ public final class BundleReport {
     }
 
     Manifest manifest;
+    String sha256;
     final List<Proven> records = new ArrayList<>();
     final List<String> checkpoints = new ArrayList<>();
     final List<String> consistency = new ArrayList<>();
@@ -38,6 +39,11 @@ public final class BundleReport {
 
     public boolean ok() {
         return problems.isEmpty();
+    }
+
+    /** The SHA-256 of the ZIP file, hex: the record of the bundle's making in the log holds the same. */
+    public String sha256() {
+        return sha256;
     }
 
     public Manifest manifest() {

@@ -92,6 +92,31 @@ class BundleCheckTest {
                 revision -> revision.equals(REVISION) ? POLICY : null);
     }
 
+    /**
+     * A bundle of a small log of 20 records, each naming {@code revision}, not time-stamped: the records whose request
+     * {@code chosen} takes, selected as {@code selection}, with {@code policy} as the files of every revision.
+     */
+    static byte[] small(String revision, Map<String, String> policy, java.util.function.Predicate<String> chosen, String selection)
+            throws Exception {
+        var log = new TestLog(KEY, LOG);
+        while (log.tree.size() < 20) {
+            var r = TestLog.record(LOG, log.tree.size() + 1);
+            r.put("revision", revision);
+            log.append(r);
+        }
+        log.checkpointAt(SIGNED);
+        var source = new ProofSource(r -> chosen.test(r.fields().get("request")), Map.of());
+        dev.quaestor.evidence.ExportReader.read(new ByteArrayInputStream(TestLog.text(log.export()).getBytes(StandardCharsets.UTF_8)), source);
+        ProofSource.Log l = source.logs().get(LOG);
+        var proven = new ArrayList<BundleWriter.ProvenRecord>();
+        for (var found : source.found()) {
+            var proof = Prover.prove(l, found, TrustedKeys.of(KEY.vkey()));
+            proven.add(new BundleWriter.ProvenRecord(RecordFormat.parse(found.canonical()), Hex.of(TreeHash.leaf(found.canonical())), proof));
+        }
+        return BundleWriter.write(new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", null, selection),
+                proven, (logId, from, to) -> { throw new AssertionError("one checkpoint"); }, r -> policy);
+    }
+
     static BundleReport check(byte[] zip) {
         return BundleCheck.check(zip, TrustedKeys.of(KEY.vkey()), pinned);
     }
@@ -124,8 +149,22 @@ class BundleCheckTest {
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         String printed = out.toString(StandardCharsets.UTF_8);
         assertEquals(Main.VERIFIED, code, printed);
-        assertTrue(printed.contains("Evidence bundle made by carol at 2026-11-29T10:00:00Z (UTC), for case CASE-7"), printed);
-        assertTrue(printed.contains("VERIFIED: every file of the bundle is as made, and 6 record(s) are proven in their logs"), printed);
+        String sha = Hex.of(TreeHash.sha256(bundle));
+        assertEquals(sha, r.sha256());
+        assertTrue(printed.startsWith("Evidence bundle, SHA-256 " + sha + "\n  made by carol at 2026-11-29T10:00:00Z (UTC), for case CASE-7\n"
+                + "  selected: requests req-5, req-700, req-1400\n"), printed);
+        assertTrue(printed.endsWith("""
+                VERIFIED: 6 record(s), each proven in its log by its proof, at a checkpoint signed by a trusted key
+                  the checkpoints: each signed by a trusted key, with its time-stamp as said under Checkpoints
+                  the policy files: each revision's files hash to the revision the records name
+                  the files: each is the one the manifest lists, and there is no other
+                Only its maker's word (the manifest is not signed): who made it, when, for which case, what was selected, and that it\
+                 holds every record of each selected request.
+                To confirm them, find the record of its making in the log: request req-bundle, method audit/bundle/made. If this is\
+                 the bundle the server made, that record's sha256 is %s, and its detail names what was selected. The log's verifier\
+                 finds it: in a verified export of the log, or in its proof (GET /audit/proof?requestId=req-bundle, then: check PROOF\
+                 --trust KEY.pub).
+                """.formatted(sha)), printed);
     }
 
     @Test
@@ -212,6 +251,57 @@ class BundleCheckTest {
             assertTrue(gone.problems().stream().anyMatch(p -> p.file().equals(name) || p.file().startsWith("policy/") && name.startsWith("policy/")),
                     name + ": " + gone.problems());
         }
+    }
+
+    @Test
+    void aPolicyFileHoldingANulByteIsRefusedSoNoTwoFileSetsShareARevision() throws Exception {
+        var real = Map.of("allow.yaml", "rules: [allow-analysts]\n", "deny.yaml", "rules: [deny-secret]\n");
+        var forged = Map.of("allow.yaml", "rules: [allow-analysts]\n\0deny.yaml\0rules: [deny-secret]\n");
+        String revision = PolicyRevision.of(real.entrySet());
+        assertEquals(revision, PolicyRevision.of(forged.entrySet()), "the two sets share a revision");
+        assertTrue(check(small(revision, real, "req-3"::equals, "requests req-3")).ok());
+
+        BundleReport r = check(small(revision, forged, "req-3"::equals, "requests req-3"));
+        assertFalse(r.ok());
+        assertEquals(List.of(new BundleReport.Problem("policy/" + revision + "/allow.yaml", "", "a NUL byte in its text: the revision hash"
+                + " separates files by NUL, so a policy file never holds one")), r.problems());
+        assertTrue(r.policies().isEmpty(), r.policies().toString());
+    }
+
+    @Test
+    void aBundleOfListedRequestsHoldsRecordsOfThoseAndOfEach() throws Exception {
+        assertTrue(check(small(REVISION, POLICY, Set.of("req-3", "req-7")::contains, "requests req-3, req-7")).ok());
+        // Every record of req-7 left out, the manifest and README made again: the selection still names it.
+        BundleReport left = check(small(REVISION, POLICY, "req-3"::equals, "requests req-3, req-7"));
+        assertEquals(List.of(new BundleReport.Problem("records.jsonl", "", "it holds no record of request req-7, which the selection"
+                + " names")), left.problems());
+        BundleReport slipped = check(small(REVISION, POLICY, Set.of("req-3", "req-4")::contains, "requests req-3"));
+        assertEquals(List.of(new BundleReport.Problem("records.jsonl", "", "it holds records of request req-4, which the selection does"
+                + " not name")), slipped.problems());
+        // Which requests a search found only the log can say.
+        assertTrue(check(small(REVISION, POLICY, "req-3"::equals, "the requests of the search subject=alice")).ok());
+    }
+
+    @Test
+    void aBundleWhoseManifestIsRewrittenStillChecksSoTheReportSaysWhatOnlyItsMakerSays() throws Exception {
+        // The selection rewritten with the records left out: the bundle proves its records, not its maker's word.
+        byte[] zip = small(REVISION, POLICY, "req-3"::equals, "requests req-3");
+        Path file = Files.write(dir.resolve("rewritten.zip"), zip);
+        Path vkey = Files.writeString(dir.resolve("rewritten.vkey"), KEY.vkey().toString());
+        var out = new ByteArrayOutputStream();
+        int code = Main.run(new String[] {"bundle", "check", file.toString(), "--trust", vkey.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(Main.VERIFIED, code, printed);
+        String sha = Hex.of(TreeHash.sha256(zip));
+        assertTrue(printed.startsWith("Evidence bundle, SHA-256 " + sha + "\n"), printed);
+        assertTrue(printed.contains("Only its maker's word (the manifest is not signed): who made it, when, for which case, what was"
+                + " selected, and that it holds every record of each selected request."), printed);
+        assertTrue(printed.contains("that record's sha256 is " + sha), printed);
+        String readme = new String(files(zip).get("README.txt"), StandardCharsets.UTF_8);
+        assertTrue(readme.contains("Only its maker's word, in manifest.json, which is not signed: who made it, when, for which case,"
+                + " what\nwas selected, and that it holds every record of each selected request."), readme);
+        assertTrue(readme.contains("with the sha256 of the record of request req-bundle with method audit/bundle/made"), readme);
     }
 
     @Test
