@@ -173,7 +173,10 @@ class AnchoringTest {
             Files.writeString(archive, lines);
         }
         assertTrue(Files.readString(archive).contains("\\n\u2014 rfc3161-timestamp "), "checkpoint notes in the archive carry tokens");
-        Run archived = verifier("verify", archive.toString(), "--trust", vkey().toString(), "--tsa-ca", root.toString());
+        // Taken while the log is live (this month up to now), not at a month's end: it may end with records no
+        // checkpoint covers yet, as an export does.
+        Run archived = verifier("verify", archive.toString(), "--trust", vkey().toString(), "--tsa-ca", root.toString(),
+                "--allow-unsigned-tail");
         assertEquals(Main.VERIFIED, archived.code, archived.out);
         assertTrue(Pattern.compile("Log " + Pattern.quote(log) + ": verified\\n(?:  .*\\n)*?  [1-9]\\d* of them time-stamped")
                 .matcher(archived.out).find(), archived.out);

@@ -177,9 +177,10 @@ public class AuditLog implements LiveLog, RecordQueue {
 
     /**
      * Signs a checkpoint over every record committed so far now rather than at the next interval, and waits for it
-     * (at most the commit timeout); false if it could not be stored in that time. Tests use it instead of waiting
-     * out the interval.
+     * (at most the commit timeout); false if it could not be stored in that time. The online check asks for one first;
+     * tests use it instead of waiting out the interval.
      */
+    @Override
     public boolean signCheckpointNow() {
         try {
             writer.signNow().get(signWait, java.util.concurrent.TimeUnit.MILLISECONDS);

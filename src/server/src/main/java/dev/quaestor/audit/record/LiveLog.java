@@ -25,4 +25,7 @@ public interface LiveLog {
 
     /** The sequence number of the last record this replica committed. */
     long committedHead();
+
+    /** Signs a checkpoint over every record committed so far, now, and waits for it; false if it could not be stored. */
+    boolean signCheckpointNow();
 }
