@@ -177,6 +177,8 @@ public final class BundleCheck {
             byte[] content = files.get(e.name());
             if (content == null) {
                 report.problem(e.name(), "", "missing: the manifest lists it (" + Plain.n(e.bytes()) + " bytes), the bundle does not hold it");
+                report.problem(BundleNames.MANIFEST, "line " + Plain.n(m.lineOf(i)), "it lists " + e.name()
+                        + ", which the bundle does not hold: the file was taken out or this line was changed");
                 continue;
             }
             String sha = Hex.of(TreeHash.sha256(content));

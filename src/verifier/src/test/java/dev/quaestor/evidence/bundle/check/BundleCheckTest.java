@@ -235,6 +235,22 @@ class BundleCheckTest {
         assertFalse(check(prefixed).ok());
     }
 
+    /** A name changed in the manifest's list is found in the manifest, at its line, as well as in the file it named. */
+    @Test
+    void aNameChangedInTheManifestIsFoundInTheManifest() throws Exception {
+        Map<String, byte[]> files = files(bundle);
+        String name = "proofs/replica-a/9.tlog-proof";
+        String manifest = new String(files.get("manifest.json"), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(manifest.contains("\"" + name + "\""), manifest);
+        var altered = new LinkedHashMap<>(files);
+        altered.put("manifest.json", manifest.replace("\"" + name + "\"", "\"" + name.replace("proof", "proog") + "\"")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        BundleReport r = check(BundleZip.write(altered));
+        assertFalse(r.ok());
+        assertTrue(r.problems().stream().anyMatch(p -> p.file().equals("manifest.json") && p.toString().contains("line ")),
+                r.problems().toString());
+    }
+
     @Test
     void aFileAddedOrRemovedIsNamed() throws Exception {
         Map<String, byte[]> files = files(bundle);
