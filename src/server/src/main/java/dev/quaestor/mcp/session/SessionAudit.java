@@ -16,6 +16,8 @@ import java.util.List;
 @ApplicationScoped
 public class SessionAudit {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(SessionAudit.class);
+
     private final AuditLog audit;
 
     SessionAudit(AuditLog audit) {
@@ -46,7 +48,7 @@ public class SessionAudit {
                     .method("DELETE /mcp").outcome("aborted").detail("the session was not ended and stays open: " + why)
                     .build());
         } catch (dev.quaestor.audit.record.AuditUnavailableException e) {
-            org.jboss.logging.Logger.getLogger(SessionAudit.class).errorf(
+            LOG.errorf(
                     "request %s: the record of a session not ended could not be queued: %s", requestId, e.toString());
         }
     }

@@ -31,24 +31,28 @@ enum ParameterType {
 
     /** The value converted for binding, or null if it is not a value of this type in the type's one spelling. */
     Object convert(String value) {
+        Object parsed;
         try {
-            return switch (this) {
+            parsed = switch (this) {
                 case TEXT -> value;
-                case INTEGER -> spelled(Integer.valueOf(value), Integer.valueOf(value).toString(), value);
-                case BIGINT -> spelled(Long.valueOf(value), Long.valueOf(value).toString(), value);
-                case NUMERIC -> spelled(new BigDecimal(value), new BigDecimal(value).stripTrailingZeros().toPlainString(), value);
+                case INTEGER -> Integer.valueOf(value);
+                case BIGINT -> Long.valueOf(value);
+                case NUMERIC -> new BigDecimal(value);
                 case BOOLEAN -> value.equals("true") ? Boolean.TRUE : value.equals("false") ? Boolean.FALSE : null;
-                case DATE -> spelled(java.sql.Date.valueOf(LocalDate.parse(value)), LocalDate.parse(value).toString(), value);
-                case UUID -> spelled(java.util.UUID.fromString(value), java.util.UUID.fromString(value).toString(), value);
+                case DATE -> LocalDate.parse(value);
+                case UUID -> java.util.UUID.fromString(value);
             };
         } catch (DateTimeParseException | IllegalArgumentException e) {
             return null; // NumberFormatException is an IllegalArgumentException
         }
-    }
-
-    /** {@code converted} if {@code value} is spelled as the type spells it ({@code canonical}), else null. */
-    private static Object spelled(Object converted, String canonical, String value) {
-        return canonical.equals(value) ? converted : null;
+        if (parsed == null) {
+            return null;
+        }
+        String spelled = parsed instanceof BigDecimal d ? d.stripTrailingZeros().toPlainString() : parsed.toString();
+        if (!spelled.equals(value)) {
+            return null;
+        }
+        return parsed instanceof LocalDate date ? java.sql.Date.valueOf(date) : parsed;
     }
 
     void bind(PreparedStatement ps, int index, Object converted) throws SQLException {

@@ -416,19 +416,19 @@ final class FilesystemProvider implements ResourceProvider {
         for (Path part : root.relativize(p)) {
             u = u.child(part.toString());
         }
+        return canonicalOrNull(u);
+    }
+
+    private boolean isCanonicalName(String name) {
+        return canonicalOrNull(mount.prefix().child(name)) != null;
+    }
+
+    /** {@code u} if its text parses back to it as a canonical URI, else null. */
+    private static CanonicalUri canonicalOrNull(CanonicalUri u) {
         try {
             return UriCanonicalizer.canonicalize(u.toString()).equals(u) ? u : null;
         } catch (InvalidUriException e) {
             return null;
-        }
-    }
-
-    private boolean isCanonicalName(String name) {
-        CanonicalUri u = mount.prefix().child(name);
-        try {
-            return UriCanonicalizer.canonicalize(u.toString()).equals(u);
-        } catch (InvalidUriException e) {
-            return false;
         }
     }
 
