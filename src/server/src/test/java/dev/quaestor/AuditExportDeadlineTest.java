@@ -111,7 +111,9 @@ class AuditExportDeadlineTest {
             out.write(("GET /audit/export HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + token
                     + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            // While the export waits on the client it holds no connection: the whole read pool can be taken.
+            // Once the export waits on the client (its buffers full, a write not taken), it holds no connection: the
+            // whole read pool can be taken. Taken sooner, the pool would race the export's own page reads.
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> waitingExports() > 0);
             var held = new ArrayList<Connection>();
             try {
                 int size = readPool.getConfiguration().connectionPoolConfiguration().maxSize();
@@ -237,6 +239,10 @@ class AuditExportDeadlineTest {
 
     private double cuts() {
         return metrics.get("quaestor.http.write.deadline.cuts").tag("kind", "export").counter().count();
+    }
+
+    private double waitingExports() {
+        return metrics.get("quaestor.http.write.waiting").tag("kind", "export").gauge().value();
     }
 
     private double activeExports() {

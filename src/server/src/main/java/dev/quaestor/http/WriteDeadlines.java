@@ -1,6 +1,7 @@
 package dev.quaestor.http;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Vertx;
@@ -26,7 +27,8 @@ import org.jboss.logging.Logger;
  * The one place streamed responses get their write deadline ({@link StreamConfig}): a write of n bytes must be
  * done within the deadline plus n at the minimum rate, or the response is cut off (HTTP/1.1: the connection aborted),
  * so that a client that stops reading gives back the worker, the audit-read place and anything else it held. One
- * timer checks every watched response; cuts are counted in {@code quaestor_http_write_deadline_cuts_total} by kind.
+ * timer checks every watched response; cuts are counted in {@code quaestor_http_write_deadline_cuts_total} by kind,
+ * and responses waiting on their client in {@code quaestor_http_write_waiting}.
  *
  * <p>Two shapes of writer are watched: an {@link OutputStream} (large reads, exports), where a write is one call
  * that blocks while the client does not drain; and an event stream ({@link Multi} of SSE events), where a write is
@@ -44,6 +46,9 @@ public class WriteDeadlines {
         READ, EXPORT, EVENTS
     }
 
+    /** How long a write must wait on its client to count in the waiting gauge. */
+    private static final long WAITING_MILLIS = 100;
+
     private final Vertx vertx;
     private final long deadlineNanos;
     private final double nanosPerByte;
@@ -58,6 +63,9 @@ public class WriteDeadlines {
         for (Kind k : Kind.values()) {
             cuts.put(k, Counter.builder("quaestor.http.write.deadline.cuts").description("Streamed responses cut off at their write deadline")
                     .tag("kind", k.name().toLowerCase(java.util.Locale.ROOT)).register(metrics));
+            Gauge.builder("quaestor.http.write.waiting", this, d -> d.waiting(k))
+                    .description("Streamed responses with a write their client has not taken for " + WAITING_MILLIS + " ms or more")
+                    .tag("kind", k.name().toLowerCase(java.util.Locale.ROOT)).register(metrics);
         }
         long period = Math.max(50, Math.min(250, config.writeDeadline().toMillis() / 8));
         this.timer = vertx.setPeriodic(period, id -> check());
@@ -90,6 +98,18 @@ public class WriteDeadlines {
                     }
                 })
                 .onTermination().invoke(w::close);
+    }
+
+    /** Responses of a kind whose oldest write not yet taken began at least {@link #WAITING_MILLIS} ago. */
+    private int waiting(Kind kind) {
+        long since = System.nanoTime() - WAITING_MILLIS * 1_000_000L;
+        int n = 0;
+        for (Watch w : watched) {
+            if (w.kind == kind && w.waitingSince(since)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private void check() {
@@ -155,6 +175,11 @@ public class WriteDeadlines {
         synchronized void end() {
             open.poll();
             lastDone = System.nanoTime();
+        }
+
+        private synchronized boolean waitingSince(long since) {
+            long[] w = open.peek();
+            return w != null && w[0] - since <= 0;
         }
 
         private synchronized String overdue(long now) {
