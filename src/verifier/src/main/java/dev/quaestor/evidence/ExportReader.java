@@ -45,6 +45,15 @@ public final class ExportReader {
         }
     }
 
+    /**
+     * The longest line an export may hold, without its newline (docs/audit-format.md, section 6): far above what the
+     * server writes, low enough that a reader never holds more than a few lines of a hostile file.
+     */
+    public static final int MAX_LINE = 1 << 20;
+
+    /** Why a line longer than {@link #MAX_LINE} is not read. */
+    public static final String TOO_LONG = "the line is longer than " + Plain.n(MAX_LINE) + " bytes, the most an export's line may be";
+
     private ExportReader() {
     }
 
@@ -74,6 +83,9 @@ public final class ExportReader {
                 take(parse(buf, from, size, ++lines), sink);
                 from = size;
             }
+            if (size - from > MAX_LINE) {
+                throw unreadable(lines + 1, TOO_LONG); // before reading more of it
+            }
             System.arraycopy(buf, from, buf, 0, size - from);
             size -= from;
         }
@@ -88,6 +100,9 @@ public final class ExportReader {
 
     /** Reads the line {@code b[from, to)} (without its newline); null if it is blank. */
     public static Line parse(byte[] b, int from, int to, long number) {
+        if (to - from > MAX_LINE) {
+            return new Line(number, null, null, null, TOO_LONG);
+        }
         String text;
         try {
             text = decode(b, from, to);

@@ -46,6 +46,8 @@ public final class BundleZip {
     /** At most this many files; at most this many bytes in all (no ZIP64). */
     public static final int MAX_FILES = 65_535;
     public static final long MAX_BYTES = 0xffff_fffeL;
+    /** The largest bundle the verifier checks (in memory): far above what the server makes (section 7.1). */
+    public static final long MAX_CHECKED = 1L << 30;
 
     private BundleZip() {
     }

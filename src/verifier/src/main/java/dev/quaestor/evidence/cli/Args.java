@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.cli;
 
+import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.ExportReader;
 import dev.quaestor.evidence.ExportSink;
 import dev.quaestor.evidence.check.TimeStampCheck;
@@ -144,16 +145,49 @@ final class Args {
         throw new UsageError("--tsa-max-delay: not a duration (such as 30m, 2h, 90s or PT1H): " + s);
     }
 
+    /** The largest proof, note or key file read: far above what the server writes (docs/audit-format.md, section 4). */
+    static final long MAX_SMALL_FILE = 16L << 20;
+
+    /** A proof file's bytes; a larger file than {@link #MAX_SMALL_FILE} is refused unread. */
     static byte[] bytes(String file) throws UsageError {
+        return bytes(file, MAX_SMALL_FILE, "a proof file");
+    }
+
+    /**
+     * A file's bytes, read whole; refused unread if it is larger than {@code most} or than this JVM's heap can hold
+     * {@code copies} times (a bundle is rebuilt beside itself to be compared).
+     */
+    static byte[] bytes(String file, long most, String what, int copies) throws UsageError {
+        Path p = Path.of(file);
         try {
-            return Files.readAllBytes(Path.of(file));
+            long size = Files.size(p);
+            if (size > most) {
+                throw new UsageError("cannot read " + file + ": it is " + Plain.n(size) + " bytes, more than the "
+                        + Plain.n(most) + " " + what + " may be");
+            }
+            long heap = Runtime.getRuntime().maxMemory();
+            if (size * copies > heap / 2) {
+                throw new UsageError("cannot read " + file + ": " + what + " of " + Plain.n(size) + " bytes is checked in "
+                        + "memory, and this JVM may use " + Plain.n(heap) + " bytes: run java -Xmx" + ((size * copies * 2 >> 20) + 64)
+                        + "m -jar quaestor-verify.jar …");
+            }
+            return Files.readAllBytes(p);
         } catch (IOException e) {
             throw new UsageError("cannot read " + file + ": " + reason(e));
         }
     }
 
+    static byte[] bytes(String file, long most, String what) throws UsageError {
+        return bytes(file, most, what, 1);
+    }
+
     static String read(Path p) throws UsageError {
         try {
+            long size = Files.size(p);
+            if (size > MAX_SMALL_FILE) {
+                throw new UsageError("cannot read " + p + ": it is " + Plain.n(size) + " bytes, more than the "
+                        + Plain.n(MAX_SMALL_FILE) + " a proof, note or key file may be");
+            }
             return Files.readString(p, StandardCharsets.UTF_8);
         } catch (java.nio.charset.MalformedInputException e) {
             throw new UsageError("cannot read " + p + ": it is not UTF-8 text");

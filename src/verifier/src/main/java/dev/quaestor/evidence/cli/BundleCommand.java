@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.cli;
 
+import dev.quaestor.evidence.bundle.BundleZip;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.bundle.Manifest;
 import dev.quaestor.evidence.bundle.check.BundleCheck;
@@ -30,7 +31,7 @@ final class BundleCommand {
         var trusted = args.trusted();
         var stamps = args.stamps();
         String file = args.positional.get(0);
-        byte[] bytes = Args.bytes(file);
+        byte[] bytes = Args.bytes(file, BundleZip.MAX_CHECKED, "a bundle", 3);
         BundleReport report = BundleCheck.check(bytes, trusted, stamps);
         print(report, out);
         return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;

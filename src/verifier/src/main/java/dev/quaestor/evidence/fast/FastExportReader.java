@@ -66,7 +66,13 @@ public final class FastExportReader {
                         while (end > 0 && chunk[end - 1] != '\n') {
                             end--;
                         }
-                        if (end == 0) { // one line longer than the chunk: read on
+                        if (end == 0) { // one line longer than the chunk: read on, up to the longest line allowed
+                            if (n > ExportReader.MAX_LINE) {
+                                while (!pending.isEmpty()) { // the lines before it first: any of them may be unreadable
+                                    lines = dispatch(pending.poll().get(), lines, sink, free);
+                                }
+                                throw ExportReader.unreadable(lines + 1, ExportReader.TOO_LONG);
+                            }
                             carry = Arrays.copyOf(chunk, n);
                             continue;
                         }

@@ -1,6 +1,7 @@
 package dev.quaestor.evidence.fast;
 
 import dev.quaestor.evidence.CanonicalRecord;
+import dev.quaestor.evidence.ExportReader;
 import dev.quaestor.evidence.FlatJson;
 import dev.quaestor.evidence.RecordFormat;
 import dev.quaestor.evidence.TreeHash;
@@ -28,8 +29,8 @@ public final class RecordLine {
     /** {@code name "="} and {@code name "=-\n"}, as written into the canonical bytes. */
     private static final byte[][] NAME_IS = new byte[FIELDS.size()][];
     private static final byte[][] ABSENT = new byte[FIELDS.size()][];
-    /** Longer lines are left to the general path (the output buffer is sized for this). */
-    private static final int MAX_LINE = 1 << 20;
+    /** Longer lines are left to the general path, which refuses them (the output buffer is sized for this). */
+    private static final int MAX_LINE = ExportReader.MAX_LINE;
 
     static {
         for (int i = 0; i < NAMES.length; i++) {

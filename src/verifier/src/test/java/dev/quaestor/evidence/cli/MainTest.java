@@ -78,6 +78,28 @@ class MainTest {
     }
 
     @Test
+    void filesLargerThanAnyTheServerWritesAreRefusedUnread() throws Exception {
+        // Sparse files: their size is what is checked, before a byte is read.
+        for (String[] c : new String[][] {{"proof.txt", "16777217", "check", "more than the 16,777,216 a proof file may be"},
+            {"bundle.zip", "1073741825", "bundle", "more than the 1,073,741,824 a bundle may be"},
+            {"note.txt", "16777217", "consistency", "more than the 16,777,216 a proof, note or key file may be"}}) {
+            Path big = dir.resolve(c[0]);
+            try (var f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+                f.setLength(Long.parseLong(c[1]));
+            }
+            String[] args = switch (c[2]) {
+                case "bundle" -> new String[] {"bundle", "check", big.toString(), "--trust", key.toString()};
+                case "consistency" -> new String[] {"consistency", big.toString(), big.toString(), big.toString(), "--trust", key.toString()};
+                default -> new String[] {"check", big.toString(), "--trust", key.toString()};
+            };
+            Result r = main(args);
+            assertEquals(2, r.code, r.err);
+            assertTrue(r.err.contains("cannot read " + big + ": it is " + dev.quaestor.evidence.Plain.n(Long.parseLong(c[1]))
+                    + " bytes, " + c[3]), r.err);
+        }
+    }
+
+    @Test
     void verifyPrintsEachLogAndTheFirstProblem() throws Exception {
         // The export ends with four records no checkpoint covers yet: not verified, unless that tail is accepted.
         Result tail = main("verify", export.toString(), "--trust", key.toString());
