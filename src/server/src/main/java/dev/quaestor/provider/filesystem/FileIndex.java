@@ -109,6 +109,34 @@ final class FileIndex {
         return out;
     }
 
+    /**
+     * Up to {@code count} entries directly in {@code folder} ({@code ""} or a relative path ending in {@code /}) whose
+     * names start with {@code start}: a file's name, or a folder's name and {@code /}, once however many files it
+     * holds; read from the index alone, one seek per entry, so that what a completion costs is its answer, whatever
+     * the folder holds. In the index's order (a folder sorts as its name followed by {@code /}); waits up to
+     * {@code waitMillis} for the first build.
+     */
+    List<String> children(String folder, String start, int count, long waitMillis) {
+        awaitBuilt(waitMillis);
+        refreshIfStale();
+        NavigableSet<String> view = paths;
+        String from = folder + start;
+        var out = new ArrayList<String>(Math.min(count, 1024));
+        String p = view.ceiling(from);
+        while (p != null && p.startsWith(from) && out.size() < count) {
+            int slash = p.indexOf('/', folder.length());
+            if (slash < 0) {
+                out.add(p.substring(folder.length()));
+                p = view.higher(p);
+            } else {
+                out.add(p.substring(folder.length(), slash + 1));
+                // Past everything below that folder: '0' is the character after '/'.
+                p = view.ceiling(p.substring(0, slash) + "0");
+            }
+        }
+        return out;
+    }
+
     Path resolve(String relative) {
         return root.resolve(relative);
     }

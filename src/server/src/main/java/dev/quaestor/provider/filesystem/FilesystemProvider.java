@@ -303,37 +303,27 @@ final class FilesystemProvider implements ResourceProvider {
         if (realDir == null || !Files.isDirectory(realDir)) {
             return List.of();
         }
-        // The first names in order, kept while the folder is read: a large folder costs its read, not a sort of it
-        // all. Names that cannot be written as a canonical URI segment are never offered (nothing could read them).
-        var first = new java.util.PriorityQueue<Path>(limit + 1, java.util.Comparator.reverseOrder());
-        try (Stream<Path> children = Files.list(realDir)) {
-            children.forEach(child -> {
-                String name = child.getFileName().toString();
-                if (name.startsWith(start) && (includeHidden || !name.startsWith(".")) && isCanonicalName(name)) {
-                    first.add(child);
-                    if (first.size() > limit) {
-                        first.poll();
-                    }
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        var sorted = new ArrayList<>(first);
-        java.util.Collections.sort(sorted);
+        // From the mount's index: a completion costs its answer, not a read of the folder. Names that cannot be
+        // written as a canonical URI segment are never offered (nothing could read them).
+        startIndexing();
         var out = new ArrayList<String>();
-        for (Path child : sorted) {
-            String name = child.getFileName().toString();
-            Path real = confined(child);
+        for (String child : index.children(folder, start, limit, INDEX_WAIT_MILLIS)) {
+            boolean isFolder = child.endsWith("/");
+            String name = isFolder ? child.substring(0, child.length() - 1) : child;
+            if (!isCanonicalName(name)) {
+                continue;
+            }
+            Path real = confined(realDir.resolve(name));
             if (real == null) {
                 continue;
             }
-            if (Files.isDirectory(real)) {
+            if (Files.isDirectory(real)) { // a folder, or a followed link to one (the index holds the link)
                 out.add(folder + name + "/");
-            } else if (Files.isRegularFile(real)) {
+            } else if (!isFolder && Files.isRegularFile(real)) {
                 out.add(folder + name);
             }
         }
+        java.util.Collections.sort(out);
         return out;
     }
 

@@ -78,6 +78,44 @@ class FileIndexTest {
                 "a page of 20,000 files took " + largePage / 1000 + " µs, of 100 files " + smallPage / 1000 + " µs");
     }
 
+    /** The median time of completing the first ten names of the mount's one folder. */
+    private static long medianCompletionNanos(FilesystemProvider p) {
+        String template = p.templates().get(0).uriTemplate();
+        long[] samples = new long[31];
+        for (int i = 0; i < samples.length; i++) {
+            long start = System.nanoTime();
+            assertEquals(10, p.complete(template, "path", "big/f", Map.of(), 10).size());
+            samples[i] = System.nanoTime() - start;
+        }
+        Arrays.sort(samples);
+        return samples[samples.length / 2];
+    }
+
+    private static Path folder(Path root, int files) throws Exception {
+        Path big = Files.createDirectories(root.resolve("big"));
+        for (int i = 0; i < files; i++) {
+            Files.writeString(big.resolve(String.format("f%05d.txt", i)), "x");
+        }
+        return root;
+    }
+
+    @Test
+    void aCompletionInATwentyThousandFileFolderCostsAboutWhatOneInAHundredFileFolderCosts() throws Exception {
+        var small = provider(folder(tmp.resolve("small"), 100), Map.of());
+        var large = provider(folder(tmp.resolve("large"), 20_000), Map.of());
+        medianCompletionNanos(small); // warm up: the first completion waits for the index
+        medianCompletionNanos(large);
+        long smallOne = medianCompletionNanos(small);
+        long largeOne = medianCompletionNanos(large);
+        // A completion that reads the folder costs in proportion to it (200 times the names here).
+        assertTrue(largeOne < 10 * smallOne + 2_000_000,
+                "a completion in 20,000 files took " + largeOne / 1000 + " µs, in 100 files " + smallOne / 1000 + " µs");
+        String template = large.templates().get(0).uriTemplate();
+        assertEquals(List.of("big/"), large.complete(template, "path", "", Map.of(), 10), "a folder is offered once");
+        assertEquals(List.of("big/f19998.txt", "big/f19999.txt"), large.complete(template, "path", "big/f1999", Map.of(), 10)
+                .subList(8, 10), "the names that start with the prefix, in order");
+    }
+
     @Test
     void theWatchedIndexListsFilesCreatedAndForgetsDeletedDirectories() throws Exception {
         Path root = tree(tmp.resolve("w"), 3);
