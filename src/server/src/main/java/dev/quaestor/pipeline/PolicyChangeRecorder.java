@@ -9,6 +9,7 @@ import dev.quaestor.policy.PolicyError;
 import dev.quaestor.policy.PolicyStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Instant;
@@ -17,7 +18,8 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * Makes every policy activation and refusal visible: an audit record carrying the revisions,
+ * Makes every policy activation and refusal visible: an audit record carrying the revisions, appended before the
+ * change takes effect (a change that cannot be recorded does not happen),
  * and metrics ({@code quaestor_policy_reloads_total{result}}, {@code quaestor_policy_degraded},
  * {@code quaestor_policy_rules}).
  */
@@ -38,16 +40,17 @@ public class PolicyChangeRecorder {
         metrics.gauge("quaestor.policy.rules", store, s -> s.current().rules().size());
     }
 
-    /** The set loaded at start-up is an activation too. */
+    /** The set loaded at start-up is an activation too: a server that cannot record it does not start. */
     void started(@Observes StartupEvent ev) {
         var set = store.current();
         record(new PolicyChange(Instant.now(), true, set.revision(), set.revision(), List.of(), set.rules().size(),
-                PolicyChange.START_UP));
+                PolicyChange.START_UP, set));
     }
 
-    void changed(@Observes PolicyChange change) {
-        metrics.counter("quaestor.policy.reloads", "result", change.activated() ? "activated" : "refused").increment();
+    /** Before the change takes effect: if it cannot be recorded, the exception stops it (the store tries again). */
+    void changed(@Observes @Priority(PolicyChange.ORDER_RECORD) PolicyChange change) {
         record(change);
+        metrics.counter("quaestor.policy.reloads", "result", change.activated() ? "activated" : "refused").increment();
     }
 
     private void record(PolicyChange c) {
@@ -60,6 +63,7 @@ public class PolicyChangeRecorder {
                     .outcome(c.activated() ? "activated" : "refused").detail(detail).build());
         } catch (AuditUnavailableException e) {
             LOG.errorf("could not audit policy change to %s: %s", c.candidateRevision(), e.getMessage());
+            throw e;
         }
     }
 }

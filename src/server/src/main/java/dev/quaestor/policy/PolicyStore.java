@@ -53,7 +53,9 @@ public class PolicyStore {
 
     /**
      * Re-reads the directory and activates its content if it changed and is valid. Unchanged
-     * content (same revision as the active or the last refused set) is a no-op.
+     * content (same revision as the active or the last refused set) is a no-op. The change is fired
+     * ({@link PolicyChange}) before it takes effect; if it cannot be recorded, nothing changes and null
+     * is returned, and the next reload tries again.
      */
     public PolicyChange reload() {
         return reload(PolicyChange.RELOAD);
@@ -76,21 +78,32 @@ public class PolicyStore {
             return null;
         }
         PolicyChange change;
+        PolicySet next = null;
         try {
             if (!errors.isEmpty()) {
                 throw new PolicyValidationException(errors);
             }
-            PolicySet next = PolicyLoader.parse(files, new ArrayList<>());
+            next = PolicyLoader.parse(files, new ArrayList<>());
+            change = new PolicyChange(Instant.now(), true, next.revision(), next.revision(), List.of(), next.rules().size(), how, next);
+        } catch (PolicyValidationException e) {
+            change = new PolicyChange(Instant.now(), false, active.revision(), candidate, e.errors(), active.rules().size(), how, active);
+        }
+        try {
+            changes.fire(change); // recorded first: an observer that cannot record it stops it
+        } catch (RuntimeException e) {
+            LOG.errorf("policy set %s was not %s, %s stays active: the change could not be recorded (%s); tried again at the next reload",
+                    candidate, change.activated() ? "activated" : "refused", active.revision(), e.getMessage());
+            return null;
+        }
+        if (next != null) {
             current.set(next);
             refusal = null;
-            change = new PolicyChange(Instant.now(), true, next.revision(), next.revision(), List.of(), next.rules().size(), how);
             LOG.infof("policy set %s activated (was %s): %d rules", next.revision(), active.revision(), next.rules().size());
-        } catch (PolicyValidationException e) {
-            change = new PolicyChange(Instant.now(), false, active.revision(), candidate, e.errors(), active.rules().size(), how);
+        } else {
             refusal = change;
-            LOG.errorf("policy set %s refused, %s stays active: %s", candidate, active.revision(), e.getMessage());
+            LOG.errorf("policy set %s refused, %s stays active: %s", candidate, active.revision(),
+                    change.errors().stream().map(PolicyError::toString).collect(java.util.stream.Collectors.joining("; ")));
         }
-        changes.fire(change);
         return change;
     }
 }

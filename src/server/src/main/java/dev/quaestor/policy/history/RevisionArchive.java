@@ -8,6 +8,7 @@ import dev.quaestor.policy.PolicyStore;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,24 +59,45 @@ public class RevisionArchive {
         t.start();
     }
 
-    void changed(@Observes PolicyChange change) {
+    /**
+     * Before a set is activated, its files are stored (once per revision): the first of the activation's observers.
+     * If they cannot be stored the activation stops (the exception goes back to the store, which keeps the set in
+     * force and tries again at its next reload), so no revision decides a request without its text on record.
+     */
+    void storeBeforeActivation(@Observes @Priority(PolicyChange.ORDER_TEXT) PolicyChange change) {
+        if (!enabled || !change.activated()) {
+            return;
+        }
+        PolicySet set = change.set();
+        try {
+            QuarkusTransaction.requiringNew().run(() -> storeRevision(set, change.time()));
+        } catch (RuntimeException e) {
+            // Another replica stored the same revision at the same moment: it is there either way.
+            if (QuarkusTransaction.requiringNew().call(() -> StoredRevision.findById(set.revision())) == null) {
+                throw new IllegalStateException("could not store policy revision " + set.revision() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * After the activation's audit record (the evidence), its row in the console's history: a failure here is logged,
+     * as the record already says what happened.
+     */
+    void activated(@Observes @Priority(PolicyChange.ORDER_HISTORY) PolicyChange change) {
         if (!change.activated()) {
             return;
         }
-        PolicySet set = store.current();
-        if (!set.revision().equals(change.activeRevision())) {
-            return; // a newer set is already active; its own event stores it
-        }
         String previous = active;
-        active = set.revision();
-        keep(set, change.time(), change.how(), previous);
+        active = change.set().revision();
+        if (enabled) {
+            recordActivation(change.set(), change.time(), change.how(), previous);
+        }
     }
 
     private void keep(PolicySet set, Instant when, String how, String previous) {
         if (!enabled) {
             return;
         }
-        String annotation = annotation();
         try {
             QuarkusTransaction.requiringNew().run(() -> storeRevision(set, when));
         } catch (RuntimeException e) {
@@ -90,6 +112,11 @@ public class RevisionArchive {
                 return;
             }
         }
+        recordActivation(set, when, how, previous);
+    }
+
+    private void recordActivation(PolicySet set, Instant when, String how, String previous) {
+        String annotation = annotation();
         try {
             QuarkusTransaction.requiringNew().run(() -> {
                 var a = new Activation();
