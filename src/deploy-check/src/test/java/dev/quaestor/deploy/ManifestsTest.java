@@ -311,7 +311,7 @@ class ManifestsTest {
 
     /**
      * Forwarded client addresses are believed only from the ingress: prod lists the proxies (address blocks) and admits
-     * only the ingress controller and Prometheus to the port; no overlay turns on Quarkus's own forwarding, which
+     * only the ingress controller's and Prometheus's pods (by their labels) to the port; no overlay turns on Quarkus's own forwarding, which
      * would believe anyone; dev, reached without an ingress, believes no one.
      */
     @Test
@@ -329,7 +329,12 @@ class ManifestsTest {
         NetworkPolicy np = prod.one(NetworkPolicy.class, "quaestor");
         np.getSpec().getIngress().forEach(rule -> {
             assertFalse(rule.getFrom() == null || rule.getFrom().isEmpty(), "prod admits named peers only");
-            rule.getFrom().forEach(peer -> assertNotNull(peer.getNamespaceSelector(), "by namespace: " + peer));
+            // Named pods of a named namespace: every pod admitted is a trusted hop whose X-Forwarded-For is believed.
+            rule.getFrom().forEach(peer -> {
+                assertNotNull(peer.getNamespaceSelector(), "by namespace: " + peer);
+                assertTrue(peer.getPodSelector() != null && peer.getPodSelector().getMatchLabels() != null
+                        && !peer.getPodSelector().getMatchLabels().isEmpty(), "and by pod labels, not a whole namespace: " + peer);
+            });
         });
         for (Path overlay : overlays().toList()) {
             Rendered r = Rendered.render(overlay);
