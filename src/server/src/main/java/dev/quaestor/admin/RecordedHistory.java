@@ -43,22 +43,20 @@ public class RecordedHistory {
         return facts.requestIds(subject, action, uri, from, to, limit);
     }
 
-    /** The set a stored revision's files make, or null if they are not stored or no longer load. */
+    /**
+     * The set a stored revision's files make, or null if they are not stored, no longer hash to the revision (changed
+     * in the database) or no longer load.
+     */
     public PolicySet revision(String revision) {
         try {
-            StoredRevision stored = QuarkusTransaction.requiringNew().call(() -> {
-                StoredRevision r = StoredRevision.findById(revision);
-                if (r != null) {
-                    r.files.size(); // read the files inside the transaction
-                }
-                return r;
-            });
-            if (stored == null) {
+            var files = StoredRevision.checkedFiles(revision);
+            if (files == null) {
                 return null;
             }
-            var files = new ArrayList<>(stored.sortedFiles().entrySet());
-            return PolicyLoader.parse(files.stream().map(e -> java.util.Map.entry(e.getKey(), e.getValue())).toList(),
-                    new ArrayList<PolicyError>());
+            return PolicyLoader.parse(List.copyOf(files.entrySet()), new ArrayList<PolicyError>());
+        } catch (StoredRevision.Altered e) {
+            LOG.errorf("%s", e.getMessage());
+            return null;
         } catch (PolicyValidationException e) {
             LOG.warnf("stored policy revision %s no longer loads: %s", revision, e.getMessage());
             return null;

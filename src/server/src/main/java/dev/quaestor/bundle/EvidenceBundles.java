@@ -111,7 +111,11 @@ public class EvidenceBundles {
         return new Made(null, null, 0, 0, why);
     }
 
-    /** The files of a policy revision as they were when it became active; null if it was not kept. */
+    /**
+     * The files of a policy revision as they are stored; null if it was not kept. Not checked here: a bundle carries
+     * what the database holds, and {@code bundle check} hashes it against the revision the records name, so files
+     * changed in the database are shown to the bundle's reader as changed, with the rest of the evidence.
+     */
     private static Map<String, String> policyFiles(String revision) {
         return QuarkusTransaction.requiringNew().call(() -> {
             StoredRevision r = StoredRevision.findById(revision);

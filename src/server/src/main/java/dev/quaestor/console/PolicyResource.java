@@ -14,6 +14,7 @@ import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -115,9 +116,10 @@ public class PolicyResource {
     }
 
     private static Map<String, String> filesOf(String id) {
-        return QuarkusTransaction.requiringNew().call(() -> {
-            StoredRevision r = StoredRevision.findById(id);
-            return r == null ? null : r.sortedFiles();
-        });
+        try {
+            return StoredRevision.checkedFiles(id);
+        } catch (StoredRevision.Altered e) {
+            throw new WebApplicationException(Response.status(409).type(MediaType.TEXT_PLAIN).entity(e.getMessage()).build());
+        }
     }
 }

@@ -45,7 +45,7 @@ public class RequestResource {
     /** What a request's page shows. */
     @TemplateData
     public record RequestPage(String id, List<RecordRow> records, RecordRow decision, RecordRow outcome, String revision,
-            List<String> rules, List<PolicyFile> files, boolean revisionStored, String proof, String proofUnavailable,
+            List<String> rules, List<PolicyFile> files, boolean revisionStored, String revisionAltered, String proof, String proofUnavailable,
             List<ProvenTo> provenTo, List<FieldLabel> fields, List<CaseSummary> cases, List<HeldRecords.Held> held,
             List<ArchivedMonths.Archive> archived) {
 
@@ -101,11 +101,17 @@ public class RequestResource {
         RecordRow outcome = records.stream().filter(r -> r.kind().equals("OUTCOME")).findFirst().orElse(null);
         String revision = records.stream().map(RecordRow::revision).filter(s -> !s.isEmpty()).findFirst().orElse(null);
         Set<String> rules = decision == null || decision.row().rules() == null ? Set.of() : Set.of(decision.rules().split(","));
-        List<PolicyFile> files = revision == null ? List.of() : files(revision, rules);
+        List<PolicyFile> files = List.of();
+        String altered = null;
+        try {
+            files = revision == null ? List.of() : files(revision, rules);
+        } catch (StoredRevision.Altered e) {
+            altered = e.getMessage(); // files that are not the revision's are never shown as the policy in force
+        }
         var proof = records.isEmpty() ? null : proofs.proof(id);
         List<HeldRecords.Held> kept = records.isEmpty() ? held.ofRequest(id) : List.of();
         TemplateInstance t = Templates.request(page.chrome("Request " + id), new RequestPage(id, records, decision, outcome, revision,
-                rules.stream().sorted().toList(), files, revision != null && !files.isEmpty(), proof == null ? null : proof.file(),
+                rules.stream().sorted().toList(), files, revision != null && !files.isEmpty(), altered, proof == null ? null : proof.file(),
                 proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), FieldLabel.ALL,
                 kept.isEmpty() && records.isEmpty() || !access.mayOpen(ConsoleAccess.Area.CASES) ? List.of()
                         : cases.visibleTo(caseAccess.staff()), kept, records.isEmpty() ? archive.all() : List.of()));
@@ -146,10 +152,7 @@ public class RequestResource {
     }
 
     private static List<PolicyFile> files(String revision, Set<String> rules) {
-        Map<String, String> stored = QuarkusTransaction.requiringNew().call(() -> {
-            StoredRevision r = StoredRevision.findById(revision);
-            return r == null ? null : r.sortedFiles();
-        });
+        Map<String, String> stored = StoredRevision.checkedFiles(revision);
         if (stored == null) {
             return List.of();
         }

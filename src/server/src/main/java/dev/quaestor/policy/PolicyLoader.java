@@ -427,7 +427,7 @@ public final class PolicyLoader {
      * comments included, is a new revision. The NULs separate the files only because {@link #parse} refuses a file
      * whose name or text holds one.
      */
-    static String revision(List<Map.Entry<String, String>> files) {
+    public static String revision(List<Map.Entry<String, String>> files) {
         try {
             var md = MessageDigest.getInstance("SHA-256");
             files.stream().sorted(Map.Entry.comparingByKey()).forEach(f -> {

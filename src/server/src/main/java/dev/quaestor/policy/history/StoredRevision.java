@@ -1,6 +1,8 @@
 package dev.quaestor.policy.history;
 
+import dev.quaestor.policy.PolicyLoader;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
 import jakarta.persistence.ElementCollection;
@@ -12,6 +14,7 @@ import jakarta.persistence.MapKeyColumn;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -41,5 +44,33 @@ public class StoredRevision extends PanacheEntityBase {
     /** The files sorted by name. */
     public Map<String, String> sortedFiles() {
         return new TreeMap<>(files);
+    }
+
+    /** The stored files of a revision no longer hash to it: they were changed after they were stored. */
+    public static final class Altered extends RuntimeException {
+        Altered(String revision, String found) {
+            super("the stored files of policy revision " + revision + " hash to " + found
+                    + ", not to the revision: they were changed in the database after they were stored", null, false, false);
+        }
+    }
+
+    /**
+     * A revision's stored files, sorted by name, checked against the revision (the SHA-256 the audit records name):
+     * null if the revision is not stored; {@link Altered} if the files no longer hash to it. Runs its own
+     * transaction.
+     */
+    public static Map<String, String> checkedFiles(String revision) {
+        Map<String, String> stored = QuarkusTransaction.requiringNew().call(() -> {
+            StoredRevision r = findById(revision);
+            return r == null ? null : r.sortedFiles();
+        });
+        if (stored == null) {
+            return null;
+        }
+        String found = PolicyLoader.revision(List.copyOf(stored.entrySet()));
+        if (!found.equals(revision)) {
+            throw new Altered(revision, found);
+        }
+        return stored;
     }
 }
