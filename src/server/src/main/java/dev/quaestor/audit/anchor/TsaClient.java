@@ -33,7 +33,7 @@ import org.bouncycastle.tsp.TimeStampResponse;
  * certificate through the TLS context). The answer must be a granted response to exactly that request (RFC 3161
  * section 2.4.2: same imprint and nonce, the TSA's certificate included); the token's own checks are the
  * verifier's, done by the caller. The timeout bounds the connection and the whole exchange, the answer's body
- * included.
+ * included, and the body is read up to {@link #MAX_ANSWER} bytes only: a longer one is refused as it arrives.
  */
 final class TsaClient {
 
@@ -53,6 +53,13 @@ final class TsaClient {
     }
 
     private static final SecureRandom NONCES = new SecureRandom();
+
+    /**
+     * The largest answer read: 64 KiB. A granted reply is a status and a token with the TSA's certificate: about
+     * 2.3 KiB from the test TSA (one certificate), and each further certificate a TSA adds weighs 1 to 2 KiB. A TSA
+     * sending more than the cap is refused without being read whole.
+     */
+    static final int MAX_ANSWER = 64 * 1024;
 
     private final Target target;
     private final HttpClient http;
@@ -84,7 +91,7 @@ final class TsaClient {
      * Past the deadline the exchange is cancelled (its connection closed) and reported as a timeout.
      */
     private HttpResponse<byte[]> exchange(HttpRequest request) throws IOException, InterruptedException {
-        CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+        CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, new CappedBody(MAX_ANSWER));
         try {
             return pending.get(target.timeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -94,6 +101,11 @@ final class TsaClient {
             pending.cancel(true);
             throw e;
         } catch (ExecutionException e) {
+            for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+                if (t instanceof CappedBody.TooLarge tooLarge) {
+                    throw tooLarge;
+                }
+            }
             if (e.getCause() instanceof IOException io) {
                 throw io;
             }
@@ -116,6 +128,9 @@ final class TsaClient {
                 post.header("Authorization", authorization);
             }
             answer = exchange(post.build());
+        } catch (CappedBody.TooLarge e) {
+            throw new Failure("too-large", "the TSA's answer is larger than " + MAX_ANSWER / 1024
+                    + " KiB, far more than a time-stamp reply: refused unread past that");
         } catch (HttpTimeoutException e) {
             throw new Failure("timeout", "the TSA did not answer within " + target.timeout().toMillis() + " ms");
         } catch (ConnectException e) {

@@ -19,11 +19,14 @@ import org.apache.commons.csv.QuoteMode;
  * <p>A value a spreadsheet would run as a formula is written with a leading {@code '} so that it is shown as text, never
  * computed: record fields hold what callers sent (a refused URI, a user agent), and opening an export must not run
  * them. That is a value starting with {@code =}, {@code @}, a tab or a carriage return (OWASP's list), or with
- * {@code +} or {@code -} unless it is a number ({@code -32003}) or one token of letters, digits and {@code _ . ~ -}
- * (a session id such as {@code -Xk3f9}): such a token can call no function and reach nothing outside the sheet, and
- * left alone it stays findable, as the record has it. The last column, {@value #GUARD_COLUMN}, names the fields of
- * the row that were given the quote (empty when none), so that the file says which cells differ from the record. This
- * is the one change made to any value; the evidence export (JSON Lines) keeps records exactly as hashed.
+ * {@code +} or {@code -} unless it is a number ({@code -32003}) or one token of letters, digits and {@code _ . ~}
+ * that is not a cell reference (a session id such as {@code -Xk3f9}): such a token holds no further operator, so it
+ * can compute nothing ({@code -A1-B1} and {@code -2-3} are quoted), call no function and reach nothing outside the
+ * sheet, and left alone it stays findable, as the record has it. A cell reference is judged by its shape, in A1 or
+ * R1C1 notation ({@code -A1}, {@code -xfd9}, {@code -R2C3}, {@code -A1.B}), and quoted. The last column,
+ * {@value #GUARD_COLUMN}, names the fields of the row that were given the quote (empty when none), so that the file
+ * says which cells differ from the record. This is the one change made to any value; the evidence export (JSON Lines)
+ * keeps records exactly as hashed.
  */
 public final class ExportCsv {
 
@@ -33,8 +36,13 @@ public final class ExportCsv {
     /** The last column: the fields of the row whose value was given a leading {@code '}, space-separated. */
     public static final String GUARD_COLUMN = "quote_added_to";
 
-    /** A {@code +} or {@code -} value that runs nothing: a number, or one token of letters, digits and {@code _ . ~ -}. */
-    private static final Pattern INERT = Pattern.compile("[+-](?:\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?|[A-Za-z0-9_.~-]*)");
+    /**
+     * A {@code +} or {@code -} value that runs nothing: a number, or one token of letters, digits and {@code _ . ~}
+     * (no further operator) that does not start with a cell reference: A1 ({@code A1}, {@code xfd9}) or R1C1
+     * ({@code R2C3}, {@code R}, {@code C4}), whole or followed by anything but a letter, digit or {@code _}.
+     */
+    private static final Pattern INERT = Pattern.compile("[+-](?:\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?"
+            + "|(?!(?:[A-Za-z]{1,3}\\d+|[Rr]\\d*(?:[Cc]\\d*)?|[Cc]\\d*)(?![A-Za-z0-9_]))[A-Za-z0-9_.~]*)");
 
     private final List<String> columns;
     private final CSVPrinter printer;

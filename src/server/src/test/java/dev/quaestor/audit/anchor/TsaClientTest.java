@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.quaestor.evidence.Anchor;
 import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.support.TlsFiles;
 import dev.quaestor.support.TsaServer;
 import dev.quaestor.testtsa.OpensslTsa;
+import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The TSA client against OpenSSL's TSA behind https: with the right client certificate and credentials it gets a
  * token that the verifier's check accepts; wrong credentials, no client certificate, basic credentials over plain
  * http and a TSA that does not answer each fail with their own reason; a TSA that sends its headers and then trickles
- * its body is abandoned at the deadline of the whole exchange.
+ * its body is abandoned at the deadline of the whole exchange; an answer past the size cap is refused.
  */
 class TsaClientTest {
 
@@ -133,6 +137,40 @@ class TsaClientTest {
             assertEquals("timeout", f.reason, f.getMessage());
             assertTrue(tookMillis < 3_000, "abandoned at the deadline, not when the body ends: " + tookMillis + " ms");
             trickler.interrupt();
+        }
+    }
+
+    /**
+     * A 1 MiB answer, sent without a length (chunked) and with one: refused as too large, no token, whether it would
+     * have parsed or not.
+     */
+    @Test
+    void anAnswerPastTheCapIsRefusedAsTooLarge() throws Exception {
+        byte[] mebibyte = new byte[1 << 20];
+        for (long declared : new long[] {0, mebibyte.length}) {
+            var server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            server.createContext("/", exchange -> {
+                try {
+                    exchange.getRequestBody().readAllBytes();
+                    exchange.getResponseHeaders().set("Content-Type", "application/timestamp-reply");
+                    exchange.sendResponseHeaders(200, declared);
+                    exchange.getResponseBody().write(mebibyte);
+                } catch (IOException clientLeft) {
+                    // the client stopped reading
+                } finally {
+                    exchange.close();
+                }
+            });
+            server.start();
+            try {
+                var client = new TsaClient(new TsaClient.Target(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"),
+                        Optional.empty(), Optional.empty(), null, Duration.ofSeconds(10), Optional.empty()));
+                var f = assertThrows(TsaClient.Failure.class, () -> client.stamp(new byte[32]), "declared length " + declared);
+                assertEquals("too-large", f.reason, f.getMessage());
+                assertTrue(f.getMessage().contains("larger than 64 KiB"), f.getMessage());
+            } finally {
+                server.stop(0);
+            }
         }
     }
 }

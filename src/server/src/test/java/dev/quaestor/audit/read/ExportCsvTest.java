@@ -56,13 +56,38 @@ class ExportCsvTest {
         var record = new HashMap<String, String>();
         var columns = List.of("error", "session", "plus", "decimal", "exponent", "dash", "id");
         record.put("error", "-32003");
-        record.put("session", "-Xk3f9_a-Q.b~");
+        record.put("session", "-Xk3f9_aQ.b~");
         record.put("plus", "+41");
         record.put("decimal", "-0.25");
         record.put("exponent", "+1e-5");
         record.put("dash", "-");
         record.put("id", "-alice");
-        assertEquals(List.of("-32003", "-Xk3f9_a-Q.b~", "+41", "-0.25", "+1e-5", "-", "-alice", ""), roundTrip(record, columns));
+        assertEquals(List.of("-32003", "-Xk3f9_aQ.b~", "+41", "-0.25", "+1e-5", "-", "-alice", ""), roundTrip(record, columns));
+    }
+
+    /**
+     * A sign and then a further operator, or a cell reference, is a formula a spreadsheet computes ({@code -A1-B1} is
+     * the difference of two cells, {@code -2-3} is -5): quoted. A plain signed number and a token with no further
+     * operator stay as they are, even one that starts like a cell reference.
+     */
+    @Test
+    void aFurtherOperatorOrACellReferenceAfterASignIsDefused() throws Exception {
+        var record = new HashMap<String, String>();
+        var columns = List.of("cells", "sum", "ref", "r1c1", "field", "dashedId", "error", "session", "name");
+        record.put("cells", "-A1-B1");
+        record.put("sum", "-2-3");
+        record.put("ref", "+xfd9");
+        record.put("r1c1", "-R2C3");
+        record.put("field", "-A1.B");
+        record.put("dashedId", "-Xk3f9_a-Q");
+        record.put("error", "-32003");
+        record.put("session", "-Xk3f9");
+        record.put("name", "-Ryan");
+        assertEquals(List.of("'-A1-B1", "'-2-3", "'+xfd9", "'-R2C3", "'-A1.B", "'-Xk3f9_a-Q", "-32003", "-Xk3f9", "-Ryan",
+                "cells sum ref r1c1 field dashedId"), roundTrip(record, columns));
+        for (String formula : List.of("-A1*2", "+1/2", "-2^3", "-1&1", "-1=1", "-(1)", "+A1")) {
+            assertEquals("'" + formula, ExportCsv.defused(formula), formula);
+        }
     }
 
     @Test
