@@ -30,6 +30,11 @@ public record Cidr(byte[] network, int prefix, String text) {
         return new Cidr(bytes, prefix, s);
     }
 
+    /** Whether {@code ip} is an IP literal this class can place in a network (null and names are not). */
+    public static boolean isAddress(String ip) {
+        return ip != null && literal(ip) != null;
+    }
+
     public boolean contains(String ip) {
         byte[] a = ip == null ? null : literal(ip);
         if (a == null) {

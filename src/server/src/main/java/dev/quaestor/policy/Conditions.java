@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Optional {@code when:} conditions of a rule; all present ones must hold. A condition that cannot
- * be evaluated (no source address, no time) does not hold.
+ * Optional {@code when:} conditions of a rule; all present ones must hold. A condition on a fact that is not known
+ * (no source address, or one that is not an address; no time) holds for a deny and not for an allow: an unknown fact
+ * never opens access, and never lets a request past a deny.
  *
  * @param scopes every one must be granted to the token
  * @param sourceCidrs the request must come from one of these networks (empty = anywhere)
@@ -21,22 +22,23 @@ public record Conditions(Set<String> scopes, List<Cidr> sourceCidrs, TimeWindow 
         sourceCidrs = List.copyOf(sourceCidrs);
     }
 
-    public boolean hold(Identity who, Facts facts) {
+    /** Whether the conditions hold for a rule of this kind ({@code deny}: a deny rule). */
+    public boolean hold(Identity who, Facts facts, boolean deny) {
         if (!who.scopes().containsAll(scopes)) {
             return false;
         }
         if (!sourceCidrs.isEmpty()) {
-            boolean inside = false;
-            for (Cidr c : sourceCidrs) {
-                if (c.contains(facts.sourceIp())) {
-                    inside = true;
-                    break;
+            if (!Cidr.isAddress(facts.sourceIp())) {
+                if (!deny) {
+                    return false;
                 }
-            }
-            if (!inside) {
+            } else if (sourceCidrs.stream().noneMatch(c -> c.contains(facts.sourceIp()))) {
                 return false;
             }
         }
-        return window == null || window.contains(facts.time());
+        if (window == null) {
+            return true;
+        }
+        return facts.time() == null ? deny : window.contains(facts.time());
     }
 }

@@ -164,7 +164,7 @@ public final class PolicySet {
             if (into != null && ((!e.deny() && into.size() >= maxAllows) || holds(into, id))) {
                 return;
             }
-            if (!e.covers(action) || (!e.unconditional() && !e.rule().when().hold(who, facts))
+            if (!e.covers(action) || (!e.unconditional() && !e.rule().when().hold(who, facts, e.deny()))
                     || (!e.exact() && !e.pattern().matches(uri, who))) {
                 return;
             }

@@ -16,7 +16,7 @@ public record Rule(String id, Effect effect, Set<Action> actions, List<ResourceP
 
     /** True if this rule applies to the caller, action and circumstances, regardless of URI. */
     public boolean appliesTo(Identity who, Action action, Facts facts) {
-        return actions.contains(action) && subjects.matches(who) && when.hold(who, facts);
+        return actions.contains(action) && subjects.matches(who) && when.hold(who, facts, effect == Effect.DENY);
     }
 
     public boolean matches(Identity who, Action action, CanonicalUri uri, Facts facts) {

@@ -71,4 +71,33 @@ class ConditionsTest {
         assertTrue(assertThrows(PolicyValidationException.class, () -> set("{timeWindow: {days: [funday], from: \"08:00\", to: \"18:00\", zone: UTC}}")).getMessage()
                 .contains("unknown day 'funday'"));
     }
+
+    /** A set allowing everything to the on-call role, and denying it where {@code when} holds. */
+    private static PolicySet denyWhen(String when) {
+        return PolicyLoader.parse(List.of(Map.entry("c.yaml", "apiVersion: quaestor/v1\nkind: Policy\nrules:\n"
+                + "  - {id: all, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [oncall]}}\n"
+                + "  - {id: d, effect: deny, actions: [read], resources: [\"**\"], subjects: {roles: [oncall]}, when: " + when + "}\n")),
+                new ArrayList<>());
+    }
+
+    private static boolean allowedAt(PolicySet s, String ip, Instant time) {
+        return s.decide(WHO, Action.READ, UriCanonicalizer.canonicalize("file:///x"), new Facts(ip, time)).allowed();
+    }
+
+    /** An unknown source address or time never opens access, and never lets a request past a deny that names it. */
+    @Test
+    void anUnknownFactHoldsForADenyAndNotForAnAllow() {
+        Instant noon = Instant.parse("2026-01-01T12:00:00Z");
+        var denyFromNetwork = denyWhen("{sourceCidrs: [10.0.0.0/8]}");
+        assertFalse(allowedAt(denyFromNetwork, "10.1.2.3", noon));
+        assertTrue(allowedAt(denyFromNetwork, "192.0.2.1", noon));
+        assertFalse(allowedAt(denyFromNetwork, null, noon), "no address: the deny applies");
+        assertFalse(allowedAt(denyFromNetwork, "unknown", noon), "not an address: the deny applies");
+        var denyAtNight = denyWhen("{timeWindow: {from: \"18:00\", to: \"08:00\", zone: UTC}}");
+        assertTrue(allowedAt(denyAtNight, "192.0.2.1", noon));
+        assertFalse(allowedAt(denyAtNight, "192.0.2.1", null), "no time: the deny applies");
+        // The allow side is as before: an unknown fact does not make its condition hold.
+        assertFalse(allowedAt(set("{sourceCidrs: [10.0.0.0/8]}"), null, noon));
+        assertFalse(allowedAt(set("{timeWindow: {from: \"00:00\", to: \"23:59\", zone: UTC}}"), "10.1.2.3", null));
+    }
 }
