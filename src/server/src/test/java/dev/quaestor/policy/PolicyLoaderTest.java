@@ -137,6 +137,38 @@ class PolicyLoaderTest {
         assertTrue(errors("x.yaml", HEAD + "rules:\n  - !!python/object {id: r}\n").get(0).message().contains("not allowed"));
     }
 
+    /**
+     * A pattern is canonicalised like a URI, decoding each segment once: what is percent-encoded must not become a
+     * dot-segment that climbs out of the folder, or a wildcard or placeholder the pattern's checks never saw.
+     */
+    @Test
+    void percentEncodingHidesNoDotSegmentWildcardOrPlaceholder() {
+        String rule = HEAD + "rules:\n  - {id: public-docs, effect: allow, actions: [read], resources: [\"%s\"], subjects: {roles: [\"*\"]}}\n";
+        for (String pattern : List.of("file:///docs/public/%2E%2E/**", "file:///docs/public/%2e%2E/secret.md",
+                "file:///docs/public/.%2e/**", "file:///docs/public/%2E/**", "file:///docs/./public/**",
+                "file:///docs/public/../**", "file://*/docs/public/%2E%2E/**", "file:///docs/public/%2A%2A",
+                "file:///docs/public/%2A", "file:///docs/public/%2a.md", "file:///docs/home/%24%7Bsubject%7D/**",
+                "file:///docs/home/$%7Bsubject}/**")) {
+            var e = errors("public.yaml", rule.formatted(pattern));
+            assertEquals(1, e.size(), pattern + ": " + e);
+            assertEquals("public.yaml", e.get(0).file());
+            assertTrue(e.get(0).message().startsWith("rule 'public-docs': ") && e.get(0).message().contains("'" + pattern + "'"),
+                    e.get(0).toString());
+            assertTrue(e.get(0).message().contains("dot-segment") || e.get(0).message().contains("percent-encoded"),
+                    e.get(0).toString());
+        }
+        assertTrue(errors("public.yaml", rule.formatted("file:///docs/public/%2E%2E/**")).get(0).message()
+                .contains("dot-segment '%2E%2E' in resource pattern 'file:///docs/public/%2E%2E/**'"));
+        assertTrue(errors("public.yaml", rule.formatted("file:///docs/public/%2A%2A")).get(0).message()
+                .contains("'*' is percent-encoded as '%2A' in resource pattern 'file:///docs/public/%2A%2A'"));
+
+        // An ordinary encoded character is a character of the name, as in the URIs the pattern judges.
+        var set = parse("public.yaml", rule.formatted("file:///docs/my%20notes/*.md"));
+        assertTrue(allowed(set, who("u", "r"), Action.READ, "file:///docs/my%20notes/a.md"));
+        assertFalse(allowed(set, who("u", "r"), Action.READ, "file:///docs/a.md"));
+        assertFalse(allowed(set, who("u", "r"), Action.READ, "file:///docs/my%20notes/x/a.md"));
+    }
+
     @Test
     void guardsAreReadAndCheckedStrictly() {
         String rule = HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n";
