@@ -107,6 +107,7 @@ public final class PolicyLoader {
         checkUnique(rules.stream().map(r -> Map.entry(r.id(), r.origin())).toList(), "rule", errors);
         checkUnique(limits.stream().map(l -> Map.entry(l.id(), l.origin())).toList(), "limit", errors);
         checkUnique(guards.stream().map(g -> Map.entry(g.id(), g.origin())).toList(), "guard", errors);
+        errors.addAll(UntimedTests.errors(rules, tests));
         if (!errors.isEmpty()) {
             throw new PolicyValidationException(errors);
         }
@@ -305,7 +306,7 @@ public final class PolicyLoader {
             throw y.fail(m.get("expect"), "test '" + name + "': expect must be allow or deny");
         }
         String sourceIp = m.containsKey("sourceIp") ? y.string(m.get("sourceIp"), "sourceIp") : "127.0.0.1";
-        java.time.Instant time = java.time.Instant.now();
+        java.time.Instant time = null; // allowed only in a set without time windows (UntimedTests)
         if (m.containsKey("time")) {
             try {
                 time = java.time.OffsetDateTime.parse(y.string(m.get("time"), "time")).toInstant();

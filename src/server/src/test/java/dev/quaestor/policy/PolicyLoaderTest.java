@@ -196,6 +196,31 @@ class PolicyLoaderTest {
         assertTrue(e.get(0).message().contains("test 'wrong expectation' expected allow but got deny"));
     }
 
+    /**
+     * The same files get the same verdict whenever they are loaded: in a set with a time window, a test without a time
+     * would pass in office hours and fail after them, so it is refused at any hour; with a time it is judged then.
+     */
+    @Test
+    void aTestWithoutATimeIsRefusedInASetWithTimeWindows() {
+        String office = HEAD + "rules:\n  - {id: office-hours, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]},"
+                + " when: {timeWindow: {from: \"08:00\", to: \"18:00\", zone: Europe/Zurich}}}\n";
+        String test = "tests:\n  - name: %s\n    identity: {subject: u, roles: [x]}\n%s    action: read\n    uri: file:///a/b\n    expect: %s\n";
+        var untimed = errors("t.yaml", office + test.formatted("reads in office hours", "", "allow"));
+        assertEquals(List.of(new PolicyError("t.yaml", 6, "test 'reads in office hours' needs a time: the set has time windows"
+                + " (rule 'office-hours' at t.yaml:4), so a test without one would pass or fail by the hour it is loaded at")), untimed);
+        // Refused whichever way it would have gone at the hour it is loaded.
+        assertEquals(1, errors("t.yaml", office + test.formatted("refused at night", "", "deny")).size());
+
+        var set = parse("t.yaml", office + test.formatted("reads at ten", "    time: \"2026-03-04T10:00:00+01:00\"\n", "allow"));
+        assertEquals(java.time.Instant.parse("2026-03-04T09:00:00Z"), set.tests().get(0).facts().time());
+        var late = errors("t.yaml", office + test.formatted("reads at a quarter past six", "    time: \"2026-03-04T18:15:00+01:00\"\n", "allow"));
+        assertTrue(late.get(0).message().contains("expected allow but got deny (no rule matched)"), late.toString());
+
+        // Without a time window, the time decides nothing and a test need not give one.
+        String plain = HEAD + "rules:\n  - {id: always, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n";
+        assertEquals(1, parse("t.yaml", plain + test.formatted("reads", "", "allow")).tests().size());
+    }
+
     @Test
     void aNulByteInAFileOrItsNameIsRefusedSoNoTwoFileSetsShareARevision() {
         String allow = HEAD + "rules:\n  - {id: allow-analysts, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [analyst]}}\n";
