@@ -233,6 +233,66 @@ class PolicyLoaderTest {
                 errors("allow.yaml", allow + "\0deny.yaml\0" + deny));
     }
 
+    private static final String ALLOW_ALL = HEAD + "rules:\n  - {id: allow-all, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [\"*\"]}}\n";
+    private static final String DENY_RAW = HEAD + "rules:\n  - {id: no-raw, effect: deny, actions: [read], resources: [\"file:///t/*/raw/**\"], subjects: {roles: [\"*\"]}}\n";
+
+    /**
+     * What-if judges the files it is given with {@code parse}; a server reads a directory. A file the directory loader
+     * would skip must not count in a what-if: its deny would vanish once deployed.
+     */
+    @Test
+    void parseRefusesNamesADirectoryWouldNotRead() {
+        for (String name : List.of("raw.YAML", "raw.Yml", ".raw.yaml", "raw.yaml.bak", "raw.yaml~", "raw.json", "sub/raw.yaml",
+                "..data")) {
+            var e = errors("allow.yaml", ALLOW_ALL, name, DENY_RAW);
+            assertEquals(List.of(new PolicyError(name, 0, "not a policy file name, so a server would not read this file:"
+                    + " policy files are named *.yaml or *.yml, in lower case, not starting with a dot")), e, name);
+        }
+        assertEquals(2, parse("allow.yaml", ALLOW_ALL, "deny.yml", DENY_RAW).files().size());
+    }
+
+    /** A name someone meant as a policy file refuses the set, rather than its rules being skipped in silence. */
+    @Test
+    void aDirectoryWithAFileMisnamedAsAPolicyFileIsRefused(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        for (String name : List.of("raw.YAML", "raw.Yml", ".raw.yaml", "raw.yaml.bak", "raw.yaml~", "#raw.yml#")) {
+            Path dir = java.nio.file.Files.createDirectory(tmp.resolve("d" + Math.abs(name.hashCode())));
+            java.nio.file.Files.writeString(dir.resolve("allow.yaml"), ALLOW_ALL);
+            java.nio.file.Files.writeString(dir.resolve(name), DENY_RAW);
+            var e = assertThrows(PolicyValidationException.class, () -> PolicyLoader.load(dir)).errors();
+            assertEquals(List.of(new PolicyError(name, 0, "looks like a policy file but is not named as one, so it would not be"
+                    + " read: policy files are named *.yaml or *.yml, in lower case, not starting with a dot (rename it, or move"
+                    + " it out of the directory)")), e, name);
+        }
+        // Alone, it is named too, beside the directory having no policy file.
+        Path alone = java.nio.file.Files.createDirectory(tmp.resolve("alone"));
+        java.nio.file.Files.writeString(alone.resolve("raw.YAML"), DENY_RAW);
+        var e = assertThrows(PolicyValidationException.class, () -> PolicyLoader.load(alone)).errors();
+        assertEquals(List.of("raw.YAML", alone.toString()), e.stream().map(PolicyError::file).toList());
+
+        // Names that are not mistakable for policy files stay ignored.
+        Path plain = java.nio.file.Files.createDirectory(tmp.resolve("plain"));
+        java.nio.file.Files.writeString(plain.resolve("allow.yaml"), ALLOW_ALL);
+        java.nio.file.Files.writeString(plain.resolve("deny.yml"), DENY_RAW);
+        java.nio.file.Files.writeString(plain.resolve("README.md"), "# policies\n");
+        java.nio.file.Files.writeString(plain.resolve(".gitkeep"), "");
+        java.nio.file.Files.createDirectory(plain.resolve("old.yaml"));
+        assertEquals(List.of("allow.yaml", "deny.yml"), PolicyLoader.load(plain).files());
+    }
+
+    /** The kubelet's own entries in a ConfigMap volume (..data, ..2026_…) are neither read nor refused. */
+    @Test
+    void aConfigMapVolumeLoadsItsVisibleFilesOnly(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        var volume = new dev.quaestor.support.ConfigMapVolume(tmp.resolve("policies"));
+        volume.write(Map.of("allow.yaml", ALLOW_ALL, "deny.yaml", DENY_RAW));
+        volume.write(Map.of("allow.yaml", ALLOW_ALL, "deny.yaml", DENY_RAW + "# reviewed\n"));
+        try (var names = java.nio.file.Files.list(volume.dir())) {
+            assertTrue(names.map(p -> p.getFileName().toString()).anyMatch(n -> n.startsWith("..") && !n.equals("..data")));
+        }
+        var set = PolicyLoader.load(volume.dir());
+        assertEquals(List.of("allow.yaml", "deny.yaml"), set.files());
+        assertEquals(parse("allow.yaml", ALLOW_ALL, "deny.yaml", DENY_RAW + "# reviewed\n").revision(), set.revision());
+    }
+
     @Test
     void revisionChangesWithAnyEdit() {
         String a = HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n";
