@@ -28,6 +28,19 @@ class PolicyAdminTest {
                 .body("decision", equalTo("allow")).body("rules", contains("pi-read-trials"));
     }
 
+    /** A rule with a time window may answer differently an hour later, so the answer says when it was judged. */
+    @Test
+    void explainSaysTheInstantItJudgedAt() {
+        java.time.Instant before = java.time.Instant.now();
+        String now = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW).post("/admin/policy/explain").then().statusCode(200).extract().path("time");
+        java.time.Instant judged = java.time.Instant.parse(now);
+        org.junit.jupiter.api.Assertions.assertFalse(judged.isBefore(before) || judged.isAfter(java.time.Instant.now()), now);
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("}", ",\"time\":\"2026-03-04T22:15:00Z\"}")).post("/admin/policy/explain").then().statusCode(200)
+                .body("time", equalTo("2026-03-04T22:15:00Z"));
+    }
+
     @Test
     void explainIsForAdministratorsOnly() {
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("alice")).contentType("application/json").body(RAW)

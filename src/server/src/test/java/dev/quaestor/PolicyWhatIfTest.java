@@ -187,4 +187,24 @@ class PolicyWhatIfTest {
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).get("/audit/facts?since=yesterday")
                 .then().statusCode(400).body("error", equalTo("--since must look like 30d or 12h, not 'yesterday'"));
     }
+
+    /**
+     * A deny moved into a file the server would not read must not pass review as "no change": deployed, the file is
+     * skipped and the deny is gone. What-if refuses such names, as a directory with them is refused.
+     */
+    @Test
+    void aProposedFileNamedAsNoPolicyFileIsABadRequest() throws Exception {
+        String clinical = Files.readString(Repo.POLICIES.resolve("clinical-trials.yaml"));
+        for (String name : List.of("raw.YAML", ".raw.yaml")) {
+            var files = samplesWith(name, "apiVersion: quaestor/v1\nkind: Policy\nrules:\n"
+                    + clinical.substring(clinical.indexOf("  - id: no-raw-genomics"), clinical.indexOf("guards:")));
+            files.put("clinical-trials.yaml", clinical.substring(0, clinical.indexOf("  - id: no-raw-genomics"))
+                    + clinical.substring(clinical.indexOf("guards:")));
+            given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                    .body(Map.of("files", files, "since", "1h")).post("/admin/policy/what-if").then().statusCode(400)
+                    .body("error", equalTo("the proposed policy set is rejected"))
+                    .body("errors", org.hamcrest.Matchers.contains(name + ": not a policy file name, so a server would not read"
+                            + " this file: policy files are named *.yaml or *.yml, in lower case, not starting with a dot"));
+        }
+    }
 }

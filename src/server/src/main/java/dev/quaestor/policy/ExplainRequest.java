@@ -14,9 +14,12 @@ import java.util.Set;
 public record ExplainRequest(String subject, List<String> roles, List<String> groups, String client, String tenant,
         List<String> scopes, String action, String uri, String sourceIp, Instant time) {
 
-    /** The answer, with the canonical URI it was judged in. */
+    /**
+     * The answer, with the canonical URI and the instant it was judged at (ISO-8601, UTC): the request's {@code time},
+     * or the moment of asking when it gives none, since a rule with a time window may answer differently an hour later.
+     */
     public record Result(String decision, List<String> rules, List<String> matchingAllows,
-            List<String> matchingDenies, List<String> overriddenAllows, String canonicalUri, String revision) {
+            List<String> matchingDenies, List<String> overriddenAllows, String canonicalUri, String time, String revision) {
     }
 
     public Result answer(PolicySet set) {
@@ -29,10 +32,10 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
         }
         CanonicalUri canonical = UriCanonicalizer.canonicalize(uri); // InvalidUriException names the problem
         var who = new Identity(subject, client, tenant, set(roles), set(groups), set(scopes));
-        var facts = new Facts(sourceIp, time == null ? Instant.now() : time);
-        Explanation e = set.explain(who, a, canonical, facts);
+        Instant at = time == null ? Instant.now() : time;
+        Explanation e = set.explain(who, a, canonical, new Facts(sourceIp, at));
         return new Result(e.decision().allowed() ? "allow" : "deny", e.decision().rules(), e.allowRules(),
-                e.denyRules(), e.overriddenAllows(), canonical.toString(), set.revision());
+                e.denyRules(), e.overriddenAllows(), canonical.toString(), at.toString(), set.revision());
     }
 
     /** The question in one line, for the record of who asked it. */

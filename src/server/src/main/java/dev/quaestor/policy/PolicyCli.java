@@ -2,7 +2,6 @@ package dev.quaestor.policy;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -60,11 +59,12 @@ public final class PolicyCli {
         try {
             var req = new ExplainRequest(o.get("subject"), list(o.get("roles")), list(o.get("groups")), o.get("client"),
                     o.get("tenant"), list(o.get("scopes")), o.get("action"), o.get("uri"), o.get("source-ip"),
-                    o.containsKey("time") ? java.time.OffsetDateTime.parse(o.get("time")).toInstant() : Instant.now());
+                    o.containsKey("time") ? java.time.OffsetDateTime.parse(o.get("time")).toInstant() : null);
             var r = req.answer(set);
             out.println(r.decision() + " " + r.canonicalUri());
             out.println("  deciding rules:    " + (r.rules().isEmpty() ? "(none: default deny)" : String.join(", ", r.rules())));
             out.println("  overridden allows: " + (r.overriddenAllows().isEmpty() ? "-" : String.join(", ", r.overriddenAllows())));
+            out.println("  judged at:         " + r.time() + (o.containsKey("time") ? "" : " (now: no --time given)"));
             out.println("  revision:          " + r.revision());
             return r.decision().equals("allow") ? 0 : 1;
         } catch (RuntimeException e) {

@@ -31,8 +31,9 @@ import org.yaml.snakeyaml.nodes.Node;
  * with every problem found ({@link PolicyValidationException}). The set's {@code tests:} are run
  * before it is returned, so a set whose own tests fail is never activated.
  *
- * <p>Files: every {@code *.yaml}/{@code *.yml} directly in the directory, following symlinks (as
- * Kubernetes ConfigMap volumes use them) and skipping dot-files such as {@code ..data}.
+ * <p>Files: every regular file directly in the directory named as a policy file ({@link PolicyFileName}), following
+ * symlinks (as Kubernetes ConfigMap volumes use them); the kubelet's {@code ..data} and its kin are skipped, and a name
+ * that looks meant as a policy file but is not one refuses the set. {@link #parse} takes policy file names only.
  */
 public final class PolicyLoader {
 
@@ -64,16 +65,23 @@ public final class PolicyLoader {
     static List<Map.Entry<String, String>> read(Path dir, List<PolicyError> errors) {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
-            files = s.filter(p -> !p.getFileName().toString().startsWith("."))
-                    .filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+            files = s.filter(p -> PolicyFileName.of(p.getFileName().toString()) != PolicyFileName.Kind.IGNORED)
                     .filter(Files::isRegularFile)
                     .sorted()
                     .toList();
         } catch (IOException e) {
             throw new PolicyValidationException(List.of(new PolicyError(dir.toString(), 0, "cannot list policy directory: " + e.getMessage())));
         }
+        var misnamed = files.stream().filter(p -> PolicyFileName.of(p.getFileName().toString()) == PolicyFileName.Kind.REFUSED).toList();
+        for (Path f : misnamed) {
+            errors.add(new PolicyError(f.getFileName().toString(), 0, "looks like a policy file but is not named as one, so it"
+                    + " would not be read: " + PolicyFileName.RULE + " (rename it, or move it out of the directory)"));
+        }
+        files = files.stream().filter(p -> !misnamed.contains(p)).toList();
         if (files.isEmpty()) {
-            throw new PolicyValidationException(List.of(new PolicyError(dir.toString(), 0, "no *.yaml policy files found")));
+            var all = new ArrayList<>(errors);
+            all.add(new PolicyError(dir.toString(), 0, "no *.yaml policy files found"));
+            throw new PolicyValidationException(all);
         }
         var contents = new ArrayList<Map.Entry<String, String>>();
         for (Path f : files) {
@@ -97,6 +105,9 @@ public final class PolicyLoader {
             String text = f.getValue();
             if (name.indexOf(0) >= 0) {
                 errors.add(new PolicyError(name.replace("\0", "\\0"), 0, "a NUL byte in the file name: a policy file's name holds none"));
+            } else if (PolicyFileName.of(name) != PolicyFileName.Kind.POLICY) {
+                errors.add(new PolicyError(name, 0, "not a policy file name, so a server would not read this file: "
+                        + PolicyFileName.RULE));
             } else if (text.indexOf(0) >= 0) {
                 int line = (int) text.substring(0, text.indexOf(0)).chars().filter(c -> c == '\n').count() + 1;
                 errors.add(new PolicyError(name, line, "a NUL byte: a policy file holds none"));
@@ -107,6 +118,7 @@ public final class PolicyLoader {
         checkUnique(rules.stream().map(r -> Map.entry(r.id(), r.origin())).toList(), "rule", errors);
         checkUnique(limits.stream().map(l -> Map.entry(l.id(), l.origin())).toList(), "limit", errors);
         checkUnique(guards.stream().map(g -> Map.entry(g.id(), g.origin())).toList(), "guard", errors);
+        errors.addAll(UntimedTests.errors(rules, tests));
         if (!errors.isEmpty()) {
             throw new PolicyValidationException(errors);
         }
@@ -305,7 +317,7 @@ public final class PolicyLoader {
             throw y.fail(m.get("expect"), "test '" + name + "': expect must be allow or deny");
         }
         String sourceIp = m.containsKey("sourceIp") ? y.string(m.get("sourceIp"), "sourceIp") : "127.0.0.1";
-        java.time.Instant time = java.time.Instant.now();
+        java.time.Instant time = null; // allowed only in a set without time windows (UntimedTests)
         if (m.containsKey("time")) {
             try {
                 time = java.time.OffsetDateTime.parse(y.string(m.get("time"), "time")).toInstant();

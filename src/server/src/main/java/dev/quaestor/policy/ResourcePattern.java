@@ -10,7 +10,8 @@ import java.util.List;
  * A compiled resource glob. {@code *} matches within one path segment, a {@code **} segment
  * matches any number of segments (including none), and {@code ${subject}} / {@code ${tenant}}
  * bind to the caller. A pattern is canonicalised by the same rules as the URIs it judges, so
- * {@code file:///a//b/./c} and {@code file:///a/b/c} are one pattern.
+ * {@code file:///a//b/c} and {@code file:///a/b/c} are one pattern; dot-segments and percent-encoded
+ * {@code * $ { }} are refused ({@link PatternSpelling}).
  *
  * <p>Forms: {@code **} (everything), {@code scheme://**} (everything in a scheme),
  * {@code scheme://*}{@code /...} (any authority), {@code scheme://authority/seg/...}.
@@ -60,25 +61,23 @@ public final class ResourcePattern {
                 throw new IllegalArgumentException("'" + c + "' is not supported in resource pattern '" + pattern + "'");
             }
         }
-        if (pattern.contains("/../") || pattern.endsWith("/..")) {
-            throw new IllegalArgumentException("dot-segments are not allowed in resource pattern '" + pattern + "'");
-        }
         int sep = pattern.indexOf("://");
-        if (sep > 0) {
-            int pathStart = pattern.indexOf('/', sep + 3);
-            String auth = pathStart < 0 ? pattern.substring(sep + 3) : pattern.substring(sep + 3, pathStart);
-            if (auth.equals(ANY_DEPTH) && pathStart < 0) {
-                String scheme = canonical(pattern.substring(0, sep) + "://").scheme();
-                return new ResourcePattern(pattern, scheme, null, List.of(ANY_DEPTH));
-            }
-            if (auth.equals("*")) {
-                String rest = pathStart < 0 ? "" : pattern.substring(pathStart);
-                CanonicalUri c = canonical(pattern.substring(0, sep) + "://" + rest);
-                return new ResourcePattern(pattern, c.scheme(), null, checkSegments(pattern, c.segments()));
-            }
+        if (sep <= 0) {
+            canonical(pattern); // names what is wrong
+            throw new IllegalArgumentException("resource pattern '" + pattern + "' must have the form scheme://authority/path");
         }
-        CanonicalUri c = canonical(pattern);
-        return new ResourcePattern(pattern, c.scheme(), c.authority(), checkSegments(pattern, c.segments()));
+        int pathStart = pattern.indexOf('/', sep + 3);
+        String rawPath = pathStart < 0 ? "" : pattern.substring(pathStart);
+        PatternSpelling.checkWritten(pattern, rawPath);
+        String auth = pathStart < 0 ? pattern.substring(sep + 3) : pattern.substring(sep + 3, pathStart);
+        if (auth.equals(ANY_DEPTH) && pathStart < 0) {
+            String scheme = canonical(pattern.substring(0, sep) + "://").scheme();
+            return new ResourcePattern(pattern, scheme, null, List.of(ANY_DEPTH));
+        }
+        boolean anyAuthority = auth.equals("*");
+        CanonicalUri c = canonical(anyAuthority ? pattern.substring(0, sep) + "://" + rawPath : pattern);
+        PatternSpelling.checkKept(pattern, rawPath, c.segments());
+        return new ResourcePattern(pattern, c.scheme(), anyAuthority ? null : c.authority(), checkSegments(pattern, c.segments()));
     }
 
     private static CanonicalUri canonical(String s) {

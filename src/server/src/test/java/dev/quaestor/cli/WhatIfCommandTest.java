@@ -133,5 +133,6 @@ class WhatIfCommandTest {
         assertEquals(java.util.List.of(), report.lost());
         assertEquals(java.util.List.of(), report.notJudged());
         assertEquals(0, report.check().mismatched());
+        assertEquals(122, report.check().records(), "the export's decisions were recorded under the samples' revision");
     }
 }

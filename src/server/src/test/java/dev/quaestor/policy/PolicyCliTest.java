@@ -48,6 +48,13 @@ class PolicyCliTest {
         out.reset();
         assertEquals(0, run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--action", "read", "--uri", "file:///docs/home/alice/notes.md"));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("deciding rules:    own-home"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("judged at:         "), out.toString(StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains(" (now: no --time given)"), out.toString(StandardCharsets.UTF_8));
+        out.reset();
+        assertEquals(0, run("explain", Repo.POLICIES.toString(), "--subject", "olga", "--roles", "safety-officer-oncall",
+                "--source-ip", "10.20.30.40", "--time", "2026-03-04T23:15:00+01:00", "--action", "read",
+                "--uri", "file:///docs/trials/onco-734/summary.md"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("judged at:         2026-03-04T22:15:00Z\n"), out.toString(StandardCharsets.UTF_8));
     }
 
     @Test

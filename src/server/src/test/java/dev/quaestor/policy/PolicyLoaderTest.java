@@ -137,6 +137,38 @@ class PolicyLoaderTest {
         assertTrue(errors("x.yaml", HEAD + "rules:\n  - !!python/object {id: r}\n").get(0).message().contains("not allowed"));
     }
 
+    /**
+     * A pattern is canonicalised like a URI, decoding each segment once: what is percent-encoded must not become a
+     * dot-segment that climbs out of the folder, or a wildcard or placeholder the pattern's checks never saw.
+     */
+    @Test
+    void percentEncodingHidesNoDotSegmentWildcardOrPlaceholder() {
+        String rule = HEAD + "rules:\n  - {id: public-docs, effect: allow, actions: [read], resources: [\"%s\"], subjects: {roles: [\"*\"]}}\n";
+        for (String pattern : List.of("file:///docs/public/%2E%2E/**", "file:///docs/public/%2e%2E/secret.md",
+                "file:///docs/public/.%2e/**", "file:///docs/public/%2E/**", "file:///docs/./public/**",
+                "file:///docs/public/../**", "file://*/docs/public/%2E%2E/**", "file:///docs/public/%2A%2A",
+                "file:///docs/public/%2A", "file:///docs/public/%2a.md", "file:///docs/home/%24%7Bsubject%7D/**",
+                "file:///docs/home/$%7Bsubject}/**")) {
+            var e = errors("public.yaml", rule.formatted(pattern));
+            assertEquals(1, e.size(), pattern + ": " + e);
+            assertEquals("public.yaml", e.get(0).file());
+            assertTrue(e.get(0).message().startsWith("rule 'public-docs': ") && e.get(0).message().contains("'" + pattern + "'"),
+                    e.get(0).toString());
+            assertTrue(e.get(0).message().contains("dot-segment") || e.get(0).message().contains("percent-encoded"),
+                    e.get(0).toString());
+        }
+        assertTrue(errors("public.yaml", rule.formatted("file:///docs/public/%2E%2E/**")).get(0).message()
+                .contains("dot-segment '%2E%2E' in resource pattern 'file:///docs/public/%2E%2E/**'"));
+        assertTrue(errors("public.yaml", rule.formatted("file:///docs/public/%2A%2A")).get(0).message()
+                .contains("'*' is percent-encoded as '%2A' in resource pattern 'file:///docs/public/%2A%2A'"));
+
+        // An ordinary encoded character is a character of the name, as in the URIs the pattern judges.
+        var set = parse("public.yaml", rule.formatted("file:///docs/my%20notes/*.md"));
+        assertTrue(allowed(set, who("u", "r"), Action.READ, "file:///docs/my%20notes/a.md"));
+        assertFalse(allowed(set, who("u", "r"), Action.READ, "file:///docs/a.md"));
+        assertFalse(allowed(set, who("u", "r"), Action.READ, "file:///docs/my%20notes/x/a.md"));
+    }
+
     @Test
     void guardsAreReadAndCheckedStrictly() {
         String rule = HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n";
@@ -164,6 +196,31 @@ class PolicyLoaderTest {
         assertTrue(e.get(0).message().contains("test 'wrong expectation' expected allow but got deny"));
     }
 
+    /**
+     * The same files get the same verdict whenever they are loaded: in a set with a time window, a test without a time
+     * would pass in office hours and fail after them, so it is refused at any hour; with a time it is judged then.
+     */
+    @Test
+    void aTestWithoutATimeIsRefusedInASetWithTimeWindows() {
+        String office = HEAD + "rules:\n  - {id: office-hours, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]},"
+                + " when: {timeWindow: {from: \"08:00\", to: \"18:00\", zone: Europe/Zurich}}}\n";
+        String test = "tests:\n  - name: %s\n    identity: {subject: u, roles: [x]}\n%s    action: read\n    uri: file:///a/b\n    expect: %s\n";
+        var untimed = errors("t.yaml", office + test.formatted("reads in office hours", "", "allow"));
+        assertEquals(List.of(new PolicyError("t.yaml", 6, "test 'reads in office hours' needs a time: the set has time windows"
+                + " (rule 'office-hours' at t.yaml:4), so a test without one would pass or fail by the hour it is loaded at")), untimed);
+        // Refused whichever way it would have gone at the hour it is loaded.
+        assertEquals(1, errors("t.yaml", office + test.formatted("refused at night", "", "deny")).size());
+
+        var set = parse("t.yaml", office + test.formatted("reads at ten", "    time: \"2026-03-04T10:00:00+01:00\"\n", "allow"));
+        assertEquals(java.time.Instant.parse("2026-03-04T09:00:00Z"), set.tests().get(0).facts().time());
+        var late = errors("t.yaml", office + test.formatted("reads at a quarter past six", "    time: \"2026-03-04T18:15:00+01:00\"\n", "allow"));
+        assertTrue(late.get(0).message().contains("expected allow but got deny (no rule matched)"), late.toString());
+
+        // Without a time window, the time decides nothing and a test need not give one.
+        String plain = HEAD + "rules:\n  - {id: always, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n";
+        assertEquals(1, parse("t.yaml", plain + test.formatted("reads", "", "allow")).tests().size());
+    }
+
     @Test
     void aNulByteInAFileOrItsNameIsRefusedSoNoTwoFileSetsShareARevision() {
         String allow = HEAD + "rules:\n  - {id: allow-analysts, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [analyst]}}\n";
@@ -174,6 +231,66 @@ class PolicyLoaderTest {
                 errors("a\0.yaml", allow));
         assertEquals(List.of(new PolicyError("allow.yaml", 5, "a NUL byte: a policy file holds none")),
                 errors("allow.yaml", allow + "\0deny.yaml\0" + deny));
+    }
+
+    private static final String ALLOW_ALL = HEAD + "rules:\n  - {id: allow-all, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [\"*\"]}}\n";
+    private static final String DENY_RAW = HEAD + "rules:\n  - {id: no-raw, effect: deny, actions: [read], resources: [\"file:///t/*/raw/**\"], subjects: {roles: [\"*\"]}}\n";
+
+    /**
+     * What-if judges the files it is given with {@code parse}; a server reads a directory. A file the directory loader
+     * would skip must not count in a what-if: its deny would vanish once deployed.
+     */
+    @Test
+    void parseRefusesNamesADirectoryWouldNotRead() {
+        for (String name : List.of("raw.YAML", "raw.Yml", ".raw.yaml", "raw.yaml.bak", "raw.yaml~", "raw.json", "sub/raw.yaml",
+                "..data")) {
+            var e = errors("allow.yaml", ALLOW_ALL, name, DENY_RAW);
+            assertEquals(List.of(new PolicyError(name, 0, "not a policy file name, so a server would not read this file:"
+                    + " policy files are named *.yaml or *.yml, in lower case, not starting with a dot")), e, name);
+        }
+        assertEquals(2, parse("allow.yaml", ALLOW_ALL, "deny.yml", DENY_RAW).files().size());
+    }
+
+    /** A name someone meant as a policy file refuses the set, rather than its rules being skipped in silence. */
+    @Test
+    void aDirectoryWithAFileMisnamedAsAPolicyFileIsRefused(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        for (String name : List.of("raw.YAML", "raw.Yml", ".raw.yaml", "raw.yaml.bak", "raw.yaml~", "#raw.yml#")) {
+            Path dir = java.nio.file.Files.createDirectory(tmp.resolve("d" + Math.abs(name.hashCode())));
+            java.nio.file.Files.writeString(dir.resolve("allow.yaml"), ALLOW_ALL);
+            java.nio.file.Files.writeString(dir.resolve(name), DENY_RAW);
+            var e = assertThrows(PolicyValidationException.class, () -> PolicyLoader.load(dir)).errors();
+            assertEquals(List.of(new PolicyError(name, 0, "looks like a policy file but is not named as one, so it would not be"
+                    + " read: policy files are named *.yaml or *.yml, in lower case, not starting with a dot (rename it, or move"
+                    + " it out of the directory)")), e, name);
+        }
+        // Alone, it is named too, beside the directory having no policy file.
+        Path alone = java.nio.file.Files.createDirectory(tmp.resolve("alone"));
+        java.nio.file.Files.writeString(alone.resolve("raw.YAML"), DENY_RAW);
+        var e = assertThrows(PolicyValidationException.class, () -> PolicyLoader.load(alone)).errors();
+        assertEquals(List.of("raw.YAML", alone.toString()), e.stream().map(PolicyError::file).toList());
+
+        // Names that are not mistakable for policy files stay ignored.
+        Path plain = java.nio.file.Files.createDirectory(tmp.resolve("plain"));
+        java.nio.file.Files.writeString(plain.resolve("allow.yaml"), ALLOW_ALL);
+        java.nio.file.Files.writeString(plain.resolve("deny.yml"), DENY_RAW);
+        java.nio.file.Files.writeString(plain.resolve("README.md"), "# policies\n");
+        java.nio.file.Files.writeString(plain.resolve(".gitkeep"), "");
+        java.nio.file.Files.createDirectory(plain.resolve("old.yaml"));
+        assertEquals(List.of("allow.yaml", "deny.yml"), PolicyLoader.load(plain).files());
+    }
+
+    /** The kubelet's own entries in a ConfigMap volume (..data, ..2026_…) are neither read nor refused. */
+    @Test
+    void aConfigMapVolumeLoadsItsVisibleFilesOnly(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        var volume = new dev.quaestor.support.ConfigMapVolume(tmp.resolve("policies"));
+        volume.write(Map.of("allow.yaml", ALLOW_ALL, "deny.yaml", DENY_RAW));
+        volume.write(Map.of("allow.yaml", ALLOW_ALL, "deny.yaml", DENY_RAW + "# reviewed\n"));
+        try (var names = java.nio.file.Files.list(volume.dir())) {
+            assertTrue(names.map(p -> p.getFileName().toString()).anyMatch(n -> n.startsWith("..") && !n.equals("..data")));
+        }
+        var set = PolicyLoader.load(volume.dir());
+        assertEquals(List.of("allow.yaml", "deny.yaml"), set.files());
+        assertEquals(parse("allow.yaml", ALLOW_ALL, "deny.yaml", DENY_RAW + "# reviewed\n").revision(), set.revision());
     }
 
     @Test

@@ -1,0 +1,32 @@
+package dev.quaestor.policy;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A set's verdict on itself must not depend on when it is loaded. A test without a {@code time} has no instant to be
+ * judged at, so it is allowed only in a set where no rule has a time window: there the time decides nothing. In a set
+ * with a window, each test must give its time, or the same files would load at ten and be refused at six.
+ */
+final class UntimedTests {
+
+    private UntimedTests() {
+    }
+
+    /** An error for each test without a time, when a rule of the set has a time window. */
+    static List<PolicyError> errors(List<Rule> rules, List<PolicyTestCase> tests) {
+        Rule windowed = rules.stream().filter(r -> r.when().window() != null).findFirst().orElse(null);
+        var out = new ArrayList<PolicyError>();
+        if (windowed == null) {
+            return out;
+        }
+        for (PolicyTestCase t : tests) {
+            if (t.facts().time() == null) {
+                out.add(new PolicyError(t.file(), t.line(), "test '" + t.name() + "' needs a time: the set has time windows"
+                        + " (rule '" + windowed.id() + "' at " + windowed.origin() + "), so a test without one would pass or"
+                        + " fail by the hour it is loaded at"));
+            }
+        }
+        return out;
+    }
+}
