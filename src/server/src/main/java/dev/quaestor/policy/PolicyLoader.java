@@ -64,7 +64,7 @@ public final class PolicyLoader {
     /** The (file name, content) pairs of a policy directory, sorted by name. */
     static List<Map.Entry<String, String>> read(Path dir, List<PolicyError> errors) {
         List<Path> files;
-        try (Stream<Path> s = Files.list(dir)) {
+        try (Stream<Path> s = Files.list(configMapData(dir))) {
             files = s.filter(p -> PolicyFileName.of(p.getFileName().toString()) != PolicyFileName.Kind.IGNORED)
                     .filter(Files::isRegularFile)
                     .sorted()
@@ -92,6 +92,23 @@ public final class PolicyLoader {
             }
         }
         return contents;
+    }
+
+    /**
+     * The directory to read. In a Kubernetes ConfigMap volume the visible names are links into {@code ..data}, a link
+     * the kubelet points at a new directory in one rename and only then fixes the visible links: reading the directory
+     * {@code ..data} names at this moment gives one version whole, never old links mixed with new files.
+     */
+    private static Path configMapData(Path dir) {
+        Path data = dir.resolve("..data");
+        if (!Files.isSymbolicLink(data)) {
+            return dir;
+        }
+        try {
+            return data.toRealPath();
+        } catch (IOException e) {
+            return dir; // swapped away while resolved: the visible names, as before (the next reload reads it whole)
+        }
     }
 
     /** Builds a set from (file name, content) pairs; the directory form delegates here. */

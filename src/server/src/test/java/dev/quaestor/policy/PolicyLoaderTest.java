@@ -293,6 +293,20 @@ class PolicyLoaderTest {
         assertEquals(parse("allow.yaml", ALLOW_ALL, "deny.yaml", DENY_RAW + "# reviewed\n").revision(), set.revision());
     }
 
+    /**
+     * Read in the middle of a ConfigMap update (the new directory in place, the visible links not yet fixed: the deny
+     * moved to a new file that has no link yet), the set is the new one whole, never old links mixed with new files.
+     */
+    @Test
+    void aConfigMapVolumeReadMidUpdateIsWhollyOneVersion(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        var volume = new dev.quaestor.support.ConfigMapVolume(tmp.resolve("policies"));
+        volume.write(Map.of("allow.yaml", ALLOW_ALL, "deny.yaml", DENY_RAW));
+        volume.swapOnly(Map.of("allow.yaml", ALLOW_ALL + "# moved the deny\n", "raw.yaml", DENY_RAW));
+        var set = PolicyLoader.load(volume.dir());
+        assertEquals(List.of("allow.yaml", "raw.yaml"), set.files());
+        assertEquals(parse("allow.yaml", ALLOW_ALL + "# moved the deny\n", "raw.yaml", DENY_RAW).revision(), set.revision());
+    }
+
     @Test
     void revisionChangesWithAnyEdit() {
         String a = HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n";

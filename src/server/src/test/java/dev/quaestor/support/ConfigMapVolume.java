@@ -38,6 +38,19 @@ public final class ConfigMapVolume {
 
     /** Replaces the whole content, as a ConfigMap update does. */
     public synchronized void write(Map<String, String> files) throws IOException {
+        Path old = swap(files);
+        finish(files, old);
+    }
+
+    /**
+     * The first half of an update, up to the moment a reader may look: {@code ..data} names the new directory, the
+     * visible links are still the old ones (a file removed links to nothing, a file added has no link yet).
+     */
+    public synchronized void swapOnly(Map<String, String> files) throws IOException {
+        swap(files);
+    }
+
+    private Path swap(Map<String, String> files) throws IOException {
         Path data = dir.resolve("..data");
         Path old = Files.isSymbolicLink(data) ? dir.resolve(Files.readSymbolicLink(data)) : null;
         String stamp = "..%d_%04d".formatted(System.currentTimeMillis(), ++generation);
@@ -49,6 +62,10 @@ public final class ConfigMapVolume {
         Files.deleteIfExists(tmp);
         Files.createSymbolicLink(tmp, Path.of(stamp));
         Files.move(tmp, data, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return old;
+    }
+
+    private void finish(Map<String, String> files, Path old) throws IOException {
         try (Stream<Path> visible = Files.list(dir)) {
             for (Path p : visible.filter(p -> !p.getFileName().toString().startsWith("..")).toList()) {
                 if (!files.containsKey(p.getFileName().toString())) {
