@@ -173,6 +173,31 @@ class KeyReadFloodTest {
                 reads, floodMs, rows.size(), own.size(), counts.size(), everyAddress.size());
     }
 
+    /** Reads whose records, own or counted, the database refuses for a while are counted again until one is stored. */
+    @Test
+    void readsWhoseRecordsAreNotStoredAreCountedUntilTheyAre() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        Instant since = Instant.now();
+        int reads = 60;
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {
+            s.execute("CREATE OR REPLACE FUNCTION test_refuse_key_reads() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                    + "IF NEW.method = 'audit/key' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$");
+            s.execute("CREATE TRIGGER test_refuse_key_reads BEFORE INSERT ON audit_entry FOR EACH ROW EXECUTE FUNCTION test_refuse_key_reads()");
+            try {
+                for (int i = 0; i < reads; i++) {
+                    var r = http.send(HttpRequest.newBuilder(key).header("X-Forwarded-For", "203.0.113." + (i % 3)).GET().build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, r.statusCode(), r.body());
+                }
+                Thread.sleep(4 * WINDOW.toMillis()); // counts closed and refused, window after window
+                assertEquals(0, accounted(since), "nothing stored while the database refuses them");
+            } finally {
+                s.execute("DROP TRIGGER IF EXISTS test_refuse_key_reads ON audit_entry");
+            }
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> accounted(since) == reads);
+    }
+
     private static List<AuditRow> keyRecords(Instant since) {
         return AuditRow.list("kind = 'ADMIN' and method = 'audit/key' and event_time >= ? order by id", since);
     }

@@ -23,7 +23,8 @@ import org.jboss.logging.Logger;
  * an {@code ADMIN} record of its own while its address and the total have one to spend; past that it is counted into
  * its address's {@link KeyReadCount}, one record per merge window ({@code quaestor.audit.attempts.merge-window}),
  * opening which spends one of the total; once the total is spent, the reads of every address share one count per
- * window. A count whose record cannot be queued is kept for the next window: a read is counted until it is recorded.
+ * window. A read whose own record, or a count whose record, cannot be queued or once queued is not stored (its batch
+ * failed) is counted into the next window's: a read is counted until it is recorded.
  */
 @ApplicationScoped
 public class KeyReads {
@@ -50,9 +51,15 @@ public class KeyReads {
         Instant now = Instant.now();
         String key = Objects.requireNonNullElse(address, "unknown");
         if (budget.spendRecord(key) && log.appendLater(AuditEvent.of(AuditEvent.Kind.ADMIN, RequestIds.next()).time(now)
-                .caller(Caller.anonymous(address, userAgent, null)).method(METHOD).decision("ALLOW").outcome("ok").build())) {
+                .caller(Caller.anonymous(address, userAgent, null)).method(METHOD).decision("ALLOW").outcome("ok").build(),
+                () -> count(key, address, userAgent, now))) {
             return;
         }
+        count(key, address, userAgent, now);
+    }
+
+    /** Counts a read into its address's count, or into every address's once the total is spent. */
+    private void count(String key, String address, String userAgent, Instant when) {
         boolean[] totalSpent = {false};
         open.compute(key, (k, count) -> {
             if (count == null) {
@@ -62,25 +69,28 @@ public class KeyReads {
                 }
                 count = new KeyReadCount(false);
             }
-            count.add(address, userAgent, now);
+            count.add(address, userAgent, when);
             return count;
         });
         if (totalSpent[0]) {
             open.compute(EVERY_ADDRESS, (k, count) -> {
                 KeyReadCount c = count == null ? new KeyReadCount(true) : count;
-                c.add(address, userAgent, now);
+                c.add(address, userAgent, when);
                 return c;
             });
         }
     }
 
-    /** Each merge window: every open count is taken out (later reads open a new one) and its record queued. */
+    /**
+     * Each merge window: every open count is taken out (later reads open a new one) and its record queued; a count
+     * whose record cannot be queued, or once queued is not stored, goes back into the next window's.
+     */
     @Scheduled(identity = "key-read-counts", every = "${quaestor.audit.attempts.merge-window:1s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void closeWindow() {
         for (String key : open.keySet()) {
             KeyReadCount count = open.remove(key);
-            if (count != null && !log.appendLater(count.toEvent())) {
+            if (count != null && !log.appendLater(count.toEvent(), () -> open.merge(key, count, KeyReadCount::plus))) {
                 open.merge(key, count, KeyReadCount::plus);
             }
         }

@@ -121,6 +121,11 @@ public class AuditLog implements LiveLog, RecordQueue {
         return writer.offer(e);
     }
 
+    /** As {@link #appendLater(AuditEvent)}; {@code ifNotStored} runs should the record, once queued, not be stored. */
+    public boolean appendLater(AuditEvent e, Runnable ifNotStored) {
+        return writer.offer(e, ifNotStored);
+    }
+
     /**
      * Whether the subject's records waiting for this replica's writer are at the subject's share of the queue
      * ({@code quaestor.audit.queue-share}): its next record would be refused, so its requests are turned away first.

@@ -186,12 +186,28 @@ public final class GroupCommitWriter {
      * record makes it; a full queue drops it and counts the failure.
      */
     public boolean offer(AuditEvent event) {
+        return offer(event, null);
+    }
+
+    /**
+     * As {@link #offer(AuditEvent)}; {@code ifNotStored}, if given, runs (on the writer's thread, so briefly) should
+     * the record, once queued, not be stored (its batch failed, or its commit is in doubt).
+     */
+    public boolean offer(AuditEvent event, Runnable ifNotStored) {
         String share = QueueShares.keyOf(event);
         if (!shares.enter(share)) {
             failures.increment();
             return false;
         }
-        boolean queued = running && queue.offer(new Pending(event, new CompletableFuture<>(), null, share, null));
+        var done = new CompletableFuture<Void>();
+        if (ifNotStored != null) {
+            done.whenComplete((v, e) -> {
+                if (e != null) {
+                    ifNotStored.run();
+                }
+            });
+        }
+        boolean queued = running && queue.offer(new Pending(event, done, null, share, null));
         if (!queued) {
             shares.leave(share);
             failures.increment();
