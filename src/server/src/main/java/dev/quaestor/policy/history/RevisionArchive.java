@@ -68,15 +68,7 @@ public class RevisionArchive {
         if (!enabled || !change.activated()) {
             return;
         }
-        PolicySet set = change.set();
-        try {
-            QuarkusTransaction.requiringNew().run(() -> storeRevision(set, change.time()));
-        } catch (RuntimeException e) {
-            // Another replica stored the same revision at the same moment: it is there either way.
-            if (QuarkusTransaction.requiringNew().call(() -> StoredRevision.findById(set.revision())) == null) {
-                throw new IllegalStateException("could not store policy revision " + set.revision() + ": " + e.getMessage(), e);
-            }
-        }
+        storeFiles(change.set(), change.time());
     }
 
     /**
@@ -99,20 +91,24 @@ public class RevisionArchive {
             return;
         }
         try {
+            storeFiles(set, when);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "could not store policy revision %s", set.revision());
+            return;
+        }
+        recordActivation(set, when, how, previous);
+    }
+
+    /** Stores a revision's files unless they are; throws if they are neither stored now nor found stored. */
+    private static void storeFiles(PolicySet set, Instant when) {
+        try {
             QuarkusTransaction.requiringNew().run(() -> storeRevision(set, when));
         } catch (RuntimeException e) {
             // Another replica stored the same revision at the same moment: it is there either way.
-            try {
-                if (QuarkusTransaction.requiringNew().call(() -> StoredRevision.findById(set.revision())) == null) {
-                    LOG.errorf(e, "could not store policy revision %s", set.revision());
-                    return;
-                }
-            } catch (RuntimeException again) {
-                LOG.errorf(again, "could not store policy revision %s", set.revision());
-                return;
+            if (QuarkusTransaction.requiringNew().call(() -> StoredRevision.findById(set.revision())) == null) {
+                throw new IllegalStateException("could not store policy revision " + set.revision() + ": " + e.getMessage(), e);
             }
         }
-        recordActivation(set, when, how, previous);
     }
 
     private void recordActivation(PolicySet set, Instant when, String how, String previous) {

@@ -50,19 +50,22 @@ class FileIndexTest {
         return root;
     }
 
-    /** The median time of the mount's second page. */
-    private static long medianPageNanos(FilesystemProvider p) {
-        String cursor = null;
-        var page = p.list(null, 50);
-        cursor = page.nextCursor();
+    /** The median time of 31 runs of {@code call}. */
+    private static long medianNanos(Runnable call) {
         long[] samples = new long[31];
         for (int i = 0; i < samples.length; i++) {
             long start = System.nanoTime();
-            p.list(cursor, 50);
+            call.run();
             samples[i] = System.nanoTime() - start;
         }
         Arrays.sort(samples);
         return samples[samples.length / 2];
+    }
+
+    /** The median time of the mount's second page. */
+    private static long medianPageNanos(FilesystemProvider p) {
+        String cursor = p.list(null, 50).nextCursor();
+        return medianNanos(() -> p.list(cursor, 50));
     }
 
     @Test
@@ -81,14 +84,7 @@ class FileIndexTest {
     /** The median time of completing the first ten names of the mount's one folder. */
     private static long medianCompletionNanos(FilesystemProvider p) {
         String template = p.templates().get(0).uriTemplate();
-        long[] samples = new long[31];
-        for (int i = 0; i < samples.length; i++) {
-            long start = System.nanoTime();
-            assertEquals(10, p.complete(template, "path", "big/f", Map.of(), 10).size());
-            samples[i] = System.nanoTime() - start;
-        }
-        Arrays.sort(samples);
-        return samples[samples.length / 2];
+        return medianNanos(() -> assertEquals(10, p.complete(template, "path", "big/f", Map.of(), 10).size()));
     }
 
     private static Path folder(Path root, int files) throws Exception {
