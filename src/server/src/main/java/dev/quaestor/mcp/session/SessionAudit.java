@@ -39,17 +39,17 @@ public class SessionAudit {
 
     /**
      * A DELETE whose {@code SESSION_CLOSE} was recorded but whose session could not be ended: a further
-     * {@code SESSION_CLOSE}, {@code aborted}, says the session goes on. Queued, not awaited; if it cannot be queued,
-     * that is logged.
+     * {@code SESSION_CLOSE}, {@code aborted}, says the session goes on. Committed before the DELETE is answered, so
+     * the trail says so by the time the client is told; if it cannot be committed, that is logged.
      */
     void notEnded(String requestId, Caller caller, String protocol, String why) {
         try {
-            audit.submit(AuditEvent.of(AuditEvent.Kind.SESSION_CLOSE, requestId).caller(caller).protocol(protocol)
+            audit.append(AuditEvent.of(AuditEvent.Kind.SESSION_CLOSE, requestId).caller(caller).protocol(protocol)
                     .method("DELETE /mcp").outcome("aborted").detail("the session was not ended and stays open: " + why)
                     .build());
         } catch (dev.quaestor.audit.record.AuditUnavailableException e) {
             LOG.errorf(
-                    "request %s: the record of a session not ended could not be queued: %s", requestId, e.toString());
+                    "request %s: the record of a session not ended could not be committed: %s", requestId, e.toString());
         }
     }
 
