@@ -2,6 +2,7 @@ package dev.quaestor.identity;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.quaestor.http.AddressBlock;
 import io.github.bucket4j.Bucket;
 import java.time.Duration;
 
@@ -11,7 +12,8 @@ import java.time.Duration;
  * address's requests are recorded one by one while both its bucket ({@code capacity}) and the total one
  * ({@code total-capacity}) have a token; past it they are counted into summaries, and opening an address's own
  * summary spends a token of the total; once the total is spent, the requests of every address share one summary per
- * window. Refused authentications have one ({@link UnauthenticatedThrottle}), reads of the published key another.
+ * window. An address is counted by its block ({@link AddressBlock}: an IPv6 address by its /64), so a sender cannot
+ * take a fresh budget by moving within its own network. Refused authentications have one ({@link UnauthenticatedThrottle}), reads of the published key another.
  */
 public final class AddressBudget {
 
@@ -59,6 +61,6 @@ public final class AddressBudget {
     }
 
     private Bucket bucket(String address) {
-        return perAddress.get(address, k -> Bucket.builder().addLimit(l -> l.capacity(capacity).refillGreedy(capacity, period)).build());
+        return perAddress.get(AddressBlock.of(address), k -> Bucket.builder().addLimit(l -> l.capacity(capacity).refillGreedy(capacity, period)).build());
     }
 }

@@ -9,6 +9,7 @@ import dev.quaestor.audit.record.Caller;
 import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.audit.refusals.RefusalRecorder;
 import dev.quaestor.audit.record.RequestIds;
+import dev.quaestor.http.AddressBlock;
 import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
@@ -78,12 +79,12 @@ public class CapRefusals {
         }
     }
 
-    /** The key a caller's per-subject places are counted under: its subject, else its address. */
+    /** The key a caller's per-subject places are counted under: its subject, else its address's block (an IPv6 /64). */
     public static String key(Identity identity, RoutingContext rc) {
         if (identity != null) {
             return identity.subject();
         }
-        return "address:" + Objects.requireNonNullElse(SourceAddress.of(rc.request()), "unknown");
+        return "address:" + Objects.requireNonNullElse(AddressBlock.of(SourceAddress.of(rc.request())), "unknown");
     }
 
     /** Who made an HTTP request: the verified identity if there is one, else only where it came from. */
