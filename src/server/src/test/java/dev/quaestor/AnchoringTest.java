@@ -235,7 +235,9 @@ class AnchoringTest {
                 Thread.sleep(100);
             }
             latencies.sort(null);
-            assertTrue(latencies.size() > 40, "reads kept being served: " + latencies.size());
+            // At least one a second through the stall (a read waiting on the TSA would take its 2 s time-out); the
+            // count itself depends on the machine's speed, so the median below says they did not wait.
+            assertTrue(latencies.size() >= 12, "reads kept being served: " + latencies.size());
             assertTrue(latencies.get(latencies.size() / 2) < 500, "reads do not wait for the TSA: median " + latencies.get(latencies.size() / 2)
                     + " ms");
             await().atMost(Duration.ofSeconds(20)).until(() -> lag() >= 8);
