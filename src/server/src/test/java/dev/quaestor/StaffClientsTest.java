@@ -49,4 +49,20 @@ class StaffClientsTest {
         assertTrue(!AuditRow.list("subject = 'admin' AND decision = 'DENY' AND method = 'admin/policy/status' AND detail LIKE ?",
                 "%client ai-agent%").isEmpty(), "the administrator's refusal too");
     }
+
+    @Test
+    void casesAndHoldsAnswerTheNamedClientsOnly() {
+        String agent = auditorTokenOf("ai-agent");
+        given().auth().oauth2(agent).contentType("application/json").body("{\"title\":\"opened by an AI client\"}")
+                .post("/audit/cases").then().statusCode(403);
+        given().auth().oauth2(agent).get("/audit/cases").then().statusCode(403);
+        given().auth().oauth2(TestIssuer.sign(TestIssuer.claims("caseadmin").claim("azp", "ai-agent")))
+                .get("/audit/cases/1/holds").then().statusCode(403);
+        assertTrue(AuditRow.list("subject = 'auditor' AND detail = 'opened by an AI client'").isEmpty());
+        assertTrue(!AuditRow.list("subject = 'auditor' AND decision = 'DENY' AND method LIKE 'audit/case%' AND detail LIKE ?",
+                "%client ai-agent is not one of quaestor.admin.staff-clients%").isEmpty(), "the refusal is on record with its reason");
+
+        given().auth().oauth2(auditorTokenOf("audit-tooling")).contentType("application/json")
+                .body("{\"title\":\"opened by the audit tooling\"}").post("/audit/cases").then().statusCode(201);
+    }
 }

@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * How a call about a case is let in and recorded: the caller must hold the auditor or the case administrator role
- * (else 403, on record); what reads the audit log through a case (adding a search or a request, reading the records
+ * How a call about a case is let in and recorded: the caller must hold the auditor or the case administrator role,
+ * through one of the staff's clients (else 403, on record); what reads the audit log through a case (adding a search or a request, reading the records
  * they find) needs the auditor role itself, since the case administrator role manages members and holds only (else
  * 403, on record under the case's uri); a change is recorded as {@code ADMIN} before it is stored; a refusal is
  * recorded with its outcome, then answered with its status and reason.
@@ -37,12 +37,16 @@ public class CaseCalls {
         this.caseAdminRole = config.adminRole();
     }
 
-    /** The caller, if they hold the auditor or the case administrator role; else 403, on record as {@code kind}. */
+    /**
+     * The caller, if they hold the auditor or the case administrator role and their client is one of
+     * {@code quaestor.admin.staff-clients}; else 403, on record as {@code kind}.
+     */
     Staff staff(HttpServerRequest http, AuditEvent.Kind kind, String method) {
         Identity who = access.identity();
         boolean admin = who.roles().contains(caseAdminRole);
-        if (!admin && !who.roles().contains(auditorRole)) {
-            access.record(kind, new StaffAccess.Judged(method, null, false, "forbidden", null), http);
+        String clientRefused = access.clientRefused(who);
+        if (clientRefused != null || !admin && !who.roles().contains(auditorRole)) {
+            access.record(kind, new StaffAccess.Judged(method, null, false, "forbidden", clientRefused), http);
             throw new ForbiddenException();
         }
         return new Staff(who.subject(), admin);

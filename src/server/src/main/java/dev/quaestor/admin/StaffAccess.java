@@ -147,7 +147,7 @@ public class StaffAccess {
     }
 
     /** Why the caller's client may not call these APIs ({@code quaestor.admin.staff-clients}), or null if it may. */
-    private String clientRefused(Identity who) {
+    String clientRefused(Identity who) {
         if (staffClients.isEmpty() || who.client() != null && staffClients.get().contains(who.client())) {
             return null;
         }
