@@ -12,9 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
+import dev.quaestor.pipeline.ListingCursors;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -42,9 +45,12 @@ class ListingCostTest {
                 throw new UncheckedIOException(e);
             }
             return Map.of("quaestor.mounts.big.provider", "filesystem", "quaestor.mounts.big.uri", "file:///big/",
-                    "quaestor.mounts.big.root", ROOT.toString());
+                    "quaestor.mounts.big.root", ROOT.toString(), "quaestor.list.cursor-secret", SECRET);
         }
     }
+
+    static final String SECRET = "listing-cost-test-secret";
+    private static final String SUBJECT = "nobody-at-all";
 
     private static String decoded(String cursor) {
         return new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
@@ -52,7 +58,7 @@ class ListingCostTest {
 
     @Test
     void aListingByACallerWhoMaySeeNothingExaminesOnePageNotTheMount() {
-        String token = TestIssuer.sign(TestIssuer.claims("nobody-at-all"));
+        String token = TestIssuer.sign(TestIssuer.claims(SUBJECT));
         String session = Rpc.initialize(token, "2025-06-18");
         String cursor = null;
         int examined = 0;
@@ -62,8 +68,10 @@ class ListingCostTest {
                     + ",\"method\":\"resources/list\",\"params\":" + params + "}").statusCode(200).extract().jsonPath();
             assertEquals(0, body.getList("result.resources").size(), "nothing of the mounts is granted");
             cursor = body.getString("result.nextCursor");
-            // The table's cursor: v1, the mount, the provider's cursor (f1 and the last path looked at).
-            String[] table = decoded(cursor).split("\u0000", -1);
+            // Sealed as given (nothing of the mount in it); opened with the secret, the table's cursor: v1, the mount,
+            // the provider's cursor (f1 and the last path looked at).
+            assertFalse(decoded(cursor).contains("big"), "the cursor given out names nothing");
+            String[] table = decoded(new ListingCursors(Optional.of(SECRET)).open(cursor, SUBJECT)).split("\u0000", -1);
             assertEquals("big", table[1], "still inside the first mount after " + call + " calls");
             String last = decoded(table[2]).split("\u0000")[1];
             int position = Integer.parseInt(last.substring(last.lastIndexOf('f') + 1, last.lastIndexOf('.'))) + 1;
@@ -71,5 +79,26 @@ class ListingCostTest {
                     + " entries; one call may look at 50 (quaestor.list.scan-budget)");
             examined = position;
         }
+    }
+
+    @Test
+    void aCursorIsNeitherForgedNorCarriedToAnotherSubject() {
+        String token = TestIssuer.sign(TestIssuer.claims(SUBJECT));
+        String session = Rpc.initialize(token, "2025-06-18");
+        // What the table's cursor looks like unsealed: past every file of the mount but the last.
+        String forged = Base64.getUrlEncoder().withoutPadding().encodeToString(("v1\u0000big\u0000" + Base64.getUrlEncoder()
+                .withoutPadding().encodeToString("f1\u0000d19/f01998.txt".getBytes(StandardCharsets.UTF_8))).getBytes(StandardCharsets.UTF_8));
+        Rpc.call(token, session, list(1, forged)).statusCode(200).body("error.code", org.hamcrest.Matchers.equalTo(-32602));
+
+        String given = Rpc.call(token, session, list(2, null)).statusCode(200).extract().jsonPath().getString("result.nextCursor");
+        Rpc.call(token, session, list(3, given)).statusCode(200).body("error", org.hamcrest.Matchers.nullValue());
+        String other = TestIssuer.sign(TestIssuer.claims("someone-else"));
+        String theirs = Rpc.initialize(other, "2025-06-18");
+        Rpc.call(other, theirs, list(4, given)).statusCode(200).body("error.code", org.hamcrest.Matchers.equalTo(-32602));
+    }
+
+    private static String list(int id, String cursor) {
+        String params = cursor == null ? "{}" : "{\"cursor\":\"" + cursor + "\"}";
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"resources/list\",\"params\":" + params + "}";
     }
 }

@@ -90,7 +90,7 @@ class ManifestsTest {
 
         // The pods hold the application role only; the owner's credentials are the migration Job's.
         assertEquals("false", env(c, "QUAESTOR_MIGRATE_AT_START").getValue());
-        assertEquals(Set.of("quaestor-db-app", "quaestor-audit-hmac", "quaestor-tsa"), secretsReferenced(c));
+        assertEquals(Set.of("quaestor-db-app", "quaestor-audit-hmac", "quaestor-tsa", "quaestor-list-cursor"), secretsReferenced(c));
         assertTrue(pod.getVolumes().stream().anyMatch(v -> v.getSecret() != null
                 && baseName(v.getSecret().getSecretName()).equals("quaestor-audit-signing-key")), "signing key from a Secret");
         for (EnvVar e : c.getEnv()) {

@@ -16,4 +16,10 @@ public interface ListingConfig {
      */
     @WithDefault("50")
     int scanBudget();
+
+    /**
+     * The secret the cursors given out are sealed with ({@link ListingCursors}); every replica needs the same. Unset:
+     * random per process.
+     */
+    java.util.Optional<String> cursorSecret();
 }

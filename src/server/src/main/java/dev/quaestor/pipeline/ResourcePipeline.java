@@ -100,6 +100,7 @@ public class ResourcePipeline {
     private final Executor digests;
     private final Templates templates;
     private final ListenGrants grants;
+    private final ListingCursors cursors;
 
     @Inject
     ResourcePipeline(Trails trails, ProviderCalls sources, SubscriptionStore subscriptions, ListingConfig listing,
@@ -117,6 +118,7 @@ public class ResourcePipeline {
         this.digests = digests;
         this.templates = new Templates(sources);
         this.grants = new ListenGrants(sources);
+        this.cursors = new ListingCursors(listing.cursorSecret());
     }
 
     /** The order for a request on one URI: canonical URI, policy decision, rate limit, denial or DECISION, serve. */
@@ -186,8 +188,12 @@ public class ResourcePipeline {
             Page<ResourceEntry> page;
             var skipped = new ArrayList<String>(0);
             try {
-                page = sources.list(cursor, listing.pageSize(), listing.scanBudget(),
+                // The cursor given out is sealed: what a provider's cursor names may be hidden from the caller.
+                String subject = ctx.identity().subject();
+                String inner = cursor == null ? null : cursors.open(cursor, subject);
+                Page<ResourceEntry> found = sources.list(inner, listing.pageSize(), listing.scanBudget(),
                         new ListingFilter(trail.policy(), ctx), skipped);
+                page = new Page<>(found.items(), cursors.seal(found.nextCursor(), subject));
             } catch (RuntimeException e) {
                 throw trail.failed(e);
             }

@@ -134,6 +134,11 @@ class HeldContentDigestTest {
         };
         ListingConfig listing = new ListingConfig() {
             @Override
+            public java.util.Optional<String> cursorSecret() {
+                return java.util.Optional.empty();
+            }
+
+            @Override
             public int pageSize() {
                 return 50;
             }

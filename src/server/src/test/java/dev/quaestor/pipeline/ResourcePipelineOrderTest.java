@@ -85,6 +85,11 @@ class ResourcePipelineOrderTest {
         };
         ListingConfig listing = new ListingConfig() {
             @Override
+            public java.util.Optional<String> cursorSecret() {
+                return java.util.Optional.empty();
+            }
+
+            @Override
             public int pageSize() {
                 return 50;
             }
