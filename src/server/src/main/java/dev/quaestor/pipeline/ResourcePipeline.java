@@ -179,7 +179,10 @@ public class ResourcePipeline {
         // The DECISION committed while the provider read; the OUTCOME is stored only if it was.
         byte[] bytes = content.head();
         trail.served(Outcome.ok().content(bytes.length, sha256(bytes)));
-        return trail.result(new ReadResult.Complete(uri.toString(), content.entry().mimeType(), content.text(), bytes));
+        // Text only if every byte is UTF-8: a provider may judge text by the first bytes (a large file that turned out to
+        // fit the buffer), and text decoded with replacements would not be the bytes the OUTCOME's digest is of.
+        boolean text = content.text() && Utf8.isValid(bytes);
+        return trail.result(new ReadResult.Complete(uri.toString(), content.entry().mimeType(), text, bytes));
     }
 
     public Served<Page<ResourceEntry>> list(RequestContext ctx, String cursor) {

@@ -54,6 +54,7 @@ class HeldContentDigestTest {
     Path root;
     private final PipelineFakes fakes = new PipelineFakes();
     private ResourceProvider provider;
+    private int bufferLimit = 1024;
 
     @AfterEach
     void close() {
@@ -91,6 +92,25 @@ class HeldContentDigestTest {
         assertEquals(List.of(sha256(first), sha256(again), sha256(changed)),
                 outcomes.stream().map(AuditEvent::contentSha256).toList());
         assertEquals(sha256("other text".getBytes(StandardCharsets.UTF_8)), outcomes.get(2).contentSha256());
+    }
+
+    @Test
+    void textThatIsNotUtf8PastItsFirstBytesIsServedAsItsBytes() throws Exception {
+        // Over the provider's in-memory limit (1 MiB), so judged text by its first bytes; under this buffer limit, so
+        // served whole. One byte far in is not UTF-8: decoded as text it would be served altered.
+        byte[] bytes = new byte[2 * 1024 * 1024];
+        java.util.Arrays.fill(bytes, (byte) 'a');
+        bytes[1_500_000] = (byte) 0xff;
+        Files.write(root.resolve("note.txt"), bytes);
+        bufferLimit = 4 * 1024 * 1024;
+        var mount = new Mount("docs", "filesystem", UriCanonicalizer.canonicalize("file:///docs/"), "file:///docs/",
+                Map.of("root", root.toString(), "watch", "false"));
+        provider = new FilesystemProviderFactory().create(mount);
+
+        var result = (ReadResult.Complete) pipeline(new Mounted(mount, provider, false)).read(PipelineFakes.request("r1"), URI).result();
+        org.junit.jupiter.api.Assertions.assertFalse(result.text(), "served as bytes, not as text with a replacement");
+        assertArrayEquals(bytes, result.bytes());
+        assertEquals(sha256(bytes), fakes.audit.of(Kind.OUTCOME).get(0).contentSha256());
     }
 
     private byte[] served(ResourcePipeline pipeline, String requestId) {
@@ -151,7 +171,7 @@ class HeldContentDigestTest {
         ReadConfig read = new ReadConfig() {
             @Override
             public int bufferLimit() {
-                return 1024;
+                return bufferLimit;
             }
 
             @Override
