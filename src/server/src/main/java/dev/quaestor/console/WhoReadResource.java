@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
-import java.util.TreeMap;
 
 /**
  * Who read what, at any level: for a URI prefix (a folder, a patient, a project), a subject, or both, over a range of
@@ -73,12 +72,12 @@ public class WhoReadResource {
             if (asked) {
                 var q = form.query(1, zone);
                 var links = new Links(form, zone);
-                var uris = tally.tally(q, AuditTally.By.URI, zone.getId(), 100_000);
                 bySubject = SearchForm.blank(form.subject)
                         ? tally.tally(q, AuditTally.By.SUBJECT, zone.getId(), GROUPS).stream().map(c -> links.row(c, "subject", c.key())).toList()
                         : List.of();
-                byFolder = folders(uris).stream().map(c -> links.row(c, "uriPrefix", c.key())).toList();
-                byUri = uris.stream().limit(GROUPS).map(c -> links.row(c, "uriPrefix", c.key())).toList();
+                byFolder = tally.tally(q, AuditTally.By.FOLDER, zone.getId(), GROUPS).stream()
+                        .map(c -> links.row(c, "uriPrefix", c.key())).toList();
+                byUri = tally.tally(q, AuditTally.By.URI, zone.getId(), GROUPS).stream().map(c -> links.row(c, "uriPrefix", c.key())).toList();
                 byDay = tally.tally(q, AuditTally.By.DAY, zone.getId(), GROUPS).stream().map(c -> links.day(c)).toList();
             }
         } catch (IllegalArgumentException e) {
@@ -88,21 +87,6 @@ public class WhoReadResource {
         long refused = byDay.stream().mapToLong(Row::refused).sum();
         return Templates.whoRead(page.chrome("Who read what"), new WhoReadPage(form, zone.getId(), error, asked, reads, refused,
                 bySubject, byFolder, byUri, byDay));
-    }
-
-    /** The URIs' counts added up by the folder each is in (its URI up to the last {@code /}), most read first. */
-    static List<AuditTally.Count> folders(List<AuditTally.Count> uris) {
-        var sums = new TreeMap<String, long[]>();
-        for (var c : uris) {
-            String uri = c.key() == null ? "" : c.key();
-            int slash = uri.lastIndexOf('/');
-            long[] s = sums.computeIfAbsent(slash < 0 ? uri : uri.substring(0, slash + 1), k -> new long[2]);
-            s[0] += c.reads();
-            s[1] += c.refused();
-        }
-        return sums.entrySet().stream().map(e -> new AuditTally.Count(e.getKey(), e.getValue()[0], e.getValue()[1]))
-                .sorted((a, b) -> a.reads() != b.reads() ? Long.compare(b.reads(), a.reads()) : a.key().compareTo(b.key()))
-                .limit(GROUPS).toList();
     }
 
     /** The search page's addresses of the records a count counts: the question's filters, narrowed to the row. */

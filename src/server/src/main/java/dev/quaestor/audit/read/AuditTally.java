@@ -27,7 +27,9 @@ public class AuditTally {
 
     /** What the counts are grouped by. A day is a calendar day in the zone the caller names. */
     public enum By {
-        SUBJECT, URI, DAY
+        SUBJECT, URI, DAY,
+        /** The folder a URI is in: the URI up to its last {@code /} (a URI without one is its own folder). */
+        FOLDER
     }
 
     /** One group: its key (a subject, a URI, or a day as {@code 2026-11-23}) and its counts. */
@@ -54,7 +56,7 @@ public class AuditTally {
 
     /**
      * The counts of the reads {@code q} matches (its action is taken as {@code read}), by {@code by}, most read first, at
-     * most {@code limit} groups; {@code zone} (an IANA name) is the zone whose calendar days {@link By#DAY} counts.
+     * most {@code limit} groups, counted by the database (only the groups returned are held); {@code zone} (an IANA name) is the zone whose calendar days {@link By#DAY} counts.
      */
     public List<Count> tally(AuditQuery q, By by, String zone, int limit) {
         var reads = new AuditQuery(q.subject(), q.client(), q.tenant(), q.uriPrefix(), "read", q.decision(), q.outcome(), q.kind(),
@@ -64,6 +66,7 @@ public class AuditTally {
         String key = switch (by) {
             case SUBJECT -> "subject";
             case URI -> "uri";
+            case FOLDER -> "CASE WHEN position('/' in uri) > 0 THEN regexp_replace(uri, '[^/]*$', '') ELSE uri END";
             case DAY -> {
                 args.add(zone);
                 yield "CAST(event_time AT TIME ZONE ? AS DATE)";
