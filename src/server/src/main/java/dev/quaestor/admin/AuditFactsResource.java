@@ -36,6 +36,7 @@ public class AuditFactsResource {
     private final StaffAccess access;
     private final String auditorRole;
     private final WriteDeadlines deadlines;
+    private final int limit;
 
     AuditFactsResource(RecordedHistory history, StaffAccess access, dev.quaestor.audit.config.AuditConfig config,
             WriteDeadlines deadlines) {
@@ -43,6 +44,14 @@ public class AuditFactsResource {
         this.access = access;
         this.auditorRole = config.auditorRole();
         this.deadlines = deadlines;
+        this.limit = config.factsLimit();
+    }
+
+    /** Thrown to stop gathering once there are more facts than may be held. */
+    private static final class TooMany extends RuntimeException {
+        TooMany() {
+            super(null, null, false, false);
+        }
     }
 
     @GET
@@ -66,7 +75,17 @@ public class AuditFactsResource {
         // slow reader holds no database connection.
         var facts = new ArrayList<Fact>();
         try {
-            history.facts(window.from(), window.to(), facts::add);
+            history.facts(window.from(), window.to(), f -> {
+                if (facts.size() == limit) {
+                    throw new TooMany();
+                }
+                facts.add(f);
+            });
+        } catch (TooMany e) {
+            place.close();
+            String why = "more than " + limit + " distinct facts in this window (quaestor.audit.facts-limit): narrow it with from and to";
+            access.record(AuditEvent.Kind.AUDIT_READ, new StaffAccess.Judged("audit/facts", null, false, "too-large", why), request);
+            return Response.status(413).type(MediaType.APPLICATION_JSON).entity(Map.of("error", why)).build();
         } catch (RuntimeException e) {
             place.close();
             throw e;

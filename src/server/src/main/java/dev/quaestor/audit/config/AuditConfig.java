@@ -84,6 +84,13 @@ public interface AuditConfig {
     @WithDefault("quaestor-auditor")
     String auditorRole();
 
+    /**
+     * The distinct decision facts one {@code /audit/facts} call may gather (they are held whole before the answer
+     * starts); past it the call is refused and asks for a narrower window.
+     */
+    @WithDefault("200000")
+    int factsLimit();
+
     /** Refused requests past a subject's attempt limit, merged into summaries ({@link RefusalRecorder}). */
     Attempts attempts();
 

@@ -1,0 +1,58 @@
+package dev.quaestor;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Rpc;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The facts an {@code /audit/facts} call gathers are held whole before its answer starts, so they are bounded
+ * ({@code quaestor.audit.facts-limit}): past the limit the call is refused with 413 and a reason, on record as
+ * {@code too-large}, and a narrower window is answered.
+ */
+@QuarkusTest
+@TestProfile(FactsLimitTest.Profile.class)
+class FactsLimitTest {
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quaestor.audit.facts-limit", "3");
+        }
+    }
+
+    private static final String[] URIS = {"file:///docs/trials/onco-734/summary.md",
+        "file:///docs/trials/onco-734/raw/sample-001.bin", "file:///docs/handbook/welcome.md", "file:///docs/public/logo.png"};
+
+    @Test
+    void aWindowWithMoreFactsThanTheLimitIsRefusedAndANarrowerOneAnswered() {
+        Instant from = Instant.now().minusSeconds(1);
+        String alice = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(alice, "2025-06-18");
+        for (String uri : URIS) {
+            Rpc.call(alice, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{\"uri\":\"" + uri + "\"}}")
+                    .statusCode(200);
+        }
+        Instant to = Instant.now().plusSeconds(1);
+        String auditor = "Bearer " + TestIssuer.tokenFor("auditor");
+
+        given().header("Authorization", auditor).get("/audit/facts?from=" + from + "&to=" + to).then()
+                .statusCode(413).body("error", containsString("quaestor.audit.facts-limit"));
+        assertEquals(1, AuditRow.list("kind = 'AUDIT_READ' AND method = 'audit/facts' AND outcome = 'too-large' AND event_time >= ?",
+                java.sql.Timestamp.from(from)).size(), "the refusal is on record");
+
+        // A window with none of them (after the reads) is answered.
+        Instant later = Instant.now().plusSeconds(2);
+        given().header("Authorization", auditor).get("/audit/facts?from=" + later + "&to=" + later.plusSeconds(60)).then()
+                .statusCode(200);
+    }
+}
