@@ -138,8 +138,18 @@ public class EvidenceBundles {
         if (s.forCase() == null) {
             return what;
         }
-        byte[] name = s.forCase().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return what + " (for a case named in " + name.length + " bytes sha256=" + Hex.of(TreeHash.sha256(name)) + ")";
+        return what + " (for " + caseNamed(s.forCase()) + ")";
+    }
+
+    /** A case's name as records say it: {@code a case named in <n> bytes sha256=<hex>}, never the name itself. */
+    public static String caseNamed(String name) {
+        return "a case named in " + sized(name);
+    }
+
+    /** A text by its length and SHA-256 only: {@code <n> bytes sha256=<hex>} (of its UTF-8). */
+    public static String sized(String text) {
+        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return bytes.length + " bytes sha256=" + Hex.of(TreeHash.sha256(bytes));
     }
 
     private static String search(AuditQuery q) {
