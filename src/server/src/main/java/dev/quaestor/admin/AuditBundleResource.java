@@ -9,6 +9,7 @@ import dev.quaestor.bundle.EvidenceBundles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -57,7 +58,7 @@ public class AuditBundleResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces({"application/zip", MediaType.APPLICATION_JSON})
     public Response make(String body, @Context HttpServerRequest request) {
-        String detail = body == null || body.isBlank() ? "no body" : body.length() > MAX_DETAIL ? body.substring(0, MAX_DETAIL) + "…" : body;
+        String detail = recorded(body);
         var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.BUNDLE,
                 new StaffAccess.Call("audit/bundle", detail), request);
         try (var place = holding.place()) {
@@ -83,6 +84,28 @@ public class AuditBundleResource {
         return Response.ok(made.zip(), "application/zip").header("X-Request-Id", admitted.requestId())
                 .header("Digest", "sha-256=" + java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(made.sha256())))
                 .header("Content-Disposition", "attachment; filename=\"quaestor-bundle-" + admitted.requestId() + ".zip\"").build();
+    }
+
+    /**
+     * The body as the call's record keeps it: as sent, but the case it is for ({@code forCase}, a case's name is its
+     * title) only by its length and SHA-256; a body that is not JSON only by its length and SHA-256 too.
+     */
+    String recorded(String body) {
+        if (body == null || body.isBlank()) {
+            return "no body";
+        }
+        String kept;
+        try {
+            var tree = json.readTree(body);
+            if (tree instanceof ObjectNode o && o.hasNonNull("forCase")) {
+                var name = o.get("forCase");
+                o.put("forCase", EvidenceBundles.caseNamed(name.isTextual() ? name.asText() : name.toString()));
+            }
+            kept = json.writeValueAsString(tree);
+        } catch (JsonProcessingException e) {
+            return "a body that is not JSON, of " + EvidenceBundles.sized(body);
+        }
+        return kept.length() > MAX_DETAIL ? kept.substring(0, MAX_DETAIL) + "…" : kept;
     }
 
     private Ask read(String body) {

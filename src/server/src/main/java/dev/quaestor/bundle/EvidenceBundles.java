@@ -4,6 +4,7 @@ import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.read.AuditProofs;
 import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.read.AuditQueryTimeout;
 import dev.quaestor.audit.record.AuditRow;
 import dev.quaestor.audit.read.AuditSearch;
 import dev.quaestor.audit.record.Caller;
@@ -24,7 +25,9 @@ import java.util.Map;
  * the checkpoints and their time-stamp tokens, consistency proofs, and the policy files of each revision the
  * records name, in one ZIP a recipient checks offline. The making is on record under the request id of the call
  * that asked for it: once made, a second record of that request carries the bundle's size, its record count and
- * its SHA-256, committed before the bundle is handed out; a bundle that cannot be made is on record with why.
+ * its SHA-256, committed before the bundle is handed out; a bundle that cannot be made is on record with why, and so
+ * is one whose reading failed part-way (a read past the audit query timeout, a database error) before the failure
+ * is answered.
  */
 @ApplicationScoped
 public class EvidenceBundles {
@@ -52,7 +55,13 @@ public class EvidenceBundles {
 
     /** Makes the bundle of {@code selection} for {@code maker}, and puts its making (or why not) on record. */
     public Made make(BundleSelection selection, Maker maker) {
-        Made made = build(selection, maker);
+        Made made;
+        try {
+            made = build(selection, maker);
+        } catch (RuntimeException e) {
+            failed(maker, recorded(selection), e);
+            throw e;
+        }
         var event = made(maker).detail(recorded(selection) + (made.made() ? "" : "; not made: " + made.refused()));
         if (made.made()) {
             event.outcome("ok").bytes((long) made.zip().length).items(made.records()).contentSha256(made.sha256());
@@ -66,6 +75,21 @@ public class EvidenceBundles {
     /** Puts on record that a bundle asked for was not made, because what was asked for could not be read. */
     public void notMade(Maker maker, String why) {
         log.append(made(maker).outcome("not-made").detail("not made: " + why).build());
+    }
+
+    /**
+     * Puts on record that a bundle asked for was not made because reading it failed part-way ({@code e}, which the
+     * caller then throws): {@code selection} as {@link #recorded} says it, and the failure by its kind only (its
+     * message may hold what was read). A record that cannot be written does not hide {@code e}.
+     */
+    public void failed(Maker maker, String selection, RuntimeException e) {
+        String why = e instanceof AuditQueryTimeout ? "the audit log's database did not finish a read within the audit query timeout"
+                : "reading it failed (" + e.getClass().getSimpleName() + ")";
+        try {
+            log.append(made(maker).outcome("not-made").detail((selection == null ? "" : selection + "; ") + "not made: " + why).build());
+        } catch (RuntimeException unrecorded) {
+            e.addSuppressed(unrecorded);
+        }
     }
 
     private static AuditEvent.Builder made(Maker maker) {
@@ -138,8 +162,18 @@ public class EvidenceBundles {
         if (s.forCase() == null) {
             return what;
         }
-        byte[] name = s.forCase().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return what + " (for a case named in " + name.length + " bytes sha256=" + Hex.of(TreeHash.sha256(name)) + ")";
+        return what + " (for " + caseNamed(s.forCase()) + ")";
+    }
+
+    /** A case's name as records say it: {@code a case named in <n> bytes sha256=<hex>}, never the name itself. */
+    public static String caseNamed(String name) {
+        return "a case named in " + sized(name);
+    }
+
+    /** A text by its length and SHA-256 only: {@code <n> bytes sha256=<hex>} (of its UTF-8). */
+    public static String sized(String text) {
+        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return bytes.length + " bytes sha256=" + Hex.of(TreeHash.sha256(bytes));
     }
 
     private static String search(AuditQuery q) {

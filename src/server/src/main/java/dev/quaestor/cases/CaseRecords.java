@@ -24,6 +24,11 @@ public class CaseRecords {
     public static final int COUNT_CAP = 100_000;
     /** Searches counted in one view of a case; the others are counted one at a time, on demand. */
     public static final int COUNTED_SEARCHES = 10;
+    /**
+     * Searches a bundle of a case runs, as many as one view counts: a case with more is refused a bundle before any
+     * search is run (each search is one statement within the audit query timeout, so a bundle's reading is bounded).
+     */
+    public static final int BUNDLED_SEARCHES = COUNTED_SEARCHES;
     /** Records of a case's requests read in one view (a case holds up to 1000 requests). */
     public static final int MAX_REQUEST_ROWS = 5000;
     /** Records of a case's history on one page, newest first. */
@@ -129,9 +134,14 @@ public class CaseRecords {
     /**
      * The requests a case's records belong to: its own requests, then those its searches find (each search read up to
      * {@code perSearch} records), stopping as soon as there are more than {@code atMost} (the caller refuses that many);
-     * throws {@link CaseRefusal} (400) when a search finds more than {@code perSearch}.
+     * throws {@link CaseRefusal} (400) when a search finds more than {@code perSearch}, and (409), before any search is
+     * run, when the case has more than {@link #BUNDLED_SEARCHES} searches.
      */
     public List<String> requestIds(CaseView c, int perSearch, int atMost) {
+        if (c.searches().size() > BUNDLED_SEARCHES) {
+            throw CaseRefusal.conflict("case " + c.id() + " has " + c.searches().size() + " searches, more than the " + BUNDLED_SEARCHES
+                    + " a bundle of a case runs: make bundles of its searches or requests instead");
+        }
         var ids = new LinkedHashSet<String>();
         for (var r : c.requests()) {
             ids.add(r.requestId());

@@ -98,12 +98,27 @@ public class Cases {
         }, recorder);
     }
 
-    public CaseView addSearch(long id, Staff staff, String name, String query, ChangeRecorder recorder) {
+    /** A search as a case keeps it: its name, and its filters as a query string in their usual order. */
+    public record CheckedSearch(String name, String query) {
+    }
+
+    /**
+     * The search {@link #addSearch} would add, checked as it checks it (without the case, nothing stored or recorded);
+     * {@link CaseRefusal} (400) when it would be refused.
+     */
+    public static CheckedSearch checkSearch(String name, String query) {
         String label = Checked.text("a name", name, 128);
         String normal = SearchFilters.parse(query).queryString();
         if (normal.length() > 4096) {
             throw CaseRefusal.invalid("the search is longer than 4096 characters");
         }
+        return new CheckedSearch(label, normal);
+    }
+
+    public CaseView addSearch(long id, Staff staff, String name, String query, ChangeRecorder recorder) {
+        var checked = checkSearch(name, query);
+        String label = checked.name();
+        String normal = checked.query();
         return change(id, staff, c -> {
             room(c.searches);
             var s = new CaseSearch();

@@ -66,7 +66,8 @@ public class BundleDownloadResource {
     /**
      * The bundle of a case, for the auditor role (403 for anyone else, on record under the case's uri: it holds the
      * records the case's searches find) and only for those who see the case (to anyone else it does not exist: 404, on
-     * record).
+     * record). Its searches are run, at most {@link CaseRecords#BUNDLED_SEARCHES} of them: a case with more is refused
+     * (409, on record as {@code not-made}) before any is run.
      */
     @GET
     @Path("case/{id}")
@@ -85,7 +86,10 @@ public class BundleDownloadResource {
             try {
                 ids = caseRecords.requestIds(c, BundleSelection.MAX_SEARCH_RECORDS, BundleSelection.MAX_REQUESTS);
             } catch (CaseRefusal r) {
-                return notMade(maker, 400, r.getMessage());
+                return notMade(maker, r.status(), r.getMessage());
+            } catch (RuntimeException e) {
+                bundles.failed(maker, "case=" + id, e);
+                throw e;
             }
             if (ids.isEmpty()) {
                 return notMade(maker, 409, "case " + id + " has no request yet, and its searches find none");

@@ -59,13 +59,14 @@ public class CaseForms {
         page.checkCsrf(csrf, method);
         // A case opened from a search reads the audit log: the auditor's, asked before anything is stored.
         Staff staff = search.isEmpty() ? access.admitted(method, null) : access.auditor(AuditEvent.Kind.ADMIN, method, null);
-        SearchFilters filters = search.isEmpty() ? null : change(method, null, () -> SearchFilters.of(search.query(1,
-                search.zone(zones.of(staff.subject())))));
+        // The search is checked before the case is opened: a search refused opens no case without it.
+        Cases.CheckedSearch checked = search.isEmpty() ? null : change(method, null, () -> Cases.checkSearch(
+                searchName == null || searchName.isBlank() ? "the search it was opened from" : searchName,
+                SearchFilters.of(search.query(1, search.zone(zones.of(staff.subject())))).queryString()));
         var opened = change(method, null, () -> cases.create(staff, new NewCase(title, description, split(members)),
                 access.recorder(method)));
-        if (filters != null) {
-            String name = searchName == null || searchName.isBlank() ? "the search it was opened from" : searchName;
-            change("audit/cases/add-search", opened.id(), () -> cases.addSearch(opened.id(), staff, name, filters.queryString(),
+        if (checked != null) {
+            change("audit/cases/add-search", opened.id(), () -> cases.addSearch(opened.id(), staff, checked.name(), checked.query(),
                     access.recorder("audit/cases/add-search")));
         }
         return backTo(opened.id());

@@ -152,15 +152,19 @@ public class SearchResource {
     @POST
     @Path("time-zone")
     public Response timeZone(@FormParam("csrf") String csrf, @FormParam("zone") String zoneName, @FormParam("query") String query) {
-        page.checkCsrf(csrf, "console/time-zone");
-        access.view(ConsoleAccess.Area.AUDIT, "console/time-zone", "zone=" + zoneName);
+        String method = "console/time-zone";
+        page.checkCsrf(csrf, method);
+        if (!access.isAuditor()) {
+            access.view(ConsoleAccess.Area.AUDIT, method, "zone=" + zoneName); // records the refusal and throws
+        }
         ZoneId zone;
         try {
             zone = TimeZones.parse(zoneName == null ? "" : zoneName.trim());
         } catch (IllegalArgumentException e) {
-            return Response.status(400).type(MediaType.TEXT_PLAIN).entity(e.getMessage()).build();
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", "zone=" + zoneName, 400, e.getMessage());
         }
         zones.remember(access.identity().subject(), zone);
+        access.view(ConsoleAccess.Area.AUDIT, method, "zone=" + zoneName);
         String q = query == null || query.length() > 4096 ? "" : query;
         URI back;
         try {
@@ -175,12 +179,21 @@ public class SearchResource {
     @Path("searches")
     public Response save(@FormParam("csrf") String csrf, @FormParam("name") String name, @FormParam("query") String query,
             @FormParam("shared") String shared) {
-        page.checkCsrf(csrf, "console/search/save");
+        String method = "console/search/save";
+        page.checkCsrf(csrf, method);
         boolean share = "true".equals(shared);
-        access.view(ConsoleAccess.Area.AUDIT, "console/search/save", "name=" + name + " query=" + query + (share ? " shared" : ""));
-        if (name == null || name.isBlank() || name.length() > 128 || query == null || query.length() > 4096) {
-            return Response.status(400).type(MediaType.TEXT_PLAIN).entity("a name (up to 128 characters) is required").build();
+        String detail = "name=" + name + " query=" + query + (share ? " shared" : "");
+        if (!access.isAuditor()) {
+            access.view(ConsoleAccess.Area.AUDIT, method, detail); // records the refusal and throws
         }
+        // Checked before anything is recorded as saved or stored: a search refused is on record as refused, and kept nowhere.
+        URI back = query == null || query.length() > 4096 ? null : searchAt(query);
+        if (name == null || name.isBlank() || name.length() > 128 || back == null) {
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail, 400, name == null || name.isBlank()
+                    || name.length() > 128 ? "Not saved: a name (up to 128 characters) is required."
+                    : "Not saved: the query is not a search's query string (up to 4,096 characters, as the search page's address has it).");
+        }
+        // Stored, then recorded, then committed: a search whose record could not be written is not kept.
         QuarkusTransaction.requiringNew().run(() -> {
             var s = new SavedSearch();
             s.owner = access.identity().subject();
@@ -189,8 +202,19 @@ public class SearchResource {
             s.shared = share;
             s.createdAt = Instant.now();
             s.persist();
+            SavedSearch.flush();
+            access.view(ConsoleAccess.Area.AUDIT, method, detail);
         });
-        return Response.seeOther(URI.create("/console/search" + (query.isEmpty() ? "" : "?" + query))).build();
+        return Response.seeOther(back).build();
+    }
+
+    /** The search page at {@code query} (a query string as its address has it), or null if that is not an address. */
+    private static URI searchAt(String query) {
+        try {
+            return new URI("/console/search" + (query.isEmpty() ? "" : "?" + query));
+        } catch (java.net.URISyntaxException e) {
+            return null;
+        }
     }
 
     @POST

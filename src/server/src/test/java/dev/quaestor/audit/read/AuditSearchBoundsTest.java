@@ -16,6 +16,7 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.sql.DriverManager;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -111,5 +112,45 @@ class AuditSearchBoundsTest {
         }
         assertTrue(AuditRow.count("kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ?",
                 "%" + detail + "%", before) == 1, "the search is on record");
+    }
+
+    @Test
+    void aBundleWhoseSearchRunsPastTheQueryTimeoutIsAnswered503AndIsOnRecordAsNotMade() throws Exception {
+        String auditor = TestIssuer.tokenFor("auditor");
+        String prefix = "file:///docs/bundle-timeout-" + System.nanoTime() + "/";
+        // As above: a month that a search of every month must read, held by another transaction.
+        try (var admin = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "")) {
+            try (var s = admin.createStatement()) {
+                s.execute("SELECT quaestor_audit_ensure_partition(TIMESTAMP WITH TIME ZONE '2001-01-15 00:00:00+00')");
+            }
+            String requestId;
+            admin.setAutoCommit(false);
+            try (var s = admin.createStatement()) {
+                s.execute("LOCK TABLE audit_entry_2001_01 IN ACCESS EXCLUSIVE MODE");
+                var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(base + "audit/bundle")).header("Authorization", "Bearer " + auditor)
+                        .header("Content-Type", "application/json").timeout(java.time.Duration.ofSeconds(20))
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"search\":{\"uriPrefix\":\"" + prefix + "\"}}")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(503, answer.statusCode(), answer.body());
+                assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
+                requestId = answer.headers().firstValue("X-Request-Id").orElse(null);
+            } finally {
+                admin.rollback();
+                admin.setAutoCommit(true);
+                try (var s = admin.createStatement()) {
+                    s.execute("DROP TABLE audit_entry_2001_01");
+                }
+            }
+            var made = AuditRow.list("method = 'audit/bundle/made' and detail like ?", "%uriPrefix=" + prefix + "%");
+            assertEquals(List.of("not-made"), made.stream().map(r -> r.outcome).toList(), "the bundle not made is on record");
+            assertTrue(made.get(0).detail.endsWith("not made: the audit log's database did not finish a read within the audit query timeout"),
+                    made.get(0).detail);
+            var call = AuditRow.list("request_id = ? and method = 'audit/bundle'", made.get(0).requestId);
+            assertEquals(List.of("ok"), call.stream().map(r -> r.outcome).toList(), "under the call's request id");
+            if (requestId != null) {
+                assertEquals(requestId, made.get(0).requestId);
+            }
+        }
     }
 }

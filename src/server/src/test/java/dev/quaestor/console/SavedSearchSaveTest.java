@@ -1,0 +1,101 @@
+package dev.quaestor.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Browser;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+
+/**
+ * Saving a search, and choosing a time zone, check what they are given before anything is recorded as done: a search
+ * without a name, or with a query that is not a search page's query string, and a time zone that is not one, are
+ * answered 400, on record as {@code invalid} (DENY) and never as {@code ok}, and nothing is kept; a good one is
+ * saved, on record as {@code ok}, and the search is shown again.
+ */
+@QuarkusTest
+class SavedSearchSaveTest {
+
+    private static WebDriver browser;
+
+    @BeforeAll
+    static void startBrowser() throws Exception {
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    private static HttpResponse<String> post(String base, String path, String csrf, String... fields) throws Exception {
+        var form = new StringBuilder("csrf=" + URLEncoder.encode(csrf, StandardCharsets.UTF_8));
+        for (int i = 0; i < fields.length; i += 2) {
+            form.append('&').append(fields[i]).append('=').append(URLEncoder.encode(fields[i + 1], StandardCharsets.UTF_8));
+        }
+        String cookies = browser.manage().getCookies().stream().map(c -> c.getName() + "=" + c.getValue()).collect(Collectors.joining("; "));
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + path)).header("Cookie", cookies)
+                .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(form.toString())).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static List<String> recorded(String method, String detail) {
+        return AuditRow.list("subject = 'auditor' AND method = ? AND detail = ?", method, detail).stream()
+                .map(r -> r.decision + "/" + r.outcome).toList();
+    }
+
+    private static long savedWithQuery(String query) {
+        return QuarkusTransaction.requiringNew().call(() -> SavedSearch.count("query", query));
+    }
+
+    @Test
+    void aSearchOrTimeZoneRefusedIsNeverOnRecordAsDoneAndNothingIsKept() throws Exception {
+        String base = "http://127.0.0.1:" + RestAssured.port;
+        Browser.signIn(browser, base + "/console/search", "auditor");
+        String csrf = browser.findElement(By.cssSelector("form[action='/console/logout'] input[name=csrf]")).getAttribute("value");
+        String marker = "marker-" + System.nanoTime();
+
+        String query = "subject=" + marker;
+        var unnamed = post(base, "/console/searches", csrf, "name", " ", "query", query);
+        assertEquals(400, unnamed.statusCode(), unnamed.body());
+        assertTrue(unnamed.body().contains("a name (up to 128 characters) is required"), unnamed.body());
+        assertEquals(List.of("DENY/invalid"), recorded("console/search/save", "name=  query=" + query));
+        assertEquals(0, savedWithQuery(query));
+
+        String spaced = "subject=" + marker + " x";
+        var crafted = post(base, "/console/searches", csrf, "name", "spaced", "query", spaced);
+        assertEquals(400, crafted.statusCode(), crafted.body());
+        assertTrue(crafted.body().contains("Not saved: the query is not a search"), crafted.body());
+        assertEquals(List.of("DENY/invalid"), recorded("console/search/save", "name=spaced query=" + spaced));
+        assertEquals(0, savedWithQuery(spaced));
+
+        var zone = post(base, "/console/time-zone", csrf, "zone", "Not/" + marker, "query", query);
+        assertEquals(400, zone.statusCode(), zone.body());
+        assertEquals(List.of("DENY/invalid"), recorded("console/time-zone", "zone=Not/" + marker));
+
+        var kept = post(base, "/console/searches", csrf, "name", "kept " + marker, "query", query);
+        assertEquals(303, kept.statusCode(), kept.body());
+        String location = kept.headers().firstValue("Location").orElseThrow();
+        assertTrue(location.endsWith("/console/search?" + query), location);
+        assertEquals(List.of("ALLOW/ok"), recorded("console/search/save", "name=kept " + marker + " query=" + query));
+        assertEquals(1, savedWithQuery(query));
+        browser.manage().deleteAllCookies();
+    }
+}
