@@ -273,7 +273,7 @@ class ListenTest {
             public boolean listChanged() { return false; }
             public dev.quaestor.subscription.StreamHolder holder() { return holder; }
             public Map<String, Object> meta() { return Map.of(); }
-            public boolean send(String notification) { return false; } // the stream is gone
+            public boolean send(String notification, Runnable ifNotWritten) { return false; } // the stream is gone
         };
         notifier.attach(closed);
         try {

@@ -233,10 +233,11 @@ public class ChangeNotifier {
                 }
             }
             if (recorded) {
-                boolean sent = d.outlet.send(d.message);
+                AuditEvent record = d.record;
+                boolean sent = d.outlet.send(d.message, () -> notSent(record, "its stream ended before it was written"));
                 metrics.count(d.type, sent ? "sent" : "failed");
                 if (!sent) {
-                    notSent(d.record);
+                    notSent(record, "its stream had closed");
                 }
             } else {
                 metrics.count(d.type, "unrecorded");
@@ -245,15 +246,15 @@ public class ChangeNotifier {
     }
 
     /**
-     * A notification whose record said {@code ok} but whose stream had closed before it could be written gets a
-     * second {@code NOTIFICATION}, {@code aborted}: no record claims a notification that was not sent. Queued, not
-     * awaited; if it cannot be queued, that is logged.
+     * A notification whose record said {@code ok} but whose stream closed before it could be written, or ended with it
+     * still waiting, gets a second {@code NOTIFICATION}, {@code aborted}: no record claims a notification that was not
+     * sent. Queued, not awaited; if it cannot be queued, that is logged.
      */
-    private void notSent(AuditEvent sent) {
+    private void notSent(AuditEvent sent, String why) {
         var event = AuditEvent.of(AuditEvent.Kind.NOTIFICATION, sent.requestId()).caller(sent.caller())
                 .protocol(sent.protocol()).method(sent.method()).action(sent.action()).uri(sent.uri())
                 .decision(sent.decision()).rules(sent.rules()).policyRevision(sent.policyRevision()).outcome("aborted")
-                .detail("the notification was not sent: its stream had closed").build();
+                .detail("the notification was not sent: " + why).build();
         try {
             audit.submit(event);
         } catch (AuditUnavailableException e) {

@@ -35,6 +35,9 @@ public interface NotificationOutlet {
      */
     Map<String, Object> meta();
 
-    /** Queues one JSON-RPC notification (a complete JSON text); false if the stream is gone. */
-    boolean send(String jsonRpcNotification);
+    /**
+     * Queues one JSON-RPC notification (a complete JSON text); false if the stream is gone. Once queued, should the
+     * stream end before the notification is handed to its connection, {@code ifNotWritten} runs (once).
+     */
+    boolean send(String jsonRpcNotification, Runnable ifNotWritten);
 }

@@ -2,6 +2,7 @@ package dev.quaestor.mcp.session;
 
 import dev.quaestor.subscription.NotificationOutlet;
 import dev.quaestor.subscription.StreamHolder;
+import dev.quaestor.subscription.UnwrittenNotifications;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import jakarta.ws.rs.sse.OutboundSseEvent;
@@ -12,7 +13,8 @@ import java.util.Set;
 /**
  * One session's GET stream on this replica: JSON-RPC notifications as SSE {@code message} events
  * and keep-alive comments. At most {@link #BUFFER} events wait for a slow client; beyond that the
- * stream fails and the client reconnects, so a stalled reader never holds unbounded memory.
+ * stream fails and the client reconnects, so a stalled reader never holds unbounded memory. A notification still
+ * waiting when the stream ends runs what {@link #send} was given for it ({@link UnwrittenNotifications}).
  */
 final class SseOutlet implements NotificationOutlet {
 
@@ -23,6 +25,7 @@ final class SseOutlet implements NotificationOutlet {
     private final Sse sse;
     private volatile MultiEmitter<? super OutboundSseEvent> emitter;
     private volatile boolean closed;
+    private final UnwrittenNotifications<OutboundSseEvent> unwritten = new UnwrittenNotifications<>();
 
     SseOutlet(String sessionId, StreamHolder holder, Sse sse) {
         this.sessionId = sessionId;
@@ -41,7 +44,7 @@ final class SseOutlet implements NotificationOutlet {
                 // Written at once, so the client sees the stream open before any notification is due.
                 em.emit(sse.newEventBuilder().comment("stream open").build());
             }
-        }, BUFFER);
+        }, BUFFER).onItem().invoke(unwritten::remove).onTermination().invoke(unwritten::ended);
     }
 
     /** One stream per session on this replica: a newer one takes the older one's key. */
@@ -77,8 +80,16 @@ final class SseOutlet implements NotificationOutlet {
     }
 
     @Override
-    public boolean send(String jsonRpcNotification) {
-        return emit(sse.newEventBuilder().name("message").data(jsonRpcNotification).build());
+    public boolean send(String jsonRpcNotification, Runnable ifNotWritten) {
+        OutboundSseEvent event = sse.newEventBuilder().name("message").data(jsonRpcNotification).build();
+        if (!unwritten.add(event, ifNotWritten)) {
+            return false;
+        }
+        if (!emit(event)) {
+            unwritten.remove(event);
+            return false;
+        }
+        return true;
     }
 
     void keepAlive() {

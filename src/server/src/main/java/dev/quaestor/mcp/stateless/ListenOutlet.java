@@ -2,6 +2,7 @@ package dev.quaestor.mcp.stateless;
 
 import dev.quaestor.subscription.NotificationOutlet;
 import dev.quaestor.subscription.StreamHolder;
+import dev.quaestor.subscription.UnwrittenNotifications;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import jakarta.ws.rs.sse.OutboundSseEvent;
@@ -31,7 +32,8 @@ final class ListenOutlet implements NotificationOutlet {
     private final Map<String, Object> meta;
     private final String acknowledgement;
     private final Sse sse;
-    private final ArrayDeque<String> early = new ArrayDeque<>();
+    private final ArrayDeque<OutboundSseEvent> early = new ArrayDeque<>();
+    private final UnwrittenNotifications<OutboundSseEvent> unwritten = new UnwrittenNotifications<>();
     private MultiEmitter<? super OutboundSseEvent> emitter;
     private boolean acknowledged;
     private boolean closed;
@@ -60,10 +62,10 @@ final class ListenOutlet implements NotificationOutlet {
                 em.emit(message(acknowledgement));
                 acknowledged = true;
                 while (!early.isEmpty()) {
-                    em.emit(message(early.poll()));
+                    em.emit(early.poll());
                 }
             }
-        }, BUFFER);
+        }, BUFFER).onItem().invoke(unwritten::remove).onTermination().invoke(unwritten::ended);
     }
 
     @Override
@@ -97,21 +99,19 @@ final class ListenOutlet implements NotificationOutlet {
     }
 
     @Override
-    public synchronized boolean send(String jsonRpcNotification) {
-        if (closed) {
+    public synchronized boolean send(String jsonRpcNotification, Runnable ifNotWritten) {
+        if (closed || acknowledged && emitter.isCancelled() || !acknowledged && early.size() >= BUFFER) {
             return false;
         }
-        if (!acknowledged) {
-            if (early.size() >= BUFFER) {
-                return false;
-            }
-            early.add(jsonRpcNotification);
-            return true;
-        }
-        if (emitter.isCancelled()) {
+        OutboundSseEvent event = message(jsonRpcNotification);
+        if (!unwritten.add(event, ifNotWritten)) {
             return false;
         }
-        emitter.emit(message(jsonRpcNotification));
+        if (acknowledged) {
+            emitter.emit(event);
+        } else {
+            early.add(event);
+        }
         return true;
     }
 
