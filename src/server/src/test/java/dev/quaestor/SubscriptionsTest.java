@@ -284,6 +284,42 @@ class SubscriptionsTest {
         assertTrue(notified.stream().noneMatch(n -> A.equals(n.uri)), "no record claims a notification for a.txt: " + notified);
     }
 
+    /**
+     * Subscribing again keeps one subscription and stores the identity that subscribed last with it: after access moves
+     * from one role to another, a client that subscribes again with a token of the new role is notified again, though
+     * the identity it first subscribed with no longer may be.
+     */
+    @Test
+    void subscribingAgainStoresTheNewSubscriber() throws Exception {
+        String rule = """
+                  - id: watchers-watch-a
+                    effect: allow
+                    actions: [read, subscribe]
+                    resources: ["%s"]
+                    subjects: {roles: [%s]}
+                """;
+        writePolicy(rule.formatted(A, "trial-watcher"));
+        String before = TestIssuer.sign(TestIssuer.claims("dave").claim("tenant", "acme")
+                .claim("realm_access", Map.of("roles", List.of("trial-watcher"))));
+        String after = TestIssuer.sign(TestIssuer.claims("dave").claim("tenant", "acme")
+                .claim("realm_access", Map.of("roles", List.of("trial-monitor"))));
+        String subscribe = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"" + A + "\"}}";
+        String session = Rpc.initialize(before, "2025-06-18");
+        Rpc.call(before, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode(202);
+        Rpc.call(before, session, subscribe).statusCode(200).body(org.hamcrest.Matchers.containsString("\"result\""));
+
+        writePolicy(rule.formatted(A, "trial-monitor"));
+        Rpc.call(after, session, subscribe).statusCode(200).body(org.hamcrest.Matchers.containsString("\"result\""));
+        try (var stream = new RawStream(openStream(after, session))) {
+            // This stream may be the replica's first, whose watcher starts with it: a change is made again until one
+            // is seen (with the subscriber of the first subscribe kept, none ever is).
+            Wait.until("a.txt's notification after subscribing again", Duration.ofSeconds(10), () -> {
+                write(A, "monitored " + System.nanoTime() + "\n");
+                return Wait.holdsWithin(Duration.ofSeconds(2), () -> stream.updates(A) > 0);
+            });
+        }
+    }
+
     /** A raw GET stream's lines, read in the background. */
     private static final class RawStream implements AutoCloseable {
         final BufferedReader reader;
