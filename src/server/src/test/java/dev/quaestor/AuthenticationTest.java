@@ -5,6 +5,7 @@ import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
@@ -83,6 +84,30 @@ class AuthenticationTest {
         org.junit.jupiter.api.Assertions.assertNull(row.subject, "an unverified token names nobody");
         String all = row.method + row.detail + row.uri + row.subject + row.client;
         org.junit.jupiter.api.Assertions.assertFalse(all.contains(forged.substring(0, 20)), "no token contents");
+    }
+
+    /** A correctly signed token that names no subject is refused like any other, on record, not answered with 500. */
+    @Test
+    void aSignedTokenWithoutSubjectIsRefusedOnRecord() throws Exception {
+        String nameless = TestIssuer.sign(TestIssuer.claims("alice").remove("sub"));
+        String ua = "nameless-" + nameless.hashCode();
+        given().contentType("application/json").accept("application/json, text/event-stream")
+                .header("Authorization", "Bearer " + nameless).header("User-Agent", ua).body(INIT).post("/mcp").then()
+                .statusCode(401).header("WWW-Authenticate", containsString("error=\"invalid_token\""));
+        // The same on a GET, which maps its caller apart from a POST's body.
+        given().accept("text/event-stream").header("Authorization", "Bearer " + nameless).header("User-Agent", ua)
+                .header("Mcp-Session-Id", "any").get("/mcp").then().statusCode(401)
+                .header("WWW-Authenticate", containsString("error=\"invalid_token\""));
+        Wait.until("both refusals on record", Duration.ofSeconds(5),
+                () -> AuditRow.list("user_agent = ? order by id", ua).size() >= 2);
+        var rows = AuditRow.list("user_agent = ? order by id", ua);
+        org.junit.jupiter.api.Assertions.assertEquals(2, rows.size(), rows.toString());
+        for (AuditRow row : rows) {
+            org.junit.jupiter.api.Assertions.assertEquals("AUTHENTICATION", row.kind);
+            org.junit.jupiter.api.Assertions.assertEquals("DENY", row.decision);
+            org.junit.jupiter.api.Assertions.assertEquals("invalid-token", row.outcome);
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(List.of("POST /mcp", "GET /mcp"), rows.stream().map(r -> r.method).toList());
     }
 
     @Test

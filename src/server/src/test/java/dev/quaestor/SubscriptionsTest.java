@@ -69,17 +69,23 @@ class SubscriptionsTest {
 
     /** Grants dave read and subscribe on the listed URIs (globs), and waits until that set is active. */
     private static void grantDave(String... resources) throws Exception {
-        String before = (String) policyHealth().get("revision");
-        Files.writeString(POLICY, """
-                apiVersion: quaestor/v1
-                kind: Policy
-                rules:
+        writePolicy("""
                   - id: dave-watches
                     effect: allow
                     actions: [list, read, subscribe]
                     resources: [%s]
                     subjects: {subjects: [dave]}
                 """.formatted(String.join(", ", List.of(resources).stream().map(r -> "\"" + r + "\"").toList())));
+    }
+
+    /** Writes the test policy with these rules and waits until it is active. */
+    private static void writePolicy(String rules) throws Exception {
+        String before = (String) policyHealth().get("revision");
+        Files.writeString(POLICY, """
+                apiVersion: quaestor/v1
+                kind: Policy
+                rules:
+                """ + rules);
         Wait.until("the policy edit to be active", Duration.ofSeconds(15), () -> "ok".equals(policyHealth().get("state"))
                 && !before.equals(policyHealth().get("revision")));
     }
@@ -222,6 +228,129 @@ class SubscriptionsTest {
                 + " order by id", A, since);
         assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/subscribe") && o.outcome.equals("ok")), outcomes.toString());
         assertTrue(outcomes.stream().anyMatch(o -> o.method.equals("resources/unsubscribe") && o.outcome.equals("ok")));
+    }
+
+    /**
+     * A 2025 session's subscription is judged at each change for the identity of the stream that carries the
+     * notification, not only for the one kept from the subscribe: a session whose client now holds a token
+     * without the role that allowed the subscription (the same subject, the same session) hears nothing more of it.
+     */
+    @Test
+    void aLostRoleStopsTheSessionsNotifications() throws Exception {
+        writePolicy("""
+                  - id: watchers-watch-a
+                    effect: allow
+                    actions: [read, subscribe]
+                    resources: ["%s"]
+                    subjects: {roles: [trial-watcher]}
+                  - id: dave-watches-control
+                    effect: allow
+                    actions: [read, subscribe]
+                    resources: ["%s"]
+                    subjects: {subjects: [dave]}
+                """.formatted(A, CONTROL));
+        String watcher = TestIssuer.sign(TestIssuer.claims("dave").claim("tenant", "acme")
+                .claim("realm_access", Map.of("roles", List.of("trial-watcher"))));
+        String plain = TestIssuer.sign(TestIssuer.claims("dave").claim("tenant", "acme"));
+        String session = Rpc.initialize(watcher, "2025-06-18");
+        Rpc.call(watcher, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode(202);
+        for (String uri : List.of(A, CONTROL)) {
+            Rpc.call(watcher, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\""
+                    + uri + "\"}}").statusCode(200).body(org.hamcrest.Matchers.containsString("\"result\""));
+        }
+
+        // While the stream is held with the role, a.txt's changes are notified.
+        try (var stream = new RawStream(openStream(watcher, session))) {
+            write(A, "role " + System.nanoTime() + "\n");
+            Wait.until("a.txt's notification while the role is held", Duration.ofSeconds(2), () -> stream.updates(A) > 0);
+        }
+
+        // The client carries on with a token without the role: reading is refused, and the stream it opens now
+        // is told of the control file's changes but not of a.txt's.
+        Rpc.read(plain, session, A).statusCode(200).body(org.hamcrest.Matchers.containsString("-32003"));
+        Instant since = Instant.now();
+        try (var stream = new RawStream(openStream(plain, session))) {
+            write(A, "no role " + System.nanoTime() + "\n");
+            write(CONTROL, "c " + System.nanoTime() + "\n");
+            Wait.until("the control file's notification", Duration.ofSeconds(2), () -> stream.updates(CONTROL) > 0);
+            // A later change has been through the watcher, its window and the stream: a.txt's would have come by now.
+            write(CONTROL, "barrier " + System.nanoTime() + "\n");
+            Wait.until("the control file's second notification", Duration.ofSeconds(2), () -> stream.updates(CONTROL) > 1);
+            assertEquals(0, stream.updates(A), "no notification for a URI the stream's holder may not read: " + stream.lines);
+        }
+        List<AuditRow> notified = AuditRow.list("kind = 'NOTIFICATION' and subject = 'dave' and event_time >= ?"
+                + " and method = 'notifications/resources/updated' order by id", since);
+        assertTrue(notified.stream().anyMatch(n -> CONTROL.equals(n.uri) && "ALLOW".equals(n.decision)), notified.toString());
+        assertTrue(notified.stream().noneMatch(n -> A.equals(n.uri)), "no record claims a notification for a.txt: " + notified);
+    }
+
+    /**
+     * Subscribing again keeps one subscription and stores the identity that subscribed last with it: after access moves
+     * from one role to another, a client that subscribes again with a token of the new role is notified again, though
+     * the identity it first subscribed with no longer may be.
+     */
+    @Test
+    void subscribingAgainStoresTheNewSubscriber() throws Exception {
+        String rule = """
+                  - id: watchers-watch-a
+                    effect: allow
+                    actions: [read, subscribe]
+                    resources: ["%s"]
+                    subjects: {roles: [%s]}
+                """;
+        writePolicy(rule.formatted(A, "trial-watcher"));
+        String before = TestIssuer.sign(TestIssuer.claims("dave").claim("tenant", "acme")
+                .claim("realm_access", Map.of("roles", List.of("trial-watcher"))));
+        String after = TestIssuer.sign(TestIssuer.claims("dave").claim("tenant", "acme")
+                .claim("realm_access", Map.of("roles", List.of("trial-monitor"))));
+        String subscribe = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"" + A + "\"}}";
+        String session = Rpc.initialize(before, "2025-06-18");
+        Rpc.call(before, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode(202);
+        Rpc.call(before, session, subscribe).statusCode(200).body(org.hamcrest.Matchers.containsString("\"result\""));
+
+        writePolicy(rule.formatted(A, "trial-monitor"));
+        Rpc.call(after, session, subscribe).statusCode(200).body(org.hamcrest.Matchers.containsString("\"result\""));
+        try (var stream = new RawStream(openStream(after, session))) {
+            // This stream may be the replica's first, whose watcher starts with it: a change is made again until one
+            // is seen (with the subscriber of the first subscribe kept, none ever is).
+            Wait.until("a.txt's notification after subscribing again", Duration.ofSeconds(10), () -> {
+                write(A, "monitored " + System.nanoTime() + "\n");
+                return Wait.holdsWithin(Duration.ofSeconds(2), () -> stream.updates(A) > 0);
+            });
+        }
+    }
+
+    /** A raw GET stream's lines, read in the background. */
+    private static final class RawStream implements AutoCloseable {
+        final BufferedReader reader;
+        final List<String> lines = new CopyOnWriteArrayList<>();
+        final Thread thread;
+
+        RawStream(BufferedReader reader) {
+            this.reader = reader;
+            this.thread = new Thread(() -> {
+                try {
+                    for (String line; (line = reader.readLine()) != null;) {
+                        lines.add(line);
+                    }
+                } catch (java.io.IOException closed) {
+                    // The test closed it.
+                }
+            }, "raw-stream");
+            thread.setDaemon(true);
+            thread.start();
+            Wait.until("the stream to open", Duration.ofSeconds(5), () -> lines.contains(":stream open"));
+        }
+
+        long updates(String uri) {
+            return lines.stream().filter(l -> l.startsWith("data:") && l.contains("notifications/resources/updated")
+                    && l.contains("\"uri\":\"" + uri + "\"")).count();
+        }
+
+        @Override
+        public void close() throws Exception {
+            reader.close();
+        }
     }
 
     @Test

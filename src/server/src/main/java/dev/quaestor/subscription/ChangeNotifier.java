@@ -37,8 +37,9 @@ import org.jboss.logging.Logger;
  * <p>Events are collected for one {@code quaestor.subscriptions.coalesce-window} and then sent
  * together, so a burst of writes to one file gives each subscribed session at most one
  * {@code notifications/resources/updated} for it per window. At send time every notification is
- * judged again under the policy active at that moment: {@code updated} only if the subscriber
- * (the identity stored with the subscription) may still {@code read} the URI, {@code list_changed}
+ * judged again under the policy active at that moment: {@code updated} only if the holder of the
+ * stream that carries it (and, for a stored subscription, the subscriber kept with it too) may still
+ * {@code read} and {@code subscribe} to the URI, {@code list_changed}
  * only to streams whose holder may {@code list} something below a mount that changed.
  * A 2025 session's subscriptions are looked up in the shared database, so a subscription made through
  * any replica is honoured by the replica that holds the stream; a 2026-07-28 listen stream carries its
@@ -263,7 +264,10 @@ public class ChangeNotifier {
         }
     }
 
-    /** Session streams: the subscriptions stored for their sessions, judged for the identity stored with each. */
+    /**
+     * Session streams: the subscriptions stored for their sessions, judged for the stream's holder and for the
+     * subscriber stored with each.
+     */
     private void updatesForSessions(List<String> uris, PolicySet policy, List<Delivery> out) {
         var bySession = new java.util.HashMap<String, NotificationOutlet>();
         for (NotificationOutlet o : outlets.values()) {
@@ -292,6 +296,13 @@ public class ChangeNotifier {
         }
     }
 
+    /** Whether this identity, from its address, may still read the URI and still be subscribed to it. */
+    private static boolean stillAllowed(Subscriber who, CanonicalUri uri, PolicySet policy) {
+        var facts = who.factsNow();
+        return policy.decide(who.identity(), Action.READ, uri, facts).allowed()
+                && policy.decide(who.identity(), Action.SUBSCRIBE, uri, facts).allowed();
+    }
+
     /** Streams without a session: their own granted URIs, judged for the holder of the stream. */
     private void updatesForListeners(List<String> uris, PolicySet policy, List<Delivery> out) {
         for (NotificationOutlet outlet : outlets.values()) {
@@ -308,11 +319,19 @@ public class ChangeNotifier {
         }
     }
 
-    private void judgeUpdate(NotificationOutlet outlet, Subscriber who, CanonicalUri uri, PolicySet policy,
+    /**
+     * Judges one {@code updated} for the holder of the stream that would carry it (its identity and address now,
+     * from the request that opened the stream) and, for a stored subscription, also for the subscriber kept with
+     * it: both must still be allowed to read the URI and to be subscribed to it. A session's stream may be opened
+     * with a later token than the subscribe's, or from another address; a role, group or network lost since then
+     * stops the notifications at the next change.
+     */
+    private void judgeUpdate(NotificationOutlet outlet, Subscriber stored, CanonicalUri uri, PolicySet policy,
             List<Delivery> out) {
-        // Still allowed to read it, and still to be subscribed to it: revoking either stops the notifications.
-        var decision = policy.decide(who.identity(), Action.READ, uri, who.factsNow());
-        if (decision.allowed() && policy.decide(who.identity(), Action.SUBSCRIBE, uri, who.factsNow()).allowed()) {
+        Subscriber holder = outlet.holder().subscriber();
+        var decision = policy.decide(holder.identity(), Action.READ, uri, holder.factsNow());
+        if (decision.allowed() && policy.decide(holder.identity(), Action.SUBSCRIBE, uri, holder.factsNow()).allowed()
+                && (stored == holder || stillAllowed(stored, uri, policy))) {
             String method = "notifications/resources/updated";
             var params = new LinkedHashMap<String, Object>();
             params.put("uri", uri.toString());

@@ -52,7 +52,8 @@ public class SubscriptionStore {
     }
 
     /**
-     * Records the subscription: true if this call stored it, false if the session held it already (again: a no-op);
+     * Records the subscription: true if this call stored it, false if the session held it already (subscribing again
+     * keeps the one subscription and stores this subscriber, the identity and address now, with it);
      * throws {@link SubscriptionLimitException} when the session is full.
      */
     public boolean add(String sessionId, String uri, Subscriber who) {
@@ -78,11 +79,21 @@ public class SubscriptionStore {
         }
     }
 
-    /** In one transaction: nothing if it exists (false), refused if the session is full, else inserted (true). */
+    /**
+     * In one transaction: if it exists, its subscriber is replaced by this one, who was just allowed to subscribe
+     * (false); refused if the session is full; else inserted (true).
+     */
     private boolean insert(String id, String sessionId, String uri, Subscriber who, String identity) {
         try {
             return Transactions.inTransaction(ds, c -> {
-                if (exists(c, id)) {
+                OffsetDateTime since = createdAt(c, id);
+                if (since != null) {
+                    // The application may not update the table: the row is replaced, keeping when it was made.
+                    try (PreparedStatement ps = c.prepareStatement("DELETE FROM mcp_subscription WHERE id = ?")) {
+                        ps.setString(1, id);
+                        ps.executeUpdate();
+                    }
+                    store(c, id, sessionId, uri, who, identity, since);
                     return false;
                 }
                 try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_subscription WHERE session_id = ?")) {
@@ -94,21 +105,36 @@ public class SubscriptionStore {
                         }
                     }
                 }
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO mcp_subscription "
-                        + "(id, session_id, uri, subject, identity, source_ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-                    ps.setString(1, id);
-                    ps.setString(2, sessionId);
-                    ps.setString(3, uri);
-                    ps.setString(4, who.identity().subject());
-                    ps.setString(5, identity);
-                    ps.setString(6, who.sourceIp());
-                    ps.setObject(7, OffsetDateTime.now(ZoneOffset.UTC));
-                    ps.executeUpdate();
-                }
+                store(c, id, sessionId, uri, who, identity, OffsetDateTime.now(ZoneOffset.UTC));
                 return true;
             });
         } catch (SQLException e) {
             throw new SubscriptionStoreException("recording a subscription", e);
+        }
+    }
+
+    private static void store(Connection c, String id, String sessionId, String uri, Subscriber who, String identity,
+            OffsetDateTime createdAt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO mcp_subscription "
+                + "(id, session_id, uri, subject, identity, source_ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, id);
+            ps.setString(2, sessionId);
+            ps.setString(3, uri);
+            ps.setString(4, who.identity().subject());
+            ps.setString(5, identity);
+            ps.setString(6, who.sourceIp());
+            ps.setObject(7, createdAt);
+            ps.executeUpdate();
+        }
+    }
+
+    /** When the subscription was made, or null if there is none. */
+    private static OffsetDateTime createdAt(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT created_at FROM mcp_subscription WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getObject(1, OffsetDateTime.class) : null;
+            }
         }
     }
 
