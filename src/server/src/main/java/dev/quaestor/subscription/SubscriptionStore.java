@@ -64,7 +64,11 @@ public class SubscriptionStore {
         } catch (SubscriptionLimitException e) {
             throw e;
         } catch (RuntimeException e) {
-            // Two identical subscribes at once: the loser's insert collides with the winner's row.
+            // Two identical subscribes at once: the loser's insert collides with the winner's row. Any other failure
+            // is a failure, even if an older row exists: its subscriber was not replaced.
+            if (!duplicateKey(e)) {
+                throw e;
+            }
             boolean exists;
             try (Connection c = ds.getConnection()) {
                 exists = exists(c, id);
@@ -77,6 +81,16 @@ public class SubscriptionStore {
             }
             return false;
         }
+    }
+
+    /** Whether {@code e} comes from a unique key's violation (SQLSTATE 23505, in PostgreSQL as in H2). */
+    private static boolean duplicateKey(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && "23505".equals(s.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
