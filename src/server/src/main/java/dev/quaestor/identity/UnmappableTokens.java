@@ -36,12 +36,12 @@ public class UnmappableTokens implements SecurityIdentityAugmentor {
 
     @Override
     public Uni<SecurityIdentity> augment(SecurityIdentity identity, AuthenticationRequestContext context) {
-        if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)
+        if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken)
                 || identity.getCredential(IdTokenCredential.class) != null) {
             return Uni.createFrom().item(identity);
         }
         try {
-            mapper.map(token);
+            mapper.of(identity); // a cached token's mapping is carried with it: no cost on a hit
         } catch (RuntimeException unmappable) {
             LOG.debugf("a verified token was refused: %s", unmappable.getMessage());
             return Uni.createFrom().failure(new AuthenticationFailedException());
