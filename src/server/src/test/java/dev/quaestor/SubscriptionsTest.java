@@ -278,6 +278,7 @@ class SubscriptionsTest {
             Wait.until("the control file's second notification", Duration.ofSeconds(2), () -> stream.updates(CONTROL) > 1);
             assertEquals(0, stream.updates(A), "no notification for a URI the stream's holder may not read: " + stream.lines);
         }
+        end(plain, session);
         List<AuditRow> notified = AuditRow.list("kind = 'NOTIFICATION' and subject = 'dave' and event_time >= ?"
                 + " and method = 'notifications/resources/updated' order by id", since);
         assertTrue(notified.stream().anyMatch(n -> CONTROL.equals(n.uri) && "ALLOW".equals(n.decision)), notified.toString());
@@ -318,6 +319,15 @@ class SubscriptionsTest {
                 return Wait.holdsWithin(Duration.ofSeconds(2), () -> stream.updates(A) > 0);
             });
         }
+        end(after, session);
+    }
+
+    /**
+     * Ends a session, its stream on this replica and its subscriptions at once, so that a later test's changes to the
+     * same files are not notified to it (and recorded under its subject) before the server sees its client gone.
+     */
+    private static void end(String token, String session) {
+        given().header("Authorization", "Bearer " + token).header("Mcp-Session-Id", session).delete("/mcp").then().statusCode(204);
     }
 
     /** A raw GET stream's lines, read in the background. */
