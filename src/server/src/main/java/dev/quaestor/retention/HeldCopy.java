@@ -68,15 +68,33 @@ final class HeldCopy {
         return out;
     }
 
+    /** The month's records each hold not yet released covers: the hold as {@code h}, the record as {@code e}. */
+    private static String heldRecords(ArchiveMonth m) {
+        return " FROM legal_hold h JOIN \"" + m.partition()
+                + "\" e ON e.event_time >= h.from_time AND (h.to_time IS NULL OR e.event_time < h.to_time)"
+                + " AND ((h.scope = 'SUBJECT' AND e.subject = h.target) OR (h.scope = 'URI_PREFIX' AND starts_with(e.uri, h.target))"
+                + " OR (h.scope = 'CASE' AND e.request_id IN (SELECT r.request_id FROM audit_case_request r WHERE r.case_id = h.case_id)))"
+                + " WHERE h.released_at IS NULL AND e.chain_id IS NOT NULL";
+    }
+
+    /**
+     * How many of the month's records a hold covers now that {@link #copy} did not keep for it: a hold put or widened,
+     * or a request added to a held case, since. Zero when every held record is kept.
+     */
+    static long notKept(Connection c, ArchiveMonth m) throws SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery("SELECT count(*)" + heldRecords(m) + " AND NOT EXISTS (SELECT 1"
+                + " FROM audit_held_record k WHERE k.hold_id = h.id AND k.chain_id = e.chain_id AND k.seq = e.seq)")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     /** Copies the month's held records with their proofs; commits; returns what was kept, by hold. */
     static List<Kept> copy(Connection c, ArchiveMonth m, Map<String, Long> ends, long runId) throws SQLException {
         var held = new ArrayList<Held>();
         try (ResultSet rs = c.createStatement().executeQuery("SELECT h.id, h.case_id, h.scope || COALESCE(' ' || h.target, ''),"
-                + " e.chain_id, e.seq, e.event_time, e.request_id, e.subject, e.uri FROM legal_hold h JOIN \"" + m.partition()
-                + "\" e ON e.event_time >= h.from_time AND (h.to_time IS NULL OR e.event_time < h.to_time)"
-                + " AND ((h.scope = 'SUBJECT' AND e.subject = h.target) OR (h.scope = 'URI_PREFIX' AND starts_with(e.uri, h.target))"
-                + " OR (h.scope = 'CASE' AND e.request_id IN (SELECT r.request_id FROM audit_case_request r WHERE r.case_id = h.case_id)))"
-                + " WHERE h.released_at IS NULL AND e.chain_id IS NOT NULL ORDER BY h.id, e.chain_id, e.seq")) {
+                + " e.chain_id, e.seq, e.event_time, e.request_id, e.subject, e.uri" + heldRecords(m)
+                + " ORDER BY h.id, e.chain_id, e.seq")) {
             while (rs.next()) {
                 held.add(new Held(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getLong(5),
                         rs.getObject(6, OffsetDateTime.class), rs.getString(7), rs.getString(8), rs.getString(9)));

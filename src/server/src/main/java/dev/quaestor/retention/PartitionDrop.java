@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Archives a month in the database: in one transaction, {@code quaestor_audit_archive} checks the month again, writes
- * each log's archive marker, and detaches and drops the partition. Detaching locks {@code audit_entry}, and the writer's
+ * Archives a month in the database: in one transaction, with the holds locked against change, it checks that every
+ * record a hold covers has been kept ({@link HeldCopy#notKept}), then {@code quaestor_audit_archive} checks the month
+ * again, writes each log's archive marker, and detaches and drops the partition. Detaching locks {@code audit_entry}, and the writer's
  * inserts would queue behind that lock while any long read holds the table; so each try waits at most
  * {@code lockTimeout} for its locks, gives up (nothing written), and tries again later, until {@code retryFor} has
  * passed. Serving never stops for retention.
@@ -26,8 +27,15 @@ final class PartitionDrop {
     record Marker(String log, long seq, String hash, long records) {
     }
 
-    /** The markers written, and how many tries found the table held by another session. */
-    record Dropped(List<Marker> markers, int lockTimeouts) {
+    /**
+     * The markers written, and how many tries found the table held by another session; or, with nothing dropped, how
+     * many of the month's records a hold put since its held records were kept covers ({@code notKept} over 0).
+     */
+    record Dropped(List<Marker> markers, int lockTimeouts, long notKept) {
+
+        boolean done() {
+            return notKept == 0;
+        }
     }
 
     private PartitionDrop() {
@@ -44,6 +52,14 @@ final class PartitionDrop {
             while (true) {
                 try {
                     c.createStatement().execute("SET LOCAL lock_timeout = '" + o.lockTimeout().toMillis() + "ms'");
+                    // The holds as they are now, and none changed until this commits: a hold put while the month was
+                    // being exported must find its records kept before they go.
+                    c.createStatement().execute("LOCK TABLE legal_hold, audit_case_request IN SHARE MODE");
+                    long notKept = HeldCopy.notKept(c, m);
+                    if (notKept > 0) {
+                        c.rollback();
+                        return new Dropped(List.of(), timeouts, notKept);
+                    }
                     var markers = new ArrayList<Marker>();
                     try (PreparedStatement ps = c.prepareStatement("SELECT chain_id, seq, entry_hash, records FROM quaestor_audit_archive(?, ?)")) {
                         ps.setObject(1, OffsetDateTime.ofInstant(m.to(), ZoneOffset.UTC));
@@ -55,7 +71,7 @@ final class PartitionDrop {
                         }
                     }
                     c.commit();
-                    return new Dropped(markers, timeouts);
+                    return new Dropped(markers, timeouts, 0);
                 } catch (SQLException e) {
                     c.rollback();
                     if (!LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {

@@ -97,7 +97,8 @@ final class RetentionRun {
     private int archive(ArchiveMonth m, long runId) throws SQLException, IOException, InterruptedException {
         if (HeldCopy.empty(c, m)) {
             // A partition opened ahead that never received a record: nothing to keep, export or verify.
-            if (PartitionDrop.drop(c, m, 0, o, log) == null) {
+            var dropped = PartitionDrop.drop(c, m, 0, o, log);
+            if (dropped == null || !dropped.done()) {
                 summary.add(m.month() + ": held by long reads for " + o.retryFor().toSeconds() + " s; the next run drops it");
                 return DEFERRED;
             }
@@ -122,6 +123,14 @@ final class RetentionRun {
             return FAILED;
         }
         var dropped = PartitionDrop.drop(c, m, records, o, log);
+        if (dropped != null && !dropped.done()) {
+            Files.deleteIfExists(partial);
+            String why = m.month() + ": " + dropped.notKept() + " record(s) that a hold put during the run covers were not kept yet,"
+                    + " so the month was not dropped; the next run keeps them and archives it";
+            summary.add(why);
+            log.println("  " + why);
+            return DEFERRED;
+        }
         if (dropped == null) {
             Files.deleteIfExists(partial);
             summary.add(m.month() + ": held records kept, but audit_entry stayed held by long reads for " + o.retryFor().toSeconds()

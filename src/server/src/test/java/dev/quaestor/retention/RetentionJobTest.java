@@ -403,4 +403,38 @@ class RetentionJobTest {
             browser.quit();
         }
     }
+
+    /**
+     * A hold put after the month's held records were kept (while the month was being exported) stops the month's drop:
+     * with the holds locked, the records it covers are found not kept, nothing is dropped, and once they are kept the
+     * month goes.
+     */
+    @Test
+    @Order(4)
+    void aHoldPutWhileTheMonthWasExportedStopsItsDropUntilItsRecordsAreKept() throws Exception {
+        YearMonth month = YearMonth.of(2019, 3);
+        writeMonth(month);
+        long records = count("SELECT count(*) FROM audit_entry_2019_03"); // the reads and the writer's own records
+        var m = new ArchiveMonth(month, "audit_entry_2019_03");
+        var o = new RetentionOptions(ageFor(month), tmp, key(), null, 1, Duration.ofSeconds(2), Duration.ofSeconds(30),
+                Duration.ofSeconds(1));
+        var printed = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        try (Connection c = superuser()) {
+            var ends = HeldCopy.monthEnds(c, m);
+            HeldCopy.copy(c, m, ends, -1); // the holds as they were when the run began
+
+            long caseId = as("auditor").body("{\"title\":\"Held mid-run\"}").post("/audit/cases").then().statusCode(201).extract()
+                    .jsonPath().getLong("id");
+            long aliceHold = hold(caseId, "alice"); // put while the month is being exported
+            var refused = PartitionDrop.drop(c, m, records, o, printed);
+            assertTrue(refused != null && !refused.done() && refused.notKept() == 15, "alice's 15 records are not kept yet");
+            assertEquals(records, count("SELECT count(*) FROM audit_entry_2019_03"), "nothing was dropped");
+
+            HeldCopy.copy(c, m, ends, -1); // the next run keeps them
+            var dropped = PartitionDrop.drop(c, m, records, o, printed);
+            assertTrue(dropped != null && dropped.done(), "then the month goes");
+            assertEquals(15, count("SELECT count(*) FROM audit_held_record WHERE hold_id = " + aliceHold));
+        }
+        assertEquals(0, count("SELECT count(*) FROM pg_class WHERE relname = 'audit_entry_2019_03'"), "the partition is gone");
+    }
 }
