@@ -34,12 +34,20 @@ final class BatchInDoubt {
     /**
      * With the head just read again on {@code c}: whether the batch in doubt is stored. If it is, the records owed
      * before were in it, so stored with it, and its corrections are owed now; its records were not refused after all.
+     * If that cannot be told yet, throws, and the writer fails this batch and reads its head again with the next.
      */
     void settle(Connection c, WriterLife life, String origin) throws SQLException {
         if (batch == null) {
             return;
         }
-        if (batch.storedIn(c)) {
+        Boolean stored = FailedStore.stored(c, batch);
+        if (stored == null) {
+            // Writing on from a head that may yet gain this batch would put two records at one position.
+            throw new SQLException("log " + origin + ": whether a batch of " + records + " record(s) reported as not"
+                    + " stored was stored after all cannot be told yet (the server process that ran its store is still"
+                    + " running it); nothing more is written until it can");
+        }
+        if (stored) {
             owed = corrections.stream().map(Supplier::get).toList();
             life.storedAfterAll(records);
             LOG.warnf("log %s: a batch of %d record(s) reported as not stored was stored (its commit's reply was lost);"

@@ -302,9 +302,9 @@ public final class GroupCommitWriter {
                     c.setAutoCommit(true);
                 }
                 if (head == null) {
+                    inDoubt.settle(c, life, origin); // first: a batch in doubt must be over before the head is read
                     head = LogHead.load(c, logId, origin);
                     KeyRegistration.register(c, key);
-                    inDoubt.settle(c, life, origin);
                 }
                 var events = new ArrayList<AuditEvent>(batch.size() + inDoubt.owed().size() + 3);
                 life.addTo(events, head);
@@ -350,13 +350,13 @@ public final class GroupCommitWriter {
     }
 
     /**
-     * Whether a batch whose store failed is in the log after all: a commit can succeed and its reply be lost with the
-     * connection. Asked on a connection of its own; null if the database cannot answer now (the batch is then
-     * {@link BatchInDoubt} until the head is read again).
+     * Whether a batch whose store failed is in the log after all ({@link FailedStore}). Asked on a connection of its
+     * own; null if the database cannot answer now (the batch is then {@link BatchInDoubt} until the head is read
+     * again).
      */
     private Boolean storedAfterAll(SealedBatch sealed) {
         try (Connection c = ds.getConnection()) {
-            return sealed.storedIn(c);
+            return FailedStore.stored(c, sealed);
         } catch (Exception e) {
             return null;
         }

@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.postgresql.PGConnection;
 
 /**
  * One group commit: records placed in the log (seq, leaf hash), the tree nodes they complete, and the
@@ -38,6 +39,9 @@ final class SealedBatch {
     Frontier sealedTree;
     java.time.Instant sealedTime;
     private final String log;
+    /** Whether the store went to PostgreSQL, and the server process that ran it (0 if not known). */
+    private boolean onPostgres;
+    private int backend;
 
     SealedBatch(String log, int size) {
         this.log = log;
@@ -69,6 +73,8 @@ final class SealedBatch {
 
     /** Stores the batch as one statement on an autocommit connection; on return it is durable. */
     void storeInPostgres(Connection c) throws SQLException {
+        onPostgres = true;
+        backend = c.unwrap(PGConnection.class).getBackendPID(); // known since the connection opened: no round trip
         try (PreparedStatement ps = c.prepareStatement(POSTGRES_INSERT)) {
             int p = 1;
             for (int column = 0; column < AuditRecords.COLUMNS.size(); column++) {
@@ -151,6 +157,14 @@ final class SealedBatch {
             }
             throw e;
         }
+    }
+
+    boolean onPostgres() {
+        return onPostgres;
+    }
+
+    int backend() {
+        return backend;
     }
 
     /**

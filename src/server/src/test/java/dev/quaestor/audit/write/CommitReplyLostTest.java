@@ -121,6 +121,34 @@ class CommitReplyLostTest {
         assertTrue(check.problems().isEmpty(), check.problems().toString());
     }
 
+    @Test
+    void aStoreStillRunningWhenItsReplyIsGivenUpOnIsEndedBeforeTheLogIsAsked() throws Exception {
+        refuseAfterBreak = 0;
+        String chain = "reply-given-up-" + System.nanoTime();
+        var w = writer(chain);
+        w.append(decision("first"));
+        PendingCommit given;
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            c.setAutoCommit(false);
+            c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
+            given = w.submit(decision("slow-reply-d"), null);
+            // The writer stops waiting while the store waits for the lock; it must not take "not there yet" for "not
+            // stored", for the store would commit as soon as the lock is released.
+            assertThrows(AuditUnavailableException.class, given::await);
+            c.rollback();
+        }
+        Thread store = abandoned.take();
+        store.join(Duration.ofSeconds(15).toMillis());
+        assertFalse(store.isAlive(), "the abandoned store ended");
+        w.append(decision("after"));
+        w.stop();
+
+        assertEquals(List.of("DECISION first", "AUDIT_PAUSE null", "DECISION after"), requests(chain),
+                "the store given up on was ended, not left to commit a record whose request was refused");
+        var check = LogCheck.of(chain, log.originOf(chain), log.trustedKeys());
+        assertTrue(check.problems().isEmpty(), check.problems().toString());
+    }
+
     private record Pair(PendingCommit decision, PendingCommit outcome) {
     }
 
@@ -220,36 +248,85 @@ class CommitReplyLostTest {
 
     private Connection connection(Connection real) {
         var marked = new String[1]; // the marker id in the arrays bound to this connection's next statement
+        var left = new boolean[1]; // its store was given up on while still running: the store's thread closes it
         return proxy(Connection.class, real, (target, method, args) -> {
             if (method.getName().equals("createArrayOf")) {
                 for (Object e : (Object[]) args[1]) {
-                    if (e instanceof String s && (s.startsWith("lost-reply-") || s.startsWith("lost-request-"))
-                            && broken.add(s)) {
+                    if (e instanceof String s && (s.startsWith("lost-reply-") || s.startsWith("lost-request-")
+                            || s.startsWith("slow-reply-")) && broken.add(s)) {
                         marked[0] = s;
                     }
                 }
             }
+            if (method.getName().equals("close") && left[0]) {
+                return null;
+            }
             Object out = call(target, method, args);
             if (method.getName().equals("prepareStatement") && args[0].equals(SealedBatch.POSTGRES_INSERT)) {
-                return statement((PreparedStatement) out, marked);
+                return statement((PreparedStatement) out, marked, left);
             }
             return out;
         });
     }
 
-    private PreparedStatement statement(PreparedStatement real, String[] marked) {
+    private PreparedStatement statement(PreparedStatement real, String[] marked, boolean[] left) {
         return proxy(PreparedStatement.class, real, (target, method, args) -> {
+            if (method.getName().equals("close") && left[0]) {
+                return null;
+            }
             if (!method.getName().equals("execute") || marked[0] == null) {
                 return call(target, method, args);
             }
             String marker = marked[0];
             marked[0] = null;
+            if (marker.startsWith("slow-reply-")) {
+                left[0] = true;
+                giveUpWhileWaiting(target, method, args);
+            }
             if (marker.startsWith("lost-reply-")) {
                 call(target, method, args); // stored and committed; then the reply is lost
             }
             refusing.set(refuseAfterBreak);
             throw new SQLException("An I/O error occurred while sending to the backend (" + marker + ")", "08006");
         });
+    }
+
+    /** Stores whose reply was given up on while they ran, each the thread still running it. */
+    private final java.util.concurrent.BlockingQueue<Thread> abandoned = new java.util.concurrent.LinkedBlockingQueue<>();
+
+    /**
+     * Runs the store on a thread of its own and returns once its server process waits for a lock, as a driver gives
+     * up on a reply past its socket timeout while the server goes on. The thread closes the connection when the
+     * store ends, however it ends.
+     */
+    private void giveUpWhileWaiting(Object statement, java.lang.reflect.Method execute, Object[] args) throws Exception {
+        var ps = (PreparedStatement) statement;
+        Connection c = ps.getConnection();
+        int pid = c.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+        var store = new Thread(() -> {
+            try {
+                call(statement, execute, args);
+            } catch (Throwable ended) {
+                // ended by the writer, as it should be
+            } finally {
+                try {
+                    c.close();
+                } catch (SQLException ignored) {
+                    // the connection is gone already
+                }
+            }
+        }, "abandoned-store");
+        store.start();
+        abandoned.add(store);
+        try (var watch = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var q = watch.prepareStatement("SELECT wait_event_type FROM pg_stat_activity WHERE pid = ?")) {
+            q.setInt(1, pid);
+            Wait.until("the store waits for the lock", Duration.ofSeconds(5), () -> {
+                try (var rs = q.executeQuery()) {
+                    return rs.next() && "Lock".equals(rs.getString(1));
+                }
+            });
+        }
     }
 
     private interface Handler {
