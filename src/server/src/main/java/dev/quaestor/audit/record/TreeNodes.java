@@ -27,6 +27,9 @@ public final class TreeNodes implements NodeSource {
     private static final String LEAVES = "SELECT " + AuditRecords.COLUMN_LIST
             + " FROM audit_entry WHERE chain_id = ? AND seq >= ? AND seq <= ? ORDER BY seq";
 
+    /** Records read at a time when folding. */
+    private static final int PAGE = 1000;
+
     private final Connection c;
     private final String log;
 
@@ -67,26 +70,34 @@ public final class TreeNodes implements NodeSource {
         }
     }
 
-    /** The subtree's hash from its leaves, in order, or null if any of them is not in the table. */
+    /**
+     * The subtree's hash from its leaves, in order, or null if any of them is not in the table. Read a page at a
+     * time: the connection may be in autocommit, where the driver would hold the whole range (a log begun in format
+     * 1 folds subtrees of millions of records) in memory at once.
+     */
     private byte[] fold(int level, long index) throws SQLException {
         long first = index << level;
         long count = 1L << level;
         var f = new Frontier();
-        try (PreparedStatement ps = c.prepareStatement(LEAVES)) {
-            ps.setFetchSize(1000);
+        try (PreparedStatement ps = c.prepareStatement(LEAVES + " LIMIT " + PAGE)) {
             ps.setString(1, log);
-            ps.setLong(2, first + 1);
             ps.setLong(3, first + count);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    RecordText record = RecordText.read(rs, 1);
-                    long seq = Long.parseLong(record.value(RecordField.SEQ));
-                    if (seq != first + f.size() + 1) {
-                        return null;
+            int read;
+            do {
+                read = 0;
+                ps.setLong(2, first + f.size() + 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        RecordText record = RecordText.read(rs, 1);
+                        long seq = Long.parseLong(record.value(RecordField.SEQ));
+                        if (seq != first + f.size() + 1) {
+                            return null;
+                        }
+                        f.append(record.leafHash(), null);
+                        read++;
                     }
-                    f.append(record.leafHash(), null);
                 }
-            }
+            } while (read == PAGE && f.size() < count);
         }
         return f.size() == count ? f.root() : null;
     }
