@@ -7,7 +7,8 @@ import java.util.List;
  * which decodes each path segment once and resolves {@code .} and {@code ..}; so an encoded {@code %2E%2E} would climb
  * out of the folder the pattern names, and an encoded {@code %2A} would turn into a wildcard after the pattern's text
  * was checked. Both are refused: the characters with a meaning in a pattern ({@code *}, {@code $}, {@code {},
- * {@code }}) are written as themselves, and no segment is a dot-segment, written plainly or encoded.
+ * {@code }}) are written as themselves, and no segment is a dot-segment, written plainly or encoded. Nor does a
+ * pattern end in {@code /}: it would name the folder alone, where its author meant what the folder holds.
  */
 final class PatternSpelling {
 
@@ -28,6 +29,14 @@ final class PatternSpelling {
                         + "' in resource pattern '" + pattern + "': write * $ { } as themselves (a pattern cannot"
                         + " match a literal '*' alone)");
             }
+        }
+        if (rawPath.endsWith("/")) {
+            // Canonical URIs end without one, so the pattern would name the folder alone, never what it holds: a deny
+            // written so for a folder would protect nothing in it.
+            String folder = pattern.substring(0, pattern.length() - 1);
+            throw new IllegalArgumentException("resource pattern '" + pattern + "' ends in '/', which names the folder"
+                    + " itself, not what it holds: write '" + folder + "/**' for everything under it, or '" + folder
+                    + "' for the folder alone");
         }
         for (String segment : rawPath.split("/")) {
             String dots = segment.replace("%2E", ".").replace("%2e", ".");

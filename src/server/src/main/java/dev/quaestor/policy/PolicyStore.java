@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
@@ -28,6 +29,8 @@ public class PolicyStore {
     private final Event<PolicyChange> changes;
     private final AtomicReference<PolicySet> current = new AtomicReference<>();
     private volatile PolicyChange refusal;
+    /** What reading the directory found wrong when the last refusal was made (empty if every file was read). */
+    private List<PolicyError> refusedReading = List.of();
 
     PolicyStore(PolicyConfig config, Event<PolicyChange> changes) {
         this.dir = Path.of(config.path()).toAbsolutePath();
@@ -64,7 +67,15 @@ public class PolicyStore {
     /** As {@link #reload()}; {@code how} says what prompted it ({@link PolicyChange#FILE_CHANGE}, {@link PolicyChange#RELOAD}). */
     public synchronized PolicyChange reload(String how) {
         var errors = new ArrayList<PolicyError>();
-        var files = PolicyLoader.read(dir, errors);
+        List<Map.Entry<String, String>> files;
+        try {
+            files = PolicyLoader.read(dir, errors);
+        } catch (PolicyValidationException e) {
+            // No file to read (the directory emptied, or unreadable): refused like any invalid set, on record.
+            files = List.of();
+            errors.clear();
+            errors.addAll(e.errors());
+        }
         String candidate = PolicyLoader.revision(files);
         PolicySet active = current.get();
         if (errors.isEmpty() && candidate.equals(active.revision())) {
@@ -74,7 +85,9 @@ public class PolicyStore {
             }
             return null;
         }
-        if (refusal != null && candidate.equals(refusal.candidateRevision())) {
+        // The revision covers only the files read: a set refused for a file it could not read or would not read (a
+        // stray name) has the revision of the same set once that file is gone, which is then not a refusal repeated.
+        if (refusal != null && candidate.equals(refusal.candidateRevision()) && errors.equals(refusedReading)) {
             return null;
         }
         PolicyChange change;
@@ -101,6 +114,7 @@ public class PolicyStore {
             LOG.infof("policy set %s activated (was %s): %d rules", next.revision(), active.revision(), next.rules().size());
         } else {
             refusal = change;
+            refusedReading = List.copyOf(errors);
             LOG.errorf("policy set %s refused, %s stays active: %s", candidate, active.revision(),
                     change.errors().stream().map(PolicyError::toString).collect(java.util.stream.Collectors.joining("; ")));
         }

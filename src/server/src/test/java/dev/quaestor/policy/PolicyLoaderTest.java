@@ -141,6 +141,21 @@ class PolicyLoaderTest {
      * A pattern is canonicalised like a URI, decoding each segment once: what is percent-encoded must not become a
      * dot-segment that climbs out of the folder, or a wildcard or placeholder the pattern's checks never saw.
      */
+    /** A pattern ending in '/' would name the folder alone; a deny written so for a folder would protect nothing in it. */
+    @Test
+    void aPatternEndingInASlashIsRefusedWithWhatToWriteInstead() {
+        String rule = HEAD + "rules:\n  - {id: hr-closed, effect: deny, actions: [read], resources: [\"%s\"], subjects: {roles: [\"*\"]}}\n";
+        for (String pattern : List.of("file:///docs/hr/", "file:///", "db://records/")) {
+            var e = errors("hr.yaml", rule.formatted(pattern));
+            assertEquals(1, e.size(), pattern + ": " + e);
+            String folder = pattern.substring(0, pattern.length() - 1);
+            assertTrue(e.get(0).message().contains("ends in '/'") && e.get(0).message().contains("'" + folder + "/**'"),
+                    e.get(0).toString());
+        }
+        var set = parse("hr.yaml", rule.formatted("file:///docs/hr/**"));
+        assertFalse(allowed(set, who("u", "r"), Action.READ, "file:///docs/hr/salaries.csv"));
+    }
+
     @Test
     void percentEncodingHidesNoDotSegmentWildcardOrPlaceholder() {
         String rule = HEAD + "rules:\n  - {id: public-docs, effect: allow, actions: [read], resources: [\"%s\"], subjects: {roles: [\"*\"]}}\n";
