@@ -2,7 +2,7 @@ package dev.quaestor.identity;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.quaestor.http.AddressBlock;
+import dev.quaestor.identity.AddressBlock;
 import io.github.bucket4j.Bucket;
 import java.time.Duration;
 

@@ -1,5 +1,6 @@
 package dev.quaestor.ratelimit;
 
+import dev.quaestor.identity.AddressBlock;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.policy.Action;
 import dev.quaestor.policy.PolicySet;
@@ -145,7 +146,7 @@ public class RateLimiter {
             case SUBJECT -> who.subject();
             case CLIENT -> who.client();
             case TENANT -> who.tenant();
-            case IP -> sourceIp;
+            case IP -> AddressBlock.of(sourceIp); // an IPv6 sender by its /64, as every per-address budget counts it
         };
         // Callers without the key's value (no tenant claim, say) share one bucket: stricter, never looser.
         return limit.bucketDefinition() + '\u0000' + (value == null ? "" : value);

@@ -73,6 +73,12 @@ class RateLimiterTest {
         assertEquals(2, admitted(byIp, who("alice", "c1", "t1"), "10.0.0.1", 3));
         assertEquals(0, admitted(byIp, who("bob", "c2", "t2"), "10.0.0.1", 3), "same address shares the bucket");
         assertEquals(2, admitted(byIp, who("bob", "c2", "t2"), "10.0.0.9", 3));
+
+        // One IPv6 host may send from any address of its /64: all of them share the bucket.
+        var byIp6 = policy(limit("i6", "ip", 2, ""));
+        assertEquals(1, admitted(byIp6, who("carol", "c3", "t3"), "2001:db8:1:2::1", 1));
+        assertEquals(1, admitted(byIp6, who("carol", "c3", "t3"), "2001:db8:1:2::2", 3), "another address of the /64");
+        assertEquals(2, admitted(byIp6, who("carol", "c3", "t3"), "2001:db8:1:3::1", 3), "another /64");
     }
 
     @Test

@@ -9,7 +9,7 @@ import dev.quaestor.audit.record.Caller;
 import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.audit.refusals.RefusalRecorder;
 import dev.quaestor.audit.record.RequestIds;
-import dev.quaestor.http.AddressBlock;
+import dev.quaestor.identity.AddressBlock;
 import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;

@@ -1,4 +1,4 @@
-package dev.quaestor.http;
+package dev.quaestor.identity;
 
 import io.netty.util.NetUtil;
 

@@ -1,4 +1,4 @@
-package dev.quaestor.http;
+package dev.quaestor.identity;
 
 import org.junit.jupiter.api.Test;
 
