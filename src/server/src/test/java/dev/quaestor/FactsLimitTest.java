@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * The facts an {@code /audit/facts} call gathers are held whole before its answer starts, so they are bounded
  * ({@code quaestor.audit.facts-limit}): past the limit the call is refused with 413 and a reason, on record as
- * {@code too-large}, and a narrower window is answered.
+ * {@code too-large}, and a narrower window is answered. What-if, which gathers the same facts, is bounded alike.
  */
 @QuarkusTest
 @TestProfile(FactsLimitTest.Profile.class)
@@ -54,5 +54,17 @@ class FactsLimitTest {
         Instant later = Instant.now().plusSeconds(2);
         given().header("Authorization", auditor).get("/audit/facts?from=" + later + "&to=" + later.plusSeconds(60)).then()
                 .statusCode(200);
+
+        // What-if replays the same facts, held whole: bounded alike, and its refusal on record after its admission.
+        String admin = "Bearer " + TestIssuer.tokenFor("admin");
+        var proposed = Map.of("files", Map.of("a.yaml", "apiVersion: quaestor/v1\nkind: Policy\nrules: []\n"),
+                "from", from.toString(), "to", to.toString());
+        given().header("Authorization", admin).contentType("application/json").body(proposed).post("/admin/policy/what-if")
+                .then().statusCode(413).body("error", containsString("quaestor.audit.facts-limit"));
+        assertEquals(1, AuditRow.list("kind = 'ADMIN' AND method = 'admin/policy/what-if' AND outcome = 'too-large'"
+                + " AND event_time >= ?", java.sql.Timestamp.from(from)).size(), "the refusal is on record");
+        given().header("Authorization", admin).contentType("application/json")
+                .body(Map.of("files", proposed.get("files"), "since", "1000000000000d")).post("/admin/policy/what-if")
+                .then().statusCode(400).body("error", containsString("earliest"));
     }
 }

@@ -21,6 +21,7 @@ import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,7 +37,7 @@ public class AuditFactsResource {
     private final StaffAccess access;
     private final String auditorRole;
     private final WriteDeadlines deadlines;
-    private final int limit;
+    private final FactsLimit limit;
 
     AuditFactsResource(RecordedHistory history, StaffAccess access, dev.quaestor.audit.config.AuditConfig config,
             WriteDeadlines deadlines) {
@@ -44,14 +45,7 @@ public class AuditFactsResource {
         this.access = access;
         this.auditorRole = config.auditorRole();
         this.deadlines = deadlines;
-        this.limit = config.factsLimit();
-    }
-
-    /** Thrown to stop gathering once there are more facts than may be held. */
-    private static final class TooMany extends RuntimeException {
-        TooMany() {
-            super(null, null, false, false);
-        }
+        this.limit = new FactsLimit(config.factsLimit());
     }
 
     @GET
@@ -73,17 +67,12 @@ public class AuditFactsResource {
         LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/facts", detail, request);
         // Read whole before the answer starts: a read past the audit query timeout is still a 503 saying so, and a
         // slow reader holds no database connection.
-        var facts = new ArrayList<Fact>();
+        List<Fact> facts;
         try {
-            history.facts(window.from(), window.to(), f -> {
-                if (facts.size() == limit) {
-                    throw new TooMany();
-                }
-                facts.add(f);
-            });
-        } catch (TooMany e) {
+            facts = limit.gather(history, window.from(), window.to());
+        } catch (FactsLimit.Exceeded e) {
             place.close();
-            String why = "more than " + limit + " distinct facts in this window (quaestor.audit.facts-limit): narrow it with from and to";
+            String why = e.getMessage();
             access.record(AuditEvent.Kind.AUDIT_READ, new StaffAccess.Judged("audit/facts", null, false, "too-large", why), request);
             return Response.status(413).type(MediaType.APPLICATION_JSON).entity(Map.of("error", why)).build();
         } catch (RuntimeException e) {

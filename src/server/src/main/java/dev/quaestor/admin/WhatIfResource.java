@@ -53,8 +53,11 @@ public class WhatIfResource {
     private final RecordedHistory history;
     private final StaffAccess access;
     private final AdminConfig config;
+    private final FactsLimit factsLimit;
 
-    WhatIfResource(PolicyStore store, RecordedHistory history, StaffAccess access, AdminConfig config) {
+    WhatIfResource(PolicyStore store, RecordedHistory history, StaffAccess access, AdminConfig config,
+            dev.quaestor.audit.config.AuditConfig audit) {
+        this.factsLimit = new FactsLimit(audit.factsLimit());
         this.store = store;
         this.history = history;
         this.access = access;
@@ -86,8 +89,15 @@ public class WhatIfResource {
             }
             int examples = bounded(body.examples(), 5, "examples");
             int depth = bounded(body.depth(), 2, "depth");
-            var facts = new ArrayList<Fact>();
-            history.facts(window.from(), window.to(), facts::add);
+            List<Fact> facts;
+            try {
+                facts = factsLimit.gather(history, window.from(), window.to());
+            } catch (FactsLimit.Exceeded e) {
+                // Admitted on record as a call; that it was not answered is on record too.
+                access.record(AuditEvent.Kind.ADMIN, new StaffAccess.Judged(call.method(), null, false, "too-large",
+                        e.getMessage()), http);
+                return Response.status(413).entity(Map.of("error", e.getMessage())).build();
+            }
             var replay = new Replay(store.current(), proposed, history::revision);
             WhatIfReport report = ReportBuilder.replay(replay, facts, window, examples, depth);
             int[] asked = {0};

@@ -32,7 +32,11 @@ public record Window(Instant from, Instant to) {
                 throw new IllegalArgumentException("--since must look like 30d or 12h, not '" + since + "'");
             }
             long n = Long.parseLong(m.group(1));
-            return new Window(now.minus(m.group(2).equals("d") ? Duration.ofDays(n) : Duration.ofHours(n)), now);
+            try {
+                return new Window(now.minus(m.group(2).equals("d") ? Duration.ofDays(n) : Duration.ofHours(n)), now);
+            } catch (ArithmeticException | java.time.DateTimeException e) {
+                throw new IllegalArgumentException("--since '" + since + "' reaches before the earliest time there is");
+            }
         }
         return new Window(from == null ? fallback.from() : instant(from), to == null ? fallback.to() : instant(to));
     }
