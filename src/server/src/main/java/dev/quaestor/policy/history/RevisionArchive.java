@@ -7,6 +7,7 @@ import dev.quaestor.policy.PolicySet;
 import dev.quaestor.policy.PolicyStore;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -49,14 +50,48 @@ public class RevisionArchive {
         }
     }
 
-    /** The set loaded at start-up is stored off the start-up thread: readiness does not wait for it. */
+    /**
+     * The set loaded at start-up is stored off the start-up thread: readiness does not wait for it. It decides requests
+     * from the start, so until its files are stored they are tried again ({@link #storeStartUpSet}).
+     */
     void started(@Observes StartupEvent ev) {
         PolicySet set = store.current();
         Instant when = Instant.now();
         active = set.revision();
-        var t = new Thread(() -> keep(set, when, PolicyChange.START_UP, null), "quaestor-revision-archive");
+        var t = new Thread(() -> keepAtStartUp(set, when), "quaestor-revision-archive");
         t.setDaemon(true);
         t.start();
+    }
+
+    /** The start-up set and when it was loaded, while its files are not stored. */
+    private record Unstored(PolicySet set, Instant when) {
+    }
+
+    private volatile Unstored unstored;
+
+    /** Stores the start-up set's files and its activation; if the files cannot be stored now, they are tried again. */
+    void keepAtStartUp(PolicySet set, Instant when) {
+        unstored = new Unstored(set, when);
+        storeStartUpSet();
+    }
+
+    /** Tries again to store the start-up set's files, if they are not yet: every record it decided names it. */
+    @Scheduled(identity = "policy-revision-start-up", every = "10s", delayed = "10s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    synchronized void storeStartUpSet() {
+        Unstored u = unstored;
+        if (u == null || !enabled) {
+            return;
+        }
+        try {
+            storeFiles(u.set(), u.when());
+        } catch (RuntimeException e) {
+            LOG.errorf("could not store the files of policy revision %s, in force since start-up (tried again in 10 s):"
+                    + " %s", u.set().revision(), e.getMessage());
+            return;
+        }
+        unstored = null;
+        recordActivation(u.set(), u.when(), PolicyChange.START_UP, null);
     }
 
     /**
@@ -84,19 +119,6 @@ public class RevisionArchive {
         if (enabled) {
             recordActivation(change.set(), change.time(), change.how(), previous);
         }
-    }
-
-    private void keep(PolicySet set, Instant when, String how, String previous) {
-        if (!enabled) {
-            return;
-        }
-        try {
-            storeFiles(set, when);
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "could not store policy revision %s", set.revision());
-            return;
-        }
-        recordActivation(set, when, how, previous);
     }
 
     /** Stores a revision's files unless they are; throws if they are neither stored now nor found stored. */
