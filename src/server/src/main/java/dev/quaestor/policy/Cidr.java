@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 public record Cidr(byte[] network, int prefix, String text) {
 
     private static final Pattern LITERAL = Pattern.compile("[0-9a-fA-F:.]+");
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     public static Cidr parse(String s) {
         int slash = s.indexOf('/');
@@ -73,7 +74,9 @@ public record Cidr(byte[] network, int prefix, String text) {
 
     private static byte[] literal(String s) {
         String t = s.startsWith("[") && s.endsWith("]") ? s.substring(1, s.length() - 1) : s;
-        if (t.isEmpty() || !LITERAL.matcher(t).matches() || (!t.contains(":") && t.chars().filter(c -> c == '.').count() != 3)) {
+        // Java reads a string with a colon as an IPv6 literal, or refuses it; any other string it does not read as
+        // dotted decimals it looks up as a name, so only dotted decimals get that far.
+        if (t.isEmpty() || !LITERAL.matcher(t).matches() || (!t.contains(":") && !IPV4.matcher(t).matches())) {
             return null;
         }
         try {

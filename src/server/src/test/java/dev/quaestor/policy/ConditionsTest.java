@@ -64,6 +64,10 @@ class ConditionsTest {
         assertTrue(e.toString().startsWith("c.yaml:4: rule 'c': '10.0.0.0/33' has an invalid prefix length"), e.toString());
         assertTrue(assertThrows(PolicyValidationException.class, () -> set("{sourceCidrs: [intranet.example.com]}")).getMessage()
                 .contains("not an IP address"));
+        for (String hexLooking : new String[] {"ad.be.ef.ca", "10.0.0.1e", "0x0a.0.0.1"}) {
+            assertTrue(assertThrows(PolicyValidationException.class, () -> set("{sourceCidrs: [\"" + hexLooking + "\"]}"))
+                    .getMessage().contains("not an IP address"), hexLooking);
+        }
         assertTrue(assertThrows(PolicyValidationException.class, () -> set("{timeWindow: {from: \"8am\", to: \"18:00\", zone: UTC}}")).getMessage()
                 .contains("time of day must look like 08:00"));
         assertTrue(assertThrows(PolicyValidationException.class, () -> set("{timeWindow: {from: \"08:00\", to: \"18:00\", zone: Mars/Olympus}}")).getMessage()
