@@ -65,6 +65,8 @@ final class FilesystemProvider implements ResourceProvider {
     private final FileIndex index;
     /** Small files' bytes, served again while a stat says the file is unchanged. */
     private final FileContents contents;
+    /** Runs between a small file's stat and its read (a test changes the file there). */
+    Runnable afterStat = () -> { };
     private boolean indexing;          // guarded by index
     private FileTreeWatcher watcher;   // guarded by this; runs from the first listing or listener until close()
     private boolean closed;            // guarded by this
@@ -166,13 +168,9 @@ final class FilesystemProvider implements ResourceProvider {
             String leaf = uri.segments().get(uri.segments().size() - 1);
             java.time.Instant modified = stamp.modified().toInstant();
             if (stamp.size() > IN_MEMORY_LIMIT) {
-                // Large: streamed from the file as it is sent, never held whole. Text is judged by the first bytes.
-                byte[] head = readHead(real, TEXT_SNIFF_BYTES);
-                String mime = MimeTypes.detect(name, head(head));
-                boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeTextPrefix(head);
-                var entry = new ResourceEntry(uri, leaf, null, null, mime, stamp.size(), modified);
-                return ResourceContent.streamed(entry, text, stamp.size(), () -> BelowRoot.stream(root, real));
+                return streamed(uri, real, stamp);
             }
+            afterStat.run();
             FileContents.Held held = contents.get(real, stamp);
             if (held != null) {
                 // Unchanged since its bytes were read (the stat above says so): served without opening the file.
@@ -186,6 +184,18 @@ final class FilesystemProvider implements ResourceProvider {
             if (bytes.length > maxBytes) {
                 throw new ContentTooLargeException(maxBytes);
             }
+            if (bytes.length > IN_MEMORY_LIMIT) {
+                // It grew past the in-memory limit after its stat: what was read is only its first bytes, never
+                // served as if they were all of it. The whole file is streamed instead, as a large one is.
+                FileContents.Stamp now = FileContents.stamp(real);
+                if (!now.regularFile()) {
+                    throw new ResourceNotFoundException(uri.toString());
+                }
+                if (now.size() > maxBytes) {
+                    throw new ContentTooLargeException(maxBytes, now.size());
+                }
+                return streamed(uri, real, now);
+            }
             String mime = MimeTypes.detect(name, head(bytes));
             boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeText(bytes);
             contents.put(real, stamp, stampedAt, bytes, mime, text);
@@ -196,6 +206,20 @@ final class FilesystemProvider implements ResourceProvider {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Large: streamed from the file as it is sent, never held whole, and read to its end whatever its size then (the
+     * server holds it to {@code max-bytes} as it streams). Text is judged by the first bytes.
+     */
+    private ResourceContent streamed(CanonicalUri uri, Path real, FileContents.Stamp stamp) throws IOException {
+        String name = real.getFileName().toString();
+        String leaf = uri.segments().get(uri.segments().size() - 1);
+        byte[] head = readHead(real, TEXT_SNIFF_BYTES);
+        String mime = MimeTypes.detect(name, head(head));
+        boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeTextPrefix(head);
+        var entry = new ResourceEntry(uri, leaf, null, null, mime, stamp.size(), stamp.modified().toInstant());
+        return ResourceContent.streamed(entry, text, stamp.size(), () -> BelowRoot.stream(root, real));
     }
 
     @Override

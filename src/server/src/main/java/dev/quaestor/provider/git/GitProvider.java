@@ -51,7 +51,9 @@ import org.jboss.logging.Logger;
  * points to), in git path order, with a cursor holding the ref and the last path; a page seeks to the cursor
  * ({@link PathsAfter}) and reads at most its own entries. Reading checks
  * the size against {@code max-bytes} before loading. {@code lastModified} is the time of the last
- * commit that touched the path. While a change listener is registered, refs are polled every
+ * commit that touched the path, looked up for a whole page (or one read) by one walk of at most
+ * {@code options.last-modified-depth} commits ({@link LastCommits}); a path not touched within them has none.
+ * While a change listener is registered, refs are polled every
  * {@code options.poll-interval}; with {@code options.remote}, the repository is fetched every
  * {@code options.fetch-interval} as a mirror of that remote.
  */
@@ -62,6 +64,8 @@ final class GitProvider implements ResourceProvider {
     /** Blobs up to this size are read whole; larger ones are streamed (see GitProviderFactory's stream threshold). */
     static final int IN_MEMORY_LIMIT = 1024 * 1024;
     private static final int TEXT_SNIFF_BYTES = 8192;
+    /** How many commits, newest first, a listing page (or a read) examines for its paths' {@code lastModified}. */
+    static final int DEFAULT_LAST_MODIFIED_DEPTH = 1000;
 
     private final Mount mount;
     private final Repository repo;
@@ -88,7 +92,8 @@ final class GitProvider implements ResourceProvider {
         }
         this.maxBytes = mount.longSetting("max-bytes", 10 * 1024 * 1024);
         this.refs = new GitRefs(repo, Boolean.parseBoolean(mount.setting("commit-ids").orElse("false")));
-        this.lastCommits = new LastCommits(repo);
+        this.lastCommits = new LastCommits(repo, (int) Math.min(Integer.MAX_VALUE,
+                mount.longSetting("last-modified-depth", DEFAULT_LAST_MODIFIED_DEPTH)));
         this.template = UriTemplate.parse(base + "/{ref}/{+path}");
         this.listRefs = listRefs(mount, refs);
         this.pollInterval = mount.durationSetting("poll-interval", Duration.ofSeconds(2));
@@ -150,12 +155,14 @@ final class GitProvider implements ResourceProvider {
             }
             after = c[1].getBytes(StandardCharsets.UTF_8);
         }
-        var out = new ArrayList<ResourceEntry>(limit);
+        var listed = new ArrayList<Listed>(limit);
         String lastRef = null;
         String lastPath = null;
+        String next = null;
         int examined = 0;
         try (RevWalk walk = new RevWalk(repo)) {
             ObjectReader reader = walk.getObjectReader();
+            pages:
             for (; refIndex < listRefs.size(); refIndex++, after = null) {
                 String seg = listRefs.get(refIndex);
                 RevCommit commit = refs.resolve(walk, seg);
@@ -171,7 +178,8 @@ final class GitProvider implements ResourceProvider {
                     while (tw.next()) {
                         String path = tw.getPathString();
                         if (examined == limit) {
-                            return new Page<>(out, encodeCursor(lastRef, lastPath));
+                            next = encodeCursor(lastRef, lastPath);
+                            break pages;
                         }
                         // Every path looked at counts towards the page, served or not: a page reads at most limit.
                         examined++;
@@ -184,17 +192,27 @@ final class GitProvider implements ResourceProvider {
                         if (uri == null) {
                             continue;
                         }
-                        out.add(entry(uri, reader, commit, path, tw.getObjectId(0)));
+                        listed.add(listed(uri, reader, commit, path, tw.getObjectId(0)));
                     }
                 }
             }
+            // One walk for the whole page's lastModified, bounded: a page costs a page, not its paths' histories.
+            var times = lastCommits.of(listed.stream().map(Listed::ask).toList());
+            var out = new ArrayList<ResourceEntry>(listed.size());
+            for (Listed l : listed) {
+                out.add(new ResourceEntry(l.uri(), l.name(), null, null, l.mimeType(), l.size(), times.get(l.ask())));
+            }
+            return new Page<>(out, next);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new Page<>(out, null);
     }
 
-    private ResourceEntry entry(CanonicalUri uri, ObjectReader reader, RevCommit commit, String path, ObjectId blob)
+    /** A listed path, before its page's {@code lastModified} are looked up together. */
+    private record Listed(CanonicalUri uri, String name, String mimeType, long size, LastCommits.Ask ask) {
+    }
+
+    private Listed listed(CanonicalUri uri, ObjectReader reader, RevCommit commit, String path, ObjectId blob)
             throws IOException {
         long size = reader.getObjectSize(blob, Constants.OBJ_BLOB);
         String name = uri.segments().get(uri.segments().size() - 1);
@@ -204,7 +222,12 @@ final class GitProvider implements ResourceProvider {
                 mime = MimeTypes.detect(name, in.readNBytes(512));
             }
         }
-        return new ResourceEntry(uri, name, null, null, mime, size, lastCommits.of(commit, path));
+        return new Listed(uri, name, mime, size, new LastCommits.Ask(commit.copy(), path));
+    }
+
+    /** Commits the lastModified walks have looked up (a test's measure of their cost). */
+    long lastModifiedCommitsRead() {
+        return lastCommits.commitsRead.sum();
     }
 
     // --- reading -------------------------------------------------------------------------------

@@ -188,6 +188,56 @@ class FilesystemProviderTest {
         assertEquals(1000, refused.maxBytes());
     }
 
+    /**
+     * A file small at its stat grows past the in-memory limit before it is read: it is served whole, streamed, never as
+     * its first {@code IN_MEMORY_LIMIT + 1} bytes passed off as all of it.
+     */
+    @Test
+    void aSmallFileThatGrowsPastTheInMemoryLimitBeforeItsReadIsServedWhole() throws Exception {
+        Path file = root.resolve("growing.log");
+        Files.writeString(file, "first line\n");
+        byte[] grown = new byte[FilesystemProvider.IN_MEMORY_LIMIT + 4096];
+        java.util.Arrays.fill(grown, (byte) 'x');
+        var large = new FilesystemProvider(new Mount("docs", "filesystem", UriCanonicalizer.canonicalize("file:///docs/"),
+                "file:///docs/", Map.of("root", root.toString(), "max-bytes", Integer.toString(4 * 1024 * 1024))));
+        large.afterStat = () -> {
+            try {
+                Files.write(file, grown);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        var content = large.read(UriCanonicalizer.canonicalize("file:///docs/growing.log"));
+        byte[] served;
+        try (var in = content.open()) {
+            served = in.readAllBytes();
+        }
+        assertEquals(grown.length, served.length, "served a cut-off read as complete");
+        assertArrayEquals(grown, served);
+        assertFalse(content.inMemory());
+        assertTrue(content.text());
+    }
+
+    /** The same, past the mount's max-bytes: refused as too large, with the size it has now. */
+    @Test
+    void aSmallFileThatGrowsPastMaxBytesBeforeItsReadIsRefused() throws Exception {
+        Path file = root.resolve("growing.log");
+        Files.writeString(file, "first line\n");
+        int limit = FilesystemProvider.IN_MEMORY_LIMIT + 1024;
+        var bounded = new FilesystemProvider(new Mount("docs", "filesystem", UriCanonicalizer.canonicalize("file:///docs/"),
+                "file:///docs/", Map.of("root", root.toString(), "max-bytes", Integer.toString(limit))));
+        bounded.afterStat = () -> {
+            try {
+                Files.write(file, new byte[limit + 10]);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        var refused = assertThrows(ContentTooLargeException.class,
+                () -> bounded.read(UriCanonicalizer.canonicalize("file:///docs/growing.log")));
+        assertEquals(limit + 10, refused.size());
+    }
+
     @Test
     void listingPagesOverVisibleFilesOnly() {
         var seen = new ArrayList<String>();
