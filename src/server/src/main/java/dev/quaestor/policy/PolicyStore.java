@@ -66,17 +66,10 @@ public class PolicyStore {
 
     /** As {@link #reload()}; {@code how} says what prompted it ({@link PolicyChange#FILE_CHANGE}, {@link PolicyChange#RELOAD}). */
     public synchronized PolicyChange reload(String how) {
-        var errors = new ArrayList<PolicyError>();
-        List<Map.Entry<String, String>> files;
-        try {
-            files = PolicyLoader.read(dir, errors);
-        } catch (PolicyValidationException e) {
-            // No file to read (the directory emptied, or unreadable): refused like any invalid set, on record.
-            files = List.of();
-            errors.clear();
-            errors.addAll(e.errors());
-        }
-        String candidate = PolicyLoader.revision(files);
+        Reading read = read();
+        var files = read.files();
+        var errors = read.errors();
+        String candidate = read.revision();
         PolicySet active = current.get();
         if (errors.isEmpty() && candidate.equals(active.revision())) {
             if (refusal != null) {
@@ -89,6 +82,9 @@ public class PolicyStore {
         // stray name) has the revision of the same set once that file is gone, which is then not a refusal repeated.
         if (refusal != null && candidate.equals(refusal.candidateRevision()) && errors.equals(refusedReading)) {
             return null;
+        }
+        if (!read.equals(readAgain())) {
+            return null; // still being written: judged at the next reload, once it holds still
         }
         PolicyChange change;
         PolicySet next = null;
@@ -120,4 +116,43 @@ public class PolicyStore {
         }
         return change;
     }
+
+    /** The directory as read once: its files, what reading it found wrong, and the revision of the files read. */
+    private record Reading(List<Map.Entry<String, String>> files, List<PolicyError> errors, String revision) {
+    }
+
+    private Reading read() {
+        var errors = new ArrayList<PolicyError>();
+        List<Map.Entry<String, String>> files;
+        try {
+            files = PolicyLoader.read(dir, errors);
+        } catch (PolicyValidationException e) {
+            // No file to read (the directory emptied, or unreadable): refused like any invalid set, on record.
+            files = List.of();
+            errors.clear();
+            errors.addAll(e.errors());
+        }
+        return new Reading(files, errors, PolicyLoader.revision(files));
+    }
+
+    /**
+     * The directory read again a moment later. A file edited in place can be read half written, and a half that still
+     * parses (the rules before a deny the editor has not written yet) would be a valid set: a new set is judged only
+     * if two reads {@value #STEADY_MS} ms apart agree. A ConfigMap volume changes in one rename, so it always does.
+     */
+    private Reading readAgain() {
+        try {
+            Thread.sleep(STEADY_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        betweenReads.run();
+        return read();
+    }
+
+    /** How long two reads of a new set are apart. */
+    static final long STEADY_MS = 200;
+
+    /** Runs between the two reads of a new set (tests write there, as an editor would). */
+    Runnable betweenReads = () -> { };
 }

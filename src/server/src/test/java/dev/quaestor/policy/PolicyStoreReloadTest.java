@@ -89,6 +89,41 @@ class PolicyStoreReloadTest {
         assertNull(store.refusal(), "the files went back to the active set");
     }
 
+    @Test
+    void aFileReadHalfWrittenIsNotJudgedUntilItHoldsStill() throws Exception {
+        Files.writeString(dir.resolve("a.yaml"), RULE.formatted("carol-reads-docs", "allow"));
+        var store = store();
+        String before = store.current().revision();
+
+        // An editor writing b.yaml in place: its first rule is written, a valid set on its own; its deny is not yet.
+        String whole = RULE.formatted("carol-reads-more", "allow") + """
+                  - id: carol-not-hr
+                    effect: deny
+                    actions: [read]
+                    resources: ["file:///docs/hr/**"]
+                    subjects: {subjects: [carol]}
+                """;
+        Files.writeString(dir.resolve("b.yaml"), RULE.formatted("carol-reads-more", "allow"));
+        store.betweenReads = () -> write(dir.resolve("b.yaml"), whole);
+        assertNull(store.reload(), "two reads that differ: nothing judged yet");
+        assertEquals(before, store.current().revision());
+        assertEquals(List.of(), fired);
+
+        store.betweenReads = () -> { };
+        PolicyChange activated = store.reload();
+        assertNotNull(activated);
+        assertTrue(activated.activated(), activated.errors().toString());
+        assertTrue(store.current().rules().stream().anyMatch(r -> r.id().equals("carol-not-hr")), "the whole file");
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private PolicyStore store() {
         return new PolicyStore(new PolicyConfig() {
             @Override
