@@ -28,7 +28,8 @@ final class HeadRow {
     static final class Moved extends SQLException {
         Moved(String log, long from, long to) {
             super("another writer moved the head of log " + log + " past seq " + from + ", where this writer had it:"
-                    + " nothing of the batch (" + (to > from ? "seq " + (from + 1) + " to " + to : "a checkpoint at seq " + from)
+                    + " nothing of the batch (" + (to > from + 1 ? "seqs " + (from + 1) + " to " + to
+                            : to > from ? "seq " + to : "a checkpoint at seq " + from)
                     + ") was stored; the head is read again");
         }
     }
