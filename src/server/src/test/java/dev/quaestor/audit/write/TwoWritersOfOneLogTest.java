@@ -100,6 +100,29 @@ class TwoWritersOfOneLogTest {
         assertEquals(9, check.lastCheckpoint(), "the second writer's stop signed the whole log");
     }
 
+    @Test
+    void aWriterReadingALogWhoseHeadIsBehindItsRecordsCatchesItUpAndCarriesOn() throws Exception {
+        String chain = "head-behind-" + System.nanoTime();
+        var earlier = writer(ds, chain, MAY);
+        earlier.start();
+        earlier.append(decision("earlier-1", MAY));
+        earlier.stop();
+        // As if the records were stored by a version that kept no head, after the head was filled in.
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            c.createStatement().execute("UPDATE audit_head SET size = 1 WHERE chain_id = '" + chain + "'");
+        }
+
+        var later = writer(ds, chain, JUNE);
+        later.start();
+        later.append(decision("later-1", JUNE));
+        later.stop();
+
+        assertEquals(List.of("1 AUDIT_START", "2 DECISION earlier-1", "3 AUDIT_STOP", "4 AUDIT_START", "5 DECISION later-1",
+                "6 AUDIT_STOP"), records(chain));
+        var check = LogCheck.of(chain, log.originOf(chain), log.trustedKeys());
+        assertTrue(check.problems().isEmpty(), check.problems().toString());
+    }
+
     private GroupCommitWriter writer(DataSource source, String chain, Instant now) {
         return new GroupCommitWriter(source, config, log.signingKey(), FieldHasher.none(), chain, new SimpleMeterRegistry(),
                 Clock.fixed(now, ZoneOffset.UTC));
