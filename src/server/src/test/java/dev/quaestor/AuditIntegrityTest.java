@@ -114,7 +114,7 @@ class AuditIntegrityTest {
                     "DELETE FROM audit_entry WHERE id = (SELECT MIN(id) FROM audit_entry)", "TRUNCATE audit_entry",
                     "UPDATE audit_checkpoint SET seq = 1", "DELETE FROM audit_checkpoint", "TRUNCATE audit_checkpoint",
                     "DELETE FROM audit_key", "UPDATE audit_tree_node SET hash = 'x'", "DELETE FROM audit_tree_node",
-                    "TRUNCATE audit_tree_node")) {
+                    "TRUNCATE audit_tree_node", "DELETE FROM audit_head", "TRUNCATE audit_head")) {
                 var e = assertThrows(SQLException.class, () -> app.createStatement().execute(sql), sql);
                 assertTrue(e.getMessage().contains("permission denied"), sql + ": " + e.getMessage());
             }
@@ -123,7 +123,8 @@ class AuditIntegrityTest {
         try (Connection su = superuser()) {
             for (String sql : List.of("UPDATE audit_entry SET subject = 'mallory' WHERE id = (SELECT MIN(id) FROM audit_entry)",
                     "DELETE FROM audit_entry WHERE id = (SELECT MIN(id) FROM audit_entry)", "TRUNCATE audit_entry",
-                    "UPDATE audit_tree_node SET hash = 'x'", "TRUNCATE audit_tree_node")) {
+                    "UPDATE audit_tree_node SET hash = 'x'", "TRUNCATE audit_tree_node", "DELETE FROM audit_head",
+                    "TRUNCATE audit_head")) {
                 var e = assertThrows(SQLException.class, () -> su.createStatement().execute(sql), sql);
                 assertTrue(e.getMessage().contains("audit records are immutable"), sql + ": " + e.getMessage());
             }

@@ -26,7 +26,8 @@ import org.jboss.logging.Logger;
  * The one writer of this replica's audit log. Requests hand it records and wait; a single thread
  * takes whatever has queued up, places it in the log ({@link LogHead}: seq, leaf hashes, the tree
  * nodes it completes), adds a signed checkpoint when one is due, and stores the batch all or nothing
- * ({@link SealedBatch}: on PostgreSQL one autocommit statement, so one round trip per batch). Records
+ * ({@link SealedBatch}: on PostgreSQL one autocommit statement, so one round trip per batch), and only if the log's
+ * head is still where this writer read it ({@link HeadRow}: no second writer stored meanwhile). Records
  * that arrive meanwhile form the next batch, so batches grow with load and the cost per record falls.
  * Each waiter is released when its own batch is durable, and batches are stored one after another,
  * so the log's commit order is its seq order.

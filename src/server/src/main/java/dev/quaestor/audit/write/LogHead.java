@@ -47,7 +47,10 @@ final class LogHead {
         this.signedKeyId = signedKeyId;
     }
 
-    /** The head as stored: the last record, the last checkpoint, and the tree's edge from its stored nodes. */
+    /**
+     * The head as stored: the last record, the last checkpoint, and the tree's edge from its stored nodes. The log's
+     * head row is made to hold at least that size ({@link HeadRow#catchUp}), as the batches placed after it expect.
+     */
     static LogHead load(Connection c, String log, String origin) throws SQLException {
         long size = 0;
         Instant last = null;
@@ -71,6 +74,7 @@ final class LogHead {
                 }
             }
         }
+        HeadRow.catchUp(c, log, size);
         long signed = 0;
         String keyId = null;
         try (PreparedStatement ps = c.prepareStatement(
@@ -132,7 +136,7 @@ final class LogHead {
     SealedBatch seal(List<AuditEvent> events, FieldHasher hasher, SigningKey key, int every, long intervalNanos,
             boolean finalCheckpoint, Instant now) {
         Instant signedAt = AuditRecords.truncate(now);
-        var out = new SealedBatch(log, events.size());
+        var out = new SealedBatch(log, tree.size(), events.size());
         Frontier f = tree.copy();
         Instant prev = lastTime;
         long signed = signedSize;

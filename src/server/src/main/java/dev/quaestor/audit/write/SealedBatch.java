@@ -23,6 +23,10 @@ import org.postgresql.PGConnection;
  * happens inside it. At moderate load, where batches are small, round trips and the thread wake-ups
  * around them would otherwise be most of an audited read's cost. Elsewhere (H2) it is JDBC batches
  * in a transaction.
+ *
+ * <p>Either way the batch also moves the log's head ({@link HeadRow}) from the size its writer read to its own, and is
+ * stored only if the head was still there: a batch placed after a head another writer has moved since is refused
+ * ({@link HeadRow.Moved}), with nothing stored.
  */
 final class SealedBatch {
 
@@ -39,12 +43,15 @@ final class SealedBatch {
     Frontier sealedTree;
     java.time.Instant sealedTime;
     private final String log;
+    /** The log's size the batch was placed after: where the head must still be for it to be stored. */
+    private final long from;
     /** Whether the store went to PostgreSQL, and the server process that ran it (0 if not known). */
     private boolean onPostgres;
     private int backend;
 
-    SealedBatch(String log, int size) {
+    SealedBatch(String log, long from, int size) {
         this.log = log;
+        this.from = from;
         this.rows = new ArrayList<>(size);
     }
 
@@ -55,7 +62,11 @@ final class SealedBatch {
     private static final String NODE_COLUMNS = "chain_id, level, idx, hash";
     private static final String CHECKPOINT_COLUMNS = "chain_id, seq, head_hash, signed_at, key_id, signature, note";
 
-    /** All three inserts in one statement: data-modifying CTEs run exactly once, in one transaction. */
+    /**
+     * The head's move and all three inserts in one statement: data-modifying CTEs run exactly once, in one transaction.
+     * Each insert reads its rows joined with the head's move, so if the head did not move (no row returned) nothing is
+     * inserted; the statement's result says whether it moved.
+     */
     static final String POSTGRES_INSERT;
 
     static {
@@ -63,20 +74,23 @@ final class SealedBatch {
         for (AuditRecords.Column column : AuditRecords.COLUMNS) {
             unnest.append(unnest.isEmpty() ? "" : ", ").append("?::text[]::").append(column.sqlType()).append("[]");
         }
-        POSTGRES_INSERT = "WITH entries AS (INSERT INTO audit_entry (" + AuditRecords.COLUMN_LIST + ") SELECT * FROM unnest("
-                + unnest + ")), nodes AS (INSERT INTO audit_tree_node (" + NODE_COLUMNS
-                + ") SELECT * FROM unnest(?::text[], ?::text[]::smallint[], ?::text[]::bigint[], ?::text[])), checkpoints AS ("
-                + "INSERT INTO audit_checkpoint (" + CHECKPOINT_COLUMNS
-                + ") SELECT * FROM unnest(?::text[], ?::text[]::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]))"
-                + " SELECT 1";
+        POSTGRES_INSERT = "WITH " + HeadRow.POSTGRES_MOVE + ", entries AS (INSERT INTO audit_entry (" + AuditRecords.COLUMN_LIST
+                + ") SELECT u.* FROM head, unnest(" + unnest + ") u), nodes AS (INSERT INTO audit_tree_node (" + NODE_COLUMNS
+                + ") SELECT u.* FROM head, unnest(?::text[], ?::text[]::smallint[], ?::text[]::bigint[], ?::text[]) u),"
+                + " checkpoints AS (INSERT INTO audit_checkpoint (" + CHECKPOINT_COLUMNS
+                + ") SELECT u.* FROM head, unnest(?::text[], ?::text[]::bigint[], ?::text[], ?::text[], ?::text[], ?::text[],"
+                + " ?::text[]) u) SELECT EXISTS (SELECT 1 FROM head)";
     }
 
-    /** Stores the batch as one statement on an autocommit connection; on return it is durable. */
+    /**
+     * Stores the batch as one statement on an autocommit connection; on return it is durable. Throws
+     * {@link HeadRow.Moved} if another writer moved the log's head: then nothing was stored.
+     */
     void storeInPostgres(Connection c) throws SQLException {
         onPostgres = true;
         backend = c.unwrap(PGConnection.class).getBackendPID(); // known since the connection opened: no round trip
         try (PreparedStatement ps = c.prepareStatement(POSTGRES_INSERT)) {
-            int p = 1;
+            int p = HeadRow.bind(ps, 1, log, from, sealedTree.size());
             for (int column = 0; column < AuditRecords.COLUMNS.size(); column++) {
                 var values = new String[rows.size()]; // not reused: the driver may encode it only when sending
                 boolean hash = column == AuditRecords.HASH;
@@ -108,6 +122,11 @@ final class SealedBatch {
                 ps.setArray(p++, text(c, values));
             }
             ps.execute();
+            try (var rs = ps.getResultSet()) {
+                if (!rs.next() || !rs.getBoolean(1)) {
+                    throw HeadRow.refused(log, from, sealedTree.size());
+                }
+            }
         }
     }
 
@@ -115,6 +134,7 @@ final class SealedBatch {
     void storeInTransaction(Connection c) throws SQLException {
         c.setAutoCommit(false);
         try {
+            HeadRow.move(c, log, from, sealedTree.size()); // first: its row lock orders two writers' batches
             if (!rows.isEmpty()) {
                 try (PreparedStatement ps = c.prepareStatement(AuditRecords.INSERT)) {
                     for (Row r : rows) {
