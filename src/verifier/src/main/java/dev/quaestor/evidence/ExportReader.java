@@ -3,9 +3,7 @@ package dev.quaestor.evidence;
 import dev.quaestor.evidence.v1.V1Checkpoint;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -129,8 +127,7 @@ public final class ExportReader {
     private static String decode(byte[] b, int from, int to) throws CharacterCodingException {
         for (int i = from; i < to; i++) {
             if (b[i] < 0) {
-                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b, from, to - from)).toString();
+                return Hex.utf8(b, from, to);
             }
         }
         return new String(b, from, to - from, StandardCharsets.ISO_8859_1);

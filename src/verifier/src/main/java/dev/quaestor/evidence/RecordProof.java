@@ -76,14 +76,10 @@ public record RecordProof(byte[] record, long index, List<byte[]> path, String c
 
     /** Canonical base64 only: the same bytes have one text. */
     private static byte[] base64(String s, String what) {
-        try {
-            byte[] b = Base64.getDecoder().decode(s);
-            if (Base64.getEncoder().encodeToString(b).equals(s)) {
-                return b;
-            }
-        } catch (IllegalArgumentException e) {
-            // said below
+        byte[] b = Hex.base64(s);
+        if (b == null) {
+            throw new IllegalArgumentException("proof: " + what + " is not base64");
         }
-        throw new IllegalArgumentException("proof: " + what + " is not base64");
+        return b;
     }
 }

@@ -2,7 +2,6 @@ package dev.quaestor.evidence;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -61,8 +60,7 @@ public final class SignedNote {
     public static Opened open(byte[] note, Collection<VerifierKey> trusted) throws Refused {
         String s;
         try {
-            s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(note)).toString();
+            s = Hex.utf8(note, 0, note.length);
         } catch (CharacterCodingException e) {
             throw new Refused("malformed note: not UTF-8");
         }

@@ -177,14 +177,9 @@ public final class TimeStampCheck {
             params.setDate(Date.from(time));
             params.addCertStore(CertStore.getInstance("Collection", new CollectionCertStoreParameters(certs)));
             var result = (PKIXCertPathBuilderResult) CertPathBuilder.getInstance("PKIX").build(params);
-            Instant from = Instant.MIN;
-            Instant to = Instant.MAX;
-            for (var c : result.getCertPath().getCertificates()) {
-                var x = (X509Certificate) c;
-                from = max(from, x.getNotBefore().toInstant());
-                to = min(to, x.getNotAfter().toInstant());
-            }
-            chained.put(key, new Instant[] {from, to});
+            var path = result.getCertPath().getCertificates().stream().map(c -> (X509Certificate) c).toList();
+            chained.put(key, new Instant[] {path.stream().map(c -> c.getNotBefore().toInstant()).max(Instant::compareTo)
+                    .orElse(Instant.MIN), path.stream().map(c -> c.getNotAfter().toInstant()).min(Instant::compareTo).orElse(Instant.MAX)});
         } catch (GeneralSecurityException e) {
             throw new Refusal("is from a TSA whose certificate (" + tsa + ") does not chain to a pinned TSA root (--tsa-ca) at the"
                     + " token's time " + time, "a chain to " + String.join("; ", roots()), tsa);
@@ -194,14 +189,6 @@ public final class TimeStampCheck {
     private static Duration accuracy(GenTimeAccuracy a) {
         return a == null ? Duration.ZERO
                 : Duration.ofSeconds(a.getSeconds()).plusMillis(a.getMillis()).plusNanos(1000L * a.getMicros());
-    }
-
-    private static Instant max(Instant a, Instant b) {
-        return a.isAfter(b) ? a : b;
-    }
-
-    private static Instant min(Instant a, Instant b) {
-        return a.isBefore(b) ? a : b;
     }
 
     /** A duration as people say it: 2 h 5 min, 40 s. */

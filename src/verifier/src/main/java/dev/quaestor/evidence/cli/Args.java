@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.cli;
 
+import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.ExportReader;
 import dev.quaestor.evidence.ExportSink;
@@ -181,18 +182,13 @@ final class Args {
         return bytes(file, most, what, 1);
     }
 
+    /** A proof, note or key file's text, read as {@link #bytes(String, long, String)} reads it. */
     static String read(Path p) throws UsageError {
+        byte[] b = bytes(p.toString(), MAX_SMALL_FILE, "a proof, note or key file");
         try {
-            long size = Files.size(p);
-            if (size > MAX_SMALL_FILE) {
-                throw new UsageError("cannot read " + p + ": it is " + Plain.n(size) + " bytes, more than the "
-                        + Plain.n(MAX_SMALL_FILE) + " a proof, note or key file may be");
-            }
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (java.nio.charset.MalformedInputException e) {
+            return Hex.utf8(b, 0, b.length);
+        } catch (java.nio.charset.CharacterCodingException e) {
             throw new UsageError("cannot read " + p + ": it is not UTF-8 text");
-        } catch (IOException e) {
-            throw new UsageError("cannot read " + p + ": " + reason(e));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.cli;
 
+import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.check.RecordProofCheck;
@@ -7,10 +8,7 @@ import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
 import dev.quaestor.evidence.v1.V1Record;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 
@@ -36,8 +34,7 @@ final class CheckCommand {
     static int check(byte[] bytes, TrustedKeys trusted, TimeStampCheck stamps, PrintStream out) throws UsageError {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            text = Hex.utf8(bytes, 0, bytes.length);
         } catch (CharacterCodingException e) {
             out.println("NOT VERIFIED: the proof file is damaged: it is not UTF-8 text");
             return Main.NOT_VERIFIED;
