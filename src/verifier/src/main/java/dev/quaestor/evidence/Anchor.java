@@ -6,12 +6,9 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * A checkpoint's anchor (docs/audit-format.md, section 3.1): an RFC 3161 time-stamp token from a
- * time-stamping authority over the checkpoint's text, carried in the checkpoint's signed note as one more
- * signature line, {@code — rfc3161-timestamp base64(key id || token)}. Verifiers of C2SP signed notes that do
- * not know this line ignore it, as they ignore every signature from a key they do not know.
- *
- * <p>The token's message imprint is SHA-256 of the note's text: exactly the bytes the log's key signed.
+ * A checkpoint's anchor (docs/audit-format.md, section 3.1): an RFC 3161 token over SHA-256 of the note's text (the
+ * bytes the log's key signed), as one more signature line, {@code — rfc3161-timestamp base64(key id || token)}, which
+ * other C2SP verifiers ignore as they ignore any unknown key's signature.
  */
 public final class Anchor {
 
@@ -49,10 +46,7 @@ public final class Anchor {
         return note + SignedNote.DASH + NAME + " " + field + "\n";
     }
 
-    /**
-     * The token on a note's anchor line; null if it has none. A line under this name whose field is not
-     * base64 of this key id and at least one byte is refused ({@link IllegalArgumentException}).
-     */
+    /** The token on a note's anchor line, or null; a line not base64 of this key id and a token is refused. */
     public static byte[] find(String note) {
         int split = note.lastIndexOf("\n\n");
         if (split < 0) {

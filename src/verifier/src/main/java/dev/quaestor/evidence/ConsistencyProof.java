@@ -5,10 +5,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
-/**
- * A consistency proof file (docs/audit-format.md, section 5): the log {@code origin} of {@code from}
- * records is the start of the log of {@code to} records.
- */
+/** A consistency proof (section 5): log {@code origin} at {@code from} records is the start of it at {@code to}. */
 public record ConsistencyProof(String origin, long from, long to, List<byte[]> path) {
 
     public static final String HEADER = "quaestor-consistency/v1";

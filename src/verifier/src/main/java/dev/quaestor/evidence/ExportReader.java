@@ -9,14 +9,10 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * Reads an export (JSON Lines, docs/audit-format.md, section 6) line by line and hands each line, with
- * its line number, to an {@link ExportSink}, in order. It checks only that each line is well formed and
- * has the names its type needs; what the lines mean is the sink's business. Exports written by the
- * version-1 server ({@code chain} for {@code log}, {@code null} for absent fields, key lines with
- * {@code keyId} and {@code publicKey}) are read too.
- *
- * <p>This is the plain reader. {@code dev.quaestor.evidence.fast.FastExportReader} reads the same
- * lines in parallel into the same calls, faster; {@code verify --plain} uses this one.
+ * Reads an export (JSON Lines, docs/audit-format.md, section 6) into an {@link ExportSink}, line by line with line
+ * numbers, checking only that each line is well formed and has the names its type needs. Version-1 exports
+ * ({@code chain} for {@code log}, {@code null} for absent, keys by {@code keyId} and {@code publicKey}) are read too.
+ * This is the plain reader ({@code verify --plain}); {@code fast.FastExportReader} makes the same calls, in parallel.
  */
 public final class ExportReader {
 
@@ -43,10 +39,7 @@ public final class ExportReader {
         }
     }
 
-    /**
-     * The longest line an export may hold, without its newline (docs/audit-format.md, section 6): far above what the
-     * server writes, low enough that a reader never holds more than a few lines of a hostile file.
-     */
+    /** The longest line, without newline: far above what the server writes, low enough to hold a few of a hostile file. */
     public static final int MAX_LINE = 1 << 20;
 
     /** Why a line longer than {@link #MAX_LINE} is not read. */

@@ -5,10 +5,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
-/**
- * The proof of one record: a C2SP tlog-proof whose {@code extra} line carries the record's canonical
- * bytes (docs/audit-format.md, section 4). A proof file holds one or more of them, one after another.
- */
+/** A record's proof: a C2SP tlog-proof whose {@code extra} is its canonical bytes (section 4); a file holds one or more. */
 public record RecordProof(byte[] record, long index, List<byte[]> path, String checkpoint) {
 
     public static final String HEADER = "c2sp.org/tlog-proof@v1";

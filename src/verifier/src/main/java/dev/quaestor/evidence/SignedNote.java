@@ -11,9 +11,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A C2SP signed note: text, a blank line, and signature lines {@code — <name> <base64(key id || sig)>}.
- * {@link #open} accepts a note only if a trusted key signed it; lines from keys it does not trust
- * (witnesses, retired keys) are ignored, as the specification asks.
+ * A C2SP signed note: text, a blank line, lines {@code — <name> <base64(key id || sig)>}. Accepted only if a trusted key
+ * signed it; other keys' lines (witnesses, retired keys) are ignored, as the specification asks.
  */
 public final class SignedNote {
 

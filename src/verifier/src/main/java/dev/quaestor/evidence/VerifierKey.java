@@ -12,9 +12,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An Ed25519 public key under a name, as C2SP signed notes identify signers:
- * {@code <name>+<8 hex digits of key id>+base64(0x01 || 32-byte key)}. The key id is the first four
- * bytes of SHA-256(name || 0x0A || 0x01 || key).
+ * A named Ed25519 key as C2SP signed notes name signers, {@code <name>+<hex key id>+base64(0x01 || key)}; the key id is
+ * the first four bytes of SHA-256(name || 0x0A || 0x01 || key).
  */
 public record VerifierKey(String name, int keyId, byte[] publicKey) {
 

@@ -16,12 +16,11 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The checks of one log, fed in export order (its verified checkpoints, archive markers and stored nodes, then its
- * records). This class checks the order of the records: where they start (seq 1, after an archive marker a signed
- * checkpoint vouches for, or for a partial export wherever it starts), that each seq follows the one before, and
- * that none is missing at the end. Each record is checked against its hash ({@link RecordHashes}) and its leaf
- * appended to the tree; the tree is compared with every stored node the append completes ({@link StoredNodes}) and,
- * at each checkpoint's size, with the signed root ({@link SignedRoots}). It stops at the first broken record.
+ * The checks of one log, fed in export order (verified checkpoints, archive markers, stored nodes, then records): where
+ * the records start (seq 1, after an archive marker a signed checkpoint vouches for, or anywhere in a partial export),
+ * that each seq follows the one before, that none is missing at the end. Each record is checked against its hash
+ * ({@link RecordHashes}) and appended to the tree, which is compared with each stored node it completes
+ * ({@link StoredNodes}) and each signed root at its size ({@link SignedRoots}). It stops at the first broken record.
  */
 final class LogCheck {
 
@@ -217,9 +216,9 @@ final class LogCheck {
     // ---- where the records start ----
 
     /**
-     * Before the first record (or at the end, if there is none): where the log starts. From seq 1 with an empty tree;
-     * after an archive marker that a signed checkpoint vouches for (the tree rebuilt from the marker's stored nodes);
-     * or, for a partial export, after the records it does not hold. False if the start itself is broken.
+     * Where the log starts (at its first record, or at the end if none): seq 1 with an empty tree; after an archive
+     * marker a signed checkpoint vouches for (tree from its stored nodes); or, if partial, after what the export lacks.
+     * False if the start is broken.
      */
     private boolean start(long firstRecord, long line) {
         started = true;
@@ -326,10 +325,7 @@ final class LogCheck {
         }
     }
 
-    /**
-     * Records no signature covers: a problem if none of the log's is covered or its checkpoints could not be checked;
-     * those after the last matched checkpoint (the tail of a live log's export) a problem unless accepted.
-     */
+    /** Records no signature covers: a problem if none is or no checkpoint was checked; a tail, unless accepted. */
     private void unsigned(boolean refused) {
         long from = Math.max(roots.signedThrough, firstSeq - 1) + 1;
         String range = "(seq " + Plain.n(from) + " to " + Plain.n(lastSeq) + ")";

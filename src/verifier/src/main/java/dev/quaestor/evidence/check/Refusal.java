@@ -1,10 +1,6 @@
 package dev.quaestor.evidence.check;
 
-/**
- * Why a piece of evidence does not count, in words, with its evidence, the value expected and the value found: a
- * checkpoint note that no trusted key opens ({@link SignedCheckpoint}), a time-stamp token that does not vouch for its
- * checkpoint ({@link TimeStampCheck}).
- */
+/** Why a checkpoint note or time-stamp token does not count, in words, with the value expected and the value found. */
 public final class Refusal extends Exception {
 
     private final String expected;

@@ -39,18 +39,13 @@ import org.bouncycastle.tsp.TimeStampToken;
 import org.bouncycastle.tsp.TimeStampTokenInfo;
 
 /**
- * Checks an RFC 3161 time-stamp token over a checkpoint (docs/audit-format.md, section 3.1), offline:
- * <ol>
- * <li>it is a time-stamp token, and its message imprint is SHA-256 of the checkpoint's text;</li>
- * <li>its signature verifies with the certificate it names (RFC 3161 and RFC 5816: the signing-certificate
- * attribute, the critical time-stamping key usage, valid when the token was made);</li>
- * <li>that certificate chains, through the certificates in the token, to a TSA root the person verifying
- * pinned, at the token's time (no revocation check: nothing here goes to the network);</li>
- * <li>the token's time is no earlier than the checkpoint's own time (to the second, widened by the accuracy the
- * TSA states) and at most {@code maxDelay} after it.</li>
- * </ol>
- * BouncyCastle reads the CMS and TSP structures; signatures and certificate paths are checked by the JDK's
- * own providers. Safe for use by several threads.
+ * Checks an RFC 3161 time-stamp token over a checkpoint (docs/audit-format.md, section 3.1), offline: (1) its message
+ * imprint is SHA-256 of the checkpoint's text; (2) its signature verifies with the certificate it names (RFC 3161 and
+ * 5816: signing-certificate attribute, critical time-stamping key usage, valid at the token's time); (3) that
+ * certificate chains through the token's certificates to a pinned TSA root at the token's time (no revocation check:
+ * nothing goes to the network); (4) its time is no earlier than the checkpoint's (to the second, widened by the stated
+ * accuracy) and at most {@code maxDelay} after it. BouncyCastle reads CMS and TSP; the JDK checks signatures and paths.
+ * Thread-safe.
  */
 public final class TimeStampCheck {
 
@@ -92,16 +87,12 @@ public final class TimeStampCheck {
         return rootCertificates.stream().map(c -> c.getSubjectX500Principal().getName()).toList();
     }
 
-    /**
-     * Checks {@code token} against the checkpoint whose note text is {@code text} and whose {@code time}
-     * line says {@code signed}; returns the token's time and TSA, or throws saying what is wrong.
-     */
+    /** Checks {@code token} against the checkpoint of note text {@code text} and time {@code signed}: its time and TSA. */
     public Stamp check(byte[] token, String text, Instant signed) throws Refusal {
         try {
             return checkToken(token, text, signed);
         } catch (RuntimeException e) {
-            // BouncyCastle reads some parts of a token only when they are asked for (its certificates, its accuracy), so
-            // a damaged token can surface anywhere in the check as an unchecked exception: it is a failed check.
+            // BouncyCastle reads parts of a token lazily, so damage can surface anywhere as an unchecked exception.
             throw new Refusal("is not an RFC 3161 time-stamp token: it was damaged (" + e.getMessage() + ")",
                     "an RFC 3161 time-stamp token", "bytes that are not one");
         }

@@ -25,9 +25,7 @@ final class CheckCommand {
         args.expect(1, "one proof file: " + USAGE);
         TrustedKeys trusted = args.trusted();
         TimeStampCheck stamps = args.stamps();
-        String file = args.positional.get(0);
-        byte[] bytes = Args.bytes(file);
-        return check(bytes, trusted, stamps, out);
+        return check(Args.bytes(args.positional.get(0), Args.MAX_SMALL_FILE, "a proof file", 1), trusted, stamps, out);
     }
 
     /** Checks a proof file's bytes; prints what it proves; returns the exit code. */

@@ -12,11 +12,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code verify EXPORT --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h] [--partial] [--allow-unsigned-tail]
- * [--plain] [--json FILE]}: checks whole logs from an export; prints the report, each problem with its evidence, and with
- * {@code --json} writes it as JSON ({@link ReportJson}; {@code -}: on standard output, instead of the text). Records no
- * signed checkpoint covers are a problem; with {@code --allow-unsigned-tail}, those after a log's last one are accepted,
- * and the verdict says how many.
+ * {@code verify} ({@link #USAGE}): checks whole logs from an export; prints the report, each problem with its evidence,
+ * and with {@code --json} writes it as JSON ({@link ReportJson}; {@code -}: on standard output, instead of the text).
+ * With {@code --allow-unsigned-tail}, records after a log's last signed checkpoint are accepted and counted in the verdict.
  */
 final class VerifyCommand {
 
