@@ -29,8 +29,9 @@ public final class SignedNote {
 
         public enum Reason { UNTRUSTED, INVALID_SIGNATURE, MALFORMED }
 
-        private final Reason reason;
-        private final List<String> signers;
+        public final Reason reason;
+        /** UNTRUSTED: the names and key ids of the note's signature lines ({@code name+1a2b3c4d}), for messages. */
+        public final List<String> signers;
 
         public Refused(String message) {
             this(Reason.MALFORMED, message, List.of());
@@ -40,15 +41,6 @@ public final class SignedNote {
             super(message, null, false, false);
             this.reason = reason;
             this.signers = signers;
-        }
-
-        public Reason reason() {
-            return reason;
-        }
-
-        /** UNTRUSTED: the names and key ids of the note's signature lines ({@code name+1a2b3c4d}), for messages. */
-        public List<String> signers() {
-            return signers;
         }
     }
 

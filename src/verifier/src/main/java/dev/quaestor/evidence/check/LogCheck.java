@@ -304,25 +304,27 @@ final class LogCheck {
                 warnings.add("log " + log + ": checkpoints up to " + Plain.n(covered) + " records cover records after the export's"
                         + " last (seq " + Plain.n(lastSeq) + "); they were not checked");
             } else {
-                fail(Kind.MISSING, lastSeq + 1, cpLine, "records are missing at the end of log " + log + ": the export ends at seq "
-                        + Plain.n(lastSeq) + ", but a signed checkpoint (line " + Plain.n(cpLine) + ") covers " + Plain.n(covered)
+                missingAtEnd(cpLine, covered, "a signed checkpoint (line " + Plain.n(cpLine) + ") covers " + Plain.n(covered)
                         + " records" + (cp != null && cp.stamp() != null ? ", and a time-stamping authority (" + cp.stamp().tsa()
-                        + ") saw that checkpoint at " + cp.stamp().time() : ""), "records up to seq " + Plain.n(covered),
-                        "the last record is seq " + Plain.n(lastSeq), cp != null ? Involved.checkpoint(covered, cpLine)
+                        + ") saw that checkpoint at " + cp.stamp().time() : ""), cp != null ? Involved.checkpoint(covered, cpLine)
                         : new Involved("version-1 checkpoint of record " + covered, cpLine));
             }
         }
         Stored beyond = broken == null && !partial ? nodes.beyond(lastSeq) : null;
         if (beyond != null) {
-            fail(Kind.MISSING, lastSeq + 1, beyond.line(), "records are missing at the end of log " + log + ": the export ends at"
-                    + " seq " + Plain.n(lastSeq) + ", but its stored node on line " + Plain.n(beyond.line()) + " covers records "
-                    + Plain.n(beyond.first()) + " to " + Plain.n(beyond.last()), "records up to seq " + Plain.n(beyond.last()),
-                    "the last record is seq " + Plain.n(lastSeq), Involved.node(beyond.first(), beyond.last(), beyond.line()));
+            missingAtEnd(beyond.line(), beyond.last(), "its stored node on line " + Plain.n(beyond.line()) + " covers records "
+                    + Plain.n(beyond.first()) + " to " + Plain.n(beyond.last()), Involved.node(beyond.first(), beyond.last(), beyond.line()));
         }
         if (broken == null && records > 0) {
             unsigned(refused);
             warnAtEnd();
         }
+    }
+
+    private void missingAtEnd(long line, long covered, String but, Involved involved) {
+        fail(Kind.MISSING, lastSeq + 1, line, "records are missing at the end of log " + log + ": the export ends at seq "
+                + Plain.n(lastSeq) + ", but " + but, "records up to seq " + Plain.n(covered), "the last record is seq "
+                + Plain.n(lastSeq), involved);
     }
 
     /** Records no signature covers: a problem if none is or no checkpoint was checked; a tail, unless accepted. */

@@ -132,7 +132,7 @@ public final class LogVerifier implements ExportSink {
         try {
             opened = SignedCheckpoint.open(note, trusted, what);
         } catch (Refusal e) {
-            return refusal(log, size, line, e.getMessage(), e.expected(), e.found());
+            return refusal(log, size, line, e.getMessage(), e.expected, e.found);
         }
         Checkpoint cp = opened.checkpoint();
         String origin = opened.signers().get(0).name() + "/" + log;
@@ -164,7 +164,7 @@ public final class LogVerifier implements ExportSink {
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
             return () -> log(log).checkpoint(size, root, line, stamp);
         } catch (Refusal e) {
-            return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected(), e.found());
+            return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected, e.found);
         }
     }
 

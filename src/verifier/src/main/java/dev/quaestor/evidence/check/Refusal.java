@@ -3,20 +3,12 @@ package dev.quaestor.evidence.check;
 /** Why a checkpoint note or time-stamp token does not count, in words, with the value expected and the value found. */
 public final class Refusal extends Exception {
 
-    private final String expected;
-    private final String found;
+    public final String expected;
+    public final String found;
 
     Refusal(String message, String expected, String found) {
         super(message, null, false, false);
         this.expected = expected;
         this.found = found;
-    }
-
-    public String expected() {
-        return expected;
-    }
-
-    public String found() {
-        return found;
     }
 }

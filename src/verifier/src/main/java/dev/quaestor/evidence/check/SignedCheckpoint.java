@@ -18,8 +18,8 @@ public record SignedCheckpoint(Checkpoint checkpoint, String text, List<Verifier
         try {
             opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
         } catch (SignedNote.Refused e) {
-            String signers = String.join(", ", e.signers());
-            throw switch (e.reason()) {
+            String signers = String.join(", ", e.signers);
+            throw switch (e.reason) {
                 case UNTRUSTED -> new Refusal(what + " is signed by a key that is not trusted: " + signers, "a signature by "
                         + String.join(", ", trusted.noteKeys().stream().map(VerifierKey::id).toList()), signers);
                 case INVALID_SIGNATURE -> new Refusal(what + " has an invalid signature (" + e.getMessage().replace(

@@ -17,9 +17,6 @@ final class CheckCommand {
 
     static final String USAGE = "check FILE --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]";
 
-    private CheckCommand() {
-    }
-
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay"));
         args.expect(1, "one proof file: " + USAGE);

@@ -17,9 +17,6 @@ final class ConsistencyCommand {
 
     static final String USAGE = "consistency OLD-CHECKPOINT NEW-CHECKPOINT PROOF --trust KEY.pub";
 
-    private ConsistencyCommand() {
-    }
-
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust"));
         args.expect(3, USAGE);

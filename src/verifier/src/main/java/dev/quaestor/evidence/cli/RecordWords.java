@@ -22,9 +22,6 @@ final class RecordWords {
             Map.entry("latency_us", "time taken (microseconds)"), Map.entry("count", "events summarised"),
             Map.entry("first", "first of them"), Map.entry("last", "last of them"), Map.entry("detail", "detail"));
 
-    private RecordWords() {
-    }
-
     /** Prints every present field, one per line, in the record's order. */
     static void print(Map<String, String> fields, PrintStream out) {
         for (var e : fields.entrySet()) {

@@ -9,9 +9,6 @@ import java.util.StringJoiner;
 /** {@code verify --json}: the report as one JSON object: verdict, counts, logs' summaries, problems, warnings. */
 final class ReportJson {
 
-    private ReportJson() {
-    }
-
     static String of(Report r) {
         return object("verified", r.ok(), "records", r.records(), "covered", r.covered(), "logs", r.logs(), "problems", r.problems(), "warnings",
                 r.warnings()) + "\n";

@@ -21,9 +21,6 @@ final class VerifyCommand {
     static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]"
             + " [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
 
-    private VerifyCommand() {
-    }
-
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--allow-unsigned-tail",
                 "--plain", "--json"));
