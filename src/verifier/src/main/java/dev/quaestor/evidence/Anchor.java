@@ -17,16 +17,7 @@ public final class Anchor {
     /** What follows the signature type 0xff (C2SP signed-note: a type without an assigned byte) in the key id. */
     static final String TYPE = "quaestor.dev/rfc3161-timestamp@v1";
     /** SHA-256(name || 0x0A || 0xff || type)[:4]: there is no public key, the token carries its own certificate. */
-    public static final int KEY_ID;
-
-    static {
-        var md = TreeHash.digest();
-        md.update(NAME.getBytes(StandardCharsets.UTF_8));
-        md.update((byte) 0x0A);
-        md.update((byte) 0xff);
-        md.update(TYPE.getBytes(StandardCharsets.UTF_8));
-        KEY_ID = ByteBuffer.wrap(md.digest()).getInt();
-    }
+    public static final int KEY_ID = VerifierKey.idOf(NAME, (byte) 0xff, TYPE.getBytes(StandardCharsets.UTF_8));
 
     private Anchor() {
     }

@@ -129,22 +129,23 @@ public final class FlatJson {
         }
         if (peek() == '.') {
             at++;
-            if (!(peek() >= '0' && peek() <= '9')) {
-                throw fail("malformed number: a digit must follow '.'");
-            }
-            digits();
+            digitsAfter("'.'");
         }
         if (peek() == 'e' || peek() == 'E') {
             at++;
             if (peek() == '+' || peek() == '-') {
                 at++;
             }
-            if (!(peek() >= '0' && peek() <= '9')) {
-                throw fail("malformed number: a digit must follow the exponent");
-            }
-            digits();
+            digitsAfter("the exponent");
         }
         return s.substring(start, at);
+    }
+
+    private void digitsAfter(String what) {
+        if (!(peek() >= '0' && peek() <= '9')) {
+            throw fail("malformed number: a digit must follow " + what);
+        }
+        digits();
     }
 
     private void digits() {

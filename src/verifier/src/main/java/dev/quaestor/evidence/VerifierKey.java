@@ -1,5 +1,6 @@
 package dev.quaestor.evidence;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -125,13 +126,17 @@ public record VerifierKey(String name, int keyId, byte[] publicKey) {
     });
 
     static int idOf(String name, byte[] publicKey) {
+        return idOf(name, ED25519, publicKey);
+    }
+
+    /** A C2SP key id: the first four bytes of SHA-256(name || 0x0A || signature type || key). */
+    static int idOf(String name, byte type, byte[] key) {
         var md = TreeHash.digest();
         md.update(name.getBytes(StandardCharsets.UTF_8));
         md.update((byte) 0x0A);
-        md.update(ED25519);
-        md.update(publicKey);
-        byte[] h = md.digest();
-        return (h[0] & 0xff) << 24 | (h[1] & 0xff) << 16 | (h[2] & 0xff) << 8 | (h[3] & 0xff);
+        md.update(type);
+        md.update(key);
+        return ByteBuffer.wrap(md.digest()).getInt();
     }
 
     static boolean validName(String name) {

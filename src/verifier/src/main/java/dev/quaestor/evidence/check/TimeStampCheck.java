@@ -1,6 +1,8 @@
 package dev.quaestor.evidence.check;
 
 import dev.quaestor.evidence.Anchor;
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.TreeHash;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.GeneralSecurityException;
@@ -20,7 +22,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Date;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -109,8 +110,8 @@ public final class TimeStampCheck {
         if (!NISTObjectIdentifiers.id_sha256.equals(info.getMessageImprintAlgOID())
                 || !MessageDigest.isEqual(info.getMessageImprintDigest(), Anchor.imprint(text))) {
             throw new Refusal("is over a different text: its message imprint is not the SHA-256 of this checkpoint",
-                    "SHA-256 " + HexFormat.of().formatHex(Anchor.imprint(text)), info.getMessageImprintAlgOID() + " "
-                    + HexFormat.of().formatHex(info.getMessageImprintDigest()));
+                    "SHA-256 " + Hex.of(Anchor.imprint(text)), info.getMessageImprintAlgOID() + " "
+                    + Hex.of(info.getMessageImprintDigest()));
         }
         Collection<X509CertificateHolder> named = t.getCertificates().getMatches(t.getSID());
         if (named.isEmpty()) {
@@ -148,7 +149,7 @@ public final class TimeStampCheck {
         try {
             var converter = new JcaX509CertificateConverter();
             X509Certificate signer = converter.getCertificate(holder);
-            String key = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(signer.getEncoded()));
+            String key = Hex.of(TreeHash.sha256(signer.getEncoded()));
             Instant[] valid = chained.get(key);
             if (valid != null && !time.isBefore(valid[0]) && !time.isAfter(valid[1])) {
                 return;

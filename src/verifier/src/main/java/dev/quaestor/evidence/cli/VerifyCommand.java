@@ -90,11 +90,7 @@ final class VerifyCommand {
             if (s.nodes() > 0) {
                 out.println("  " + Plain.n(s.nodes()) + " stored node(s) compared with the records");
             }
-            for (Problem p : report.problems()) {
-                if (p.log().equals(s.log())) {
-                    print(p, "  ", out);
-                }
-            }
+            report.problems().stream().filter(p -> p.log().equals(s.log())).forEach(p -> print(p, "  ", out));
         }
         for (Problem p : report.problems()) {
             if (report.logs().stream().noneMatch(s -> s.log().equals(p.log()))) {
