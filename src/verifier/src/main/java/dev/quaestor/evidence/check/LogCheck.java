@@ -74,7 +74,7 @@ final class LogCheck {
         if (earlier != null && !java.util.Arrays.equals(earlier.root(), root)) {
             problems.add(Problem.of(Kind.SPLIT_VIEW, log, size, line, "two signed checkpoints of log " + log + " for "
                     + Plain.n(size) + " records (lines " + Plain.n(earlier.line()) + " and " + Plain.n(line) + ") have different"
-                    + " roots: two different histories of the log were signed", earlier.rootBase64(), cp.rootBase64(),
+                    + " roots: two different histories of the log were signed", base64(earlier.root()), base64(cp.root()),
                     Involved.checkpoint(size, earlier.line()), Involved.checkpoint(size, line)));
         }
         if (started && earlier == null) {
@@ -208,7 +208,7 @@ final class LogCheck {
         fail(Kind.ROOT_MISMATCH, size, line, "the checkpoint at " + Plain.n(size) + " records (line " + Plain.n(cp.line())
                 + ") does not match the records of log " + log + ": a record between " + Plain.n(from) + " and " + Plain.n(to)
                 + " was changed, inserted or removed (found at record " + Plain.n(size) + ", line " + Plain.n(line) + ")",
-                cp.rootBase64(), base64(root), s == null ? new Involved[] {Involved.checkpoint(size, cp.line()),
+                base64(cp.root()), base64(root), s == null ? new Involved[] {Involved.checkpoint(size, cp.line()),
                         Involved.record(size, line)} : new Involved[] {Involved.checkpoint(size, cp.line()),
                         Involved.record(size, line), Involved.node(from, to, s.node().line())});
     }
@@ -234,7 +234,7 @@ final class LogCheck {
                 fail(Kind.ARCHIVE_UNVOUCHED, m.seq, m.line, "the archive marker on line " + Plain.n(m.line) + " says records 1 to "
                         + Plain.n(m.seq) + " of log " + log + " were archived, but no signed checkpoint vouches for it: records may"
                         + " have been deleted and the marker made up", cp == null ? "a signed checkpoint at " + Plain.n(m.seq)
-                        + " records" : cp.rootBase64(), cp == null ? "none" : t == null ? "no stored nodes of records 1 to "
+                        + " records" : base64(cp.root()), cp == null ? "none" : t == null ? "no stored nodes of records 1 to "
                         + Plain.n(m.seq) : base64(t.root()), cp == null ? new Involved[] {new Involved("archive marker", m.line)}
                         : new Involved[] {new Involved("archive marker", m.line), Involved.checkpoint(m.seq, cp.line())});
                 return false;
@@ -272,7 +272,7 @@ final class LogCheck {
                 if (!java.util.Arrays.equals(tree.root(), cp.root())) {
                     fail(Kind.ROOT_MISMATCH, lastSeq, cp.line(), "the stored nodes of log " + log + " for the records before the"
                             + " export (1 to " + Plain.n(lastSeq) + ") do not match the signed checkpoint at " + Plain.n(lastSeq)
-                            + " records (line " + Plain.n(cp.line()) + "): they were changed", cp.rootBase64(), base64(tree.root()),
+                            + " records (line " + Plain.n(cp.line()) + "): they were changed", base64(cp.root()), base64(tree.root()),
                             Involved.checkpoint(lastSeq, cp.line()));
                     return false;
                 }

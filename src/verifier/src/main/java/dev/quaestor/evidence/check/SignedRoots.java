@@ -1,6 +1,5 @@
 package dev.quaestor.evidence.check;
 
-import java.util.Base64;
 import java.util.TreeMap;
 
 /**
@@ -11,10 +10,6 @@ final class SignedRoots {
 
     /** A verified checkpoint; its verified time-stamp, if any. */
     record Signed(long size, byte[] root, long line, TimeStampCheck.Stamp stamp) {
-
-        String rootBase64() {
-            return Base64.getEncoder().encodeToString(root);
-        }
     }
 
     private final TreeMap<Long, Signed> bySize = new TreeMap<>();
