@@ -6,12 +6,9 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * A checkpoint's anchor (docs/audit-format.md, section 3.1): an RFC 3161 time-stamp token from a
- * time-stamping authority over the checkpoint's text, carried in the checkpoint's signed note as one more
- * signature line, {@code — rfc3161-timestamp base64(key id || token)}. Verifiers of C2SP signed notes that do
- * not know this line ignore it, as they ignore every signature from a key they do not know.
- *
- * <p>The token's message imprint is SHA-256 of the note's text: exactly the bytes the log's key signed.
+ * A checkpoint's anchor (docs/audit-format.md, section 3.1): an RFC 3161 token over SHA-256 of the note's text (the
+ * bytes the log's key signed), as one more signature line, {@code — rfc3161-timestamp base64(key id || token)}, which
+ * other C2SP verifiers ignore as they ignore any unknown key's signature.
  */
 public final class Anchor {
 
@@ -20,16 +17,7 @@ public final class Anchor {
     /** What follows the signature type 0xff (C2SP signed-note: a type without an assigned byte) in the key id. */
     static final String TYPE = "quaestor.dev/rfc3161-timestamp@v1";
     /** SHA-256(name || 0x0A || 0xff || type)[:4]: there is no public key, the token carries its own certificate. */
-    public static final int KEY_ID;
-
-    static {
-        var md = TreeHash.digest();
-        md.update(NAME.getBytes(StandardCharsets.UTF_8));
-        md.update((byte) 0x0A);
-        md.update((byte) 0xff);
-        md.update(TYPE.getBytes(StandardCharsets.UTF_8));
-        KEY_ID = ByteBuffer.wrap(md.digest()).getInt();
-    }
+    public static final int KEY_ID = VerifierKey.idOf(NAME, (byte) 0xff, TYPE.getBytes(StandardCharsets.UTF_8));
 
     private Anchor() {
     }
@@ -49,10 +37,7 @@ public final class Anchor {
         return note + SignedNote.DASH + NAME + " " + field + "\n";
     }
 
-    /**
-     * The token on a note's anchor line; null if it has none. A line under this name whose field is not
-     * base64 of this key id and at least one byte is refused ({@link IllegalArgumentException}).
-     */
+    /** The token on a note's anchor line, or null; a line not base64 of this key id and a token is refused. */
     public static byte[] find(String note) {
         int split = note.lastIndexOf("\n\n");
         if (split < 0) {

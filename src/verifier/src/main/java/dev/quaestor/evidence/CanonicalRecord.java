@@ -8,10 +8,8 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * A record as the checks see it: its canonical bytes (section 1.1, or 1.3 for version 1) and the few
- * fields they look at (version, log, seq, and version 1's prev). Made from a record's fields
- * ({@link #of(Map)}), or from the canonical bytes themselves when an export line was read straight
- * into them (the fast reader); either way {@link #fields()} gives the fields back.
+ * A record as the checks see it: its canonical bytes (section 1.1, or 1.3 for version 1) and the fields they look at
+ * (version, log, seq, version 1's prev); made from fields or, by the fast reader, from the bytes.
  */
 public final class CanonicalRecord {
 

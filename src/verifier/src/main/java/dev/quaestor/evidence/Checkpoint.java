@@ -6,10 +6,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.Collection;
 
-/**
- * A signed tree head: the C2SP tlog-checkpoint text (origin, tree size, base64 root, and a
- * {@code time} extension line) inside a signed note (docs/audit-format.md, section 3).
- */
+/** A signed tree head (section 3): C2SP tlog-checkpoint text (origin, size, base64 root, {@code time}) in a signed note. */
 public record Checkpoint(String origin, long size, byte[] root, Instant time, String note) {
 
     /** The text that is signed. */

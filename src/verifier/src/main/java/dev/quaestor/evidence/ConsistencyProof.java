@@ -5,10 +5,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
-/**
- * A consistency proof file (docs/audit-format.md, section 5): the log {@code origin} of {@code from}
- * records is the start of the log of {@code to} records.
- */
+/** A consistency proof (section 5): log {@code origin} at {@code from} records is the start of it at {@code to}. */
 public record ConsistencyProof(String origin, long from, long to, List<byte[]> path) {
 
     public static final String HEADER = "quaestor-consistency/v1";
@@ -41,13 +38,8 @@ public record ConsistencyProof(String origin, long from, long to, List<byte[]> p
         }
         var path = new ArrayList<byte[]>();
         for (int i = 3; i < lines.length; i++) {
-            byte[] h;
-            try {
-                h = Base64.getDecoder().decode(lines[i]);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("consistency proof: line " + (i + 1) + " is not a base64 hash");
-            }
-            if (h.length != 32 || !Base64.getEncoder().encodeToString(h).equals(lines[i]) || path.size() >= ProofCheck.MAX_PATH) {
+            byte[] h = Hex.base64(lines[i]);
+            if (h == null || h.length != 32 || path.size() >= ProofCheck.MAX_PATH) {
                 throw new IllegalArgumentException("consistency proof: line " + (i + 1) + " is not a base64 hash");
             }
             path.add(h);

@@ -3,22 +3,16 @@ package dev.quaestor.evidence;
 import dev.quaestor.evidence.v1.V1Checkpoint;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 
 /**
- * Reads an export (JSON Lines, docs/audit-format.md, section 6) line by line and hands each line, with
- * its line number, to an {@link ExportSink}, in order. It checks only that each line is well formed and
- * has the names its type needs; what the lines mean is the sink's business. Exports written by the
- * version-1 server ({@code chain} for {@code log}, {@code null} for absent fields, key lines with
- * {@code keyId} and {@code publicKey}) are read too.
- *
- * <p>This is the plain reader. {@code dev.quaestor.evidence.fast.FastExportReader} reads the same
- * lines in parallel into the same calls, faster; {@code verify --plain} uses this one.
+ * Reads an export (JSON Lines, docs/audit-format.md, section 6) into an {@link ExportSink}, line by line with line
+ * numbers, checking only that each line is well formed and has the names its type needs. Version-1 exports
+ * ({@code chain} for {@code log}, {@code null} for absent, keys by {@code keyId} and {@code publicKey}) are read too.
+ * This is the plain reader ({@code verify --plain}); {@code fast.FastExportReader} makes the same calls, in parallel.
  */
 public final class ExportReader {
 
@@ -45,10 +39,7 @@ public final class ExportReader {
         }
     }
 
-    /**
-     * The longest line an export may hold, without its newline (docs/audit-format.md, section 6): far above what the
-     * server writes, low enough that a reader never holds more than a few lines of a hostile file.
-     */
+    /** The longest line, without newline: far above what the server writes, low enough to hold a few of a hostile file. */
     public static final int MAX_LINE = 1 << 20;
 
     /** Why a line longer than {@link #MAX_LINE} is not read. */
@@ -129,8 +120,7 @@ public final class ExportReader {
     private static String decode(byte[] b, int from, int to) throws CharacterCodingException {
         for (int i = from; i < to; i++) {
             if (b[i] < 0) {
-                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b, from, to - from)).toString();
+                return Hex.utf8(b, from, to);
             }
         }
         return new String(b, from, to - from, StandardCharsets.ISO_8859_1);

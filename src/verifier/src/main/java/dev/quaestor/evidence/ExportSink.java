@@ -3,10 +3,8 @@ package dev.quaestor.evidence;
 import dev.quaestor.evidence.v1.V1Checkpoint;
 
 /**
- * What an export is made of (docs/audit-format.md, section 6), one call per line, in the export's
- * order: keys, checkpoints, archive markers, nodes, then records. {@code line} is where it was read
- * (the line number in a file; a row number when fed from elsewhere; 0 if unknown). What a sink does not
- * need, it leaves to these defaults, which ignore the line.
+ * An export's lines (docs/audit-format.md, section 6), one call each, in order: keys, checkpoints, archive markers,
+ * nodes, records. {@code line}: the file's line number, a row number, or 0. Defaults ignore the line.
  */
 public interface ExportSink {
 
@@ -34,10 +32,7 @@ public interface ExportSink {
     default void node(String log, int level, long index, String hash, long line) {
     }
 
-    /**
-     * Whether this sink reads records' canonical bytes or fields; if not (it needs their leaf hashes
-     * only), records read straight from the export may come without them, which spares copying each.
-     */
+    /** Whether records' bytes or fields are read; if not (leaf hashes only), records may come without, sparing a copy. */
     default boolean needsRecordBytes() {
         return true;
     }

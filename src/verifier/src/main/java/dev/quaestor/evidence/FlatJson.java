@@ -4,10 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One flat JSON object on one line: the shape of every line of an export (docs/audit-format.md,
- * section 6). Values are strings or numbers, nothing else; a number is kept as the exact text it
- * was written with. The reader is strict (RFC 8259 syntax, no duplicate names, no lone surrogates)
- * and says what is wrong and on which line. What writes it is {@code dev.quaestor.evidence.write.FlatJsonWriter}.
+ * One flat JSON object, every export line's shape (docs/audit-format.md, section 6): string or number values, numbers
+ * kept as written. Strict (RFC 8259, no duplicate names, no lone surrogates), saying what is wrong and where.
  */
 public final class FlatJson {
 
@@ -48,10 +46,7 @@ public final class FlatJson {
         return new FlatJson(text, line, false).object();
     }
 
-    /**
-     * As {@link #read(String, long)}, but a {@code null} value is taken as an absent name (it is left
-     * out of the map). Exports written by the version-1 server wrote absent fields that way.
-     */
+    /** As {@link #read}, but {@code null} is an absent name, left out (version-1 exports wrote absent fields so). */
     public static Map<String, String> readAllowingNull(String text, long line) {
         return new FlatJson(text, line, true).object();
     }
@@ -134,22 +129,23 @@ public final class FlatJson {
         }
         if (peek() == '.') {
             at++;
-            if (!(peek() >= '0' && peek() <= '9')) {
-                throw fail("malformed number: a digit must follow '.'");
-            }
-            digits();
+            digitsAfter("'.'");
         }
         if (peek() == 'e' || peek() == 'E') {
             at++;
             if (peek() == '+' || peek() == '-') {
                 at++;
             }
-            if (!(peek() >= '0' && peek() <= '9')) {
-                throw fail("malformed number: a digit must follow the exponent");
-            }
-            digits();
+            digitsAfter("the exponent");
         }
         return s.substring(start, at);
+    }
+
+    private void digitsAfter(String what) {
+        if (!(peek() >= '0' && peek() <= '9')) {
+            throw fail("malformed number: a digit must follow " + what);
+        }
+        digits();
     }
 
     private void digits() {

@@ -1,9 +1,8 @@
 package dev.quaestor.evidence;
 
 /**
- * The right edge of an append-only Merkle tree: one complete subtree per set bit of the tree size,
- * which is all an appender needs. Appending a leaf costs O(log n) hashes and reports each subtree it
- * completes, so the caller can store them; the root of the tree so far is folded from the edge.
+ * The right edge of an append-only Merkle tree, one complete subtree per set bit of its size: an append costs O(log n)
+ * hashes and reports each subtree it completes; the root is folded from the edge.
  */
 public final class Frontier {
 

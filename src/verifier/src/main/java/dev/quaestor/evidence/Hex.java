@@ -1,8 +1,13 @@
 package dev.quaestor.evidence;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.HexFormat;
 
-/** Lowercase hex, as hashes are stored and exported. */
+/** Lowercase hex, as hashes are stored and exported; canonical base64 and strict UTF-8, as the files are read. */
 public final class Hex {
 
     private static final HexFormat HEX = HexFormat.of();
@@ -38,6 +43,22 @@ public final class Hex {
     /** Whether {@code hex} is 64 lowercase hex digits. */
     public static boolean isHash(String hex) {
         return hex != null && hex.length() == 64 && hex.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f');
+    }
+
+    /** The bytes of canonical base64 (the same bytes have one text), or null if {@code s} is not that. */
+    public static byte[] base64(String s) {
+        try {
+            byte[] b = Base64.getDecoder().decode(s);
+            return Base64.getEncoder().encodeToString(b).equals(s) ? b : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** {@code b[from, to)} as UTF-8, refusing malformed input. */
+    public static String utf8(byte[] b, int from, int to) throws CharacterCodingException {
+        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b, from, to - from)).toString();
     }
 
     private static final char[] DIGITS = "0123456789abcdef".toCharArray();

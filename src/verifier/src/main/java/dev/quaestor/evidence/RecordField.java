@@ -1,10 +1,8 @@
 package dev.quaestor.evidence;
 
 /**
- * The fields of a record, in canonical order (docs/audit-format.md, section 1): the one list of them. Version 3's are
- * all of these; version 2's are all but the two only version 3 has ({@link #versionThreeOnly()}). Each is written
- * and read as text under its {@link #formatName()}; {@link #kind()} says what that text holds. Changing this list is
- * a new format version.
+ * The fields of a record in canonical order (docs/audit-format.md, section 1), the one list of them: version 3 has all,
+ * version 2 all but {@link #versionThreeOnly()}. Changing this list is a new format version.
  */
 public enum RecordField {
     V("v", Text.VERSION),
@@ -44,19 +42,11 @@ public enum RecordField {
     URIS_MORE("uris_more", Text.DECIMAL),
     DETAIL("detail", Text.TEXT);
 
-    /** What a field's text holds, as the format's table says. */
-    public enum Text {
-        /** The format version: {@code 2} or {@code 3}. */
-        VERSION,
-        /** Free text. */
-        TEXT,
-        /** One of a set of names (an event kind, a decision). */
-        NAME,
-        /** A decimal integer. */
-        DECIMAL,
-        /** A UTC instant as {@code java.time.Instant#toString} prints it, at microsecond precision. */
-        INSTANT
-    }
+    /**
+     * What a field's text holds, as the format's table says: the version (2 or 3), free text, one of a set of names (an
+     * event kind, a decision), a decimal integer, a UTC instant as {@code Instant#toString} prints it (microseconds).
+     */
+    public enum Text { VERSION, TEXT, NAME, DECIMAL, INSTANT }
 
     private final String formatName;
     private final Text kind;

@@ -10,11 +10,9 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The canonical bytes of an audit record (docs/audit-format.md, section 1): what is hashed into the
- * log, what a proof file carries, and what the verifier recomputes. A record is written in version 2, or in
- * version 3 when it carries the fields only version 3 has (the URIs a summary of refused attempts stands for);
- * the two mix in one log. Version 1, read so that older logs stay verifiable, is
- * {@code dev.quaestor.evidence.v1.V1Record}.
+ * The canonical bytes of a record (docs/audit-format.md, section 1): what is hashed, what a proof carries, what the
+ * verifier recomputes. Version 3 only for a record with its fields (a refusal summary's URIs), else 2; they mix in a
+ * log. Version 1, for older logs, is {@code v1.V1Record}.
  */
 public final class RecordFormat {
 
@@ -25,10 +23,7 @@ public final class RecordFormat {
     public static final List<String> FIELDS = Arrays.stream(RecordField.values()).filter(f -> !f.versionThreeOnly())
             .map(RecordField::formatName).toList();
 
-    /**
-     * The version-3 fields, in canonical order: every {@link RecordField}, which puts {@code uris} and {@code uris_more}
-     * (what a summary's events named) before {@code detail}. Encoded and hashed exactly as version 2.
-     */
+    /** The version-3 fields, in canonical order: every {@link RecordField}; encoded and hashed as version 2. */
     public static final List<String> FIELDS_V3 = Arrays.stream(RecordField.values()).map(RecordField::formatName).toList();
 
     private RecordFormat() {
@@ -74,10 +69,7 @@ public final class RecordFormat {
         return TreeHash.leaf(canonical(field));
     }
 
-    /**
-     * {@code name "=" "-" "\n"} for an absent field, {@code name "=" utf8Length ":" value "\n"} otherwise, for each
-     * of {@code fields} (version 2's or version 3's).
-     */
+    /** {@code name "=" "-" "\n"} if absent, else {@code name "=" utf8Length ":" value "\n"}, for each of {@code fields}. */
     private static byte[] canonical(Function<String, String> record, List<String> fields) {
         var out = new ByteArrayOutputStream(512);
         for (String f : fields) {
@@ -97,11 +89,7 @@ public final class RecordFormat {
         return out.toByteArray();
     }
 
-    /**
-     * Reads version-2 or version-3 canonical bytes back into fields (absent ones left out), strictly: the
-     * fields must be exactly those of the version the first one names ({@link #FIELDS} or {@link #FIELDS_V3}),
-     * in order, and nothing may follow the last.
-     */
+    /** Reads version-2 or 3 canonical bytes into fields (absent left out), strictly: exactly that version's, in order. */
     public static Map<String, String> parse(byte[] canonical) {
         List<String> fields = startsWith(canonical, 0, V3_START) ? FIELDS_V3 : FIELDS;
         var out = new LinkedHashMap<String, String>();

@@ -5,10 +5,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
-/**
- * The proof of one record: a C2SP tlog-proof whose {@code extra} line carries the record's canonical
- * bytes (docs/audit-format.md, section 4). A proof file holds one or more of them, one after another.
- */
+/** A record's proof: a C2SP tlog-proof whose {@code extra} is its canonical bytes (section 4); a file holds one or more. */
 public record RecordProof(byte[] record, long index, List<byte[]> path, String checkpoint) {
 
     public static final String HEADER = "c2sp.org/tlog-proof@v1";
@@ -76,14 +73,10 @@ public record RecordProof(byte[] record, long index, List<byte[]> path, String c
 
     /** Canonical base64 only: the same bytes have one text. */
     private static byte[] base64(String s, String what) {
-        try {
-            byte[] b = Base64.getDecoder().decode(s);
-            if (Base64.getEncoder().encodeToString(b).equals(s)) {
-                return b;
-            }
-        } catch (IllegalArgumentException e) {
-            // said below
+        byte[] b = Hex.base64(s);
+        if (b == null) {
+            throw new IllegalArgumentException("proof: " + what + " is not base64");
         }
-        throw new IllegalArgumentException("proof: " + what + " is not base64");
+        return b;
     }
 }

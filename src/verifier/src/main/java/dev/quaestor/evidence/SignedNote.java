@@ -2,7 +2,6 @@ package dev.quaestor.evidence;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -12,9 +11,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A C2SP signed note: text, a blank line, and signature lines {@code — <name> <base64(key id || sig)>}.
- * {@link #open} accepts a note only if a trusted key signed it; lines from keys it does not trust
- * (witnesses, retired keys) are ignored, as the specification asks.
+ * A C2SP signed note: text, a blank line, lines {@code — <name> <base64(key id || sig)>}. Accepted only if a trusted key
+ * signed it; other keys' lines (witnesses, retired keys) are ignored, as the specification asks.
  */
 public final class SignedNote {
 
@@ -31,8 +29,9 @@ public final class SignedNote {
 
         public enum Reason { UNTRUSTED, INVALID_SIGNATURE, MALFORMED }
 
-        private final Reason reason;
-        private final List<String> signers;
+        public final Reason reason;
+        /** UNTRUSTED: the names and key ids of the note's signature lines ({@code name+1a2b3c4d}), for messages. */
+        public final List<String> signers;
 
         public Refused(String message) {
             this(Reason.MALFORMED, message, List.of());
@@ -43,15 +42,6 @@ public final class SignedNote {
             this.reason = reason;
             this.signers = signers;
         }
-
-        public Reason reason() {
-            return reason;
-        }
-
-        /** UNTRUSTED: the names and key ids of the note's signature lines ({@code name+1a2b3c4d}), for messages. */
-        public List<String> signers() {
-            return signers;
-        }
     }
 
     private SignedNote() {
@@ -61,8 +51,7 @@ public final class SignedNote {
     public static Opened open(byte[] note, Collection<VerifierKey> trusted) throws Refused {
         String s;
         try {
-            s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(note)).toString();
+            s = Hex.utf8(note, 0, note.length);
         } catch (CharacterCodingException e) {
             throw new Refused("malformed note: not UTF-8");
         }

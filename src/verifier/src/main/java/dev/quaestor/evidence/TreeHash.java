@@ -22,10 +22,7 @@ public final class TreeHash {
     }
 
     public static byte[] leaf(byte[] data) {
-        MessageDigest md = digest();
-        md.update((byte) 0x00);
-        md.update(data);
-        return md.digest();
+        return leaf(data, data.length);
     }
 
     /** The leaf hash of the first {@code length} bytes of {@code data}. */

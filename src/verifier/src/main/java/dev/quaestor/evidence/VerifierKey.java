@@ -1,5 +1,6 @@
 package dev.quaestor.evidence;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -12,9 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An Ed25519 public key under a name, as C2SP signed notes identify signers:
- * {@code <name>+<8 hex digits of key id>+base64(0x01 || 32-byte key)}. The key id is the first four
- * bytes of SHA-256(name || 0x0A || 0x01 || key).
+ * A named Ed25519 key as C2SP signed notes name signers, {@code <name>+<hex key id>+base64(0x01 || key)}; the key id is
+ * the first four bytes of SHA-256(name || 0x0A || 0x01 || key).
  */
 public record VerifierKey(String name, int keyId, byte[] publicKey) {
 
@@ -126,13 +126,17 @@ public record VerifierKey(String name, int keyId, byte[] publicKey) {
     });
 
     static int idOf(String name, byte[] publicKey) {
+        return idOf(name, ED25519, publicKey);
+    }
+
+    /** A C2SP key id: the first four bytes of SHA-256(name || 0x0A || signature type || key). */
+    static int idOf(String name, byte type, byte[] key) {
         var md = TreeHash.digest();
         md.update(name.getBytes(StandardCharsets.UTF_8));
         md.update((byte) 0x0A);
-        md.update(ED25519);
-        md.update(publicKey);
-        byte[] h = md.digest();
-        return (h[0] & 0xff) << 24 | (h[1] & 0xff) << 16 | (h[2] & 0xff) << 8 | (h[3] & 0xff);
+        md.update(type);
+        md.update(key);
+        return ByteBuffer.wrap(md.digest()).getInt();
     }
 
     static boolean validName(String name) {

@@ -16,12 +16,11 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The checks of one log, fed in export order (its verified checkpoints, archive markers and stored nodes, then its
- * records). This class checks the order of the records: where they start (seq 1, after an archive marker a signed
- * checkpoint vouches for, or for a partial export wherever it starts), that each seq follows the one before, and
- * that none is missing at the end. Each record is checked against its hash ({@link RecordHashes}) and its leaf
- * appended to the tree; the tree is compared with every stored node the append completes ({@link StoredNodes}) and,
- * at each checkpoint's size, with the signed root ({@link SignedRoots}). It stops at the first broken record.
+ * The checks of one log, fed in export order (verified checkpoints, archive markers, stored nodes, then records): where
+ * the records start (seq 1, after an archive marker a signed checkpoint vouches for, or anywhere in a partial export),
+ * that each seq follows the one before, that none is missing at the end. Each record is checked against its hash
+ * ({@link RecordHashes}) and appended to the tree, which is compared with each stored node it completes
+ * ({@link StoredNodes}) and each signed root at its size ({@link SignedRoots}). It stops at the first broken record.
  */
 final class LogCheck {
 
@@ -75,7 +74,7 @@ final class LogCheck {
         if (earlier != null && !java.util.Arrays.equals(earlier.root(), root)) {
             problems.add(Problem.of(Kind.SPLIT_VIEW, log, size, line, "two signed checkpoints of log " + log + " for "
                     + Plain.n(size) + " records (lines " + Plain.n(earlier.line()) + " and " + Plain.n(line) + ") have different"
-                    + " roots: two different histories of the log were signed", earlier.rootBase64(), cp.rootBase64(),
+                    + " roots: two different histories of the log were signed", base64(earlier.root()), base64(cp.root()),
                     Involved.checkpoint(size, earlier.line()), Involved.checkpoint(size, line)));
         }
         if (started && earlier == null) {
@@ -209,7 +208,7 @@ final class LogCheck {
         fail(Kind.ROOT_MISMATCH, size, line, "the checkpoint at " + Plain.n(size) + " records (line " + Plain.n(cp.line())
                 + ") does not match the records of log " + log + ": a record between " + Plain.n(from) + " and " + Plain.n(to)
                 + " was changed, inserted or removed (found at record " + Plain.n(size) + ", line " + Plain.n(line) + ")",
-                cp.rootBase64(), base64(root), s == null ? new Involved[] {Involved.checkpoint(size, cp.line()),
+                base64(cp.root()), base64(root), s == null ? new Involved[] {Involved.checkpoint(size, cp.line()),
                         Involved.record(size, line)} : new Involved[] {Involved.checkpoint(size, cp.line()),
                         Involved.record(size, line), Involved.node(from, to, s.node().line())});
     }
@@ -217,9 +216,9 @@ final class LogCheck {
     // ---- where the records start ----
 
     /**
-     * Before the first record (or at the end, if there is none): where the log starts. From seq 1 with an empty tree;
-     * after an archive marker that a signed checkpoint vouches for (the tree rebuilt from the marker's stored nodes);
-     * or, for a partial export, after the records it does not hold. False if the start itself is broken.
+     * Where the log starts (at its first record, or at the end if none): seq 1 with an empty tree; after an archive
+     * marker a signed checkpoint vouches for (tree from its stored nodes); or, if partial, after what the export lacks.
+     * False if the start is broken.
      */
     private boolean start(long firstRecord, long line) {
         started = true;
@@ -235,7 +234,7 @@ final class LogCheck {
                 fail(Kind.ARCHIVE_UNVOUCHED, m.seq, m.line, "the archive marker on line " + Plain.n(m.line) + " says records 1 to "
                         + Plain.n(m.seq) + " of log " + log + " were archived, but no signed checkpoint vouches for it: records may"
                         + " have been deleted and the marker made up", cp == null ? "a signed checkpoint at " + Plain.n(m.seq)
-                        + " records" : cp.rootBase64(), cp == null ? "none" : t == null ? "no stored nodes of records 1 to "
+                        + " records" : base64(cp.root()), cp == null ? "none" : t == null ? "no stored nodes of records 1 to "
                         + Plain.n(m.seq) : base64(t.root()), cp == null ? new Involved[] {new Involved("archive marker", m.line)}
                         : new Involved[] {new Involved("archive marker", m.line), Involved.checkpoint(m.seq, cp.line())});
                 return false;
@@ -273,7 +272,7 @@ final class LogCheck {
                 if (!java.util.Arrays.equals(tree.root(), cp.root())) {
                     fail(Kind.ROOT_MISMATCH, lastSeq, cp.line(), "the stored nodes of log " + log + " for the records before the"
                             + " export (1 to " + Plain.n(lastSeq) + ") do not match the signed checkpoint at " + Plain.n(lastSeq)
-                            + " records (line " + Plain.n(cp.line()) + "): they were changed", cp.rootBase64(), base64(tree.root()),
+                            + " records (line " + Plain.n(cp.line()) + "): they were changed", base64(cp.root()), base64(tree.root()),
                             Involved.checkpoint(lastSeq, cp.line()));
                     return false;
                 }
@@ -305,20 +304,16 @@ final class LogCheck {
                 warnings.add("log " + log + ": checkpoints up to " + Plain.n(covered) + " records cover records after the export's"
                         + " last (seq " + Plain.n(lastSeq) + "); they were not checked");
             } else {
-                fail(Kind.MISSING, lastSeq + 1, cpLine, "records are missing at the end of log " + log + ": the export ends at seq "
-                        + Plain.n(lastSeq) + ", but a signed checkpoint (line " + Plain.n(cpLine) + ") covers " + Plain.n(covered)
+                missingAtEnd(cpLine, covered, "a signed checkpoint (line " + Plain.n(cpLine) + ") covers " + Plain.n(covered)
                         + " records" + (cp != null && cp.stamp() != null ? ", and a time-stamping authority (" + cp.stamp().tsa()
-                        + ") saw that checkpoint at " + cp.stamp().time() : ""), "records up to seq " + Plain.n(covered),
-                        "the last record is seq " + Plain.n(lastSeq), cp != null ? Involved.checkpoint(covered, cpLine)
+                        + ") saw that checkpoint at " + cp.stamp().time() : ""), cp != null ? Involved.checkpoint(covered, cpLine)
                         : new Involved("version-1 checkpoint of record " + covered, cpLine));
             }
         }
         Stored beyond = broken == null && !partial ? nodes.beyond(lastSeq) : null;
         if (beyond != null) {
-            fail(Kind.MISSING, lastSeq + 1, beyond.line(), "records are missing at the end of log " + log + ": the export ends at"
-                    + " seq " + Plain.n(lastSeq) + ", but its stored node on line " + Plain.n(beyond.line()) + " covers records "
-                    + Plain.n(beyond.first()) + " to " + Plain.n(beyond.last()), "records up to seq " + Plain.n(beyond.last()),
-                    "the last record is seq " + Plain.n(lastSeq), Involved.node(beyond.first(), beyond.last(), beyond.line()));
+            missingAtEnd(beyond.line(), beyond.last(), "its stored node on line " + Plain.n(beyond.line()) + " covers records "
+                    + Plain.n(beyond.first()) + " to " + Plain.n(beyond.last()), Involved.node(beyond.first(), beyond.last(), beyond.line()));
         }
         if (broken == null && records > 0) {
             unsigned(refused);
@@ -326,10 +321,13 @@ final class LogCheck {
         }
     }
 
-    /**
-     * Records no signature covers: a problem if none of the log's is covered or its checkpoints could not be checked;
-     * those after the last matched checkpoint (the tail of a live log's export) a problem unless accepted.
-     */
+    private void missingAtEnd(long line, long covered, String but, Involved involved) {
+        fail(Kind.MISSING, lastSeq + 1, line, "records are missing at the end of log " + log + ": the export ends at seq "
+                + Plain.n(lastSeq) + ", but " + but, "records up to seq " + Plain.n(covered), "the last record is seq "
+                + Plain.n(lastSeq), involved);
+    }
+
+    /** Records no signature covers: a problem if none is or no checkpoint was checked; a tail, unless accepted. */
     private void unsigned(boolean refused) {
         long from = Math.max(roots.signedThrough, firstSeq - 1) + 1;
         String range = "(seq " + Plain.n(from) + " to " + Plain.n(lastSeq) + ")";

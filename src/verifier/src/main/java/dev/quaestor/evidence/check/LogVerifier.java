@@ -20,15 +20,11 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.FutureTask;
 
 /**
- * Verifies one or more logs from what an export holds, pushed in the export's order (an
- * {@link ExportSink}): the same code checks an export file and rows read from the database.
- *
- * <p>Only the keys given to it are trusted. A checkpoint counts if a trusted key signed it and its
- * origin is {@code <key name>/<log>}; keys the export itself names are reported, never used. A
- * checkpoint's time-stamp token, if it carries one, is checked against the pinned TSA roots
- * ({@link TimeStampCheck}). Each log's records are then checked against its own checkpoints
- * ({@link LogCheck}). {@link #finish()} returns a {@link Report}: per log, the first broken record with its
- * position, in plain words, and up to where signatures and time-stamps vouch for the records.
+ * Verifies logs from an export pushed in its order ({@link ExportSink}), from a file or from the database alike. A
+ * checkpoint counts if a trusted key signed it and its origin is {@code <key name>/<log>}; keys the export names are
+ * reported, never used. Its time-stamp token is checked against the pinned TSA roots ({@link TimeStampCheck}), and each
+ * log's records against its checkpoints ({@link LogCheck}). {@link #finish()} reports, per log, the first broken record
+ * and how far signatures and time-stamps vouch for the records.
  */
 public final class LogVerifier implements ExportSink {
 
@@ -49,12 +45,10 @@ public final class LogVerifier implements ExportSink {
     private LogCheck last;
 
     /**
-     * @param stamps checks checkpoints' time-stamp tokens against the pinned TSA roots; null: they are not checked (the
-     *     report says so)
-     * @param partial the export may cover only part of each log (a time range): a log may start after seq 1 and end
-     *     before its last checkpoint
-     * @param allowTail records after a log's last matched checkpoint (normal in an export of a live log) are a warning,
-     *     not a problem; a log none of whose records a checkpoint covers is a problem all the same
+     * @param stamps checks time-stamp tokens; null: not checked (the report says so)
+     * @param partial the export may cover part of each log: a log may start after seq 1 and end before its last checkpoint
+     * @param allowTail records after the last matched checkpoint (a live log's export) are a warning, not a problem;
+     *     a log no checkpoint covers at all is a problem all the same
      */
     public LogVerifier(TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean allowTail) {
         this.trusted = trusted;
@@ -90,9 +84,9 @@ public final class LogVerifier implements ExportSink {
     }
 
     /**
-     * Checking a signature costs about a millisecond, and an export holds a checkpoint every thousand
-     * records or so: each check starts in the background as its line is read, and before the first
-     * record this thread helps finish them and applies their outcomes in the export's order.
+     * A signature costs about a millisecond to check, and there is a checkpoint every thousand records or so: each check
+     * starts in the background as its line is read; before the first record this thread helps, then applies the outcomes
+     * in the export's order.
      */
     @Override
     public void checkpoint(String log, long size, String note, long line) {
@@ -138,7 +132,7 @@ public final class LogVerifier implements ExportSink {
         try {
             opened = SignedCheckpoint.open(note, trusted, what);
         } catch (Refusal e) {
-            return refusal(log, size, line, e.getMessage(), e.expected(), e.found());
+            return refusal(log, size, line, e.getMessage(), e.expected, e.found);
         }
         Checkpoint cp = opened.checkpoint();
         String origin = opened.signers().get(0).name() + "/" + log;
@@ -170,14 +164,11 @@ public final class LogVerifier implements ExportSink {
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
             return () -> log(log).checkpoint(size, root, line, stamp);
         } catch (Refusal e) {
-            return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected(), e.found());
+            return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected, e.found);
         }
     }
 
-    /**
-     * A checkpoint whose time-stamp does not vouch for it: it counts without one, and its time-stamp is a problem
-     * (the first of each log; the rest are counted).
-     */
+    /** A checkpoint with a refused time-stamp counts without it; the log's first such is a problem, the rest counted. */
     private Runnable unstamped(String log, long size, byte[] root, long line, String message, String expected, String found) {
         return () -> {
             if (firstOfLog(refusedStamps, log, line)) {

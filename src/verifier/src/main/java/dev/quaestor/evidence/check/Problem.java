@@ -4,48 +4,29 @@ import dev.quaestor.evidence.Plain;
 import java.util.List;
 
 /**
- * A reason the evidence does not verify: its kind, where it was found (the log, the record's seq, 0 if it is not
- * about one record, and the line, 0 if unknown), in plain words, and its evidence, so that anyone can check it
- * without this verifier: the value expected and the value found (record and node hashes in hex, checkpoint roots in
- * base64, as the export writes them), and the lines involved (the records, the checkpoints, the nodes).
+ * Why the evidence does not verify: kind, place (log, seq or 0, line or 0), words, and evidence anyone can check without
+ * this verifier: expected and found (hashes in hex, roots in base64, as exported) and the lines involved.
  */
 public record Problem(Kind kind, String log, long seq, long line, String message, Evidence evidence) {
 
     public enum Kind {
-        /** A record's content does not hash to its stored hash. */
-        RECORD_CHANGED,
-        /** A record holds a field its format does not define, which its hash would not cover. */
-        UNKNOWN_FIELD,
-        /** A record cannot be read as one: no log, no valid seq, a format this verifier does not know. */
-        RECORD_DAMAGED,
-        /** A version-1 record's {@code prev} is not the stored hash of the record before it. */
-        LINK_BROKEN,
-        /** A record repeats or goes back in seq (or in format version). */
-        OUT_OF_ORDER,
-        /** Records are missing: at the start, between two records, or at the end. */
-        MISSING,
-        /** The records' tree does not give the root a signed checkpoint holds (or a version-1 checkpoint names another record). */
-        ROOT_MISMATCH,
-        /** Two signed checkpoints of one size hold different roots: two histories of the log were signed. */
-        SPLIT_VIEW,
-        /** A stored node does not match the records it covers. */
-        NODE_MISMATCH,
-        /** A stored node's line holds no hash or no valid position. */
-        NODE_DAMAGED,
-        /** An archive marker that no signed checkpoint vouches for. */
-        ARCHIVE_UNVOUCHED,
-        /** A checkpoint, marker or node after the records it concerns. */
-        MISPLACED_LINE,
-        /** No record of the log is covered by a signed checkpoint that matched it, or its checkpoints could not be checked. */
-        UNSIGNED_LOG,
-        /** Records after the log's last matched checkpoint, which no signature covers (unless accepted: --allow-unsigned-tail). */
-        UNSIGNED_TAIL,
-        /** A checkpoint that does not count: not signed by a trusted key, a bad signature, another log, damaged. */
-        CHECKPOINT_REFUSED,
-        /** A checkpoint's time-stamp token that does not vouch for it. */
-        TIMESTAMP_REFUSED,
-        /** No key was trusted. */
-        NO_TRUSTED_KEY
+        RECORD_CHANGED, // A record's content does not hash to its stored hash.
+        UNKNOWN_FIELD, // A record holds a field its format does not define, which its hash would not cover.
+        RECORD_DAMAGED, // A record cannot be read as one: no log, no valid seq, a format this verifier does not know.
+        LINK_BROKEN, // A version-1 record's prev is not the stored hash of the record before it.
+        OUT_OF_ORDER, // A record repeats or goes back in seq (or in format version).
+        MISSING, // Records are missing: at the start, between two records, or at the end.
+        ROOT_MISMATCH, // The records' tree does not give a signed root (or a version-1 checkpoint names another record).
+        SPLIT_VIEW, // Two signed checkpoints of one size hold different roots: two histories of the log were signed.
+        NODE_MISMATCH, // A stored node does not match the records it covers.
+        NODE_DAMAGED, // A stored node's line holds no hash or no valid position.
+        ARCHIVE_UNVOUCHED, // An archive marker that no signed checkpoint vouches for.
+        MISPLACED_LINE, // A checkpoint, marker or node after the records it concerns.
+        UNSIGNED_LOG, // No matched signed checkpoint covers any record of the log, or none could be checked.
+        UNSIGNED_TAIL, // Records after the last matched checkpoint, unsigned (unless --allow-unsigned-tail).
+        CHECKPOINT_REFUSED, // A checkpoint that does not count: untrusted key, bad signature, another log, damaged.
+        TIMESTAMP_REFUSED, // A checkpoint's time-stamp token that does not vouch for it.
+        NO_TRUSTED_KEY // No key was trusted.
     }
 
     /** What was expected, what was found, and the lines that hold them. */

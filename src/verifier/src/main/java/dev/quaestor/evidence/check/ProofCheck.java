@@ -18,28 +18,8 @@ public final class ProofCheck {
         if (index < 0 || index >= size || path.size() > MAX_PATH || !allHashes(path) || leafHash.length != 32) {
             return false;
         }
-        long fn = index;
-        long sn = size - 1;
-        byte[] r = leafHash;
-        for (byte[] p : path) {
-            if (sn == 0) {
-                return false;
-            }
-            if ((fn & 1) == 1 || fn == sn) {
-                r = TreeHash.node(p, r);
-                if ((fn & 1) == 0) {
-                    while ((fn & 1) == 0 && fn != 0) {
-                        fn >>>= 1;
-                        sn >>>= 1;
-                    }
-                }
-            } else {
-                r = TreeHash.node(r, p);
-            }
-            fn >>>= 1;
-            sn >>>= 1;
-        }
-        return sn == 0 && MessageDigest.isEqual(r, root);
+        byte[][] r = walk(index, size - 1, leafHash, path);
+        return r != null && MessageDigest.isEqual(r[1], root);
     }
 
     /** Whether the tree of {@code first} leaves (root {@code firstRoot}) is a prefix of the tree of {@code second}. */
@@ -68,21 +48,27 @@ public final class ProofCheck {
             fn >>>= 1;
             sn >>>= 1;
         }
-        byte[] fr = proof.get(0);
-        byte[] sr = proof.get(0);
-        for (int i = 1; i < proof.size(); i++) {
-            byte[] c = proof.get(i);
+        byte[][] r = walk(fn, sn, proof.get(0), proof.subList(1, proof.size()));
+        return r != null && MessageDigest.isEqual(r[0], firstRoot) && MessageDigest.isEqual(r[1], secondRoot);
+    }
+
+    /**
+     * The loop both verifications share: folds {@code path} into {@code start} from node {@code fn} of {@code sn}; returns
+     * {fr, sr} (inclusion's result is sr), or null if the path does not end at the root (sn must reach 0, and only then).
+     */
+    private static byte[][] walk(long fn, long sn, byte[] start, List<byte[]> path) {
+        byte[] fr = start;
+        byte[] sr = start;
+        for (byte[] c : path) {
             if (sn == 0) {
-                return false;
+                return null;
             }
             if ((fn & 1) == 1 || fn == sn) {
                 fr = TreeHash.node(c, fr);
                 sr = TreeHash.node(c, sr);
-                if ((fn & 1) == 0) {
-                    while ((fn & 1) == 0 && fn != 0) {
-                        fn >>>= 1;
-                        sn >>>= 1;
-                    }
+                while ((fn & 1) == 0 && fn != 0) {
+                    fn >>>= 1;
+                    sn >>>= 1;
                 }
             } else {
                 sr = TreeHash.node(sr, c);
@@ -90,7 +76,7 @@ public final class ProofCheck {
             fn >>>= 1;
             sn >>>= 1;
         }
-        return MessageDigest.isEqual(fr, firstRoot) && MessageDigest.isEqual(sr, secondRoot) && sn == 0;
+        return sn == 0 ? new byte[][] {fr, sr} : null;
     }
 
     private static boolean allHashes(List<byte[]> path) {

@@ -9,10 +9,8 @@ import dev.quaestor.evidence.v1.V1Chain;
 import dev.quaestor.evidence.v1.V1Record;
 
 /**
- * Each record of one log against its stored hash, in the format version it names: versions 2 and 3 by their leaf
- * hash, which the log's tree then takes; version 1 by its own stored hash, its link to the record before and the
- * version-1 checkpoints that pin it ({@link V1Chain}). Versions 2 and 3 mix freely (a record is written in the lowest
- * that holds its fields); version 1 only comes first.
+ * Each record of a log against its stored hash: versions 2 and 3 (mixed freely) by leaf hash; version 1, which only
+ * comes first, by its stored hash, link and pinning checkpoints ({@link V1Chain}).
  */
 final class RecordHashes {
 

@@ -12,17 +12,12 @@ import dev.quaestor.evidence.v1.V1Record;
 import java.util.Map;
 
 /**
- * Checks one proof of a record (docs/audit-format.md, section 4), offline: the checkpoint is signed by
- * a trusted key and is the record's log's; the record sits at its seq; its leaf hash and the inclusion
- * path lead to the checkpoint's root; and if the checkpoint carries a time-stamp token and TSA roots are
- * pinned, the token vouches for the checkpoint ({@link TimeStampCheck}).
+ * Checks a proof of a record (docs/audit-format.md, section 4): a trusted key signed the checkpoint of the record's log;
+ * the record is at its seq; its leaf and path lead to the root; a time-stamp token, if checked, vouches for it.
  */
 public final class RecordProofCheck {
 
-    /**
-     * The outcome: the record's fields (null if they cannot be read), the checkpoint (null if refused), its
-     * verified time-stamp (null if none), what can be said of its time-stamp in words, and why not, if not.
-     */
+    /** The record's fields and checkpoint (null: unreadable, refused), verified time-stamp and its words, why not if not. */
     public record Result(Map<String, String> fields, Checkpoint checkpoint, String signer, TimeStampCheck.Stamp stamp,
             String anchor, String failure) {
         public boolean verified() {

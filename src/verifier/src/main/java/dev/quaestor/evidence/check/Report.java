@@ -7,11 +7,9 @@ import java.util.List;
 public record Report(List<Summary> logs, List<Problem> problems, List<String> warnings) {
 
     /**
-     * One log: the records read (from {@code firstSeq} to {@code lastSeq}), the signed checkpoints whose
-     * roots matched them, how far a signature vouches for the records ({@code signedThrough}), how many of
-     * those checkpoints carry a verified time-stamp and how far the latest vouches ({@code anchoredThrough},
-     * seen by the time-stamping authority at {@code anchoredAt}; 0 and null: none, or tokens not checked),
-     * the seq up to which records were archived before the export (0: none), and the stored nodes compared.
+     * One log: records read, matched signed checkpoints, how far signatures vouch ({@code signedThrough}), time-stamped
+     * checkpoints and how far the latest vouches ({@code anchoredThrough}, seen at {@code anchoredAt}; 0 and null: none
+     * or not checked), records archived before the export (0: none), stored nodes compared.
      */
     public record Summary(String log, long records, long firstSeq, long lastSeq, String formats, int checkpoints,
             long signedThrough, int anchors, long anchoredThrough, Instant anchoredAt, long archivedThrough, long nodes,

@@ -7,23 +7,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * A checkpoint note accepted by a trusted key (docs/audit-format.md, section 3): a C2SP signed note that a key
- * the person verifying pinned signed, whose text is a checkpoint. Every check that takes a checkpoint opens it
- * here, so each refusal reads the same, whatever the checkpoint came in (an export, a proof, a note file).
+ * A checkpoint note signed by a pinned key (docs/audit-format.md, section 3). Every check opens checkpoints here, so a
+ * refusal reads the same whatever it came in (an export, a proof, a note file).
  */
 public record SignedCheckpoint(Checkpoint checkpoint, String text, List<VerifierKey> signers) {
 
-    /**
-     * Opens {@code note} with the {@code trusted} keys, or says why it is not accepted, in words that start with
-     * {@code what}, the name of the note.
-     */
+    /** Opens {@code note} with the {@code trusted} keys, or says why not, in words starting with {@code what}. */
     public static SignedCheckpoint open(String note, TrustedKeys trusted, String what) throws Refusal {
         SignedNote.Opened opened;
         try {
             opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted.noteKeys());
         } catch (SignedNote.Refused e) {
-            String signers = String.join(", ", e.signers());
-            throw switch (e.reason()) {
+            String signers = String.join(", ", e.signers);
+            throw switch (e.reason) {
                 case UNTRUSTED -> new Refusal(what + " is signed by a key that is not trusted: " + signers, "a signature by "
                         + String.join(", ", trusted.noteKeys().stream().map(VerifierKey::id).toList()), signers);
                 case INVALID_SIGNATURE -> new Refusal(what + " has an invalid signature (" + e.getMessage().replace(

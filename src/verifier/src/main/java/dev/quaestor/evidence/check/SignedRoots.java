@@ -1,22 +1,15 @@
 package dev.quaestor.evidence.check;
 
-import java.util.Base64;
 import java.util.TreeMap;
 
 /**
- * One log's checkpoints whose signature (by a trusted key) and origin were verified, by size, and how far they vouch
- * for the records: the tree of the records is compared with each at its size ({@link LogCheck}); each that matched is
- * counted here, and one whose time-stamp token was verified extends how far an outside party, the time-stamping
- * authority, vouches for the records ({@code anchoredThrough}).
+ * One log's verified checkpoints by size, and how far they vouch: each whose root matched the records' tree
+ * ({@link LogCheck}) is counted; a verified time-stamp extends how far the TSA vouches ({@code anchoredThrough}).
  */
 final class SignedRoots {
 
     /** A verified checkpoint; its verified time-stamp, if any. */
     record Signed(long size, byte[] root, long line, TimeStampCheck.Stamp stamp) {
-
-        String rootBase64() {
-            return Base64.getEncoder().encodeToString(root);
-        }
     }
 
     private final TreeMap<Long, Signed> bySize = new TreeMap<>();

@@ -7,9 +7,8 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
- * One log's stored nodes (complete subtrees the export holds), compared with the hashes the records' tree computes as
- * records are appended. A node that does not match means it or its records were changed: it stays a suspect until
- * the next signed checkpoint says which ({@link LogCheck}).
+ * One log's stored nodes, compared with the records' tree as it grows; one that does not match stays a suspect until
+ * the next signed checkpoint says whether it or its records were changed ({@link LogCheck}).
  */
 final class StoredNodes {
 

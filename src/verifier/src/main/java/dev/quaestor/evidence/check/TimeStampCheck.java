@@ -1,6 +1,8 @@
 package dev.quaestor.evidence.check;
 
 import dev.quaestor.evidence.Anchor;
+import dev.quaestor.evidence.Hex;
+import dev.quaestor.evidence.TreeHash;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.GeneralSecurityException;
@@ -20,7 +22,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Date;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,18 +40,13 @@ import org.bouncycastle.tsp.TimeStampToken;
 import org.bouncycastle.tsp.TimeStampTokenInfo;
 
 /**
- * Checks an RFC 3161 time-stamp token over a checkpoint (docs/audit-format.md, section 3.1), offline:
- * <ol>
- * <li>it is a time-stamp token, and its message imprint is SHA-256 of the checkpoint's text;</li>
- * <li>its signature verifies with the certificate it names (RFC 3161 and RFC 5816: the signing-certificate
- * attribute, the critical time-stamping key usage, valid when the token was made);</li>
- * <li>that certificate chains, through the certificates in the token, to a TSA root the person verifying
- * pinned, at the token's time (no revocation check: nothing here goes to the network);</li>
- * <li>the token's time is no earlier than the checkpoint's own time (to the second, widened by the accuracy the
- * TSA states) and at most {@code maxDelay} after it.</li>
- * </ol>
- * BouncyCastle reads the CMS and TSP structures; signatures and certificate paths are checked by the JDK's
- * own providers. Safe for use by several threads.
+ * Checks an RFC 3161 time-stamp token over a checkpoint (docs/audit-format.md, section 3.1), offline: (1) its message
+ * imprint is SHA-256 of the checkpoint's text; (2) its signature verifies with the certificate it names (RFC 3161 and
+ * 5816: signing-certificate attribute, critical time-stamping key usage, valid at the token's time); (3) that
+ * certificate chains through the token's certificates to a pinned TSA root at the token's time (no revocation check:
+ * nothing goes to the network); (4) its time is no earlier than the checkpoint's (to the second, widened by the stated
+ * accuracy) and at most {@code maxDelay} after it. BouncyCastle reads CMS and TSP; the JDK checks signatures and paths.
+ * Thread-safe.
  */
 public final class TimeStampCheck {
 
@@ -92,16 +88,12 @@ public final class TimeStampCheck {
         return rootCertificates.stream().map(c -> c.getSubjectX500Principal().getName()).toList();
     }
 
-    /**
-     * Checks {@code token} against the checkpoint whose note text is {@code text} and whose {@code time}
-     * line says {@code signed}; returns the token's time and TSA, or throws saying what is wrong.
-     */
+    /** Checks {@code token} against the checkpoint of note text {@code text} and time {@code signed}: its time and TSA. */
     public Stamp check(byte[] token, String text, Instant signed) throws Refusal {
         try {
             return checkToken(token, text, signed);
         } catch (RuntimeException e) {
-            // BouncyCastle reads some parts of a token only when they are asked for (its certificates, its accuracy), so
-            // a damaged token can surface anywhere in the check as an unchecked exception: it is a failed check.
+            // BouncyCastle reads parts of a token lazily, so damage can surface anywhere as an unchecked exception.
             throw new Refusal("is not an RFC 3161 time-stamp token: it was damaged (" + e.getMessage() + ")",
                     "an RFC 3161 time-stamp token", "bytes that are not one");
         }
@@ -118,8 +110,8 @@ public final class TimeStampCheck {
         if (!NISTObjectIdentifiers.id_sha256.equals(info.getMessageImprintAlgOID())
                 || !MessageDigest.isEqual(info.getMessageImprintDigest(), Anchor.imprint(text))) {
             throw new Refusal("is over a different text: its message imprint is not the SHA-256 of this checkpoint",
-                    "SHA-256 " + HexFormat.of().formatHex(Anchor.imprint(text)), info.getMessageImprintAlgOID() + " "
-                    + HexFormat.of().formatHex(info.getMessageImprintDigest()));
+                    "SHA-256 " + Hex.of(Anchor.imprint(text)), info.getMessageImprintAlgOID() + " "
+                    + Hex.of(info.getMessageImprintDigest()));
         }
         Collection<X509CertificateHolder> named = t.getCertificates().getMatches(t.getSID());
         if (named.isEmpty()) {
@@ -157,7 +149,7 @@ public final class TimeStampCheck {
         try {
             var converter = new JcaX509CertificateConverter();
             X509Certificate signer = converter.getCertificate(holder);
-            String key = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(signer.getEncoded()));
+            String key = Hex.of(TreeHash.sha256(signer.getEncoded()));
             Instant[] valid = chained.get(key);
             if (valid != null && !time.isBefore(valid[0]) && !time.isAfter(valid[1])) {
                 return;
@@ -177,14 +169,9 @@ public final class TimeStampCheck {
             params.setDate(Date.from(time));
             params.addCertStore(CertStore.getInstance("Collection", new CollectionCertStoreParameters(certs)));
             var result = (PKIXCertPathBuilderResult) CertPathBuilder.getInstance("PKIX").build(params);
-            Instant from = Instant.MIN;
-            Instant to = Instant.MAX;
-            for (var c : result.getCertPath().getCertificates()) {
-                var x = (X509Certificate) c;
-                from = max(from, x.getNotBefore().toInstant());
-                to = min(to, x.getNotAfter().toInstant());
-            }
-            chained.put(key, new Instant[] {from, to});
+            var path = result.getCertPath().getCertificates().stream().map(c -> (X509Certificate) c).toList();
+            chained.put(key, new Instant[] {path.stream().map(c -> c.getNotBefore().toInstant()).max(Instant::compareTo)
+                    .orElse(Instant.MIN), path.stream().map(c -> c.getNotAfter().toInstant()).min(Instant::compareTo).orElse(Instant.MAX)});
         } catch (GeneralSecurityException e) {
             throw new Refusal("is from a TSA whose certificate (" + tsa + ") does not chain to a pinned TSA root (--tsa-ca) at the"
                     + " token's time " + time, "a chain to " + String.join("; ", roots()), tsa);
@@ -194,14 +181,6 @@ public final class TimeStampCheck {
     private static Duration accuracy(GenTimeAccuracy a) {
         return a == null ? Duration.ZERO
                 : Duration.ofSeconds(a.getSeconds()).plusMillis(a.getMillis()).plusNanos(1000L * a.getMicros());
-    }
-
-    private static Instant max(Instant a, Instant b) {
-        return a.isAfter(b) ? a : b;
-    }
-
-    private static Instant min(Instant a, Instant b) {
-        return a.isBefore(b) ? a : b;
     }
 
     /** A duration as people say it: 2 h 5 min, 40 s. */

@@ -8,10 +8,8 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The keys the person verifying chose to trust (pinned keys): C2SP verifier keys for checkpoints,
- * and, for logs begun in version 1, raw Ed25519 keys given as base64 X.509. A key's material signs
- * both kinds of checkpoint, so a verifier key also verifies the version-1 checkpoints of the same key.
- * Keys named by an export are never added here.
+ * The keys pinned by the person verifying, never those an export names: C2SP verifier keys, and for version-1 logs raw
+ * Ed25519 keys (base64 X.509). A verifier key also verifies version-1 checkpoints of the same key material.
  */
 public final class TrustedKeys {
 
@@ -34,10 +32,7 @@ public final class TrustedKeys {
         return new TrustedKeys(new ArrayList<>(noteKeys), raw);
     }
 
-    /**
-     * Reads keys as given on a command line or in a key file: each is a C2SP verifier key
-     * ({@code name+keyid+base64}) or a version-1 key (base64 X.509 Ed25519 public key).
-     */
+    /** Reads keys as given on a command line or in a key file: verifier keys or version-1 keys. */
     public static TrustedKeys parse(Collection<String> keys) {
         var notes = new ArrayList<VerifierKey>();
         var raw = new ArrayList<byte[]>();

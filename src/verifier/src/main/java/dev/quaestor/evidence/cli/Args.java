@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.cli;
 
+import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.ExportReader;
 import dev.quaestor.evidence.ExportSink;
@@ -18,10 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/**
- * A command's arguments: its positional values, {@code --trust} keys and {@code --tsa-ca} roots
- * (repeatable), {@code --tsa-max-delay}, {@code --out}, {@code --json}, and flags.
- */
+/** A command's arguments: positional values, options (repeatable {@code --trust} and {@code --tsa-ca}) and flags. */
 final class Args {
 
     /** Options that take a value. */
@@ -101,10 +99,7 @@ final class Args {
         }
     }
 
-    /**
-     * The check of time-stamp tokens against the TSA roots given with {@code --tsa-ca} (PEM files), within
-     * {@code --tsa-max-delay} (default 1 h; e.g. 30m, 2h, 90s, or ISO 8601 such as PT1H); null without roots.
-     */
+    /** Token checks against {@code --tsa-ca} roots (PEM) within {@code --tsa-max-delay} (30m, 2h, PT1H; 1 h); or null. */
     TimeStampCheck stamps() throws UsageError {
         if (tsaCa.isEmpty()) {
             if (tsaMaxDelay != null) {
@@ -148,15 +143,7 @@ final class Args {
     /** The largest proof, note or key file read: far above what the server writes (docs/audit-format.md, section 4). */
     static final long MAX_SMALL_FILE = 16L << 20;
 
-    /** A proof file's bytes; a larger file than {@link #MAX_SMALL_FILE} is refused unread. */
-    static byte[] bytes(String file) throws UsageError {
-        return bytes(file, MAX_SMALL_FILE, "a proof file");
-    }
-
-    /**
-     * A file's bytes, read whole; refused unread if it is larger than {@code most} or than this JVM's heap can hold
-     * {@code copies} times (a bundle is rebuilt beside itself to be compared).
-     */
+    /** A file read whole; refused unread if over {@code most} or {@code copies} times too big for the heap (bundles). */
     static byte[] bytes(String file, long most, String what, int copies) throws UsageError {
         Path p = Path.of(file);
         try {
@@ -177,22 +164,13 @@ final class Args {
         }
     }
 
-    static byte[] bytes(String file, long most, String what) throws UsageError {
-        return bytes(file, most, what, 1);
-    }
-
+    /** A proof, note or key file's text. */
     static String read(Path p) throws UsageError {
+        byte[] b = bytes(p.toString(), MAX_SMALL_FILE, "a proof, note or key file", 1);
         try {
-            long size = Files.size(p);
-            if (size > MAX_SMALL_FILE) {
-                throw new UsageError("cannot read " + p + ": it is " + Plain.n(size) + " bytes, more than the "
-                        + Plain.n(MAX_SMALL_FILE) + " a proof, note or key file may be");
-            }
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (java.nio.charset.MalformedInputException e) {
+            return Hex.utf8(b, 0, b.length);
+        } catch (java.nio.charset.CharacterCodingException e) {
             throw new UsageError("cannot read " + p + ": it is not UTF-8 text");
-        } catch (IOException e) {
-            throw new UsageError("cannot read " + p + ": " + reason(e));
         }
     }
 

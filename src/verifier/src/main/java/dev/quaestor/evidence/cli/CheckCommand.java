@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.cli;
 
+import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.check.RecordProofCheck;
@@ -7,10 +8,7 @@ import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
 import dev.quaestor.evidence.v1.V1Record;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 
@@ -19,25 +17,19 @@ final class CheckCommand {
 
     static final String USAGE = "check FILE --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]";
 
-    private CheckCommand() {
-    }
-
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay"));
         args.expect(1, "one proof file: " + USAGE);
         TrustedKeys trusted = args.trusted();
         TimeStampCheck stamps = args.stamps();
-        String file = args.positional.get(0);
-        byte[] bytes = Args.bytes(file);
-        return check(bytes, trusted, stamps, out);
+        return check(Args.bytes(args.positional.get(0), Args.MAX_SMALL_FILE, "a proof file", 1), trusted, stamps, out);
     }
 
     /** Checks a proof file's bytes; prints what it proves; returns the exit code. */
     static int check(byte[] bytes, TrustedKeys trusted, TimeStampCheck stamps, PrintStream out) throws UsageError {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            text = Hex.utf8(bytes, 0, bytes.length);
         } catch (CharacterCodingException e) {
             out.println("NOT VERIFIED: the proof file is damaged: it is not UTF-8 text");
             return Main.NOT_VERIFIED;

@@ -12,16 +12,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
-/**
- * {@code consistency OLD-CHECKPOINT NEW-CHECKPOINT PROOF --trust KEY.pub}: whether a log only grew
- * between two signed checkpoints, nothing before the old one rewritten or removed.
- */
+/** {@code consistency} ({@link #USAGE}): whether a log only grew between two signed checkpoints, nothing rewritten. */
 final class ConsistencyCommand {
 
     static final String USAGE = "consistency OLD-CHECKPOINT NEW-CHECKPOINT PROOF --trust KEY.pub";
-
-    private ConsistencyCommand() {
-    }
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust"));

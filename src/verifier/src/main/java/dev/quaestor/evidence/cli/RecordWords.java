@@ -22,9 +22,6 @@ final class RecordWords {
             Map.entry("latency_us", "time taken (microseconds)"), Map.entry("count", "events summarised"),
             Map.entry("first", "first of them"), Map.entry("last", "last of them"), Map.entry("detail", "detail"));
 
-    private RecordWords() {
-    }
-
     /** Prints every present field, one per line, in the record's order. */
     static void print(Map<String, String> fields, PrintStream out) {
         for (var e : fields.entrySet()) {
@@ -33,10 +30,7 @@ final class RecordWords {
         }
     }
 
-    /**
-     * Control characters shown as escapes, so that a value cannot fake lines of the output; and format characters
-     * (such as U+202E, U+2066 to U+2069, which reorder text on a terminal), so that it cannot reorder them.
-     */
+    /** Control and format characters (U+202E, U+2066 to U+2069…) escaped, so a value cannot fake or reorder output lines. */
     static String visible(String s) {
         var sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {

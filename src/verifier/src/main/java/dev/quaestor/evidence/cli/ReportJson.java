@@ -6,15 +6,8 @@ import dev.quaestor.evidence.write.FlatJsonWriter;
 import java.util.List;
 import java.util.StringJoiner;
 
-/**
- * {@code verify --json}: the report as one JSON object, for tools: {@code verified}, {@code records}, how many of them
- * signed checkpoints cover ({@code covered}; the rest are each log's {@code unsignedTail}), each log's summary, each problem with its kind, place, words and evidence ({@code expected}, {@code found}, {@code involved}:
- * the lines), and the warnings.
- */
+/** {@code verify --json}: the report as one JSON object: verdict, counts, logs' summaries, problems, warnings. */
 final class ReportJson {
-
-    private ReportJson() {
-    }
 
     static String of(Report r) {
         return object("verified", r.ok(), "records", r.records(), "covered", r.covered(), "logs", r.logs(), "problems", r.problems(), "warnings",

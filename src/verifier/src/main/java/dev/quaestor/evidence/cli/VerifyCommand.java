@@ -12,19 +12,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code verify EXPORT --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h] [--partial] [--allow-unsigned-tail]
- * [--plain] [--json FILE]}: checks whole logs from an export; prints the report, each problem with its evidence, and with
- * {@code --json} writes it as JSON ({@link ReportJson}; {@code -}: on standard output, instead of the text). Records no
- * signed checkpoint covers are a problem; with {@code --allow-unsigned-tail}, those after a log's last one are accepted,
- * and the verdict says how many.
+ * {@code verify} ({@link #USAGE}): checks whole logs from an export; prints the report, each problem with its evidence,
+ * and with {@code --json} writes it as JSON ({@link ReportJson}; {@code -}: on standard output, instead of the text).
+ * With {@code --allow-unsigned-tail}, records after a log's last signed checkpoint are accepted and counted in the verdict.
  */
 final class VerifyCommand {
 
     static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]"
             + " [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
-
-    private VerifyCommand() {
-    }
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--allow-unsigned-tail",
@@ -95,11 +90,7 @@ final class VerifyCommand {
             if (s.nodes() > 0) {
                 out.println("  " + Plain.n(s.nodes()) + " stored node(s) compared with the records");
             }
-            for (Problem p : report.problems()) {
-                if (p.log().equals(s.log())) {
-                    print(p, "  ", out);
-                }
-            }
+            report.problems().stream().filter(p -> p.log().equals(s.log())).forEach(p -> print(p, "  ", out));
         }
         for (Problem p : report.problems()) {
             if (report.logs().stream().noneMatch(s -> s.log().equals(p.log()))) {
