@@ -11,8 +11,9 @@ import jakarta.inject.Singleton;
 
 /**
  * SmallRye Fault Tolerance's executors with a {@link DeadlineTimer} in place of its own timer: every time box of
- * every guard (the mounts' guards in {@link ProviderCalls}, and any annotated one) is scheduled on it. Everything
- * else, the guards, their order, their metrics and the async executor, stays SmallRye's. This bean takes the place
+ * every guard (the mounts' guards in {@link ProviderCalls}, and any annotated one) is scheduled on it, and a time
+ * box that runs out is acted on by a thread of its own. Everything else, the guards, their order, their metrics and
+ * the async executor, stays SmallRye's. This bean takes the place
  * of SmallRye's {@code ExecutorHolder}, whose constructor starts a timer of its own: that one is stopped at once.
  */
 @Alternative
@@ -30,8 +31,20 @@ public class TimeBoxExecutors extends ExecutorHolder {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        this.timer = new DeadlineTimer(getAsyncExecutor());
+        this.timer = new DeadlineTimer(EXPIRY);
     }
+
+    /**
+     * Where a time box that runs out is acted on (its call marked timed out and its thread interrupted), unless its
+     * guard names an executor. Not the async executor, which is the worker pool the guarded calls run on: with every
+     * worker blocked in a hung provider, a time box's end would queue behind them and never come. One thread of its
+     * own, as each task is a flag and an interrupt.
+     */
+    private static final java.util.concurrent.ExecutorService EXPIRY = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        var t = new Thread(r, "quaestor-time-box-expiry");
+        t.setDaemon(true);
+        return t;
+    });
 
     @Override
     public Timer getTimer() {
