@@ -40,10 +40,11 @@ final class DatabaseProvider implements ResourceProvider {
     private final int maxRows;
     private final AutoCloseable onClose;
 
-    DatabaseProvider(Mount mount, javax.sql.DataSource dataSource, AutoCloseable onClose) {
+    /** {@code share}: the connections the mount may hold at once of a datasource it shares; 0 for a pool of its own. */
+    DatabaseProvider(Mount mount, javax.sql.DataSource dataSource, int share, AutoCloseable onClose) {
         this.mount = mount;
         this.queries = QueryDefinition.allOf(mount);
-        this.db = new ReadOnlyQueries(dataSource, mount.durationSetting("statement-timeout", Duration.ofSeconds(5)));
+        this.db = new ReadOnlyQueries(dataSource, mount.durationSetting("statement-timeout", Duration.ofSeconds(5)), share);
         this.maxBytes = mount.longSetting("max-bytes", 10 * 1024 * 1024);
         this.maxRows = (int) Math.min(Integer.MAX_VALUE - 1, mount.longSetting("max-rows", 1000));
         this.onClose = onClose;

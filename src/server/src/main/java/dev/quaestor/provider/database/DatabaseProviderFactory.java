@@ -66,10 +66,18 @@ public class DatabaseProviderFactory implements ResourceProviderFactory {
                 throw new IllegalArgumentException("mount '" + mount.name() + "': no datasource named '" + name
                         + "' (configure quarkus.datasource." + name + ".*)");
             }
-            return new DatabaseProvider(mount, ds.get(), null);
+            AgroalDataSource shared = ds.get();
+            int poolSize = shared.getConfiguration().connectionPoolConfiguration().maxSize();
+            int share = (int) mount.longSetting("max-connections", Math.max(1, poolSize / 2));
+            if (share < 1 || share >= poolSize) {
+                throw new IllegalArgumentException("mount '" + mount.name() + "': " + mount.propertyName("max-connections")
+                        + " must be from 1 to " + (poolSize - 1) + ", below the size of the datasource '" + name
+                        + "' it shares (" + poolSize + "), so that its other users always find a connection");
+            }
+            return new DatabaseProvider(mount, shared, share, null);
         }
         AgroalDataSource pool = pool(mount, url.get());
-        return new DatabaseProvider(mount, pool, pool);
+        return new DatabaseProvider(mount, pool, 0, pool);
     }
 
     private static AgroalDataSource pool(Mount mount, String url) {

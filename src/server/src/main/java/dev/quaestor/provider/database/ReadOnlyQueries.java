@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import javax.sql.DataSource;
 
 /**
@@ -37,13 +39,36 @@ final class ReadOnlyQueries {
 
     private final DataSource dataSource;
     private final Duration timeout;
+    /** The connections this mount may hold at once, when it shares its datasource; null when the pool is its own. */
+    private final Semaphore share;
+    private final int shareSize;
 
-    ReadOnlyQueries(DataSource dataSource, Duration timeout) {
+    ReadOnlyQueries(DataSource dataSource, Duration timeout, int share) {
         this.dataSource = dataSource;
         this.timeout = timeout;
+        this.share = share > 0 ? new Semaphore(share) : null;
+        this.shareSize = share;
     }
 
     <T> T run(String sql, List<Bound> params, int maxRows, Reader<T> reader) throws SQLException {
+        if (share == null) {
+            return runOnConnection(sql, params, maxRows, reader);
+        }
+        // A mount on a shared datasource holds at most its share of the pool, so that the server's own users of it
+        // (sessions, subscriptions, the readiness check) always find a connection however busy the mount is.
+        if (!share.tryAcquire()) {
+            // As a full bulkhead: the mount is busy, not failing, so its circuit breaker does not count it.
+            throw new BulkheadException("the mount already uses its " + shareSize + " connection(s) of the shared"
+                    + " datasource (options.max-connections)");
+        }
+        try {
+            return runOnConnection(sql, params, maxRows, reader);
+        } finally {
+            share.release();
+        }
+    }
+
+    private <T> T runOnConnection(String sql, List<Bound> params, int maxRows, Reader<T> reader) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();
             boolean readOnly = c.isReadOnly();

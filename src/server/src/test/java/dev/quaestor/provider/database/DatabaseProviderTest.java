@@ -301,6 +301,36 @@ class DatabaseProviderTest {
         assertEquals(7, ContentDatabase.count());
     }
 
+    /**
+     * A mount on a datasource the server shares (sessions, subscriptions, the readiness check) holds at most its share
+     * of it: past it the mount is busy, as a full bulkhead (not a failure its circuit breaker counts), and the pool's
+     * other connections stay free for the rest of the server.
+     */
+    @Test
+    void aMountOnASharedDatasourceHoldsAtMostItsShareOfIt() throws Exception {
+        var q = new HashMap<String, String>();
+        q.put("queries.slow.template", "db://records/slow/{id}");
+        q.put("queries.slow.sql", "SELECT pg_sleep(1.5), ? AS id");
+        var shared = new org.postgresql.ds.PGSimpleDataSource();
+        shared.setURL(ContentDatabase.url());
+        shared.setUser("postgres");
+        var p = new DatabaseProvider(new Mount("records", "database", uri("db://records/"), "db://records/", q), shared, 1, null);
+        var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> p.read(uri("db://records/slow/1")));
+        try (var c = java.sql.DriverManager.getConnection(ContentDatabase.url(), "postgres", "");
+                var ps = c.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE state = 'active'"
+                        + " AND query LIKE 'SELECT pg_sleep(1.5)%'")) {
+            dev.quaestor.support.Wait.until("the first read holds its connection", java.time.Duration.ofSeconds(5), () -> {
+                try (var rs = ps.executeQuery()) {
+                    return rs.next() && rs.getInt(1) == 1;
+                }
+            });
+        }
+        assertThrows(org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException.class,
+                () -> p.read(uri("db://records/slow/2")), "the mount's one connection is taken");
+        assertTrue(first.get(10, java.util.concurrent.TimeUnit.SECONDS).bytes().length > 0);
+        assertTrue(p.read(uri("db://records/slow/3")).bytes().length > 0, "its connection is its own again");
+    }
+
     @Test
     void longQueriesStopAtTheStatementTimeout() {
         var q = new HashMap<String, String>();
