@@ -20,9 +20,32 @@ public class RequiredOidcSettings {
         String problem = problem(config.getOptionalValue("quarkus.oidc.auth-server-url", String.class).orElse(null),
                 config.getOptionalValue("quarkus.oidc.token.audience", String.class).orElse(null),
                 LaunchMode.current() == LaunchMode.NORMAL);
+        if (problem == null && LaunchMode.current() == LaunchMode.NORMAL) {
+            problem = advertisedNotAccepted(config.getOptionalValue("quaestor.oauth.resource", String.class).orElse(null),
+                    config.getOptionalValue("quarkus.oidc.token.audience", String.class).orElse(""));
+        }
         if (problem != null) {
             throw new IllegalStateException(problem);
         }
+    }
+
+    /**
+     * Why a configured resource identifier cannot be served, or null: clients ask the issuer for a token for the
+     * resource the metadata advertises (RFC 8707, RFC 9728), so a resource that is not among the audiences accepted
+     * would get every such token refused.
+     */
+    static String advertisedNotAccepted(String resource, String audiences) {
+        if (resource == null || resource.isBlank()) {
+            return null;
+        }
+        for (String audience : audiences.split(",")) {
+            if (audience.trim().equals(resource.trim())) {
+                return null;
+            }
+        }
+        return "quaestor.oauth.resource (" + resource + ") is the resource clients are told to ask tokens for, but it is"
+                + " not among the audiences tokens are accepted for (QUAESTOR_OIDC_AUDIENCE: " + audiences + "): add it"
+                + " there (a comma-separated list), or advertise one of those";
     }
 
     /** Why the configuration cannot start, or null. */

@@ -23,6 +23,14 @@ class RequiredOidcSettingsTest {
     }
 
     @Test
+    void anAdvertisedResourceMustBeAnAcceptedAudience() {
+        String url = "https://quaestor.example.org/mcp";
+        assertTrue(RequiredOidcSettings.advertisedNotAccepted(url, "quaestor").contains("not among the audiences"));
+        assertNull(RequiredOidcSettings.advertisedNotAccepted(url, "quaestor, " + url));
+        assertNull(RequiredOidcSettings.advertisedNotAccepted(null, "quaestor"), "not configured: nothing to compare");
+    }
+
+    @Test
     void devAndTestNeedNeither() {
         assertNull(RequiredOidcSettings.problem(null, null, false));
     }
