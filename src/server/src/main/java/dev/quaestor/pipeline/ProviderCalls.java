@@ -109,7 +109,13 @@ public class ProviderCalls implements ContentSources {
         long maxBytes = mount.mount().longSetting("max-bytes", Long.MAX_VALUE);
         var opened = new AtomicReference<InputStream>();
         try {
-            return call(mount, () -> OpenedContent.open(mount.provider().read(uri), bufferLimit, maxBytes, opened));
+            OpenedContent content = call(mount, () -> OpenedContent.open(mount.provider().read(uri), bufferLimit, maxBytes, opened));
+            if (content.rest() == null) {
+                return content;
+            }
+            // What is read after the call returns is read outside its guard: each read is held to the time box.
+            var boxed = new TimeBoxedStream(content.rest(), guards.get(mount.mount().name()).timeoutMs());
+            return new OpenedContent(content.entry(), content.text(), content.head(), boxed);
         } catch (RuntimeException e) {
             InputStream leftover = opened.getAndSet(null);
             if (leftover != null) {

@@ -131,6 +131,10 @@ public final class StreamedRead implements ReadResult {
             failure = "error";
             detail = "text content is not valid UTF-8 after byte " + count + "; response aborted";
             throw abort(failure, count, sha, detail, e);
+        } catch (TimeBoxedStream.Expired e) {
+            failure = "timeout";
+            detail = e.getMessage() + " after " + count + " bytes; response aborted";
+            throw abort(failure, count, sha, detail, e);
         } catch (IOException | RuntimeException e) {
             if (failure == null) {
                 // Reading the provider's stream or writing to the client failed; which one is in the message.

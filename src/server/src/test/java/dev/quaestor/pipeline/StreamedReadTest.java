@@ -190,6 +190,49 @@ class StreamedReadTest {
         assertTrue(outcomes.get(0).bytes() > 200_000);
     }
 
+    /**
+     * A provider that stalls after its first bytes is held to the mount's time box read by read: the stalled read is
+     * ended, the OUTCOME is {@code timeout} with the bytes read so far, and the thread goes on uninterrupted.
+     */
+    @Test
+    void aProviderStreamThatStallsIsEndedAtTheTimeBox() {
+        var stalled = new java.util.concurrent.CountDownLatch(1);
+        InputStream provider = new InputStream() {
+            private int left = StreamedRead.CHUNK; // a chunk's worth, then nothing more
+
+            @Override
+            public int read() throws IOException {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (left > 0) {
+                    int n = Math.min(len, left);
+                    left -= n;
+                    return n;
+                }
+                try {
+                    stalled.await(); // a backend that stops answering
+                } catch (InterruptedException e) {
+                    throw new java.io.InterruptedIOException("interrupted");
+                }
+                return -1;
+            }
+        };
+        var read = streamed("application/octet-stream", false, new byte[10], new TimeBoxedStream(provider, 200), 10_000_000,
+                recorded, DIGESTS);
+        long start = System.nanoTime();
+        assertThrows(IOException.class, () -> read.writeTo(new ByteArrayOutputStream(), OPEN, CLOSE));
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMs < 5_000, "ended at the time box, not when the backend answers: " + tookMs + " ms");
+        assertEquals("timeout", outcomes.get(0).outcome(), outcomes.toString());
+        assertEquals(StreamedRead.CHUNK, outcomes.get(0).bytes(), "the first chunk went out; the second never came whole");
+        assertTrue(outcomes.get(0).detail().contains("200 ms"), outcomes.get(0).detail());
+        assertFalse(Thread.currentThread().isInterrupted(), "the interrupt was for the read alone");
+        stalled.countDown();
+    }
+
     /** A connection that the client resets once more than {@code limit} bytes have been written to it. */
     private static OutputStream resetAfter(long limit) {
         return new OutputStream() {
