@@ -31,6 +31,6 @@ interface ContentSources {
             List<String> skipped);
 
     /** Candidate values for a template argument. */
-    List<String> complete(String subject, Mounted mount, String template, String argument, String prefix, Map<String, String> resolved,
-            int limit);
+    List<String> complete(String subject, Mounted mount, String template, String argument, String prefix,
+            Map<String, String> resolved, int limit);
 }
