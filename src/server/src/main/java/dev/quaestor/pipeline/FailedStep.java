@@ -15,14 +15,14 @@ import org.jboss.logging.Logger;
  */
 record FailedStep(String outcome, String detail, Refusal refusal) {
 
+    private static final Logger LOG = Logger.getLogger(FailedStep.class);
+
     /** When a subject refused at its share of a bulkhead is asked to try again, in seconds. */
     static final int SHARE_RETRY_SECONDS = 1;
 
     FailedStep(String outcome, Refusal refusal) {
         this(outcome, null, refusal);
     }
-
-    private static final Logger LOG = Logger.getLogger(FailedStep.class);
 
     static FailedStep of(RuntimeException e, String uri, String requestId) {
         if (e instanceof ProviderFailure f) {

@@ -138,9 +138,9 @@ public class ProviderCalls implements ContentSources {
 
     /**
      * A listing across mounts. A mount whose guard refuses (breaker open, bulkhead full, the subject's
-     * share of it taken, time box) or whose provider fails is left out of this listing rather than failing it for every
-     * other mount; its name and why go to {@code skipped}, which the pipeline audits. Reads of
-     * that mount still fail with their own error.
+     * share of it taken, time box) or whose provider fails is left out of this listing rather than
+     * failing it for every other mount; its name and why go to {@code skipped}, which the pipeline
+     * audits. Reads of that mount still fail with their own error.
      */
     @Override
     public Page<ResourceEntry> list(String subject, String cursor, int limit, int scanBudget,
