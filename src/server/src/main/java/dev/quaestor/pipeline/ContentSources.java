@@ -11,7 +11,8 @@ import java.util.function.Predicate;
 
 /**
  * The content sources as the request path sees them: which mount holds a URI, and the calls into the mounts'
- * providers, each under its mount's guards ({@link ProviderCalls}).
+ * providers, each under its mount's guards ({@link ProviderCalls}). Every call names the subject it is made for (the
+ * verified caller's): one subject may hold only its share of a mount's bulkhead.
  */
 interface ContentSources {
 
@@ -23,13 +24,13 @@ interface ContentSources {
     long shortestTtlMs();
 
     /** See {@link ProviderCalls#read}. */
-    OpenedContent read(Mounted mount, CanonicalUri uri, int bufferLimit);
+    OpenedContent read(String subject, Mounted mount, CanonicalUri uri, int bufferLimit);
 
     /** A listing across mounts; a mount left out goes to {@code skipped} with why. */
-    Page<ResourceEntry> list(String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
+    Page<ResourceEntry> list(String subject, String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
             List<String> skipped);
 
     /** Candidate values for a template argument. */
-    List<String> complete(Mounted mount, String template, String argument, String prefix, Map<String, String> resolved,
-            int limit);
+    List<String> complete(String subject, Mounted mount, String template, String argument, String prefix,
+            Map<String, String> resolved, int limit);
 }

@@ -37,6 +37,11 @@ import org.jboss.logging.Logger;
  * configured, a circuit breaker (-32005 while open). A hung provider therefore costs one bounded
  * request and at most {@code bulkhead} worker threads, never the server. Guards are built per
  * mount from {@code quaestor.mounts.<name>.*} because one annotation cannot carry per-mount values.
+ *
+ * <p>Before the guard, each call takes a place of its subject's share of the mount's bulkhead
+ * ({@code subject-share}, a {@link SubjectShare}), given back when the guard gives back its bulkhead place: one
+ * subject holding its share is refused ({@link ProviderFailure.Kind#SUBJECT_SHARE}, 429 / -32004) while the rest of
+ * the bulkhead stays for everyone else. A share that would be the whole bulkhead adds nothing and is not kept.
  */
 @ApplicationScoped
 public class ProviderCalls implements ContentSources {
@@ -47,7 +52,8 @@ public class ProviderCalls implements ContentSources {
     private static final List<Class<? extends Throwable>> NOT_FAILURES = List.of(ResourceNotFoundException.class,
             InvalidCursorException.class, ContentTooLargeException.class, BulkheadException.class);
 
-    private record Guarded(Guard guard, long timeoutMs) {
+    /** {@code share}: null when one subject may hold the whole bulkhead. */
+    private record Guarded(Guard guard, long timeoutMs, SubjectShare share) {
     }
 
     private final Map<String, Guarded> guards = new HashMap<>();
@@ -79,7 +85,7 @@ public class ProviderCalls implements ContentSources {
                         .onStateChange(s -> LOG.warnf("circuit breaker of mount %s is now %s", name, s))
                         .done();
             }
-            guards.put(name, new Guarded(builder.build(), timeoutMs));
+            guards.put(name, new Guarded(builder.build(), timeoutMs, SubjectShare.of(name, c.bulkhead(), c.subjectShare())));
         }
     }
 
@@ -105,11 +111,12 @@ public class ProviderCalls implements ContentSources {
     }
 
     @Override
-    public OpenedContent read(Mounted mount, CanonicalUri uri, int bufferLimit) {
+    public OpenedContent read(String subject, Mounted mount, CanonicalUri uri, int bufferLimit) {
         long maxBytes = mount.mount().longSetting("max-bytes", Long.MAX_VALUE);
         var opened = new AtomicReference<InputStream>();
         try {
-            OpenedContent content = call(mount, () -> OpenedContent.open(mount.provider().read(uri), bufferLimit, maxBytes, opened));
+            OpenedContent content = call(subject, mount,
+                    () -> OpenedContent.open(mount.provider().read(uri), bufferLimit, maxBytes, opened));
             if (content.rest() == null) {
                 return content;
             }
@@ -131,23 +138,23 @@ public class ProviderCalls implements ContentSources {
 
     /** Candidate values for a template argument, under the mount's guard like any provider call. */
     @Override
-    public List<String> complete(Mounted mount, String template, String argument, String prefix,
+    public List<String> complete(String subject, Mounted mount, String template, String argument, String prefix,
             Map<String, String> resolved, int limit) {
-        return call(mount, () -> mount.provider().complete(template, argument, prefix, resolved, limit));
+        return call(subject, mount, () -> mount.provider().complete(template, argument, prefix, resolved, limit));
     }
 
     /**
-     * A listing across mounts. A mount whose guard refuses (breaker open, bulkhead full, time
-     * box) or whose provider fails is left out of this listing rather than failing it for every
-     * other mount; its name and why go to {@code skipped}, which the pipeline audits. Reads of
-     * that mount still fail with their own error.
+     * A listing across mounts. A mount whose guard refuses (breaker open, bulkhead full, the subject's
+     * share of it taken, time box) or whose provider fails is left out of this listing rather than
+     * failing it for every other mount; its name and why go to {@code skipped}, which the pipeline
+     * audits. Reads of that mount still fail with their own error.
      */
     @Override
-    public Page<ResourceEntry> list(String cursor, int limit, int scanBudget,
+    public Page<ResourceEntry> list(String subject, String cursor, int limit, int scanBudget,
             Predicate<ResourceEntry> visible, List<String> skipped) {
         return mounts.list(cursor, limit, scanBudget, visible, (m, c, n) -> {
             try {
-                return call(m, () -> m.provider().list(c, n));
+                return call(subject, m, () -> m.provider().list(c, n));
             } catch (InvalidCursorException e) {
                 throw e;
             } catch (ProviderFailure e) {
@@ -160,12 +167,24 @@ public class ProviderCalls implements ContentSources {
         });
     }
 
+    /**
+     * {@code work} under the mount's guard, once the subject has a place of its share of the bulkhead; the place is
+     * given back when the guard returns, however it ends (the guard gives back its own bulkhead place before that: a
+     * call past its time box holds both until its provider returns).
+     */
     @SuppressWarnings("unchecked")
-    private <T> T call(Mounted mount, Supplier<T> work) {
+    private <T> T call(String subject, Mounted mount, Supplier<T> work) {
         String name = mount.mount().name();
         Guarded g = guards.get(name);
         long start = System.nanoTime();
         String outcome = "ok";
+        SubjectShare share = g.share();
+        String holder = subject == null ? "" : subject;
+        if (share != null && !share.tryTake(holder)) {
+            outcome = ProviderFailure.Kind.SUBJECT_SHARE.outcome;
+            timer(name, outcome).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            throw new ProviderFailure(ProviderFailure.Kind.SUBJECT_SHARE, name, g.timeoutMs(), share.places(), null);
+        }
         try {
             return g.guard().get(work, (Class<T>) Object.class);
         } catch (TimeoutException e) {
@@ -184,6 +203,9 @@ public class ProviderCalls implements ContentSources {
             outcome = "error";
             throw e;
         } finally {
+            if (share != null) {
+                share.release(holder);
+            }
             timer(name, outcome).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         }
     }

@@ -46,7 +46,8 @@ import org.jboss.logging.Logger;
  *       served (fail closed: {@link Reason#UNAVAILABLE}). A refusal waits for it. An admitted request only queues it and
  *       goes on to the provider while it commits; its outcome record is stored only if the decision
  *       was, so one wait, for the outcome, covers both.</li>
- *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: time box
+ *   <li><b>Provider</b> call through its mount's guards in {@link ProviderCalls}: the subject's share of the
+ *       mount's bulkhead ({@link Reason#RATE_LIMITED}, outcome {@code subject-share}), time box
  *       ({@link Reason#TIMED_OUT}), bulkhead and circuit breaker ({@link Reason#UNAVAILABLE}).</li>
  *   <li><b>Outcome audit</b>: outcome, byte count, SHA-256 of the bytes and latency, committed
  *       before the response is released (fail closed). Content above
@@ -160,7 +161,7 @@ public class ResourcePipeline {
             trail.cache(CacheHint.privateFor(mounted.ttlMs()));
             try (var stage = trail.stage("provider")) {
                 stage.attribute("quaestor.mount", mounted.mount().name());
-                content = sources.read(mounted, uri, hold);
+                content = sources.read(trail.context().identity().subject(), mounted, uri, hold);
             }
         } catch (RuntimeException e) {
             throw trail.failed(e);
@@ -194,7 +195,7 @@ public class ResourcePipeline {
                 // The cursor given out is sealed: what a provider's cursor names may be hidden from the caller.
                 String subject = ctx.identity().subject();
                 String inner = cursor == null ? null : cursors.open(cursor, subject);
-                Page<ResourceEntry> found = sources.list(inner, listing.pageSize(), listing.scanBudget(),
+                Page<ResourceEntry> found = sources.list(subject, inner, listing.pageSize(), listing.scanBudget(),
                         new ListingFilter(trail.policy(), ctx), skipped);
                 page = new Page<>(found.items(), cursors.seal(found.nextCursor(), subject));
             } catch (RuntimeException e) {

@@ -77,8 +77,8 @@ final class Templates {
         }
         List<String> candidates;
         try {
-            candidates = sources.complete(owner, ask.template(), ask.argument(), ask.value(), Map.copyOf(known),
-                    COMPLETION_SCAN);
+            candidates = sources.complete(trail.context().identity().subject(), owner, ask.template(), ask.argument(),
+                    ask.value(), Map.copyOf(known), COMPLETION_SCAN);
         } catch (RuntimeException e) {
             throw trail.failed(e);
         }

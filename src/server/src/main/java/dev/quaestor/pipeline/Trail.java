@@ -274,7 +274,7 @@ final class Trail {
     /** The {@code OUTCOME} of a provider call that failed ({@link FailedStep}), and the refusal to throw. */
     Refusal failed(RuntimeException providerError) {
         FailedStep f = FailedStep.of(providerError, uri, ctx.requestId());
-        return failed(f.outcome(), null, f.refusal());
+        return failed(f.outcome(), f.detail(), f.refusal());
     }
 
     /** The served result, with the rate-limit state and cache hint its response reports. */

@@ -136,18 +136,18 @@ class HeldContentDigestTest {
             }
 
             @Override
-            public OpenedContent read(Mounted mount, CanonicalUri uri, int bufferLimit) {
+            public OpenedContent read(String subject, Mounted mount, CanonicalUri uri, int bufferLimit) {
                 return OpenedContent.open(mount.provider().read(uri), bufferLimit, Long.MAX_VALUE, new AtomicReference<>());
             }
 
             @Override
-            public Page<ResourceEntry> list(String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
+            public Page<ResourceEntry> list(String subject, String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
                     List<String> skipped) {
                 throw new UnsupportedOperationException();
             }
 
             @Override
-            public List<String> complete(Mounted mount, String template, String argument, String prefix,
+            public List<String> complete(String subject, Mounted mount, String template, String argument, String prefix,
                     Map<String, String> resolved, int limit) {
                 throw new UnsupportedOperationException();
             }

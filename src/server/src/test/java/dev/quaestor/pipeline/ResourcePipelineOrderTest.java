@@ -340,7 +340,7 @@ class ResourcePipelineOrderTest {
         }
 
         @Override
-        public OpenedContent read(Mounted mount, CanonicalUri uri, int bufferLimit) {
+        public OpenedContent read(String subject, Mounted mount, CanonicalUri uri, int bufferLimit) {
             calls++;
             journal.add("provider read " + uri);
             if (failure != null) {
@@ -363,7 +363,7 @@ class ResourcePipelineOrderTest {
         }
 
         @Override
-        public Page<ResourceEntry> list(String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
+        public Page<ResourceEntry> list(String subject, String cursor, int limit, int scanBudget, Predicate<ResourceEntry> visible,
                 List<String> skipped) {
             calls++;
             journal.add("provider list");
@@ -371,7 +371,7 @@ class ResourcePipelineOrderTest {
         }
 
         @Override
-        public List<String> complete(Mounted mount, String template, String argument, String prefix,
+        public List<String> complete(String subject, Mounted mount, String template, String argument, String prefix,
                 Map<String, String> resolved, int limit) {
             calls++;
             journal.add("provider complete");

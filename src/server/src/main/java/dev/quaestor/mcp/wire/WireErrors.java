@@ -23,10 +23,11 @@ import java.util.Set;
  * </ul>
  *
  * <p>A refusal of the request path is answered with the code its revision gives it ({@link ProtocolRevision#codes()}),
- * and its own status and headers: 429 with the rate headers, 503 with Retry-After. A policy denial is -32003 on every
- * revision. 2026-07-28 calls -32000 to -32019 a legacy range that new implementations should not use, but -32003 is
- * this server's contract with its clients and their audits, so it stays (as do -32001, -32004 and -32005). What
- * 2026-07-28 changes is the not-found: -32602 with {@code data: {uri}} instead of -32002, which it forbids.
+ * and its own status and headers: 429 with the rate headers (or, at a per-subject bound, Retry-After), 503 with
+ * Retry-After. A policy denial is -32003 on every revision. 2026-07-28 calls -32000 to -32019 a legacy range that new
+ * implementations should not use, but -32003 is this server's contract with its clients and their audits, so it
+ * stays (as do -32001, -32004 and -32005). What 2026-07-28 changes is the not-found: -32602 with
+ * {@code data: {uri}} instead of -32002, which it forbids.
  */
 public final class WireErrors {
 
@@ -70,7 +71,7 @@ public final class WireErrors {
     public static Answer refusal(Generation generation, JsonNode id, Refusal refusal, ReasonCodes codes, String requestId) {
         int code = codes.codeFor(refusal.reason());
         Map<String, String> headers = switch (refusal.reason()) {
-            case RATE_LIMITED -> RateHeaders.of(refusal.rate());
+            case RATE_LIMITED -> rateHeaders(refusal);
             case UNAVAILABLE -> Map.of("Retry-After", UNAVAILABLE_RETRY_SECONDS);
             default -> Map.of();
         };
@@ -83,6 +84,18 @@ public final class WireErrors {
         Answer answer = error(generation, id, code, refusal.getMessage(), refusal.details(),
                 pending == null ? requestId : pending.requestId(), status, headers);
         return pending == null ? answer : afterCommit(generation, pending, answer, id, requestId);
+    }
+
+    /**
+     * The rate headers of a rate-limit refusal; one at a per-subject bound of the request path rather than a policy
+     * limit (a subject's share of a mount's bulkhead) has no limit to describe, only its {@code retryAfterSeconds}.
+     */
+    private static Map<String, String> rateHeaders(Refusal refusal) {
+        Map<String, String> headers = RateHeaders.of(refusal.rate());
+        if (!headers.containsKey("Retry-After") && refusal.details().get("retryAfterSeconds") instanceof Number after) {
+            headers.put("Retry-After", Long.toString(after.longValue()));
+        }
+        return headers;
     }
 
     /** {@code answer} to a refusal whose record ({@code pending}, a summary) is still to commit: sent once it has. */

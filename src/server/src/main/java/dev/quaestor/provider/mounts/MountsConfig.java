@@ -48,6 +48,14 @@ public interface MountsConfig {
         @WithDefault("64")
         int bulkhead();
 
+        /**
+         * The share (above 0, at most 1) of {@link #bulkhead} one subject may hold: provider calls of one subject in
+         * flight on this mount at once, at least one; more of its calls fail at once with -32004 while the rest of the
+         * bulkhead stays for other subjects. A share that comes to the whole bulkhead leaves only the bulkhead's bound.
+         */
+        @WithDefault("0.25")
+        double subjectShare();
+
         /** Circuit breaker around this mount's provider. */
         CircuitBreaker circuitBreaker();
 
