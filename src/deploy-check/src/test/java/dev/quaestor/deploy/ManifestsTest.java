@@ -349,6 +349,51 @@ class ManifestsTest {
         assertNull(configOf(dev, dc).get("QUAESTOR_HTTP_FORWARDED_TRUSTED_PROXIES"));
     }
 
+    /**
+     * prod narrows every egress rule of every NetworkPolicy to named peers: an address block that is not the whole
+     * Internet, or cluster DNS by namespace and pod labels. A rule without {@code to:} reaches its ports anywhere; the
+     * retention job, which holds the owner's credentials, reaches PostgreSQL at the same block as the server.
+     */
+    @Test
+    void prodNarrowsEveryEgressRuleToNamedPeers() throws Exception {
+        Rendered prod = Rendered.render(OVERLAYS.resolve("prod"));
+        List<NetworkPolicy> policies = prod.all(NetworkPolicy.class);
+        assertTrue(policies.size() >= 3, "the server's, the migration Job's and the retention job's: " + policies.size());
+        for (NetworkPolicy np : policies) {
+            String name = np.getMetadata().getName();
+            assertTrue(np.getSpec().getPolicyTypes().contains("Egress"), name + " restricts egress");
+            assertFalse(np.getSpec().getEgress() == null || np.getSpec().getEgress().isEmpty(), name + " has egress rules");
+            np.getSpec().getEgress().forEach(rule -> {
+                assertFalse(rule.getTo() == null || rule.getTo().isEmpty(),
+                        name + ": an egress rule without to: reaches its ports " + ports(rule.getPorts()) + " anywhere");
+                rule.getTo().forEach(peer -> {
+                    if (peer.getIpBlock() != null) {
+                        String cidr = peer.getIpBlock().getCidr();
+                        assertFalse(cidr.endsWith("/0"), name + ": " + cidr + " is every address");
+                    } else {
+                        assertTrue(peer.getNamespaceSelector() != null && peer.getPodSelector() != null
+                                && peer.getPodSelector().getMatchLabels() != null
+                                && !peer.getPodSelector().getMatchLabels().isEmpty()
+                                && ports(rule.getPorts()).equals(Set.of(53)),
+                                name + ": only cluster DNS is named by labels, by namespace and pod: " + peer);
+                    }
+                });
+            });
+        }
+        Set<String> database = databaseBlocks(prod.one(NetworkPolicy.class, "quaestor"));
+        assertFalse(database.isEmpty(), "the server reaches PostgreSQL at an address block");
+        for (String job : List.of("quaestor-migrate", "quaestor-retention")) {
+            assertEquals(database, databaseBlocks(prod.one(NetworkPolicy.class, job)), job + " reaches the same PostgreSQL");
+        }
+    }
+
+    private static Set<String> databaseBlocks(NetworkPolicy np) {
+        return np.getSpec().getEgress().stream().filter(e -> ports(e.getPorts()).contains(5432))
+                .flatMap(e -> e.getTo() == null ? Stream.of("anywhere") : e.getTo().stream()
+                        .map(t -> t.getIpBlock() == null ? "peer " + t : t.getIpBlock().getCidr()))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
     /** The optional alert rules render, alert on the anchoring lag the server publishes, and no overlay includes them. */
     @Test
     void optionalAlertsRenderAndWatchTheAnchoringLag() throws Exception {

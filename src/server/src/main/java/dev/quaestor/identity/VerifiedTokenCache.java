@@ -30,7 +30,8 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * <p>What makes it safe: only identities that passed verification are stored (a refused token is
  * checked again every time); an entry never outlives the token's {@code exp}, nor the configured
  * TTL, which bounds how long a withdrawn signing key still counts; the token itself is not kept,
- * only its hash; an entry serves only requests for the OIDC tenant that verified it (its issuer, keys and
+ * only its hash: the stored identity has no credential, and its principal holds the token's claims, not the token
+ * ({@link VerifiedClaims}); an entry serves only requests for the OIDC tenant that verified it (its issuer, keys and
  * audience); and the attributes that belong to the request that verified the token (its routing context) are
  * removed before storing and replaced by the current request's on a hit ({@link ReboundIdentity}).
  */
@@ -159,7 +160,14 @@ public class VerifiedTokenCache {
         } catch (RuntimeException unmappable) {
             return; // such a token is refused downstream every time; nothing to gain from keeping it
         }
-        var stored = QuarkusSecurityIdentity.builder(verified).addAttribute(IdentityMapper.MAPPED, mapped);
+        // Built afresh, not copied: a copy (builder(verified)) keeps the credential, the token's principal, and a
+        // permission checker that refers to the verified identity, each of which holds the token.
+        var stored = QuarkusSecurityIdentity.builder()
+                .setPrincipal(new VerifiedClaims(jwt))
+                .addRoles(verified.getRoles())
+                .addPermissions(verified.getPermissions())
+                .addAttributes(verified.getAttributes())
+                .addAttribute(IdentityMapper.MAPPED, mapped);
         REQUEST_BOUND.forEach(name -> stored.addAttribute(name, null));
         entries.put(TokenFingerprint.of(credential.getToken()), new Entry(stored.build(), tenant, expiresAt));
     }

@@ -42,6 +42,8 @@ final class RedisBucketStore implements BucketStore, AutoCloseable {
         this.prefix = config.keyPrefix();
         this.timeout = config.timeout();
         RedisURI uri = RedisURI.create(config.url());
+        // Lettuce's timeout for setting a connection up, armed when the channel registers: it bounds the TCP connect,
+        // the TLS handshake (rediss) and the Redis handshake together, where they would take 10 s, 10 s and 60 s.
         uri.setTimeout(timeout);
         this.client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder()

@@ -129,13 +129,49 @@ class VerifiedTokenCacheTest {
         assertSame(FIRST, first.getAttribute(AuthenticationRequestContext.class.getName()));
         assertSame(SECOND, second.getAttribute(AuthenticationRequestContext.class.getName()));
         assertSame(stored.getPrincipal(), second.getPrincipal());
-        assertSame(stored.getCredential(AccessTokenCredential.class), second.getCredential(AccessTokenCredential.class));
+        assertNull(second.getCredential(AccessTokenCredential.class), "the cache keeps no credential");
         assertEquals(stored.getRoles(), second.getRoles());
         assertNull(stored.getAttribute(VerifiedTokenCache.FROM_CACHE), "the stored identity is not marked");
         assertEquals(Boolean.TRUE, second.getAttributes().get(VerifiedTokenCache.FROM_CACHE));
         assertSame(SECOND, second.getAttributes().get(AuthenticationRequestContext.class.getName()));
         assertEquals(TENANT, second.getAttributes().get(VerifiedTokenCache.TENANT));
         assertFalse(second.getAttributes().containsKey(RoutingContext.class.getName()), "no request, no routing context");
+    }
+
+    @Test
+    void theStoredIdentityKeepsTheClaimsRolesAndPermissionsButNotTheToken() {
+        var cache = cache(100, Duration.ofMinutes(1));
+        var claims = new JwtClaims();
+        claims.setSubject("alice");
+        claims.setExpirationTime(NumericDate.fromSeconds(System.currentTimeMillis() / 1000 + 300));
+        claims.setClaim("sid", "session-1");
+        claims.setStringListClaim("amr", List.of("pwd", "otp"));
+        String token = jwt("tok");
+        var credential = new AccessTokenCredential(token);
+        var principal = new OidcJwtCallerPrincipal(claims, credential);
+        var verified = QuarkusSecurityIdentity.builder().setPrincipal(principal).addCredential(credential)
+                .addRole("clinician").addPermissionAsString("resources:read")
+                .addAttribute(VerifiedTokenCache.TENANT, TENANT).build();
+        assertTrue(verified.checkPermissionBlocking(new io.quarkus.security.StringPermission("resources", "read")), "as verified");
+        cache.remember(verified);
+        var stored = cache.lookup(token, TENANT);
+        assertNotNull(stored);
+        assertTrue(stored.getCredentials().isEmpty(), "no credential: " + stored.getCredentials());
+        var kept = (org.eclipse.microprofile.jwt.JsonWebToken) stored.getPrincipal();
+        assertNull(kept.getRawToken(), "not the token");
+        assertFalse(kept.getClaimNames().contains("raw_token"), "" + kept.getClaimNames());
+        assertFalse(kept.toString().contains(token), kept.toString());
+        for (String name : kept.getClaimNames()) {
+            assertFalse(String.valueOf((Object) kept.getClaim(name)).contains(token), name);
+            assertEquals(String.valueOf((Object) principal.getClaim(name)), String.valueOf((Object) kept.getClaim(name)), name);
+        }
+        assertEquals(principal.getName(), kept.getName());
+        assertEquals(principal.getExpirationTime(), kept.getExpirationTime());
+        assertEquals("session-1", String.valueOf((Object) kept.getClaim("sid")).replace("\"", ""));
+        assertTrue(stored.hasRole("clinician"));
+        assertEquals(verified.getPermissions(), stored.getPermissions(), "the verified identity's permissions");
+        assertTrue(stored.checkPermissionBlocking(new io.quarkus.security.StringPermission("resources", "read")));
+        assertFalse(stored.checkPermissionBlocking(new io.quarkus.security.StringPermission("resources", "write")));
     }
 
     @Test

@@ -4,11 +4,21 @@ import dev.quaestor.support.LocalRedis;
 import dev.quaestor.support.Wait;
 import io.github.bucket4j.BandwidthBuilder;
 import io.github.bucket4j.BucketConfiguration;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -104,6 +114,99 @@ class RedisBucketStoreTest {
             });
             assertTrue(recovered, "the store reconnected by itself");
         }
+    }
+
+    /**
+     * A connect that never completes (the address drops the handshake's first packet, as a firewall or a host that
+     * is gone does) is given up after the store's timeout, on start and on the next request, not after the client
+     * library's 10 s. Here a listener that never accepts, whose accept queue is full: the kernel drops new SYNs.
+     */
+    @Test
+    void aConnectThatHangsIsGivenUpWithinTheTimeout() throws Exception {
+        try (var listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            var address = new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort());
+            List<Socket> queued = new ArrayList<>();
+            try {
+                fillAcceptQueue(address, queued);
+                long start = System.nanoTime();
+                try (var store = new RedisBucketStore(config("redis://127.0.0.1:" + address.getPort()))) {
+                    long startedMs = (System.nanoTime() - start) / 1_000_000;
+                    assertTrue(startedMs < 1_000, "the store starts within its timeout, took " + startedMs + " ms");
+                    long asked = System.nanoTime();
+                    assertThrows(BucketStoreUnavailableException.class,
+                            () -> store.consume("k|SUBJECT|5/5/3600000\u0000x", FIVE_PER_HOUR));
+                    long askedMs = (System.nanoTime() - asked) / 1_000_000;
+                    assertTrue(askedMs < 1_000, "a request fails within the timeout, took " + askedMs + " ms");
+                }
+            } finally {
+                for (Socket s : queued) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * A server that accepts the connection and never answers, neither the Redis handshake nor (rediss) the TLS one,
+     * holds nothing past the timeout either.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"redis", "rediss"})
+    void aServerThatNeverAnswersTheHandshakeIsGivenUpWithinTheTimeout(String scheme) throws Exception {
+        try (var listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            List<Socket> accepted = new ArrayList<>();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket s = listener.accept();
+                        synchronized (accepted) {
+                            accepted.add(s);
+                        }
+                    }
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            }, "silent-redis");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            try {
+                long start = System.nanoTime();
+                try (var store = new RedisBucketStore(config(scheme + "://127.0.0.1:" + listener.getLocalPort()))) {
+                    long startedMs = (System.nanoTime() - start) / 1_000_000;
+                    assertTrue(startedMs < 1_000, "the store starts within its timeout, took " + startedMs + " ms");
+                    long asked = System.nanoTime();
+                    assertThrows(BucketStoreUnavailableException.class,
+                            () -> store.consume("k|SUBJECT|5/5/3600000\u0000x", FIVE_PER_HOUR));
+                    long askedMs = (System.nanoTime() - asked) / 1_000_000;
+                    assertTrue(askedMs < 1_000, "a request fails within the timeout, took " + askedMs + " ms");
+                }
+                synchronized (accepted) {
+                    assertFalse(accepted.isEmpty(), "the store did reach the silent server");
+                }
+            } finally {
+                listener.close();
+                synchronized (accepted) {
+                    for (Socket s : accepted) {
+                        s.close();
+                    }
+                }
+            }
+        }
+    }
+
+    /** Connects until a connect no longer completes: the listener's accept queue is full and new SYNs are dropped. */
+    private static void fillAcceptQueue(InetSocketAddress address, List<Socket> queued) throws IOException {
+        for (int i = 0; i < 64; i++) {
+            Socket s = new Socket();
+            try {
+                s.connect(address, 300);
+                queued.add(s);
+            } catch (SocketTimeoutException full) {
+                s.close();
+                return;
+            }
+        }
+        throw new IllegalStateException("the accept queue of " + address + " did not fill");
     }
 
     @Test
