@@ -73,6 +73,10 @@ public final class BenchConfig implements AuditConfig {
         return Duration.ofSeconds(5);
     }
 
+    public int factsLimit() {
+        return 200_000;
+    }
+
     public int checkpointEvery() {
         return 1000;
     }
