@@ -39,9 +39,9 @@ import org.jboss.logging.Logger;
  * mount from {@code quaestor.mounts.<name>.*} because one annotation cannot carry per-mount values.
  *
  * <p>Before the guard, each call takes a place of its subject's share of the mount's bulkhead
- * ({@code subject-share}, a {@link SubjectShare}), given back when the guard gives back its bulkhead place: one
- * subject holding its share is refused ({@link ProviderFailure.Kind#SUBJECT_SHARE}, 429 / -32004) while the rest of
- * the bulkhead stays for everyone else. A share that would be the whole bulkhead adds nothing and is not kept.
+ * ({@code subject-share}, a {@link SubjectShare}), given back when the guard gives back its bulkhead place: a
+ * subject past its share while no more than a share of the bulkhead is free is refused
+ * ({@link ProviderFailure.Kind#SUBJECT_SHARE}, 429 / -32004), so that share stays for everyone else. A share that would be the whole bulkhead adds nothing and is not kept.
  */
 @ApplicationScoped
 public class ProviderCalls implements ContentSources {

@@ -27,10 +27,10 @@ class SubjectShareTest {
 
     @Test
     void eachSubjectHoldsAtMostItsPlacesAndItsEntryGoesWithItsLast() {
-        var share = new SubjectShare(2);
+        var share = new SubjectShare(2, 4);
         assertTrue(share.tryTake("mallory"));
         assertTrue(share.tryTake("mallory"));
-        assertFalse(share.tryTake("mallory"), "past its share");
+        assertFalse(share.tryTake("mallory"), "past its share, with no more than a share left free");
         assertEquals(2, share.held("mallory"));
         assertTrue(share.tryTake("carol"), "another subject is not held to mallory's count");
         assertEquals(2, share.subjects());
@@ -44,5 +44,22 @@ class SubjectShareTest {
         share.release("carol");
         assertEquals(0, share.held("carol"));
         assertEquals(0, share.subjects());
+    }
+
+    /** Alone on a mount a subject may use all of it but a share, which always stays free for another subject. */
+    @Test
+    void aSubjectAloneMayUseAllButAShareWhichStaysForOthers() {
+        var share = new SubjectShare(16, 64);
+        for (int i = 0; i < 48; i++) {
+            assertTrue(share.tryTake("service"), "call " + (i + 1) + " of a subject alone on the mount");
+        }
+        assertFalse(share.tryTake("service"), "the last share of the bulkhead is kept for others");
+        for (int i = 0; i < 16; i++) {
+            assertTrue(share.tryTake("carol"), "another subject's call " + (i + 1) + " within its share");
+        }
+        assertFalse(share.tryTake("carol"), "carol past her share, with nothing more free");
+        share.release("service");
+        assertFalse(share.tryTake("service"), "a place given back by one over its share does not go to it again while"
+                + " less than a share is free");
     }
 }
