@@ -29,11 +29,14 @@ final class Abusers {
     }
 
     static List<Abuser> all(IsolationContent content, java.util.function.LongSupplier serverPid, IsolationOptions o) {
+        // The initialize flood comes last: the sessions it leaves open hold the abusers' subject at its session cap,
+        // which would keep the abusers after it (GET streams, large batches) from opening the sessions they need.
         return List.of(stalledExports(o.exports), new ConcurrentVerifies(o.verifies), slowBodies(o.slowBodies),
-                new InitializeFlood(serverPid, o.initializeCalls), new GetStreams(o.getStreams), listens(content, o.listens),
+                new GetStreams(o.getStreams), listens(content, o.listens),
                 slowLargeReads(content, o.largeReads, o.trickleBytesPerSecond), forwardedForgeries(o.forgeryWorkers),
                 decoyProbes(o.probeWorkers), largeListings(content, o.listings, serverPid),
-                bigBodies(o.bigBodies, serverPid), largeBatches(content, o.batches, serverPid));
+                bigBodies(o.bigBodies, serverPid), largeBatches(content, o.batches, serverPid),
+                new InitializeFlood(serverPid, o.initializeCalls));
     }
 
     /**
