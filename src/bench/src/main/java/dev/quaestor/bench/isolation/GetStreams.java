@@ -36,8 +36,14 @@ final class GetStreams implements Abuser {
         return count + " sessions (2025-03-26) opened beforehand, then a GET /mcp event stream on each, held and drained";
     }
 
+    /** Where the sessions were opened, and as whom: to end them after the phase. */
+    private String url;
+    private String token;
+
     @Override
     public void prepare(Stage stage) throws Exception {
+        url = stage.url();
+        token = stage.abuserToken();
         var pool = Executors.newFixedThreadPool(8);
         try {
             var done = new ArrayList<Future<?>>();
@@ -79,7 +85,18 @@ final class GetStreams implements Abuser {
 
     @Override
     public String stop() throws Exception {
-        return (held == null ? "no stream opened" : held.stop()) + "; sessions asked for beforehand: " + count + ", opened " + sessions.size()
-                + (refusedByStatus.isEmpty() ? "" : ", refused " + refusedByStatus);
+        String report = (held == null ? "no stream opened" : held.stop()) + "; sessions asked for beforehand: " + count
+                + ", opened " + sessions.size() + (refusedByStatus.isEmpty() ? "" : ", refused " + refusedByStatus);
+        // The abuse is over: its sessions are ended, as a client leaving would, so that they do not hold the abusers'
+        // subject at its session cap through the phases after this one.
+        var http = McpHttp.newClient();
+        int ended = 0;
+        for (String session : sessions) {
+            var r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "/mcp")).DELETE()
+                    .header("Authorization", "Bearer " + token).header("Mcp-Session-Id", session)
+                    .header("MCP-Protocol-Version", "2025-03-26").build(), java.net.http.HttpResponse.BodyHandlers.discarding());
+            ended += r.statusCode() < 300 ? 1 : 0;
+        }
+        return report + "; " + ended + " ended after the phase";
     }
 }
