@@ -12,9 +12,6 @@ import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -29,6 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
+import static dev.quaestor.audit.write.Intercept.call;
+import static dev.quaestor.audit.write.Intercept.proxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -197,24 +196,6 @@ class TwoWritersOfOneLogTest {
                 }
                 return call(target, method, args);
             });
-        }
-    }
-
-    private interface Handler {
-        Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T proxy(Class<T> type, T target, Handler h) {
-        InvocationHandler ih = (p, method, args) -> h.invoke(target, method, args);
-        return (T) Proxy.newProxyInstance(TwoWritersOfOneLogTest.class.getClassLoader(), new Class<?>[] {type}, ih);
-    }
-
-    private static Object call(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
         }
     }
 }
