@@ -187,6 +187,20 @@ class ResourcesTest {
                 .body("records.find { it.request == '" + deniedRequestId + "' }.ip", org.hamcrest.Matchers.equalTo(stored));
     }
 
+    /** An auditor's search is on record with every filter it gave, so the log of who looked at what shows the query run. */
+    @Test
+    void anAuditorsSearchIsOnRecordWithEveryFilterItGave() {
+        String auditor = TestIssuer.tokenFor("auditor");
+        String prefix = "file:///docs/searched-" + System.nanoTime() + "/";
+        io.restassured.RestAssured.given().header("Authorization", "Bearer " + auditor)
+                .get("/audit/search?subject=alice&uriPrefix=" + prefix + "&decision=DENY&kind=DECISION&outcome=refused"
+                        + "&from=2026-01-01T00:00:00Z&limit=5").then().statusCode(200);
+        List<AuditRow> calls = AuditRow.list("method = 'audit/search' and detail like ?", "%" + prefix + "%");
+        assertEquals(1, calls.size());
+        assertEquals("subject=alice uriPrefix=" + prefix + " decision=DENY outcome=refused kind=DECISION"
+                + " from=2026-01-01T00:00:00Z limit=5", calls.get(0).detail);
+    }
+
     @Test
     void listingsAreAuditedWithTheNumberOfEntriesDisclosed() {
         var page = as("bob").listResources(McpSchema.FIRST_PAGE);

@@ -30,4 +30,18 @@ public class AuditFilters {
     public String to;
     @QueryParam("cursor")
     public String cursor;
+
+    /** The filters and cursor given, as a search's record keeps them: {@code name=value} each, or {@code no filter}. */
+    public String recorded() {
+        var parts = new java.util.StringJoiner(" ");
+        String[][] given = {{"subject", subject}, {"client", client}, {"tenant", tenant}, {"uriPrefix", uriPrefix},
+                {"action", action}, {"decision", decision}, {"outcome", outcome}, {"kind", kind}, {"from", from}, {"to", to},
+                {"cursor", cursor}};
+        for (String[] p : given) {
+            if (p[1] != null) {
+                parts.add(p[0] + "=" + p[1]);
+            }
+        }
+        return parts.length() == 0 ? "no filter" : parts.toString();
+    }
 }

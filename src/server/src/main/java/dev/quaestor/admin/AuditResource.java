@@ -60,7 +60,7 @@ public class AuditResource {
     @GET
     @Path("search")
     public Response search(@BeanParam AuditSearchParams params, @Context HttpServerRequest request) {
-        Identity who = requireAuditor(request, "audit/search", "subject=" + params.subject + " uriPrefix=" + params.uriPrefix);
+        Identity who = requireAuditor(request, "audit/search", params.recorded() + (params.limit == null ? "" : " limit=" + params.limit));
         try {
             var page = search.search(params.query());
             var body = new LinkedHashMap<String, Object>();
@@ -151,7 +151,7 @@ public class AuditResource {
         if (proof.file() == null) {
             int status = proof.records() == 0 ? 404 : 409;
             var r = Response.status(status).type(MediaType.APPLICATION_JSON).entity(Map.of("error", proof.unavailable()));
-            return (status == 409 ? r.header("Retry-After", "10") : r).build();
+            return (proof.later() ? r.header("Retry-After", "10") : r).build();
         }
         return Response.ok(proof.file(), "text/plain; charset=utf-8")
                 .header("Content-Disposition", "attachment; filename=\"" + requestId + ".tlog-proof\"").build();

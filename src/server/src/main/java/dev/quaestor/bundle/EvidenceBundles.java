@@ -36,10 +36,14 @@ public class EvidenceBundles {
     public record Maker(Caller caller, String requestId) {
     }
 
-    /** A bundle made: its bytes and SHA-256 (hex), how many records of how many requests; or why it was not made. */
-    public record Made(byte[] zip, String sha256, int records, int requests, String refused) {
+    /** A bundle made: its bytes and SHA-256 (hex), how many records of which requests; or why it was not made. */
+    public record Made(byte[] zip, String sha256, int records, List<String> requestIds, String refused) {
         public boolean made() {
             return refused == null;
+        }
+
+        public int requests() {
+            return requestIds.size();
         }
     }
 
@@ -62,7 +66,9 @@ public class EvidenceBundles {
             failed(maker, recorded(selection), e);
             throw e;
         }
-        var event = made(maker).detail(recorded(selection) + (made.made() ? "" : "; not made: " + made.refused()));
+        // A search's bundle names the requests it found, so that its record says what the bundle holds, not only what was asked.
+        String found = made.made() && selection.requestIds() == null ? "; found requests " + String.join(", ", made.requestIds()) : "";
+        var event = made(maker).detail(recorded(selection) + found + (made.made() ? "" : "; not made: " + made.refused()));
         if (made.made()) {
             event.outcome("ok").bytes((long) made.zip().length).items(made.records()).contentSha256(made.sha256());
         } else {
@@ -128,11 +134,11 @@ public class EvidenceBundles {
         byte[] zip = BundleWriter.write(about, proven.records(), (logId, from, to) -> proofs.consistency(logId, from, to)
                 .orElseThrow(() -> new IllegalStateException("no consistency proof of log " + logId + " from " + from + " to " + to)),
                 EvidenceBundles::policyFiles);
-        return new Made(zip, Hex.of(TreeHash.sha256(zip)), proven.records().size(), new LinkedHashSet<>(requests).size(), null);
+        return new Made(zip, Hex.of(TreeHash.sha256(zip)), proven.records().size(), List.copyOf(new LinkedHashSet<>(requests)), null);
     }
 
     private static Made refused(String why) {
-        return new Made(null, null, 0, 0, why);
+        return new Made(null, null, 0, List.of(), why);
     }
 
     /**

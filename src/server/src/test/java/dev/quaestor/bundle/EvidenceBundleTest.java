@@ -226,6 +226,45 @@ class EvidenceBundleTest {
         assertTrue(fewer.out.contains(proof + ": missing"), fewer.out);
     }
 
+    /**
+     * A row changed in the database after it was written (here its subject, by a superuser with the log's triggers
+     * off) is neither proven nor bundled: its proof and any bundle holding it are refused, saying so, on record and
+     * without a Retry-After (asking again will not help).
+     */
+    @Test
+    void aRowChangedAfterItWasWrittenIsNeitherProvenNorBundled() throws Exception {
+        String requestId = read();
+        String auditorAuth = "Bearer " + auditor;
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> given().header("Authorization", auditorAuth)
+                .queryParam("requestId", requestId).get("/audit/proof").statusCode() == 200);
+        asSuperuserWithoutTriggers("UPDATE audit_entry SET subject = 'mallory' WHERE request_id = '" + requestId + "' AND kind = 'OUTCOME'");
+        try {
+            var proof = given().header("Authorization", auditorAuth).queryParam("requestId", requestId).get("/audit/proof");
+            assertEquals(409, proof.statusCode(), proof.asString());
+            assertTrue(proof.asString().contains("no longer hashes to the leaf hash stored with it"), proof.asString());
+            assertEquals(null, proof.header("Retry-After"));
+
+            var bundle = ask("{\"requestIds\":[\"" + requestId + "\"]}");
+            assertEquals(409, bundle.statusCode(), bundle.asString());
+            assertTrue(bundle.asString().contains("no longer hashes to the leaf hash stored with it"), bundle.asString());
+            assertEquals(1, query("SELECT COUNT(*) FROM audit_entry WHERE request_id = ? AND method = 'audit/bundle/made'"
+                    + " AND outcome = 'not-made' AND detail LIKE '%no longer hashes%'", bundle.header("X-Request-Id")));
+        } finally {
+            asSuperuserWithoutTriggers("UPDATE audit_entry SET subject = 'alice' WHERE request_id = '" + requestId + "' AND kind = 'OUTCOME'");
+        }
+        assertEquals(200, ask("{\"requestIds\":[\"" + requestId + "\"]}").statusCode(), "restored, it is bundled again");
+    }
+
+    /** Runs a statement as a superuser with the log's triggers off (what an attacker with full access could do). */
+    private static void asSuperuserWithoutTriggers(String sql) throws Exception {
+        try (Connection su = java.sql.DriverManager.getConnection(dev.quaestor.support.TestDatabase.url(), "postgres", "")) {
+            su.setAutoCommit(false);
+            su.createStatement().execute("SET LOCAL session_replication_role = replica");
+            assertEquals(1, su.createStatement().executeUpdate(sql), sql);
+            su.commit();
+        }
+    }
+
     @Test
     void aSearchMakesABundleAndBadAsksAreRefusedOnRecord() throws Exception {
         String requestId = read();
@@ -235,6 +274,9 @@ class EvidenceBundleTest {
         assertEquals(200, bySearch.statusCode(), bySearch.asString());
         String records = new String(BundleZip.open(bySearch.asByteArray()).files().get("records.jsonl"), StandardCharsets.UTF_8);
         assertTrue(records.contains(requestId), records);
+        assertEquals(1, query("SELECT COUNT(*) FROM audit_entry WHERE request_id = ? AND method = 'audit/bundle/made' AND outcome = 'ok'"
+                + " AND detail LIKE '%found requests %" + requestId + "%'", bySearch.header("X-Request-Id")),
+                "the made record of a search's bundle names the requests it found");
 
         var unknown = ask("{\"requestIds\":[\"no-such-request\"]}");
         assertEquals(409, unknown.statusCode());

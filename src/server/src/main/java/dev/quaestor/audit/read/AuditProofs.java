@@ -29,8 +29,11 @@ import java.util.Optional;
 @ApplicationScoped
 public class AuditProofs {
 
-    /** A request's proof file, or why there is none yet. */
-    public record Proof(String file, int records, String unavailable) {
+    /**
+     * A request's proof file, or why there is none: {@code later} when there will be one soon (a record not yet under
+     * a signed checkpoint), not when there never will (a record in format 1, or one changed since it was written).
+     */
+    public record Proof(String file, int records, String unavailable, boolean later) {
     }
 
     /**
@@ -61,15 +64,18 @@ public class AuditProofs {
     public Proof proof(String requestId) {
         Proven proven = proven(List.of(requestId));
         if (proven.unavailable() != null) {
-            return new Proof(null, proven.found(), proven.unavailable());
+            return new Proof(null, proven.found(), proven.unavailable(), proven.later());
         }
         var file = new StringBuilder();
         proven.records().forEach(r -> file.append(r.proof().format()));
-        return new Proof(file.toString(), proven.records().size(), null);
+        return new Proof(file.toString(), proven.records().size(), null, false);
     }
 
     /** Records with their proofs, or why not all of them can be proven yet (and how many records were found by then). */
-    public record Proven(List<BundleWriter.ProvenRecord> records, int found, String unavailable) {
+    public record Proven(List<BundleWriter.ProvenRecord> records, int found, String unavailable, boolean later) {
+        static Proven not(int found, String why) {
+            return new Proven(List.of(), found, why, false);
+        }
     }
 
     /**
@@ -93,18 +99,21 @@ public class AuditProofs {
                     }
                 }
                 if (rows.isEmpty()) {
-                    return new Proven(List.of(), out.size(), "no record has request id " + requestId);
+                    return Proven.not(out.size(), "no record has request id " + requestId);
                 }
                 for (RecordText r : rows) {
                     if (r.isVersionOne()) {
-                        return new Proven(List.of(), out.size() + rows.size(), "the records of request " + requestId + " are in format 1, which has no proofs of one record");
+                        return Proven.not(out.size() + rows.size(), "the records of request " + requestId + " are in format 1, which has no proofs of one record");
+                    }
+                    if (!r.matchesItsHash()) {
+                        return Proven.not(out.size() + rows.size(), r.alteredSince() + " (request " + requestId + ")");
                     }
                     String logId = r.value(RecordField.LOG);
                     long seq = Long.parseLong(r.value(RecordField.SEQ));
                     Optional<Proving> checkpoint = provingCheckpoint(c, logId, seq);
                     if (checkpoint.isEmpty()) {
                         return new Proven(List.of(), out.size() + rows.size(), "record " + seq + " of log " + logId + " (request " + requestId
-                                + ") is not under a signed checkpoint yet; ask again in a few seconds");
+                                + ") is not under a signed checkpoint yet; ask again in a few seconds", true);
                     }
                     var path = new ProofBuilder(new TreeNodes(c, logId)).inclusion(seq - 1, checkpoint.get().size());
                     out.add(new BundleWriter.ProvenRecord(r.canonical().fields(), r.hash(),
@@ -112,7 +121,7 @@ public class AuditProofs {
                 }
             }
             c.commit();
-            return new Proven(out, out.size(), null);
+            return new Proven(out, out.size(), null, false);
         } catch (SQLException e) {
             throw AuditQueryTimeout.of(e);
         }

@@ -47,6 +47,9 @@ public final class ProofsAt {
         if (row == null || row.isVersionOne()) {
             return Optional.empty();
         }
+        if (!row.matchesItsHash()) {
+            throw new SQLException(row.alteredSince());
+        }
         String note = null;
         try (PreparedStatement ps = c.prepareStatement("SELECT k.note, " + StoredLog.ANCHOR + " FROM audit_checkpoint k "
                 + StoredLog.ANCHORED + " WHERE k.chain_id = ? AND k.seq = ?")) {

@@ -97,6 +97,29 @@ public final class RecordText {
                 : TreeHash.leaf(V1Record.canonical(canonical().fields()));
     }
 
+    /**
+     * Whether its fields as stored still hash to its stored leaf hash (versions 2 and 3; a version-1 record, whose
+     * stored hash is another one and which has no proofs, is not asked). False: the row was changed after it was
+     * written, and no evidence may be made of it.
+     */
+    public boolean matchesItsHash() {
+        if (!RecordFormat.isCurrent(value(RecordField.V))) {
+            return true;
+        }
+        try {
+            return java.security.MessageDigest.isEqual(TreeHash.leaf(canonicalBytes()), Hex.hash(hash()));
+        } catch (RuntimeException e) {
+            return false; // a stored hash that is not 64 hex digits, or fields the format cannot write, match nothing
+        }
+    }
+
+    /** Why no evidence is made of it: {@link #matchesItsHash} is false. */
+    public String alteredSince() {
+        return "record " + value(RecordField.SEQ) + " of log " + value(RecordField.LOG) + " no longer hashes to the leaf"
+                + " hash stored with it: the row was changed after it was written, and nothing is proven from it (the"
+                + " audit check, /audit/verify, reports the log's state)";
+    }
+
     /** The text of an instant as the format writes it. */
     static String instant(Instant t) {
         return t == null ? null : t.toString();
