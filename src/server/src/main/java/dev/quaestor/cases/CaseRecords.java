@@ -149,11 +149,15 @@ public class CaseRecords {
                 return List.copyOf(ids);
             }
         }
+        int number = 0;
         for (var s : c.searches()) {
+            number++;
             var q = SearchFilters.parse(s.query()).query(perSearch);
             var page = search.search(q);
             if (page.nextCursor() != null) {
-                throw CaseRefusal.invalid("the search '" + s.name() + "' finds more than " + perSearch + " records: narrow it");
+                // By its place on the case, not its name: the refusal is on record, where a case's text is not.
+                throw CaseRefusal.invalid("the case's search " + number + " of " + c.searches().size() + " finds more than "
+                        + perSearch + " records: narrow it");
             }
             page.records().stream().map(AuditRow::request).filter(Objects::nonNull).forEach(ids::add);
             if (ids.size() > atMost) {

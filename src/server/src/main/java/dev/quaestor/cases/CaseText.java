@@ -26,7 +26,7 @@ public final class CaseText {
     }
 
     /** {@code what N bytes sha256=HEX}, or {@code what none} for no text. */
-    static String bound(String what, String text) {
+    public static String bound(String what, String text) {
         if (text == null) {
             return what + " none";
         }

@@ -1,6 +1,7 @@
 package dev.quaestor.retention;
 
 import dev.quaestor.audit.read.ProofsAt;
+import dev.quaestor.cases.CaseText;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,8 +21,16 @@ import java.util.Map;
  */
 final class HeldCopy {
 
-    /** What was kept for one hold: which hold of which case, what it covers, how many records. */
+    /**
+     * What was kept for one hold: which hold of which case, what it covers (its scope, and its target only by length
+     * and SHA-256, as every record of a case's text), how many records.
+     */
     record Kept(long holdId, long caseId, String covers, int records) {
+    }
+
+    /** A hold's scope and target as a run's record and output say them: {@code SUBJECT target 3 bytes sha256=…}. */
+    static String covers(String scope, String target) {
+        return target == null ? scope : scope + " " + CaseText.bound("target", target);
     }
 
     private record Held(long holdId, long caseId, String covers, String log, long seq, OffsetDateTime time, String request,
@@ -92,12 +101,12 @@ final class HeldCopy {
     /** Copies the month's held records with their proofs; commits; returns what was kept, by hold. */
     static List<Kept> copy(Connection c, ArchiveMonth m, Map<String, Long> ends, long runId) throws SQLException {
         var held = new ArrayList<Held>();
-        try (ResultSet rs = c.createStatement().executeQuery("SELECT h.id, h.case_id, h.scope || COALESCE(' ' || h.target, ''),"
+        try (ResultSet rs = c.createStatement().executeQuery("SELECT h.id, h.case_id, h.scope, h.target,"
                 + " e.chain_id, e.seq, e.event_time, e.request_id, e.subject, e.uri" + heldRecords(m)
                 + " ORDER BY h.id, e.chain_id, e.seq")) {
             while (rs.next()) {
-                held.add(new Held(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getLong(5),
-                        rs.getObject(6, OffsetDateTime.class), rs.getString(7), rs.getString(8), rs.getString(9)));
+                held.add(new Held(rs.getLong(1), rs.getLong(2), covers(rs.getString(3), rs.getString(4)), rs.getString(5), rs.getLong(6),
+                        rs.getObject(7, OffsetDateTime.class), rs.getString(8), rs.getString(9), rs.getString(10)));
             }
         }
         var kept = new LinkedHashMap<Long, Kept>();

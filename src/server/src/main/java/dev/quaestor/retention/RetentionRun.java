@@ -41,6 +41,8 @@ final class RetentionRun {
     private final PrintStream log;
     private final Instant started = Instant.now();
     private final StringJoiner summary = new StringJoiner("; ");
+    /** A month dropped whose summary is not written yet: what the run's record says of it if the run stops now. */
+    private String dropping;
 
     RetentionRun(Connection c, RetentionOptions o, PrintStream log) {
         this.c = c;
@@ -84,13 +86,39 @@ final class RetentionRun {
                         + "); archive it once its writer has signed one");
             }
         }
-        for (ArchiveMonth m : months) {
-            int exit = archive(m, runId);
-            if (exit != DONE) {
-                return finish(runId, exit == DEFERRED ? "deferred" : "failed", exit);
+        try {
+            for (ArchiveMonth m : months) {
+                int exit = archive(m, runId);
+                if (exit != DONE) {
+                    return finish(runId, exit == DEFERRED ? "deferred" : "failed", exit);
+                }
             }
+        } catch (SQLException | IOException | InterruptedException | RuntimeException e) {
+            stopped(runId, e);
+            throw e;
         }
         return finish(runId, "archived", DONE);
+    }
+
+    /**
+     * A run that stopped on {@code e} after it may have changed something (a month dropped, records kept) is on record
+     * as failed, with what it did by then, so that no drop goes unrecorded; a record that cannot be written does not
+     * hide {@code e}.
+     */
+    private void stopped(long runId, Exception e) {
+        if (dropping != null) {
+            summary.add(dropping);
+        }
+        summary.add("stopped: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        try {
+            if (!c.getAutoCommit()) {
+                c.rollback();
+                c.setAutoCommit(true);
+            }
+            finish(runId, "failed", FAILED);
+        } catch (SQLException unrecorded) {
+            e.addSuppressed(unrecorded);
+        }
     }
 
     /** Archives one month; DONE, FAILED (the archive did not verify) or DEFERRED (the detach never got its locks). */
@@ -137,6 +165,9 @@ final class RetentionRun {
                     + " s, so the month was not dropped; the next run archives it");
             return DEFERRED;
         }
+        dropping = "dropped " + m.month() + " (" + records + " record(s)) from the database after its archive verified offline,"
+                + " but the run stopped before its archive file and its SHA-256 were both written (look for " + m.fileName()
+                + " and " + m.fileName() + ".partial in " + o.out() + ")";
         Path file = o.out().resolve(m.fileName());
         Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE);
         String sha = sha256(file);
@@ -155,6 +186,7 @@ final class RetentionRun {
         if (dropped.lockTimeouts() > 0) {
             part.append(", the detach gave way to long reads ").append(dropped.lockTimeouts()).append(" time(s)");
         }
+        dropping = null;
         summary.add(part.toString());
         log.println("  " + part);
         return DONE;

@@ -19,6 +19,7 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -134,7 +135,8 @@ class CaseRecordsBoundsTest {
             caseRecords.requestIds(within, 1, 2);
             throw new AssertionError("the wide search was read and found more than one record");
         } catch (CaseRefusal r) {
-            assertTrue(r.getMessage().contains("finds more than 1 records"), r.getMessage());
+            assertTrue(r.getMessage().contains("the case's search 1 of 1 finds more than 1 records"), r.getMessage());
+            assertFalse(r.getMessage().contains("all of alice"), "a search's name is case text, never on record: " + r.getMessage());
         }
     }
 }

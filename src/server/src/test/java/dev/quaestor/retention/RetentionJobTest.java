@@ -242,7 +242,10 @@ class RetentionJobTest {
         assertEquals("archived", records.get(0).outcome);
         assertTrue(detail.contains("22 record(s) (" + chain + " up to seq 22)") && detail.contains("sha256 " + sha)
                 && detail.contains("verified offline"), detail);
-        assertTrue(detail.contains("kept 5 record(s) for hold " + bobHold + " of case " + caseId + " (SUBJECT bob)"), detail);
+        // The hold's target only by its length and SHA-256, as every record of a case's text: any auditor reads this record.
+        assertTrue(detail.contains("kept 5 record(s) for hold " + bobHold + " of case " + caseId + " (SUBJECT target 3 bytes sha256="
+                + dev.quaestor.cases.CaseText.sha256("bob") + ")"), detail);
+        assertFalse(detail.contains("bob"), detail);
         assertFalse(detail.contains("hold " + aliceHold + " "), detail);
         assertTrue(detail.contains("the detach gave way to long reads"), detail);
         recorder.recordPending();
@@ -436,5 +439,29 @@ class RetentionJobTest {
             assertEquals(15, count("SELECT count(*) FROM audit_held_record WHERE hold_id = " + aliceHold));
         }
         assertEquals(0, count("SELECT count(*) FROM pg_class WHERE relname = 'audit_entry_2019_03'"), "the partition is gone");
+    }
+
+    /**
+     * A run that stops after it dropped a month (here its SHA-256 file cannot be written: a directory has its name) is
+     * on record as failed, saying that the month was dropped and where its archive is: no drop goes unrecorded.
+     */
+    @Test
+    @Order(5)
+    void aRunThatStopsAfterItsDropIsOnRecordAsFailedWithTheDrop() throws Exception {
+        YearMonth month = YearMonth.of(2019, 4);
+        writeMonth(month);
+        Path out = tmp.resolve("stopped");
+        Files.createDirectories(out.resolve("audit-archive-2019-04.jsonl.sha256"));
+        Ran r = job(run(ageFor(month), out, key()));
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.out().contains("failed"), r.out());
+        assertEquals(0, count("SELECT count(*) FROM pg_class WHERE relname = 'audit_entry_2019_04'"), "the month was dropped");
+        assertEquals(1, count("SELECT count(*) FROM retention_run WHERE outcome = 'failed' AND summary LIKE '%dropped 2019-04%'"));
+        recorder.recordPending();
+        var records = AuditRow.list("kind = 'AUDIT_RETENTION' AND detail LIKE ?", "%dropped 2019-04%");
+        assertEquals(1, records.size(), records.toString());
+        assertEquals("failed", records.get(0).outcome);
+        assertTrue(records.get(0).detail.contains("stopped: ") && records.get(0).detail.contains("audit-archive-2019-04.jsonl"),
+                records.get(0).detail);
     }
 }
