@@ -73,6 +73,9 @@ public class ConsoleSessionCheck {
                 String detail = "session " + s.ref() + " " + over + (s.endedAt() == null ? "" : " at " + s.endedAt());
                 return refuse(over, detail, over.equals(ConsoleSessions.End.IDLE.reason) && s.endReason() == null ? "idle" : "ended");
             }
+            if (CrossSiteLink.holdsBack(rc.request(), s.startedAt(), now)) {
+                return CrossSiteLink.page(rc.request().uri());
+            }
             sessions.touch(s, now);
             rc.put(ATTRIBUTE, s);
             return null;
