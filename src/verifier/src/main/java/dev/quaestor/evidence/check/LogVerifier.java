@@ -258,6 +258,10 @@ public final class LogVerifier implements ExportSink {
             warned.add(Plain.n(unchecked) + " checkpoint(s) carry an RFC 3161 time-stamp token, which was not checked: pin the"
                     + " time-stamping authority's root with --tsa-ca to check them");
         }
+        if (logs.isEmpty()) {
+            all.add(Problem.of(Kind.NO_LOG, "-", 0, 0, "the export holds no log: no record, checkpoint or archive marker, so"
+                    + " nothing was verified", "at least one log", "none"));
+        }
         if (trusted.isEmpty()) {
             all.add(Problem.of(Kind.NO_TRUSTED_KEY, "-", 0, 0, "no key was trusted, so no checkpoint could be checked: give the"
                     + " log's verifier key", "a key given with --trust", "none"));

@@ -26,7 +26,8 @@ public record Problem(Kind kind, String log, long seq, long line, String message
         UNSIGNED_TAIL, // Records after the last matched checkpoint, unsigned (unless --allow-unsigned-tail).
         CHECKPOINT_REFUSED, // A checkpoint that does not count: untrusted key, bad signature, another log, damaged.
         TIMESTAMP_REFUSED, // A checkpoint's time-stamp token that does not vouch for it.
-        NO_TRUSTED_KEY // No key was trusted.
+        NO_TRUSTED_KEY, // No key was trusted.
+        NO_LOG // The export holds no log: no record, checkpoint or archive marker.
     }
 
     /** What was expected, what was found, and the lines that hold them. */

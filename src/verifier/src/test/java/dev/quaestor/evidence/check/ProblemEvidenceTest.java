@@ -202,6 +202,9 @@ class ProblemEvidenceTest {
         // No key trusted.
         shows(TestLog.verify(log100().export(), TrustedKeys.of(), false), Kind.NO_TRUSTED_KEY, "a key given with --trust", "none");
 
+        // An export with no log: nothing to verify.
+        shows(TestLog.verify(List.of(TestLog.keyLine(KEY)), TRUST, false), Kind.NO_LOG, "at least one log", "none");
+
         // A version-1 record whose link is not the stored hash of the record before it.
         var recs = V1LogTest.chain(6);
         recs.get(2).put("decision", "DENY");

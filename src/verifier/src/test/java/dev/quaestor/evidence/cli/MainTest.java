@@ -233,6 +233,17 @@ class MainTest {
     }
 
     @Test
+    void anExportWithNoLogIsNotVerified() throws Exception {
+        for (String text : List.of("", TestLog.keyLine(LogVerifierTest.KEY) + "\n")) {
+            Path empty = Files.writeString(dir.resolve("empty.jsonl"), text);
+            Result r = main("verify", empty.toString(), "--trust", key.toString(), "--allow-unsigned-tail", "--partial");
+            assertEquals(1, r.code, r.out);
+            assertTrue(r.out.contains("PROBLEM: the export holds no log: no record, checkpoint or archive marker, so nothing was"
+                    + " verified\n") && r.out.contains("NOT VERIFIED: 0 records in 0 log(s)"), r.out);
+        }
+    }
+
+    @Test
     void aRecordAfterAnArchivedPrefixIsProvedFromTheStoredNodes() {
         String archived = path("archived.jsonl");
         assertEquals(0, main("verify", archived, "--trust", key.toString(), "--allow-unsigned-tail").code);
