@@ -36,6 +36,8 @@ final class LogCheck {
     private final List<Problem> problems = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final List<Marker> markers = new ArrayList<>();
+    /** Checkpoints the person verifying kept (--expect-checkpoint): each on line 0. */
+    private final List<Signed> kept = new ArrayList<>();
     private final SignedRoots roots = new SignedRoots();
     private final StoredNodes nodes = new StoredNodes();
     private final RecordHashes hashes = new RecordHashes(this, roots);
@@ -96,6 +98,10 @@ final class LogCheck {
         } else {
             v1.pin(seq, hash, line);
         }
+    }
+
+    void expect(long size, byte[] root) {
+        kept.add(new Signed(size, root, 0, null));
     }
 
     void marker(long seq, String hash, long line) {
@@ -205,7 +211,7 @@ final class LogCheck {
         }
         long from = s != null ? s.node().first() : roots.lastMatched + 1;
         long to = s != null ? s.node().last() : size;
-        fail(Kind.ROOT_MISMATCH, size, line, "the checkpoint at " + Plain.n(size) + " records (line " + Plain.n(cp.line())
+        fail(Kind.ROOT_MISMATCH, size, line, "the checkpoint at " + Plain.n(size) + " records (" + at(cp.line())
                 + ") does not match the records of log " + log + ": a record between " + Plain.n(from) + " and " + Plain.n(to)
                 + " was changed, inserted or removed (found at record " + Plain.n(size) + ", line " + Plain.n(line) + ")",
                 base64(cp.root()), base64(root), s == null ? new Involved[] {Involved.checkpoint(size, cp.line()),
@@ -223,6 +229,16 @@ final class LogCheck {
     private boolean start(long firstRecord, long line) {
         started = true;
         firstLine = line;
+        for (Signed k : kept) {
+            Signed earlier = roots.add(k);
+            if (earlier != null && !java.util.Arrays.equals(earlier.root(), k.root())) {
+                fail(Kind.SPLIT_VIEW, k.size(), earlier.line(), "the checkpoint you kept (--expect-checkpoint) and the signed"
+                        + " checkpoint on line " + Plain.n(earlier.line()) + " of log " + log + ", both for " + Plain.n(k.size())
+                        + " records, have different roots: the log was rewritten", base64(k.root()), base64(earlier.root()),
+                        Involved.checkpoint(k.size(), 0), Involved.checkpoint(k.size(), earlier.line()));
+                return false;
+            }
+        }
         Marker accepted = null;
         Frontier acceptedTree = null;
         boolean acceptedV1 = false;
@@ -279,6 +295,17 @@ final class LogCheck {
                 roots.matched(cp);
             }
         }
+        for (Signed k : kept) {
+            Frontier t = k.size() < lastSeq ? nodes.prefix(k.size(), null) : null;
+            if (k.size() < lastSeq && (t == null || !java.util.Arrays.equals(t.root(), k.root()))) {
+                fail(Kind.ROOT_MISMATCH, k.size(), line, "the checkpoint you kept (--expect-checkpoint) at " + Plain.n(k.size())
+                        + " records cannot be compared with log " + log + ": the export starts after it, at seq "
+                        + Plain.n(lastSeq + 1) + (t == null ? ", without the stored nodes it needs" : ", and its stored nodes"
+                        + " give another root"), base64(k.root()), t == null ? "no stored nodes" : base64(t.root()),
+                        Involved.checkpoint(k.size(), 0));
+                return false;
+            }
+        }
         firstSeq = lastSeq + 1;
         roots.lastMatched = lastSeq;
         roots.passed(lastSeq);
@@ -304,7 +331,7 @@ final class LogCheck {
                 warnings.add("log " + log + ": checkpoints up to " + Plain.n(covered) + " records cover records after the export's"
                         + " last (seq " + Plain.n(lastSeq) + "); they were not checked");
             } else {
-                missingAtEnd(cpLine, covered, "a signed checkpoint (line " + Plain.n(cpLine) + ") covers " + Plain.n(covered)
+                missingAtEnd(cpLine, covered, "a signed checkpoint (" + at(cpLine) + ") covers " + Plain.n(covered)
                         + " records" + (cp != null && cp.stamp() != null ? ", and a time-stamping authority (" + cp.stamp().tsa()
                         + ") saw that checkpoint at " + cp.stamp().time() : ""), cp != null ? Involved.checkpoint(covered, cpLine)
                         : new Involved("version-1 checkpoint of record " + covered, cpLine));
@@ -322,8 +349,9 @@ final class LogCheck {
     }
 
     private void missingAtEnd(long line, long covered, String but, Involved involved) {
-        fail(Kind.MISSING, lastSeq + 1, line, "records are missing at the end of log " + log + ": the export ends at seq "
-                + Plain.n(lastSeq) + ", but " + but, "records up to seq " + Plain.n(covered), "the last record is seq "
+        fail(Kind.MISSING, lastSeq + 1, line, (records == 0 && lastSeq == 0 ? "log " + log + " is missing: the export holds"
+                + " none of its records" : "records are missing at the end of log " + log + ": the export ends at seq "
+                + Plain.n(lastSeq)) + ", but " + but, "records up to seq " + Plain.n(covered), "the last record is seq "
                 + Plain.n(lastSeq), involved);
     }
 
@@ -414,6 +442,11 @@ final class LogCheck {
 
     String record(long seq, long line) {
         return "record " + Plain.n(seq) + " of log " + log + " (line " + Plain.n(line) + ")";
+    }
+
+    /** Where a checkpoint is: its line, or the one the person verifying kept. */
+    private static String at(long line) {
+        return line > 0 ? "line " + Plain.n(line) : "--expect-checkpoint";
     }
 
     private static String base64(byte[] hash) {

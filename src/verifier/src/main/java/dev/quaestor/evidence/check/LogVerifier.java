@@ -210,6 +210,14 @@ public final class LogVerifier implements ExportSink {
         return lines.size() == 1;
     }
 
+    /**
+     * A checkpoint the person verifying kept ({@code --expect-checkpoint}), signed by a trusted key: the export must hold
+     * its log, reach its size and match its root there.
+     */
+    public void expect(String log, long size, byte[] root) {
+        log(log).expect(size, root);
+    }
+
     /** The checks need records' leaf hashes (and, for version 1, their bytes, which are always kept), nothing more. */
     @Override
     public boolean needsRecordBytes() {

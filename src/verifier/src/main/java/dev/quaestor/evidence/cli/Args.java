@@ -23,11 +23,13 @@ import java.util.Set;
 final class Args {
 
     /** Options that take a value. */
-    private static final Set<String> VALUED = Set.of("--trust", "--out", "--tsa-ca", "--tsa-max-delay", "--json");
+    private static final Set<String> VALUED = Set.of("--trust", "--out", "--tsa-ca", "--tsa-max-delay", "--json",
+            "--expect-checkpoint");
 
     final List<String> positional = new ArrayList<>();
     final List<String> trust = new ArrayList<>();
     final List<String> tsaCa = new ArrayList<>();
+    final List<String> expect = new ArrayList<>();
     final List<String> flags = new ArrayList<>();
     String out;
     String tsaMaxDelay;
@@ -52,6 +54,7 @@ final class Args {
                         case "--tsa-ca" -> a.tsaCa.add(v);
                         case "--tsa-max-delay" -> a.tsaMaxDelay = v;
                         case "--json" -> a.json = v;
+                        case "--expect-checkpoint" -> a.expect.add(v);
                         default -> a.out = v;
                     }
                 } else {

@@ -4,10 +4,13 @@ import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.VerifierKey;
 import dev.quaestor.evidence.check.LogVerifier;
 import dev.quaestor.evidence.check.Problem;
+import dev.quaestor.evidence.check.Refusal;
 import dev.quaestor.evidence.check.Report;
+import dev.quaestor.evidence.check.SignedCheckpoint;
 import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
@@ -19,16 +22,19 @@ import java.util.Set;
 final class VerifyCommand {
 
     static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]"
-            + " [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
+            + " [--expect-checkpoint KEPT.note] [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--allow-unsigned-tail",
-                "--plain", "--json"));
+                "--plain", "--json", "--expect-checkpoint"));
         args.expect(1, "one export file: " + USAGE);
         TrustedKeys trusted = args.trusted();
         TimeStampCheck stamps = args.stamps();
         String file = args.positional.get(0);
         var verifier = new LogVerifier(trusted, stamps, args.has("--partial"), args.has("--allow-unsigned-tail"));
+        for (String kept : args.expect) {
+            expect(kept, trusted, verifier);
+        }
         long started = System.nanoTime();
         Args.readExport(file, verifier, args.has("--plain"));
         Report report = verifier.finish();
@@ -46,6 +52,20 @@ final class VerifyCommand {
                 report.logs().size(), seconds, records < 100_000 ? ""
                         : " (" + Plain.n(Math.round(records / Math.max(seconds, 1e-9))) + " records/s)");
         return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;
+    }
+
+    /** A checkpoint the person verifying kept: signed by a trusted key as a log's, which the export must hold up to it. */
+    private static void expect(String file, TrustedKeys trusted, LogVerifier verifier) throws UsageError {
+        try {
+            SignedCheckpoint kept = SignedCheckpoint.open(Args.read(Path.of(file)), trusted, file);
+            String origin = kept.checkpoint().origin();
+            VerifierKey key = kept.signers().stream().filter(k -> origin.startsWith(k.name() + "/")).findFirst()
+                    .orElseThrow(() -> new UsageError("--expect-checkpoint: " + file + " is for " + origin + ", which is not a log"
+                            + " of the key that signed it"));
+            verifier.expect(origin.substring(key.name().length() + 1), kept.checkpoint().size(), kept.checkpoint().root());
+        } catch (Refusal e) {
+            throw new UsageError("--expect-checkpoint: " + e.getMessage());
+        }
     }
 
     /** The records; if a verified log has an unsigned tail (accepted), how many records are covered and how many not. */
@@ -79,7 +99,7 @@ final class VerifyCommand {
                         + " read, format version " + s.formats() + ")");
             }
             if (s.archivedThrough() > 0) {
-                out.println("  records 1 to " + Plain.n(s.archivedThrough()) + " were archived; a signed checkpoint vouches for them");
+                out.println("  records 1 to " + Plain.n(s.archivedThrough()) + " are not in this export; a signed checkpoint covers them");
             }
             out.println("  " + Plain.n(s.checkpoints()) + " signed checkpoint(s) match the records"
                     + (s.signedThrough() > 0 ? "; signed up to seq " + Plain.n(s.signedThrough()) : ""));
