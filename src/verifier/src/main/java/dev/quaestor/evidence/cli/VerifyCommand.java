@@ -22,16 +22,16 @@ import java.util.Set;
 final class VerifyCommand {
 
     static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]"
-            + " [--expect-checkpoint KEPT.note] [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
+            + " [--max-anchor-gap 1h] [--expect-checkpoint KEPT.note] [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--allow-unsigned-tail",
-                "--plain", "--json", "--expect-checkpoint"));
+                "--plain", "--json", "--expect-checkpoint", "--max-anchor-gap"));
         args.expect(1, "one export file: " + USAGE);
         TrustedKeys trusted = args.trusted();
         TimeStampCheck stamps = args.stamps();
         String file = args.positional.get(0);
-        var verifier = new LogVerifier(trusted, stamps, args.has("--partial"), args.has("--allow-unsigned-tail"));
+        var verifier = new LogVerifier(trusted, stamps, args.has("--partial"), args.has("--allow-unsigned-tail"), args.maxAnchorGap());
         for (String kept : args.expect) {
             expect(kept, trusted, verifier);
         }
@@ -62,7 +62,7 @@ final class VerifyCommand {
             VerifierKey key = kept.signers().stream().filter(k -> origin.startsWith(k.name() + "/")).findFirst()
                     .orElseThrow(() -> new UsageError("--expect-checkpoint: " + file + " is for " + origin + ", which is not a log"
                             + " of the key that signed it"));
-            verifier.expect(origin.substring(key.name().length() + 1), kept.checkpoint().size(), kept.checkpoint().root());
+            verifier.expect(origin.substring(key.name().length() + 1), kept.checkpoint());
         } catch (Refusal e) {
             throw new UsageError("--expect-checkpoint: " + e.getMessage());
         }
@@ -106,6 +106,10 @@ final class VerifyCommand {
             if (stamps != null) {
                 out.println("  " + Plain.n(s.anchors()) + " of them time-stamped" + (s.anchors() == 0 ? ""
                         : "; time-stamps vouch up to seq " + Plain.n(s.anchoredThrough()) + " (seen by the TSA at " + s.anchoredAt() + ")"));
+            }
+            if (s.anchorGap() != null) {
+                out.println("  records dated at most " + TimeStampCheck.words(s.anchorGap()) + " before the first time-stamp that"
+                        + " covers them (record " + Plain.n(s.anchorGapSeq()) + ")");
             }
             if (s.nodes() > 0) {
                 out.println("  " + Plain.n(s.nodes()) + " stored node(s) compared with the records");
