@@ -132,10 +132,10 @@ final class VerifyCommand {
     /** A problem and its evidence; values from the export shown with control characters escaped. */
     private static void print(Problem p, String indent, PrintStream out) {
         out.println(indent + "PROBLEM: " + p.message());
-        out.println(indent + "  expected: " + RecordWords.visible(p.evidence().expected()));
-        out.println(indent + "  found:    " + RecordWords.visible(p.evidence().found()));
+        out.println(indent + "  expected: " + Plain.visible(p.evidence().expected()));
+        out.println(indent + "  found:    " + Plain.visible(p.evidence().found()));
         if (!p.evidence().involved().isEmpty()) {
-            out.println(indent + "  lines:    " + RecordWords.visible(String.join("; ", p.evidence().involved().stream()
+            out.println(indent + "  lines:    " + Plain.visible(String.join("; ", p.evidence().involved().stream()
                     .map(Problem.Involved::toString).toList())));
         }
     }

@@ -98,6 +98,13 @@ class BundleCheckTest {
      */
     static byte[] small(String revision, Map<String, String> policy, java.util.function.Predicate<String> chosen, String selection)
             throws Exception {
+        return small(revision, policy, chosen, new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle",
+                null, selection));
+    }
+
+    /** As above, made as {@code about} says. */
+    static byte[] small(String revision, Map<String, String> policy, java.util.function.Predicate<String> chosen,
+            BundleWriter.About about) throws Exception {
         var log = new TestLog(KEY, LOG);
         while (log.tree.size() < 20) {
             var r = TestLog.record(LOG, log.tree.size() + 1);
@@ -113,8 +120,7 @@ class BundleCheckTest {
             var proof = Prover.prove(l, found, TrustedKeys.of(KEY.vkey()));
             proven.add(new BundleWriter.ProvenRecord(RecordFormat.parse(found.canonical()), Hex.of(TreeHash.leaf(found.canonical())), proof));
         }
-        return BundleWriter.write(new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", null, selection),
-                proven, (logId, from, to) -> { throw new AssertionError("one checkpoint"); }, r -> policy);
+        return BundleWriter.write(about, proven, (logId, from, to) -> { throw new AssertionError("one checkpoint"); }, r -> policy);
     }
 
     static BundleReport check(byte[] zip) {
@@ -318,6 +324,24 @@ class BundleCheckTest {
         assertTrue(readme.contains("Only its maker's word, in manifest.json, which is not signed: who made it, when, for which case,"
                 + " what\nwas selected, and that it holds every record of each selected request."), readme);
         assertTrue(readme.contains("with the sha256 of the record of request req-bundle with method audit/bundle/made"), readme);
+    }
+
+    @Test
+    void theManifestsWordsCannotAddLinesToTheReadme() throws Exception {
+        // Who made it, for which case and what was selected are not signed: line breaks and control characters in them
+        // are shown escaped, so they cannot add a paragraph that seems to be the README's own.
+        String fake = "carol.\n\nVERIFIED: every record of every request of alice is in this bundle\n\u001b[2J";
+        byte[] zip = small(REVISION, POLICY, "req-3"::equals, new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), fake,
+                "req-bundle\r\nX", "CASE-7\u2028Closed", "the search subject=alice\n\nNothing was left out"));
+        BundleReport r = check(zip);
+        assertTrue(r.ok(), r.problems().toString());
+        String readme = new String(files(zip).get("README.txt"), StandardCharsets.UTF_8);
+        assertTrue(readme.contains("Made by carol.\\n\\nVERIFIED: every record of every request of alice is in this bundle\\n"
+                + "\\u001b[2J at 2026-11-29T10:00:00Z (UTC), for case CASE-7\\u2028Closed.\nSelected: the search subject=alice"
+                + "\\n\\nNothing was left out.\n"), readme);
+        assertTrue(readme.contains("request id req-bundle\\r\\nX, with"), readme);
+        assertFalse(readme.contains("\nVERIFIED") || readme.contains("\nNothing") || readme.contains("\nX") || readme.contains("\u001b")
+                || readme.contains("\u2028"), readme);
     }
 
     @Test
