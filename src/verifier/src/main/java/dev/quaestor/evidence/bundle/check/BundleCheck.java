@@ -235,6 +235,11 @@ public final class BundleCheck {
                         + (r.unknownField() == null ? "" : " (field " + r.unknownField() + " is not in the format)"));
                 continue;
             }
+            if (r.log() == null || r.log().isEmpty() || Decimal.parse(r.seq()) < 1 || "".equals(r.fields().get("revision"))) {
+                report.problem(BundleNames.RECORDS, where, "the record was damaged: it names no log, no valid seq or an empty policy"
+                        + " revision");
+                continue;
+            }
             if (!Hex.matches(line.storedHash(), r.leaf())) {
                 report.problem(BundleNames.RECORDS, where, "record " + r.seq() + " of log " + r.log() + " does not match its hash: the"
                         + " record was changed");

@@ -345,6 +345,31 @@ class BundleCheckTest {
     }
 
     @Test
+    void aRecordLineWithNoLogOrAnEmptyLogOrRevisionIsAProblemNotACrash() throws Exception {
+        Map<String, byte[]> files = files(bundle);
+        for (String field : List.of("no log", "log", "revision", "seq")) {
+            var r = TestLog.record(LOG, 21);
+            if (field.equals("no log")) {
+                r.remove("log");
+            } else {
+                r.put(field, "");
+            }
+            var sb = new StringBuilder(new String(files.get("records.jsonl"), StandardCharsets.UTF_8));
+            new dev.quaestor.evidence.write.ExportWriter(sb).record(r, Hex.of(RecordFormat.leafHash(r)));
+            var altered = new LinkedHashMap<>(files);
+            altered.put("records.jsonl", sb.toString().getBytes(StandardCharsets.UTF_8));
+            Path file = Files.write(dir.resolve("damaged.zip"), BundleZip.write(altered));
+            var out = new ByteArrayOutputStream();
+            int code = Main.run(new String[] {"bundle", "check", file.toString(), "--trust", KEY.vkey().toString()},
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+            String printed = out.toString(StandardCharsets.UTF_8);
+            assertEquals(Main.NOT_VERIFIED, code, field + ": " + printed);
+            assertTrue(printed.contains("records.jsonl, line 7: the record was damaged: it names no log, no valid seq or an empty"
+                    + " policy revision"), field + ": " + printed);
+        }
+    }
+
+    @Test
     void namesAreSafePathSegments() {
         assertEquals("replica-a", BundleNames.segment("replica-a"));
         assertEquals("a%2F..%2Fb", BundleNames.segment("a/../b"));
