@@ -164,6 +164,13 @@ public final class LogVerifier implements ExportSink {
         }
         if (token == null || stamps == null) {
             boolean unchecked = token != null;
+            try {
+                if (unchecked) {
+                    TimeStampCheck.checkImprint(token, opened.text()); // needs no root
+                }
+            } catch (Refusal e) {
+                return unstamped(log, cp, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected, e.found);
+            }
             return () -> {
                 this.unchecked += unchecked ? 1 : 0;
                 log(log).checkpoint(size, root, line, cp.time(), null);

@@ -151,6 +151,9 @@ class AnchorTest {
         // The records still match their checkpoints; only the time-stamp of that one is refused.
         assertEquals(4, r.logs().get(0).checkpoints());
         assertEquals(75, r.logs().get(0).anchoredThrough());
+        // Whether a token is over its checkpoint needs no TSA root: it is checked without --tsa-ca too.
+        Problem unpinned = LogVerifierTest.only(verify(lines, null));
+        assertEquals(p.message(), unpinned.message());
     }
 
     @Test
@@ -369,6 +372,13 @@ class AnchorTest {
         Run noRoot = main("check", proof.toString(), "--trust", key);
         assertEquals(Main.VERIFIED, noRoot.code, noRoot.out);
         assertTrue(noRoot.out.contains("  the checkpoint carries a time-stamp token, not checked (no --tsa-ca)"), noRoot.out);
+        // A token over another checkpoint is found without the TSA's root.
+        String text = Files.readString(proof);
+        Path swapped = Files.writeString(dir.resolve("swapped.tlog-proof"), text.replace(Anchor.field(tokenIn(log, 50)),
+                Anchor.field(tokenIn(log, 25))));
+        Run other = main("check", swapped.toString(), "--trust", key);
+        assertEquals(Main.NOT_VERIFIED, other.code, other.out);
+        assertTrue(other.out.contains("the checkpoint's time-stamp token is over a different text"), other.out);
     }
 
     record Run(int code, String out) {

@@ -370,6 +370,45 @@ class BundleCheckTest {
     }
 
     @Test
+    void theReadmesPolicyCommandHashesEachRevisionOrLeavesItToTheVerifier() throws Exception {
+        // Names a shell loop gets wrong unless it lists dot files and stops options: its command gives the revision.
+        var plain = Map.of(".a.yaml", "rules: []\n", "-b.yaml", "# b\n", "C.yaml", "c: 1\n", "a.yaml", "a: 1\n");
+        String revision = PolicyRevision.of(plain.entrySet());
+        byte[] zip = small(revision, plain, "req-3"::equals, "requests req-3");
+        assertTrue(check(zip).ok());
+        Path unpacked = dir.resolve("unpacked");
+        for (var f : files(zip).entrySet()) {
+            Files.createDirectories(unpacked.resolve(f.getKey()).getParent());
+            Files.write(unpacked.resolve(f.getKey()), f.getValue());
+        }
+        String readme = new String(files(zip).get("README.txt"), StandardCharsets.UTF_8);
+        String command = readme.lines().filter(l -> l.startsWith("   (cd policy/")).findFirst().orElseThrow(() -> new AssertionError(readme));
+        var p = new ProcessBuilder("bash", "-c", command).directory(unpacked.toFile()).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), said);
+        assertEquals(revision + "  -\n", said, command);
+        // A name that is percent-encoded in the bundle: hashed as it was made, which the shell does not see; the verifier checks it.
+        var encoded = Map.of("a b.yaml", "rules: []\n");
+        String other = PolicyRevision.of(encoded.entrySet());
+        byte[] withSpace = small(other, encoded, "req-3"::equals, "requests req-3");
+        assertTrue(check(withSpace).ok());
+        String said2 = new String(files(withSpace).get("README.txt"), StandardCharsets.UTF_8);
+        assertTrue(said2.contains("   # policy/" + other + "/: some of its files' names are percent-encoded, and the revision"
+                + " hashes\n   # the names they were made from: step 1 checks it\n") && !said2.contains("(cd policy/"), said2);
+    }
+
+    @Test
+    void aTokenOverAnotherCheckpointIsFoundWithoutTheTsasRoot() throws Exception {
+        var swapped = new LinkedHashMap<>(files(bundle));
+        swapped.put("checkpoints/replica-a/500.tsr", swapped.get("checkpoints/replica-a/1500.tsr"));
+        BundleReport r = BundleCheck.check(BundleZip.write(swapped), TrustedKeys.of(KEY.vkey()), null);
+        assertTrue(r.problems().contains(new BundleReport.Problem("checkpoints/replica-a/500.tsr", "", "the time-stamp token is over a"
+                + " different text: its message imprint is not the SHA-256 of this checkpoint")), r.problems().toString());
+        assertTrue(r.checkpoints().stream().noneMatch(c -> c.startsWith("checkpoint 500 ")), r.checkpoints().toString());
+        assertTrue(BundleCheck.check(bundle, TrustedKeys.of(KEY.vkey()), null).ok());
+    }
+
+    @Test
     void namesAreSafePathSegments() {
         assertEquals("replica-a", BundleNames.segment("replica-a"));
         assertEquals("a%2F..%2Fb", BundleNames.segment("a/../b"));
