@@ -95,14 +95,16 @@ public final class BundleReadme {
         if (!revisions.isEmpty()) {
             t.append("   # each policy folder hashes to its revision: names sorted, each name, NUL, text, NUL\n");
             for (String r : revisions) {
+                // The command holds for names of letters, digits, '.', '_' and '-' only, not first '.' (ls skips them) or
+                // '-' (an option to cat); the revision of any other name is left to the verifier.
                 String folder = BundleNames.policyFolder(r);
-                if (names.stream().anyMatch(n -> n.startsWith(folder) && n.indexOf('%', folder.length()) >= 0)) {
-                    t.append("   # ").append(folder).append(": some of its files' names are percent-encoded, and the revision hashes\n")
-                            .append("   # the names they were made from: step 1 checks it\n");
+                if (names.stream().anyMatch(n -> n.startsWith(folder) && !n.substring(folder.length()).matches("[A-Za-z0-9_][A-Za-z0-9._-]*"))) {
+                    t.append("   # ").append(folder).append(": a file name there is not plain (it is percent-encoded, or starts with\n")
+                            .append("   # '.' or '-'), so this loop would not hash it right: step 1 checks it\n");
                     continue;
                 }
-                t.append("   (cd ").append(folder).append(" && for f in $(ls -A | LC_ALL=C sort); do printf '%s\\0' \"$f\";")
-                        .append(" cat -- \"$f\"; printf '\\0'; done | sha256sum)\n");
+                t.append("   (cd policy/").append(r).append(" && for f in $(ls | LC_ALL=C sort); do printf '%s\\0' \"$f\"; cat \"$f\";")
+                        .append(" printf '\\0'; done | sha256sum)\n");
             }
         }
         t.append("   The checkpoints are C2SP signed notes and the proofs C2SP tlog-proofs: transparency-log tools read\n");
