@@ -270,7 +270,7 @@ final class LogCheck {
             datedAfter = true;
             problems.add(Problem.of(Kind.DATED_AFTER_CHECKPOINT, log, latestSeq, latestLine, record(latestSeq, latestLine)
                     + " is dated " + latest + ", after the checkpoint that first covers it was signed (" + cp.time() + ", "
-                    + at(cp.line()) + "): a checkpoint cannot sign a record from its future, so the times were made up",
+                    + at(cp.line()) + "): a checkpoint cannot sign a record from its future: the record's time, or the checkpoint's, is not true",
                     "a time no later than " + cp.time() + " (with " + TimeStampCheck.words(SKEW) + " for the clock)", latest.toString(),
                     Involved.record(latestSeq, latestLine), Involved.checkpoint(cp.size(), cp.line())));
         }
@@ -287,8 +287,8 @@ final class LogCheck {
                 problems.add(Problem.of(Kind.ANCHOR_GAP, log, earliestSeq, cp.line(), "record " + Plain.n(earliestSeq) + " of log "
                         + log + " is dated " + earliest + ", " + TimeStampCheck.words(d) + " before the first time-stamp that"
                         + " covers it (" + cp.stamp().tsa() + " saw the checkpoint at " + Plain.n(cp.size()) + " records, line "
-                        + Plain.n(cp.line()) + ", at " + cp.stamp().time() + "): more than --max-anchor-gap allows, so it may have"
-                        + " been written, and dated in the past, long after its time", "at most " + TimeStampCheck.words(maxGap),
+                        + Plain.n(cp.line()) + ", at " + cp.stamp().time() + "): more than --max-anchor-gap allows: it may have been"
+                        + " written long after the time it bears", "at most " + TimeStampCheck.words(maxGap),
                         TimeStampCheck.words(d), Involved.checkpoint(cp.size(), cp.line())));
             }
         }
