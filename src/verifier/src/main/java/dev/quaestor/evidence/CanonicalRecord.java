@@ -9,7 +9,7 @@ import java.util.stream.Stream;
 
 /**
  * A record as the checks see it: its canonical bytes (section 1.1, or 1.3 for version 1) and the fields they look at
- * (version, log, seq, version 1's prev); made from fields or, by the fast reader, from the bytes.
+ * (version, log, seq, time, version 1's prev); made from fields or, by the fast reader, from the bytes.
  */
 public final class CanonicalRecord {
 
@@ -19,6 +19,7 @@ public final class CanonicalRecord {
     private final String version;
     private final String log;
     private final String seq;
+    private final String time;
     private final String prev;
     private final String unknownField;
     private final byte[] canonical;
@@ -26,11 +27,12 @@ public final class CanonicalRecord {
     private byte[] leaf;
     private byte[] v1Hash;
 
-    private CanonicalRecord(String version, String log, String seq, String prev, String unknownField, byte[] canonical,
-            Map<String, String> fields) {
+    private CanonicalRecord(String version, String log, String seq, String time, String prev, String unknownField,
+            byte[] canonical, Map<String, String> fields) {
         this.version = version;
         this.log = log;
         this.seq = seq;
+        this.time = time;
         this.prev = prev;
         this.unknownField = unknownField;
         this.canonical = canonical;
@@ -41,11 +43,11 @@ public final class CanonicalRecord {
     public static CanonicalRecord of(Map<String, String> fields) {
         String v = fields.get("v");
         if (V1Record.VERSION.equals(v)) {
-            return new CanonicalRecord(v, fields.get("chain"), fields.get("seq"), fields.get("prev"), V1Record.unknownField(fields),
-                    V1Record.canonical(fields), fields);
+            return new CanonicalRecord(v, fields.get("chain"), fields.get("seq"), fields.get("time"), fields.get("prev"),
+                    V1Record.unknownField(fields), V1Record.canonical(fields), fields);
         }
         boolean known = RecordFormat.isCurrent(v);
-        return new CanonicalRecord(v, fields.get("log"), fields.get("seq"), null, known ? RecordFormat.unknownField(fields) : null,
+        return new CanonicalRecord(v, fields.get("log"), fields.get("seq"), fields.get("time"), null, known ? RecordFormat.unknownField(fields) : null,
                 known ? RecordFormat.canonical(fields) : null, fields);
     }
 
@@ -62,13 +64,13 @@ public final class CanonicalRecord {
     }
 
     /** From version-2 canonical bytes already built, with the fields they hold that the checks need. */
-    public static CanonicalRecord ofV2(byte[] canonical, String log, String seq) {
-        return new CanonicalRecord(RecordFormat.V2, log, seq, null, null, canonical, null);
+    public static CanonicalRecord ofV2(byte[] canonical, String log, String seq, String time) {
+        return new CanonicalRecord(RecordFormat.V2, log, seq, time, null, null, canonical, null);
     }
 
     /** A version-2 record known by its leaf hash only (its canonical bytes were hashed and let go). */
-    public static CanonicalRecord ofV2Leaf(byte[] leaf, String log, String seq) {
-        var r = new CanonicalRecord(RecordFormat.V2, log, seq, null, null, null, null);
+    public static CanonicalRecord ofV2Leaf(byte[] leaf, String log, String seq, String time) {
+        var r = new CanonicalRecord(RecordFormat.V2, log, seq, time, null, null, null, null);
         r.leaf = leaf;
         return r;
     }
@@ -85,6 +87,11 @@ public final class CanonicalRecord {
 
     public String seq() {
         return seq;
+    }
+
+    /** When it happened, as written (null: absent). */
+    public String time() {
+        return time;
     }
 
     /** Version 1: the previous record's hash. */

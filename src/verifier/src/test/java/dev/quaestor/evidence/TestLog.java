@@ -190,9 +190,9 @@ public final class TestLog {
         recordLines.add(take(buf));
     }
 
-    /** Signs a checkpoint of the tree so far. */
+    /** Signs a checkpoint of the tree so far, at its last record's time, as a writer does. */
     public Checkpoint checkpoint() {
-        return checkpointAt(T0.plusSeconds(tree.size()));
+        return checkpointAt(T0.plusNanos(tree.size() * 1_000_123_000L));
     }
 
     /** Signs a checkpoint of the tree so far, at {@code time}. */
@@ -316,9 +316,15 @@ public final class TestLog {
 
     /** As {@link #verify(List, TrustedKeys, TimeStampCheck, boolean)}; {@code allowTail}: as --allow-unsigned-tail. */
     public static Report verify(List<String> lines, TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean allowTail) {
+        return verify(lines, trusted, stamps, partial, allowTail, null);
+    }
+
+    /** As {@link #verify(List, TrustedKeys, TimeStampCheck, boolean, boolean)}; {@code maxGap}: as --max-anchor-gap. */
+    public static Report verify(List<String> lines, TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean allowTail,
+            java.time.Duration maxGap) {
         byte[] bytes = text(lines).getBytes(StandardCharsets.UTF_8);
-        Report fast = verify(bytes, trusted, stamps, partial, allowTail, true);
-        Report plain = verify(bytes, trusted, stamps, partial, allowTail, false);
+        Report fast = verify(bytes, trusted, stamps, partial, allowTail, maxGap, true);
+        Report plain = verify(bytes, trusted, stamps, partial, allowTail, maxGap, false);
         if (!fast.equals(plain)) {
             throw new AssertionError("the fast and the plain reader disagree:\n" + fast + "\n" + plain);
         }
@@ -326,8 +332,8 @@ public final class TestLog {
     }
 
     private static Report verify(byte[] export, TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean allowTail,
-            boolean fast) {
-        var v = new LogVerifier(trusted, stamps, partial, allowTail);
+            java.time.Duration maxGap, boolean fast) {
+        var v = new LogVerifier(trusted, stamps, partial, allowTail, maxGap);
         try {
             if (fast) {
                 FastExportReader.read(new java.io.ByteArrayInputStream(export), v);

@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.bundle;
 
+import dev.quaestor.evidence.Plain;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
@@ -33,18 +34,21 @@ public final class BundleReadme {
         var t = new StringBuilder(4096);
         t.append("Quaestor evidence bundle\n");
         t.append("========================\n\n");
-        t.append("Made by ").append(m.madeBy()).append(" at ").append(m.made()).append(" (UTC), ")
-                .append(m.forCase() == null ? "not for a case" : "for case " + m.forCase()).append(".\n");
-        t.append("Selected: ").append(m.selection()).append(".\n");
+        // The manifest's words are not signed: shown with line breaks and control characters escaped (Plain.visible),
+        // so that they cannot add lines of their own.
+        String request = Plain.visible(m.request());
+        t.append("Made by ").append(Plain.visible(m.madeBy())).append(" at ").append(m.made()).append(" (UTC), ")
+                .append(m.forCase() == null ? "not for a case" : "for case " + Plain.visible(m.forCase())).append(".\n");
+        t.append("Selected: ").append(Plain.visible(m.selection())).append(".\n");
         t.append("It holds ").append(m.records()).append(" audit record(s) of ").append(m.requests()).append(" request(s) from ")
                 .append(logs.size()).append(" log(s), each record with its proof; ").append(checkpoints).append(" signed checkpoint(s), ")
                 .append(tokens.size()).append(" of them time-stamped; ").append(consistency).append(" consistency proof(s); and the policy")
                 .append(" files of ").append(revisions.size()).append(" policy revision(s).\n");
         if (!m.revisionsNotKept().isEmpty()) {
-            t.append("The server had not kept the files of policy revision(s) ").append(String.join(", ", m.revisionsNotKept()))
+            t.append("The server had not kept the files of policy revision(s) ").append(Plain.visible(String.join(", ", m.revisionsNotKept())))
                     .append(", which some records name: they are not in the bundle.\n");
         }
-        t.append("The making of this bundle is on record in the audit log, request id ").append(m.request())
+        t.append("The making of this bundle is on record in the audit log, request id ").append(request)
                 .append(", with the SHA-256 of this ZIP file.\n\n");
 
         t.append("What checking it proves, and what it does not\n");
@@ -91,6 +95,14 @@ public final class BundleReadme {
         if (!revisions.isEmpty()) {
             t.append("   # each policy folder hashes to its revision: names sorted, each name, NUL, text, NUL\n");
             for (String r : revisions) {
+                // The command holds for names of letters, digits, '.', '_' and '-' only, not first '.' (ls skips them) or
+                // '-' (an option to cat); the revision of any other name is left to the verifier.
+                String folder = BundleNames.policyFolder(r);
+                if (names.stream().anyMatch(n -> n.startsWith(folder) && !n.substring(folder.length()).matches("[A-Za-z0-9_][A-Za-z0-9._-]*"))) {
+                    t.append("   # ").append(folder).append(": a file name there is not plain (it is percent-encoded, or starts with\n")
+                            .append("   # '.' or '-'), so this loop would not hash it right: step 1 checks it\n");
+                    continue;
+                }
                 t.append("   (cd policy/").append(r).append(" && for f in $(ls | LC_ALL=C sort); do printf '%s\\0' \"$f\"; cat \"$f\";")
                         .append(" printf '\\0'; done | sha256sum)\n");
             }
@@ -98,9 +110,9 @@ public final class BundleReadme {
         t.append("   The checkpoints are C2SP signed notes and the proofs C2SP tlog-proofs: transparency-log tools read\n");
         t.append("   them (Go's golang.org/x/mod/sumdb/note checks a checkpoint's signature with audit.vkey).\n\n");
         t.append("3. That this is the bundle that was made, and what was selected: sha256sum BUNDLE.zip, and compare it\n");
-        t.append("   with the sha256 of the record of request ").append(m.request()).append(" with method audit/bundle/made,\n");
+        t.append("   with the sha256 of the record of request ").append(request).append(" with method audit/bundle/made,\n");
         t.append("   whose detail names what was selected. Find that record with the log's verifier, in a verified export\n");
-        t.append("   of the log, or in its proof (GET /audit/proof?requestId=").append(m.request()).append("):\n\n");
+        t.append("   of the log, or in its proof (GET /audit/proof?requestId=").append(request).append("):\n\n");
         t.append("   java -jar quaestor-verify.jar check PROOF --trust audit.vkey\n");
         return t.toString().getBytes(StandardCharsets.UTF_8);
     }

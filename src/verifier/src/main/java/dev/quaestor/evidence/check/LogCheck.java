@@ -1,6 +1,7 @@
 package dev.quaestor.evidence.check;
 
 import dev.quaestor.evidence.CanonicalRecord;
+import dev.quaestor.evidence.Checkpoint;
 import dev.quaestor.evidence.Decimal;
 import dev.quaestor.evidence.Frontier;
 import dev.quaestor.evidence.Hex;
@@ -11,6 +12,9 @@ import dev.quaestor.evidence.check.SignedRoots.Signed;
 import dev.quaestor.evidence.check.StoredNodes.Stored;
 import dev.quaestor.evidence.check.StoredNodes.Suspect;
 import dev.quaestor.evidence.v1.V1Chain;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -36,6 +40,8 @@ final class LogCheck {
     private final List<Problem> problems = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final List<Marker> markers = new ArrayList<>();
+    /** Checkpoints the person verifying kept (--expect-checkpoint): each on line 0. */
+    private final List<Signed> kept = new ArrayList<>();
     private final SignedRoots roots = new SignedRoots();
     private final StoredNodes nodes = new StoredNodes();
     private final RecordHashes hashes = new RecordHashes(this, roots);
@@ -54,22 +60,38 @@ final class LogCheck {
     private long records;
     private long archivedThrough;
 
-    LogCheck(String log, boolean partial, boolean allowTail, boolean stamped) {
+    /** How much later than the checkpoint that first covers it a record may be dated: the writer's clock stepping back. */
+    static final Duration SKEW = Duration.ofMinutes(1);
+    /** Past this, a record's time before the first time-stamp covering it is a problem; null: only reported. */
+    private final Duration maxGap;
+    /** The latest record time since the last checkpoint reached, and the earliest since the last time-stamped one. */
+    private Instant latest;
+    private long latestSeq;
+    private long latestLine;
+    private Instant earliest;
+    private long earliestSeq;
+    private boolean datedAfter;
+    /** The largest time between a record's time and the first time-stamp covering it, and that record. */
+    private Duration gap;
+    private long gapSeq;
+
+    LogCheck(String log, boolean partial, boolean allowTail, boolean stamped, Duration maxGap) {
         this.log = log;
         this.partial = partial;
         this.allowTail = allowTail;
         this.stamped = stamped;
+        this.maxGap = maxGap;
     }
 
     // ---- what comes before the records ----
 
-    /** A checkpoint whose signature and origin were verified; {@code stamp}: its verified time-stamp, or null. */
-    void checkpoint(long size, byte[] root, long line, TimeStampCheck.Stamp stamp) {
+    /** A checkpoint whose signature and origin were verified, signed at {@code time}; {@code stamp}: its verified time-stamp, or null. */
+    void checkpoint(long size, byte[] root, long line, Instant time, TimeStampCheck.Stamp stamp) {
         if (started && size <= lastSeq && roots.at(size) == null) {
             misplaced("checkpoint", line);
             return;
         }
-        var cp = new Signed(size, root, line, stamp);
+        var cp = new Signed(size, root, line, time, stamp);
         Signed earlier = roots.add(cp);
         if (earlier != null && !java.util.Arrays.equals(earlier.root(), root)) {
             problems.add(Problem.of(Kind.SPLIT_VIEW, log, size, line, "two signed checkpoints of log " + log + " for "
@@ -96,6 +118,10 @@ final class LogCheck {
         } else {
             v1.pin(seq, hash, line);
         }
+    }
+
+    void expect(Checkpoint cp) {
+        kept.add(new Signed(cp.size(), cp.root(), 0, cp.time(), null));
     }
 
     void marker(long seq, String hash, long line) {
@@ -157,6 +183,7 @@ final class LogCheck {
         }
         lastSeq = seq;
         lastLine = line;
+        dated(r.time(), seq, line);
         if (tree != null) {
             nodes.leaf(seq, leaf);
             tree.append(leaf, nodes.sink());
@@ -193,6 +220,7 @@ final class LogCheck {
         Suspect s = nodes.takeSuspect();
         if (java.util.Arrays.equals(root, cp.root())) {
             roots.matched(cp);
+            covered(cp);
             if (s != null) {
                 Stored n = s.node();
                 fail(Kind.NODE_MISMATCH, n.first(), n.line(), "the stored node on line " + Plain.n(n.line()) + " (records "
@@ -205,12 +233,66 @@ final class LogCheck {
         }
         long from = s != null ? s.node().first() : roots.lastMatched + 1;
         long to = s != null ? s.node().last() : size;
-        fail(Kind.ROOT_MISMATCH, size, line, "the checkpoint at " + Plain.n(size) + " records (line " + Plain.n(cp.line())
+        fail(Kind.ROOT_MISMATCH, size, line, "the checkpoint at " + Plain.n(size) + " records (" + at(cp.line())
                 + ") does not match the records of log " + log + ": a record between " + Plain.n(from) + " and " + Plain.n(to)
                 + " was changed, inserted or removed (found at record " + Plain.n(size) + ", line " + Plain.n(line) + ")",
                 base64(cp.root()), base64(root), s == null ? new Involved[] {Involved.checkpoint(size, cp.line()),
                         Involved.record(size, line)} : new Involved[] {Involved.checkpoint(size, cp.line()),
                         Involved.record(size, line), Involved.node(from, to, s.node().line())});
+    }
+
+    // ---- the records' times ----
+
+    private void dated(String time, long seq, long line) {
+        Instant t;
+        try {
+            t = time == null ? null : Instant.parse(time);
+        } catch (DateTimeParseException e) {
+            t = null; // not a time: nothing to compare
+        }
+        if (t != null && (latest == null || t.isAfter(latest))) {
+            latest = t;
+            latestSeq = seq;
+            latestLine = line;
+        }
+        if (t != null && (earliest == null || t.isBefore(earliest))) {
+            earliest = t;
+            earliestSeq = seq;
+        }
+    }
+
+    /**
+     * {@code cp} matched, and is the first checkpoint to cover the records since the one before: none may be dated after
+     * it (beyond {@link #SKEW}); if it is time-stamped, how long before the TSA saw it the earliest of them is dated.
+     */
+    private void covered(Signed cp) {
+        if (latest != null && cp.time() != null && latest.isAfter(cp.time().plus(SKEW)) && !datedAfter) {
+            datedAfter = true;
+            problems.add(Problem.of(Kind.DATED_AFTER_CHECKPOINT, log, latestSeq, latestLine, record(latestSeq, latestLine)
+                    + " is dated " + latest + ", after the checkpoint that first covers it was signed (" + cp.time() + ", "
+                    + at(cp.line()) + "): a checkpoint cannot sign a record from its future: the record's time, or the checkpoint's, is not true",
+                    "a time no later than " + cp.time() + " (with " + TimeStampCheck.words(SKEW) + " for the clock)", latest.toString(),
+                    Involved.record(latestSeq, latestLine), Involved.checkpoint(cp.size(), cp.line())));
+        }
+        latest = null;
+        if (cp.stamp() == null || earliest == null) {
+            return;
+        }
+        Duration d = Duration.between(earliest, cp.stamp().time());
+        d = d.isNegative() ? Duration.ZERO : d;
+        if (gap == null || d.compareTo(gap) > 0) {
+            gap = d;
+            gapSeq = earliestSeq;
+            if (maxGap != null && d.compareTo(maxGap) > 0 && problems.stream().noneMatch(p -> p.kind() == Kind.ANCHOR_GAP)) {
+                problems.add(Problem.of(Kind.ANCHOR_GAP, log, earliestSeq, cp.line(), "record " + Plain.n(earliestSeq) + " of log "
+                        + log + " is dated " + earliest + ", " + TimeStampCheck.words(d) + " before the first time-stamp that"
+                        + " covers it (" + cp.stamp().tsa() + " saw the checkpoint at " + Plain.n(cp.size()) + " records, line "
+                        + Plain.n(cp.line()) + ", at " + cp.stamp().time() + "): more than --max-anchor-gap allows: it may have been"
+                        + " written long after the time it bears", "at most " + TimeStampCheck.words(maxGap),
+                        TimeStampCheck.words(d), Involved.checkpoint(cp.size(), cp.line())));
+            }
+        }
+        earliest = null;
     }
 
     // ---- where the records start ----
@@ -223,6 +305,16 @@ final class LogCheck {
     private boolean start(long firstRecord, long line) {
         started = true;
         firstLine = line;
+        for (Signed k : kept) {
+            Signed earlier = roots.add(k);
+            if (earlier != null && !java.util.Arrays.equals(earlier.root(), k.root())) {
+                fail(Kind.SPLIT_VIEW, k.size(), earlier.line(), "the checkpoint you kept (--expect-checkpoint) and the signed"
+                        + " checkpoint on line " + Plain.n(earlier.line()) + " of log " + log + ", both for " + Plain.n(k.size())
+                        + " records, have different roots: the log was rewritten", base64(k.root()), base64(earlier.root()),
+                        Involved.checkpoint(k.size(), 0), Involved.checkpoint(k.size(), earlier.line()));
+                return false;
+            }
+        }
         Marker accepted = null;
         Frontier acceptedTree = null;
         boolean acceptedV1 = false;
@@ -279,6 +371,17 @@ final class LogCheck {
                 roots.matched(cp);
             }
         }
+        for (Signed k : kept) {
+            Frontier t = k.size() < lastSeq ? nodes.prefix(k.size(), null) : null;
+            if (k.size() < lastSeq && (t == null || !java.util.Arrays.equals(t.root(), k.root()))) {
+                fail(Kind.ROOT_MISMATCH, k.size(), line, "the checkpoint you kept (--expect-checkpoint) at " + Plain.n(k.size())
+                        + " records cannot be compared with log " + log + ": the export starts after it, at seq "
+                        + Plain.n(lastSeq + 1) + (t == null ? ", without the stored nodes it needs" : ", and its stored nodes"
+                        + " give another root"), base64(k.root()), t == null ? "no stored nodes" : base64(t.root()),
+                        Involved.checkpoint(k.size(), 0));
+                return false;
+            }
+        }
         firstSeq = lastSeq + 1;
         roots.lastMatched = lastSeq;
         roots.passed(lastSeq);
@@ -304,7 +407,7 @@ final class LogCheck {
                 warnings.add("log " + log + ": checkpoints up to " + Plain.n(covered) + " records cover records after the export's"
                         + " last (seq " + Plain.n(lastSeq) + "); they were not checked");
             } else {
-                missingAtEnd(cpLine, covered, "a signed checkpoint (line " + Plain.n(cpLine) + ") covers " + Plain.n(covered)
+                missingAtEnd(cpLine, covered, "a signed checkpoint (" + at(cpLine) + ") covers " + Plain.n(covered)
                         + " records" + (cp != null && cp.stamp() != null ? ", and a time-stamping authority (" + cp.stamp().tsa()
                         + ") saw that checkpoint at " + cp.stamp().time() : ""), cp != null ? Involved.checkpoint(covered, cpLine)
                         : new Involved("version-1 checkpoint of record " + covered, cpLine));
@@ -318,12 +421,18 @@ final class LogCheck {
         if (broken == null && records > 0) {
             unsigned(refused);
             warnAtEnd();
+            if (maxGap != null && roots.anchors == 0) {
+                problems.add(Problem.of(Kind.ANCHOR_GAP, log, firstSeq, firstLine, "no time-stamp covers any record of log " + log
+                        + ", so nothing bounds how long after their time they were written (--max-anchor-gap)",
+                        "at most " + TimeStampCheck.words(maxGap), "no time-stamp", Involved.record(firstSeq, firstLine)));
+            }
         }
     }
 
     private void missingAtEnd(long line, long covered, String but, Involved involved) {
-        fail(Kind.MISSING, lastSeq + 1, line, "records are missing at the end of log " + log + ": the export ends at seq "
-                + Plain.n(lastSeq) + ", but " + but, "records up to seq " + Plain.n(covered), "the last record is seq "
+        fail(Kind.MISSING, lastSeq + 1, line, (records == 0 && lastSeq == 0 ? "log " + log + " is missing: the export holds"
+                + " none of its records" : "records are missing at the end of log " + log + ": the export ends at seq "
+                + Plain.n(lastSeq)) + ", but " + but, "records up to seq " + Plain.n(covered), "the last record is seq "
                 + Plain.n(lastSeq), involved);
     }
 
@@ -386,7 +495,7 @@ final class LogCheck {
     Report.Summary summary() {
         return new Report.Summary(log, records, records == 0 ? 0 : firstSeq, lastSeq, hashes.formats(), roots.matched,
                 roots.signedThrough, roots.anchors, roots.anchoredThrough, roots.anchoredBy == null ? null : roots.anchoredBy.time(),
-                archivedThrough, nodes.checked, broken != null);
+                archivedThrough, nodes.checked, broken != null, gap, gapSeq);
     }
 
     // ---- words ----
@@ -414,6 +523,11 @@ final class LogCheck {
 
     String record(long seq, long line) {
         return "record " + Plain.n(seq) + " of log " + log + " (line " + Plain.n(line) + ")";
+    }
+
+    /** Where a checkpoint is: its line, or the one the person verifying kept. */
+    private static String at(long line) {
+        return line > 0 ? "line " + Plain.n(line) : "--expect-checkpoint";
     }
 
     private static String base64(byte[] hash) {

@@ -10,6 +10,7 @@ import dev.quaestor.evidence.VerifierKey;
 import dev.quaestor.evidence.check.Problem.Involved;
 import dev.quaestor.evidence.check.Problem.Kind;
 import dev.quaestor.evidence.v1.V1Checkpoint;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +33,8 @@ public final class LogVerifier implements ExportSink {
     private final TimeStampCheck stamps;
     private final boolean partial;
     private final boolean allowTail;
+    /** Past this, a record's time before the first time-stamp covering it is a problem; null: only reported. */
+    private final Duration maxGap;
     private final Map<String, LogCheck> logs = new TreeMap<>();
     private final List<Problem> problems = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
@@ -51,10 +54,16 @@ public final class LogVerifier implements ExportSink {
      *     a log no checkpoint covers at all is a problem all the same
      */
     public LogVerifier(TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean allowTail) {
+        this(trusted, stamps, partial, allowTail, null);
+    }
+
+    /** @param maxGap with {@code stamps}: a record dated longer before the first time-stamp covering it is a problem */
+    public LogVerifier(TrustedKeys trusted, TimeStampCheck stamps, boolean partial, boolean allowTail, Duration maxGap) {
         this.trusted = trusted;
         this.stamps = stamps;
         this.partial = partial;
         this.allowTail = allowTail;
+        this.maxGap = maxGap;
     }
 
     @Override
@@ -150,32 +159,39 @@ public final class LogVerifier implements ExportSink {
         try {
             token = Anchor.find(note);
         } catch (IllegalArgumentException e) {
-            return unstamped(log, size, root, line, what + " is damaged: " + e.getMessage(), "a time-stamp line holding a token",
+            return unstamped(log, cp, line, what + " is damaged: " + e.getMessage(), "a time-stamp line holding a token",
                     e.getMessage());
         }
         if (token == null || stamps == null) {
             boolean unchecked = token != null;
+            try {
+                if (unchecked) {
+                    TimeStampCheck.checkImprint(token, opened.text()); // needs no root
+                }
+            } catch (Refusal e) {
+                return unstamped(log, cp, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected, e.found);
+            }
             return () -> {
                 this.unchecked += unchecked ? 1 : 0;
-                log(log).checkpoint(size, root, line, null);
+                log(log).checkpoint(size, root, line, cp.time(), null);
             };
         }
         try {
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
-            return () -> log(log).checkpoint(size, root, line, stamp);
+            return () -> log(log).checkpoint(size, root, line, cp.time(), stamp);
         } catch (Refusal e) {
-            return unstamped(log, size, root, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected, e.found);
+            return unstamped(log, cp, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected, e.found);
         }
     }
 
     /** A checkpoint with a refused time-stamp counts without it; the log's first such is a problem, the rest counted. */
-    private Runnable unstamped(String log, long size, byte[] root, long line, String message, String expected, String found) {
+    private Runnable unstamped(String log, Checkpoint cp, long line, String message, String expected, String found) {
         return () -> {
             if (firstOfLog(refusedStamps, log, line)) {
-                log(log).problem(Problem.of(Kind.TIMESTAMP_REFUSED, log, size, line, message, expected, found,
-                        Involved.checkpoint(size, line)));
+                log(log).problem(Problem.of(Kind.TIMESTAMP_REFUSED, log, cp.size(), line, message, expected, found,
+                        Involved.checkpoint(cp.size(), line)));
             }
-            log(log).checkpoint(size, root, line, null);
+            log(log).checkpoint(cp.size(), cp.root(), line, cp.time(), null);
         };
     }
 
@@ -208,6 +224,14 @@ public final class LogVerifier implements ExportSink {
         List<Long> lines = refusals.computeIfAbsent(log, l -> new ArrayList<>());
         lines.add(line);
         return lines.size() == 1;
+    }
+
+    /**
+     * A checkpoint the person verifying kept ({@code --expect-checkpoint}), signed by a trusted key: the export must hold
+     * its log, reach its size and match its root there.
+     */
+    public void expect(String log, Checkpoint kept) {
+        log(log).expect(kept);
     }
 
     /** The checks need records' leaf hashes (and, for version 1, their bytes, which are always kept), nothing more. */
@@ -258,6 +282,10 @@ public final class LogVerifier implements ExportSink {
             warned.add(Plain.n(unchecked) + " checkpoint(s) carry an RFC 3161 time-stamp token, which was not checked: pin the"
                     + " time-stamping authority's root with --tsa-ca to check them");
         }
+        if (logs.isEmpty()) {
+            all.add(Problem.of(Kind.NO_LOG, "-", 0, 0, "the export holds no log: no record, checkpoint or archive marker, so"
+                    + " nothing was verified", "at least one log", "none"));
+        }
         if (trusted.isEmpty()) {
             all.add(Problem.of(Kind.NO_TRUSTED_KEY, "-", 0, 0, "no key was trusted, so no checkpoint could be checked: give the"
                     + " log's verifier key", "a key given with --trust", "none"));
@@ -276,6 +304,6 @@ public final class LogVerifier implements ExportSink {
     }
 
     private LogCheck log(String name) {
-        return logs.computeIfAbsent(name, n -> new LogCheck(n, partial, allowTail, stamps != null));
+        return logs.computeIfAbsent(name, n -> new LogCheck(n, partial, allowTail, stamps != null, maxGap));
     }
 }

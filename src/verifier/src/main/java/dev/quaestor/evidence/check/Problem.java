@@ -26,7 +26,10 @@ public record Problem(Kind kind, String log, long seq, long line, String message
         UNSIGNED_TAIL, // Records after the last matched checkpoint, unsigned (unless --allow-unsigned-tail).
         CHECKPOINT_REFUSED, // A checkpoint that does not count: untrusted key, bad signature, another log, damaged.
         TIMESTAMP_REFUSED, // A checkpoint's time-stamp token that does not vouch for it.
-        NO_TRUSTED_KEY // No key was trusted.
+        NO_TRUSTED_KEY, // No key was trusted.
+        NO_LOG, // The export holds no log: no record, checkpoint or archive marker.
+        DATED_AFTER_CHECKPOINT, // A record dated after the checkpoint that first covers it was signed.
+        ANCHOR_GAP // A record dated longer before the first time-stamp covering it than --max-anchor-gap (or none covers any).
     }
 
     /** What was expected, what was found, and the lines that hold them. */

@@ -9,11 +9,12 @@ public record Report(List<Summary> logs, List<Problem> problems, List<String> wa
     /**
      * One log: records read, matched signed checkpoints, how far signatures vouch ({@code signedThrough}), time-stamped
      * checkpoints and how far the latest vouches ({@code anchoredThrough}, seen at {@code anchoredAt}; 0 and null: none
-     * or not checked), records archived before the export (0: none), stored nodes compared.
+     * or not checked), records archived before the export (0: none), stored nodes compared, and the largest time between
+     * a record's time and the first time-stamp covering it ({@code anchorGap}, null if none), that of record {@code anchorGapSeq}.
      */
     public record Summary(String log, long records, long firstSeq, long lastSeq, String formats, int checkpoints,
             long signedThrough, int anchors, long anchoredThrough, Instant anchoredAt, long archivedThrough, long nodes,
-            boolean broken) {
+            boolean broken, java.time.Duration anchorGap, long anchorGapSeq) {
 
         /** Records after the last one a signed checkpoint covers. */
         public long unsignedTail() {

@@ -8,8 +8,8 @@ import java.util.TreeMap;
  */
 final class SignedRoots {
 
-    /** A verified checkpoint; its verified time-stamp, if any. */
-    record Signed(long size, byte[] root, long line, TimeStampCheck.Stamp stamp) {
+    /** A verified checkpoint: when it says it was signed (null: it does not say), and its verified time-stamp, if any. */
+    record Signed(long size, byte[] root, long line, java.time.Instant time, TimeStampCheck.Stamp stamp) {
     }
 
     private final TreeMap<Long, Signed> bySize = new TreeMap<>();

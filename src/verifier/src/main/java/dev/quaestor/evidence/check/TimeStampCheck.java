@@ -99,7 +99,18 @@ public final class TimeStampCheck {
         }
     }
 
-    private Stamp checkToken(byte[] token, String text, Instant signed) throws Refusal {
+    /** Check (1) alone, which needs no pinned root (without --tsa-ca): {@code token} is a time-stamp token over {@code text}. */
+    public static void checkImprint(byte[] token, String text) throws Refusal {
+        try {
+            read(token, text);
+        } catch (RuntimeException e) {
+            throw new Refusal("is not an RFC 3161 time-stamp token: it was damaged (" + e.getMessage() + ")",
+                    "an RFC 3161 time-stamp token", "bytes that are not one");
+        }
+    }
+
+    /** The token, read, if its message imprint is the SHA-256 of {@code text} (check 1). */
+    private static TimeStampToken read(byte[] token, String text) throws Refusal {
         TimeStampToken t;
         try {
             t = new TimeStampToken(new CMSSignedData(token));
@@ -113,6 +124,12 @@ public final class TimeStampCheck {
                     "SHA-256 " + Hex.of(Anchor.imprint(text)), info.getMessageImprintAlgOID() + " "
                     + Hex.of(info.getMessageImprintDigest()));
         }
+        return t;
+    }
+
+    private Stamp checkToken(byte[] token, String text, Instant signed) throws Refusal {
+        TimeStampToken t = read(token, text);
+        TimeStampTokenInfo info = t.getTimeStampInfo();
         Collection<X509CertificateHolder> named = t.getCertificates().getMatches(t.getSID());
         if (named.isEmpty()) {
             throw new Refusal("does not carry its TSA's certificate, so it cannot be checked (tokens must be requested with certReq)",

@@ -23,14 +23,17 @@ import java.util.Set;
 final class Args {
 
     /** Options that take a value. */
-    private static final Set<String> VALUED = Set.of("--trust", "--out", "--tsa-ca", "--tsa-max-delay", "--json");
+    private static final Set<String> VALUED = Set.of("--trust", "--out", "--tsa-ca", "--tsa-max-delay", "--json",
+            "--expect-checkpoint", "--max-anchor-gap");
 
     final List<String> positional = new ArrayList<>();
     final List<String> trust = new ArrayList<>();
     final List<String> tsaCa = new ArrayList<>();
+    final List<String> expect = new ArrayList<>();
     final List<String> flags = new ArrayList<>();
     String out;
     String tsaMaxDelay;
+    String maxAnchorGap;
     String json;
 
     /** Reads {@code args}; {@code allowed} are the options this command takes. */
@@ -52,6 +55,8 @@ final class Args {
                         case "--tsa-ca" -> a.tsaCa.add(v);
                         case "--tsa-max-delay" -> a.tsaMaxDelay = v;
                         case "--json" -> a.json = v;
+                        case "--expect-checkpoint" -> a.expect.add(v);
+                        case "--max-anchor-gap" -> a.maxAnchorGap = v;
                         default -> a.out = v;
                     }
                 } else {
@@ -102,8 +107,9 @@ final class Args {
     /** Token checks against {@code --tsa-ca} roots (PEM) within {@code --tsa-max-delay} (30m, 2h, PT1H; 1 h); or null. */
     TimeStampCheck stamps() throws UsageError {
         if (tsaCa.isEmpty()) {
-            if (tsaMaxDelay != null) {
-                throw new UsageError("--tsa-max-delay needs the TSA's root: --tsa-ca TSA-ROOT.pem");
+            if (tsaMaxDelay != null || maxAnchorGap != null) {
+                throw new UsageError((tsaMaxDelay != null ? "--tsa-max-delay" : "--max-anchor-gap") + " needs the TSA's root:"
+                        + " --tsa-ca TSA-ROOT.pem");
             }
             return null;
         }
@@ -121,10 +127,15 @@ final class Args {
                 throw new UsageError("--tsa-ca: " + file + " is not a PEM file of X.509 certificates (" + e.getMessage() + ")");
             }
         }
-        return new TimeStampCheck(roots, tsaMaxDelay == null ? TimeStampCheck.MAX_DELAY : duration(tsaMaxDelay));
+        return new TimeStampCheck(roots, tsaMaxDelay == null ? TimeStampCheck.MAX_DELAY : duration("--tsa-max-delay", tsaMaxDelay));
     }
 
-    private static Duration duration(String s) throws UsageError {
+    /** {@code --max-anchor-gap}, or null. */
+    Duration maxAnchorGap() throws UsageError {
+        return maxAnchorGap == null ? null : duration("--max-anchor-gap", maxAnchorGap);
+    }
+
+    private static Duration duration(String option, String s) throws UsageError {
         try {
             if (s.matches("[0-9]{1,9}[smh]")) {
                 long n = Long.parseLong(s.substring(0, s.length() - 1));
@@ -137,7 +148,7 @@ final class Args {
         } catch (DateTimeParseException e) {
             // said below
         }
-        throw new UsageError("--tsa-max-delay: not a duration (such as 30m, 2h, 90s or PT1H): " + s);
+        throw new UsageError(option + ": not a duration (such as 30m, 2h, 90s or PT1H): " + s);
     }
 
     /** The largest proof, note or key file read: far above what the server writes (docs/audit-format.md, section 4). */

@@ -41,16 +41,16 @@ final class BundleCommand {
         Manifest m = report.manifest();
         out.println("Evidence bundle, SHA-256 " + report.sha256());
         if (m != null) {
-            out.println("  made by " + RecordWords.visible(m.madeBy()) + " at " + m.made() + " (UTC), "
-                    + (m.forCase() == null ? "not for a case" : "for case " + RecordWords.visible(m.forCase())));
-            out.println("  selected: " + RecordWords.visible(m.selection()));
-            out.println("  its making is on record as request " + RecordWords.visible(m.request()));
+            out.println("  made by " + Plain.visible(m.madeBy()) + " at " + m.made() + " (UTC), "
+                    + (m.forCase() == null ? "not for a case" : "for case " + Plain.visible(m.forCase())));
+            out.println("  selected: " + Plain.visible(m.selection()));
+            out.println("  its making is on record as request " + Plain.visible(m.request()));
             out.println("  " + Plain.n(m.records()) + " record(s) of " + Plain.n(m.requests()) + " request(s), " + Plain.n(m.files().size() + 1)
                     + " file(s)");
         }
         for (var r : report.records()) {
             out.println();
-            out.println("Record " + RecordWords.visible(r.fields().get("seq")) + " of log " + RecordWords.visible(r.fields().get("log")));
+            out.println("Record " + Plain.visible(r.fields().get("seq")) + " of log " + Plain.visible(r.fields().get("log")));
             RecordWords.print(r.fields(), out);
             out.println("  proven: " + r.vouched());
         }
@@ -64,7 +64,7 @@ final class BundleCommand {
         if (!report.ok()) {
             out.println("NOT VERIFIED: " + Plain.n(report.problems().size()) + " problem(s)");
             for (var p : report.problems()) {
-                out.println("  " + RecordWords.visible(p.toString()));
+                out.println("  " + Plain.visible(p.toString()));
             }
             return;
         }
@@ -76,7 +76,7 @@ final class BundleCommand {
         out.println("Only its maker's word (the manifest is not signed): who made it, when, for which case, what was selected, and"
                 + " that it holds every record of each selected request.");
         if (m != null) {
-            String request = RecordWords.visible(m.request());
+            String request = Plain.visible(m.request());
             out.println("To confirm them, find the record of its making in the log: request " + request + ", method audit/bundle/made."
                     + " If this is the bundle the server made, that record's sha256 is " + report.sha256() + ", and its detail names"
                     + " what was selected. The log's verifier finds it: in a verified export of the log, or in its proof"
@@ -91,7 +91,7 @@ final class BundleCommand {
         out.println();
         out.println(title + ":");
         for (String l : lines) {
-            out.println("  " + RecordWords.visible(l));
+            out.println("  " + Plain.visible(l));
         }
     }
 }

@@ -50,8 +50,8 @@ final class CheckCommand {
             out.println();
             if (r.fields() != null) {
                 String log = V1Record.VERSION.equals(r.fields().get("v")) ? r.fields().get("chain") : r.fields().get("log");
-                out.println("Record " + RecordWords.visible(String.valueOf(r.fields().get("seq"))) + " of log "
-                        + RecordWords.visible(String.valueOf(log)));
+                out.println("Record " + Plain.visible(String.valueOf(r.fields().get("seq"))) + " of log "
+                        + Plain.visible(String.valueOf(log)));
                 RecordWords.print(r.fields(), out);
             }
             if (r.verified()) {

@@ -1,5 +1,6 @@
 package dev.quaestor.evidence.cli;
 
+import dev.quaestor.evidence.Plain;
 import java.io.PrintStream;
 import java.util.Map;
 
@@ -26,37 +27,7 @@ final class RecordWords {
     static void print(Map<String, String> fields, PrintStream out) {
         for (var e : fields.entrySet()) {
             String label = LABELS.getOrDefault(e.getKey(), e.getKey());
-            out.printf("  %-32s %s%n", label + ":", visible(e.getValue()));
+            out.printf("  %-32s %s%n", label + ":", Plain.visible(e.getValue()));
         }
-    }
-
-    /** Control and format characters (U+202E, U+2066 to U+2069…) escaped, so a value cannot fake or reorder output lines. */
-    static String visible(String s) {
-        var sb = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            int cp = s.codePointAt(i);
-            if (Character.getType(cp) == Character.FORMAT) {
-                for (char half : Character.toChars(cp)) {
-                    sb.append(String.format("\\u%04x", (int) half));
-                }
-                i += Character.charCount(cp) - 1;
-                continue;
-            }
-            switch (c) {
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                case '\\' -> sb.append("\\\\");
-                default -> {
-                    if (c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029' || c >= 0x80 && c < 0xa0) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.toString();
     }
 }

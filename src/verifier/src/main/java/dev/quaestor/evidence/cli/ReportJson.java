@@ -20,7 +20,8 @@ final class ReportJson {
                     s.formats(), "checkpoints", s.checkpoints(), "signedThrough", s.signedThrough(),
                     "unsignedTail", s.unsignedTail(), "anchors", s.anchors(),
                     "anchoredThrough", s.anchoredThrough(), "anchoredAt", s.anchoredAt(), "archivedThrough", s.archivedThrough(),
-                    "nodes", s.nodes(), "broken", s.broken());
+                    "nodes", s.nodes(), "broken", s.broken(), "anchorGapSeconds", s.anchorGap() == null ? null
+                            : s.anchorGap().getSeconds(), "anchorGapSeq", s.anchorGapSeq());
         }
         if (value instanceof Problem p) {
             return object("kind", p.kind(), "log", p.log(), "seq", p.seq(), "line", p.line(), "message", p.message(), "expected",

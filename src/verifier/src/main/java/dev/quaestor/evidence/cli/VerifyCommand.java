@@ -4,10 +4,13 @@ import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.VerifierKey;
 import dev.quaestor.evidence.check.LogVerifier;
 import dev.quaestor.evidence.check.Problem;
+import dev.quaestor.evidence.check.Refusal;
 import dev.quaestor.evidence.check.Report;
+import dev.quaestor.evidence.check.SignedCheckpoint;
 import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
@@ -19,16 +22,19 @@ import java.util.Set;
 final class VerifyCommand {
 
     static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]"
-            + " [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
+            + " [--max-anchor-gap 1h] [--expect-checkpoint KEPT.note] [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--allow-unsigned-tail",
-                "--plain", "--json"));
+                "--plain", "--json", "--expect-checkpoint", "--max-anchor-gap"));
         args.expect(1, "one export file: " + USAGE);
         TrustedKeys trusted = args.trusted();
         TimeStampCheck stamps = args.stamps();
         String file = args.positional.get(0);
-        var verifier = new LogVerifier(trusted, stamps, args.has("--partial"), args.has("--allow-unsigned-tail"));
+        var verifier = new LogVerifier(trusted, stamps, args.has("--partial"), args.has("--allow-unsigned-tail"), args.maxAnchorGap());
+        for (String kept : args.expect) {
+            expect(kept, trusted, verifier);
+        }
         long started = System.nanoTime();
         Args.readExport(file, verifier, args.has("--plain"));
         Report report = verifier.finish();
@@ -46,6 +52,20 @@ final class VerifyCommand {
                 report.logs().size(), seconds, records < 100_000 ? ""
                         : " (" + Plain.n(Math.round(records / Math.max(seconds, 1e-9))) + " records/s)");
         return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;
+    }
+
+    /** A checkpoint the person verifying kept: signed by a trusted key as a log's, which the export must hold up to it. */
+    private static void expect(String file, TrustedKeys trusted, LogVerifier verifier) throws UsageError {
+        try {
+            SignedCheckpoint kept = SignedCheckpoint.open(Args.read(Path.of(file)), trusted, file);
+            String origin = kept.checkpoint().origin();
+            VerifierKey key = kept.signers().stream().filter(k -> origin.startsWith(k.name() + "/")).findFirst()
+                    .orElseThrow(() -> new UsageError("--expect-checkpoint: " + file + " is for " + origin + ", which is not a log"
+                            + " of the key that signed it"));
+            verifier.expect(origin.substring(key.name().length() + 1), kept.checkpoint());
+        } catch (Refusal e) {
+            throw new UsageError("--expect-checkpoint: " + e.getMessage());
+        }
     }
 
     /** The records; if a verified log has an unsigned tail (accepted), how many records are covered and how many not. */
@@ -79,13 +99,17 @@ final class VerifyCommand {
                         + " read, format version " + s.formats() + ")");
             }
             if (s.archivedThrough() > 0) {
-                out.println("  records 1 to " + Plain.n(s.archivedThrough()) + " were archived; a signed checkpoint vouches for them");
+                out.println("  records 1 to " + Plain.n(s.archivedThrough()) + " are not in this export; a signed checkpoint covers them");
             }
             out.println("  " + Plain.n(s.checkpoints()) + " signed checkpoint(s) match the records"
                     + (s.signedThrough() > 0 ? "; signed up to seq " + Plain.n(s.signedThrough()) : ""));
             if (stamps != null) {
                 out.println("  " + Plain.n(s.anchors()) + " of them time-stamped" + (s.anchors() == 0 ? ""
                         : "; time-stamps vouch up to seq " + Plain.n(s.anchoredThrough()) + " (seen by the TSA at " + s.anchoredAt() + ")"));
+            }
+            if (s.anchorGap() != null) {
+                out.println("  records dated at most " + TimeStampCheck.words(s.anchorGap()) + " before the first time-stamp that"
+                        + " covers them (record " + Plain.n(s.anchorGapSeq()) + ")");
             }
             if (s.nodes() > 0) {
                 out.println("  " + Plain.n(s.nodes()) + " stored node(s) compared with the records");
@@ -108,10 +132,10 @@ final class VerifyCommand {
     /** A problem and its evidence; values from the export shown with control characters escaped. */
     private static void print(Problem p, String indent, PrintStream out) {
         out.println(indent + "PROBLEM: " + p.message());
-        out.println(indent + "  expected: " + RecordWords.visible(p.evidence().expected()));
-        out.println(indent + "  found:    " + RecordWords.visible(p.evidence().found()));
+        out.println(indent + "  expected: " + Plain.visible(p.evidence().expected()));
+        out.println(indent + "  found:    " + Plain.visible(p.evidence().found()));
         if (!p.evidence().involved().isEmpty()) {
-            out.println(indent + "  lines:    " + RecordWords.visible(String.join("; ", p.evidence().involved().stream()
+            out.println(indent + "  lines:    " + Plain.visible(String.join("; ", p.evidence().involved().stream()
                     .map(Problem.Involved::toString).toList())));
         }
     }

@@ -76,6 +76,7 @@ public final class RecordLine {
         ensure(to - from + 32 * NAMES.length);
         String log = null;
         String seq = null;
+        String time = null;
         int field = 0;
         while (true) {
             // A name: "…" with plain characters, then ':'.
@@ -138,6 +139,8 @@ public final class RecordLine {
                 log = new String(src, start, end - start, StandardCharsets.UTF_8);
             } else if (field == 2) {
                 seq = new String(src, start, end - start, StandardCharsets.UTF_8);
+            } else if (field == 3) {
+                time = new String(src, start, end - start, StandardCharsets.UTF_8);
             }
             field++;
             if (at >= to || b[at] != ',') {
@@ -157,8 +160,8 @@ public final class RecordLine {
             absent(field++);
         }
         String hash = new String(b, at + 1, 64, StandardCharsets.ISO_8859_1);
-        CanonicalRecord r = keepBytes ? CanonicalRecord.ofV2(Arrays.copyOf(out, size), log, seq)
-                : CanonicalRecord.ofV2Leaf(TreeHash.leaf(out, size), log, seq);
+        CanonicalRecord r = keepBytes ? CanonicalRecord.ofV2(Arrays.copyOf(out, size), log, seq, time)
+                : CanonicalRecord.ofV2Leaf(TreeHash.leaf(out, size), log, seq, time);
         return new Read(r, hash, at + 67);
     }
 

@@ -52,11 +52,23 @@ class AnchorTest {
         }
     }
 
-    /** 100 records, a checkpoint every 25 signed a few minutes ago, the first three time-stamped by the pinned TSA now. */
+    /**
+     * 100 records, a second apart, then a checkpoint every 25 signed a few minutes ago, just after its records, the first
+     * three time-stamped by the pinned TSA now.
+     */
     static TestLog anchored() throws Exception {
+        return anchored(SIGNED);
+    }
+
+    /** As {@link #anchored()}, the records dated from {@code from} on. */
+    static TestLog anchored(Instant from) throws Exception {
         var log = new TestLog(KEY, LOG);
         for (int size = 25; size <= 100; size += 25) {
-            log.appendTo(size, Long.MAX_VALUE);
+            while (log.tree.size() < size) {
+                var r = TestLog.record(LOG, log.tree.size() + 1);
+                r.put("time", from.plusSeconds(log.tree.size()).toString());
+                log.append(r);
+            }
             log.checkpointAt(SIGNED.plusSeconds(size));
         }
         for (long size = 25; size <= 75; size += 25) {
@@ -139,6 +151,9 @@ class AnchorTest {
         // The records still match their checkpoints; only the time-stamp of that one is refused.
         assertEquals(4, r.logs().get(0).checkpoints());
         assertEquals(75, r.logs().get(0).anchoredThrough());
+        // Whether a token is over its checkpoint needs no TSA root: it is checked without --tsa-ca too.
+        Problem unpinned = LogVerifierTest.only(verify(lines, null));
+        assertEquals(p.message(), unpinned.message());
     }
 
     @Test
@@ -294,6 +309,37 @@ class AnchorTest {
     }
 
     @Test
+    void historyDatedLongBeforeItsFirstTimeStampIsReportedAndRefusedPastTheGapAllowed() throws Exception {
+        // An honest log: each record time-stamped minutes after its time (here: signed 5 minutes ago, stamped now).
+        Report honest = verify(anchored().export(), pinned);
+        assertTrue(honest.ok(), honest.toString());
+        Report.Summary s = honest.logs().get(0);
+        assertEquals(1, s.anchorGapSeq());
+        assertTrue(s.anchorGap().toSeconds() >= 300 && s.anchorGap().toSeconds() < 600, "" + s.anchorGap());
+        // A key holder's rewrite made today of history dated a week ago: signed and time-stamped now, every check holds,
+        // but its records are dated a week before the first time-stamp that covers them.
+        Path export = Files.writeString(dir.resolve("backdated.jsonl"), TestLog.text(anchored(SIGNED.minus(Duration.ofDays(7)))
+                .export()));
+        String key = KEY.vkey().toString();
+        Run shown = main("verify", export.toString(), "--trust", key, "--tsa-ca", tsa.root().toString(), "--allow-unsigned-tail");
+        assertEquals(Main.VERIFIED, shown.code, shown.out);
+        assertTrue(shown.out.contains("  records dated at most 168 h 5 min before the first time-stamp that covers them (record 1)\n")
+                || shown.out.contains("  records dated at most 168 h 6 min before"), shown.out);
+        Run refused = main("verify", export.toString(), "--trust", key, "--tsa-ca", tsa.root().toString(), "--allow-unsigned-tail",
+                "--max-anchor-gap", "1h");
+        assertEquals(Main.NOT_VERIFIED, refused.code, refused.out);
+        assertTrue(refused.out.contains("  PROBLEM: record 1 of log replica-a is dated " + SIGNED.minus(Duration.ofDays(7))
+                + ", 168 h "), refused.out);
+        assertTrue(refused.out.contains(" before the first time-stamp that covers it (CN=Quaestor Test TSA saw the checkpoint at"
+                + " 25 records, line 2, at "), refused.out);
+        assertTrue(refused.out.contains("): more than --max-anchor-gap allows"), refused.out);
+        Path honestFile = Files.writeString(dir.resolve("honest.jsonl"), TestLog.text(anchored().export()));
+        assertEquals(Main.VERIFIED, main("verify", honestFile.toString(), "--trust", key, "--tsa-ca", tsa.root().toString(),
+                "--allow-unsigned-tail", "--max-anchor-gap", "1h").code);
+        assertEquals(Main.USAGE, main("verify", honestFile.toString(), "--trust", key, "--max-anchor-gap", "1h").code);
+    }
+
+    @Test
     void theCommandLineChecksTokensInExportsAndProofs() throws Exception {
         var log = anchored();
         Path export = Files.writeString(dir.resolve("anchored.jsonl"), TestLog.text(log.export()));
@@ -326,6 +372,13 @@ class AnchorTest {
         Run noRoot = main("check", proof.toString(), "--trust", key);
         assertEquals(Main.VERIFIED, noRoot.code, noRoot.out);
         assertTrue(noRoot.out.contains("  the checkpoint carries a time-stamp token, not checked (no --tsa-ca)"), noRoot.out);
+        // A token over another checkpoint is found without the TSA's root.
+        String text = Files.readString(proof);
+        Path swapped = Files.writeString(dir.resolve("swapped.tlog-proof"), text.replace(Anchor.field(tokenIn(log, 50)),
+                Anchor.field(tokenIn(log, 25))));
+        Run other = main("check", swapped.toString(), "--trust", key);
+        assertEquals(Main.NOT_VERIFIED, other.code, other.out);
+        assertTrue(other.out.contains("the checkpoint's time-stamp token is over a different text"), other.out);
     }
 
     record Run(int code, String out) {

@@ -202,6 +202,20 @@ class ProblemEvidenceTest {
         // No key trusted.
         shows(TestLog.verify(log100().export(), TrustedKeys.of(), false), Kind.NO_TRUSTED_KEY, "a key given with --trust", "none");
 
+        // An export with no log: nothing to verify.
+        shows(TestLog.verify(List.of(TestLog.keyLine(KEY)), TRUST, false), Kind.NO_LOG, "at least one log", "none");
+
+        // A checkpoint signed before the records it covers are dated (more than a minute).
+        var early = new TestLog(KEY, LOG).appendTo(100, Long.MAX_VALUE);
+        early.checkpointAt(TestLog.T0);
+        lines = early.export();
+        String dated = TestLog.record(LOG, 100).get("time");
+        shows(TestLog.verify(lines, TRUST, false), Kind.DATED_AFTER_CHECKPOINT, "a time no later than " + TestLog.T0
+                + " (with 1 min for the clock)", dated, Involved.record(100, lines.size()), Involved.checkpoint(100, 2));
+        // --max-anchor-gap, and no time-stamp at all.
+        shows(TestLog.verify(log100().export(), TRUST, null, false, false, java.time.Duration.ofHours(1)), Kind.ANCHOR_GAP,
+                "at most 1 h", "no time-stamp", Involved.record(1, TestLog.indexOfRecord(log100().export(), 1) + 1));
+
         // A version-1 record whose link is not the stored hash of the record before it.
         var recs = V1LogTest.chain(6);
         recs.get(2).put("decision", "DENY");

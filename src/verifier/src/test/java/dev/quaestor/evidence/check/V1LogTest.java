@@ -224,7 +224,7 @@ class V1LogTest {
             log.tree.append(RecordFormat.leafHash(r), null);
             v2.add(LogVerifierTest.recordLine(r));
             if (s % 20 == 0) {
-                var cp = log.key.sign(CHAIN, s, log.tree.root(), TestLog.T0);
+                var cp = log.key.sign(CHAIN, s, log.tree.root(), TestLog.T0.plusSeconds(2 * s)); // after its records
                 var sb = new StringBuilder();
                 new ExportWriter(sb).checkpoint(CHAIN, cp);
                 cpLines.add(sb.toString().strip());

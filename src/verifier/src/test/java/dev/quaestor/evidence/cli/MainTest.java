@@ -233,6 +233,74 @@ class MainTest {
     }
 
     @Test
+    void anExportWithNoLogIsNotVerified() throws Exception {
+        for (String text : List.of("", TestLog.keyLine(LogVerifierTest.KEY) + "\n")) {
+            Path empty = Files.writeString(dir.resolve("empty.jsonl"), text);
+            Result r = main("verify", empty.toString(), "--trust", key.toString(), "--allow-unsigned-tail", "--partial");
+            assertEquals(1, r.code, r.out);
+            assertTrue(r.out.contains("PROBLEM: the export holds no log: no record, checkpoint or archive marker, so nothing was"
+                    + " verified\n") && r.out.contains("NOT VERIFIED: 0 records in 0 log(s)"), r.out);
+        }
+    }
+
+    @Test
+    void aCheckpointTheAuditorKeptFindsRecordsRemovedFromTheEndAndADroppedLog() throws Exception {
+        // Two logs; the auditor kept a checkpoint of each, at 100 and 40 records.
+        var a = new TestLog(LogVerifierTest.KEY, "replica-a").appendTo(100, 25);
+        var b = new TestLog(LogVerifierTest.KEY, "replica-b").appendTo(40, 20);
+        Path keptA = Files.writeString(dir.resolve("a.note"), a.checkpoints.get(100L).note());
+        Path keptB = Files.writeString(dir.resolve("b.note"), b.checkpoints.get(40L).note());
+        var both = new java.util.ArrayList<>(a.export());
+        both.addAll(b.export().subList(1, b.export().size()));
+        Path whole = Files.writeString(dir.resolve("whole.jsonl"), TestLog.text(both));
+        Result ok = main("verify", whole.toString(), "--trust", key.toString(), "--expect-checkpoint", keptA.toString(),
+                "--expect-checkpoint", keptB.toString());
+        assertEquals(0, ok.code, ok.out + ok.err);
+        // Records 76 to 100 deleted with their nodes and checkpoint: a shorter, signed log, which verifies alone.
+        Path cut = Files.writeString(dir.resolve("cut.jsonl"), TestLog.text(new TestLog(LogVerifierTest.KEY, "replica-a")
+                .appendTo(75, 25).export()));
+        assertEquals(0, main("verify", cut.toString(), "--trust", key.toString()).code);
+        Result r = main("verify", cut.toString(), "--trust", key.toString(), "--expect-checkpoint", keptA.toString());
+        assertEquals(1, r.code, r.out);
+        assertTrue(r.out.contains("  PROBLEM: records are missing at the end of log replica-a: the export ends at seq 75, but a"
+                + " signed checkpoint (--expect-checkpoint) covers 100 records\n"), r.out);
+        // Log replica-b dropped from the export.
+        r = main("verify", path("cut.jsonl"), "--trust", key.toString(), "--expect-checkpoint", keptB.toString());
+        assertEquals(1, r.code, r.out);
+        assertTrue(r.out.contains("Log replica-b: NOT VERIFIED\n  no records in the export\n") && r.out.contains("  PROBLEM: log"
+                + " replica-b is missing: the export holds none of its records, but a signed checkpoint (--expect-checkpoint)"
+                + " covers 40 records\n"), r.out);
+        // A kept checkpoint between the export's: its root must be the records' there; a rewritten log's is not.
+        Path at60 = Files.writeString(dir.resolve("60.note"), new TestLog(LogVerifierTest.KEY, "replica-a").appendTo(60, 1000)
+                .checkpoint().note());
+        assertEquals(0, main("verify", cut.toString(), "--trust", key.toString(), "--expect-checkpoint", at60.toString()).code);
+        var other = new TestLog(LogVerifierTest.KEY, "replica-a").appendTo(59, 1000);
+        other.append(TestLog.record("replica-a", 61));
+        Path forked = Files.writeString(dir.resolve("f60.note"), other.checkpoint().note());
+        r = main("verify", cut.toString(), "--trust", key.toString(), "--expect-checkpoint", forked.toString());
+        assertEquals(1, r.code, r.out);
+        assertTrue(r.out.contains("  PROBLEM: the checkpoint at 60 records (--expect-checkpoint) does not match the records of log"
+                + " replica-a"), r.out);
+        Path forked50 = Files.writeString(dir.resolve("f50.note"), LogVerifierTest.KEY.sign("replica-a", 50, other.tree.root(),
+                TestLog.T0).note());
+        r = main("verify", cut.toString(), "--trust", key.toString(), "--expect-checkpoint", forked50.toString());
+        assertEquals(1, r.code, r.out);
+        assertTrue(r.out.contains("  PROBLEM: the checkpoint you kept (--expect-checkpoint) and the signed checkpoint on line 3 of"
+                + " log replica-a, both for 50 records, have different roots"), r.out);
+        // A kept checkpoint no trusted key signed is a usage error.
+        r = main("verify", cut.toString(), "--trust", LogVerifierTest.OTHER.vkey().toString(), "--expect-checkpoint", keptA.toString());
+        assertEquals(2, r.code, r.err);
+        assertTrue(r.err.contains("--expect-checkpoint: " + keptA + " is signed by a key that is not trusted"), r.err);
+    }
+
+    @Test
+    void anArchiveMarkerIsReportedAsRecordsNotInTheExport() {
+        Result r = main("verify", path("archived.jsonl"), "--trust", key.toString(), "--allow-unsigned-tail");
+        assertEquals(0, r.code, r.out);
+        assertTrue(r.out.contains("  records 1 to 37 are not in this export; a signed checkpoint covers them\n"), r.out);
+    }
+
+    @Test
     void aRecordAfterAnArchivedPrefixIsProvedFromTheStoredNodes() {
         String archived = path("archived.jsonl");
         assertEquals(0, main("verify", archived, "--trust", key.toString(), "--allow-unsigned-tail").code);

@@ -235,6 +235,11 @@ public final class BundleCheck {
                         + (r.unknownField() == null ? "" : " (field " + r.unknownField() + " is not in the format)"));
                 continue;
             }
+            if (r.log() == null || r.log().isEmpty() || Decimal.parse(r.seq()) < 1 || "".equals(r.fields().get("revision"))) {
+                report.problem(BundleNames.RECORDS, where, "the record was damaged: it names no log, no valid seq or an empty policy"
+                        + " revision");
+                continue;
+            }
             if (!Hex.matches(line.storedHash(), r.leaf())) {
                 report.problem(BundleNames.RECORDS, where, "record " + r.seq() + " of log " + r.log() + " does not match its hash: the"
                         + " record was changed");
@@ -358,11 +363,12 @@ public final class BundleCheck {
             report.problem(tokenName, "", "not a granted time-stamp reply holding one token, as the format writes it");
             return cp;
         }
-        if (stamps == null) {
-            report.checkpoints.add(words + "; time-stamped, not checked (no --tsa-ca)");
-            return cp;
-        }
         try {
+            if (stamps == null) {
+                TimeStampCheck.checkImprint(token, opened.text()); // needs no root
+                report.checkpoints.add(words + "; time-stamped, not checked (no --tsa-ca)");
+                return cp;
+            }
             TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
             report.checkpoints.add(words + "; time-stamped: " + stamp.tsa() + " saw it at " + stamp.time());
         } catch (Refusal e) {

@@ -98,6 +98,13 @@ class BundleCheckTest {
      */
     static byte[] small(String revision, Map<String, String> policy, java.util.function.Predicate<String> chosen, String selection)
             throws Exception {
+        return small(revision, policy, chosen, new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle",
+                null, selection));
+    }
+
+    /** As above, made as {@code about} says. */
+    static byte[] small(String revision, Map<String, String> policy, java.util.function.Predicate<String> chosen,
+            BundleWriter.About about) throws Exception {
         var log = new TestLog(KEY, LOG);
         while (log.tree.size() < 20) {
             var r = TestLog.record(LOG, log.tree.size() + 1);
@@ -113,8 +120,7 @@ class BundleCheckTest {
             var proof = Prover.prove(l, found, TrustedKeys.of(KEY.vkey()));
             proven.add(new BundleWriter.ProvenRecord(RecordFormat.parse(found.canonical()), Hex.of(TreeHash.leaf(found.canonical())), proof));
         }
-        return BundleWriter.write(new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", null, selection),
-                proven, (logId, from, to) -> { throw new AssertionError("one checkpoint"); }, r -> policy);
+        return BundleWriter.write(about, proven, (logId, from, to) -> { throw new AssertionError("one checkpoint"); }, r -> policy);
     }
 
     static BundleReport check(byte[] zip) {
@@ -318,6 +324,92 @@ class BundleCheckTest {
         assertTrue(readme.contains("Only its maker's word, in manifest.json, which is not signed: who made it, when, for which case,"
                 + " what\nwas selected, and that it holds every record of each selected request."), readme);
         assertTrue(readme.contains("with the sha256 of the record of request req-bundle with method audit/bundle/made"), readme);
+    }
+
+    @Test
+    void theManifestsWordsCannotAddLinesToTheReadme() throws Exception {
+        // Who made it, for which case and what was selected are not signed: line breaks and control characters in them
+        // are shown escaped, so they cannot add a paragraph that seems to be the README's own.
+        String fake = "carol.\n\nVERIFIED: every record of every request of alice is in this bundle\n\u001b[2J";
+        byte[] zip = small(REVISION, POLICY, "req-3"::equals, new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), fake,
+                "req-bundle\r\nX", "CASE-7\u2028Closed", "the search subject=alice\n\nNothing was left out"));
+        BundleReport r = check(zip);
+        assertTrue(r.ok(), r.problems().toString());
+        String readme = new String(files(zip).get("README.txt"), StandardCharsets.UTF_8);
+        assertTrue(readme.contains("Made by carol.\\n\\nVERIFIED: every record of every request of alice is in this bundle\\n"
+                + "\\u001b[2J at 2026-11-29T10:00:00Z (UTC), for case CASE-7\\u2028Closed.\nSelected: the search subject=alice"
+                + "\\n\\nNothing was left out.\n"), readme);
+        assertTrue(readme.contains("request id req-bundle\\r\\nX, with"), readme);
+        assertFalse(readme.contains("\nVERIFIED") || readme.contains("\nNothing") || readme.contains("\nX") || readme.contains("\u001b")
+                || readme.contains("\u2028"), readme);
+    }
+
+    @Test
+    void aRecordLineWithNoLogOrAnEmptyLogOrRevisionIsAProblemNotACrash() throws Exception {
+        Map<String, byte[]> files = files(bundle);
+        for (String field : List.of("no log", "log", "revision", "seq")) {
+            var r = TestLog.record(LOG, 21);
+            if (field.equals("no log")) {
+                r.remove("log");
+            } else {
+                r.put(field, "");
+            }
+            var sb = new StringBuilder(new String(files.get("records.jsonl"), StandardCharsets.UTF_8));
+            new dev.quaestor.evidence.write.ExportWriter(sb).record(r, Hex.of(RecordFormat.leafHash(r)));
+            var altered = new LinkedHashMap<>(files);
+            altered.put("records.jsonl", sb.toString().getBytes(StandardCharsets.UTF_8));
+            Path file = Files.write(dir.resolve("damaged.zip"), BundleZip.write(altered));
+            var out = new ByteArrayOutputStream();
+            int code = Main.run(new String[] {"bundle", "check", file.toString(), "--trust", KEY.vkey().toString()},
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+            String printed = out.toString(StandardCharsets.UTF_8);
+            assertEquals(Main.NOT_VERIFIED, code, field + ": " + printed);
+            assertTrue(printed.contains("records.jsonl, line 7: the record was damaged: it names no log, no valid seq or an empty"
+                    + " policy revision"), field + ": " + printed);
+        }
+    }
+
+    @Test
+    void theReadmesPolicyCommandHashesEachRevisionOrLeavesItToTheVerifier() throws Exception {
+        // Plain names: the command gives the revision.
+        var plain = Map.of("b_c-d.yaml", "rules: []\n", "B.yaml", "# b\n", "C.yaml", "c: 1\n", "a.yaml", "a: 1\n");
+        String revision = PolicyRevision.of(plain.entrySet());
+        byte[] zip = small(revision, plain, "req-3"::equals, "requests req-3");
+        assertTrue(check(zip).ok());
+        Path unpacked = dir.resolve("unpacked");
+        for (var f : files(zip).entrySet()) {
+            Files.createDirectories(unpacked.resolve(f.getKey()).getParent());
+            Files.write(unpacked.resolve(f.getKey()), f.getValue());
+        }
+        String readme = new String(files(zip).get("README.txt"), StandardCharsets.UTF_8);
+        String command = readme.lines().filter(l -> l.startsWith("   (cd policy/")).findFirst().orElseThrow(() -> new AssertionError(readme));
+        var p = new ProcessBuilder("bash", "-c", command).directory(unpacked.toFile()).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), said);
+        assertEquals(revision + "  -\n", said, command);
+        // A name percent-encoded in the bundle (hashed as it was made, which the shell does not see), or one that ls skips
+        // or cat takes for an option: no command, which would give another hash; the verifier checks it.
+        for (String name : List.of("a b.yaml", ".a.yaml", "-b.yaml")) {
+            var tricky = Map.of(name, "rules: []\n", "a.yaml", "a: 1\n");
+            String other = PolicyRevision.of(tricky.entrySet());
+            byte[] zip2 = small(other, tricky, "req-3"::equals, "requests req-3");
+            assertTrue(check(zip2).ok());
+            String said2 = new String(files(zip2).get("README.txt"), StandardCharsets.UTF_8);
+            assertTrue(said2.contains("   # policy/" + other + "/: a file name there is not plain (it is percent-encoded, or starts"
+                    + " with\n   # '.' or '-'), so this loop would not hash it right: step 1 checks it\n") && !said2.contains("(cd policy/"),
+                    name + ": " + said2);
+        }
+    }
+
+    @Test
+    void aTokenOverAnotherCheckpointIsFoundWithoutTheTsasRoot() throws Exception {
+        var swapped = new LinkedHashMap<>(files(bundle));
+        swapped.put("checkpoints/replica-a/500.tsr", swapped.get("checkpoints/replica-a/1500.tsr"));
+        BundleReport r = BundleCheck.check(BundleZip.write(swapped), TrustedKeys.of(KEY.vkey()), null);
+        assertTrue(r.problems().contains(new BundleReport.Problem("checkpoints/replica-a/500.tsr", "", "the time-stamp token is over a"
+                + " different text: its message imprint is not the SHA-256 of this checkpoint")), r.problems().toString());
+        assertTrue(r.checkpoints().stream().noneMatch(c -> c.startsWith("checkpoint 500 ")), r.checkpoints().toString());
+        assertTrue(BundleCheck.check(bundle, TrustedKeys.of(KEY.vkey()), null).ok());
     }
 
     @Test
