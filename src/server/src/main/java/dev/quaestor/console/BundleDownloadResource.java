@@ -79,7 +79,8 @@ public class BundleDownloadResource {
         } catch (CaseRefusal r) {
             throw caseAccess.refused("console/bundle", AuditCase.uriOf(id), r);
         }
-        var held = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.BUNDLE, "console/bundle", "case=" + id);
+        // Under the case's uri, as its refusals: the bundle holds the case's title and records, so it is in the case's history.
+        var held = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.BUNDLE, "console/bundle", AuditCase.uriOf(id), "case=" + id);
         try (var place = held.place()) {
             var maker = new EvidenceBundles.Maker(access.caller(), held.requestId());
             List<String> ids;

@@ -85,6 +85,10 @@ class CaseBundleSearchCapTest {
         var run = bundle(base, at);
         assertEquals(409, run.statusCode(), run.body());
         assertTrue(run.body().contains("case " + at + " has no request yet, and its searches find none"), run.body());
+        // The call is on record under the case's uri, so the case's history shows it.
+        String runId = run.headers().firstValue("X-Request-Id").orElseThrow();
+        assertEquals(List.of(dev.quaestor.cases.AuditCase.uriOf(at)),
+                AuditRow.list("request_id = ? AND method = 'console/bundle'", runId).stream().map(r -> r.uri).toList());
         browser.manage().deleteAllCookies();
     }
 }

@@ -8,7 +8,6 @@ import dev.quaestor.audit.AuditLog;
 
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
@@ -28,11 +27,12 @@ public final class MonthOfRecords {
     public static String write(AgroalDataSource ds, AuditConfig config, AuditLog log, YearMonth month, int records) {
         String chain = "month-" + month + "-" + System.nanoTime();
         Instant start = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
-        var w = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), chain, new SimpleMeterRegistry(),
-                Clock.fixed(start, ZoneOffset.UTC));
+        var clock = new dev.quaestor.support.SteppedClock(start);
+        var w = new GroupCommitWriter(ds, config, log.signingKey(), FieldHasher.none(), chain, new SimpleMeterRegistry(), clock);
         w.start();
         for (int i = 0; i < records; i++) {
             String who = i % 4 == 0 ? "bob" : "alice";
+            clock.moveTo(start.plus(i + 1, ChronoUnit.HOURS));
             w.append(AuditEvent.of(AuditEvent.Kind.DECISION, chain + "-" + i).time(start.plus(i + 1, ChronoUnit.HOURS))
                     .caller(new Caller(who, "cli", "acme", List.of("clinician"), "10.0.0.1", "ua", "s", null, null, null))
                     .method("resources/read").action("read").uri("file:///docs/held/" + i).decision("ALLOW")
