@@ -1,5 +1,7 @@
 package dev.quaestor.console;
 
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.core.MediaType;
@@ -30,30 +32,14 @@ final class CrossSiteLink {
                 && now.isAfter(sessionStarted.plus(SIGN_IN_RETURN));
     }
 
-    /** The page that offers to open {@code uri} (this console's own path and query), from this site. */
-    static Response page(String uri) {
-        String link = escape(uri);
-        String html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Open this console page?</title></head>"
-                + "<body><main><h1>Open this console page?</h1>"
-                + "<p>A link on another site led here. Nothing was shown and nothing was recorded as read. Opening the page"
-                + " records it as read by you.</p>"
-                + "<p><a href=\"" + link + "\">Open " + link + "</a></p>"
-                + "<p><a href=\"/console\">Go to the console's home instead</a></p></main></body></html>\n";
-        return Response.ok(html, MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).header("Cache-Control", "no-store").build();
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance crossSiteLink(String link);
     }
 
-    private static String escape(String s) {
-        var out = new StringBuilder(s.length() + 16);
-        for (char ch : s.toCharArray()) {
-            switch (ch) {
-                case '&' -> out.append("&amp;");
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '"' -> out.append("&quot;");
-                case '\'' -> out.append("&#39;");
-                default -> out.append(ch);
-            }
-        }
-        return out.toString();
+    /** The page that offers to open {@code uri} (this console's own path and query), from this site. */
+    static Response page(String uri) {
+        return Response.ok(Templates.crossSiteLink(uri).render(), MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                .header("Cache-Control", "no-store").build();
     }
 }
