@@ -65,12 +65,29 @@ public class CaseResource {
         this.access = access;
     }
 
+    /**
+     * The caller's cases, newest first, a page at a time ({@link Cases#PAGE}): {@code cases}; {@code more} whether older
+     * ones exist, and then {@code before}, the cursor to ask for them with ({@code ?before=…}).
+     */
     @GET
-    public Response list(@Context HttpServerRequest http) {
-        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, "audit/cases/list");
-        var mine = cases.visibleTo(staff);
-        calls.read("audit/cases/list", null, mine.size() + " case(s)", http);
-        return Response.ok(Map.of("cases", mine)).build();
+    public Response list(@QueryParam("before") String before, @Context HttpServerRequest http) {
+        String method = "audit/cases/list";
+        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
+        Long from;
+        try {
+            from = Cases.cursor(before);
+        } catch (CaseRefusal r) {
+            return calls.refused(AuditEvent.Kind.AUDIT_READ, method, null, r, http);
+        }
+        var page = cases.visibleTo(staff, from);
+        calls.read(method, null, page.cases().size() + " case(s)" + (from == null ? ", the newest" : " before case " + from), http);
+        var out = new LinkedHashMap<String, Object>();
+        out.put("cases", page.cases());
+        out.put("more", page.next() != null);
+        if (page.next() != null) {
+            out.put("before", page.next().toString());
+        }
+        return Response.ok(out).build();
     }
 
     @POST
@@ -127,7 +144,8 @@ public class CaseResource {
     @GET
     @Path("{id}/history")
     public Response history(@PathParam("id") long id, @QueryParam("before") String before, @Context HttpServerRequest http) {
-        return read(id, "audit/cases/history", http, c -> {
+        String asked = before == null || before.isBlank() ? "the newest page" : "the page before " + before.strip();
+        return read(id, "audit/cases/history", asked, http, c -> {
             var page = records.history(id, before);
             var out = new LinkedHashMap<String, Object>();
             out.put("records", page.records());
@@ -190,6 +208,11 @@ public class CaseResource {
 
     /** A read of a case: refused as absent unless the caller sees it; else recorded, then answered. */
     private Response read(long id, String method, HttpServerRequest http, Function<CaseView, Object> answer) {
+        return read(id, method, null, http, answer);
+    }
+
+    /** As above, with what was asked for in the record's detail. */
+    private Response read(long id, String method, String detail, HttpServerRequest http, Function<CaseView, Object> answer) {
         Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
         CaseView c;
         Object body;
@@ -199,7 +222,7 @@ public class CaseResource {
         } catch (CaseRefusal r) {
             return calls.refused(AuditEvent.Kind.AUDIT_READ, method, id, r, http);
         }
-        calls.read(method, id, null, http);
+        calls.read(method, id, detail, http);
         return Response.ok(body).build();
     }
 

@@ -70,13 +70,24 @@ public class AuditCase extends PanacheEntityBase {
         return requests.stream().anyMatch(r -> r.requestId.equals(requestId));
     }
 
-    /** The cases {@code subject} is a member of, newest first. */
-    public static List<AuditCase> ofMember(String subject) {
-        return list("select c from AuditCase c join c.members m where m.member = ?1 order by c.id desc", subject);
-    }
-
-    /** Every case, newest first (for the case administrator role). */
-    public static List<AuditCase> newestFirst() {
-        return list("order by id desc");
+    /**
+     * A page of the cases {@code member} belongs to (every case if null), newest first, from below case {@code before}
+     * (from the newest if null): at most {@code limit}, each counted in the database, so a page loads no case's notes or
+     * members, however many cases or items there are.
+     */
+    static List<CaseSummary> page(String member, Long before, int limit) {
+        // Two texts rather than ":member is null": PostgreSQL cannot type a parameter that is only compared with null.
+        var query = getEntityManager().createQuery("select new dev.quaestor.cases.CaseSummary(c.id, c.title, c.createdBy, c.createdAt,"
+                + " (select count(m) from CaseMember m where m.auditCase = c), (select count(s) from CaseSearch s where s.auditCase = c),"
+                + " (select count(r) from CaseRequest r where r.auditCase = c), (select count(n) from CaseNote n where n.auditCase = c))"
+                + " from AuditCase c where c.id < :before"
+                + (member == null ? "" : " and exists (select 1 from CaseMember w where w.auditCase = c and w.member = :member)")
+                + " order by c.id desc", CaseSummary.class)
+                .setParameter("before", before == null ? Long.MAX_VALUE : before)
+                .setMaxResults(limit);
+        if (member != null) {
+            query.setParameter("member", member);
+        }
+        return query.getResultList();
     }
 }

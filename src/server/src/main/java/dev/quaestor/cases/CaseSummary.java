@@ -5,11 +5,6 @@ import java.time.Instant;
 
 /** A line of the case list: what the case is and how much it groups. */
 @TemplateData
-public record CaseSummary(long id, String title, String createdBy, Instant createdAt, int members, int searches, int requests,
-        int notes) {
-
-    static CaseSummary of(AuditCase c) {
-        return new CaseSummary(c.id, c.title, c.createdBy, c.createdAt, c.members.size(), c.searches.size(), c.requests.size(),
-                c.notes.size());
-    }
+public record CaseSummary(long id, String title, String createdBy, Instant createdAt, long members, long searches, long requests,
+        long notes) {
 }

@@ -24,10 +24,35 @@ public class Cases {
     static final int MAX_MEMBERS = 100;
     static final int MAX_ITEMS = 1000;
 
-    /** The cases the caller may see, newest first: their own, or every case for the case administrator role. */
-    public List<CaseSummary> visibleTo(Staff staff) {
-        return QuarkusTransaction.requiringNew().call(() -> (staff.caseAdmin() ? AuditCase.newestFirst()
-                : AuditCase.ofMember(staff.subject())).stream().map(CaseSummary::of).toList());
+    /** The most cases a page lists. */
+    public static final int PAGE = 50;
+
+    /**
+     * A page of the cases the caller may see (their own, or every case for the case administrator role), newest first,
+     * from below case {@code before} (from the newest if null).
+     */
+    public CasePage visibleTo(Staff staff, Long before) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            var found = AuditCase.page(staff.caseAdmin() ? null : staff.subject(), before, PAGE + 1);
+            return found.size() > PAGE ? new CasePage(List.copyOf(found.subList(0, PAGE)), found.get(PAGE - 1).id())
+                    : new CasePage(found, null);
+        });
+    }
+
+    /** A page's {@code before} as given (null or blank: the newest page); 400 if it is not a case's id. */
+    public static Long cursor(String before) {
+        if (before == null || before.isBlank()) {
+            return null;
+        }
+        try {
+            long id = Long.parseLong(before.strip());
+            if (id > 0) {
+                return id;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw CaseRefusal.invalid("'before' is not a cursor of the case list: " + (before.length() > 40 ? before.substring(0, 40) + "…" : before.strip()));
     }
 
     /** The case, if the caller may see it; else {@link CaseRefusal} (404, as for one that does not exist). */

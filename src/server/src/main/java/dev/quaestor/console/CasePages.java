@@ -6,7 +6,7 @@ import dev.quaestor.cases.AuditCase;
 import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
-import dev.quaestor.cases.CaseSummary;
+import dev.quaestor.cases.CasePage;
 import dev.quaestor.cases.CaseView;
 import dev.quaestor.cases.Cases;
 import dev.quaestor.cases.HeldRecords;
@@ -41,7 +41,7 @@ public class CasePages {
 
     @CheckedTemplate(basePath = "console/cases")
     static class Templates {
-        static native TemplateInstance list(List<CaseSummary> cases);
+        static native TemplateInstance list(CasePage page);
 
         static native TemplateInstance show(Chrome chrome, CaseView c, CaseRecords.Counted counted, List<HoldView> holds,
                 List<HeldRecords.Held> kept, CaseRecords.History history);
@@ -69,9 +69,19 @@ public class CasePages {
     }
 
     @GET
-    public TemplateInstance list() {
-        access.view(ConsoleAccess.Area.CASES, "console/cases", null);
-        return page.of(Templates.list(cases.visibleTo(staff())), "Cases");
+    public Response list(@QueryParam("before") String before) {
+        Long from;
+        try {
+            from = Cases.cursor(before);
+        } catch (CaseRefusal r) {
+            if (!access.mayOpen(ConsoleAccess.Area.CASES)) {
+                access.view(ConsoleAccess.Area.CASES, "console/cases", null); // refuses, on record, as for any page
+            }
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, "console/cases", r.outcome(), r.getMessage(), r.status(), r.getMessage());
+        }
+        access.view(ConsoleAccess.Area.CASES, "console/cases", from == null ? null : "before case " + from);
+        return Response.ok(page.of(Templates.list(cases.visibleTo(staff(), from)), "Cases"))
+                .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 
     @GET

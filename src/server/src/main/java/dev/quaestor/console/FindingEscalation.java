@@ -44,9 +44,9 @@ class FindingEscalation {
         this.access = access;
     }
 
-    /** The cases the reader may escalate to (none if their role does not add searches to cases). */
+    /** The cases the reader may escalate to, their newest page (none if their role does not add searches to cases). */
     List<CaseSummary> choices() {
-        return access.mayWorkOnCases() && access.mayReadRecords() ? cases.visibleTo(access.staff()) : List.of();
+        return access.mayWorkOnCases() && access.mayReadRecords() ? cases.visibleTo(access.staff(), null).cases() : List.of();
     }
 
     /** The reader, if they may add to case {@code id}; else the refusal, on record, as a page. Asked before the mark is. */

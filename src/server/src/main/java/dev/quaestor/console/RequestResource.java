@@ -114,7 +114,7 @@ public class RequestResource {
                 rules.stream().sorted().toList(), files, revision != null && !files.isEmpty(), altered, proof == null ? null : proof.file(),
                 proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), FieldLabel.ALL,
                 kept.isEmpty() && records.isEmpty() || !access.mayOpen(ConsoleAccess.Area.CASES) ? List.of()
-                        : cases.visibleTo(caseAccess.staff()), kept, records.isEmpty() ? archive.all() : List.of()));
+                        : cases.visibleTo(caseAccess.staff(), null).cases(), kept, records.isEmpty() ? archive.all() : List.of()));
         return Response.status(records.isEmpty() ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).entity(t).build();
     }
 

@@ -9,6 +9,8 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -41,8 +43,25 @@ public class SavedSearch extends PanacheEntityBase {
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
 
-    /** The searches {@code subject} sees: their own and those shared by others. */
+    /** The most searches one reviewer keeps. */
+    public static final int MAX_PER_OWNER = 100;
+
+    /** The most searches shared by others the search page lists (the newest). */
+    public static final int MAX_SHARED_SHOWN = 100;
+
+    /**
+     * The searches {@code subject} sees: their own (at most {@link #MAX_PER_OWNER}) and the newest
+     * {@link #MAX_SHARED_SHOWN} shared by others, each by name; a page never loads every search ever shared.
+     */
     public static List<SavedSearch> visibleTo(String subject) {
-        return list("owner = ?1 or shared = true order by name, id", subject);
+        var seen = new ArrayList<SavedSearch>(find("owner = ?1 order by id desc", subject).page(0, MAX_PER_OWNER).list());
+        seen.addAll(find("owner <> ?1 and shared = true order by id desc", subject).page(0, MAX_SHARED_SHOWN).list());
+        seen.sort(Comparator.comparing((SavedSearch s) -> s.name).thenComparing(s -> s.id));
+        return seen;
+    }
+
+    /** How many searches {@code owner} keeps. */
+    public static long keptBy(String owner) {
+        return count("owner", owner);
     }
 }

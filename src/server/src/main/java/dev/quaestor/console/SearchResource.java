@@ -195,6 +195,10 @@ public class SearchResource {
         }
         // Stored, then recorded, then committed: a search whose record could not be written is not kept.
         QuarkusTransaction.requiringNew().run(() -> {
+            if (SavedSearch.keptBy(access.identity().subject()) >= SavedSearch.MAX_PER_OWNER) {
+                throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail, 409, "Not saved: you keep "
+                        + SavedSearch.MAX_PER_OWNER + " saved searches, the most one person keeps; delete one first.");
+            }
             var s = new SavedSearch();
             s.owner = access.identity().subject();
             s.name = name.strip();

@@ -98,4 +98,55 @@ class SavedSearchSaveTest {
         assertEquals(1, savedWithQuery(query));
         browser.manage().deleteAllCookies();
     }
+
+    private static void keep(String owner, String name, boolean shared) {
+        var s = new SavedSearch();
+        s.owner = owner;
+        s.name = name;
+        s.query = "subject=" + name;
+        s.shared = shared;
+        s.createdAt = java.time.Instant.now();
+        s.persist();
+    }
+
+    @Test
+    void aReviewerKeepsAtMostAHundredSearchesAndTheSearchPageListsABoundedFew() throws Exception {
+        String base = "http://127.0.0.1:" + RestAssured.port;
+        String marker = "cap-" + System.nanoTime();
+        String sharer = "sharer-" + marker;
+        // auditor3 at the cap; someone else sharing more than a page lists.
+        QuarkusTransaction.requiringNew().run(() -> {
+            for (long i = SavedSearch.keptBy("auditor3"); i < SavedSearch.MAX_PER_OWNER; i++) {
+                keep("auditor3", marker + "-own-" + i, false);
+            }
+            for (int i = 0; i < SavedSearch.MAX_SHARED_SHOWN + 50; i++) {
+                keep(sharer, marker + "-shared-" + i, true);
+            }
+        });
+        try {
+            Browser.signIn(browser, base + "/console/search", "auditor3");
+            String csrf = browser.findElement(By.cssSelector("form[action='/console/logout'] input[name=csrf]")).getAttribute("value");
+            String query = "subject=" + marker;
+            var over = post(base, "/console/searches", csrf, "name", "one more", "query", query);
+            assertEquals(409, over.statusCode(), over.body());
+            assertTrue(over.body().contains("you keep 100 saved searches, the most one person keeps; delete one first"), over.body());
+            assertEquals(List.of("DENY/invalid"), AuditRow.list("subject = 'auditor3' AND method = 'console/search/save' AND detail = ?",
+                    "name=one more query=" + query).stream().map(r -> r.decision + "/" + r.outcome).toList());
+            assertEquals(0, savedWithQuery(query));
+            assertEquals(SavedSearch.MAX_PER_OWNER, QuarkusTransaction.requiringNew().call(() -> SavedSearch.keptBy("auditor3")));
+
+            // The page lists auditor3's own and the newest of what others share: not all 150 of the sharer's.
+            var seen = QuarkusTransaction.requiringNew().call(() -> SavedSearch.visibleTo("auditor3"));
+            long shared = seen.stream().filter(x -> x.owner.equals(sharer)).count();
+            assertEquals(SavedSearch.MAX_SHARED_SHOWN, shared, "others' shared searches listed");
+            assertTrue(seen.stream().anyMatch(x -> x.name.equals(marker + "-shared-149")), "the newest shared search is listed");
+            assertTrue(seen.stream().noneMatch(x -> x.name.equals(marker + "-shared-0")), "the oldest is past the page");
+            assertEquals(SavedSearch.MAX_PER_OWNER, seen.stream().filter(x -> x.owner.equals("auditor3")).count());
+            browser.get(base + "/console/search");
+            assertEquals(seen.size(), browser.findElements(By.cssSelector("#saved tbody tr")).size(), "the page shows what was listed");
+        } finally {
+            QuarkusTransaction.requiringNew().run(() -> SavedSearch.delete("name like ?1", marker + "-%"));
+            browser.manage().deleteAllCookies();
+        }
+    }
 }
