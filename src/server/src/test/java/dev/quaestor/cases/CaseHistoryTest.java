@@ -96,5 +96,8 @@ class CaseHistoryTest {
         // the first page is on record after it was answered, so the second page does not hold it.)
         assertEquals(expected, seen);
         as("auditor").queryParam("before", "not-a-cursor").get("/audit/cases/" + id + "/history").then().statusCode(400);
+        // Each page read is on record with the page it asked for.
+        assertEquals(List.of("the newest page", "the page before " + before), AuditRow.list("uri = ? AND method = 'audit/cases/history'"
+                + " AND subject = 'auditor' AND outcome = 'ok' ORDER BY id", AuditCase.uriOf(id)).stream().map(r -> r.detail).toList());
     }
 }
