@@ -132,6 +132,7 @@ public final class BundleCheck {
             }
         }
         policies(revisions, manifest);
+        unanswered(records);
         for (String name : files.keySet()) {
             if (!expected.contains(name)) {
                 report.problem(name, "", "a file no record calls for: it was added to the bundle");
@@ -148,6 +149,34 @@ public final class BundleCheck {
         }
         if (stamps == null && files.keySet().stream().anyMatch(n -> n.endsWith(".tsr"))) {
             report.warnings.add("the checkpoints' time-stamp tokens were not checked (no --tsa-ca): give your TSA's root to check them");
+        }
+    }
+
+    /**
+     * A warning for each request a {@code DECISION} allowed (or filtered) with no {@code OUTCOME} in the bundle: whether it
+     * was served is not on record here. It was still being answered when the bundle was made, or its server stopped
+     * before recording one; not a problem of the bundle, which holds what the log held, but not evidence of a read.
+     */
+    private void unanswered(List<CanonicalRecord> records) {
+        var allowed = new TreeSet<String>();
+        var answered = new HashSet<String>();
+        for (CanonicalRecord r : records) {
+            Map<String, String> f = r.fields();
+            String request = f.get("request");
+            if (request == null) {
+                continue;
+            }
+            if ("OUTCOME".equals(f.get("kind"))) {
+                answered.add(request);
+            } else if ("DECISION".equals(f.get("kind")) && f.get("outcome") == null
+                    && ("ALLOW".equals(f.get("decision")) || "FILTER".equals(f.get("decision")))) {
+                allowed.add(request);
+            }
+        }
+        allowed.removeAll(answered);
+        for (String request : allowed) {
+            report.warnings.add("request " + request + " was allowed and this bundle holds no OUTCOME of it: what it was answered is"
+                    + " not on record here (it was still being answered when the bundle was made, or its server stopped first)");
         }
     }
 

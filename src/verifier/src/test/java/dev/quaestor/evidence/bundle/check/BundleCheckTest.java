@@ -105,10 +105,17 @@ class BundleCheckTest {
     /** As above, made as {@code about} says. */
     static byte[] small(String revision, Map<String, String> policy, java.util.function.Predicate<String> chosen,
             BundleWriter.About about) throws Exception {
+        return small(revision, policy, chosen, about, r -> { });
+    }
+
+    /** As above, each record as {@code edit} changes it before it is appended. */
+    static byte[] small(String revision, Map<String, String> policy, java.util.function.Predicate<String> chosen,
+            BundleWriter.About about, java.util.function.Consumer<Map<String, String>> edit) throws Exception {
         var log = new TestLog(KEY, LOG);
         while (log.tree.size() < 20) {
             var r = TestLog.record(LOG, log.tree.size() + 1);
             r.put("revision", revision);
+            edit.accept(r);
             log.append(r);
         }
         log.checkpointAt(SIGNED);
@@ -410,6 +417,26 @@ class BundleCheckTest {
                 + " different text: its message imprint is not the SHA-256 of this checkpoint")), r.problems().toString());
         assertTrue(r.checkpoints().stream().noneMatch(c -> c.startsWith("checkpoint 500 ")), r.checkpoints().toString());
         assertTrue(BundleCheck.check(bundle, TrustedKeys.of(KEY.vkey()), null).ok());
+    }
+
+    @Test
+    void aRequestAllowedWithNoOutcomeInTheBundleIsAWarningNotAProblem() throws Exception {
+        // The OUTCOMEs of req-8, req-9 and req-10 (records 16, 18, 20) are other requests' in this log: req-8's DECISION
+        // was rate-limited (its outcome in the DECISION itself) and req-9's refused, which need none; req-10's allowed.
+        byte[] zip = small(REVISION, POLICY, r -> Set.of("req-3", "req-8", "req-9", "req-10").contains(r), new BundleWriter.About(
+                Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", null, "the requests of the search subject=alice"), r -> {
+                    switch (r.get("seq")) {
+                        case "16", "18", "20" -> r.put("request", "req-elsewhere-" + r.get("seq"));
+                        case "17" -> r.put("decision", "DENY");
+                        case "15" -> r.put("outcome", "rate-limited");
+                        default -> { }
+                    }
+                });
+        BundleReport report = check(zip);
+        assertEquals(List.of(), report.problems());
+        assertEquals(List.of("request req-10 was allowed and this bundle holds no OUTCOME of it: what it was answered is not on record"
+                + " here (it was still being answered when the bundle was made, or its server stopped first)"), report.warnings().stream()
+                .filter(w -> w.contains("OUTCOME")).toList());
     }
 
     @Test
