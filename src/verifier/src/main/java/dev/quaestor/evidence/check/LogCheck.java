@@ -14,7 +14,6 @@ import dev.quaestor.evidence.check.StoredNodes.Suspect;
 import dev.quaestor.evidence.v1.V1Chain;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -244,12 +243,7 @@ final class LogCheck {
     // ---- the records' times ----
 
     private void dated(String time, long seq, long line) {
-        Instant t;
-        try {
-            t = time == null ? null : Instant.parse(time);
-        } catch (DateTimeParseException e) {
-            t = null; // not a time: nothing to compare
-        }
+        Instant t = RecordTime.parse(time); // null if not a time: nothing to compare
         if (t != null && (latest == null || t.isAfter(latest))) {
             latest = t;
             latestSeq = seq;
