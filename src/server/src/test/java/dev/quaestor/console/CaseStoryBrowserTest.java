@@ -133,6 +133,20 @@ class CaseStoryBrowserTest {
         browser.findElement(By.id("put-hold")).click();
         Browser.waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("holds"), subject));
         assertEquals(List.of("active"), cells("holds", "state"));
+
+        // A note: the page gives the case's seal key, and the note's HMAC under it, which its record holds.
+        String noteText = "The patient's consent is on file.";
+        browser.findElement(By.id("note-text")).sendKeys(noteText);
+        browser.findElement(By.id("add-note")).click();
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.className("note-entry")));
+        String sealKey = text("seal-key").strip();
+        String noteHmac = dev.quaestor.support.Hmac.sha256(sealKey, noteText);
+        assertTrue(browser.findElement(By.className("note-entry")).getText().contains("hmac-sha256 " + noteHmac),
+                browser.findElement(By.className("note-entry")).getText());
+        assertEquals(1, AuditRow.list("uri = ? AND method = 'audit/cases/add-note' AND detail LIKE ?", dev.quaestor.cases.AuditCase.uriOf(id),
+                "%; text hmac-sha256=" + noteHmac).size());
+        assertEquals(1, AuditRow.list("uri LIKE ? AND method = 'audit/cases/hold/put' AND detail LIKE ?", dev.quaestor.cases.AuditCase.uriOf(id) + "hold/%",
+                "%; target hmac-sha256=" + dev.quaestor.support.Hmac.sha256(sealKey, subject) + ";%").size());
         browser.findElement(By.cssSelector("form.ask-release input[name=reason]")).sendKeys("The complaint is closed.");
         browser.findElement(By.cssSelector("form.ask-release button")).click();
         Browser.waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("holds"), "release asked"));
