@@ -203,11 +203,13 @@ class CaseStoryBrowserTest {
                 + "AND outcome = 'refused' AND uri LIKE ?", "%/" + id + "/").size(), "the refused release, under the case");
         assertEquals(1, AuditRow.list("method = 'audit/cases/hold/release' AND subject = 'auditor2' AND decision = 'ALLOW' "
                 + "AND uri LIKE ?", "%/" + id + "/hold/" + hold).size());
-        // The case's name (its title) is in the bundle, but its record binds it by length and SHA-256 only.
-        byte[] name = (id + ": Reads of the onco-734 summary").getBytes(StandardCharsets.UTF_8);
+        // The case's name (its title) is in the bundle, but its record binds it only by its HMAC under the key the
+        // bundle's manifest gives.
+        String name = id + ": Reads of the onco-734 summary";
+        String bundleKey = dev.quaestor.evidence.bundle.Manifest.read(dev.quaestor.evidence.bundle.BundleZip.open(bundle.body()).files()
+                .get("manifest.json")).caseSealKey();
         var made = AuditRow.list("method = 'audit/bundle/made' AND subject = 'auditor2' AND outcome = 'ok' AND detail LIKE ?",
-                "%(for a case named in " + name.length + " bytes sha256="
-                        + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(name)) + ")%");
+                "%(for a case named hmac-sha256=" + dev.quaestor.support.Hmac.sha256(bundleKey, name) + ")%");
         assertEquals(1, made.size(), "the bundle's making, with its SHA-256");
         assertTrue(!made.get(0).detail.contains("onco-734 summary"), made.get(0).detail);
     }
