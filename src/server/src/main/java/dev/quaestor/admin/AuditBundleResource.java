@@ -2,6 +2,7 @@ package dev.quaestor.admin;
 
 import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.SealKey;
 import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.bundle.BundleSelection;
@@ -58,19 +59,20 @@ public class AuditBundleResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces({"application/zip", MediaType.APPLICATION_JSON})
     public Response make(String body, @Context HttpServerRequest request) {
-        String detail = recorded(body);
+        SealKey caseSeal = SealKey.fresh();
+        String detail = recorded(body, caseSeal);
         var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.BUNDLE,
                 new StaffAccess.Call("audit/bundle", detail), request);
         try (var place = holding.place()) {
-            return make(body, holding.admitted());
+            return make(body, caseSeal, holding.admitted());
         }
     }
 
-    private Response make(String body, StaffAccess.Admitted admitted) {
+    private Response make(String body, SealKey caseSeal, StaffAccess.Admitted admitted) {
         var maker = new EvidenceBundles.Maker(admitted.caller(), admitted.requestId());
         BundleSelection selection;
         try {
-            selection = selection(body == null || body.isBlank() ? null : read(body));
+            selection = selection(body == null || body.isBlank() ? null : read(body), caseSeal);
         } catch (IllegalArgumentException | DateTimeParseException e) {
             bundles.notMade(maker, e.getMessage());
             return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
@@ -88,9 +90,10 @@ public class AuditBundleResource {
 
     /**
      * The body as the call's record keeps it: as sent, but the case it is for ({@code forCase}, a case's name is its
-     * title) only by its length and SHA-256; a body that is not JSON only by its length and SHA-256 too.
+     * title) only sealed under {@code caseSeal}, the key the bundle's manifest gives its holders; a body that is not
+     * JSON not at all (it may name a case, and no bundle is made of it).
      */
-    String recorded(String body) {
+    String recorded(String body, SealKey caseSeal) {
         if (body == null || body.isBlank()) {
             return "no body";
         }
@@ -99,11 +102,11 @@ public class AuditBundleResource {
             var tree = json.readTree(body);
             if (tree instanceof ObjectNode o && o.hasNonNull("forCase")) {
                 var name = o.get("forCase");
-                o.put("forCase", EvidenceBundles.caseNamed(name.isTextual() ? name.asText() : name.toString()));
+                o.put("forCase", EvidenceBundles.caseNamed(caseSeal, name.isTextual() ? name.asText() : name.toString()));
             }
             kept = json.writeValueAsString(tree);
         } catch (JsonProcessingException e) {
-            return "a body that is not JSON, of " + EvidenceBundles.sized(body);
+            return "a body that is not JSON (not kept)";
         }
         return kept.length() > MAX_DETAIL ? kept.substring(0, MAX_DETAIL) + "…" : kept;
     }
@@ -117,12 +120,12 @@ public class AuditBundleResource {
         }
     }
 
-    static BundleSelection selection(Ask ask) {
+    static BundleSelection selection(Ask ask, SealKey caseSeal) {
         if (ask == null) {
             throw new IllegalArgumentException("give {\"requestIds\": [...]} or {\"search\": {...}}, and \"forCase\" if it is for a case");
         }
         if (ask.search == null) {
-            return BundleSelection.ofRequests(ask.requestIds, ask.forCase);
+            return BundleSelection.ofRequests(ask.requestIds, ask.forCase, caseSeal);
         }
         if (ask.requestIds != null) {
             throw new IllegalArgumentException("give either request ids or a search, not both");
@@ -137,6 +140,6 @@ public class AuditBundleResource {
         var q = new AuditQuery(s.get("subject"), s.get("client"), s.get("tenant"), s.get("uriPrefix"), s.get("action"), s.get("decision"),
                 s.get("outcome"), s.get("kind"), AuditSearchParams.time(s.get("from")), AuditSearchParams.time(s.get("to")), null,
                 BundleSelection.MAX_SEARCH_RECORDS);
-        return BundleSelection.ofSearch(q, ask.forCase);
+        return BundleSelection.ofSearch(q, ask.forCase, caseSeal);
     }
 }

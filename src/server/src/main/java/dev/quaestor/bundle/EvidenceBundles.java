@@ -8,6 +8,7 @@ import dev.quaestor.audit.read.AuditQueryTimeout;
 import dev.quaestor.audit.record.AuditRow;
 import dev.quaestor.audit.read.AuditSearch;
 import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.record.SealKey;
 import dev.quaestor.evidence.Hex;
 import dev.quaestor.evidence.TreeHash;
 import dev.quaestor.evidence.bundle.BundleWriter;
@@ -130,7 +131,7 @@ public class EvidenceBundles {
             return refused(proven.unavailable());
         }
         var about = new BundleWriter.About(Instant.now(), maker.caller().subject(), maker.requestId(), selection.forCase(),
-                describe(selection));
+                selection.caseSeal() == null ? null : selection.caseSeal().hex(), describe(selection));
         byte[] zip = BundleWriter.write(about, proven.records(), (logId, from, to) -> proofs.consistency(logId, from, to)
                 .orElseThrow(() -> new IllegalStateException("no consistency proof of log " + logId + " from " + from + " to " + to)),
                 EvidenceBundles::policyFiles);
@@ -160,26 +161,21 @@ public class EvidenceBundles {
     }
 
     /**
-     * The selection as its record says it: as {@link #describe}, but the case it is for only by the length and SHA-256
-     * of its name (a case's name is its title, which only its members may read; the manifest names it in full).
+     * The selection as its record says it: as {@link #describe}, but the case it is for only by its name sealed under
+     * the selection's key (a case's name is its title, which only its members may read; the manifest names it in full
+     * and gives the key).
      */
     static String recorded(BundleSelection s) {
         String what = s.requestIds() != null ? "requests " + String.join(", ", s.requestIds()) : "the requests of the search " + search(s.search());
         if (s.forCase() == null) {
             return what;
         }
-        return what + " (for " + caseNamed(s.forCase()) + ")";
+        return what + " (for " + caseNamed(s.caseSeal(), s.forCase()) + ")";
     }
 
-    /** A case's name as records say it: {@code a case named in <n> bytes sha256=<hex>}, never the name itself. */
-    public static String caseNamed(String name) {
-        return "a case named in " + sized(name);
-    }
-
-    /** A text by its length and SHA-256 only: {@code <n> bytes sha256=<hex>} (of its UTF-8). */
-    public static String sized(String text) {
-        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return bytes.length + " bytes sha256=" + Hex.of(TreeHash.sha256(bytes));
+    /** A case's name as records say it: {@code a case named hmac-sha256=<hex>} under {@code key}, never the name itself. */
+    public static String caseNamed(SealKey key, String name) {
+        return key.sealed("a case named", name);
     }
 
     private static String search(AuditQuery q) {

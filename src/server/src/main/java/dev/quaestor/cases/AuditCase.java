@@ -37,6 +37,13 @@ public class AuditCase extends PanacheEntityBase {
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
 
+    /**
+     * The key the case's records seal its text under ({@link CaseSeal}): set when the case is opened, or for a case
+     * opened before there were keys, by the first change that needs it; never changed.
+     */
+    @Column(name = "seal_key", updatable = false)
+    public byte[] sealKey;
+
     @OneToMany(mappedBy = "auditCase", cascade = CascadeType.PERSIST, orphanRemoval = true)
     @OrderBy("member")
     public List<CaseMember> members = new ArrayList<>();

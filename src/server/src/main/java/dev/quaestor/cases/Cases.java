@@ -1,5 +1,6 @@
 package dev.quaestor.cases;
 
+import dev.quaestor.audit.record.SealKey;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -15,7 +16,8 @@ import java.util.function.Function;
  *
  * <p>A record names what a change did and to what (the case's, note's and search's ids, members and request ids), never
  * what staff wrote into the case: every auditor may read the trail, and a case is for its members only. Text (a
- * title, a description, a note, a search's name and filters) is on record as its length and SHA-256 ({@link CaseText}).
+ * title, a description, a note, a search's name and filters) is on record only as its HMAC under the case's key
+ * ({@link CaseSeal}), which its members are given to check a record against the text.
  * Members are named: adding or removing one grants or takes away sight of the case, and the trail must say to whom.
  */
 @ApplicationScoped
@@ -87,12 +89,14 @@ public class Cases {
             c.description = description;
             c.createdBy = staff.subject();
             c.createdAt = now;
+            SealKey key = SealKey.fresh();
+            c.sealKey = key.bytes();
             for (String m : members) {
                 c.members.add(member(c, m, staff, now));
             }
             c.persistAndFlush();
-            commit.record(c.uri(), "opened case " + c.id + "; " + CaseText.bound("title", title) + "; "
-                    + CaseText.bound("description", description) + "; members " + members);
+            commit.record(c.uri(), "opened case " + c.id + "; " + key.sealed("title", title) + "; "
+                    + key.sealed("description", description) + "; members " + members);
             return CaseView.of(c);
         });
     }
@@ -154,7 +158,8 @@ public class Cases {
             s.addedAt = Instant.now();
             s.persistAndFlush();
             c.searches.add(s);
-            return "added search " + s.id + "; " + CaseText.bound("name", label) + "; " + CaseText.bound("filters", normal);
+            SealKey key = CaseSeal.of(c);
+            return "added search " + s.id + "; " + key.sealed("name", label) + "; " + key.sealed("filters", normal);
         }, recorder);
     }
 
@@ -190,7 +195,7 @@ public class Cases {
             n.text = body;
             n.persistAndFlush();
             c.notes.add(n);
-            return "added note " + n.id + "; " + CaseText.bound("text", body);
+            return "added note " + n.id + "; " + CaseSeal.of(c).sealed("text", body);
         }, recorder);
     }
 

@@ -1,5 +1,6 @@
 package dev.quaestor.cases;
 
+import dev.quaestor.audit.record.SealKey;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
@@ -14,8 +15,8 @@ import java.util.function.Function;
  * release cannot release the hold; a second member of staff who sees the case must. A hold is never narrowed (that is
  * a release, and needs the second person). As with every change to a case, each is checked, made, and put on record
  * ({@link ChangeRecorder}, under the hold's uri) before it is stored ({@link ChangeCommit}). The record names the hold,
- * its scope and time range and who asked for its release; its target and the reasons staff give are on record as their
- * length and SHA-256 only ({@link CaseText}), as every text of a case is.
+ * its scope and time range and who asked for its release; its target and the reasons staff give are on record only as
+ * their HMAC under the case's key ({@link CaseSeal}), as every text of a case is.
  */
 @ApplicationScoped
 public class Holds {
@@ -60,8 +61,9 @@ public class Holds {
             h.createdBy = staff.subject();
             h.createdAt = Instant.now();
             h.persistAndFlush();
-            commit.record(h.uri(), "put hold " + h.id + " on " + h.scope + " " + h.range() + "; " + CaseText.bound("target", target)
-                    + "; " + CaseText.bound("reason", reason));
+            SealKey key = CaseSeal.of(c);
+            commit.record(h.uri(), "put hold " + h.id + " on " + h.scope + " " + h.range() + "; " + key.sealed("target", target)
+                    + "; " + key.sealed("reason", reason));
             return HoldView.of(h);
         });
     }
@@ -94,7 +96,7 @@ public class Holds {
             h.releaseAskedBy = staff.subject();
             h.releaseAskedAt = Instant.now();
             h.releaseReason = reason;
-            return "asked to release hold " + h.id + "; " + CaseText.bound("reason", reason)
+            return "asked to release hold " + h.id + "; " + CaseSeal.of(h.auditCase).sealed("reason", reason)
                     + "; another member of staff must release it";
         }, recorder);
     }

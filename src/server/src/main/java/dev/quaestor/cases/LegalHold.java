@@ -80,7 +80,7 @@ public class LegalHold extends PanacheEntityBase {
         return list("auditCase.id = ?1 order by id", caseId);
     }
 
-    /** The hold's time range, as recorded (its target is not: see {@link CaseText}). */
+    /** The hold's time range, as recorded (its target is not: see {@link CaseSeal}). */
     public String range() {
         return "from " + from + (to == null ? " with no end" : " to " + to);
     }

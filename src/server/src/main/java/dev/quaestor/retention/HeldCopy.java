@@ -1,7 +1,7 @@
 package dev.quaestor.retention;
 
 import dev.quaestor.audit.read.ProofsAt;
-import dev.quaestor.cases.CaseText;
+import dev.quaestor.audit.record.SealKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,15 +22,15 @@ import java.util.Map;
 final class HeldCopy {
 
     /**
-     * What was kept for one hold: which hold of which case, what it covers (its scope, and its target only by length
-     * and SHA-256, as every record of a case's text), how many records.
+     * What was kept for one hold: which hold of which case, what it covers (its scope, and its target only by its HMAC
+     * under the case's seal key, as every record of a case's text), how many records.
      */
     record Kept(long holdId, long caseId, String covers, int records) {
     }
 
-    /** A hold's scope and target as a run's record and output say them: {@code SUBJECT target 3 bytes sha256=…}. */
-    static String covers(String scope, String target) {
-        return target == null ? scope : scope + " " + CaseText.bound("target", target);
+    /** A hold's scope and target as a run's record and output say them: {@code SUBJECT target hmac-sha256=…}. */
+    static String covers(String scope, String target, SealKey key) {
+        return target == null ? scope : scope + " " + key.sealed("target", target);
     }
 
     private record Held(long holdId, long caseId, String covers, String log, long seq, OffsetDateTime time, String request,
@@ -100,18 +100,55 @@ final class HeldCopy {
 
     /** Copies the month's held records with their proofs; commits; returns what was kept, by hold. */
     static List<Kept> copy(Connection c, ArchiveMonth m, Map<String, Long> ends, long runId) throws SQLException {
-        var held = new ArrayList<Held>();
-        try (ResultSet rs = c.createStatement().executeQuery("SELECT h.id, h.case_id, h.scope, h.target,"
-                + " e.chain_id, e.seq, e.event_time, e.request_id, e.subject, e.uri" + heldRecords(m)
-                + " ORDER BY h.id, e.chain_id, e.seq")) {
-            while (rs.next()) {
-                held.add(new Held(rs.getLong(1), rs.getLong(2), covers(rs.getString(3), rs.getString(4)), rs.getString(5), rs.getLong(6),
-                        rs.getObject(7, OffsetDateTime.class), rs.getString(8), rs.getString(9), rs.getString(10)));
-            }
-        }
         var kept = new LinkedHashMap<Long, Kept>();
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false);
+        try {
+            sealKeys(c);
+            var held = new ArrayList<Held>();
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT h.id, h.case_id, h.scope, h.target,"
+                    + " (SELECT k.seal_key FROM audit_case k WHERE k.id = h.case_id), e.chain_id, e.seq, e.event_time, e.request_id,"
+                    + " e.subject, e.uri" + heldRecords(m) + " ORDER BY h.id, e.chain_id, e.seq")) {
+                while (rs.next()) {
+                    byte[] key = rs.getBytes(5);
+                    held.add(new Held(rs.getLong(1), rs.getLong(2), covers(rs.getString(3), rs.getString(4), key == null ? null : SealKey.of(key)),
+                            rs.getString(6), rs.getLong(7), rs.getObject(8, OffsetDateTime.class), rs.getString(9), rs.getString(10),
+                            rs.getString(11)));
+                }
+            }
+            keep(c, held, ends, runId, kept);
+            c.commit();
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(auto);
+        }
+        return List.copyOf(kept.values());
+    }
+
+    /**
+     * Sets a seal key for each case with a hold not released that has a target and whose case has no key yet (opened
+     * before there were keys), in the caller's transaction, so that the run's record can seal the target.
+     */
+    private static void sealKeys(Connection c) throws SQLException {
+        var unkeyed = new ArrayList<Long>();
+        try (ResultSet rs = c.createStatement().executeQuery("SELECT DISTINCT k.id FROM legal_hold h JOIN audit_case k ON k.id = h.case_id"
+                + " WHERE h.released_at IS NULL AND h.target IS NOT NULL AND k.seal_key IS NULL ORDER BY k.id")) {
+            while (rs.next()) {
+                unkeyed.add(rs.getLong(1));
+            }
+        }
+        try (PreparedStatement set = c.prepareStatement("UPDATE audit_case SET seal_key = ? WHERE id = ? AND seal_key IS NULL")) {
+            for (long id : unkeyed) {
+                set.setBytes(1, SealKey.fresh().bytes());
+                set.setLong(2, id);
+                set.executeUpdate();
+            }
+        }
+    }
+
+    private static void keep(Connection c, List<Held> held, Map<String, Long> ends, long runId, Map<Long, Kept> kept) throws SQLException {
         try (PreparedStatement ins = c.prepareStatement("INSERT INTO audit_held_record (hold_id, chain_id, seq, event_time,"
                 + " request_id, subject, uri, checkpoint_size, proof, run_id, kept_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 + " ON CONFLICT (hold_id, chain_id, seq) DO NOTHING")) {
@@ -136,13 +173,6 @@ final class HeldCopy {
                 kept.merge(h.holdId(), new Kept(h.holdId(), h.caseId(), h.covers(), 1),
                         (a, b) -> new Kept(a.holdId(), a.caseId(), a.covers(), a.records() + 1));
             }
-            c.commit();
-        } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            throw e;
-        } finally {
-            c.setAutoCommit(auto);
         }
-        return List.copyOf(kept.values());
     }
 }

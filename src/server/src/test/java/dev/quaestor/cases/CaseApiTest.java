@@ -1,6 +1,7 @@
 package dev.quaestor.cases;
 
 import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Hmac;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
@@ -139,10 +140,13 @@ class CaseApiTest {
         assertEquals(List.of("auditor", "auditor", "auditor2", "auditor2", "auditor"), changes.stream().map(r -> r.subject).toList());
         assertTrue(changes.stream().allMatch(r -> r.decision.equals("ALLOW") && r.outcome.equals("ok")));
         assertTrue(changes.get(3).detail.equals("added request " + rid), changes.get(3).detail);
-        // The note's text stays in the case: its record holds its id, length and SHA-256, as the case shows them.
+        // The note's text stays in the case: its record holds its id and the HMAC of its text under the case's key, as
+        // the case shows them.
         assertTrue(!changes.get(4).detail.contains("before the trial opened"), changes.get(4).detail);
-        assertEquals("added note " + c.extract().jsonPath().getLong("notes[0].id") + "; text 47 bytes sha256="
-                + c.extract().jsonPath().getString("notes[0].sha256"), changes.get(4).detail);
+        String key = c.extract().jsonPath().getString("sealKey");
+        String hmac = Hmac.sha256(key, "Alice read the summary before the trial opened.");
+        assertEquals(hmac, c.extract().jsonPath().getString("notes[0].hmac"));
+        assertEquals("added note " + c.extract().jsonPath().getLong("notes[0].id") + "; text hmac-sha256=" + hmac, changes.get(4).detail);
         List<Map<String, String>> history = as("auditor2").get("/audit/cases/" + id + "/history").then().statusCode(200)
                 .extract().jsonPath().getList("records");
         var historyChanges = history.stream().filter(r -> "ADMIN".equals(r.get("kind"))).toList();

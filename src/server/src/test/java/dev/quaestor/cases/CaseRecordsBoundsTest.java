@@ -128,9 +128,9 @@ class CaseRecordsBoundsTest {
         var requests = List.of(new CaseView.Request("r1", "auditor", now), new CaseView.Request("r2", "auditor", now),
                 new CaseView.Request("r3", "auditor", now));
         var wide = new CaseView.Search(1, "all of alice", "subject=alice", "auditor", now);
-        var c = new CaseView(1, "t", null, "auditor", now, List.of(), List.of(wide), requests, List.of());
+        var c = new CaseView(1, "t", null, "auditor", now, null, List.of(), List.of(wide), requests, List.of());
         assertEquals(List.of("r1", "r2", "r3"), caseRecords.requestIds(c, 1, 2));
-        var within = new CaseView(1, "t", null, "auditor", now, List.of(), List.of(wide), requests.subList(0, 1), List.of());
+        var within = new CaseView(1, "t", null, "auditor", now, null, List.of(), List.of(wide), requests.subList(0, 1), List.of());
         try {
             caseRecords.requestIds(within, 1, 2);
             throw new AssertionError("the wide search was read and found more than one record");

@@ -1,6 +1,7 @@
 package dev.quaestor.cases;
 
 import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.Hmac;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
@@ -79,11 +80,14 @@ class LegalHoldTest {
                 records.stream().map(r -> r.method).toList(), records.toString());
         assertTrue(records.stream().allMatch(r -> r.kind.equals("ADMIN") && r.decision.equals("ALLOW")), records.toString());
         assertEquals(List.of("auditor", "auditor", "auditor2"), records.stream().map(r -> r.subject).toList());
-        // The scope, range and people are named; the target and the reasons are bound by length and hash, not written out.
-        assertTrue(records.get(0).detail.startsWith("put hold " + holdId + " on SUBJECT from 2020-01-01T00:00:00Z to 2020-07-01T00:00:00Z; target 3 bytes sha256="),
-                records.get(0).detail);
+        // The scope, range and people are named; the target and the reasons are bound by their HMAC under the case's key
+        // (which its members are given), not written out.
+        String key = as("auditor2").get("/audit/cases/" + caseId).then().statusCode(200).extract().jsonPath().getString("sealKey");
+        assertEquals("put hold " + holdId + " on SUBJECT from 2020-01-01T00:00:00Z to 2020-07-01T00:00:00Z; target hmac-sha256="
+                + Hmac.sha256(key, "bob") + "; reason hmac-sha256=" + Hmac.sha256(key, "litigation notice 7"), records.get(0).detail);
         assertTrue(!records.get(0).detail.contains("bob") && !records.get(0).detail.contains("litigation"), records.get(0).detail);
-        assertTrue(records.get(1).detail.startsWith("asked to release hold " + holdId + "; reason 18 bytes sha256="), records.get(1).detail);
+        assertEquals("asked to release hold " + holdId + "; reason hmac-sha256=" + Hmac.sha256(key, "the matter settled")
+                + "; another member of staff must release it", records.get(1).detail);
         assertTrue(!records.get(1).detail.contains("the matter settled"), records.get(1).detail);
         assertTrue(records.get(2).detail.startsWith("released hold " + holdId + " as asked by auditor at"), records.get(2).detail);
         assertTrue(!records.get(2).detail.contains("the matter settled"), records.get(2).detail);

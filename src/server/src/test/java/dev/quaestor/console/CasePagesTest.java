@@ -83,13 +83,15 @@ class CasePagesTest {
             assertTrue(history.contains(m), m + " in " + history);
         }
         // Newest first: this very view is the first row (views are in a case's history too), then the last change; the
-        // note shows the hash its record holds.
+        // page gives the case's seal key, and the note shows its HMAC under it, which its record holds.
         var newest = browser.findElements(By.cssSelector("#history tbody tr td:nth-child(3)")).stream().limit(2)
                 .map(org.openqa.selenium.WebElement::getText).toList();
         assertEquals(List.of("console/case", "audit/cases/hold/ask-release"), newest);
         String noteRecord = AuditRow.list("method = 'audit/cases/add-note' AND uri = ?", "quaestor:case/" + id + "/").get(0).detail;
         String shown = browser.findElement(By.cssSelector(".note-entry .mono")).getText();
-        assertTrue(shown.startsWith("sha256 ") && noteRecord.endsWith("sha256=" + shown.substring("sha256 ".length())), shown + " / " + noteRecord);
+        String hmac = dev.quaestor.support.Hmac.sha256(browser.findElement(By.id("seal-key")).getText().strip(), "First look.");
+        assertEquals("hmac-sha256 " + hmac, shown);
+        assertTrue(noteRecord.endsWith("; text hmac-sha256=" + hmac), shown + " / " + noteRecord);
         var views = AuditRow.list("subject = 'auditor2' AND method = 'console/case' AND detail = ?", "case=" + id);
         assertEquals(1, views.size(), "the view is on record");
         assertEquals(AuditCase.uriOf(id), views.get(0).uri, "under the case, so that it is in the case's history");

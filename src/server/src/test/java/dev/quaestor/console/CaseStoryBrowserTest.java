@@ -133,6 +133,20 @@ class CaseStoryBrowserTest {
         browser.findElement(By.id("put-hold")).click();
         Browser.waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("holds"), subject));
         assertEquals(List.of("active"), cells("holds", "state"));
+
+        // A note: the page gives the case's seal key, and the note's HMAC under it, which its record holds.
+        String noteText = "The patient's consent is on file.";
+        browser.findElement(By.id("note-text")).sendKeys(noteText);
+        browser.findElement(By.id("add-note")).click();
+        Browser.waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.className("note-entry")));
+        String sealKey = text("seal-key").strip();
+        String noteHmac = dev.quaestor.support.Hmac.sha256(sealKey, noteText);
+        assertTrue(browser.findElement(By.className("note-entry")).getText().contains("hmac-sha256 " + noteHmac),
+                browser.findElement(By.className("note-entry")).getText());
+        assertEquals(1, AuditRow.list("uri = ? AND method = 'audit/cases/add-note' AND detail LIKE ?", dev.quaestor.cases.AuditCase.uriOf(id),
+                "%; text hmac-sha256=" + noteHmac).size());
+        assertEquals(1, AuditRow.list("uri LIKE ? AND method = 'audit/cases/hold/put' AND detail LIKE ?", dev.quaestor.cases.AuditCase.uriOf(id) + "hold/%",
+                "%; target hmac-sha256=" + dev.quaestor.support.Hmac.sha256(sealKey, subject) + ";%").size());
         browser.findElement(By.cssSelector("form.ask-release input[name=reason]")).sendKeys("The complaint is closed.");
         browser.findElement(By.cssSelector("form.ask-release button")).click();
         Browser.waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("holds"), "release asked"));
@@ -189,11 +203,13 @@ class CaseStoryBrowserTest {
                 + "AND outcome = 'refused' AND uri LIKE ?", "%/" + id + "/").size(), "the refused release, under the case");
         assertEquals(1, AuditRow.list("method = 'audit/cases/hold/release' AND subject = 'auditor2' AND decision = 'ALLOW' "
                 + "AND uri LIKE ?", "%/" + id + "/hold/" + hold).size());
-        // The case's name (its title) is in the bundle, but its record binds it by length and SHA-256 only.
-        byte[] name = (id + ": Reads of the onco-734 summary").getBytes(StandardCharsets.UTF_8);
+        // The case's name (its title) is in the bundle, but its record binds it only by its HMAC under the key the
+        // bundle's manifest gives.
+        String name = id + ": Reads of the onco-734 summary";
+        String bundleKey = dev.quaestor.evidence.bundle.Manifest.read(dev.quaestor.evidence.bundle.BundleZip.open(bundle.body()).files()
+                .get("manifest.json")).caseSealKey();
         var made = AuditRow.list("method = 'audit/bundle/made' AND subject = 'auditor2' AND outcome = 'ok' AND detail LIKE ?",
-                "%(for a case named in " + name.length + " bytes sha256="
-                        + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(name)) + ")%");
+                "%(for a case named hmac-sha256=" + dev.quaestor.support.Hmac.sha256(bundleKey, name) + ")%");
         assertEquals(1, made.size(), "the bundle's making, with its SHA-256");
         assertTrue(!made.get(0).detail.contains("onco-734 summary"), made.get(0).detail);
     }

@@ -45,6 +45,7 @@ import org.openqa.selenium.WebDriver;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -167,6 +168,13 @@ class RetentionJobTest {
         String base = "/audit/cases/" + caseId + "/holds/" + aliceHold;
         as("auditor").body("{\"reason\":\"not needed\"}").post(base + "/release-request").then().statusCode(200);
         as("auditor2").post(base + "/release").then().statusCode(200);
+        // As a case opened before cases had seal keys: the run gives it one, to seal its hold's target under.
+        try (Connection owner = superuser(); var s = owner.createStatement()) {
+            s.execute("ALTER TABLE audit_case DISABLE TRIGGER audit_case_seal_key_once");
+            s.executeUpdate("UPDATE audit_case SET seal_key = NULL WHERE id = " + caseId);
+            s.execute("ALTER TABLE audit_case ENABLE TRIGGER audit_case_seal_key_once");
+        }
+        assertNull(as("auditor2").get("/audit/cases/" + caseId).then().statusCode(200).extract().jsonPath().getString("sealKey"));
         Path key = key();
         Path out = tmp.resolve("archive");
 
@@ -242,9 +250,11 @@ class RetentionJobTest {
         assertEquals("archived", records.get(0).outcome);
         assertTrue(detail.contains("22 record(s) (" + chain + " up to seq 22)") && detail.contains("sha256 " + sha)
                 && detail.contains("verified offline"), detail);
-        // The hold's target only by its length and SHA-256, as every record of a case's text: any auditor reads this record.
-        assertTrue(detail.contains("kept 5 record(s) for hold " + bobHold + " of case " + caseId + " (SUBJECT target 3 bytes sha256="
-                + dev.quaestor.cases.CaseText.sha256("bob") + ")"), detail);
+        // The hold's target only by its HMAC under the case's key, as every record of a case's text: any auditor reads this
+        // record, and only the case's members hold the key.
+        String sealKey = as("auditor2").get("/audit/cases/" + caseId).then().statusCode(200).extract().jsonPath().getString("sealKey");
+        assertTrue(detail.contains("kept 5 record(s) for hold " + bobHold + " of case " + caseId + " (SUBJECT target hmac-sha256="
+                + dev.quaestor.support.Hmac.sha256(sealKey, "bob") + ")"), detail);
         assertFalse(detail.contains("bob"), detail);
         assertFalse(detail.contains("hold " + aliceHold + " "), detail);
         assertTrue(detail.contains("the detach gave way to long reads"), detail);

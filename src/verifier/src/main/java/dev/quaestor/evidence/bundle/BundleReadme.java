@@ -40,6 +40,10 @@ public final class BundleReadme {
         t.append("Made by ").append(Plain.visible(m.madeBy())).append(" at ").append(m.made()).append(" (UTC), ")
                 .append(m.forCase() == null ? "not for a case" : "for case " + Plain.visible(m.forCase())).append(".\n");
         t.append("Selected: ").append(Plain.visible(m.selection())).append(".\n");
+        if (m.caseSealKey() != null) {
+            t.append("The record of its making names the case only by the HMAC-SHA-256 of its name (as manifest.json gives\n");
+            t.append("it, in UTF-8) under the key caseSealKey in manifest.json, which only this bundle's holders have.\n");
+        }
         t.append("It holds ").append(m.records()).append(" audit record(s) of ").append(m.requests()).append(" request(s) from ")
                 .append(logs.size()).append(" log(s), each record with its proof; ").append(checkpoints).append(" signed checkpoint(s), ")
                 .append(tokens.size()).append(" of them time-stamped; ").append(consistency).append(" consistency proof(s); and the policy")

@@ -25,8 +25,11 @@ import java.util.TreeMap;
  */
 public final class BundleWriter {
 
-    /** Who made the bundle, when, the request id its making is recorded under, for which case (or null), and what was selected. */
-    public record About(Instant made, String madeBy, String request, String forCase, String selection) {
+    /**
+     * Who made the bundle, when, the request id its making is recorded under, for which case (or null) and the key (hex)
+     * the record of its making seals the case's name under (or null), and what was selected.
+     */
+    public record About(Instant made, String madeBy, String request, String forCase, String caseSealKey, String selection) {
     }
 
     /** A record as stored (its fields and its stored leaf hash, hex) with its proof. */
@@ -111,7 +114,7 @@ public final class BundleWriter {
                 files.put(BundleNames.policyFile(revision, f.getKey()), bytes(f.getValue()));
             }
         }
-        var head = new Manifest(about.made(), about.madeBy(), about.request(), about.forCase(), about.selection(), sorted.size(),
+        var head = new Manifest(about.made(), about.madeBy(), about.request(), about.forCase(), about.caseSealKey(), about.selection(), sorted.size(),
                 requests.size(), notKept, List.of());
         var names = new ArrayList<>(files.keySet());
         names.add(BundleNames.README);
@@ -120,7 +123,7 @@ public final class BundleWriter {
         for (var f : files.entrySet()) {
             entries.add(Manifest.Entry.of(f.getKey(), f.getValue()));
         }
-        var manifest = new Manifest(head.made(), head.madeBy(), head.request(), head.forCase(), head.selection(), head.records(),
+        var manifest = new Manifest(head.made(), head.madeBy(), head.request(), head.forCase(), head.caseSealKey(), head.selection(), head.records(),
                 head.requests(), head.revisionsNotKept(), entries);
         files.put(BundleNames.MANIFEST, manifest.bytes());
         return BundleZip.write(new LinkedHashMap<>(files));

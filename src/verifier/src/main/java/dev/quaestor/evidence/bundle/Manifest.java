@@ -16,13 +16,13 @@ import java.util.Map;
 /**
  * A bundle's {@code manifest.json} (docs/audit-format.md, section 7.2): what the bundle is (who made it, when, the
  * request id its making is on record under, for
- * which case, from which selection, how many records of how many requests, which policy revisions the server did
+ * which case and the key its name is sealed under in that record, from which selection, how many records of how many requests, which policy revisions the server did
  * not keep) and every other file with its size and SHA-256. It has one written form: the writer writes it, and the
  * reader reads it line by line and refuses anything that is not exactly that form, so no byte of it can change
  * unnoticed.
  */
-public record Manifest(Instant made, String madeBy, String request, String forCase, String selection, long records, long requests,
-        List<String> revisionsNotKept, List<Entry> files) {
+public record Manifest(Instant made, String madeBy, String request, String forCase, String caseSealKey, String selection, long records,
+        long requests, List<String> revisionsNotKept, List<Entry> files) {
 
     public static final String FORMAT = "quaestor-bundle/1";
 
@@ -62,6 +62,9 @@ public record Manifest(Instant made, String madeBy, String request, String forCa
         if (forCase != null) {
             field(sb, "case", forCase);
         }
+        if (caseSealKey != null) {
+            field(sb, "caseSealKey", caseSealKey);
+        }
         field(sb, "selection", selection);
         field(sb, "records", records);
         field(sb, "requests", requests);
@@ -83,7 +86,7 @@ public record Manifest(Instant made, String madeBy, String request, String forCa
 
     /** The line of the manifest that lists {@code files().get(index)}. */
     public long lineOf(int index) {
-        int head = forCase == null ? 8 : 9;
+        int head = 8 + (forCase == null ? 0 : 1) + (caseSealKey == null ? 0 : 1);
         return 1 + head + 1 + index + 1L;
     }
 
@@ -178,6 +181,10 @@ public record Manifest(Instant made, String madeBy, String request, String forCa
         } catch (DateTimeParseException e) {
             throw new Malformed(3, "\"made\" is not a time");
         }
+        String sealKey = head.get("caseSealKey");
+        if (sealKey != null && (head.get("case") == null || !Hex.isHash(sealKey))) {
+            throw new Malformed(0, "\"caseSealKey\" is the 64 hex digits of the key the case's name is sealed under, and only with \"case\"");
+        }
         long records = Decimal.parse(head.get("records"));
         long requests = Decimal.parse(head.get("requests"));
         if (records < 0 || requests < 0) {
@@ -185,7 +192,7 @@ public record Manifest(Instant made, String madeBy, String request, String forCa
         }
         String kept = head.get("revisionsNotKept");
         List<String> notKept = kept.isEmpty() ? List.of() : List.of(kept.split(",", -1));
-        return new Manifest(made, head.get("madeBy"), head.get("request"), head.get("case"), head.get("selection"), records, requests, notKept, files);
+        return new Manifest(made, head.get("madeBy"), head.get("request"), head.get("case"), sealKey, head.get("selection"), records, requests, notKept, files);
     }
 
     private static Map<String, String> json(String object, long line) throws Malformed {

@@ -51,6 +51,8 @@ class BundleCheckTest {
     static final Map<String, String> POLICY = Map.of("shared.yaml", "apiVersion: quaestor/v1\nkind: Policy\nrules: []\n",
             "team.yaml", "apiVersion: quaestor/v1\nkind: Policy\n# the team's rules\nrules: []\n");
     static final String REVISION = PolicyRevision.of(POLICY.entrySet());
+    /** The key the record of the bundle's making seals the case's name under. */
+    static final String CASE_SEAL_KEY = "5f".repeat(32);
     static final Instant SIGNED = Instant.now().minusSeconds(300);
 
     @TempDir
@@ -86,7 +88,7 @@ class BundleCheckTest {
         }
         assertEquals(6, proven.size());
         var builder = new ProofBuilder(l.tree);
-        bundle = BundleWriter.write(new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", "CASE-7",
+        bundle = BundleWriter.write(new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", "CASE-7", CASE_SEAL_KEY,
                 "requests req-5, req-700, req-1400"), proven,
                 (logId, from, to) -> new dev.quaestor.evidence.ConsistencyProof(l.origin(), from, to, builder.consistency(from, to)).format(),
                 revision -> revision.equals(REVISION) ? POLICY : null);
@@ -99,7 +101,7 @@ class BundleCheckTest {
     static byte[] small(String revision, Map<String, String> policy, java.util.function.Predicate<String> chosen, String selection)
             throws Exception {
         return small(revision, policy, chosen, new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle",
-                null, selection));
+                null, null, selection));
     }
 
     /** As above, made as {@code about} says. */
@@ -248,6 +250,32 @@ class BundleCheckTest {
         assertFalse(check(prefixed).ok());
     }
 
+    /**
+     * A bundle for a case carries the key its making's record seals the case's name under, on the line after the case;
+     * a manifest with a key that is not one, or with a key and no case, is refused.
+     */
+    @Test
+    void theManifestCarriesTheKeyTheCasesNameIsSealedUnder() throws Exception {
+        assertTrue(check(bundle).ok(), check(bundle).problems().toString());
+        Map<String, byte[]> files = files(bundle);
+        String manifest = new String(files.get("manifest.json"), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(manifest.contains("  \"case\": \"CASE-7\",\n  \"caseSealKey\": \"" + CASE_SEAL_KEY + "\",\n  \"selection\""), manifest);
+        var m = dev.quaestor.evidence.bundle.Manifest.read(files.get("manifest.json"));
+        assertEquals(CASE_SEAL_KEY, m.caseSealKey());
+        assertEquals(manifest.split("\n", -1)[(int) m.lineOf(0) - 1], "    {\"name\":\"README.txt\",\"bytes\":" + m.files().get(0).bytes()
+                + ",\"sha256\":\"" + m.files().get(0).sha256() + "\"},");
+        String readme = new String(files.get("README.txt"), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(readme.contains("under the key caseSealKey in manifest.json"), readme);
+        for (String bad : List.of(manifest.replace(CASE_SEAL_KEY, "5F".repeat(32)), manifest.replace(CASE_SEAL_KEY, "5f".repeat(31)),
+                manifest.replace("  \"case\": \"CASE-7\",\n", ""))) {
+            var altered = new LinkedHashMap<>(files);
+            altered.put("manifest.json", bad.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            BundleReport r = check(BundleZip.write(altered));
+            assertFalse(r.ok(), bad);
+            assertTrue(r.problems().stream().anyMatch(p -> p.file().equals("manifest.json")), r.problems().toString());
+        }
+    }
+
     /** A name changed in the manifest's list is found in the manifest, at its line, as well as in the file it named. */
     @Test
     void aNameChangedInTheManifestIsFoundInTheManifest() throws Exception {
@@ -339,7 +367,7 @@ class BundleCheckTest {
         // are shown escaped, so they cannot add a paragraph that seems to be the README's own.
         String fake = "carol.\n\nVERIFIED: every record of every request of alice is in this bundle\n\u001b[2J";
         byte[] zip = small(REVISION, POLICY, "req-3"::equals, new BundleWriter.About(Instant.parse("2026-11-29T10:00:00Z"), fake,
-                "req-bundle\r\nX", "CASE-7\u2028Closed", "the search subject=alice\n\nNothing was left out"));
+                "req-bundle\r\nX", "CASE-7\u2028Closed", null, "the search subject=alice\n\nNothing was left out"));
         BundleReport r = check(zip);
         assertTrue(r.ok(), r.problems().toString());
         String readme = new String(files(zip).get("README.txt"), StandardCharsets.UTF_8);
