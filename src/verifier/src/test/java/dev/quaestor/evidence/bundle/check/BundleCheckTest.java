@@ -452,7 +452,7 @@ class BundleCheckTest {
         // The OUTCOMEs of req-8, req-9 and req-10 (records 16, 18, 20) are other requests' in this log: req-8's DECISION
         // was rate-limited (its outcome in the DECISION itself) and req-9's refused, which need none; req-10's allowed.
         byte[] zip = small(REVISION, POLICY, r -> Set.of("req-3", "req-8", "req-9", "req-10").contains(r), new BundleWriter.About(
-                Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", null, "the requests of the search subject=alice"), r -> {
+                Instant.parse("2026-11-29T10:00:00Z"), "carol", "req-bundle", null, null, "the requests of the search subject=alice"), r -> {
                     switch (r.get("seq")) {
                         case "16", "18", "20" -> r.put("request", "req-elsewhere-" + r.get("seq"));
                         case "17" -> r.put("decision", "DENY");
