@@ -41,6 +41,14 @@ class ListingCostTest {
                         Files.writeString(f, "x");
                     }
                 }
+                // One folder of more names than a completion looks at (listed last, after d00 to d19).
+                Path many = Files.createDirectories(ROOT.resolve("z-many"));
+                for (int i = 0; i < 1_100; i++) {
+                    Path f = many.resolve(String.format("%05d.txt", i));
+                    if (!Files.exists(f)) {
+                        Files.writeString(f, "x");
+                    }
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -95,6 +103,23 @@ class ListingCostTest {
         String other = TestIssuer.sign(TestIssuer.claims("someone-else"));
         String theirs = Rpc.initialize(other, "2025-06-18");
         Rpc.call(other, theirs, list(4, given)).statusCode(200).body("error.code", org.hamcrest.Matchers.equalTo(-32602));
+    }
+
+    /**
+     * A completion says nothing of a folder the caller may read nothing in: the same empty answer, hasMore false,
+     * whether it holds thousands of names or does not exist (hasMore from the names looked at would count them).
+     */
+    @Test
+    void aCompletionInAFolderTheCallerMayNotReadSaysNothingOfItsSize() {
+        String token = TestIssuer.sign(TestIssuer.claims(SUBJECT));
+        String session = Rpc.initialize(token, "2025-06-18");
+        for (String typed : new String[] {"z-many/", "z-many/0", "no-such-folder/", ""}) {
+            Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"completion/complete\",\"params\":{\"ref\":"
+                    + "{\"type\":\"ref/resource\",\"uri\":\"file:///big/{+path}\"},\"argument\":{\"name\":\"path\",\"value\":\""
+                    + typed + "\"}}}").statusCode(200)
+                    .body("result.completion.values", org.hamcrest.Matchers.empty())
+                    .body("result.completion.hasMore", org.hamcrest.Matchers.equalTo(false));
+        }
     }
 
     private static String list(int id, String cursor) {

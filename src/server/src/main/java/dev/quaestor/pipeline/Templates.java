@@ -75,6 +75,13 @@ final class Templates {
                 known.put(e.getKey(), e.getValue());
             }
         }
+        // Nothing the caller may read below what is already typed: no name there is looked at, so the answer is the
+        // same whether the folder holds nothing or thousands (hasMore included), and costs the provider nothing.
+        CanonicalUri typed = typedSoFar(template, known, ask.argument(), ask.value());
+        if (typed == null || !trail.policy().mayAllowBelow(trail.context().identity(), Action.READ, typed, trail.context().facts())) {
+            trail.served(Outcome.ok().items(0).detail(detail));
+            return trail.result(new Completions(List.of(), false));
+        }
         List<String> candidates;
         try {
             candidates = sources.complete(trail.context().identity().subject(), owner, ask.template(), ask.argument(),
@@ -127,6 +134,31 @@ final class Templates {
             return below != null && policy.mayAllowBelow(ctx.identity(), Action.READ, below, ctx.facts());
         } catch (InvalidUriException | IllegalArgumentException e) {
             return false;
+        }
+    }
+
+    /**
+     * The whole segments a completion's URIs all start with: the template up to the argument, expanded with the values
+     * known and the argument's partial value (or up to an earlier variable with no value yet); null if that is no URI.
+     */
+    private static CanonicalUri typedSoFar(UriTemplate template, Map<String, String> known, String argument, String value) {
+        String text = template.text();
+        int at = firstExpression(text, argument);
+        for (String v : template.variables()) {
+            if (!v.equals(argument) && !known.containsKey(v)) {
+                at = Math.min(at, firstExpression(text, v));
+            }
+        }
+        try {
+            if (at < firstExpression(text, argument)) {
+                return literalPrefix(UriTemplate.parse(text.substring(0, at)).expand(known) + "{rest}");
+            }
+            int end = text.indexOf('}', at);
+            var with = new LinkedHashMap<>(known);
+            with.put(argument, value);
+            return literalPrefix(UriTemplate.parse(text.substring(0, end + 1)).expand(with) + "{rest}");
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 
