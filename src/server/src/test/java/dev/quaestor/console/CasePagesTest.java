@@ -110,4 +110,28 @@ class CasePagesTest {
         assertTrue(!browser.findElement(By.id("cases")).getText().contains("Console case"));
         browser.manage().deleteAllCookies();
     }
+
+    @Test
+    void theCaseListComesFiftyAPageWithALinkToOlderOnes() {
+        // auditor2 a member of more cases than a page lists.
+        while (as("auditor2").get("/audit/cases").then().statusCode(200).extract().jsonPath().getBoolean("more") == false) {
+            as("auditor").body("{\"title\":\"Listed case\",\"members\":[\"auditor2\"]}").post("/audit/cases").then().statusCode(201);
+        }
+        String before = as("auditor2").get("/audit/cases").then().extract().jsonPath().getString("before");
+        String base = "http://127.0.0.1:" + RestAssured.port;
+        Browser.signIn(browser, base + "/console/cases", "auditor2");
+        assertEquals(dev.quaestor.cases.Cases.PAGE, browser.findElements(By.cssSelector("#cases tbody tr")).size());
+        browser.findElement(By.id("older-cases")).click();
+        Browser.waiting(browser).until(d -> d.getCurrentUrl().endsWith("/console/cases?before=" + before));
+        assertTrue(!browser.findElements(By.cssSelector("#cases tbody tr")).isEmpty(), browser.getPageSource());
+        assertEquals(1, AuditRow.list("subject = 'auditor2' AND method = 'console/cases' AND detail = ?", "before case " + before).size());
+
+        browser.get(base + "/console/cases?before=soon");
+        assertTrue(browser.getPageSource().contains("&#39;before&#39; is not a cursor of the case list")
+                || browser.getPageSource().contains("'before' is not a cursor of the case list"), browser.getPageSource());
+        var refused = AuditRow.list("subject = 'auditor2' AND method = 'console/cases' AND decision = 'DENY' ORDER BY id DESC");
+        assertTrue(!refused.isEmpty() && refused.get(0).outcome.equals("invalid")
+                && refused.get(0).detail.equals("'before' is not a cursor of the case list: soon"), refused.toString());
+        browser.manage().deleteAllCookies();
+    }
 }
