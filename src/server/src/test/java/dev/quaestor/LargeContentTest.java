@@ -51,6 +51,10 @@ class LargeContentTest {
     static final Path DIR = Path.of("target", "large-content");
     static final Path BIN = DIR.resolve("random.bin");
     static final Path TEXT = DIR.resolve("escapes.txt");
+    /** About 2.1 MB of text lines, two bytes that are not UTF-8 (FF FE) at byte 2,000,000: past the first MiB. */
+    static final Path BROKEN = DIR.resolve("broken.txt");
+    /** The same lines without those two bytes. */
+    static final Path LINES = DIR.resolve("lines.txt");
     static final int BIN_SIZE = 20 * 1024 * 1024;
     static final String TEXT_LINE = "line with \"quotes\", back\\slashes, \ttabs, \u0001\u001f controls, é, 漢字 and 😀\r\n";
 
@@ -86,6 +90,13 @@ class LargeContentTest {
                 new Random(20).nextBytes(random);
                 Files.write(BIN, random);
                 Files.writeString(TEXT, TEXT_LINE.repeat(40_000), StandardCharsets.UTF_8);
+                byte[] lines = "hello world line\n".repeat(130_000).getBytes(StandardCharsets.US_ASCII);
+                Files.write(LINES, lines);
+                var broken = new java.io.ByteArrayOutputStream();
+                broken.write(lines, 0, 2_000_000);
+                broken.write(new byte[] {(byte) 0xFF, (byte) 0xFE});
+                broken.write(lines, 2_000_000, lines.length - 2_000_000);
+                Files.write(BROKEN, broken.toByteArray());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -186,6 +197,40 @@ class LargeContentTest {
         JsonNode data = JSON.readTree(event.substring("event: message\ndata: ".length()));
         assertEquals(Files.readString(TEXT, StandardCharsets.UTF_8), data.at("/result/contents/0/text").asText());
         assertEquals(sha256(Files.readAllBytes(TEXT)), outcome(sse.header("X-Request-Id")).contentSha256);
+    }
+
+    /**
+     * Whether a large file goes out as text is decided before its first byte: text whose first bytes look like text
+     * but which has a byte that is not UTF-8 past the first MiB comes whole, as a blob of exactly its bytes (as it
+     * would under the buffer limit), not as a text value cut off part-way; the same lines without that byte come as
+     * text.
+     */
+    @Test
+    void aLargeTextFileWithABytePastTheFirstMibThatIsNotUtf8ComesWholeAsABlob() throws Exception {
+        String token = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(token, "2025-06-18");
+        byte[] file = Files.readAllBytes(BROKEN);
+
+        var r = Rpc.call(token, session, read("file:///large/broken.txt")).statusCode(200)
+                .contentType(containsString("application/json")).extract();
+        JsonNode body = JSON.readTree(r.asByteArray()); // a complete JSON-RPC response, not one cut off
+        assertEquals(9, body.get("id").asInt());
+        assertTrue(body.get("error") == null, () -> body.get("error").toString());
+        JsonNode content = body.at("/result/contents/0");
+        assertEquals("file:///large/broken.txt", content.get("uri").asText());
+        assertTrue(content.get("text") == null, "no text value");
+        assertArrayEquals(file, Base64.getDecoder().decode(content.get("blob").asText()));
+        var row = outcome(r.header("X-Request-Id"));
+        assertEquals("ok", row.outcome);
+        assertEquals(sha256(file), row.contentSha256);
+        assertEquals((long) file.length, row.bytes);
+
+        byte[] lines = Files.readAllBytes(LINES);
+        var valid = Rpc.call(token, session, read("file:///large/lines.txt")).statusCode(200).extract();
+        JsonNode text = JSON.readTree(valid.asByteArray()).at("/result/contents/0");
+        assertTrue(text.get("blob") == null, "no blob");
+        assertEquals(new String(lines, StandardCharsets.US_ASCII), text.get("text").asText());
+        assertEquals(sha256(lines), outcome(valid.header("X-Request-Id")).contentSha256);
     }
 
     /** 2026-07-28: the streamed result carries resultType, the mount's ttlMs and cacheScope private ahead of the content. */

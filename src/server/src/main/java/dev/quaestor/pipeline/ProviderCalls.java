@@ -22,7 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.io.UncheckedIOException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -93,7 +94,8 @@ public class ProviderCalls implements ContentSources {
      * The provider's read, the opening of its content and its first {@code bufferLimit + 1} bytes,
      * all inside the mount's guard, so the time box bounds a provider that is slow to open as well as
      * one slow to answer. Content over the mount's {@code max-bytes} is refused here, before anything
-     * is sent. A stream opened by a call the guard gave up on is closed.
+     * is sent. A stream opened by a call the guard gave up on is closed. Large text is then checked to be UTF-8
+     * throughout ({@link TextCheck}), each read held to the time box, before anything of it is sent.
      */
     @Override
     public Optional<Mounted> resolve(CanonicalUri uri) {
@@ -113,7 +115,7 @@ public class ProviderCalls implements ContentSources {
     @Override
     public OpenedContent read(String subject, Mounted mount, CanonicalUri uri, int bufferLimit) {
         long maxBytes = mount.mount().longSetting("max-bytes", Long.MAX_VALUE);
-        var opened = new AtomicReference<InputStream>();
+        var opened = new ConcurrentLinkedQueue<InputStream>();
         try {
             OpenedContent content = call(subject, mount,
                     () -> OpenedContent.open(mount.provider().read(uri), bufferLimit, maxBytes, opened));
@@ -121,11 +123,19 @@ public class ProviderCalls implements ContentSources {
                 return content;
             }
             // What is read after the call returns is read outside its guard: each read is held to the time box.
-            var boxed = new TimeBoxedStream(content.rest(), guards.get(mount.mount().name()).timeoutMs());
-            return new OpenedContent(content.entry(), content.text(), content.head(), boxed);
+            long timeoutMs = guards.get(mount.mount().name()).timeoutMs();
+            var boxed = new OpenedContent(content.entry(), content.text(), content.head(),
+                    new TimeBoxedStream(content.rest(), timeoutMs),
+                    content.again() == null ? null : new TimeBoxedStream(content.again(), timeoutMs));
+            try {
+                return TextCheck.settle(boxed, maxBytes);
+            } catch (TimeBoxedStream.Expired e) {
+                throw new ProviderFailure(ProviderFailure.Kind.TIMEOUT, mount.mount().name(), timeoutMs, e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         } catch (RuntimeException e) {
-            InputStream leftover = opened.getAndSet(null);
-            if (leftover != null) {
+            for (InputStream leftover; (leftover = opened.poll()) != null; ) {
                 try {
                     leftover.close();
                 } catch (IOException | RuntimeException closing) {

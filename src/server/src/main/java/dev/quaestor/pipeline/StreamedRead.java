@@ -25,8 +25,8 @@ import org.jboss.logging.Logger;
  *   <li>only then the closing bytes that make the response complete.</li>
  * </ol>
  *
- * If the content fails part-way (provider error, over {@code max-bytes}, text that is not UTF-8,
- * client gone) or the OUTCOME cannot be committed, the closing bytes are never written and
+ * If the content fails part-way (provider error, over {@code max-bytes}, text that is not UTF-8 although it was
+ * when {@link TextCheck} read it through, client gone) or the OUTCOME cannot be committed, the closing bytes are never written and
  * {@link #writeTo} throws: the caller must then cut the connection, so the client never receives a
  * complete, valid response. Failures are audited as outcomes with the bytes read so far.
  */
@@ -129,7 +129,9 @@ public final class StreamedRead implements ReadResult {
             digest = HexFormat.of().formatHex(sha.digest());
         } catch (CharacterCodingException e) {
             failure = "error";
-            detail = "text content is not valid UTF-8 after byte " + count + "; response aborted";
+            // Text is streamed only once every byte was checked to be UTF-8 (TextCheck): the content changed since.
+            detail = "text content is not valid UTF-8 within its first " + count + " bytes, though all of it was"
+                    + " when checked before sending: it changed while being read; response aborted";
             throw abort(failure, count, sha, detail, e);
         } catch (TimeBoxedStream.Expired e) {
             failure = "timeout";

@@ -137,7 +137,7 @@ class HeldContentDigestTest {
 
             @Override
             public OpenedContent read(String subject, Mounted mount, CanonicalUri uri, int bufferLimit) {
-                return OpenedContent.open(mount.provider().read(uri), bufferLimit, Long.MAX_VALUE, new AtomicReference<>());
+                return OpenedContent.open(mount.provider().read(uri), bufferLimit, Long.MAX_VALUE, new java.util.ArrayList<>());
             }
 
             @Override

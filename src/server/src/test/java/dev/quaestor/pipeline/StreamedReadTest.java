@@ -180,6 +180,30 @@ class StreamedReadTest {
         assertTrue(outcomes.get(0).detail().contains("not valid UTF-8"), outcomes.get(0).detail());
     }
 
+    /**
+     * Text checked to be UTF-8 throughout and then changed before it is sent: the send's own check still aborts the
+     * response, and the OUTCOME says so.
+     */
+    @Test
+    void textThatChangesAfterItWasCheckedAbortsAndTheRecordSaysItChanged() throws Exception {
+        byte[] valid = "checked text ".repeat(100_000).getBytes(StandardCharsets.UTF_8);
+        byte[] changed = valid.clone();
+        changed[1_000_000] = (byte) 0xFF;
+        var opens = new java.util.ArrayDeque<>(List.of(valid, changed));
+        var content = dev.quaestor.provider.ResourceContent.rereadable(
+                new ResourceEntry(UriCanonicalizer.canonicalize("file:///x"), "x", null, null, "text/plain", null, null),
+                true, valid.length, () -> new ByteArrayInputStream(opens.remove()));
+        var opened = TextCheck.settle(OpenedContent.open(content, 1024, Long.MAX_VALUE, new ArrayList<>()), Long.MAX_VALUE);
+        assertTrue(opened.text(), "every byte was UTF-8 when checked");
+        var out = new ByteArrayOutputStream();
+        assertThrows(IOException.class, () -> streamed("text/plain", true, opened.head(), opened.rest(), Long.MAX_VALUE,
+                recorded, DIGESTS).writeTo(out, OPEN, CLOSE));
+        assertFalse(out.toString(StandardCharsets.UTF_8).endsWith("\"}"), "never completed");
+        assertEquals(1, outcomes.size());
+        assertEquals("error", outcomes.get(0).outcome());
+        assertTrue(outcomes.get(0).detail().contains("changed while being read"), outcomes.get(0).detail());
+    }
+
     @Test
     void contentGrowingPastMaxBytesAbortsAsTooLarge() {
         byte[] content = new byte[300_000];

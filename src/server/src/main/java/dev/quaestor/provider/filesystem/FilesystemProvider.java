@@ -210,7 +210,8 @@ final class FilesystemProvider implements ResourceProvider {
 
     /**
      * Large: streamed from the file as it is sent, never held whole, and read to its end whatever its size then (the
-     * server holds it to {@code max-bytes} as it streams). Text is judged by the first bytes.
+     * server holds it to {@code max-bytes} as it streams). Text is judged by the first bytes; the server reads it twice,
+     * to check it is UTF-8 throughout before sending it as text.
      */
     private ResourceContent streamed(CanonicalUri uri, Path real, FileContents.Stamp stamp) throws IOException {
         String name = real.getFileName().toString();
@@ -219,7 +220,7 @@ final class FilesystemProvider implements ResourceProvider {
         String mime = MimeTypes.detect(name, head(head));
         boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeTextPrefix(head);
         var entry = new ResourceEntry(uri, leaf, null, null, mime, stamp.size(), stamp.modified().toInstant());
-        return ResourceContent.streamed(entry, text, stamp.size(), () -> BelowRoot.stream(root, real));
+        return ResourceContent.rereadable(entry, text, stamp.size(), () -> BelowRoot.stream(root, real));
     }
 
     @Override

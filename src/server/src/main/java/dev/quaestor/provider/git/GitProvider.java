@@ -262,7 +262,8 @@ final class GitProvider implements ResourceProvider {
                 }
                 String name = rel.get(rel.size() - 1);
                 if (loader.isLarge() || size > IN_MEMORY_LIMIT) {
-                    // Streamed from the pack or loose object as it is sent (JGit inflates it on the fly).
+                    // Streamed from the pack or loose object as it is sent (JGit inflates it on the fly); an object does
+                    // not change, so it can be read twice (text is checked to be UTF-8 throughout before it is sent).
                     byte[] head;
                     try (InputStream in = loader.openStream()) {
                         head = in.readNBytes(TEXT_SNIFF_BYTES);
@@ -270,7 +271,7 @@ final class GitProvider implements ResourceProvider {
                     String mime = MimeTypes.detect(name, head.length <= 512 ? head : Arrays.copyOf(head, 512));
                     boolean text = MimeTypes.isText(mime) && MimeTypes.looksLikeTextPrefix(head);
                     var entry = new ResourceEntry(uri, name, null, null, mime, size, lastCommits.of(commit, path));
-                    return ResourceContent.streamed(entry, text, size, loader::openStream);
+                    return ResourceContent.rereadable(entry, text, size, loader::openStream);
                 }
                 byte[] bytes = loader.getCachedBytes((int) Math.min(maxBytes, Integer.MAX_VALUE - 8));
                 String mime = MimeTypes.detect(name, bytes.length <= 512 ? bytes : Arrays.copyOf(bytes, 512));
