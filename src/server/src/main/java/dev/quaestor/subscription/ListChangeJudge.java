@@ -4,6 +4,7 @@ import dev.quaestor.policy.Action;
 import dev.quaestor.policy.PolicySet;
 import dev.quaestor.policy.SubtreeVerdict;
 import dev.quaestor.uri.CanonicalUri;
+import java.util.HashMap;
 import java.util.List;
 
 /**
@@ -30,7 +31,17 @@ final class ListChangeJudge {
     /** The first change of the window this holder may hear of, or null if none. */
     static Visible firstVisible(PolicySet policy, Subscriber who, PendingListChanges.Window window) {
         var facts = who.factsNow();
+        // As a listing does: a folder the policy denies as a whole needs no decision per entry.
+        var byParent = new HashMap<CanonicalUri, SubtreeVerdict>();
         for (CanonicalUri entry : window.entries()) {
+            List<String> segs = entry.segments();
+            if (!segs.isEmpty()) {
+                var parent = new CanonicalUri(entry.scheme(), entry.authority(), segs.subList(0, segs.size() - 1));
+                if (byParent.computeIfAbsent(parent, p -> policy.subtree(who.identity(), Action.LIST, p, facts))
+                        == SubtreeVerdict.DENY_ALL) {
+                    continue;
+                }
+            }
             var decision = policy.decide(who.identity(), Action.LIST, entry, facts);
             if (decision.allowed()) {
                 return new Visible(entry, decision.rules());
