@@ -32,6 +32,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -247,6 +248,83 @@ class ListenTest {
             }
         }
         return seen;
+    }
+
+    /** The next {@code list_changed} within the time, skipping other events; null if none. */
+    private static SseEvents.Event listChanged(SseEvents events, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() < deadline) {
+            var e = events.next(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            if (e == null || SseEvents.ended(e)) {
+                return null;
+            }
+            if ("notifications/resources/list_changed".equals(e.json().path("method").asText())) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A holder who may list one folder of a mount and is denied another hears of a file created in the folder it may
+     * list, recorded under that file's URI, and of nothing created in the folder it may not: the notification never
+     * says more than a listing would show.
+     */
+    @Test
+    void listChangedTellsOnlyOfEntriesTheHolderMayList() throws Exception {
+        String before = (String) policyHealth().get("revision");
+        Files.writeString(POLICY, """
+                apiVersion: quaestor/v1
+                kind: Policy
+                rules:
+                  - id: erin-lists-open
+                    effect: allow
+                    actions: [list, read, subscribe]
+                    resources: ["file:///watched/open/**"]
+                    subjects: {subjects: [erin]}
+                  - id: erin-kept-out-of-secret
+                    effect: deny
+                    actions: [list, read, subscribe]
+                    resources: ["file:///watched/secret/**"]
+                    subjects: {subjects: [erin]}
+                """);
+        Wait.until("the policy edit to be active", Duration.ofSeconds(15), () -> "ok".equals(policyHealth().get("state"))
+                && !before.equals(policyHealth().get("revision")));
+        Path allowedDir = Files.createDirectories(ProvidersProfile.WATCHED.resolve("open"));
+        Path deniedDir = Files.createDirectories(ProvidersProfile.WATCHED.resolve("secret"));
+        String tag = Long.toString(System.nanoTime());
+        Path hidden = deniedDir.resolve("new-" + tag + ".txt");
+        Path shown = allowedDir.resolve("new-" + tag + ".txt");
+        try {
+            var r = listen(TestIssuer.tokenFor("erin"), "lc-1", "{\"resourcesListChanged\":true}");
+            String requestId = r.headers().firstValue("X-Request-Id").orElseThrow();
+            var events = stream(r);
+            var ack = events.next(5_000);
+            assertNotNull(ack, "the acknowledgement");
+            assertTrue(ack.json().at("/params/notifications/resourcesListChanged").asBoolean(), ack.json().toString());
+
+            Files.writeString(hidden, "not for erin\n");
+            assertNull(listChanged(events, 1_500), "no list_changed for a file created where erin may not list");
+            assertEquals(List.of(), AuditRow.list("request_id = ? AND kind = 'NOTIFICATION'", requestId),
+                    "no NOTIFICATION record for it either");
+
+            Files.writeString(shown, "for erin\n");
+            assertNotNull(listChanged(events, 2_000), "list_changed for a file created where erin may list");
+            var records = AuditRow.list("request_id = ? AND kind = 'NOTIFICATION'", requestId);
+            assertEquals(1, records.size(), records.toString());
+            assertEquals("notifications/resources/list_changed", records.get(0).method);
+            assertEquals("file:///watched/open/new-" + tag + ".txt", records.get(0).uri, "recorded under the new file");
+            assertEquals("ALLOW", records.get(0).decision);
+        } finally {
+            for (SseEvents s : open) {
+                s.close();
+            }
+            open.clear();
+            Files.deleteIfExists(hidden);
+            Files.deleteIfExists(shown);
+            Files.deleteIfExists(deniedDir);
+            Files.deleteIfExists(allowedDir);
+        }
     }
 
     @Inject

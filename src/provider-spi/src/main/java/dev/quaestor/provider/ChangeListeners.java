@@ -57,6 +57,18 @@ public final class ChangeListeners {
         }
     }
 
+    /** This entry came or went: see {@link ResourceChangeListener#listChanged(CanonicalUri)}. */
+    public void listChanged(CanonicalUri entry) {
+        for (ResourceChangeListener l : listeners) {
+            try {
+                l.listChanged(entry);
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "change listener failed on list_changed for %s", entry);
+            }
+        }
+    }
+
+    /** Entries came or went somewhere in the mount: see {@link ResourceChangeListener#listChanged()}. */
     public void listChanged() {
         for (ResourceChangeListener l : listeners) {
             try {

@@ -40,7 +40,8 @@ import org.jboss.logging.Logger;
  * judged again under the policy active at that moment: {@code updated} only if the holder of the
  * stream that carries it (and, for a stored subscription, the subscriber kept with it too) may still
  * {@code read} and {@code subscribe} to the URI, {@code list_changed}
- * only to streams whose holder may {@code list} something below a mount that changed.
+ * only to streams whose holder may {@code list} one of the entries that came or went (or, for a change a provider
+ * could not name, every URI of its mount: see {@link ListChangeJudge}), recorded under that entry.
  * A 2025 session's subscriptions are looked up in the shared database, so a subscription made through
  * any replica is honoured by the replica that holds the stream; a 2026-07-28 listen stream carries its
  * own granted URIs. Providers watch only while this replica has a stream open.
@@ -64,7 +65,7 @@ public class ChangeNotifier {
     private final int maxPending;
     private final Map<String, NotificationOutlet> outlets = new ConcurrentHashMap<>();
     private final Set<String> pendingUpdated = ConcurrentHashMap.newKeySet();
-    private final Set<CanonicalUri> pendingLists = ConcurrentHashMap.newKeySet();
+    private final PendingListChanges pendingLists;
     private final List<ChangeRegistration> registrations = new ArrayList<>();
     private final ScheduledExecutorService scheduler;
 
@@ -77,6 +78,7 @@ public class ChangeNotifier {
         this.metrics = metrics;
         this.json = json;
         this.maxPending = config.maxPendingChanges();
+        this.pendingLists = new PendingListChanges(maxPending);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "quaestor-notify");
             t.setDaemon(true);
@@ -110,8 +112,15 @@ public class ChangeNotifier {
                     }
 
                     @Override
+                    public void listChanged(CanonicalUri entry) {
+                        if (!pendingLists.entry(prefix, entry)) {
+                            metrics.count("list_changed", "dropped");
+                        }
+                    }
+
+                    @Override
                     public void listChanged() {
-                        pendingLists.add(prefix);
+                        pendingLists.wholeMount(prefix);
                     }
                 }));
             } catch (RuntimeException e) {
@@ -183,7 +192,7 @@ public class ChangeNotifier {
      */
     void flush() {
         List<String> uris = drain(pendingUpdated);
-        List<CanonicalUri> lists = drain(pendingLists);
+        PendingListChanges.Window lists = pendingLists.drain();
         if (outlets.isEmpty() || (uris.isEmpty() && lists.isEmpty())) {
             return;
         }
@@ -198,18 +207,11 @@ public class ChangeNotifier {
                 if (!outlet.listChanged()) {
                     continue;
                 }
-                var who = outlet.holder().subscriber();
-                CanonicalUri visibleBelow = null;
-                for (CanonicalUri prefix : lists) {
-                    if (policy.mayAllowBelow(who.identity(), Action.LIST, prefix, who.factsNow())) {
-                        visibleBelow = prefix;
-                        break;
-                    }
-                }
-                if (visibleBelow != null) {
+                var visible = ListChangeJudge.firstVisible(policy, outlet.holder().subscriber(), lists);
+                if (visible != null) {
                     String method = "notifications/resources/list_changed";
                     deliveries.add(new Delivery(outlet, "list_changed", notification(method, null, outlet.meta()),
-                            record(outlet, method, Action.LIST, visibleBelow.toString(), List.of(), policy)));
+                            record(outlet, method, Action.LIST, visible.uri().toString(), visible.rules(), policy)));
                 } else {
                     metrics.count("list_changed", "suppressed");
                 }

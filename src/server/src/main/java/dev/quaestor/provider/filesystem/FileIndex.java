@@ -82,13 +82,34 @@ final class FileIndex {
 
     /** A path vanished: it, and everything below it if it was a directory, is no longer listed. */
     void removed(Path p) {
+        removed(p, 0);
+    }
+
+    /**
+     * A path vanished: it, and everything below it if it was a directory, is no longer listed. Returns the listed
+     * paths this took out of the index (relative to the root), or null if there were more than {@code limit}.
+     */
+    List<String> removed(Path p, int limit) {
         if (!p.startsWith(root) || p.equals(root)) {
-            return;
+            return List.of();
         }
         String rel = relative(p);
-        paths.remove(rel);
+        var gone = new ArrayList<String>();
+        boolean overLimit = false;
+        if (paths.remove(rel)) {
+            gone.add(rel);
+        }
         // Below a directory: rel + "/" up to rel + "0" ('0' is the character after '/').
-        paths.subSet(rel + "/", true, rel + "0", false).clear();
+        for (var it = paths.subSet(rel + "/", true, rel + "0", false).iterator(); it.hasNext();) {
+            String below = it.next();
+            it.remove();
+            if (gone.size() < limit) {
+                gone.add(below);
+            } else {
+                overLimit = true;
+            }
+        }
+        return overLimit || gone.size() > limit ? null : gone;
     }
 
     /**

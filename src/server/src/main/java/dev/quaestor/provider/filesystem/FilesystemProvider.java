@@ -60,6 +60,8 @@ final class FilesystemProvider implements ResourceProvider {
     private final boolean watch;
     /** How long a listing waits for the mount's index to be built (at start-up). */
     private static final long INDEX_WAIT_MILLIS = 30_000;
+    /** A deleted directory that took more listed files than this is announced as a change somewhere in the mount. */
+    static final int MAX_LISTED_GONE = 1_000;
 
     private final ChangeListeners listeners = new ChangeListeners(this::ensureWatching, () -> { });
     private final FileIndex index;
@@ -266,19 +268,43 @@ final class FilesystemProvider implements ResourceProvider {
                 index.added(path);
                 if (uri != null) {
                     listeners.updated(uri);
-                    listeners.listChanged();
+                    listeners.listChanged(uri);
                 }
             }
             case DELETED -> {
-                index.removed(path);
+                List<String> gone = index.removed(path, MAX_LISTED_GONE);
                 if (uri != null) {
                     listeners.updated(uri);
-                    listeners.listChanged();
                 }
+                listGone(uri, gone);
             }
             case OVERFLOW -> {
                 index.rebuild();
                 listeners.listChanged();
+            }
+        }
+    }
+
+    /**
+     * A deleted path's list change: each listed file it took with it (a directory takes everything below it), or the
+     * path itself if the index listed nothing there; past {@link #MAX_LISTED_GONE} files, a change somewhere in the
+     * mount.
+     */
+    private void listGone(CanonicalUri uri, List<String> gone) {
+        if (gone == null) {
+            listeners.listChanged();
+            return;
+        }
+        if (gone.isEmpty()) {
+            if (uri != null) {
+                listeners.listChanged(uri);
+            }
+            return;
+        }
+        for (String rel : gone) {
+            CanonicalUri entry = uriOf(root.resolve(rel));
+            if (entry != null) {
+                listeners.listChanged(entry);
             }
         }
     }

@@ -3,12 +3,13 @@ package dev.quaestor.provider.git;
 import dev.quaestor.provider.ChangeListeners;
 import dev.quaestor.uri.CanonicalUri;
 import java.io.IOException;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 import org.jboss.logging.Logger;
@@ -16,14 +17,16 @@ import org.jboss.logging.Logger;
 /**
  * Turns moving refs into change events. Each {@link #poll} compares every branch and tag with
  * the previous snapshot: for a ref that moved, each path that differs between the old and new
- * commit is {@code updated} under that ref's URIs, and paths added or removed (or refs created or
- * deleted) give one {@code listChanged}. URIs naming a commit id never change and get no events.
+ * commit is {@code updated} under that ref's URIs, and each path added or removed is named in a
+ * {@code listChanged(entry)}; a ref created or deleted names every path of its tree. A ref whose
+ * change spans more than {@link #MAX_PATH_EVENTS} paths, or cannot be diffed, gives one mount-wide
+ * {@code listChanged()} instead. URIs naming a commit id never change and get no events.
  */
 final class RefWatcher {
 
     private static final Logger LOG = Logger.getLogger(RefWatcher.class);
 
-    /** Above this many changed paths in one move, only listChanged is sent for that ref. */
+    /** Above this many changed paths in one ref's change, the rest is reported as a mount-wide listChanged. */
     static final int MAX_PATH_EVENTS = 10_000;
 
     private final Repository repo;
@@ -62,34 +65,41 @@ final class RefWatcher {
         if (before == null || listeners.isEmpty()) {
             return;
         }
-        boolean listChanged = !before.keySet().equals(now.keySet());
-        var names = new HashSet<>(now.keySet());
-        names.retainAll(before.keySet());
+        var names = new TreeSet<>(now.keySet());
+        names.addAll(before.keySet());
+        boolean somewhere = false;
         for (String seg : names) {
             ObjectId from = before.get(seg);
             ObjectId to = now.get(seg);
             if (!Objects.equals(from, to)) {
                 try {
-                    listChanged |= diff(seg, from, to);
+                    somewhere |= !diff(seg, from, to);
                 } catch (IOException e) {
-                    LOG.warnf("git diff of %s %s..%s failed: %s", seg, from.name(), to.name(), e.getMessage());
-                    listChanged = true;
+                    LOG.warnf("git diff of %s %s..%s failed: %s", seg, name(from), name(to), e.getMessage());
+                    somewhere = true;
                 }
             }
         }
-        if (listChanged) {
+        if (somewhere) {
             listeners.listChanged();
         }
     }
 
-    /** Fires updated for each changed path; true if paths were added or removed. */
+    private static String name(ObjectId id) {
+        return id == null ? "(none)" : id.name();
+    }
+
+    /**
+     * Names what changed under one ref: {@code updated} for each changed path of a ref that moved, {@code listChanged}
+     * for each path added or removed (every path of a ref created or deleted). False if the change was too large to
+     * name (more than {@link #MAX_PATH_EVENTS} paths): the caller then reports a change somewhere in the mount.
+     */
     private boolean diff(String seg, ObjectId from, ObjectId to) throws IOException {
-        boolean membership = false;
         int events = 0;
         CanonicalUri refBase = base.child(seg);
         try (RevWalk walk = new RevWalk(repo); TreeWalk tw = new TreeWalk(walk.getObjectReader())) {
-            tw.addTree(walk.parseCommit(from).getTree());
-            tw.addTree(walk.parseCommit(to).getTree());
+            addTree(tw, walk, from);
+            addTree(tw, walk, to);
             tw.setRecursive(true);
             tw.setFilter(TreeFilter.ANY_DIFF);
             while (tw.next()) {
@@ -98,16 +108,30 @@ final class RefWatcher {
                 if (!was && !is) {
                     continue;
                 }
-                membership |= was != is;
                 if (++events > MAX_PATH_EVENTS) {
-                    return true;
+                    return false;
                 }
                 CanonicalUri uri = GitPaths.uriOf(refBase, tw.getPathString());
-                if (uri != null) {
+                if (uri == null) {
+                    continue;
+                }
+                if (from != null && to != null) {
                     listeners.updated(uri);
+                }
+                if (was != is) {
+                    listeners.listChanged(uri);
                 }
             }
         }
-        return membership;
+        return true;
+    }
+
+    /** The commit's tree, or an empty one for a ref that does not exist on that side. */
+    private static void addTree(TreeWalk tw, RevWalk walk, ObjectId commit) throws IOException {
+        if (commit == null) {
+            tw.addTree(new EmptyTreeIterator());
+        } else {
+            tw.addTree(walk.parseCommit(commit).getTree());
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.quaestor.provider.filesystem;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,9 +26,12 @@ class FilesystemChangeEventsTest {
 
     @TempDir
     Path root;
+    @TempDir
+    Path outside;
     FilesystemProvider provider;
     final List<String> updated = new CopyOnWriteArrayList<>();
-    final AtomicInteger listChanges = new AtomicInteger();
+    final List<String> entries = new CopyOnWriteArrayList<>();
+    final AtomicInteger mountWide = new AtomicInteger();
     final ResourceChangeListener listener = new ResourceChangeListener() {
         @Override
         public void updated(CanonicalUri uri) {
@@ -35,10 +39,19 @@ class FilesystemChangeEventsTest {
         }
 
         @Override
+        public void listChanged(CanonicalUri entry) {
+            entries.add(entry.toString());
+        }
+
+        @Override
         public void listChanged() {
-            listChanges.incrementAndGet();
+            mountWide.incrementAndGet();
         }
     };
+
+    private long named(String uri) {
+        return entries.stream().filter(uri::equals).count();
+    }
 
     @BeforeEach
     void setUp() throws Exception {
@@ -62,12 +75,23 @@ class FilesystemChangeEventsTest {
 
         Files.createDirectories(root.resolve("a/new"));
         Files.writeString(root.resolve("a/new/fresh.md"), "fresh");
-        Wait.until("the update of a/new/fresh.md and a list change", Duration.ofSeconds(10),
-                () -> updated.contains("file:///docs/a/new/fresh.md") && listChanges.get() >= 1);
+        Wait.until("the update of a/new/fresh.md and its list change", Duration.ofSeconds(10),
+                () -> updated.contains("file:///docs/a/new/fresh.md") && named("file:///docs/a/new/fresh.md") == 1);
 
-        int before = listChanges.get();
         Files.delete(root.resolve("a/new/fresh.md"));
-        Wait.until("the list change of the deletion", Duration.ofSeconds(10), () -> listChanges.get() > before);
+        Wait.until("the list change of the deletion, naming the file", Duration.ofSeconds(10),
+                () -> named("file:///docs/a/new/fresh.md") == 2);
+
+        // A folder moved out of the tree names each listed file it took with it.
+        Files.createDirectories(root.resolve("a/gone"));
+        Files.writeString(root.resolve("a/gone/x.txt"), "x");
+        Files.writeString(root.resolve("a/gone/y.txt"), "y");
+        Wait.until("the list changes of a/gone's files", Duration.ofSeconds(10),
+                () -> named("file:///docs/a/gone/x.txt") == 1 && named("file:///docs/a/gone/y.txt") == 1);
+        Files.move(root.resolve("a/gone"), outside.resolve("gone"));
+        Wait.until("the list changes of the folder's departure, naming its files", Duration.ofSeconds(10),
+                () -> named("file:///docs/a/gone/x.txt") == 2 && named("file:///docs/a/gone/y.txt") == 2);
+        assertEquals(0, mountWide.get(), "every list change was named");
 
         Files.writeString(root.resolve(".secret"), "x");
         // A visible change after it: once that is reported, the hidden file's event has been through the watcher.

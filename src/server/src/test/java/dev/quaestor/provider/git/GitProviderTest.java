@@ -314,7 +314,8 @@ class GitProviderTest {
         var p = provider(Map.of("poll-interval", "50ms"));
         assertTrue(p.emitsChanges());
         var updated = new CopyOnWriteArrayList<String>();
-        var listChanges = new java.util.concurrent.atomic.AtomicInteger();
+        var entries = new CopyOnWriteArrayList<String>();
+        var mountWide = new java.util.concurrent.atomic.AtomicInteger();
         var reg = p.addChangeListener(new ResourceChangeListener() {
             @Override
             public void updated(CanonicalUri uri) {
@@ -322,8 +323,13 @@ class GitProviderTest {
             }
 
             @Override
+            public void listChanged(CanonicalUri entry) {
+                entries.add(entry.toString());
+            }
+
+            @Override
             public void listChanged() {
-                listChanges.incrementAndGet();
+                mountWide.incrementAndGet();
             }
         });
         var files = new HashMap<String, byte[]>();
@@ -337,15 +343,22 @@ class GitProviderTest {
         Wait.until("README.md's update", Duration.ofSeconds(10), Duration.ofMillis(25),
                 () -> updated.contains("git://handbook/main/README.md"));
         assertFalse(updated.contains("git://handbook/main/docs/guide.md"), "unchanged paths get no event");
-        assertEquals(0, listChanges.get(), "no path added or removed");
+        assertEquals(List.of(), entries, "no path added or removed");
 
         files.put("docs/new.md", utf8("new\n"));
         GitFixture.commit(repo, "main", files, T3.plusSeconds(60));
         Wait.until("docs/new.md's update and a list change", Duration.ofSeconds(10), Duration.ofMillis(25),
-                () -> listChanges.get() == 1 && updated.contains("git://handbook/main/docs/new.md"));
+                () -> entries.contains("git://handbook/main/docs/new.md") && updated.contains("git://handbook/main/docs/new.md"));
+        assertEquals(List.of("git://handbook/main/docs/new.md"), entries, "the list change names the path added");
 
+        entries.clear();
         GitFixture.commit(repo, "feature/x", files, T3);
-        Wait.until("the new branch's list change", Duration.ofSeconds(10), Duration.ofMillis(25), () -> listChanges.get() == 2);
+        Wait.until("the new branch's list change", Duration.ofSeconds(10), Duration.ofMillis(25),
+                () -> entries.size() == files.size());
+        assertTrue(entries.stream().allMatch(e -> e.startsWith("git://handbook/feature") && !e.startsWith("git://handbook/main/")),
+                "a new branch names each of its paths: " + entries);
+        assertTrue(entries.stream().anyMatch(e -> e.endsWith("/docs/new.md")), entries.toString());
+        assertEquals(0, mountWide.get(), "every change was named");
 
         reg.close();
         updated.clear();
