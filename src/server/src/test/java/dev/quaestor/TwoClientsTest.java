@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -120,7 +121,9 @@ class TwoClientsTest {
     @Test
     void theJavaSdkOn2025AndTheTypeScriptSdkOn20260728SideBySide() throws Exception {
         grant("file:///watched/**");
-        Instant since = Instant.now().minusSeconds(1);
+        // The server's clock is this JVM's: what this test causes is recorded at or after this instant, and what an
+        // earlier test did as dave or erin (ListenTest uses erin) before it.
+        Instant since = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
         // --- connect: a session for the Java SDK, none for the TypeScript client ---
         var recorder = new RecordingTransport(McpClients.transport(base, TestIssuer.tokenFor("dave")));
@@ -231,8 +234,8 @@ class TwoClientsTest {
         assertEquals(javaBefore, updates(recorder, A).size(), "no notification about a.txt to the Java client after the revocation");
 
         // --- the audit trail: the same kinds of records for both, each naming its revision ---
-        List<AuditRow> javaRows = AuditRow.list("subject = 'dave' AND event_time > ? ORDER BY seq", since);
-        List<AuditRow> tsRows = AuditRow.list("subject = 'erin' AND event_time > ? ORDER BY seq", since);
+        List<AuditRow> javaRows = AuditRow.list("subject = 'dave' AND event_time >= ? ORDER BY seq", since);
+        List<AuditRow> tsRows = AuditRow.list("subject = 'erin' AND event_time >= ? ORDER BY seq", since);
         Set<String> resourceKinds = Set.of("DECISION", "OUTCOME", "NOTIFICATION");
         Set<String> javaKinds = new TreeSet<>(javaRows.stream().map(r -> r.kind).filter(resourceKinds::contains).toList());
         Set<String> tsKinds = new TreeSet<>(tsRows.stream().map(r -> r.kind).filter(resourceKinds::contains).toList());
