@@ -76,21 +76,28 @@ class FilesystemChangeEventsTest {
         Files.createDirectories(root.resolve("a/new"));
         Files.writeString(root.resolve("a/new/fresh.md"), "fresh");
         Wait.until("the update of a/new/fresh.md and its list change", Duration.ofSeconds(10),
-                () -> updated.contains("file:///docs/a/new/fresh.md") && named("file:///docs/a/new/fresh.md") == 1);
+                () -> updated.contains("file:///docs/a/new/fresh.md") && named("file:///docs/a/new/fresh.md") >= 1);
+        Thread.sleep(300); // a second naming of the creation (see a/gone below) comes now, not after the deletion
+        long fresh = named("file:///docs/a/new/fresh.md");
 
         Files.delete(root.resolve("a/new/fresh.md"));
         Wait.until("the list change of the deletion, naming the file", Duration.ofSeconds(10),
-                () -> named("file:///docs/a/new/fresh.md") == 2);
+                () -> named("file:///docs/a/new/fresh.md") > fresh);
 
         // A folder moved out of the tree names each listed file it took with it.
         Files.createDirectories(root.resolve("a/gone"));
         Files.writeString(root.resolve("a/gone/x.txt"), "x");
         Files.writeString(root.resolve("a/gone/y.txt"), "y");
+        // A file written while its new folder's watch is being set up can be named twice (found by the walk of the
+        // folder and by the watch): a window's notifications hold each entry once either way.
         Wait.until("the list changes of a/gone's files", Duration.ofSeconds(10),
-                () -> named("file:///docs/a/gone/x.txt") == 1 && named("file:///docs/a/gone/y.txt") == 1);
+                () -> named("file:///docs/a/gone/x.txt") >= 1 && named("file:///docs/a/gone/y.txt") >= 1);
+        Thread.sleep(300); // any second naming of the creations comes now, not after the move
+        long x = named("file:///docs/a/gone/x.txt");
+        long y = named("file:///docs/a/gone/y.txt");
         Files.move(root.resolve("a/gone"), outside.resolve("gone"));
         Wait.until("the list changes of the folder's departure, naming its files", Duration.ofSeconds(10),
-                () -> named("file:///docs/a/gone/x.txt") == 2 && named("file:///docs/a/gone/y.txt") == 2);
+                () -> named("file:///docs/a/gone/x.txt") > x && named("file:///docs/a/gone/y.txt") > y);
         assertEquals(0, mountWide.get(), "every list change was named");
 
         Files.writeString(root.resolve(".secret"), "x");
