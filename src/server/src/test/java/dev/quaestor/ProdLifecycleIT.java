@@ -8,11 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.support.McpHttp;
 import dev.quaestor.support.McpHttp.Answer;
+import dev.quaestor.support.Modern;
 import dev.quaestor.support.Repo;
 import dev.quaestor.support.ScratchDatabase;
 import dev.quaestor.support.ServerProcess;
 import dev.quaestor.support.SigningKeyFile;
 import dev.quaestor.support.TestIssuer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
@@ -111,7 +116,55 @@ class ProdLifecycleIT {
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> answers.size() >= 40);
             assertEquals(-32003, McpHttp.read(pod.url(), token, session, "file:///docs/home/bob/notes.md").errorCode());
             metricsUnderLoad(pod, token);
+            // An open event stream: it delivers through the shutdown delay, then ends, and holds the stop no longer.
+            var stream = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(pod.url() + "/mcp"))
+                    .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream")
+                    .header("Mcp-Session-Id", session).GET().build(), HttpResponse.BodyHandlers.ofLines());
+            assertEquals(200, stream.statusCode());
+            var streamEnded = new java.util.concurrent.CompletableFuture<Long>();
+            Thread reader = new Thread(() -> {
+                try {
+                    stream.body().forEach(line -> { });
+                } catch (java.io.UncheckedIOException cut) {
+                    // ended by a reset rather than its last chunk: still an end
+                }
+                streamEnded.complete(System.nanoTime());
+            }, "lifecycle-stream");
+            reader.setDaemon(true);
+            reader.start();
+            // And a 2026-07-28 listen stream: it ends the way its revision ends it, with the listen request's result.
+            var listen = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(pod.url() + "/mcp"))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream").header("MCP-Protocol-Version", Modern.VERSION)
+                    .header("Mcp-Method", "subscriptions/listen")
+                    .POST(HttpRequest.BodyPublishers.ofString(Modern.body("listen:1", "subscriptions/listen",
+                            "\"notifications\":{\"resourceSubscriptions\":[\"" + HANDBOOK + "\"]}"))).build(),
+                    HttpResponse.BodyHandlers.ofLines());
+            assertEquals(200, listen.statusCode());
+            var listenLines = new java.util.concurrent.CompletableFuture<List<String>>();
+            Thread listener = new Thread(() -> {
+                try {
+                    listenLines.complete(listen.body().toList());
+                } catch (java.io.UncheckedIOException cut) {
+                    listenLines.completeExceptionally(cut);
+                }
+            }, "lifecycle-listen");
+            listener.setDaemon(true);
+            listener.start();
+            long sigterm = System.nanoTime();
             pod.stop();
+            long stopMillis = (System.nanoTime() - sigterm) / 1_000_000;
+            long streamMillis = (streamEnded.get(5, TimeUnit.SECONDS) - sigterm) / 1_000_000;
+            System.out.printf("SIGTERM with an open event stream: the stream ended after %d ms, the process after %d ms%n",
+                    streamMillis, stopMillis);
+            assertTrue(streamMillis >= 2_000, "the stream was kept through the shutdown delay (2 s): " + streamMillis + " ms");
+            assertTrue(stopMillis < 12_000, "an open stream does not hold the stop for the shutdown timeout (20 s): "
+                    + stopMillis + " ms");
+            String lastData = listenLines.get(5, TimeUnit.SECONDS).stream().filter(l -> l.startsWith("data:"))
+                    .reduce((a, b) -> b).orElseThrow();
+            var end = new ObjectMapper().readTree(lastData.substring("data:".length()));
+            assertEquals("listen:1", end.path("id").asText(), "the listen stream ends with its request's result: " + lastData);
+            assertEquals("complete", end.at("/result/resultType").asText(), lastData);
             pool.shutdown();
             assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
         } finally {

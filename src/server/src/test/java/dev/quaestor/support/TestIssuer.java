@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A small but real OIDC issuer for tests: it serves discovery and a JWKS over HTTP on loopback and
@@ -336,13 +337,14 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
         synchronized (METADATA_LOCK) {
             System.setProperty(METADATA_CALLS, Long.toString(Long.getLong(METADATA_CALLS, 0L) + 1));
         }
-        long delay = Long.getLong(METADATA_DELAY, 0L);
-        if (delay > 0) {
-            try {
-                Thread.sleep(delay);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        // The delay is read again while the answer is held: setting it to zero releases the answers already waiting.
+        long start = System.nanoTime();
+        try {
+            while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(Long.getLong(METADATA_DELAY, 0L))) {
+                Thread.sleep(20);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         json(ex, body);
     }

@@ -1,5 +1,6 @@
 package dev.quaestor.mcp.session;
 
+import dev.quaestor.http.ShutdownDrain;
 import dev.quaestor.mcp.limits.Cap;
 import dev.quaestor.mcp.limits.SubjectCapReached;
 import dev.quaestor.mcp.limits.SubjectLimitsConfig;
@@ -28,7 +29,7 @@ import org.jboss.logging.Logger;
  * replicas: opening a new one records it in the session row, and the replica holding an older one
  * closes it at its next check (at once if it is this replica). Streams also end when the session
  * is deleted (on any replica: seen at the next check), when the token that opened them expires,
- * and when the client goes away. Every stream gets a keep-alive comment every
+ * and when the client goes away, and when this replica stops ({@link ShutdownDrain}). Every stream gets a keep-alive comment every
  * {@code quaestor.subscriptions.keep-alive}.
  */
 @ApplicationScoped
@@ -47,7 +48,8 @@ public class EventStreams {
 
     private final SubjectSlots perSubject;
 
-    EventStreams(SessionStore sessions, ChangeNotifier notifier, SubscriptionConfig config, SubjectLimitsConfig limits) {
+    EventStreams(SessionStore sessions, ChangeNotifier notifier, SubscriptionConfig config, SubjectLimitsConfig limits,
+            ShutdownDrain drain) {
         this.perSubject = new SubjectSlots(limits.streams());
         this.sessions = sessions;
         this.notifier = notifier;
@@ -60,6 +62,7 @@ public class EventStreams {
         long check = Math.max(100, config.streamCheckInterval().toMillis());
         scheduler.scheduleWithFixedDelay(this::keepAlive, keepAlive, keepAlive, TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::check, check, check, TimeUnit.MILLISECONDS);
+        drain.atDrain(this::closeAll);
     }
 
     /**
@@ -157,9 +160,13 @@ public class EventStreams {
         }
     }
 
+    private void closeAll() {
+        local.keySet().forEach(this::close);
+    }
+
     @PreDestroy
     void shutdown() {
         scheduler.shutdownNow();
-        local.keySet().forEach(this::close);
+        closeAll();
     }
 }

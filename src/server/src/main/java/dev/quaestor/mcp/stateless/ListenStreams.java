@@ -1,5 +1,6 @@
 package dev.quaestor.mcp.stateless;
 
+import dev.quaestor.http.ShutdownDrain;
 import dev.quaestor.mcp.limits.Cap;
 import dev.quaestor.mcp.limits.SubjectCapReached;
 import dev.quaestor.mcp.limits.SubjectLimitsConfig;
@@ -25,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * {@code quaestor.subscriptions.keep-alive}. A stream ends when the client closes it, and when the token
  * that opened it expires (checked every {@code quaestor.subscriptions.stream-check-interval}, without the
  * database): the server then sends the listen request's result, the graceful end the revision defines,
- * and closes it; the client listens again with a fresh token. Shutdown ends every stream the same way.
+ * and closes it; the client listens again with a fresh token. Shutdown ends every stream the same way, once the
+ * shutdown delay is over ({@link ShutdownDrain}).
  */
 @ApplicationScoped
 class ListenStreams {
@@ -39,7 +41,8 @@ class ListenStreams {
     private final Map<String, Open> local = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler;
 
-    ListenStreams(ChangeNotifier notifier, SubscriptionConfig config, SubjectLimitsConfig limits, MeterRegistry metrics) {
+    ListenStreams(ChangeNotifier notifier, SubscriptionConfig config, SubjectLimitsConfig limits, MeterRegistry metrics,
+            ShutdownDrain drain) {
         this.perSubject = new SubjectSlots(limits.listens());
         this.notifier = notifier;
         this.max = config.maxListenStreams();
@@ -55,6 +58,7 @@ class ListenStreams {
         scheduler.scheduleWithFixedDelay(this::check, check, check, TimeUnit.MILLISECONDS);
         Gauge.builder("quaestor.listen.streams", local, Map::size)
                 .description("subscriptions/listen streams open on this replica").register(metrics);
+        drain.atDrain(this::endAll);
     }
 
     /** Whether another stream may open now. */
@@ -112,9 +116,13 @@ class ListenStreams {
         }
     }
 
+    private void endAll() {
+        local.values().forEach(this::end);
+    }
+
     @PreDestroy
     void shutdown() {
         scheduler.shutdownNow();
-        local.values().forEach(this::end);
+        endAll();
     }
 }
