@@ -341,11 +341,33 @@ public class ResourcePipeline {
      */
     public RecordedRefusal rejectFraming(RequestContext ctx, String method, Action action, String uri, String outcome,
             int errorCode, String detail) {
-        String m = method == null ? null : method.length() <= 64 ? method : method.substring(0, 64);
-        Trail trail = trails.open(ctx, m, action);
+        Trail trail = trails.open(ctx, column(method), action);
         trail.at(uri);
         trail.charge(null, Verdict.DENY, 1);
         return trail.rejected(outcome, errorCode, detail);
+    }
+
+    /**
+     * A request the protocol layer refused at the door, before it could be read as a request at all (a body that is
+     * not one JSON value, or not a request of its protocol): recorded as {@link #rejectFraming} records, with no action,
+     * since what it would have asked is not known. It pays one token of the caller's limits over every resource
+     * (action {@code list}), as opening a session does, so that malformed requests cost what any request costs.
+     *
+     * @param method the method the body named, if it can be read (cut to the audit column's length), else null
+     * @param uri the URI the body named, if it can be read, else null
+     * @throws Refusal when the caller's rate limit is spent
+     */
+    public RecordedRefusal rejectMalformed(RequestContext ctx, String method, String uri, String outcome, int errorCode,
+            String detail) {
+        Trail trail = trails.open(ctx, column(method), null);
+        trail.at(uri);
+        trail.charge(Action.LIST, null, Verdict.DENY, 1);
+        return trail.rejected(outcome, errorCode, detail);
+    }
+
+    /** A method as the client sent it, cut to the audit column's length. */
+    private static String column(String method) {
+        return method == null || method.length() <= 64 ? method : method.substring(0, 64);
     }
 
     /**
