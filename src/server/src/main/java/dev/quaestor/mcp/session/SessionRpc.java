@@ -114,13 +114,11 @@ public class SessionRpc {
         if (batch) {
             root.forEach(items::add);
             if (items.isEmpty()) {
-                return reject(sessionless(in, ProtocolRevision.UNVERSIONED, null), NullNode.instance, JsonRpc.Named.NOTHING,
-                        Malformed.invalidRequest("Empty batch", 400));
+                return rejectBeforeSession(in, Malformed.invalidRequest("Empty batch", 400));
             }
             if (items.size() > maxBatch) {
-                return reject(sessionless(in, ProtocolRevision.UNVERSIONED, null), NullNode.instance, JsonRpc.Named.NOTHING,
-                        Malformed.invalidRequest("Batch too large: " + items.size() + " messages; at most " + maxBatch,
-                                Map.of("maxBatch", maxBatch), 400));
+                return rejectBeforeSession(in, Malformed.invalidRequest("Batch too large: " + items.size()
+                        + " messages; at most " + maxBatch, Map.of("maxBatch", maxBatch), 400));
             }
         } else {
             items.add(root);
@@ -272,14 +270,18 @@ public class SessionRpc {
 
     /** The answer to a 2025 POST whose body is not one JSON value in UTF-8 ({@code why}, a short fixed phrase). */
     public Answer unparsed(String why, Inbound in) {
-        return reject(sessionless(in, ProtocolRevision.UNVERSIONED, null), NullNode.instance, JsonRpc.Named.NOTHING,
-                Malformed.parseError(why));
+        return rejectBeforeSession(in, Malformed.parseError(why));
     }
 
     /** The answer to a JSON-RPC batch holding a 2026-07-28 request (that revision has no batches). */
     public Answer mixedBatch(Inbound in) {
-        return reject(sessionless(in, ProtocolRevision.UNVERSIONED, null), NullNode.instance, JsonRpc.Named.NOTHING,
+        return rejectBeforeSession(in,
                 Malformed.invalidRequest("A JSON-RPC batch cannot carry 2026-07-28 requests (that revision has no batches)", 400));
+    }
+
+    /** A POST refused as a whole before its session is looked up: its id, if any, cannot be read. */
+    private Answer rejectBeforeSession(Inbound in, Malformed why) {
+        return reject(sessionless(in, ProtocolRevision.UNVERSIONED, null), NullNode.instance, JsonRpc.Named.NOTHING, why);
     }
 
     /**
