@@ -72,6 +72,13 @@ class DoorRefusalTest {
         assertNull(r.method, "nothing of the body is on record");
         assertNull(r.uri);
 
+        // Sent to the listen door by its Mcp-Method header: the same refusal, the same record.
+        var listen = Modern.as(token, "subscriptions/listen").body("{\"jsonrpc\":\"2.0\"} {}").post("/mcp").then()
+                .statusCode(400).body("error.code", equalTo(-32700)).extract();
+        r = recordOf(listen);
+        assertEquals("parse-error", r.outcome);
+        assertEquals("not exactly one JSON value", r.detail);
+
         var charset = Modern.as(token, "resources/read").header("Mcp-Name", HANDBOOK).contentType("application/json; charset=utf-16")
                 .body(Modern.body(2, "resources/read", "\"uri\":\"" + HANDBOOK + "\"")).post("/mcp").then().statusCode(400)
                 .body("error.code", equalTo(-32700)).extract();
