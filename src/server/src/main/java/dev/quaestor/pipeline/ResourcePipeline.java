@@ -31,9 +31,10 @@ import org.jboss.logging.Logger;
  *       {@link dev.quaestor.identity.Identity} arrives in the {@link RequestContext}. The protocol layer then
  *       refuses a token without the required scopes (403, audited) before anything else.</li>
  *   <li><b>Framing</b>: the protocol layer's own checks of the request's envelope and headers (the
- *       2026-07-28 {@code _meta}, {@code Mcp-Method}/{@code Mcp-Name} against the body). A refusal there is
- *       audited by {@link #rejectFraming} and committed before it is answered; policy is never consulted for
- *       such a request.</li>
+ *       2026-07-28 {@code _meta}, {@code Mcp-Method}/{@code Mcp-Name} against the body), and before them whether the
+ *       body can be read as a request at all. A refusal there is audited by {@link #rejectFraming} (one that could not
+ *       be read, {@link #rejectMalformed}), which also say what it is charged, and committed before it is answered;
+ *       policy is never consulted for such a request.</li>
  *   <li><b>Canonical URI</b>: a URI with no canonical form is refused ({@link Reason#INVALID_URI}); on a revision
  *       that asks for it ({@link Protocol#canonicalUrisOnly}) so is one not already canonical. Audited.</li>
  *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.</li>
@@ -348,8 +349,8 @@ public class ResourcePipeline {
     }
 
     /**
-     * A request the protocol layer refused at the door, before it could be read as a request at all (a body that is
-     * not one JSON value, or not a request of its protocol): recorded as {@link #rejectFraming} records, with no action,
+     * A request the protocol layer refused at the door, before it could be read as a request at all (its body could
+     * not be parsed, or is not a request of its protocol): recorded as {@link #rejectFraming} records, with no action,
      * since what it would have asked is not known. It pays one token of the caller's limits over every resource
      * (action {@code list}), as opening a session does, so that malformed requests cost what any request costs.
      *
