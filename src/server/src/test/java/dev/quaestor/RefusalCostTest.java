@@ -119,7 +119,7 @@ class RefusalCostTest {
     void aBatchCostsOneTokenPerElementAndHasAMaximum() {
         String token = TestIssuer.sign(TestIssuer.claims("judy"));
         String session = Rpc.initialize(token, "2025-03-26");
-        // Too large: refused as a whole, before any of it is done or paid for.
+        // Too large: refused as a whole, before any of it is done; the refusal pays one token, as any refused request does.
         var nine = new ArrayList<String>();
         for (int i = 0; i < 9; i++) {
             nine.add(read(i, HANDBOOK));
@@ -132,8 +132,8 @@ class RefusalCostTest {
                 .extract().jsonPath().getList("$");
         assertEquals(4, first.size());
         assertEquals(2, first.stream().filter(a -> a.containsKey("result")).count());
-        // Five spent (the session's opening and four), five left: of eight more, five are answered and the last three
-        // refused by the limit.
+        // Six spent (the session's opening, the refused batch and four), four left: of eight more, four are answered and
+        // the last four refused by the limit.
         var eight = new ArrayList<String>();
         for (int i = 0; i < 8; i++) {
             eight.add(read(10 + i, i % 2 == 0 ? HANDBOOK : DENIED));
@@ -146,10 +146,44 @@ class RefusalCostTest {
             @SuppressWarnings("unchecked")
             var error = (Map<String, Object>) second.get(i).get("error");
             boolean rateLimited = error != null && Integer.valueOf(-32004).equals(error.get("code"));
-            assertEquals(i >= 5, rateLimited, "element " + i + ": " + second.get(i));
+            assertEquals(i >= 4, rateLimited, "element " + i + ": " + second.get(i));
             limited += rateLimited ? 1 : 0;
         }
-        assertEquals(3, limited);
+        assertEquals(4, limited);
+    }
+
+    /**
+     * A body that is not one JSON value, or not a JSON-RPC request, or an empty batch, on either generation, spends a
+     * token as any refused request does: once the bucket is empty they get 429 / -32004, and so does a read.
+     */
+    @Test
+    void malformedRequestsSpendTokensOnBothGenerations() {
+        String token = TestIssuer.sign(TestIssuer.claims("mallet"));
+        String notJson = "{\"jsonrpc\":";
+        String notJsonRpc = Modern.body(1, "resources/read", "\"uri\":\"" + HANDBOOK + "\"").replace("\"2.0\"", "\"1.0\"");
+        for (int i = 0; i < CAPACITY; i++) {
+            switch (i % 4) {
+                case 0 -> Rpc.as(token).body(notJson).post("/mcp").then().statusCode(400).body("error.code", equalTo(-32700));
+                case 1 -> Modern.as(token, "resources/read").body(notJson).post("/mcp").then().statusCode(400)
+                        .body("error.code", equalTo(-32700));
+                case 2 -> Modern.as(token, "resources/read").body(notJsonRpc).post("/mcp").then().statusCode(400)
+                        .body("error.code", equalTo(-32600));
+                default -> Rpc.as(token).body("[]").post("/mcp").then().statusCode(400).body("error.code", equalTo(-32600));
+            }
+        }
+        String refused = Rpc.as(token).body(notJson).post("/mcp").then().statusCode(429)
+                .header("Retry-After", Integer::parseInt, org.hamcrest.Matchers.greaterThan(0))
+                .body("error.code", equalTo(-32004)).extract().header("X-Request-Id");
+        Modern.as(token, "resources/read").body(notJsonRpc).post("/mcp").then().statusCode(429).body("error.code", equalTo(-32004));
+        Modern.read(token, 2, HANDBOOK).statusCode(429).body("error.code", equalTo(-32004));
+
+        AuditRow r = AuditRow.first("request_id = ?", refused);
+        assertEquals("DECISION", r.kind);
+        assertEquals("DENY", r.decision);
+        assertEquals("rate-limited", r.outcome);
+        assertEquals(-32004, r.errorCode);
+        assertEquals("mallet", r.subject);
+        assertTrue(r.detail.startsWith("limit small-bucket"), r.detail);
     }
 
     private HttpResponse<InputStream> listen(String token, Object id, List<String> uris) throws Exception {

@@ -292,6 +292,33 @@ class RefusalMergeTest {
         }
     }
 
+    /**
+     * Bodies that are not one JSON value, sent over and over on both generations, are merged past the attempt limit
+     * like any refusal: every one answered -32700 with the request id of the record counting it, once that has committed.
+     */
+    @Test
+    void unreadableBodiesPastTheAttemptLimitAreCountedInSummaries() {
+        String peggy = TestIssuer.sign(TestIssuer.claims("peggy"));
+        Instant since = Instant.now();
+        int sent = LIMIT + 10;
+        for (int i = 0; i < sent; i++) {
+            var spec = i % 2 == 0 ? Rpc.as(peggy) : Modern.as(peggy, "resources/read");
+            String rid = spec.body("{").post("/mcp").then().statusCode(400).body("error.code", org.hamcrest.Matchers.equalTo(-32700))
+                    .extract().header("X-Request-Id");
+            AuditRow r = AuditRow.first("request_id = ?", rid);
+            assertNotNull(r, "the answer names a committed record: " + rid);
+            assertEquals("parse-error", r.outcome);
+            assertEquals(-32700, r.errorCode);
+        }
+        assertEquals(LIMIT, AuditRow.count("subject = 'peggy' and kind = 'DECISION' and event_time >= ?", since));
+        List<AuditRow> summaries = AuditRow.list("subject = 'peggy' and kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
+        assertEquals(10L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "every refusal past the limit is counted");
+        for (AuditRow s : summaries) {
+            assertEquals("parse-error", s.outcome);
+            assertEquals(-32700, s.errorCode);
+        }
+    }
+
     @Test
     void refusalsWaitingForTheirSummaryHoldNoPlaceInFlight() throws Exception {
         String eve = TestIssuer.sign(TestIssuer.claims("eve"));

@@ -31,9 +31,10 @@ import org.jboss.logging.Logger;
  *       {@link dev.quaestor.identity.Identity} arrives in the {@link RequestContext}. The protocol layer then
  *       refuses a token without the required scopes (403, audited) before anything else.</li>
  *   <li><b>Framing</b>: the protocol layer's own checks of the request's envelope and headers (the
- *       2026-07-28 {@code _meta}, {@code Mcp-Method}/{@code Mcp-Name} against the body). A refusal there is
- *       audited by {@link #rejectFraming} and committed before it is answered; policy is never consulted for
- *       such a request.</li>
+ *       2026-07-28 {@code _meta}, {@code Mcp-Method}/{@code Mcp-Name} against the body), and before them whether the
+ *       body can be read as a request at all. A refusal there is audited by {@link #rejectFraming} (one that could not
+ *       be read, {@link #rejectMalformed}), which also say what it is charged, and committed before it is answered;
+ *       policy is never consulted for such a request.</li>
  *   <li><b>Canonical URI</b>: a URI with no canonical form is refused ({@link Reason#INVALID_URI}); on a revision
  *       that asks for it ({@link Protocol#canonicalUrisOnly}) so is one not already canonical. Audited.</li>
  *   <li><b>Policy decision</b> on the canonical URI, under one policy revision for the whole request.</li>
@@ -341,11 +342,33 @@ public class ResourcePipeline {
      */
     public RecordedRefusal rejectFraming(RequestContext ctx, String method, Action action, String uri, String outcome,
             int errorCode, String detail) {
-        String m = method == null ? null : method.length() <= 64 ? method : method.substring(0, 64);
-        Trail trail = trails.open(ctx, m, action);
+        Trail trail = trails.open(ctx, column(method), action);
         trail.at(uri);
         trail.charge(null, Verdict.DENY, 1);
         return trail.rejected(outcome, errorCode, detail);
+    }
+
+    /**
+     * A request the protocol layer refused at the door, before it could be read as a request at all (its body could
+     * not be parsed, or is not a request of its protocol): recorded as {@link #rejectFraming} records, with no action,
+     * since what it would have asked is not known. It pays one token of the caller's limits over every resource
+     * (action {@code list}), as opening a session does, so that malformed requests cost what any request costs.
+     *
+     * @param method the method the body named, if it can be read (cut to the audit column's length), else null
+     * @param uri the URI the body named, if it can be read, else null
+     * @throws Refusal when the caller's rate limit is spent
+     */
+    public RecordedRefusal rejectMalformed(RequestContext ctx, String method, String uri, String outcome, int errorCode,
+            String detail) {
+        Trail trail = trails.open(ctx, column(method), null);
+        trail.at(uri);
+        trail.charge(Action.LIST, null, Verdict.DENY, 1);
+        return trail.rejected(outcome, errorCode, detail);
+    }
+
+    /** A method as the client sent it, cut to the audit column's length. */
+    private static String column(String method) {
+        return method == null || method.length() <= 64 ? method : method.substring(0, 64);
     }
 
     /**

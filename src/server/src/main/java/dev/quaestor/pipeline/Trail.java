@@ -30,6 +30,8 @@ import java.util.Map;
 final class Trail {
 
     private static final Logger LOG = Logger.getLogger(Trail.class);
+    /** How a request refused before it could be read is named where a method's name would be a label. */
+    private static final String MALFORMED = "malformed";
 
     private final Trails services;
     private final RequestContext ctx;
@@ -78,7 +80,7 @@ final class Trail {
 
     /** A stage of this request, traced as a span (see {@link StageSpans}). */
     StageSpans.Stage stage(String name) {
-        return services.spans.start(name, method);
+        return services.spans.start(name, method == null ? MALFORMED : method);
     }
 
     /**
@@ -132,9 +134,14 @@ final class Trail {
         if (action == null) {
             return; // not a resource method: no limit names it
         }
+        charge(action, limited, verdict, tokens);
+    }
+
+    /** As {@link #charge(CanonicalUri, Verdict, int)}, to the limits over {@code paying}, whatever this request's action. */
+    void charge(Action paying, CanonicalUri limited, Verdict verdict, int tokens) {
         RateCheck check;
         try (var stage = stage("ratelimit")) {
-            check = services.limits.check(policy, ctx.identity(), ctx.sourceIp(), action, limited, tokens);
+            check = services.limits.check(policy, ctx.identity(), ctx.sourceIp(), paying, limited, tokens);
             stage.outcome(check.allowed() ? "admitted" : "rejected");
         } catch (RateLimitUnavailableException e) {
             throw refuse(verdict, "rate-limit-unavailable", e.getMessage(), new Refusal(Reason.UNAVAILABLE,
@@ -210,7 +217,9 @@ final class Trail {
      * limit; past it, counted into a summary the answer must wait for ({@link Refusal#pending}).
      */
     Refusal refuse(Verdict verdict, String outcome, String detail, Refusal answer) {
-        services.metrics.finished(method, outcomeMetric(answer.reason(), outcome), System.nanoTime() - start);
+        // Without an action the method is whatever the client sent, if anything: never a label of its own.
+        services.metrics.finished(action == null ? MALFORMED : method, outcomeMetric(answer.reason(), outcome),
+                System.nanoTime() - start);
         return answer.recordedAs(record(verdict, outcome, ctx.code(answer.reason()), detail));
     }
 

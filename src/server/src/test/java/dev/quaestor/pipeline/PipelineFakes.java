@@ -109,11 +109,14 @@ final class PipelineFakes {
     final class FakeLimits implements RateLimits {
         boolean empty;
         final List<Integer> tokens = new ArrayList<>();
+        /** The action each check was asked for. */
+        final List<Action> actions = new ArrayList<>();
 
         @Override
         public RateCheck check(PolicySet policy, Identity who, String sourceIp, Action action, CanonicalUri uri, int n) {
             journal.add("limit");
             tokens.add(n);
+            actions.add(action);
             return empty ? new RateCheck(false, "per-subject", 10, 0, 60, 7, List.of())
                     : new RateCheck(true, "per-subject", 10, 9, 60, 0, List.of());
         }

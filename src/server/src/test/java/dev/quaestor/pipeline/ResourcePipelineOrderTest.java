@@ -169,6 +169,36 @@ class ResourcePipelineOrderTest {
         assertEquals(List.of("limit", "DECISION DENY rate-limited"), journal);
     }
 
+    /**
+     * A request the protocol layer could not read pays one token as a listing over every resource does, and its one
+     * record is a DENY with no action, saying what was wrong; past an empty bucket it is refused, under a metric label of
+     * its own rather than whatever method it named.
+     */
+    @Test
+    void aRequestRefusedUnreadPaysAsAListingAndIsOneDenyWithoutAnAction() {
+        var recorded = pipeline.rejectMalformed(ctx, "tools/" + "x".repeat(100), "file:///a", "invalid-request", -32600,
+                "Invalid JSON-RPC 2.0 message");
+        assertEquals("req-1", recorded.requestId());
+        assertEquals(List.of("limit", "DECISION DENY invalid-request"), journal);
+        assertEquals(List.of(Action.LIST), fakes.limits.actions);
+        assertEquals(List.of(1), fakes.limits.tokens);
+        AuditEvent e = fakes.audit.of(Kind.DECISION).get(0);
+        assertEquals(null, e.action());
+        assertEquals(64, e.method().length(), "cut to the column's length");
+        assertEquals("file:///a", e.uri());
+        assertEquals(-32600, e.errorCode());
+        assertEquals("Invalid JSON-RPC 2.0 message", e.detail());
+
+        journal.clear();
+        fakes.limits.empty = true;
+        var refusal = assertThrows(Refusal.class, () -> pipeline.rejectMalformed(ctx, "tools/call", null, "parse-error", -32700,
+                "not exactly one JSON value"));
+        assertEquals(Reason.RATE_LIMITED, refusal.reason());
+        assertEquals(List.of("limit", "DECISION DENY rate-limited"), journal, "one record: the rate-limit refusal");
+        assertNotNull(fakes.meters.find("quaestor.requests").tag("method", "malformed").timer());
+        assertEquals(null, fakes.meters.find("quaestor.requests").tag("method", "tools/call").timer());
+    }
+
     @Test
     void aDecisionTheAuditLogRefusesMeansNoProviderCall() {
         sources.put(PUBLIC, CONTENT);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.audit.record.AuditUnavailableException;
 import dev.quaestor.audit.record.Caller;
 import dev.quaestor.audit.record.RequestIds;
+import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.mcp.limits.BatchBytes;
 import dev.quaestor.mcp.limits.Cap;
@@ -17,6 +18,7 @@ import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ClientInfo;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
+import dev.quaestor.mcp.wire.Malformed;
 import dev.quaestor.mcp.wire.McpError;
 import dev.quaestor.mcp.wire.McpHeaders;
 import dev.quaestor.mcp.wire.ProtocolRevision;
@@ -59,6 +61,11 @@ import static dev.quaestor.mcp.wire.Generation.SESSION;
  *       {@code quaestor.http.max-batch-bytes} of content ({@link BatchBytes}): a read that would not fit is refused
  *       inside the batch (-32600), never held.</li>
  * </ul>
+ *
+ * <p>A message refused before it could be read as a request (a body that is not one JSON value, -32700; one that is
+ * not a JSON-RPC 2.0 message, a batch that is empty, too large, on a revision without batches, or holding a
+ * 2026-07-28 request, -32600) is audited and paid for as any refusal is ({@link ResourcePipeline#rejectMalformed}),
+ * and answered once its record has committed.
  */
 @ApplicationScoped
 public class SessionRpc {
@@ -107,11 +114,11 @@ public class SessionRpc {
         if (batch) {
             root.forEach(items::add);
             if (items.isEmpty()) {
-                return WireErrors.error(SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST, "Empty batch", rid, 400);
+                return rejectBeforeSession(in, Malformed.invalidRequest("Empty batch", 400));
             }
             if (items.size() > maxBatch) {
-                return WireErrors.error(SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST, "Batch too large: " + items.size()
-                        + " messages; at most " + maxBatch, Map.of("maxBatch", maxBatch), rid, 400, Map.of());
+                return rejectBeforeSession(in, Malformed.invalidRequest("Batch too large: " + items.size()
+                        + " messages; at most " + maxBatch, Map.of("maxBatch", maxBatch), 400));
             }
         } else {
             items.add(root);
@@ -142,8 +149,9 @@ public class SessionRpc {
         }
         ProtocolRevision revision = session.revision();
         if (batch && !revision.allowsBatches()) {
-            return WireErrors.error(SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST, "JSON-RPC batches are not supported on "
-                    + session.revision().name() + " (2025-06-18 removed them); send one message per request", rid, 400);
+            return reject(context(in, session, rid), NullNode.instance, JsonRpc.Named.NOTHING, Malformed.invalidRequest(
+                    "JSON-RPC batches are not supported on " + session.revision().name()
+                            + " (2025-06-18 removed them); send one message per request", 400));
         }
         var answers = new ArrayList<Answer>();
         BatchBytes held = batch ? new BatchBytes(maxBatchBytes) : null;
@@ -168,8 +176,7 @@ public class SessionRpc {
         }
         ProtocolRevision revision = ProtocolRevision.negotiate(requested);
         String clientInfo = ClientInfo.of(params.get("clientInfo"));
-        var opening = new RequestContext(rid, in.identity(), in.sourceIp(), in.userAgent(), null, null, clientInfo,
-                revision.pipeline());
+        RequestContext opening = sessionless(in, revision, clientInfo);
         RateCheck rate;
         try {
             rate = pipeline.chargeSession(opening);
@@ -207,6 +214,15 @@ public class SessionRpc {
         return new Answer(new JsonRpc.Result(id, result), 200, headers);
     }
 
+    /**
+     * A request in no session: {@code initialize}, or one refused before any session is looked up (which names no
+     * revision, {@link ProtocolRevision#UNVERSIONED}, and no session, whatever its {@code Mcp-Session-Id} says).
+     */
+    private static RequestContext sessionless(Inbound in, ProtocolRevision revision, String clientInfo) {
+        return new RequestContext(in.requestId(), in.identity(), in.sourceIp(), in.userAgent(), null, null, clientInfo,
+                revision.pipeline());
+    }
+
     private static RequestContext context(Inbound in, SessionStore.Session session, String requestId) {
         return new RequestContext(requestId, in.identity(), in.sourceIp(), in.userAgent(), session.id(), null,
                 session.clientInfo(), session.revision().pipeline());
@@ -217,7 +233,7 @@ public class SessionRpc {
         String requestId = ctx.requestId();
         JsonRpc.Read read = JsonRpc.read(node, SESSION);
         if (read instanceof JsonRpc.Invalid invalid) {
-            return WireErrors.error(SESSION, invalid.id(), ErrorCodes.INVALID_REQUEST, invalid.message(), requestId, 200);
+            return reject(ctx, invalid.id(), JsonRpc.Named.of(node), Malformed.invalidRequest(invalid.message(), 200));
         }
         if (!(read instanceof JsonRpc.Request request)) {
             // A notification (notifications/initialized, cancellations) or a response: nothing to do, nothing to answer.
@@ -250,6 +266,36 @@ public class SessionRpc {
             LOG.errorf(e, "internal error in request %s", requestId);
             return WireErrors.error(SESSION, id, ErrorCodes.INTERNAL_ERROR, "Internal error", requestId, 200);
         }
+    }
+
+    /** The answer to a 2025 POST whose body is not one JSON value in UTF-8 ({@code why}, a short fixed phrase). */
+    public Answer unparsed(String why, Inbound in) {
+        return rejectBeforeSession(in, Malformed.parseError(why));
+    }
+
+    /** The answer to a JSON-RPC batch holding a 2026-07-28 request (that revision has no batches). */
+    public Answer mixedBatch(Inbound in) {
+        return rejectBeforeSession(in,
+                Malformed.invalidRequest("A JSON-RPC batch cannot carry 2026-07-28 requests (that revision has no batches)", 400));
+    }
+
+    /** A POST refused as a whole before its session is looked up: its id, if any, cannot be read. */
+    private Answer rejectBeforeSession(Inbound in, Malformed why) {
+        return reject(sessionless(in, ProtocolRevision.UNVERSIONED, null), NullNode.instance, JsonRpc.Named.NOTHING, why);
+    }
+
+    /**
+     * A message refused before it could be read as a request (its body, its JSON-RPC, its batch's shape): audited and
+     * paid for ({@link ResourcePipeline#rejectMalformed}), then answered once its record has committed.
+     */
+    private Answer reject(RequestContext ctx, JsonNode id, JsonRpc.Named named, Malformed why) {
+        RecordedRefusal record;
+        try {
+            record = pipeline.rejectMalformed(ctx, named.method(), named.uri(), why.outcome(), why.code(), why.detail());
+        } catch (Refusal r) {
+            return WireErrors.refusal(SESSION, id, r, ctx.codes(), ctx.requestId());
+        }
+        return WireErrors.recorded(SESSION, id, record, why.code(), why.message(), why.data(), why.status(), ctx.requestId());
     }
 
     private static Answer empty(JsonNode id, Served<Void> served) {

@@ -9,6 +9,7 @@ import dev.quaestor.mcp.resources.ResourceMethods;
 import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
+import dev.quaestor.mcp.wire.Malformed;
 import dev.quaestor.mcp.wire.McpError;
 import dev.quaestor.mcp.wire.StatelessResults;
 import dev.quaestor.mcp.wire.ProtocolRevision;
@@ -33,6 +34,8 @@ import static dev.quaestor.mcp.wire.Generation.STATELESS;
  * and the first failure answers it:
  *
  * <ol>
+ *   <li>a body that is exactly one JSON value in UTF-8 (else 400, -32700): parsed by the transport, and a body that is
+ *       not is answered here ({@link #unparsed});</li>
  *   <li>a JSON-RPC 2.0 request or notification (else 400, -32600); a notification or a response is
  *       accepted with 202 and nothing else;</li>
  *   <li>{@code _meta} with {@code protocolVersion} and {@code clientCapabilities} (else 400, -32602);</li>
@@ -44,9 +47,9 @@ import static dev.quaestor.mcp.wire.Generation.STATELESS;
  *       {@code subscriptions/listen} ({@link ListenRequests}).</li>
  * </ol>
  *
- * Refusals at steps 2 to 5 are audited (a {@code DECISION} {@code DENY}, {@link ResourcePipeline#rejectFraming})
- * before they are answered, and policy is never consulted for them. What follows goes through the request path
- * like any request; its refusals are answered in band (HTTP 200) except those with a status of their own (429,
+ * Refusals at steps 1 to 6 are audited (a {@code DECISION} {@code DENY}: {@link ResourcePipeline#rejectMalformed} at
+ * steps 1 and 2, {@link ResourcePipeline#rejectFraming} at 3 to 6) and charged to the caller's rate limits before they
+ * are answered, and policy is never consulted for them. What follows goes through the request path like any request; its refusals are answered in band (HTTP 200) except those with a status of their own (429,
  * 503). {@code Mcp-Session-Id} and {@code Last-Event-ID} are ignored.
  */
 @ApplicationScoped
@@ -102,15 +105,14 @@ public class StatelessRpc {
     }
 
     /**
-     * Steps 1 to 5 of the checks: the refusal's {@link Answer} (or 202 for a notification), else the
+     * Steps 2 to 6 of the checks: the refusal's {@link Answer} (or 202 for a notification), else the
      * request that passed them.
      */
     Check check(JsonNode root, Inbound in) {
-        String rid = in.requestId();
         JsonRpc.Read read = JsonRpc.read(root, STATELESS);
         if (read instanceof JsonRpc.Invalid invalid) {
-            return new Check.Answered(WireErrors.error(STATELESS, invalid.id(), ErrorCodes.INVALID_REQUEST, invalid.message(),
-                    rid, 400));
+            return new Check.Answered(reject(context(in, ProtocolRevision.UNVERSIONED, null), invalid.id(),
+                    JsonRpc.Named.of(root), Malformed.invalidRequest(invalid.message(), 400)));
         }
         if (!(read instanceof JsonRpc.Request request)) {
             // A notification (the client's notifications/cancelled when it closes a listen stream), or a response (this
@@ -167,8 +169,30 @@ public class StatelessRpc {
         } catch (Refusal r) {
             return new Check.Answered(WireErrors.refusal(STATELESS, id, r, ctx.codes(), ctx.requestId()));
         }
-        Answer answer = WireErrors.error(STATELESS, id, why.code(), why.message(), why.data(), record.requestId(), 400, Map.of());
-        return new Check.Answered(record.merged() ? WireErrors.afterCommit(STATELESS, record, answer, id, ctx.requestId()) : answer);
+        return new Check.Answered(WireErrors.recorded(STATELESS, id, record, why.code(), why.message(), why.data(), 400,
+                ctx.requestId()));
+    }
+
+    /**
+     * The answer to a 2026-07-28 POST whose body is not one JSON value in UTF-8 (step 1; {@code why} a short fixed
+     * phrase): refused as at step 2.
+     */
+    public Answer unparsed(String why, Inbound in) {
+        return reject(context(in, ProtocolRevision.UNVERSIONED, null), null, JsonRpc.Named.NOTHING, Malformed.parseError(why));
+    }
+
+    /**
+     * A request refused before it could be read as one (steps 1 and 2): audited and paid for as a framing refusal is
+     * ({@link ResourcePipeline#rejectMalformed}), then answered once its record has committed.
+     */
+    private Answer reject(RequestContext ctx, JsonNode id, JsonRpc.Named named, Malformed why) {
+        RecordedRefusal record;
+        try {
+            record = pipeline.rejectMalformed(ctx, named.method(), named.uri(), why.outcome(), why.code(), why.detail());
+        } catch (Refusal r) {
+            return WireErrors.refusal(STATELESS, id, r, ctx.codes(), ctx.requestId());
+        }
+        return WireErrors.recorded(STATELESS, id, record, why.code(), why.message(), why.data(), why.status(), ctx.requestId());
     }
 
     private static RequestContext context(Inbound in, ProtocolRevision revision, String clientInfo) {

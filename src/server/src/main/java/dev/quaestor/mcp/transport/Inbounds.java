@@ -6,6 +6,7 @@ import dev.quaestor.mcp.session.SessionRpc;
 import dev.quaestor.mcp.stateless.RequestHeaders;
 import dev.quaestor.mcp.stateless.StatelessRpc;
 import dev.quaestor.mcp.wire.McpHeaders;
+import dev.quaestor.mcp.wire.ProtocolRevision;
 import dev.quaestor.mcp.wire.VersionHeader;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.core.http.HttpServerRequest;
@@ -25,8 +26,8 @@ class Inbounds {
         this.identities = identities;
     }
 
-    /** A parsed POST to a 2025 session. */
-    SessionRpc.Inbound session(HttpHeaders headers, PostIntake.Parsed p, String requestId) {
+    /** A POST to a 2025 session. */
+    SessionRpc.Inbound session(HttpHeaders headers, PostIntake.Read p, String requestId) {
         return new SessionRpc.Inbound(requestId, p.identity(), p.sourceIp(), p.userAgent(), tokenExpiry(),
                 headers.getHeaderString(McpHeaders.SESSION), p.version());
     }
@@ -38,10 +39,10 @@ class Inbounds {
                 VersionHeader.of(headers.getHeaderString(McpHeaders.PROTOCOL_VERSION)));
     }
 
-    /** A parsed 2026-07-28 POST, with the revision its route resolved. */
-    StatelessRpc.Inbound stateless(HttpHeaders headers, PostIntake.Parsed p, GenerationRouter.Route route, String requestId) {
+    /** A 2026-07-28 POST, with the revision its route resolved ({@link ProtocolRevision#UNVERSIONED}: none). */
+    StatelessRpc.Inbound stateless(HttpHeaders headers, PostIntake.Read p, ProtocolRevision revision, String requestId) {
         return new StatelessRpc.Inbound(requestId, p.identity(), p.sourceIp(), p.userAgent(),
-                identities.correlationId(security), route.revision(), p.version(),
+                identities.correlationId(security), revision, p.version(),
                 headers.getHeaderString(RequestHeaders.METHOD), headers.getHeaderString(RequestHeaders.NAME));
     }
 

@@ -26,16 +26,35 @@ public class JsonBodies {
                 .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
     }
 
+    /**
+     * A body read: its one JSON value, or why it has none, as a short fixed phrase that quotes nothing of the body
+     * (it goes on record).
+     */
+    record Read(JsonNode root, String problem) {
+    }
+
+    static final String EMPTY = "empty body";
+    static final String NOT_UTF8 = "not well-formed UTF-8, or with a byte order mark or NUL";
+    static final String NOT_ONE_VALUE = "not exactly one JSON value";
+
     /** The one JSON value of the body, or null if the body is not exactly that in well-formed UTF-8. */
     JsonNode parse(byte[] body) {
-        if (body == null || body.length == 0 || !wellFormedUtf8(body)) {
-            return null;
+        return read(body).root();
+    }
+
+    /** The one JSON value of the body, or why the body is not exactly that in well-formed UTF-8. */
+    Read read(byte[] body) {
+        if (body == null || body.length == 0) {
+            return new Read(null, EMPTY);
+        }
+        if (!wellFormedUtf8(body)) {
+            return new Read(null, NOT_UTF8);
         }
         try {
             JsonNode root = reader.readTree(body);
-            return root == null || root.isMissingNode() ? null : root;
+            return root == null || root.isMissingNode() ? new Read(null, NOT_ONE_VALUE) : new Read(root, null);
         } catch (IOException e) {
-            return null;
+            return new Read(null, NOT_ONE_VALUE);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.quaestor.mcp.transport;
 
-import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.mcp.session.EventStreamRequests;
@@ -10,10 +9,9 @@ import dev.quaestor.mcp.stateless.Listen;
 import dev.quaestor.mcp.stateless.ListenRequests;
 import dev.quaestor.mcp.stateless.StatelessRpc;
 import dev.quaestor.mcp.wire.Answer;
-import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.Generation;
 import dev.quaestor.mcp.wire.McpHeaders;
-import dev.quaestor.mcp.wire.WireErrors;
+import dev.quaestor.mcp.wire.ProtocolRevision;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -99,18 +97,32 @@ public class McpEndpoint {
         if (read instanceof PostIntake.Refused refused) {
             return later(rc, refused.response());
         }
+        if (read instanceof PostIntake.Unparsed u) {
+            return later(rc, unparsed(headers, request, requestId, u));
+        }
         var p = (PostIntake.Parsed) read;
         return answer(rc, headers, request, requestId, p, GenerationRouter.route(p.root(), p.version()), lost);
+    }
+
+    /**
+     * A POST whose body is not one JSON value: -32700 in the shape of the generation its {@code MCP-Protocol-Version}
+     * header names (the body names none), once that generation has recorded it.
+     */
+    private CompletionStage<Response> unparsed(HttpHeaders headers, HttpServerRequest request, String requestId,
+            PostIntake.Unparsed u) {
+        Answer answer = u.version().generation() == Generation.STATELESS
+                ? stateless.unparsed(u.problem(), inbounds.stateless(headers, u, ProtocolRevision.UNVERSIONED, requestId))
+                : sessionRpc.unparsed(u.problem(), inbounds.session(headers, u, requestId));
+        return answer.settled().thenApply(a -> answers.render(a, u.sse(), request, requestId));
     }
 
     /** A parsed POST's answer, from the generation its route names. */
     private CompletionStage<Response> answer(RoutingContext rc, HttpHeaders headers, HttpServerRequest request,
             String requestId, PostIntake.Parsed p, GenerationRouter.Route route, CompletableFuture<String> lost) {
         Answer answer = GenerationRouter.mixesGenerations(p.root())
-                ? WireErrors.error(Generation.SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST,
-                        "A JSON-RPC batch cannot carry 2026-07-28 requests (that revision has no batches)", requestId, 400)
+                ? sessionRpc.mixedBatch(inbounds.session(headers, p, requestId))
                 : route.generation() == Generation.STATELESS
-                        ? stateless.handle(p.root(), inbounds.stateless(headers, p, route, requestId))
+                        ? stateless.handle(p.root(), inbounds.stateless(headers, p, route.revision(), requestId))
                         : sessionRpc.post(p.root(), inbounds.session(headers, p, requestId));
         if (answer.undelivered() != null) {
             // Its records say what was served: if it never reaches the client, they say that too.
@@ -185,6 +197,9 @@ public class McpEndpoint {
         String requestId = RequestIds.next();
         CompletableFuture<String> lost = lostBecause(rc);
         PostIntake.Intake read = intake.read(rc, headers, request, requestId);
+        if (read instanceof PostIntake.Unparsed u) {
+            throw refusal(rc, unparsed(headers, request, requestId, u));
+        }
         if (!(read instanceof PostIntake.Parsed p)) {
             throw refusal(rc, ((PostIntake.Refused) read).response());
         }
@@ -192,7 +207,7 @@ public class McpEndpoint {
         if (route.generation() != Generation.STATELESS || !"subscriptions/listen".equals(p.root().path("method").asText(null))) {
             throw refusal(rc, answer(rc, headers, request, requestId, p, route, lost));
         }
-        Listen listen = listens.open(p.root(), inbounds.stateless(headers, p, route, requestId), inbounds.tokenExpiry(), sse);
+        Listen listen = listens.open(p.root(), inbounds.stateless(headers, p, route.revision(), requestId), inbounds.tokenExpiry(), sse);
         if (listen instanceof Listen.Refused refused) {
             throw refusal(rc, refused.answer().settled().thenApply(a -> answers.render(a, false, request, requestId)));
         }

@@ -7,12 +7,9 @@ import dev.quaestor.identity.IdentityMapper;
 import dev.quaestor.mcp.limits.BodyBudget;
 import dev.quaestor.mcp.limits.Cap;
 import dev.quaestor.mcp.limits.CapRefusals;
-import dev.quaestor.mcp.wire.Answer;
-import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.McpHeaders;
 import dev.quaestor.mcp.wire.TextResponse;
 import dev.quaestor.mcp.wire.VersionHeader;
-import dev.quaestor.mcp.wire.WireErrors;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
@@ -25,7 +22,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * What every POST passes before its protocol generation serves it, once per request: its body read and paid for,
  * its place in flight, its Accept and Content-Type, the required scopes, its {@code MCP-Protocol-Version} header
- * read, and its body parsed as JSON. The first that fails answers the request.
+ * read, and its body parsed as JSON. The first that fails answers the request, but for the parse: a body that is
+ * not one JSON value is answered by the protocol generation its header names, which records it as any refusal of a
+ * request it cannot read.
  */
 @ApplicationScoped
 class PostIntake {
@@ -34,14 +33,37 @@ class PostIntake {
     sealed interface Intake {
     }
 
-    /** A POST read and parsed, with its {@code MCP-Protocol-Version} header read once. */
+    /** A POST past the door's checks of its HTTP, with its {@code MCP-Protocol-Version} header read once. */
+    sealed interface Read extends Intake {
+        VersionHeader version();
+
+        Identity identity();
+
+        String sourceIp();
+
+        String userAgent();
+
+        boolean sse();
+    }
+
+    /** A POST read and parsed. */
     record Parsed(JsonNode root, VersionHeader version, Identity identity, String sourceIp, String userAgent, boolean sse)
-            implements Intake {
+            implements Read {
+    }
+
+    /**
+     * A POST whose body is not exactly one JSON value in UTF-8: answered with -32700 by the generation its
+     * {@code MCP-Protocol-Version} header names, which records why ({@code problem}, a short fixed phrase).
+     */
+    record Unparsed(String problem, VersionHeader version, Identity identity, String sourceIp, String userAgent, boolean sse)
+            implements Read {
     }
 
     /** The response refusing a POST, complete once its record, if any, has committed. */
     record Refused(CompletionStage<Response> response) implements Intake {
     }
+
+    private static final JsonBodies.Read NOT_UTF8_DECLARED = new JsonBodies.Read(null, "Content-Type charset other than UTF-8");
 
     private final SecurityIdentity security;
     private final IdentityMapper identities;
@@ -51,10 +73,9 @@ class PostIntake {
     private final AdmissionLimit admission;
     private final RequiredScopes scopes;
     private final CapRefusals caps;
-    private final AnswerResponses answers;
 
     PostIntake(SecurityIdentity security, IdentityMapper identities, RequestBodyReader bodies, JsonBodies jsonBodies,
-            BodyBudget bodyBudget, AdmissionLimit admission, RequiredScopes scopes, CapRefusals caps, AnswerResponses answers) {
+            BodyBudget bodyBudget, AdmissionLimit admission, RequiredScopes scopes, CapRefusals caps) {
         this.security = security;
         this.identities = identities;
         this.bodies = bodies;
@@ -63,7 +84,6 @@ class PostIntake {
         this.admission = admission;
         this.scopes = scopes;
         this.caps = caps;
-        this.answers = answers;
     }
 
     Intake read(RoutingContext rc, HttpHeaders headers, HttpServerRequest request, String requestId) {
@@ -103,12 +123,11 @@ class PostIntake {
             return new Refused(scope);
         }
         VersionHeader version = VersionHeader.of(headers.getHeaderString(McpHeaders.PROTOCOL_VERSION));
-        JsonNode root = JsonBodies.declaresUtf8(contentType) ? jsonBodies.parse(body) : null;
-        if (root == null) {
-            Answer a = WireErrors.error(version.generation(), null, ErrorCodes.PARSE_ERROR, "Parse error", requestId, 400);
-            return refused(answers.render(a, sse, request, requestId));
+        JsonBodies.Read json = JsonBodies.declaresUtf8(contentType) ? jsonBodies.read(body) : NOT_UTF8_DECLARED;
+        if (json.root() == null) {
+            return new Unparsed(json.problem(), version, identity, sourceIp, userAgent, sse);
         }
-        return new Parsed(root, version, identity, sourceIp, userAgent, sse);
+        return new Parsed(json.root(), version, identity, sourceIp, userAgent, sse);
     }
 
     private static Refused refused(Response response) {

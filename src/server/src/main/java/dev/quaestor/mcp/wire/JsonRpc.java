@@ -31,6 +31,24 @@ public final class JsonRpc {
     }
 
     /**
+     * What a message names as far as it can be read (a string {@code method}, a string {@code params.uri}), for the
+     * record of one refused before it could be read as a request; null for what it does not name.
+     */
+    public record Named(String method, String uri) {
+
+        public static final Named NOTHING = new Named(null, null);
+
+        public static Named of(JsonNode message) {
+            if (message == null || !message.isObject()) {
+                return NOTHING;
+            }
+            JsonNode method = message.path("method");
+            JsonNode uri = message.path("params").path("uri");
+            return new Named(method.isTextual() ? method.asText() : null, uri.isTextual() ? uri.asText() : null);
+        }
+    }
+
+    /**
      * Reads one message. The generations differ in two things only: a stateless message's id must be a string or an
      * integer for it to be a message at all (2026-07-28 has no null ids), while a session judges the id only of a
      * request it is to answer; and a session reads a method that is not a string as its text (a method it then does

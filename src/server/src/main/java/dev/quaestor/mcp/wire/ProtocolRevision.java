@@ -48,7 +48,8 @@ public final class ProtocolRevision {
     public static final ProtocolRevision V2025_03_26 = new ProtocolRevision("2025-03-26", Generation.SESSION, true);
     /**
      * A stateless request that names no revision this server speaks (its envelope could not be read, or claims
-     * another version): refused under 2026-07-28 rules, and its records name no protocol.
+     * another version): refused under 2026-07-28 rules, and its records name no protocol. A 2025 message refused before
+     * its session is looked up is recorded under it too, naming no protocol.
      */
     public static final ProtocolRevision UNVERSIONED = new ProtocolRevision(null, Generation.STATELESS, false);
 

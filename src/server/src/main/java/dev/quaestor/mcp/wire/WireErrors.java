@@ -98,6 +98,17 @@ public final class WireErrors {
         return headers;
     }
 
+    /**
+     * A refusal the request path has recorded ({@code record}) before it began: answered under the record's request id
+     * once that has committed (it has, unless it is a summary still to commit, which is waited for; if it cannot
+     * commit, the request fails closed with -32005 under {@code requestId}, its own).
+     */
+    public static Answer recorded(Generation generation, JsonNode id, RecordedRefusal record, int code, String message,
+            Map<String, Object> data, int status, String requestId) {
+        Answer answer = error(generation, id, code, message, data, record.requestId(), status, Map.of());
+        return record.merged() ? afterCommit(generation, record, answer, id, requestId) : answer;
+    }
+
     /** {@code answer} to a refusal whose record ({@code pending}, a summary) is still to commit: sent once it has. */
     public static Answer afterCommit(Generation generation, RecordedRefusal pending, Answer answer, JsonNode id,
             String requestId) {

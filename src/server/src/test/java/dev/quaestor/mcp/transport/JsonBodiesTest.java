@@ -40,6 +40,21 @@ class JsonBodiesTest {
         assertEquals("\u0000", BODIES.parse(bytes("{\"t\":\"\\u0000\"}")).path("t").asText(), "NUL escaped is text like any other");
     }
 
+    /** Why a body is refused goes on record: a fixed phrase per kind of fault, quoting nothing of the body. */
+    @Test
+    void aRefusedBodySaysWhyInAFixedPhrase() {
+        assertNull(BODIES.read(bytes(READ)).problem());
+        assertEquals("empty body", BODIES.read(new byte[0]).problem());
+        assertEquals("not exactly one JSON value", BODIES.read(bytes("  \n")).problem());
+        assertEquals("not well-formed UTF-8, or with a byte order mark or NUL", BODIES.read(READ.getBytes(StandardCharsets.UTF_16LE)).problem());
+        assertEquals("not well-formed UTF-8, or with a byte order mark or NUL", BODIES.read(bytes(new int[] {0xEF, 0xBB, 0xBF}, READ)).problem());
+        for (String notOne : new String[] {"{\"jsonrpc\":", READ + READ, READ + " trailing", "{\"a\":1,\"a\":2}"}) {
+            var read = BODIES.read(bytes(notOne));
+            assertNull(read.root(), notOne);
+            assertEquals("not exactly one JSON value", read.problem(), notOne);
+        }
+    }
+
     @Test
     void anotherEncodingOrAByteOrderMarkIsRefused() {
         for (Charset cs : new Charset[] {StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE, StandardCharsets.UTF_16,

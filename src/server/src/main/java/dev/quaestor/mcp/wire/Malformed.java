@@ -1,0 +1,29 @@
+package dev.quaestor.mcp.wire;
+
+import java.util.Map;
+
+/**
+ * Why a POST is refused before it could be read as a request: its body is not one JSON value ({@code parse-error},
+ * -32700), or not a JSON-RPC 2.0 request of its generation, or a batch of a shape its revision refuses
+ * ({@code invalid-request}, -32600). The outcome and detail are recorded (the detail never quotes the body), the code,
+ * message and {@code data} are sent with the HTTP status.
+ */
+public record Malformed(String outcome, int code, String message, String detail, Map<String, Object> data, int status) {
+
+    public static final String PARSE_ERROR = "parse-error";
+    public static final String INVALID_REQUEST = "invalid-request";
+
+    /** A body that is not exactly one JSON value in UTF-8, {@code why} a short fixed phrase. */
+    public static Malformed parseError(String why) {
+        return new Malformed(PARSE_ERROR, ErrorCodes.PARSE_ERROR, "Parse error", why, Map.of(), 400);
+    }
+
+    /** Not a request this server reads: {@code message} is sent and recorded. */
+    public static Malformed invalidRequest(String message, int status) {
+        return invalidRequest(message, Map.of(), status);
+    }
+
+    public static Malformed invalidRequest(String message, Map<String, Object> data, int status) {
+        return new Malformed(INVALID_REQUEST, ErrorCodes.INVALID_REQUEST, message, message, data, status);
+    }
+}
