@@ -11,7 +11,6 @@ import dev.quaestor.mcp.stateless.StatelessRpc;
 import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.Generation;
 import dev.quaestor.mcp.wire.McpHeaders;
-import dev.quaestor.mcp.wire.ProtocolRevision;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -64,9 +63,7 @@ public class McpEndpoint {
     @Inject
     RequiredScopes scopes;
     @Inject
-    StatelessRpc stateless;
-    @Inject
-    SessionRpc sessionRpc;
+    GenerationDispatch generations;
     @Inject
     ListenRequests listens;
     @Inject
@@ -104,26 +101,15 @@ public class McpEndpoint {
         return answer(rc, headers, request, requestId, p, GenerationRouter.route(p.root(), p.version()), lost);
     }
 
-    /**
-     * A POST whose body is not one JSON value: -32700 in the shape of the generation its {@code MCP-Protocol-Version}
-     * header names (the body names none), once that generation has recorded it.
-     */
     private CompletionStage<Response> unparsed(HttpHeaders headers, HttpServerRequest request, String requestId,
             PostIntake.Unparsed u) {
-        Answer answer = u.version().generation() == Generation.STATELESS
-                ? stateless.unparsed(u.problem(), inbounds.stateless(headers, u, ProtocolRevision.UNVERSIONED, requestId))
-                : sessionRpc.unparsed(u.problem(), inbounds.session(headers, u, requestId));
-        return answer.settled().thenApply(a -> answers.render(a, u.sse(), request, requestId));
+        return generations.unparsed(headers, u, requestId).settled().thenApply(a -> answers.render(a, u.sse(), request, requestId));
     }
 
     /** A parsed POST's answer, from the generation its route names. */
     private CompletionStage<Response> answer(RoutingContext rc, HttpHeaders headers, HttpServerRequest request,
             String requestId, PostIntake.Parsed p, GenerationRouter.Route route, CompletableFuture<String> lost) {
-        Answer answer = GenerationRouter.mixesGenerations(p.root())
-                ? sessionRpc.mixedBatch(inbounds.session(headers, p, requestId))
-                : route.generation() == Generation.STATELESS
-                        ? stateless.handle(p.root(), inbounds.stateless(headers, p, route.revision(), requestId))
-                        : sessionRpc.post(p.root(), inbounds.session(headers, p, requestId));
+        Answer answer = generations.answer(headers, p, route, requestId);
         if (answer.undelivered() != null) {
             // Its records say what was served: if it never reaches the client, they say that too.
             lost.thenAccept(why -> {
