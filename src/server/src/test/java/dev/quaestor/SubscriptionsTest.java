@@ -260,7 +260,7 @@ class SubscriptionsTest {
         }
 
         // While the stream is held with the role, a.txt's changes are notified.
-        try (var stream = new RawStream(openStream(watcher, session))) {
+        try (var stream = new RawStream(openBody(watcher, session))) {
             write(A, "role " + System.nanoTime() + "\n");
             Wait.until("a.txt's notification while the role is held", Duration.ofSeconds(2), () -> stream.updates(A) > 0);
         }
@@ -269,7 +269,7 @@ class SubscriptionsTest {
         // is told of the control file's changes but not of a.txt's.
         Rpc.read(plain, session, A).statusCode(200).body(org.hamcrest.Matchers.containsString("-32003"));
         Instant since = Instant.now();
-        try (var stream = new RawStream(openStream(plain, session))) {
+        try (var stream = new RawStream(openBody(plain, session))) {
             write(A, "no role " + System.nanoTime() + "\n");
             write(CONTROL, "c " + System.nanoTime() + "\n");
             Wait.until("the control file's notification", Duration.ofSeconds(2), () -> stream.updates(CONTROL) > 0);
@@ -311,7 +311,7 @@ class SubscriptionsTest {
 
         writePolicy(rule.formatted(A, "trial-monitor"));
         Rpc.call(after, session, subscribe).statusCode(200).body(org.hamcrest.Matchers.containsString("\"result\""));
-        try (var stream = new RawStream(openStream(after, session))) {
+        try (var stream = new RawStream(openBody(after, session))) {
             // This stream may be the replica's first, whose watcher starts with it: a change is made again until one
             // is seen (with the subscriber of the first subscribe kept, none ever is).
             Wait.until("a.txt's notification after subscribing again", Duration.ofSeconds(10), () -> {
@@ -332,12 +332,14 @@ class SubscriptionsTest {
 
     /** A raw GET stream's lines, read in the background. */
     private static final class RawStream implements AutoCloseable {
+        final java.io.InputStream body;
         final BufferedReader reader;
         final List<String> lines = new CopyOnWriteArrayList<>();
         final Thread thread;
 
-        RawStream(BufferedReader reader) {
-            this.reader = reader;
+        RawStream(java.io.InputStream body) {
+            this.body = body;
+            this.reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
             this.thread = new Thread(() -> {
                 try {
                     for (String line; (line = reader.readLine()) != null;) {
@@ -357,9 +359,10 @@ class SubscriptionsTest {
                     && l.contains("\"uri\":\"" + uri + "\"")).count();
         }
 
+        /** Closes the connection: not the reader, whose lock the thread blocked on its next line holds until one comes. */
         @Override
         public void close() throws Exception {
-            reader.close();
+            body.close();
         }
     }
 
@@ -449,12 +452,16 @@ class SubscriptionsTest {
     }
 
     private BufferedReader openStream(String token, String session) throws Exception {
+        return new BufferedReader(new InputStreamReader(openBody(token, session), StandardCharsets.UTF_8));
+    }
+
+    private java.io.InputStream openBody(String token, String session) throws Exception {
         var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + "/mcp"))
                 .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream")
                 .header("Mcp-Session-Id", session).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         assertEquals(200, response.statusCode());
         assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
-        return new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+        return response.body();
     }
 
     /** Reads to the end of a stream (keep-alive comments may come first) and says how long that took. */
