@@ -20,8 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A POST refused at the door, before it could be read as a request (a body that is not one JSON value, one that is not
  * a JSON-RPC 2.0 request, a batch of the wrong shape), is answered as before and leaves one {@code DECISION}
- * {@code DENY} record under the answer's {@code X-Request-Id}, on both protocol generations. What such refusals cost
- * in rate-limit tokens is {@link RefusalCostTest}'s.
+ * {@code DENY} record under the answer's {@code X-Request-Id}, on both protocol generations. So does a 2025 POST refused
+ * before it is served: no session named, a session unknown to its subject, a refused {@code MCP-Protocol-Version}
+ * header, an {@code initialize} that cannot open a session or comes inside one, params that are not an object. What
+ * such refusals cost in rate-limit tokens is {@link RefusalCostTest}'s.
  */
 @QuarkusTest
 class DoorRefusalTest {
@@ -141,5 +143,123 @@ class DoorRefusalTest {
         assertEquals("invalid-request", r.outcome);
         assertEquals("door-batch", r.subject);
         assertTrue(r.detail.startsWith("A JSON-RPC batch cannot carry 2026-07-28 requests"), r.detail);
+    }
+
+    private static final String READ = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"resources/read\",\"params\":{\"uri\":\""
+            + HANDBOOK + "\"}}";
+
+    @Test
+    void aPostNamingNoSessionIsOnRecord() {
+        String token = token("door-nosession");
+        var answer = Rpc.as(token).body(READ).post("/mcp").then().statusCode(400).body("error.code", equalTo(-32600))
+                .body("error.message", equalTo("Missing Mcp-Session-Id header; call initialize first")).body("id", equalTo(7))
+                .extract();
+        AuditRow r = recordOf(answer);
+        assertEquals(answer.path("error.data.requestId"), r.requestId);
+        assertEquals("invalid-request", r.outcome);
+        assertEquals(-32600, r.errorCode);
+        assertEquals("door-nosession", r.subject);
+        assertEquals("Missing Mcp-Session-Id header; call initialize first", r.detail);
+        assertEquals("resources/read", r.method);
+        assertEquals(HANDBOOK, r.uri);
+        assertNull(r.sessionId);
+    }
+
+    @Test
+    void aPostNamingASessionItsSubjectHasNotIsOnRecordUnderTheIdItNamed() {
+        String token = token("door-unknown");
+        String forged = "forgotten-" + "x".repeat(200);
+        var unknown = Rpc.call(token, forged, READ).statusCode(404).body(equalTo("")).extract();
+        AuditRow r = recordOf(unknown);
+        assertEquals("session-unknown", r.outcome);
+        assertNull(r.errorCode, "a bare 404 sends no JSON-RPC code");
+        assertEquals("door-unknown", r.subject);
+        assertEquals(forged.substring(0, 128), r.sessionId, "the id it named, cut to the column");
+        assertEquals("resources/read", r.method);
+        assertEquals(HANDBOOK, r.uri);
+        assertEquals("no live session of this subject by that id", r.detail);
+
+        String session = Rpc.initialize(token, "2025-06-18");
+        Rpc.as(token).header("Mcp-Session-Id", session).delete("/mcp").then().statusCode(204);
+        r = recordOf(Rpc.call(token, session, READ).statusCode(404).extract());
+        assertEquals("session-unknown", r.outcome);
+        assertEquals(session, r.sessionId, "an ended session is named on record");
+
+        String others = Rpc.initialize(token("door-unknown-owner"), "2025-06-18");
+        r = recordOf(Rpc.call(token, others, READ).statusCode(404).extract());
+        assertEquals("door-unknown", r.subject, "on record under the caller, not the session's owner");
+        assertEquals(others, r.sessionId);
+    }
+
+    @Test
+    void aRefusedProtocolVersionHeaderOnASessionIsOnRecord() {
+        String token = token("door-version");
+        String session = Rpc.initialize(token, "2025-06-18");
+        var answer = Rpc.as(token).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "1999-01-01").body(READ)
+                .post("/mcp").then().statusCode(400).body("error.code", equalTo(-32600))
+                .body("error.message", equalTo("Unsupported MCP-Protocol-Version: 1999-01-01")).body("id", equalTo(7)).extract();
+        AuditRow r = recordOf(answer);
+        assertEquals("unsupported-version", r.outcome);
+        assertEquals(-32600, r.errorCode);
+        assertEquals("door-version", r.subject);
+        assertEquals("Unsupported MCP-Protocol-Version: 1999-01-01", r.detail);
+        assertEquals(session, r.sessionId);
+        assertEquals("resources/read", r.method);
+    }
+
+    @Test
+    void anInitializeThatCannotOpenASessionIsOnRecord() {
+        String token = token("door-init");
+        var noId = Rpc.as(token).body("{\"jsonrpc\":\"2.0\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}")
+                .post("/mcp").then().statusCode(400).body("error.code", equalTo(-32600))
+                .body("error.message", equalTo("initialize must be a request with an id")).body("id", nullValue()).extract();
+        AuditRow r = recordOf(noId);
+        assertEquals("invalid-request", r.outcome);
+        assertEquals(-32600, r.errorCode);
+        assertEquals("door-init", r.subject);
+        assertEquals("initialize", r.method);
+        assertEquals("initialize must be a request with an id", r.detail);
+        assertNull(r.sessionId);
+
+        for (String params : new String[] {"{}", "\"2025-06-18\""}) {
+            var noVersion = Rpc.as(token).body("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"initialize\",\"params\":" + params + "}")
+                    .post("/mcp").then().statusCode(200).body("error.code", equalTo(-32602))
+                    .body("error.message", equalTo("initialize needs params.protocolVersion")).body("id", equalTo(4)).extract();
+            r = recordOf(noVersion);
+            assertEquals("invalid-params", r.outcome, params);
+            assertEquals(-32602, r.errorCode);
+            assertEquals("door-init", r.subject);
+            assertEquals("initialize", r.method);
+            assertEquals("initialize needs params.protocolVersion", r.detail);
+        }
+    }
+
+    @Test
+    void refusalsInsideASessionBeforeServingAreOnRecord() {
+        String token = token("door-insession");
+        // Alone, an initialize opens a session whatever Mcp-Session-Id says; only a batch carries one into a session.
+        String batches = Rpc.initialize(token, "2025-03-26");
+        var again = Rpc.call(token, batches, "[" + Rpc.init("2025-03-26") + "]").statusCode(200)
+                .body("[0].error.code", equalTo(-32600)).body("[0].error.message", equalTo("Session is already initialized"))
+                .body("[0].id", equalTo(1)).extract();
+        AuditRow r = recordOf(again);
+        assertEquals("invalid-request", r.outcome);
+        assertEquals(-32600, r.errorCode);
+        assertEquals("door-insession", r.subject);
+        assertEquals("initialize", r.method);
+        assertEquals("Session is already initialized", r.detail);
+        assertEquals(batches, r.sessionId);
+
+        String session = Rpc.initialize(token, "2025-06-18");
+        var params = Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/list\",\"params\":[1]}")
+                .statusCode(200).body("error.code", equalTo(-32602)).body("error.message", equalTo("params must be an object"))
+                .body("id", equalTo(3)).extract();
+        r = recordOf(params);
+        assertEquals("invalid-params", r.outcome);
+        assertEquals(-32602, r.errorCode);
+        assertEquals("door-insession", r.subject);
+        assertEquals("resources/list", r.method);
+        assertEquals("params must be an object", r.detail);
+        assertEquals(session, r.sessionId);
     }
 }

@@ -186,6 +186,29 @@ class RefusalCostTest {
         assertTrue(r.detail.startsWith("limit small-bucket"), r.detail);
     }
 
+    @Test
+    void sessionRefusalsSpendTokens() {
+        String token = TestIssuer.sign(TestIssuer.claims("mallory-session"));
+        String session = Rpc.initialize(token, "2025-06-18"); // one token
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        for (int i = 1; i < CAPACITY; i++) {
+            switch (i % 4) {
+                case 0 -> Rpc.as(token).body(ping).post("/mcp").then().statusCode(400).body("error.code", equalTo(-32600));
+                case 1 -> Rpc.call(token, "gone", ping).statusCode(404);
+                case 2 -> Rpc.as(token).header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "1999-01-01").body(ping)
+                        .post("/mcp").then().statusCode(400).body("error.code", equalTo(-32600));
+                default -> Rpc.as(token).body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{}}")
+                        .post("/mcp").then().statusCode(200).body("error.code", equalTo(-32602));
+            }
+        }
+        String refused = Rpc.call(token, "gone", ping).statusCode(429).body("error.code", equalTo(-32004))
+                .extract().header("X-Request-Id");
+        Rpc.read(token, session, HANDBOOK).statusCode(429).body("error.code", equalTo(-32004));
+        AuditRow r = AuditRow.first("request_id = ?", refused);
+        assertEquals("rate-limited", r.outcome);
+        assertEquals("mallory-session", r.subject);
+    }
+
     private HttpResponse<InputStream> listen(String token, Object id, List<String> uris) throws Exception {
         var list = new ArrayList<String>();
         uris.forEach(u -> list.add("\"" + u + "\""));

@@ -319,6 +319,30 @@ class RefusalMergeTest {
         }
     }
 
+    /**
+     * POSTs naming a session the caller has not (expired, forgotten by a replica, never opened), over and over, are
+     * merged past the attempt limit like any refusal: each still a bare 404, naming the record counting it.
+     */
+    @Test
+    void unknownSessionsPastTheAttemptLimitAreCountedInSummaries() {
+        String quinn = TestIssuer.sign(TestIssuer.claims("quinn"));
+        Instant since = Instant.now();
+        int sent = LIMIT + 10;
+        for (int i = 0; i < sent; i++) {
+            String rid = Rpc.call(quinn, "gone-" + i, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").statusCode(404)
+                    .body(org.hamcrest.Matchers.equalTo("")).extract().header("X-Request-Id");
+            AuditRow r = AuditRow.first("request_id = ?", rid);
+            assertNotNull(r, "the answer names a committed record: " + rid);
+            assertEquals("session-unknown", r.outcome);
+        }
+        assertEquals(LIMIT, AuditRow.count("subject = 'quinn' and kind = 'DECISION' and event_time >= ?", since));
+        List<AuditRow> summaries = AuditRow.list("subject = 'quinn' and kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
+        assertEquals(10L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "every refusal past the limit is counted");
+        for (AuditRow s : summaries) {
+            assertEquals("session-unknown", s.outcome);
+        }
+    }
+
     @Test
     void refusalsWaitingForTheirSummaryHoldNoPlaceInFlight() throws Exception {
         String eve = TestIssuer.sign(TestIssuer.claims("eve"));

@@ -356,9 +356,10 @@ public class ResourcePipeline {
      *
      * @param method the method the body named, if it can be read (cut to the audit column's length), else null
      * @param uri the URI the body named, if it can be read, else null
+     * @param errorCode the JSON-RPC error code answered, or null for an answer that carries none (a bare HTTP status)
      * @throws Refusal when the caller's rate limit is spent
      */
-    public RecordedRefusal rejectMalformed(RequestContext ctx, String method, String uri, String outcome, int errorCode,
+    public RecordedRefusal rejectMalformed(RequestContext ctx, String method, String uri, String outcome, Integer errorCode,
             String detail) {
         Trail trail = trails.open(ctx, column(method), null);
         trail.at(uri);

@@ -224,7 +224,7 @@ final class Trail {
     }
 
     /** A request refused for its framing before the path began: its one record, {@code DENY}, with its code. */
-    RecordedRefusal rejected(String outcome, int errorCode, String detail) {
+    RecordedRefusal rejected(String outcome, Integer errorCode, String detail) {
         return record(Verdict.DENY, outcome, errorCode, detail);
     }
 

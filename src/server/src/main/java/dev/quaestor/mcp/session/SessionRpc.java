@@ -65,12 +65,21 @@ import static dev.quaestor.mcp.wire.Generation.SESSION;
  * <p>A message refused before it could be read as a request (a body that is not one JSON value, -32700; one that is
  * not a JSON-RPC 2.0 message, a batch that is empty, too large, on a revision without batches, or holding a
  * 2026-07-28 request, -32600) is audited and paid for as any refusal is ({@link ResourcePipeline#rejectMalformed}),
- * and answered once its record has committed.
+ * and answered once its record has committed. So is one refused before it is served: no {@code Mcp-Session-Id}
+ * (400, -32600), a session its subject has no live one by (404, {@code session-unknown}, under the id it named), a
+ * refused {@code MCP-Protocol-Version} header ({@code unsupported-version}), an {@code initialize} without an id
+ * (400, -32600) or without {@code params.protocolVersion} (-32602, {@code invalid-params}) or inside a batch of a
+ * session (-32600), and params that are not an object (-32602). A method not found (-32601) is answered unrecorded, as
+ * on 2026-07-28.
  */
 @ApplicationScoped
 public class SessionRpc {
 
     private static final Logger LOG = Logger.getLogger(SessionRpc.class);
+    /** The outcome recorded for a POST naming no live session of its subject. */
+    static final String SESSION_UNKNOWN = "session-unknown";
+    /** Width of the audit record's session column. */
+    private static final int SESSION_COLUMN = 128;
 
     /** The HTTP request around one 2025 POST, GET or DELETE. */
     public record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, Instant tokenExpiry,
@@ -128,8 +137,8 @@ public class SessionRpc {
         }
         String sessionId = in.sessionHeader();
         if (sessionId == null || sessionId.isBlank()) {
-            return WireErrors.error(SESSION, idOf(root), ErrorCodes.INVALID_REQUEST,
-                    "Missing Mcp-Session-Id header; call initialize first", rid, 400);
+            return rejectBeforeSession(in, idOf(root), JsonRpc.Named.of(root),
+                    Malformed.invalidRequest("Missing Mcp-Session-Id header; call initialize first", 400));
         }
         Optional<SessionStore.Session> found;
         try {
@@ -140,12 +149,12 @@ public class SessionRpc {
             return WireErrors.error(SESSION, idOf(root), ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
         }
         if (found.isEmpty()) {
-            return new Answer(null, 404, Map.of());
+            return unknownSession(in, sessionId, root);
         }
         SessionStore.Session session = found.get();
         if (in.version().refusedOnSessions()) {
-            return WireErrors.error(SESSION, idOf(root), ErrorCodes.INVALID_REQUEST, "Unsupported MCP-Protocol-Version: "
-                    + WireErrors.shorten(in.version().value().strip()), rid, 400);
+            return reject(context(in, session, rid), idOf(root), JsonRpc.Named.of(root), Malformed.unsupportedVersion(
+                    "Unsupported MCP-Protocol-Version: " + WireErrors.shorten(in.version().value().strip())));
         }
         ProtocolRevision revision = session.revision();
         if (batch && !revision.allowsBatches()) {
@@ -166,13 +175,14 @@ public class SessionRpc {
         String rid = in.requestId();
         JsonNode id = root.get("id");
         if (id == null || !(id.isTextual() || id.isIntegralNumber())) {
-            return WireErrors.error(SESSION, NullNode.instance, ErrorCodes.INVALID_REQUEST, "initialize must be a request with an id",
-                    rid, 400);
+            return rejectBeforeSession(in, NullNode.instance, JsonRpc.Named.of(root),
+                    Malformed.invalidRequest("initialize must be a request with an id", 400));
         }
         JsonNode params = root.get("params");
         String requested = params == null ? null : params.path("protocolVersion").asText(null);
         if (requested == null) {
-            return WireErrors.error(SESSION, id, ErrorCodes.INVALID_PARAMS, "initialize needs params.protocolVersion", rid, 200);
+            return rejectBeforeSession(in, id, JsonRpc.Named.of(root),
+                    Malformed.invalidParams("initialize needs params.protocolVersion", 200));
         }
         ProtocolRevision revision = ProtocolRevision.negotiate(requested);
         String clientInfo = ClientInfo.of(params.get("clientInfo"));
@@ -243,7 +253,7 @@ public class SessionRpc {
         String method = request.method();
         JsonNode params = request.params();
         if (params != null && params.getNodeType() != JsonNodeType.OBJECT) {
-            return WireErrors.error(SESSION, id, ErrorCodes.INVALID_PARAMS, "params must be an object", requestId, 200);
+            return reject(ctx, id, JsonRpc.Named.of(node), Malformed.invalidParams("params must be an object", 200));
         }
         try {
             if (ResourceMethods.METHODS.contains(method)) {
@@ -251,8 +261,8 @@ public class SessionRpc {
             }
             return switch (method) {
                 case "ping" -> new Answer(new JsonRpc.Result(id, Map.of()), 200, Map.of());
-                case "initialize" -> WireErrors.error(SESSION, id, ErrorCodes.INVALID_REQUEST, "Session is already initialized",
-                        requestId, 200);
+                case "initialize" -> reject(ctx, id, JsonRpc.Named.of(node),
+                        Malformed.invalidRequest("Session is already initialized", 200));
                 case "resources/subscribe" -> empty(id, pipeline.subscribe(ctx, ResourceMethods.uri(params)));
                 case "resources/unsubscribe" -> empty(id, pipeline.unsubscribe(ctx, ResourceMethods.uri(params)));
                 default -> WireErrors.error(SESSION, id, ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + WireErrors.shorten(method),
@@ -281,7 +291,34 @@ public class SessionRpc {
 
     /** A POST refused as a whole before its session is looked up: its id, if any, cannot be read. */
     private Answer rejectBeforeSession(Inbound in, Malformed why) {
-        return reject(sessionless(in, ProtocolRevision.UNVERSIONED, null), NullNode.instance, JsonRpc.Named.NOTHING, why);
+        return rejectBeforeSession(in, NullNode.instance, JsonRpc.Named.NOTHING, why);
+    }
+
+    /** A POST refused before any session is looked up ({@code initialize}'s own, or one that names no session). */
+    private Answer rejectBeforeSession(Inbound in, JsonNode id, JsonRpc.Named named, Malformed why) {
+        return reject(sessionless(in, ProtocolRevision.UNVERSIONED, null), id, named, why);
+    }
+
+    /**
+     * A POST naming no live session of its subject (never opened, ended, expired, forgotten, or another subject's):
+     * 404 without a body, which tells the client to initialize again. Audited and paid for as any door refusal, under
+     * the session id it named, cut to the audit column's width; no JSON-RPC code is sent, so none is recorded.
+     */
+    private Answer unknownSession(Inbound in, String named, JsonNode root) {
+        String recorded = named.length() <= SESSION_COLUMN ? named : named.substring(0, SESSION_COLUMN);
+        var ctx = new RequestContext(in.requestId(), in.identity(), in.sourceIp(), in.userAgent(), recorded, null, null,
+                ProtocolRevision.UNVERSIONED.pipeline());
+        JsonRpc.Named what = JsonRpc.Named.of(root);
+        JsonNode id = idOf(root);
+        RecordedRefusal record;
+        try {
+            record = pipeline.rejectMalformed(ctx, what.method(), what.uri(), SESSION_UNKNOWN, null,
+                    "no live session of this subject by that id");
+        } catch (Refusal r) {
+            return WireErrors.refusal(SESSION, id, r, ctx.codes(), ctx.requestId());
+        }
+        Answer gone = new Answer(null, 404, Map.of());
+        return record.merged() ? WireErrors.afterCommit(SESSION, record, gone, id, ctx.requestId()) : gone;
     }
 
     /**

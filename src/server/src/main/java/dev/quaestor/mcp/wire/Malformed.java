@@ -5,13 +5,17 @@ import java.util.Map;
 /**
  * Why a POST is refused before it could be read as a request: its body is not one JSON value ({@code parse-error},
  * -32700), or not a JSON-RPC 2.0 request of its generation, or a batch of a shape its revision refuses
- * ({@code invalid-request}, -32600). The outcome and detail are recorded (the detail never quotes the body), the code,
+ * ({@code invalid-request}, -32600); or, on a 2025 session, before it could be served: an {@code MCP-Protocol-Version}
+ * header the server does not speak ({@code unsupported-version}, -32600), params it cannot read
+ * ({@code invalid-params}, -32602). The outcome and detail are recorded (the detail never quotes the body), the code,
  * message and {@code data} are sent with the HTTP status.
  */
 public record Malformed(String outcome, int code, String message, String detail, Map<String, Object> data, int status) {
 
     public static final String PARSE_ERROR = "parse-error";
     public static final String INVALID_REQUEST = "invalid-request";
+    public static final String INVALID_PARAMS = "invalid-params";
+    public static final String UNSUPPORTED_VERSION = "unsupported-version";
 
     /** A body that is not exactly one JSON value in UTF-8, {@code why} a short fixed phrase. */
     public static Malformed parseError(String why) {
@@ -25,5 +29,15 @@ public record Malformed(String outcome, int code, String message, String detail,
 
     public static Malformed invalidRequest(String message, Map<String, Object> data, int status) {
         return new Malformed(INVALID_REQUEST, ErrorCodes.INVALID_REQUEST, message, message, data, status);
+    }
+
+    /** Params that cannot be read (-32602): {@code message} is sent and recorded. */
+    public static Malformed invalidParams(String message, int status) {
+        return new Malformed(INVALID_PARAMS, ErrorCodes.INVALID_PARAMS, message, message, Map.of(), status);
+    }
+
+    /** An {@code MCP-Protocol-Version} header naming no revision this server speaks (400, -32600). */
+    public static Malformed unsupportedVersion(String message) {
+        return new Malformed(UNSUPPORTED_VERSION, ErrorCodes.INVALID_REQUEST, message, message, Map.of(), 400);
     }
 }
