@@ -326,13 +326,7 @@ public class SessionRpc {
      * paid for ({@link ResourcePipeline#rejectMalformed}), then answered once its record has committed.
      */
     private Answer reject(RequestContext ctx, JsonNode id, JsonRpc.Named named, Malformed why) {
-        RecordedRefusal record;
-        try {
-            record = pipeline.rejectMalformed(ctx, named.method(), named.uri(), why.outcome(), why.code(), why.detail());
-        } catch (Refusal r) {
-            return WireErrors.refusal(SESSION, id, r, ctx.codes(), ctx.requestId());
-        }
-        return WireErrors.recorded(SESSION, id, record, why.code(), why.message(), why.data(), why.status(), ctx.requestId());
+        return why.refuse(SESSION, pipeline, ctx, id, named);
     }
 
     private static Answer empty(JsonNode id, Served<Void> served) {

@@ -186,13 +186,7 @@ public class StatelessRpc {
      * ({@link ResourcePipeline#rejectMalformed}), then answered once its record has committed.
      */
     private Answer reject(RequestContext ctx, JsonNode id, JsonRpc.Named named, Malformed why) {
-        RecordedRefusal record;
-        try {
-            record = pipeline.rejectMalformed(ctx, named.method(), named.uri(), why.outcome(), why.code(), why.detail());
-        } catch (Refusal r) {
-            return WireErrors.refusal(STATELESS, id, r, ctx.codes(), ctx.requestId());
-        }
-        return WireErrors.recorded(STATELESS, id, record, why.code(), why.message(), why.data(), why.status(), ctx.requestId());
+        return why.refuse(STATELESS, pipeline, ctx, id, named);
     }
 
     private static RequestContext context(Inbound in, ProtocolRevision revision, String clientInfo) {

@@ -1,5 +1,10 @@
 package dev.quaestor.mcp.wire;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quaestor.audit.refusals.RecordedRefusal;
+import dev.quaestor.pipeline.Refusal;
+import dev.quaestor.pipeline.RequestContext;
+import dev.quaestor.pipeline.ResourcePipeline;
 import java.util.Map;
 
 /**
@@ -39,5 +44,19 @@ public record Malformed(String outcome, int code, String message, String detail,
     /** An {@code MCP-Protocol-Version} header naming no revision this server speaks (400, -32600). */
     public static Malformed unsupportedVersion(String message) {
         return new Malformed(UNSUPPORTED_VERSION, ErrorCodes.INVALID_REQUEST, message, message, Map.of(), 400);
+    }
+
+    /**
+     * Audits and charges this refusal ({@link ResourcePipeline#rejectMalformed}), then answers it in {@code generation}'s
+     * shape once its record has committed (or with the rate limit's or the audit log's own refusal).
+     */
+    public Answer refuse(Generation generation, ResourcePipeline pipeline, RequestContext ctx, JsonNode id, JsonRpc.Named named) {
+        RecordedRefusal record;
+        try {
+            record = pipeline.rejectMalformed(ctx, named.method(), named.uri(), outcome, code, detail);
+        } catch (Refusal r) {
+            return WireErrors.refusal(generation, id, r, ctx.codes(), ctx.requestId());
+        }
+        return WireErrors.recorded(generation, id, record, code, message, data, status, ctx.requestId());
     }
 }
