@@ -3,6 +3,7 @@ package dev.quaestor.provider.git;
 import dev.quaestor.provider.ChangeListeners;
 import dev.quaestor.uri.CanonicalUri;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -92,10 +93,11 @@ final class RefWatcher {
     /**
      * Names what changed under one ref: {@code updated} for each changed path of a ref that moved, {@code listChanged}
      * for each path added or removed (every path of a ref created or deleted). False if the change was too large to
-     * name (more than {@link #MAX_PATH_EVENTS} paths): the caller then reports a change somewhere in the mount.
+     * name (more than {@link #MAX_PATH_EVENTS} paths): nothing is named then, and the caller reports a change somewhere
+     * in the mount instead. The events are held until the walk ends so that a large change is not named in part.
      */
     private boolean diff(String seg, ObjectId from, ObjectId to) throws IOException {
-        int events = 0;
+        var events = new ArrayList<PathEvent>();
         CanonicalUri refBase = base.child(seg);
         try (RevWalk walk = new RevWalk(repo); TreeWalk tw = new TreeWalk(walk.getObjectReader())) {
             addTree(tw, walk, from);
@@ -108,22 +110,29 @@ final class RefWatcher {
                 if (!was && !is) {
                     continue;
                 }
-                if (++events > MAX_PATH_EVENTS) {
+                if (events.size() == MAX_PATH_EVENTS) {
                     return false;
                 }
-                CanonicalUri uri = GitPaths.uriOf(refBase, tw.getPathString());
-                if (uri == null) {
-                    continue;
-                }
-                if (from != null && to != null) {
-                    listeners.updated(uri);
-                }
-                if (was != is) {
-                    listeners.listChanged(uri);
-                }
+                events.add(new PathEvent(GitPaths.uriOf(refBase, tw.getPathString()), was != is));
+            }
+        }
+        boolean moved = from != null && to != null;
+        for (var e : events) {
+            if (e.uri() == null) {
+                continue;
+            }
+            if (moved) {
+                listeners.updated(e.uri());
+            }
+            if (e.addedOrRemoved()) {
+                listeners.listChanged(e.uri());
             }
         }
         return true;
+    }
+
+    /** A changed path's URI (null where the path has none) and whether it was added or removed. */
+    private record PathEvent(CanonicalUri uri, boolean addedOrRemoved) {
     }
 
     /** The commit's tree, or an empty one for a ref that does not exist on that side. */

@@ -386,6 +386,62 @@ class GitProviderTest {
     }
 
     @Test
+    void aChangeTooLargeToNameIsOneMountWideEventAndNothingElse() throws Exception {
+        var p = provider(Map.of("poll-interval", "50ms"));
+        var updated = new java.util.concurrent.atomic.AtomicInteger();
+        var entries = new java.util.concurrent.atomic.AtomicInteger();
+        var mountWide = new java.util.concurrent.atomic.AtomicInteger();
+        try (var reg = p.addChangeListener(new ResourceChangeListener() {
+            @Override
+            public void updated(CanonicalUri uri) {
+                updated.incrementAndGet();
+            }
+
+            @Override
+            public void listChanged(CanonicalUri entry) {
+                entries.incrementAndGet();
+            }
+
+            @Override
+            public void listChanged() {
+                mountWide.incrementAndGet();
+            }
+        })) {
+            int limit = RefWatcher.MAX_PATH_EVENTS;
+            var files = new HashMap<String, byte[]>();
+            files.put("README.md", utf8("# Handbook v3\n"));
+            files.put("docs/guide.md", utf8("guide\n"));
+            files.put("img/logo.png", PNG);
+            for (int i = 1; i <= 4; i++) {
+                files.put("policies/p" + i + ".yaml", utf8("rule: " + i + "\n"));
+            }
+            for (int i = 1; i < limit; i++) {
+                files.put(String.format("bulk/f%05d.md", i), utf8("one\n"));
+            }
+            // Exactly the limit (README.md changed, limit - 1 paths added): every path is named.
+            GitFixture.commit(repo, "main", files, T3);
+            Wait.until("every path named", Duration.ofSeconds(30), Duration.ofMillis(25), () -> updated.get() == limit);
+            Thread.sleep(200); // a further poll, which must add nothing
+            assertEquals(limit, updated.get());
+            assertEquals(limit - 1, entries.get(), "each path added is named; README.md was there before");
+            assertEquals(0, mountWide.get(), "a change of exactly the limit is named path by path");
+
+            // One path over the limit (the limit - 1 bulk files changed, two added): one mount-wide event, no path named.
+            updated.set(0);
+            entries.set(0);
+            files.replaceAll((path, bytes) -> path.startsWith("bulk/") ? utf8("two\n") : bytes);
+            files.put("bulk/extra-1.md", utf8("extra\n"));
+            files.put("bulk/extra-2.md", utf8("extra\n"));
+            GitFixture.commit(repo, "main", files, T3.plusSeconds(60));
+            Wait.until("the mount-wide change", Duration.ofSeconds(30), Duration.ofMillis(25), () -> mountWide.get() > 0);
+            Thread.sleep(200);
+            assertEquals(1, mountWide.get());
+            assertEquals(0, updated.get(), "a change too large to name names no path: the mount-wide event stands for all");
+            assertEquals(0, entries.get());
+        }
+    }
+
+    @Test
     void fetchesFromARemoteAsAMirror() throws Exception {
         Path mirror = dir.resolve("mirror.git");
         Git.cloneRepository().setBare(true).setURI(dir.resolve("handbook").toUri().toString())
