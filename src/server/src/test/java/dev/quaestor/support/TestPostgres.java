@@ -84,7 +84,7 @@ public final class TestPostgres {
         PostgresBinaries binaries = PostgresBinaries.find().orElseThrow(() -> new IllegalStateException(unusable
                 + ", and no PostgreSQL server programs (initdb, pg_ctl) to start a private cluster with (looked in "
                 + PostgresBinaries.SEARCHED + "). Install them (Debian/Ubuntu: apt-get install postgresql), or run a"
-                + " PostgreSQL there with trust auth for user postgres (README \"Tests\")"));
+                + " PostgreSQL there with trust auth for user postgres (docs/operations.md, \"Tests and CI\")"));
         PrivateCluster cluster;
         try {
             cluster = PrivateCluster.start(binaries);
