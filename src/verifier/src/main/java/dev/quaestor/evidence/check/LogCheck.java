@@ -227,8 +227,8 @@ final class LogCheck {
         } else {
             fail(Kind.MISSING, lastSeq + 1, line, "records are missing from log " + log + ": seq " + Plain.n(seq) + " (line "
                     + Plain.n(line) + ") follows seq " + Plain.n(lastSeq) + (seq == lastSeq + 2 ? "; record "
-                    + Plain.n(lastSeq + 1) + " is gone" : "; records " + Plain.n(lastSeq + 1) + " to " + Plain.n(seq - 1)
-                    + " are gone"), "seq " + Plain.n(lastSeq + 1), "seq " + Plain.n(seq), Involved.record(seq, line));
+                    + Plain.n(lastSeq + 1) + " is not in its place (removed, or moved elsewhere)" : "; records "
+                    + Plain.n(lastSeq + 1) + " to " + Plain.n(seq - 1) + " are not in their place (removed, or moved elsewhere)"), "seq " + Plain.n(lastSeq + 1), "seq " + Plain.n(seq), Involved.record(seq, line));
         }
     }
 

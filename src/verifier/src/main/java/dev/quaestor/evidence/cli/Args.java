@@ -88,12 +88,21 @@ final class Args {
         for (String t : trust) {
             Path p = Path.of(t);
             if (Files.isRegularFile(p)) {
+                int before = keys.size();
                 for (String line : read(p).split("\n")) {
                     if (!line.isBlank() && !line.strip().startsWith("#")) {
                         keys.add(line.strip());
                     }
                 }
+                if (keys.size() == before) {
+                    throw new UsageError("--trust " + t + ": the file holds no key (only blank lines or # comments)");
+                }
             } else {
+                try {
+                    TrustedKeys.parse(List.of(t));
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError("--trust: " + e.getMessage() + " (and there is no file of that name)");
+                }
                 keys.add(t);
             }
         }

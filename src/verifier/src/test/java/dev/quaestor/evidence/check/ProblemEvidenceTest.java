@@ -244,7 +244,7 @@ class ProblemEvidenceTest {
         Problem p = r.problems().get(0);
         assertEquals(Kind.NODE_MISMATCH, p.kind());
         assertTrue(p.message().endsWith("; then: records are missing from log replica-a: seq 42 (line " + (i + 1)
-                + ") follows seq 40; record 41 is gone"), p.message());
+                + ") follows seq 40; record 41 is not in its place (removed, or moved elsewhere)"), p.message());
         assertEquals(node, p.evidence().expected());
         assertEquals(altered, p.evidence().found());
         assertEquals(List.of(Involved.node(17, 32, n + 1), Involved.record(42, i + 1)), p.evidence().involved());

@@ -179,7 +179,7 @@ class V1LogTest {
         var lines = export(List.of(checkpointV1(recs.get(5), KEY)), List.of(), recs);
         lines.remove(4); // record 3
         Problem p = LogVerifierTest.only(verify(lines, BY_VKEY));
-        assertEquals("records are missing from log c1: seq 4 (line 5) follows seq 2; record 3 is gone", p.message());
+        assertEquals("records are missing from log c1: seq 4 (line 5) follows seq 2; record 3 is not in its place (removed, or moved elsewhere)", p.message());
 
         var other = LogVerifierTest.OTHER;
         var forged = export(List.of(checkpointV1(recs.get(5), other)), List.of(), recs);

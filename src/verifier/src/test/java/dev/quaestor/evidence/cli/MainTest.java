@@ -74,6 +74,18 @@ class MainTest {
         Result badKey = main("verify", export.toString(), "--trust", "not-a-key");
         assertEquals(2, badKey.code);
         assertTrue(badKey.err.contains("--trust: not a key"), badKey.err);
+        Result noFile = main("verify", export.toString(), "--trust", path("nope.vkey"));
+        assertEquals(2, noFile.code);
+        assertTrue(noFile.err.contains("--trust: not a key") && noFile.err.contains("there is no file of that name"), noFile.err);
+        Path empty = Path.of(path("empty.vkey"));
+        try {
+            Files.writeString(empty, "# keys\n\n");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Result noKeys = main("verify", export.toString(), "--trust", empty.toString());
+        assertEquals(2, noKeys.code, "a key file without a key is a usage error, not a verdict: " + noKeys.out + noKeys.err);
+        assertTrue(noKeys.err.contains("--trust " + empty + ": the file holds no key"), noKeys.err);
         assertEquals(2, main("verify", export.toString(), "--trust", key.toString(), "--frob").code);
     }
 
