@@ -50,17 +50,24 @@ public class PolicyChangeRecorder {
     /** Before the change takes effect: if it cannot be recorded, the exception stops it (the store tries again). */
     void changed(@Observes @Priority(PolicyChange.ORDER_RECORD) PolicyChange change) {
         record(change);
-        metrics.counter("quaestor.policy.reloads", "result", change.activated() ? "activated" : "refused").increment();
+        metrics.counter("quaestor.policy.reloads", "result", outcome(change)).increment();
+    }
+
+    /** {@code activated}, {@code refused}, or {@code resumed}: the files went back to the set in force after a refusal. */
+    private static String outcome(PolicyChange c) {
+        return c.endsRefusal() ? "resumed" : c.activated() ? "activated" : "refused";
     }
 
     private void record(PolicyChange c) {
-        String detail = c.activated() ? c.rules() + " rules active (" + c.how() + ")"
+        String detail = c.endsRefusal() ? c.rules() + " rules active: the refusal of revision " + c.candidateRevision()
+                + " is over (" + c.how() + ")"
+                : c.activated() ? c.rules() + " rules active (" + c.how() + ")"
                 : "refused revision " + c.candidateRevision() + ": "
                         + c.errors().stream().map(PolicyError::toString).collect(Collectors.joining("; "));
+        String method = c.endsRefusal() ? "policy/resume" : c.activated() ? "policy/activate" : "policy/refuse";
         try {
             audit.append(AuditEvent.of(AuditEvent.Kind.POLICY, RequestIds.next()).time(c.time())
-                    .method("policy/" + (c.activated() ? "activate" : "refuse")).policyRevision(c.activeRevision())
-                    .outcome(c.activated() ? "activated" : "refused").detail(detail).build());
+                    .method(method).policyRevision(c.activeRevision()).outcome(outcome(c)).detail(detail).build());
         } catch (AuditUnavailableException e) {
             LOG.errorf("could not audit policy change to %s: %s", c.candidateRevision(), e.getMessage());
             throw e;

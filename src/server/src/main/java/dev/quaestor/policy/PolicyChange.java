@@ -12,7 +12,8 @@ import java.util.List;
  * @param activeRevision the revision in force after the change
  * @param candidateRevision the revision that was tried
  * @param errors why it was refused; empty when activated
- * @param how what made the set be read: {@link #START_UP}, {@link #FILE_CHANGE} or {@link #RELOAD}
+ * @param how what made the set be read: {@link #START_UP}, {@link #FILE_CHANGE} or {@link #RELOAD}; or
+ *     {@link #BACK_TO_ACTIVE}
  * @param set the set in force after the change
  */
 public record PolicyChange(Instant time, boolean activated, String activeRevision, String candidateRevision,
@@ -24,6 +25,11 @@ public record PolicyChange(Instant time, boolean activated, String activeRevisio
     public static final String FILE_CHANGE = "file change";
     /** A re-read without an event (the poll interval's safety net, or a call to reload). */
     public static final String RELOAD = "reload";
+    /**
+     * The files went back to the set in force after a refusal: nothing changes but that the refusal is over. Such a change
+     * is {@code activated}, its {@code activeRevision} the set in force and its {@code candidateRevision} the one refused.
+     */
+    public static final String BACK_TO_ACTIVE = "files back to the active set";
 
     /**
      * The order of a change's observers ({@code @Priority}): the revision's files stored, then its audit record (both
@@ -35,5 +41,10 @@ public record PolicyChange(Instant time, boolean activated, String activeRevisio
 
     public PolicyChange {
         errors = List.copyOf(errors);
+    }
+
+    /** Whether this change only ends a refusal: the set in force stays, and no revision is activated. */
+    public boolean endsRefusal() {
+        return BACK_TO_ACTIVE.equals(how);
     }
 }

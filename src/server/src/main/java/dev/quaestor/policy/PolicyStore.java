@@ -72,11 +72,7 @@ public class PolicyStore {
         String candidate = read.revision();
         PolicySet active = current.get();
         if (errors.isEmpty() && candidate.equals(active.revision())) {
-            if (refusal != null) {
-                // The files went back to the active content: nothing is pending any more.
-                refusal = null;
-            }
-            return null;
+            return refusal == null ? null : endRefusal(active);
         }
         // The revision covers only the files read: a set refused for a file it could not read or would not read (a
         // stray name) has the revision of the same set once that file is gone, which is then not a refusal repeated.
@@ -114,6 +110,26 @@ public class PolicyStore {
             LOG.errorf("policy set %s refused, %s stays active: %s", candidate, active.revision(),
                     change.errors().stream().map(PolicyError::toString).collect(java.util.stream.Collectors.joining("; ")));
         }
+        return change;
+    }
+
+    /**
+     * The files went back to the set in force after a refusal: the refusal is over, which is recorded as a change is
+     * (first; if it cannot be, the refusal stands and the next reload tries again).
+     */
+    private PolicyChange endRefusal(PolicySet active) {
+        var change = new PolicyChange(Instant.now(), true, active.revision(), refusal.candidateRevision(), List.of(),
+                active.rules().size(), PolicyChange.BACK_TO_ACTIVE, active);
+        try {
+            changes.fire(change);
+        } catch (RuntimeException e) {
+            LOG.errorf("the policy files are back to %s, but the end of the refusal of %s could not be recorded (%s); tried"
+                    + " again at the next reload", active.revision(), refusal.candidateRevision(), e.getMessage());
+            return null;
+        }
+        LOG.infof("policy files back to the active set %s: the refusal of %s is over", active.revision(),
+                refusal.candidateRevision());
+        refusal = null;
         return change;
     }
 

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A policy change is recorded before it takes effect: while the audit log refuses its POLICY record, a new set does
@@ -87,6 +88,33 @@ class PolicyActivationRecordTest {
         });
         assertNotEquals(store.current().revision(), store.refusal().candidateRevision());
         assertEquals(1, AuditRow.count("kind = 'POLICY' AND method = 'policy/refuse' AND id > ?", mark));
+    }
+
+    @Test
+    void theEndOfARefusalIsOnRecordWithTheRevisionItRefused() throws Exception {
+        String active = store.current().revision();
+        long mark = lastId();
+        Files.writeString(FILE, GRANT.replace("effect: allow", "efect: allow"));
+        Wait.until("the refusal", Duration.ofSeconds(10), Duration.ofMillis(100), () -> {
+            store.reload();
+            return store.refusal() != null;
+        });
+        String refused = store.refusal().candidateRevision();
+
+        Files.delete(FILE);
+        Wait.until("the end of the refusal", Duration.ofSeconds(10), Duration.ofMillis(100), () -> {
+            store.reload();
+            return store.refusal() == null;
+        });
+        assertEquals(active, store.current().revision(), "the set in force never changed");
+        AuditRow resumed = AuditRow.first("kind = 'POLICY' AND method = 'policy/resume' AND id > ?", mark);
+        assertNotNull(resumed, "the end of the degraded state is on record");
+        assertEquals("resumed", resumed.outcome);
+        assertEquals(active, resumed.policyRevision);
+        assertTrue(resumed.detail.contains("the refusal of revision " + refused + " is over"), resumed.detail);
+        assertEquals(1, AuditRow.count("kind = 'POLICY' AND method = 'policy/resume' AND id > ?", mark), "recorded once");
+        assertEquals(0, AuditRow.count("kind = 'POLICY' AND method = 'policy/activate' AND id > ?", mark),
+                "no revision was activated");
     }
 
     private static long lastId() throws Exception {

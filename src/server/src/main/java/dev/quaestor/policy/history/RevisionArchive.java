@@ -100,7 +100,7 @@ public class RevisionArchive {
      * force and tries again at its next reload), so no revision decides a request without its text on record.
      */
     void storeBeforeActivation(@Observes @Priority(PolicyChange.ORDER_TEXT) PolicyChange change) {
-        if (!enabled || !change.activated()) {
+        if (!enabled || !change.activated() || change.endsRefusal()) {
             return;
         }
         storeFiles(change.set(), change.time());
@@ -111,7 +111,7 @@ public class RevisionArchive {
      * as the record already says what happened.
      */
     void activated(@Observes @Priority(PolicyChange.ORDER_HISTORY) PolicyChange change) {
-        if (!change.activated()) {
+        if (!change.activated() || change.endsRefusal()) {
             return;
         }
         String previous = active;
