@@ -117,5 +117,8 @@ class OcsfEventTest {
         assertEquals("127.0.0.1", e.path("src_endpoint").path("ip").asText());
         assertEquals(1, e.path("status_id").asInt());
         assertFalse(e.path("policy").path("is_applied").asBoolean());
+        JsonNode resumed = export(List.of(record("r6", "POLICY", "method", "policy/resume", "revision", "cd".repeat(32),
+                "outcome", "resumed", "detail", "13 rules active: the refusal of revision ab is over"))).get(0);
+        assertEquals(1, resumed.path("status_id").asInt(), "the end of a refusal is a success: " + resumed);
     }
 }

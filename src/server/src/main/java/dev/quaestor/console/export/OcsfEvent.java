@@ -187,8 +187,8 @@ public final class OcsfEvent {
         if (decision == Decision.DENY || error != null) {
             return true;
         }
-        return outcome != null && !outcome.equals("ok") && !outcome.equals("activated") && !outcome.equals("started")
-                && !outcome.equals("stopped") && !outcome.equals("sent");
+        return outcome != null && !outcome.equals("ok") && !outcome.equals("activated") && !outcome.equals("resumed")
+                && !outcome.equals("started") && !outcome.equals("stopped") && !outcome.equals("sent");
     }
 
     private static String operation(AuditRow r) {
