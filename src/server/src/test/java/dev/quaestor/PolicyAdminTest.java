@@ -61,4 +61,29 @@ class PolicyAdminTest {
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).get("/admin/policy").then().statusCode(200)
                 .body("revision", hasLength(64)).body("state", equalTo("ok"));
     }
+
+    /** An ignored field answers another question: without its roles, alice would be judged as nobody in particular. */
+    @Test
+    void explainRefusesAnUnknownFieldNamingIt() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("\"roles\"", "\"rolez\"")).post("/admin/policy/explain").then().statusCode(400)
+                .body("field", equalTo("rolez"))
+                .body("error", org.hamcrest.Matchers.startsWith("unknown field 'rolez'; the fields are action, client, groups,"));
+    }
+
+    @Test
+    void explainNamesAFieldOfTheWrongTypeAndABodyThatIsNotJson() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("[\"principal-investigator\"]", "\"principal-investigator\"")).post("/admin/policy/explain")
+                .then().statusCode(400).body("field", equalTo("roles"))
+                .body("error", equalTo("field 'roles' must be an array of strings"));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("}", ",\"time\":\"yesterday\"}")).post("/admin/policy/explain").then().statusCode(400)
+                .body("field", equalTo("time"))
+                .body("error", equalTo("field 'time' must be an ISO-8601 time with an offset, e.g. 2026-03-04T10:00:00Z"));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body("subject=alice").post("/admin/policy/explain").then().statusCode(400)
+                .body("error", org.hamcrest.Matchers.startsWith("the body is not JSON (at line 1, column "));
+        given().contentType("application/json").body("subject=alice").post("/admin/policy/explain").then().statusCode(401);
+    }
 }

@@ -149,6 +149,9 @@ class PolicyWhatIfTest {
                 Files.readString(Repo.ROOT.resolve("deploy/examples/what-if/clinical-trials.yaml"))).entrySet()) {
             Files.writeString(proposed.resolve(f.getKey()), f.getValue());
         }
+        String alice = TestIssuer.tokenFor("alice");
+        // A decision within the last hour, whichever test ran first (one that changes nothing the other tests count).
+        read(alice, Rpc.initialize(alice, "2025-06-18"), "file:///docs/handbook/welcome.md");
         String server = "http://localhost:" + io.restassured.RestAssured.port;
         Path admin = Files.writeString(tmp.resolve("admin.token"), TestIssuer.tokenFor("admin") + "\n");
         Path json = tmp.resolve("what-if.json");
@@ -206,5 +209,27 @@ class PolicyWhatIfTest {
                     .body("errors", org.hamcrest.Matchers.contains(name + ": not a policy file name, so a server would not read"
                             + " this file: policy files are named *.yaml or *.yml, in lower case, not starting with a dot"));
         }
+    }
+
+    @Test
+    void anUnknownFieldOrAValueOfTheWrongTypeIsABadRequestNamingIt() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(Map.of("files", Map.of("a.yaml", CLINICIAN_SUMMARIES), "snice", "1h")).post("/admin/policy/what-if")
+                .then().statusCode(400).body("field", equalTo("snice"))
+                .body("error", equalTo("unknown field 'snice'; the fields are depth, examples, files, from, since, to"));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(Map.of("files", List.of(CLINICIAN_SUMMARIES))).post("/admin/policy/what-if")
+                .then().statusCode(400).body("field", equalTo("files"))
+                .body("error", equalTo("field 'files' must be an object of names to strings"));
+    }
+
+    /** A replay of nothing crosses no guard: a window without recorded decisions must not pass a change. */
+    @Test
+    void aWindowWithoutRecordedDecisionsIsABadRequest() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(Map.of("files", Map.of("a.yaml", CLINICIAN_SUMMARIES), "from", "2020-01-01T00:00:00Z",
+                        "to", "2020-01-02T00:00:00Z"))
+                .post("/admin/policy/what-if").then().statusCode(400)
+                .body("error", startsWith("no decision is recorded in the window 2020-01-01T00:00:00Z .. 2020-01-02T00:00:00Z:"));
     }
 }

@@ -27,11 +27,13 @@ public class PolicyAdminResource {
     private final PolicyStore store;
     private final StaffAccess access;
     private final AdminConfig config;
+    private final StrictJson json;
 
-    PolicyAdminResource(PolicyStore store, StaffAccess access, AdminConfig config) {
+    PolicyAdminResource(PolicyStore store, StaffAccess access, AdminConfig config, StrictJson json) {
         this.store = store;
         this.access = access;
         this.config = config;
+        this.json = json;
     }
 
     @GET
@@ -56,8 +58,13 @@ public class PolicyAdminResource {
     @POST
     @Path("explain")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response explain(ExplainRequest request, @Context HttpServerRequest http) {
+    public Response explain(String body, @Context HttpServerRequest http) {
+        StrictJson.Read<ExplainRequest> read = json.read(body, ExplainRequest.class);
+        ExplainRequest request = read.value();
         access.require(config.role(), AuditEvent.Kind.ADMIN, "admin/policy/explain", request == null ? null : request.describe(), http);
+        if (read.refused()) {
+            return read.response();
+        }
         if (request == null) {
             return Response.status(400).entity(Map.of("error", "a JSON body is required")).build();
         }

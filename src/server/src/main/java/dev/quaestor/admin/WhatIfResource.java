@@ -54,9 +54,11 @@ public class WhatIfResource {
     private final StaffAccess access;
     private final AdminConfig config;
     private final FactsLimit factsLimit;
+    private final StrictJson json;
 
     WhatIfResource(PolicyStore store, RecordedHistory history, StaffAccess access, AdminConfig config,
-            dev.quaestor.audit.config.AuditConfig audit) {
+            dev.quaestor.audit.config.AuditConfig audit, StrictJson json) {
+        this.json = json;
         this.factsLimit = new FactsLimit(audit.factsLimit());
         this.store = store;
         this.history = history;
@@ -66,9 +68,14 @@ public class WhatIfResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response whatIf(WhatIfRequest body, @Context HttpServerRequest http) {
+    public Response whatIf(String text, @Context HttpServerRequest http) {
+        StrictJson.Read<WhatIfRequest> read = json.read(text, WhatIfRequest.class);
+        WhatIfRequest body = read.value();
         var call = new StaffAccess.Call("admin/policy/what-if", body == null ? null : body.describe());
         try (var place = access.requirePlace(config.role(), AuditEvent.Kind.ADMIN, LongReads.Kind.EXPORT, call, http)) {
+            if (read.refused()) {
+                return read.response();
+            }
             if (body == null || body.files() == null || body.files().isEmpty()) {
                 return bad("a JSON body with the proposed files is required: {\"files\": {\"name.yaml\": \"…\"}}");
             }
@@ -97,6 +104,11 @@ public class WhatIfResource {
                 access.record(AuditEvent.Kind.ADMIN, new StaffAccess.Judged(call.method(), null, false, "too-large",
                         e.getMessage()), http);
                 return Response.status(413).entity(Map.of("error", e.getMessage())).build();
+            }
+            if (facts.isEmpty()) {
+                // A replay of nothing crosses no guard: a gate that judged nothing must not pass a change.
+                return bad("no decision is recorded in the window " + window.describe()
+                        + ": nothing to judge; give a window (since, or from and to) that holds recorded requests");
             }
             var replay = new Replay(store.current(), proposed, history::revision);
             WhatIfReport report = ReportBuilder.replay(replay, facts, window, examples, depth);

@@ -10,6 +10,7 @@ import dev.quaestor.policy.whatif.ReportBuilder;
 import dev.quaestor.policy.whatif.ReportJson;
 import dev.quaestor.policy.whatif.ReportMarkdown;
 import dev.quaestor.policy.whatif.ReportTable;
+import dev.quaestor.policy.whatif.SelectedFacts;
 import dev.quaestor.policy.whatif.WhatIfReport;
 import dev.quaestor.policy.whatif.Window;
 import java.io.BufferedReader;
@@ -17,11 +18,15 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code policy what-if PROPOSED-DIR}: who would gain or lose access to what if the proposed policy files were
@@ -39,6 +44,9 @@ public final class WhatIfCommand {
     static final String USAGE = "usage: policy what-if PROPOSED-DIR (--current DIR --facts FILE | --server URL [--token-file F])"
             + " [--since 30d | --from T --to T] [--json FILE] [--markdown FILE] [--examples N] [--depth N]";
 
+    private static final Set<String> OPTIONS = Set.of("current", "facts", "server", "token-file", "since", "from", "to",
+            "json", "markdown", "examples", "depth");
+
     private WhatIfCommand() {
     }
 
@@ -48,13 +56,32 @@ public final class WhatIfCommand {
 
     /** {@code args} as the command line gives them, {@code what-if} first. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        Map<String, String> o = args.length < 2 || !args[0].equals("what-if") ? null : options(args);
-        boolean offline = o != null && o.get("current") != null && o.get("facts") != null && o.get("server") == null;
-        boolean online = o != null && o.get("server") != null && o.get("current") == null && o.get("facts") == null;
-        if (!offline && !online) {
+        if (args.length < 2 || !args[0].equals("what-if")) {
             err.println(USAGE);
             return 2;
         }
+        Map<String, String> o;
+        try {
+            if (args[1].startsWith("--")) {
+                throw new CommandOptions.BadUsage("the proposed policy directory comes first, before " + args[1]);
+            }
+            o = CommandOptions.parse(args, 2, OPTIONS);
+            boolean offline = o.get("current") != null && o.get("facts") != null && o.get("server") == null;
+            boolean online = o.get("server") != null && o.get("current") == null && o.get("facts") == null;
+            if (!offline && !online) {
+                throw new CommandOptions.BadUsage("give --current DIR and --facts FILE, or --server URL");
+            }
+            for (String output : List.of("json", "markdown")) {
+                if (o.get(output) != null) {
+                    writable(o.get(output), "--" + output);
+                }
+            }
+        } catch (CommandOptions.BadUsage e) {
+            err.println("what-if: " + e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        boolean offline = o.get("server") == null;
         PolicySet proposed;
         PolicySet current = null;
         try {
@@ -72,10 +99,10 @@ public final class WhatIfCommand {
                     : new WhatIfServer(o.get("server"), token(o)).ask(proposed, o, examples, depth);
             out.print(ReportTable.render(report));
             if (o.get("json") != null) {
-                Files.writeString(Path.of(o.get("json")), ReportJson.write(report), StandardCharsets.UTF_8);
+                write(o.get("json"), "--json", ReportJson.write(report));
             }
             if (o.get("markdown") != null) {
-                Files.writeString(Path.of(o.get("markdown")), ReportMarkdown.render(report), StandardCharsets.UTF_8);
+                write(o.get("markdown"), "--markdown", ReportMarkdown.render(report));
             }
             return report.guardCrossed() ? GUARD_CROSSED : 0;
         } catch (WhatIfServer.Rejected e) {
@@ -96,35 +123,58 @@ public final class WhatIfCommand {
             throws IOException {
         var facts = new ArrayList<Fact>();
         FactsFile.Header header;
-        try (BufferedReader in = Files.newBufferedReader(Path.of(o.get("facts")), StandardCharsets.UTF_8)) {
+        String file = o.get("facts");
+        try (BufferedReader in = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
             header = FactsFile.read(in, facts::add);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("--facts " + file + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw new IllegalArgumentException("--facts " + file + ": not readable (permission denied)");
+        } catch (IOException | UncheckedIOException e) {
+            throw new IllegalArgumentException("--facts " + file + ": cannot be read: " + e.getMessage());
         }
-        var window = Window.of(o.get("since"), o.get("from"), o.get("to"), Instant.now(), new Window(header.from(), header.to()));
+        var export = new Window(header.from(), header.to());
+        var window = Window.of(o.get("since"), o.get("from"), o.get("to"), Instant.now(), export);
         var replay = new Replay(current, proposed, rev -> null);
-        return ReportBuilder.replay(replay, facts.stream().filter(window::holds).toList(), window, examples, depth);
+        return ReportBuilder.replay(replay, SelectedFacts.of(facts, window, export, file), window, examples, depth);
+    }
+
+    /** Refuses, before anything runs, an output file that cannot be written: a report lost at the end is a run wasted. */
+    private static void writable(String file, String option) {
+        Path p = Path.of(file).toAbsolutePath();
+        Path dir = p.getParent();
+        if (Files.isDirectory(p)) {
+            throw new CommandOptions.BadUsage(option + " " + file + " is a directory, not a file");
+        }
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new CommandOptions.BadUsage(option + " " + file + " cannot be written: no such directory " + dir);
+        }
+        if (Files.exists(p) ? !Files.isWritable(p) : !Files.isWritable(dir)) {
+            throw new CommandOptions.BadUsage(option + " " + file + " cannot be written: permission denied");
+        }
+    }
+
+    private static void write(String file, String option, String text) {
+        try {
+            Files.writeString(Path.of(file), text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("the report above was not written to " + option + " " + file + ": "
+                    + e.getClass().getSimpleName() + " " + e.getMessage());
+        }
     }
 
     private static String token(Map<String, String> o) throws IOException {
-        String token = o.get("token-file") != null ? Files.readString(Path.of(o.get("token-file")), StandardCharsets.UTF_8).strip()
-                : System.getenv("QUAESTOR_TOKEN");
+        String token;
+        try {
+            token = o.get("token-file") != null ? Files.readString(Path.of(o.get("token-file")), StandardCharsets.UTF_8).strip()
+                    : System.getenv("QUAESTOR_TOKEN");
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("--token-file " + o.get("token-file") + ": no such file");
+        }
         if (token == null || token.isBlank()) {
             throw new IllegalArgumentException("--server needs an administrator's token: --token-file FILE or QUAESTOR_TOKEN");
         }
         return token;
-    }
-
-    /** {@code --name value} pairs after the command and its directory; null if they do not pair up. */
-    private static Map<String, String> options(String[] args) {
-        var m = new java.util.HashMap<String, String>();
-        if ((args.length - 2) % 2 != 0) {
-            return null;
-        }
-        for (int i = 2; i < args.length; i += 2) {
-            if (!args[i].startsWith("--") || m.put(args[i].substring(2), args[i + 1]) != null) {
-                return null;
-            }
-        }
-        return m;
     }
 
     private static PolicySet load(String which, String dir, PrintStream err) {

@@ -1,11 +1,11 @@
 package dev.quaestor.policy;
 
+import dev.quaestor.cli.CommandOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The offline policy tool, for administrators' own CI and for questions without a server:
@@ -21,6 +21,11 @@ import java.util.Map;
  */
 public final class PolicyCli {
 
+    static final String USAGE = "usage: policy test DIR | policy explain DIR --subject S [--roles a,b] [--groups g] [--client C]"
+            + " [--tenant T] [--scopes s1,s2] [--source-ip IP] [--time ISO-8601] --action read --uri URI";
+    private static final Set<String> EXPLAIN_OPTIONS = Set.of("subject", "roles", "groups", "client", "tenant", "scopes",
+            "source-ip", "time", "action", "uri");
+
     private PolicyCli() {
     }
 
@@ -30,8 +35,22 @@ public final class PolicyCli {
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length < 2 || !(args[0].equals("test") || args[0].equals("explain"))) {
-            err.println("usage: policy test DIR | policy explain DIR --subject S [--roles a,b] [--groups g] [--client C]"
-                    + " [--tenant T] [--scopes s1,s2] [--source-ip IP] [--time ISO-8601] --action read --uri URI");
+            err.println(USAGE);
+            return 2;
+        }
+        Map<String, String> o;
+        try {
+            if (args[1].startsWith("--")) {
+                throw new CommandOptions.BadUsage("the policy directory comes first, before " + args[1]);
+            }
+            if (args[0].equals("test") && args.length > 2) {
+                throw new CommandOptions.BadUsage(args[2].startsWith("--") ? "unknown option " + args[2]
+                        : "one directory only, not also '" + args[2] + "'");
+            }
+            o = CommandOptions.parse(args, 2, args[0].equals("test") ? Set.of() : EXPLAIN_OPTIONS);
+        } catch (CommandOptions.BadUsage e) {
+            err.println(args[0] + ": " + e.getMessage());
+            err.println(USAGE);
             return 2;
         }
         PolicySet set;
@@ -51,15 +70,10 @@ public final class PolicyCli {
             out.println(set.tests().size() + " passed, 0 failed");
             return 0;
         }
-        Map<String, String> o = options(Arrays.copyOfRange(args, 2, args.length));
-        if (o == null) {
-            err.println("explain: options come in pairs, e.g. --subject alice");
-            return 2;
-        }
         try {
             var req = new ExplainRequest(o.get("subject"), list(o.get("roles")), list(o.get("groups")), o.get("client"),
                     o.get("tenant"), list(o.get("scopes")), o.get("action"), o.get("uri"), o.get("source-ip"),
-                    o.containsKey("time") ? java.time.OffsetDateTime.parse(o.get("time")).toInstant() : null);
+                    o.containsKey("time") ? time(o.get("time")) : null);
             var r = req.answer(set);
             out.println(r.decision() + " " + r.canonicalUri());
             out.println("  deciding rules:    " + (r.rules().isEmpty() ? "(none: default deny)" : String.join(", ", r.rules())));
@@ -73,18 +87,13 @@ public final class PolicyCli {
         }
     }
 
-    private static Map<String, String> options(String[] a) {
-        if (a.length % 2 != 0) {
-            return null;
+    private static java.time.Instant time(String s) {
+        try {
+            return java.time.OffsetDateTime.parse(s).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("--time must be an ISO-8601 time with an offset, e.g. 2026-03-04T10:00:00+01:00,"
+                    + " not '" + s + "'");
         }
-        var m = new HashMap<String, String>();
-        for (int i = 0; i < a.length; i += 2) {
-            if (!a[i].startsWith("--")) {
-                return null;
-            }
-            m.put(a[i].substring(2), a[i + 1]);
-        }
-        return m;
     }
 
     private static List<String> list(String s) {

@@ -135,4 +135,123 @@ class WhatIfCommandTest {
         assertEquals(0, report.check().mismatched());
         assertEquals(122, report.check().records(), "the export's decisions were recorded under the samples' revision");
     }
+
+    /** The samples without the deny on raw genomics, and without the tests that say raw genomics stay shut. */
+    private static Path samplesWithoutTheRawGenomicsDeny(Path tmp) throws Exception {
+        Path proposed = Files.createDirectories(tmp.resolve("proposed"));
+        try (var s = Files.list(dev.quaestor.support.Repo.POLICIES)) {
+            for (Path p : s.toList()) {
+                Files.copy(p, proposed.resolve(p.getFileName()));
+            }
+        }
+        String clinical = Files.readString(proposed.resolve("clinical-trials.yaml"));
+        Files.writeString(proposed.resolve("clinical-trials.yaml"), (clinical.substring(0, clinical.indexOf("  - id: no-raw-genomics"))
+                + clinical.substring(clinical.indexOf("guards:")))
+                .replaceAll("(?s)  - name: Raw genomics stay closed even to a PI.*?expect: deny\n", ""));
+        String glass = Files.readString(proposed.resolve("break-glass.yaml"));
+        Files.writeString(proposed.resolve("break-glass.yaml"),
+                glass.replaceAll("(?s)  - name: Never raw genomics.*?expect: deny\n", ""));
+        return proposed;
+    }
+
+    /**
+     * The documented export is of November: a window of the last hour selects none of it. Replaying nothing crosses no
+     * guard, so without the refusal the guard-crossing change passed the gate (exit 0, "guards: none crossed").
+     */
+    @Test
+    void aWindowThatMissesTheExportIsRefusedRatherThanPassed(@TempDir Path tmp) throws Exception {
+        Path proposed = samplesWithoutTheRawGenomicsDeny(tmp);
+        String facts = dev.quaestor.support.Repo.ROOT.resolve("deploy/examples/what-if/facts.jsonl").toString();
+        String current = dev.quaestor.support.Repo.POLICIES.toString();
+        assertEquals(WhatIfCommand.GUARD_CROSSED, run("what-if", proposed.toString(), "--current", current, "--facts", facts),
+                err.toString(StandardCharsets.UTF_8));
+        out.reset();
+
+        assertEquals(2, run("what-if", proposed.toString(), "--current", current, "--facts", facts, "--since", "1h"));
+
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.startsWith("what-if: the window "), e);
+        assertTrue(e.contains(" does not overlap the window of " + facts + ", 2026-11-01T00:00:00Z .. 2026-11-29T00:00:00Z"
+                + " (its header)"), e);
+        assertFalse(out.toString(StandardCharsets.UTF_8).contains("none crossed"), out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aWindowWithinTheExportThatSelectsNoRequestIsRefused(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ + WhatIfReplayTest.NO_SECRETS + WhatIfReplayTest.GUARDS);
+        Path proposed = dir(tmp, "proposed", WhatIfReplayTest.STAFF_READ);
+        Path facts = facts(tmp, secretRead("x"));
+
+        assertEquals(2, run("what-if", proposed.toString(), "--current", current.toString(), "--facts", facts.toString(),
+                "--from", "2026-11-01T00:00:00Z", "--to", "2026-11-02T00:00:00Z"));
+        assertEquals("what-if: the window 2026-11-01T00:00:00Z .. 2026-11-02T00:00:00Z selects no request of " + facts
+                + " (3 requests over 2026-11-01T00:00:00Z .. 2026-11-03T00:00:00Z): nothing would be judged\n",
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anExportOfNoRequestIsRefused(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ + WhatIfReplayTest.NO_SECRETS + WhatIfReplayTest.GUARDS);
+        Path proposed = dir(tmp, "proposed", WhatIfReplayTest.STAFF_READ);
+        Path facts = facts(tmp);
+
+        assertEquals(2, run("what-if", proposed.toString(), "--current", current.toString(), "--facts", facts.toString()));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("what-if: " + facts + " holds no request"),
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anUnknownOptionIsBadUsageNamingIt(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ);
+        Path facts = facts(tmp, secretRead("x"));
+
+        assertEquals(2, run("what-if", current.toString(), "--current", current.toString(), "--fact", facts.toString()));
+        assertEquals("what-if: unknown option --fact\n" + WhatIfCommand.USAGE + "\n", err.toString(StandardCharsets.UTF_8));
+        err.reset();
+        assertEquals(2, run("what-if", current.toString(), "--current", current.toString(), "--facts", facts.toString(),
+                "--snice", "1h"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("what-if: unknown option --snice\n"), err.toString());
+    }
+
+    /** An action or decision no record holds would be counted as "refused before judgment" and change the figures. */
+    @Test
+    void anActionOrDecisionNoRecordHoldsIsRefusedNamingLineFieldAndValues(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ);
+        Path facts = facts(tmp, secretRead("x"), secretRead("x").replace("\"read\"", "\"delete\""));
+
+        assertEquals(2, run("what-if", current.toString(), "--current", current.toString(), "--facts", facts.toString()));
+        assertEquals("what-if: line 3: action 'delete' is not one of list, read, subscribe\n", err.toString(StandardCharsets.UTF_8));
+        err.reset();
+        facts = facts(tmp, secretRead("x").replace("DENY", "MAYBE"));
+        assertEquals(2, run("what-if", current.toString(), "--current", current.toString(), "--facts", facts.toString()));
+        assertEquals("what-if: line 2: decision 'MAYBE' is not one of ALLOW, DENY, FILTER\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aLineThatIsNotJsonIsNamedAsSuch(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ);
+        Path facts = facts(tmp, secretRead("x"), "subject=alice action=read");
+
+        assertEquals(2, run("what-if", current.toString(), "--current", current.toString(), "--facts", facts.toString()));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("what-if: line 3: not a JSON object ("),
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aMissingFactsFileAndAnUnwritableReportAreSaidPlainly(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ);
+        String nope = tmp.resolve("nope.jsonl").toString();
+
+        assertEquals(2, run("what-if", current.toString(), "--current", current.toString(), "--facts", nope));
+        assertEquals("what-if: --facts " + nope + ": no such file\n", err.toString(StandardCharsets.UTF_8));
+
+        err.reset();
+        Path facts = facts(tmp, secretRead("x"));
+        String json = tmp.resolve("no/such/dir/out.json").toString();
+        assertEquals(2, run("what-if", current.toString(), "--current", current.toString(), "--facts", facts.toString(),
+                "--json", json));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("what-if: --json " + json
+                + " cannot be written: no such directory " + tmp.resolve("no/such/dir") + "\n"), err.toString(StandardCharsets.UTF_8));
+        assertEquals("", out.toString(StandardCharsets.UTF_8), "refused before the run, not after its report");
+    }
 }

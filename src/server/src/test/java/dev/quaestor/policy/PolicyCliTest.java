@@ -63,4 +63,25 @@ class PolicyCliTest {
         assertEquals(2, run("explain", Repo.POLICIES.toString(), "--subject"));
         assertEquals(2, run("explain", Repo.POLICIES.toString(), "--subject", "a", "--action", "write", "--uri", "file:///x"));
     }
+
+    /** A misspelt option that is ignored answers another question: --role is not --roles, and alice is then denied. */
+    @Test
+    void anUnknownOptionIsBadUsageNamingIt() {
+        for (String wrong : new String[] {"--role", "--scope", "--rolez"}) {
+            out.reset();
+            err.reset();
+            assertEquals(2, run("explain", Repo.POLICIES.toString(), "--subject", "alice", wrong, "principal-investigator",
+                    "--action", "read", "--uri", "file:///docs/trials/onco-734/summary.md"), wrong);
+            String e = err.toString(StandardCharsets.UTF_8);
+            assertTrue(e.startsWith("explain: unknown option " + wrong + "\nusage: policy test DIR"), e);
+            assertEquals("", out.toString(StandardCharsets.UTF_8), "no answer to a question not asked");
+        }
+        err.reset();
+        assertEquals(2, run("test", Repo.POLICIES.toString(), "--verbose", "yes"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("test: unknown option --verbose\n"), err.toString());
+        err.reset();
+        assertEquals(2, run("explain", Repo.POLICIES.toString(), "--subject", "a", "--subject", "b", "--action", "read",
+                "--uri", "file:///x"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("explain: --subject is given twice\n"), err.toString());
+    }
 }

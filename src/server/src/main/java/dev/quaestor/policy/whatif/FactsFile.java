@@ -21,7 +21,8 @@ import java.util.stream.IntStream;
 /**
  * The facts export: JSON Lines, a header line then one line per distinct fact ({@link Fact} without request ids),
  * each with the number of requests it stands for. What an auditor hands to CI, so that a pipeline never holds audit
- * credentials. Read strictly: an unknown key, a missing field or a count below one names its line and stops.
+ * credentials. Read strictly: a line that is not a JSON object, an unknown key, a missing field, an action or decision
+ * no record holds, or a count below one names its line and stops.
  *
  * <pre>
  * {"format":"quaestor-facts/1","from":"2026-10-30T00:00:00Z","to":"2026-11-29T00:00:00Z"}
@@ -43,6 +44,10 @@ public final class FactsFile {
             super(message);
         }
     }
+
+    /** The values a record's {@code action} and {@code decision} take (docs/audit-format.md). */
+    static final List<String> ACTIONS = List.of("list", "read", "subscribe");
+    static final List<String> DECISIONS = List.of("ALLOW", "DENY", "FILTER");
 
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
@@ -97,12 +102,20 @@ public final class FactsFile {
         try {
             f = fact(line);
         } catch (JsonProcessingException e) {
-            return new BadFacts("line " + n + ": " + e.getOriginalMessage());
+            return new BadFacts("line " + n + ": not a JSON object (" + e.getOriginalMessage() + ")");
         } catch (IOException | java.time.DateTimeException | BadFacts e) {
             return new BadFacts("line " + n + ": " + e.getMessage());
         }
-        String missing = f.action() == null ? "action" : f.decision() == null ? "decision"
-                : f.uri() == null && !f.listing() ? "uri" : f.hour() == null ? "hour" : null;
+        if (f.action() == null || f.decision() == null) {
+            return new BadFacts("line " + n + ": missing " + (f.action() == null ? "action" : "decision"));
+        }
+        if (!ACTIONS.contains(f.action())) {
+            return new BadFacts("line " + n + ": action '" + f.action() + "' is not one of " + String.join(", ", ACTIONS));
+        }
+        if (!DECISIONS.contains(f.decision())) {
+            return new BadFacts("line " + n + ": decision '" + f.decision() + "' is not one of " + String.join(", ", DECISIONS));
+        }
+        String missing = f.uri() == null && !f.listing() ? "uri" : f.hour() == null ? "hour" : null;
         if (missing != null) {
             return new BadFacts("line " + n + ": missing " + missing);
         }
@@ -119,7 +132,7 @@ public final class FactsFile {
     private static Fact fact(String line) throws IOException {
         try (JsonParser p = JSON.getFactory().createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new BadFacts("a fact is a JSON object");
+                throw new BadFacts("not a JSON object (a fact is one JSON object per line)");
             }
             String subject = null, client = null, tenant = null, action = null, uri = null, ip = null, revision = null,
                     decision = null;
@@ -143,7 +156,7 @@ public final class FactsFile {
                     case "ip" -> ip = text(p, v, key);
                     case "revision" -> revision = text(p, v, key);
                     case "decision" -> decision = text(p, v, key);
-                    case "hour" -> hour = v == JsonToken.VALUE_NULL ? null : Instant.parse(text(p, v, key));
+                    case "hour" -> hour = v == JsonToken.VALUE_NULL ? null : instant(text(p, v, key));
                     case "count" -> {
                         if (v != JsonToken.VALUE_NUMBER_INT) {
                             throw new BadFacts("count must be a whole number");
@@ -159,6 +172,14 @@ public final class FactsFile {
                 throw new BadFacts("more than one JSON value on the line");
             }
             return new Fact(subject, client, tenant, roles, action, uri, ip, hour, revision, decision, count, examples);
+        }
+    }
+
+    private static Instant instant(String s) {
+        try {
+            return Instant.parse(s);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new BadFacts("hour must be an ISO-8601 instant such as 2026-11-02T09:00:00Z, not '" + s + "'");
         }
     }
 

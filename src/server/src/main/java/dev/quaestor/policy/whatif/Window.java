@@ -41,6 +41,17 @@ public record Window(Instant from, Instant to) {
         return new Window(from == null ? fallback.from() : instant(from), to == null ? fallback.to() : instant(to));
     }
 
+    /** Whether the two windows share an instant (an open end reaches as far as the other goes). */
+    public boolean overlaps(Window other) {
+        return (from == null || other.to == null || from.isBefore(other.to))
+                && (to == null || other.from == null || other.from.isBefore(to));
+    }
+
+    /** {@code 2026-11-01T00:00:00Z .. 2026-11-29T00:00:00Z}, with {@code …} for an open end. */
+    public String describe() {
+        return (from == null ? "…" : from.toString()) + " .. " + (to == null ? "…" : to.toString());
+    }
+
     public boolean holds(Fact f) {
         return (to == null || f.hour().isBefore(to)) && (from == null || f.hour().plus(Duration.ofHours(1)).isAfter(from));
     }
