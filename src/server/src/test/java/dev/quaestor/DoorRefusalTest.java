@@ -2,11 +2,18 @@ package dev.quaestor;
 
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Modern;
+import dev.quaestor.support.OversizedPost;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -22,13 +29,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a JSON-RPC 2.0 request, a batch of the wrong shape), is answered as before and leaves one {@code DECISION}
  * {@code DENY} record under the answer's {@code X-Request-Id}, on both protocol generations. So does a 2025 POST refused
  * before it is served: no session named, a session unknown to its subject, a refused {@code MCP-Protocol-Version}
- * header, an {@code initialize} that cannot open a session or comes inside one, params that are not an object. What
+ * header, an {@code initialize} that cannot open a session or comes inside one, params that are not an object. So does
+ * a body over the size limit, declared or grown past it (413, the connection closed, the body never quoted). What
  * such refusals cost in rate-limit tokens is {@link RefusalCostTest}'s.
  */
 @QuarkusTest
 class DoorRefusalTest {
 
     private static final String HANDBOOK = "file:///docs/handbook/welcome.md";
+    /** {@code quarkus.http.limits.max-body-size}. */
+    private static final long BODY_LIMIT = 1024 * 1024;
+
+    @TestHTTPResource("/mcp")
+    URI mcp;
 
     private static String token(String subject) {
         return TestIssuer.sign(TestIssuer.claims(subject));
@@ -36,7 +49,10 @@ class DoorRefusalTest {
 
     /** The one record of a refused request: its answer's X-Request-Id names it. */
     private static AuditRow recordOf(ExtractableResponse<Response> answer) {
-        String rid = answer.header("X-Request-Id");
+        return recordOf(answer.header("X-Request-Id"));
+    }
+
+    private static AuditRow recordOf(String rid) {
         assertNotNull(rid, "every answer names its request");
         var rows = AuditRow.list("request_id = ?", rid);
         assertEquals(1, rows.size(), "one record for request " + rid);
@@ -261,5 +277,58 @@ class DoorRefusalTest {
         assertEquals("resources/list", r.method);
         assertEquals("params must be an object", r.detail);
         assertEquals(session, r.sessionId);
+    }
+
+    /** A POST whose body is sent without a declared length (chunked, HTTP/1.1) or over h2c. */
+    private HttpResponse<String> post(HttpClient http, String token, byte[] body) throws Exception {
+        var request = HttpRequest.newBuilder(mcp).header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))).build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aBodyOverTheSizeLimitIsOnRecordWhetherDeclaredOrGrownPastIt() throws Exception {
+        String token = token("door-oversized");
+
+        // Declared: refused from the headers alone, none of the body sent or read.
+        var declared = OversizedPost.send(mcp, token, 20_000_000);
+        assertEquals(413, declared.status(), declared.raw());
+        assertEquals("Request body too large\n", declared.body());
+        assertTrue(declared.closes(), declared.raw());
+        AuditRow r = recordOf(declared.requestId());
+        assertEquals("too-large", r.outcome);
+        assertNull(r.errorCode, "a bare 413 sends no JSON-RPC code");
+        assertEquals("door-oversized", r.subject);
+        assertEquals("declared 20000000 bytes, over the limit of " + BODY_LIMIT + " bytes", r.detail);
+        assertNull(r.method);
+        assertNull(r.uri);
+
+        // Chunked: refused once it grows past the limit; the record gives sizes, never the body's bytes.
+        byte[] big = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "q".repeat(2 * 1024 * 1024)
+                + "\"}}").getBytes(StandardCharsets.UTF_8);
+        var chunked = post(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(), token, big);
+        assertEquals(413, chunked.statusCode());
+        assertEquals("Request body too large\n", chunked.body());
+        r = recordOf(chunked.headers().firstValue("X-Request-Id").orElse(null));
+        assertEquals("too-large", r.outcome);
+        assertEquals("door-oversized", r.subject);
+        assertTrue(r.detail.startsWith("grew past the limit of " + BODY_LIMIT + " bytes while read: "), r.detail);
+        assertTrue(!r.detail.contains("qqq") && !r.detail.contains("jsonrpc"), r.detail);
+
+        // Over HTTP/2 the worker reads the body: the same refusal, the same record.
+        var h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        assertEquals(HttpClient.Version.HTTP_2,
+                post(h2, token, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8)).version());
+        var overH2 = post(h2, token, big);
+        assertEquals(HttpClient.Version.HTTP_2, overH2.version());
+        assertEquals(413, overH2.statusCode());
+        r = recordOf(overH2.headers().firstValue("X-Request-Id").orElse(null));
+        assertEquals("too-large", r.outcome);
+        assertEquals("door-oversized", r.subject);
+        assertTrue(r.detail.startsWith("grew past the limit of " + BODY_LIMIT + " bytes while read: "), r.detail);
+
+        // Without a valid token the size is never looked at: 401, as any unauthenticated request.
+        assertEquals(401, OversizedPost.send(mcp, "not-a-token", 20_000_000).status());
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.ExtraPolicies;
 import dev.quaestor.support.Modern;
+import dev.quaestor.support.OversizedPost;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.SseEvents;
 import dev.quaestor.support.TestIssuer;
@@ -184,6 +185,33 @@ class RefusalCostTest {
         assertEquals(-32004, r.errorCode);
         assertEquals("mallet", r.subject);
         assertTrue(r.detail.startsWith("limit small-bucket"), r.detail);
+    }
+
+    /**
+     * A body over the size limit spends a token as any refused request does, answered 413 from its headers alone; once
+     * the bucket is empty it gets 429 / -32004 as every request does, and so does a read.
+     */
+    @Test
+    void oversizedBodiesSpendTokens() throws Exception {
+        String token = TestIssuer.sign(TestIssuer.claims("mallet-oversized"));
+        Instant since = Instant.now();
+        for (int i = 0; i < CAPACITY; i++) {
+            var answer = OversizedPost.send(mcp, token, 20_000_000);
+            assertEquals(413, answer.status(), answer.raw());
+        }
+        var refused = OversizedPost.send(mcp, token, 20_000_000);
+        assertEquals(429, refused.status(), refused.raw());
+        assertTrue(refused.raw().contains("\"code\":-32004"), refused.raw());
+        assertTrue(refused.closes(), "its body is unread: the connection closes all the same");
+        Modern.read(token, 1, HANDBOOK).statusCode(429).body("error.code", equalTo(-32004));
+
+        AuditRow r = AuditRow.first("request_id = ?", refused.requestId());
+        assertEquals("DECISION", r.kind);
+        assertEquals("rate-limited", r.outcome);
+        assertEquals(-32004, r.errorCode);
+        assertEquals("mallet-oversized", r.subject);
+        assertTrue(r.detail.startsWith("limit small-bucket"), r.detail);
+        assertEquals(CAPACITY, AuditRow.count("subject = 'mallet-oversized' and outcome = 'too-large' and event_time >= ?", since));
     }
 
     @Test

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Modern;
+import dev.quaestor.support.OversizedPost;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -340,6 +341,31 @@ class RefusalMergeTest {
         assertEquals(10L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "every refusal past the limit is counted");
         for (AuditRow s : summaries) {
             assertEquals("session-unknown", s.outcome);
+        }
+    }
+
+    /**
+     * Bodies declared over the size limit, sent over and over, are merged past the attempt limit like any refusal: each
+     * still a 413 from its headers alone, naming the record counting it, once that has committed.
+     */
+    @Test
+    void oversizedBodiesPastTheAttemptLimitAreCountedInSummaries() throws Exception {
+        String rupert = TestIssuer.sign(TestIssuer.claims("rupert"));
+        Instant since = Instant.now();
+        int sent = LIMIT + 10;
+        for (int i = 0; i < sent; i++) {
+            var answer = OversizedPost.send(mcp, rupert, 20_000_000);
+            assertEquals(413, answer.status(), answer.raw());
+            AuditRow r = AuditRow.first("request_id = ?", answer.requestId());
+            assertNotNull(r, "the answer names a committed record: " + answer.requestId());
+            assertEquals("too-large", r.outcome);
+        }
+        assertEquals(LIMIT, AuditRow.count("subject = 'rupert' and kind = 'DECISION' and event_time >= ?", since));
+        List<AuditRow> summaries = AuditRow.list("subject = 'rupert' and kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
+        assertEquals(10L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "every refusal past the limit is counted");
+        for (AuditRow s : summaries) {
+            assertEquals("too-large", s.outcome);
+            assertNull(s.errorCode);
         }
     }
 

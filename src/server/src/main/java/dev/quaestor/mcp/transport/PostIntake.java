@@ -73,9 +73,12 @@ class PostIntake {
     private final AdmissionLimit admission;
     private final RequiredScopes scopes;
     private final CapRefusals caps;
+    private final OversizedBodies oversized;
+    private final AnswerResponses answers;
 
     PostIntake(SecurityIdentity security, IdentityMapper identities, RequestBodyReader bodies, JsonBodies jsonBodies,
-            BodyBudget bodyBudget, AdmissionLimit admission, RequiredScopes scopes, CapRefusals caps) {
+            BodyBudget bodyBudget, AdmissionLimit admission, RequiredScopes scopes, CapRefusals caps,
+            OversizedBodies oversized, AnswerResponses answers) {
         this.security = security;
         this.identities = identities;
         this.bodies = bodies;
@@ -84,6 +87,8 @@ class PostIntake {
         this.admission = admission;
         this.scopes = scopes;
         this.caps = caps;
+        this.oversized = oversized;
+        this.answers = answers;
     }
 
     Intake read(RoutingContext rc, HttpHeaders headers, HttpServerRequest request, String requestId) {
@@ -94,6 +99,10 @@ class PostIntake {
         } catch (RequestBodyReader.Refused e) {
             if (e.cap != null) {
                 return new Refused(caps.response(e.cap, CapRefusals.caller(identity, rc), "POST /mcp", e.getMessage()));
+            }
+            if (e.tooLarge != null) {
+                return new Refused(oversized.refuse(request, identity, requestId, e.tooLarge)
+                        .thenApply(a -> oversized.response(a, requestId, answers, request)));
             }
             return refused(TextResponse.of(e.status, e.getMessage().strip(), requestId));
         }

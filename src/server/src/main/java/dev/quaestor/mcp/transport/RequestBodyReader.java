@@ -38,7 +38,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *
  * <p>Bounds: the body limit ({@code quarkus.http.limits.max-body-size}) is enforced here too, since this runs
  * before Quarkus's own check: a declared length over it, or a chunked body that grows past it, gets
- * 413 (HTTP/1.x: and the connection is closed, its unread rest being unusable). A body still arriving after 100 ms
+ * 413 (HTTP/1.x: and the connection is closed, its unread rest being unusable), recorded and paid for as any refusal
+ * at the door ({@link OversizedBodies}). A body still arriving after 100 ms
  * holds one of {@code quaestor.http.max-body-readers} places and one of its subject's
  * {@code quaestor.limits.per-subject.body-readers}; past either, the request is refused at once. A body that does
  * not finish arriving within {@code quaestor.http.body-timeout}, or that falls below {@code body-min-rate} bytes a
@@ -64,9 +65,11 @@ public class RequestBodyReader {
     private final AtomicInteger readers = new AtomicInteger();
     private final SubjectSlots subjectReaders;
     private final CapRefusals refusals;
+    private final OversizedBodies oversized;
 
     RequestBodyReader(@ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize limit,
-            TransportConfig config, SubjectLimitsConfig perSubject, CapRefusals refusals, MeterRegistry metrics) {
+            TransportConfig config, SubjectLimitsConfig perSubject, CapRefusals refusals, OversizedBodies oversized,
+            MeterRegistry metrics) {
         this.limit = limit.asLongValue();
         this.timeoutMillis = config.bodyTimeout().toMillis();
         this.minRate = config.bodyMinRate();
@@ -74,6 +77,7 @@ public class RequestBodyReader {
         this.maxReaders = config.maxBodyReaders();
         this.subjectReaders = new SubjectSlots(Math.min(perSubject.bodyReaders(), Math.max(1, maxReaders / 4)));
         this.refusals = refusals;
+        this.oversized = oversized;
         Gauge.builder("quaestor.http.body.readers", readers, AtomicInteger::get)
                 .description("MCP request bodies being read now (at most quaestor.http.max-body-readers)").register(metrics);
     }
@@ -86,17 +90,33 @@ public class RequestBodyReader {
     static final class Refused extends RuntimeException {
         final int status;
         final Cap cap;
+        /** Over the size limit: what the record says ({@link OversizedBodies}); else null. */
+        final String tooLarge;
 
         Refused(int status, String message) {
             super(message, null, false, false);
             this.status = status;
             this.cap = null;
+            this.tooLarge = null;
         }
 
         Refused(Cap cap, String detail) {
             super(detail, null, false, false);
             this.status = cap.status;
             this.cap = cap;
+            this.tooLarge = null;
+        }
+
+        /** A body over the limit; {@code detail} says by how much (its size, never its bytes). */
+        private Refused(String detail) {
+            super(OversizedBodies.MESSAGE + "\n", null, false, false);
+            this.status = 413;
+            this.cap = null;
+            this.tooLarge = detail;
+        }
+
+        static Refused tooLarge(String detail) {
+            return new Refused(detail);
         }
     }
 
@@ -138,6 +158,9 @@ public class RequestBodyReader {
             } else if (done.cause() instanceof Refused r && r.cap != null) {
                 // Past a readers bound the body is not read either: the connection cannot carry another request.
                 refusals.send(rc, r.cap, CapRefusals.caller(identity, rc), r.getMessage(), true);
+            } else if (done.cause() instanceof Refused r && r.tooLarge != null && identity != null) {
+                rc.request().pause(); // the rest of a chunked body is not read while its refusal is recorded
+                oversized.send(rc, identity, r.tooLarge);
             } else if (done.cause() instanceof Refused r) {
                 refuse(rc, r);
             } else {
@@ -151,7 +174,7 @@ public class RequestBodyReader {
         HttpServerRequest req = rc.request();
         long declared = declaredLength(req);
         if (declared > limit) {
-            return Future.failedFuture(new Refused(413, "Request body too large\n"));
+            return Future.failedFuture(Refused.tooLarge("declared " + declared + " bytes, over the limit of " + limit + " bytes"));
         }
         if (req.isEnded()) {
             return Future.succeededFuture(Buffer.buffer());
@@ -213,7 +236,8 @@ public class RequestBodyReader {
                 return;
             }
             if (body.length() + chunk.length() > limit) {
-                result.tryFail(new Refused(413, "Request body too large\n"));
+                result.tryFail(Refused.tooLarge("grew past the limit of " + limit + " bytes while read: "
+                        + (body.length() + chunk.length()) + " bytes received"));
                 return;
             }
             body.appendBuffer(chunk);
