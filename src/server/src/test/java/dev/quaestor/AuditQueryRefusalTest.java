@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * no record has, a limit that is not a whole number from 1 to 1000, a time or cursor that cannot be read, an export
  * format it does not write are each answered 400 with a JSON error naming the parameter, the value and what is
  * accepted, and each such call is on record as an {@code AUDIT_READ} {@code DENY} with outcome {@code invalid} (never
- * {@code ok}); a proof, checkpoint or consistency proof that does not exist is on record as {@code not-found}.
+ * {@code ok}), as is a facts window that cannot be read; a proof, checkpoint or consistency proof that does not exist is on record as {@code not-found}.
  */
 @QuarkusTest
 class AuditQueryRefusalTest {
@@ -121,6 +121,18 @@ class AuditQueryRefusalTest {
             assertEquals("not-found", row.outcome, call);
             assertTrue(row.detail.contains(r.jsonPath().getString("error")), row.detail);
         }
+    }
+
+    @Test
+    void aFactsWindowThatCannotBeReadOrAnUnknownParameterIsOnRecordAsInvalid() {
+        Response r = get(auditor, "/audit/facts?since=yesterday");
+        assertEquals(400, r.statusCode(), r.asString());
+        AuditRow row = recordOf(r);
+        assertEquals("audit/facts", row.method);
+        assertEquals("DENY", row.decision);
+        assertEquals("invalid", row.outcome);
+        assertTrue(row.detail.contains(r.jsonPath().getString("error")), row.detail);
+        assertTrue(refused("/audit/facts?sinse=30d", "audit/facts", "sinse").getString("accepted").contains("since"));
     }
 
     @Test
