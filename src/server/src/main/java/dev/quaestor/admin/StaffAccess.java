@@ -74,7 +74,7 @@ public class StaffAccess {
             HttpServerRequest request) {
         Identity who = identities.of(security);
         if (!admits(role, who)) {
-            admit(role, kind, method, detail, request);
+            admit(role, kind, method, detail, request); // records the 403 and throws it
         }
         String requestId = RequestIds.next();
         log.append(AuditEvent.of(kind, requestId).caller(caller(who, request, AuthContext.of(security))).method(method)
