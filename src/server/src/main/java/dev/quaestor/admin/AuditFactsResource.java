@@ -53,16 +53,22 @@ public class AuditFactsResource {
     public Response export(@QueryParam("since") String since, @QueryParam("from") String from, @QueryParam("to") String to,
             @Context RoutingContext rc) {
         HttpServerRequest request = rc.request();
-        String detail = "since=" + since + " from=" + from + " to=" + to;
+        String detail = "since=" + shown(since) + " from=" + shown(from) + " to=" + shown(to);
         Window window;
         try {
+            QueryCheck.only(request.params(), List.of("since", "from", "to"));
             window = Window.of(since, from, to, Instant.now(), new Window(null, null));
             if (window.from() == null || window.to() == null) {
                 throw new IllegalArgumentException("give since (e.g. 30d) or both from and to");
             }
+        } catch (InvalidQuery e) {
+            String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/facts", detail, "invalid", e.getMessage(), request);
+            return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(e.body()).build();
         } catch (IllegalArgumentException e) {
-            access.require(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/facts", detail, request);
-            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", e.getMessage())).build();
+            // The window's reasons quote what was given: cut, like any value a refusal quotes.
+            String why = e.getMessage().length() <= 256 ? e.getMessage() : e.getMessage().substring(0, 256) + "…";
+            String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/facts", detail, "invalid", why, request);
+            return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(Map.of("error", why)).build();
         }
         LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/facts", detail, request);
         // Read whole before the answer starts: a read past the audit query timeout is still a 503 saying so, and a
@@ -98,5 +104,9 @@ public class AuditFactsResource {
         };
         return Response.ok(body).type("application/jsonl")
                 .header("Content-Disposition", "attachment; filename=\"quaestor-facts.jsonl\"").build();
+    }
+
+    private static String shown(String s) {
+        return s == null ? null : InvalidQuery.shown(s);
     }
 }

@@ -4,6 +4,7 @@ import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.read.AuditExport;
 import dev.quaestor.audit.read.AuditProofs;
+import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.audit.read.AuditSearch;
 import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.evidence.check.Report;
@@ -21,8 +22,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,11 +31,17 @@ import java.util.Map;
  * search, export, verify, and proofs of one request's records. Every call is itself audited (PCI DSS
  * 10.2.1.3), allowed or not; if it cannot be recorded, it does not happen. Exports and verifies take a place
  * ({@link LongReads}: capped overall and per person, 429 with {@code Retry-After} past a cap, also recorded); an
- * export's writes have a deadline ({@link WriteDeadlines}).
+ * export's writes have a deadline ({@link WriteDeadlines}). A call takes only its own query parameters, each once,
+ * with values it accepts; anything else is refused 400 before anything is read, on record as {@code invalid} with why
+ * ({@link QueryCheck}). A call that finds nothing to answer with (404, 409) is on record with that outcome, not {@code ok}.
  */
 @Path("/audit")
 @Produces(MediaType.APPLICATION_JSON)
 public class AuditResource {
+
+    /** The query parameters an export takes, and the formats it writes (JSON Lines when none is named). */
+    static final List<String> EXPORT_PARAMS = List.of("from", "to", "format");
+    static final List<String> EXPORT_FORMATS = List.of("jsonl", "csv");
 
     private final AuditSearch search;
     private final AuditExport export;
@@ -60,16 +67,20 @@ public class AuditResource {
     @GET
     @Path("search")
     public Response search(@BeanParam AuditSearchParams params, @Context HttpServerRequest request) {
-        Identity who = requireAuditor(request, "audit/search", params.recorded() + (params.limit == null ? "" : " limit=" + params.limit));
+        String detail = params.recorded() + (params.limit == null ? "" : " limit=" + InvalidQuery.shown(params.limit));
+        AuditQuery query;
         try {
-            var page = search.search(params.query());
-            var body = new LinkedHashMap<String, Object>();
-            body.put("records", page.records());
-            body.put("nextCursor", page.nextCursor());
-            return Response.ok(body).build();
-        } catch (NumberFormatException | DateTimeParseException e) {
-            return Response.status(400).entity(Map.of("error", "invalid cursor or time (use ISO-8601, e.g. 2026-11-22T00:00:00Z)")).build();
+            QueryCheck.only(request.params(), AuditSearchParams.NAMES);
+            query = params.query();
+        } catch (InvalidQuery e) {
+            return invalid("audit/search", detail, e, request);
         }
+        requireAuditor(request, "audit/search", detail);
+        var page = search.search(query);
+        var body = new LinkedHashMap<String, Object>();
+        body.put("records", page.records());
+        body.put("nextCursor", page.nextCursor());
+        return Response.ok(body).build();
     }
 
     @GET
@@ -77,21 +88,22 @@ public class AuditResource {
     @Produces({"application/jsonl", "text/csv"})
     public Response export(@QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("format") String format,
             @Context RoutingContext rc) {
+        HttpServerRequest request = rc.request();
+        String detail = "from=" + from + " to=" + to + " format=" + format;
         Instant f;
         Instant t;
+        boolean csv;
         try {
-            f = time(from);
-            t = time(to);
-        } catch (DateTimeParseException e) {
-            requireAuditor(rc.request(), "audit/export", "from=" + from + " to=" + to + " format=" + format);
-            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "invalid time")).build();
+            QueryCheck.only(request.params(), EXPORT_PARAMS);
+            csv = "csv".equals(QueryCheck.oneOf("format", format, EXPORT_FORMATS));
+            f = AuditSearchParams.instant("from", from);
+            t = AuditSearchParams.instant("to", to);
+        } catch (InvalidQuery e) {
+            return invalid("audit/export", detail, e, request);
         }
-        HttpServerRequest request = rc.request();
-        LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/export",
-                "from=" + from + " to=" + to + " format=" + format, request);
+        LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/export", detail, request);
         // Given back when the export ends, however it ends (also if the response is never written).
         rc.addEndHandler(ended -> place.close());
-        boolean csv = "csv".equals(format);
         StreamingOutput body = out -> {
             try (place; var watch = deadlines.watch(WriteDeadlines.Kind.EXPORT, request, null)) {
                 if (csv) {
@@ -116,22 +128,33 @@ public class AuditResource {
     @GET
     @Path("hash")
     public Response hash(@QueryParam("field") String field, @QueryParam("value") String value, @Context HttpServerRequest request) {
-        requireAuditor(request, "audit/hash", "field=" + field);
-        if (field == null || value == null) {
-            return Response.status(400).entity(Map.of("error", "field and value are required")).build();
+        String detail = "field=" + field;
+        try {
+            QueryCheck.only(request.params(), List.of("field", "value"));
+            if (field == null || value == null) {
+                throw InvalidQuery.missing(field == null ? "field" : "value", "field and value are required");
+            }
+        } catch (InvalidQuery e) {
+            return invalid("audit/hash", detail, e, request);
         }
+        requireAuditor(request, "audit/hash", detail);
         var h = log.hasher();
         return Response.ok(Map.of("field", field, "hashed", h.hashes(field), "stored", h.apply(field, value))).build();
     }
 
     @GET
     @Path("verify")
-    public Map<String, Object> verify(@Context HttpServerRequest request) {
+    public Response verify(@Context HttpServerRequest request) {
+        try {
+            QueryCheck.only(request.params(), List.of());
+        } catch (InvalidQuery e) {
+            return invalid("audit/verify", null, e, request);
+        }
         Report r;
         try (var place = access.requirePlace(auditorRole, LongReads.Kind.VERIFY, "audit/verify", null, request)) {
             r = verification.verify();
         }
-        return verification.body(r);
+        return Response.ok(verification.body(r)).build();
     }
 
     /**
@@ -143,16 +166,31 @@ public class AuditResource {
     @Path("proof")
     @Produces({"text/plain", MediaType.APPLICATION_JSON})
     public Response proof(@QueryParam("requestId") String requestId, @Context HttpServerRequest request) {
-        requireAuditor(request, "audit/proof", "requestId=" + requestId);
-        if (requestId == null || requestId.isBlank() || requestId.length() > 64) {
-            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "requestId is required")).build();
+        String detail = "requestId=" + (requestId == null ? null : InvalidQuery.shown(requestId));
+        try {
+            QueryCheck.only(request.params(), List.of("requestId"));
+            if (requestId == null || requestId.isBlank()) {
+                throw InvalidQuery.missing("requestId", "the request id of the records to prove, up to 64 characters");
+            }
+            if (requestId.length() > 64) {
+                throw InvalidQuery.notA("requestId", requestId, "a request id, up to 64 characters");
+            }
+        } catch (InvalidQuery e) {
+            return invalid("audit/proof", detail, e, request);
+        }
+        if (!access.admits(auditorRole)) {
+            requireAuditor(request, "audit/proof", detail);
         }
         var proof = proofs.proof(requestId);
         if (proof.file() == null) {
-            int status = proof.records() == 0 ? 404 : 409;
-            var r = Response.status(status).type(MediaType.APPLICATION_JSON).entity(Map.of("error", proof.unavailable()));
+            boolean none = proof.records() == 0;
+            String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/proof", detail, none ? "not-found" : "unavailable",
+                    proof.unavailable(), request);
+            var r = Response.status(none ? 404 : 409).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id)
+                    .entity(Map.of("error", proof.unavailable()));
             return (proof.later() ? r.header("Retry-After", "10") : r).build();
         }
+        requireAuditor(request, "audit/proof", detail);
         return Response.ok(proof.file(), "text/plain; charset=utf-8")
                 .header("Content-Disposition", "attachment; filename=\"" + requestId + ".tlog-proof\"").build();
     }
@@ -161,36 +199,78 @@ public class AuditResource {
     @GET
     @Path("checkpoint")
     @Produces("text/plain")
-    public Response checkpoint(@QueryParam("log") String logId, @QueryParam("size") Long size, @Context HttpServerRequest request) {
-        requireAuditor(request, "audit/checkpoint", "log=" + logId + " size=" + size);
-        if (logId == null || size == null) {
-            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "log and size are required")).build();
+    public Response checkpoint(@QueryParam("log") String logId, @QueryParam("size") String sizeGiven,
+            @Context HttpServerRequest request) {
+        String detail = "log=" + shown(logId) + " size=" + shown(sizeGiven);
+        long size;
+        try {
+            QueryCheck.only(request.params(), List.of("log", "size"));
+            if (logId == null) {
+                throw InvalidQuery.missing("log", "log and size are required");
+            }
+            size = QueryCheck.number("size", sizeGiven, 0, Long.MAX_VALUE, null);
+        } catch (InvalidQuery e) {
+            return invalid("audit/checkpoint", detail, e, request);
         }
-        return proofs.checkpointAt(logId, size).map(n -> Response.ok(n, "text/plain; charset=utf-8").build())
-                .orElseGet(() -> Response.status(404).type(MediaType.APPLICATION_JSON)
-                        .entity(Map.of("error", "no checkpoint of that log at that size")).build());
+        if (!access.admits(auditorRole)) {
+            requireAuditor(request, "audit/checkpoint", detail);
+        }
+        var note = proofs.checkpointAt(logId, size);
+        if (note.isEmpty()) {
+            return notFound("audit/checkpoint", detail, "no checkpoint of that log at that size", request);
+        }
+        requireAuditor(request, "audit/checkpoint", detail);
+        return Response.ok(note.get(), "text/plain; charset=utf-8").build();
     }
 
     /** The consistency proof between two checkpointed sizes of a log (docs/audit-format.md, section 5). */
     @GET
     @Path("consistency")
     @Produces("text/plain")
-    public Response consistency(@QueryParam("log") String logId, @QueryParam("from") Long from, @QueryParam("to") Long to,
-            @Context HttpServerRequest request) {
-        requireAuditor(request, "audit/consistency", "log=" + logId + " from=" + from + " to=" + to);
-        if (logId == null || from == null || to == null) {
-            return Response.status(400).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "log, from and to are required")).build();
+    public Response consistency(@QueryParam("log") String logId, @QueryParam("from") String fromGiven,
+            @QueryParam("to") String toGiven, @Context HttpServerRequest request) {
+        String detail = "log=" + shown(logId) + " from=" + shown(fromGiven) + " to=" + shown(toGiven);
+        long from;
+        long to;
+        try {
+            QueryCheck.only(request.params(), List.of("log", "from", "to"));
+            if (logId == null) {
+                throw InvalidQuery.missing("log", "log, from and to are required");
+            }
+            from = QueryCheck.number("from", fromGiven, 0, Long.MAX_VALUE, null);
+            to = QueryCheck.number("to", toGiven, 0, Long.MAX_VALUE, null);
+        } catch (InvalidQuery e) {
+            return invalid("audit/consistency", detail, e, request);
         }
-        return proofs.consistency(logId, from, to).map(p -> Response.ok(p, "text/plain; charset=utf-8").build())
-                .orElseGet(() -> Response.status(404).type(MediaType.APPLICATION_JSON)
-                        .entity(Map.of("error", "both sizes must have a checkpoint of that log, the first no larger than the second")).build());
+        if (!access.admits(auditorRole)) {
+            requireAuditor(request, "audit/consistency", detail);
+        }
+        var proof = proofs.consistency(logId, from, to);
+        if (proof.isEmpty()) {
+            return notFound("audit/consistency", detail,
+                    "both sizes must have a checkpoint of that log, the first no larger than the second", request);
+        }
+        requireAuditor(request, "audit/consistency", detail);
+        return Response.ok(proof.get(), "text/plain; charset=utf-8").build();
     }
 
     private Identity requireAuditor(HttpServerRequest request, String method, String detail) {
         return access.require(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, request);
     }
 
-    private static Instant time(String s) {
-        return AuditSearchParams.time(s);
+    /** A call refused for its query: on record as {@code invalid} with why, then answered 400 with what was wrong. */
+    private Response invalid(String method, String detail, InvalidQuery e, HttpServerRequest request) {
+        String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, "invalid", e.getMessage(), request);
+        return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(e.body()).build();
+    }
+
+    /** A call that found nothing to answer with: on record as {@code not-found} with why, then answered 404. */
+    private Response notFound(String method, String detail, String why, HttpServerRequest request) {
+        String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, "not-found", why, request);
+        return Response.status(404).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(Map.of("error", why)).build();
+    }
+
+    private static String shown(String s) {
+        return s == null ? null : InvalidQuery.shown(s);
     }
 }

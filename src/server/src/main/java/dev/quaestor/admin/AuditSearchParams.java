@@ -1,9 +1,14 @@
 package dev.quaestor.admin;
 
 import dev.quaestor.audit.read.AuditQuery;
+import dev.quaestor.audit.read.AuditSearch;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditRow;
 import jakarta.ws.rs.QueryParam;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.List;
 
 /** The auditor API's search parameters, as given: the filters (times as ISO-8601 instants), the cursor and the page size. */
 public class AuditSearchParams extends AuditFilters {
@@ -11,19 +16,39 @@ public class AuditSearchParams extends AuditFilters {
     /** Records a page holds when the caller does not say. */
     static final int DEFAULT_LIMIT = 100;
 
+    /** The query parameters a search takes; any other is refused. */
+    static final List<String> NAMES = List.of("subject", "client", "tenant", "uriPrefix", "action", "decision", "outcome", "kind",
+            "from", "to", "cursor", "limit");
+
+    static final List<String> KINDS = Arrays.stream(AuditEvent.Kind.values()).map(Enum::name).toList();
+    static final List<String> DECISIONS = Arrays.stream(AuditRow.Decision.values()).map(Enum::name).toList();
+
+    /** As given: parsed by {@link #query()}, so that every bad value is answered, and recorded, as such. */
     @QueryParam("limit")
-    public Integer limit;
+    public String limit;
 
     /**
      * The search as the audit log's query.
      *
-     * @throws NumberFormatException for a cursor that is not a row id
-     * @throws DateTimeParseException for a time that is not an ISO-8601 instant
+     * @throws InvalidQuery for a kind or decision no record has, a limit out of range, a cursor that is not a row id or
+     *         a time that is not an ISO-8601 instant
      */
     public AuditQuery query() {
-        Long after = cursor == null ? null : Long.parseLong(cursor);
-        return new AuditQuery(subject, client, tenant, uriPrefix, action, decision, outcome, kind, time(from), time(to), after,
-                limit == null ? DEFAULT_LIMIT : limit);
+        QueryCheck.oneOf("kind", kind, KINDS);
+        QueryCheck.oneOf("decision", decision, DECISIONS);
+        int n = (int) QueryCheck.number("limit", limit, 1, AuditSearch.MAX_PAGE, (long) DEFAULT_LIMIT);
+        Long after = cursor == null ? null : QueryCheck.number("cursor", cursor, 0, Long.MAX_VALUE, null);
+        return new AuditQuery(subject, client, tenant, uriPrefix, action, decision, outcome, kind, instant("from", from),
+                instant("to", to), after, n);
+    }
+
+    /** The parameter's time, null if blank; else {@link InvalidQuery}. */
+    static Instant instant(String parameter, String s) {
+        try {
+            return time(s);
+        } catch (DateTimeParseException e) {
+            throw InvalidQuery.notA(parameter, s, "an ISO-8601 instant, e.g. 2026-11-22T00:00:00Z");
+        }
     }
 
     /** An ISO-8601 instant, or null if blank. */

@@ -66,6 +66,32 @@ public class StaffAccess {
     }
 
     /**
+     * Records a call refused once let past the role check ({@code DENY}, the {@code outcome} given, {@code why} after
+     * the detail) and returns its request id, for the caller to answer it; a caller without {@code role} is refused
+     * 403 instead, on record as {@code forbidden}, as by {@link #require}.
+     */
+    String refuse(String role, AuditEvent.Kind kind, String method, String detail, String outcome, String why,
+            HttpServerRequest request) {
+        Identity who = identities.of(security);
+        if (!admits(role, who)) {
+            admit(role, kind, method, detail, request); // records the 403 and throws it
+        }
+        String requestId = RequestIds.next();
+        log.append(AuditEvent.of(kind, requestId).caller(caller(who, request, AuthContext.of(security))).method(method)
+                .decision("DENY").outcome(outcome).detail(join(detail, why)).build());
+        return requestId;
+    }
+
+    /** Whether the caller holds {@code role} through one of the staff's clients; nothing is recorded. */
+    boolean admits(String role) {
+        return admits(role, identities.of(security));
+    }
+
+    private boolean admits(String role, Identity who) {
+        return who.roles().contains(role) && clientRefused(who) == null;
+    }
+
+    /**
      * As {@link #require}, for a long read that needs a place ({@link LongReads}): the call is recorded once, as
      * {@code ok} with the place taken, {@code forbidden} (403), or {@code busy} when the caller is at a cap (429 with
      * {@code Retry-After}, nothing started). The caller closes the place when the read ends.

@@ -1,0 +1,54 @@
+package dev.quaestor.admin;
+
+import io.vertx.core.MultiMap;
+import java.util.List;
+
+/** Checks of an auditor API call's query parameters, made before the call is recorded; each throws {@link InvalidQuery}. */
+final class QueryCheck {
+
+    private QueryCheck() {
+    }
+
+    /** Every parameter given is one of {@code accepted}, and none is given twice. */
+    static void only(MultiMap given, List<String> accepted) {
+        for (String name : given.names()) {
+            if (!accepted.contains(name)) {
+                throw InvalidQuery.unknown(name, accepted);
+            }
+            if (given.getAll(name).size() > 1) {
+                throw InvalidQuery.repeated(name);
+            }
+        }
+    }
+
+    /** {@code value}, if given, is one of {@code accepted}. */
+    static String oneOf(String parameter, String value, List<String> accepted) {
+        if (value != null && !accepted.contains(value)) {
+            throw InvalidQuery.notOneOf(parameter, value, accepted);
+        }
+        return value;
+    }
+
+    /** A whole number from {@code min} to {@code max}, written in decimal digits; {@code standard} when not given. */
+    static long number(String parameter, String value, long min, long max, Long standard) {
+        String accepted = "a whole number from " + min + " to " + max;
+        if (value == null) {
+            if (standard == null) {
+                throw InvalidQuery.missing(parameter, accepted);
+            }
+            return standard;
+        }
+        if (!value.matches("[0-9]{1,19}")) {
+            throw InvalidQuery.notA(parameter, value, accepted);
+        }
+        try {
+            long n = Long.parseLong(value);
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // past a long: said below
+        }
+        throw InvalidQuery.notA(parameter, value, accepted);
+    }
+}

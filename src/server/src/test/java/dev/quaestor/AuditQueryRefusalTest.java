@@ -1,0 +1,158 @@
+package dev.quaestor;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The auditor API takes its query parameters only as they are documented: an unknown parameter, a kind or decision
+ * no record has, a limit that is not a whole number from 1 to 1000, a time or cursor that cannot be read, an export
+ * format it does not write are each answered 400 with a JSON error naming the parameter, the value and what is
+ * accepted, and each such call is on record as an {@code AUDIT_READ} {@code DENY} with outcome {@code invalid} (never
+ * {@code ok}), as is a facts window that cannot be read; a proof, checkpoint or consistency proof that does not exist is on record as {@code not-found}.
+ */
+@QuarkusTest
+class AuditQueryRefusalTest {
+
+    private final String auditor = TestIssuer.tokenFor("auditor");
+
+    private Response get(String token, String pathAndQuery) {
+        return given().header("Authorization", "Bearer " + token).urlEncodingEnabled(false).get(pathAndQuery);
+    }
+
+    /** The call's one record, by the request id its answer carries. */
+    private static AuditRow recordOf(Response r) {
+        String id = r.header("X-Request-Id");
+        assertNotNull(id, "the answer names its record: " + r.asString());
+        List<AuditRow> rows = AuditRow.list("request_id = ?", id);
+        assertEquals(1, rows.size(), "one record of the call");
+        assertEquals("AUDIT_READ", rows.get(0).kind);
+        return rows.get(0);
+    }
+
+    /** 400 naming {@code parameter}, on record as invalid with why; returns the answer's JSON for further checks. */
+    private io.restassured.path.json.JsonPath refused(String pathAndQuery, String method, String parameter) {
+        return refusal(pathAndQuery, method, parameter).jsonPath();
+    }
+
+    private Response refusal(String pathAndQuery, String method, String parameter) {
+        Response r = get(auditor, pathAndQuery);
+        assertEquals(400, r.statusCode(), pathAndQuery + ": " + r.asString());
+        var body = r.jsonPath();
+        assertEquals(parameter, body.getString("parameter"), pathAndQuery + ": " + r.asString());
+        assertNotNull(body.getString("accepted"), r.asString());
+        AuditRow row = recordOf(r);
+        assertEquals(method, row.method);
+        assertEquals("DENY", row.decision, pathAndQuery);
+        assertEquals("invalid", row.outcome, pathAndQuery);
+        assertTrue(row.detail.contains(body.getString("error")), "why, in the record: " + row.detail);
+        return r;
+    }
+
+    @Test
+    void aKindOrDecisionNoRecordHasIsRefusedNamingWhatIsAccepted() {
+        for (String[] c : new String[][] {{"kind", "BOGUS"}, {"kind", "outcome"}, {"decision", "deny"}, {"decision", "MAYBE"}}) {
+            var body = refused("/audit/search?" + c[0] + "=" + c[1], "audit/search", c[0]);
+            assertEquals(c[1], body.getString("value"));
+            assertTrue(body.getString("error").contains("'" + c[1] + "'"), body.getString("error"));
+            assertTrue(body.getString("accepted").contains(c[0].equals("kind") ? "OUTCOME" : "DENY"), body.getString("accepted"));
+        }
+        // The names as written still filter.
+        get(auditor, "/audit/search?kind=OUTCOME&decision=DENY&limit=1").then().statusCode(200);
+    }
+
+    @Test
+    void anUnknownOrRepeatedParameterIsRefusedNotIgnored() {
+        long last = AuditRow.first("1=1 ORDER BY id DESC LIMIT 1").id;
+        var body = refused("/audit/search?subjct=alice", "audit/search", "subjct");
+        assertTrue(body.getString("accepted").contains("subject"), body.getString("accepted"));
+        assertTrue(body.getString("error").contains("'subjct'"), body.getString("error"));
+        assertEquals(1, AuditRow.count("id > ? AND method = 'audit/search'", last), "one record of the search, not an ok one too");
+
+        refused("/audit/search?kind=OUTCOME&kind=DENY", "audit/search", "kind");
+        assertTrue(refused("/audit/export?form=2026-11-01T00:00:00Z", "audit/export", "form").getString("accepted").contains("from"));
+        refused("/audit/proof?requestid=x", "audit/proof", "requestid");
+        refused("/audit/verify?full=true", "audit/verify", "full");
+        refused("/audit/hash?field=ip&value=1.2.3.4&hashed=true", "audit/hash", "hashed");
+    }
+
+    @Test
+    void aLimitThatIsNotAWholeNumberFrom1To1000IsRefusedAndRecorded() {
+        for (String limit : List.of("abc", "1.5", "99999999999", "-1", "0", "1001")) {
+            var body = refused("/audit/search?limit=" + limit, "audit/search", "limit");
+            assertEquals(limit, body.getString("value"));
+            assertTrue(body.getString("accepted").contains("from 1 to 1000"), body.getString("accepted"));
+        }
+        String huge = "9".repeat(3000);
+        Response r = refusal("/audit/search?limit=" + huge, "audit/search", "limit");
+        String value = r.jsonPath().getString("value");
+        assertTrue(value.length() < 100 && value.endsWith("(3000 characters)"), "the value quoted cut: " + value);
+        String detail = recordOf(r).detail;
+        assertTrue(detail.length() < 400, "the record keeps no huge input: " + detail.length());
+
+        get(auditor, "/audit/search?limit=1000").then().statusCode(200);
+        assertEquals(1, get(auditor, "/audit/search?limit=1").then().statusCode(200).extract().jsonPath().getList("records").size());
+    }
+
+    @Test
+    void aCallThatFailsValidationIsNeverOnRecordAsOk() {
+        refused("/audit/search?from=yesterday", "audit/search", "from");
+        refused("/audit/search?cursor=xyz", "audit/search", "cursor");
+        refused("/audit/export?from=garbage", "audit/export", "from");
+        refused("/audit/proof", "audit/proof", "requestId");
+        refused("/audit/checkpoint?log=x&size=abc", "audit/checkpoint", "size");
+        refused("/audit/consistency?log=x&from=1&to=1.5", "audit/consistency", "to");
+        refused("/audit/hash?field=ip", "audit/hash", "value");
+
+        for (String call : List.of("/audit/proof?requestId=nonsense-" + System.nanoTime(), "/audit/checkpoint?log=none&size=1",
+                "/audit/consistency?log=none&from=1&to=2")) {
+            Response r = get(auditor, call);
+            assertEquals(404, r.statusCode(), call + ": " + r.asString());
+            AuditRow row = recordOf(r);
+            assertEquals("DENY", row.decision, call);
+            assertEquals("not-found", row.outcome, call);
+            assertTrue(row.detail.contains(r.jsonPath().getString("error")), row.detail);
+        }
+    }
+
+    @Test
+    void aFactsWindowThatCannotBeReadOrAnUnknownParameterIsOnRecordAsInvalid() {
+        Response r = get(auditor, "/audit/facts?since=yesterday");
+        assertEquals(400, r.statusCode(), r.asString());
+        AuditRow row = recordOf(r);
+        assertEquals("audit/facts", row.method);
+        assertEquals("DENY", row.decision);
+        assertEquals("invalid", row.outcome);
+        assertTrue(row.detail.contains(r.jsonPath().getString("error")), row.detail);
+        assertTrue(refused("/audit/facts?sinse=30d", "audit/facts", "sinse").getString("accepted").contains("since"));
+    }
+
+    @Test
+    void anExportFormatItDoesNotWriteIsRefusedListingTheFormats() {
+        for (String format : List.of("bogus", "ocsf", "CSV", "JSONL")) {
+            var body = refused("/audit/export?format=" + format, "audit/export", "format");
+            assertEquals(format, body.getString("value"));
+            assertEquals("jsonl, csv", body.getString("accepted"));
+        }
+    }
+
+    @Test
+    void aCallerWithoutTheRoleIsRefused403AsBeforeWhateverItsQuery() {
+        Response r = get(TestIssuer.tokenFor("bob"), "/audit/search?limit=abc&subjct=x");
+        assertEquals(403, r.statusCode(), r.asString());
+        AuditRow row = AuditRow.first("kind = 'AUDIT_READ' AND subject = 'bob' AND method = 'audit/search' ORDER BY id DESC");
+        assertEquals("forbidden", row.outcome);
+        r = get(TestIssuer.tokenFor("bob"), "/audit/proof?requestId=nonsense");
+        assertEquals(403, r.statusCode(), r.asString());
+        assertEquals("forbidden",
+                AuditRow.first("kind = 'AUDIT_READ' AND subject = 'bob' AND method = 'audit/proof' ORDER BY id DESC").outcome);
+    }
+}
