@@ -78,7 +78,13 @@ public class AuditBundleResource {
             return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
                     .entity(Map.of("error", e.getMessage())).build();
         }
-        var made = bundles.make(selection, maker);
+        EvidenceBundles.Made made;
+        try {
+            made = bundles.make(selection, maker);
+        } catch (RuntimeException e) {
+            access.endOnRecord(); // its not-made record says how the call ended
+            throw e;
+        }
         if (!made.made()) {
             return Response.status(409).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
                     .entity(Map.of("error", made.refused(), "requestId", admitted.requestId())).build();

@@ -31,6 +31,8 @@ public class StaffAccess {
     private final SecurityIdentity security;
     private final LongReads longReads;
     private final java.util.Optional<java.util.Set<String>> staffClients;
+    /** The call this request was let in as, once recorded: a failure before its answer is recorded under its id. */
+    private LetIn letIn;
 
     StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, LongReads longReads, AdminConfig config) {
         this.log = log;
@@ -62,7 +64,31 @@ public class StaffAccess {
         if (!allowed) {
             throw new ForbiddenException();
         }
+        letIn = new LetIn(kind, caller, method, detail, requestId);
         return new Admitted(who, caller, requestId);
+    }
+
+    /** A call let in and recorded {@code ok}: what a later record of its failure repeats. */
+    private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String detail, String requestId) {
+    }
+
+    /** The call's end is on record by a record of its own (an evidence bundle's {@code not-made}): nothing to add. */
+    void endOnRecord() {
+        letIn = null;
+    }
+
+    /**
+     * The call this request was let in as (recorded {@code ok}) was not answered after all: records that, under the
+     * call's request id ({@code ALLOW}, {@code outcome}, {@code why} after the call's detail), and returns that id; null
+     * if no call was let in. Its first record then no longer stands alone for an answer the caller did not get.
+     */
+    String notAnswered(String outcome, String why) {
+        if (letIn == null) {
+            return null;
+        }
+        log.append(AuditEvent.of(letIn.kind(), letIn.requestId()).caller(letIn.caller()).method(letIn.method())
+                .decision("ALLOW").outcome(outcome).detail(join(letIn.detail(), why)).build());
+        return letIn.requestId();
     }
 
     /**
@@ -144,6 +170,7 @@ public class StaffAccess {
                     .header("X-Request-Id", requestId).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "too many at once: "
                             + attempt.refusal().reason() + "; try again in " + after + " s", "retryAfterSeconds", after)).build());
         }
+        letIn = new LetIn(kind, caller, method, detail, requestId);
         return new Holding(new Admitted(who, caller, requestId), attempt.place());
     }
 

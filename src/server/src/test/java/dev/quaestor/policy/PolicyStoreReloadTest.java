@@ -85,8 +85,14 @@ class PolicyStoreReloadTest {
         assertNull(store.reload(), "the same refusal is not made twice");
 
         Files.move(dir.resolve("a.yaml.moved"), dir.resolve("a.yaml"));
-        assertNull(store.reload());
+        PolicyChange resumed = store.reload();
+        assertNotNull(resumed, "the end of the refusal is a change of its own, fired so that it is put on record");
+        assertTrue(resumed.endsRefusal() && resumed.activated(), resumed.toString());
+        assertEquals(before, resumed.activeRevision(), "nothing but the refusal changed");
+        assertEquals(refused.candidateRevision(), resumed.candidateRevision(), "it names the revision refused");
+        assertEquals(List.of(refused, resumed), fired);
         assertNull(store.refusal(), "the files went back to the active set");
+        assertNull(store.reload(), "and it ends once");
     }
 
     @Test

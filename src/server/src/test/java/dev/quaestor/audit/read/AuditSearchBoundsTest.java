@@ -3,6 +3,7 @@ package dev.quaestor.audit.read;
 import dev.quaestor.audit.config.AuditPools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.support.AuditRow;
@@ -81,6 +82,7 @@ class AuditSearchBoundsTest {
         String auditor = TestIssuer.tokenFor("auditor");
         String detail = "uriPrefix=file:///docs/timeout-" + System.nanoTime() + "/";
         Instant before = Instant.now();
+        String searchId;
         // A month of the log that a search of every month must read, held by another transaction: the search waits
         // for it until its statement runs out of time. The writer writes this month, which stays free.
         try (var admin = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "")) {
@@ -102,6 +104,7 @@ class AuditSearchBoundsTest {
                 assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
                 long tookMillis = (System.nanoTime() - started) / 1_000_000;
                 assertTrue(tookMillis < 10_000, "ended at the timeout, not when the month was free: " + tookMillis + " ms");
+                searchId = answer.headers().firstValue("X-Request-Id").orElse(null);
             } finally {
                 admin.rollback();
                 admin.setAutoCommit(true);
@@ -110,8 +113,16 @@ class AuditSearchBoundsTest {
                 }
             }
         }
-        assertTrue(AuditRow.count("kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ?",
-                "%" + detail + "%", before) == 1, "the search is on record");
+        assertNotNull(searchId, "the 503 names the search's record");
+        List<AuditRow> records = AuditRow.list("kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ?"
+                + " order by id", "%" + detail + "%", before);
+        assertEquals(2, records.size(), "the search is on record, and so is its end: " + records);
+        assertEquals(List.of(searchId, searchId), records.stream().map(r -> r.requestId).toList(), "under one request id");
+        assertEquals("ok", records.get(0).outcome, "let in");
+        assertEquals("timeout", records.get(1).outcome, "then not answered: the ok does not stand alone");
+        assertEquals("ALLOW", records.get(1).decision);
+        assertTrue(records.get(1).detail.contains("not answered: the audit log's database did not finish this read within 1500 ms"),
+                records.get(1).detail);
     }
 
     @Test
