@@ -311,11 +311,7 @@ class RefusalMergeTest {
             assertEquals("parse-error", r.outcome);
             assertEquals(-32700, r.errorCode);
         }
-        assertEquals(LIMIT, AuditRow.count("subject = 'peggy' and kind = 'DECISION' and event_time >= ?", since));
-        List<AuditRow> summaries = AuditRow.list("subject = 'peggy' and kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
-        assertEquals(10L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "every refusal past the limit is counted");
-        for (AuditRow s : summaries) {
-            assertEquals("parse-error", s.outcome);
+        for (AuditRow s : countedInSummaries("peggy", since, 10, "parse-error")) {
             assertEquals(-32700, s.errorCode);
         }
     }
@@ -336,12 +332,7 @@ class RefusalMergeTest {
             assertNotNull(r, "the answer names a committed record: " + rid);
             assertEquals("session-unknown", r.outcome);
         }
-        assertEquals(LIMIT, AuditRow.count("subject = 'quinn' and kind = 'DECISION' and event_time >= ?", since));
-        List<AuditRow> summaries = AuditRow.list("subject = 'quinn' and kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
-        assertEquals(10L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "every refusal past the limit is counted");
-        for (AuditRow s : summaries) {
-            assertEquals("session-unknown", s.outcome);
-        }
+        countedInSummaries("quinn", since, 10, "session-unknown");
     }
 
     /**
@@ -360,11 +351,7 @@ class RefusalMergeTest {
             assertNotNull(r, "the answer names a committed record: " + answer.requestId());
             assertEquals("too-large", r.outcome);
         }
-        assertEquals(LIMIT, AuditRow.count("subject = 'rupert' and kind = 'DECISION' and event_time >= ?", since));
-        List<AuditRow> summaries = AuditRow.list("subject = 'rupert' and kind = 'ATTEMPT_SUMMARY' and event_time >= ?", since);
-        assertEquals(10L, summaries.stream().mapToLong(r -> r.eventCount).sum(), "every refusal past the limit is counted");
-        for (AuditRow s : summaries) {
-            assertEquals("too-large", s.outcome);
+        for (AuditRow s : countedInSummaries("rupert", since, 10, "too-large")) {
             assertNull(s.errorCode);
         }
     }
@@ -422,5 +409,19 @@ class RefusalMergeTest {
         System.out.printf("RefusalMergeTest: beside a flood of 20 waiting refusals (%d shed), alice was served %d of 10%n",
                 shed.get(), served);
         assertTrue(served >= 9, "a legitimate client beside the flood is served: " + served + " of 10");
+    }
+
+    /**
+     * {@code subject}'s refusals at the door since {@code since}: the first {@link #LIMIT} recorded one by one, the
+     * {@code past} after them counted in summaries, each summary with {@code outcome}. Returns the summaries.
+     */
+    private static List<AuditRow> countedInSummaries(String subject, Instant since, int past, String outcome) {
+        assertEquals(LIMIT, AuditRow.count("subject = ? and kind = 'DECISION' and event_time >= ?", subject, since));
+        List<AuditRow> summaries = AuditRow.list("subject = ? and kind = 'ATTEMPT_SUMMARY' and event_time >= ?", subject, since);
+        assertEquals((long) past, summaries.stream().mapToLong(r -> r.eventCount).sum(), "every refusal past the limit is counted");
+        for (AuditRow s : summaries) {
+            assertEquals(outcome, s.outcome);
+        }
+        return summaries;
     }
 }

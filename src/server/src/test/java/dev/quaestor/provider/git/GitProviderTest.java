@@ -60,13 +60,7 @@ class GitProviderTest {
         // A working copy (non-bare): the provider must use its .git and ignore the files on disk.
         repo = Git.init().setDirectory(dir.resolve("handbook").toFile()).setInitialBranch("main").call().getRepository();
         Files.writeString(dir.resolve("handbook/README.md"), "working tree, never served");
-        var files = new LinkedHashMap<String, byte[]>();
-        files.put("README.md", utf8("# Handbook v1\n"));
-        files.put("docs/guide.md", utf8("guide\n"));
-        files.put("img/logo.png", PNG);
-        for (int i = 1; i <= 4; i++) {
-            files.put("policies/p" + i + ".yaml", utf8("rule: " + i + "\n"));
-        }
+        var files = handbook("# Handbook v1\n");
         first = GitFixture.commit(repo, "main", files, T1);
         files.put("README.md", utf8("# Handbook v2\n"));
         second = GitFixture.commit(repo, "main", files, T2);
@@ -74,6 +68,18 @@ class GitProviderTest {
         var release = new HashMap<>(files);
         release.put("RELEASE.txt", utf8("release notes\n"));
         GitFixture.commit(repo, "release/2.x", release, T3);
+    }
+
+    /** The handbook's seven files (path -> bytes), with this README; a commit of exactly these. */
+    static Map<String, byte[]> handbook(String readme) {
+        var files = new LinkedHashMap<String, byte[]>();
+        files.put("README.md", utf8(readme));
+        files.put("docs/guide.md", utf8("guide\n"));
+        files.put("img/logo.png", PNG);
+        for (int i = 1; i <= 4; i++) {
+            files.put("policies/p" + i + ".yaml", utf8("rule: " + i + "\n"));
+        }
+        return files;
     }
 
     @AfterEach
@@ -332,13 +338,7 @@ class GitProviderTest {
                 mountWide.incrementAndGet();
             }
         });
-        var files = new HashMap<String, byte[]>();
-        files.put("README.md", utf8("# Handbook v3\n"));
-        files.put("docs/guide.md", utf8("guide\n"));
-        files.put("img/logo.png", PNG);
-        for (int i = 1; i <= 4; i++) {
-            files.put("policies/p" + i + ".yaml", utf8("rule: " + i + "\n"));
-        }
+        var files = handbook("# Handbook v3\n");
         GitFixture.commit(repo, "main", files, T3);
         Wait.until("README.md's update", Duration.ofSeconds(10), Duration.ofMillis(25),
                 () -> updated.contains("git://handbook/main/README.md"));
@@ -408,13 +408,7 @@ class GitProviderTest {
             }
         })) {
             int limit = RefWatcher.MAX_PATH_EVENTS;
-            var files = new HashMap<String, byte[]>();
-            files.put("README.md", utf8("# Handbook v3\n"));
-            files.put("docs/guide.md", utf8("guide\n"));
-            files.put("img/logo.png", PNG);
-            for (int i = 1; i <= 4; i++) {
-                files.put("policies/p" + i + ".yaml", utf8("rule: " + i + "\n"));
-            }
+            var files = handbook("# Handbook v3\n");
             for (int i = 1; i < limit; i++) {
                 files.put(String.format("bulk/f%05d.md", i), utf8("one\n"));
             }
