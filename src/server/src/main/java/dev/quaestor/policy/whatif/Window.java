@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,6 +33,8 @@ public record Window(Instant from, Instant to) {
                 throw new IllegalArgumentException("--since must look like 30d or 12h, not '" + since + "'");
             }
             long n = Long.parseLong(m.group(1));
+            // To the second: the window is printed in reports and errors, where nanoseconds of "now" say nothing.
+            now = now.truncatedTo(ChronoUnit.SECONDS);
             try {
                 return new Window(now.minus(m.group(2).equals("d") ? Duration.ofDays(n) : Duration.ofHours(n)), now);
             } catch (ArithmeticException | java.time.DateTimeException e) {
