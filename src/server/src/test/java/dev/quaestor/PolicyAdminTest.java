@@ -22,7 +22,11 @@ class PolicyAdminTest {
                 .body("decision", equalTo("deny"))
                 .body("rules", contains("no-raw-genomics"))
                 .body("overriddenAllows", contains("pi-read-trials"))
-                .body("revision", hasLength(64));
+                .body("revision", hasLength(64))
+                .body("namedByNoRule", org.hamcrest.Matchers.empty());
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("principal-investigator", "principle-investigator")).post("/admin/policy/explain").then().statusCode(200)
+                .body("decision", equalTo("deny")).body("namedByNoRule", contains("role principle-investigator"));
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
                 .body(RAW.replace("raw/sample-001.bin", "summary.md")).post("/admin/policy/explain").then().statusCode(200)
                 .body("decision", equalTo("allow")).body("rules", contains("pi-read-trials"));

@@ -17,9 +17,12 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
     /**
      * The answer, with the canonical URI and the instant it was judged at (ISO-8601, UTC): the request's {@code time},
      * or the moment of asking when it gives none, since a rule with a time window may answer differently an hour later.
+     * {@code namedByNoRule} lists the caller's roles and groups that no rule of the set names ({@code role x},
+     * {@code group y}): a misspelt role decides nothing, and a default deny alone would not say why.
      */
     public record Result(String decision, List<String> rules, List<String> matchingAllows,
-            List<String> matchingDenies, List<String> overriddenAllows, String canonicalUri, String time, String revision) {
+            List<String> matchingDenies, List<String> overriddenAllows, String canonicalUri, String time, String revision,
+            List<String> namedByNoRule) {
     }
 
     public Result answer(PolicySet set) {
@@ -35,7 +38,21 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
         Instant at = time == null ? Instant.now() : time;
         Explanation e = set.explain(who, a, canonical, new Facts(sourceIp, at));
         return new Result(e.decision().allowed() ? "allow" : "deny", e.decision().rules(), e.allowRules(),
-                e.denyRules(), e.overriddenAllows(), canonical.toString(), at.toString(), set.revision());
+                e.denyRules(), e.overriddenAllows(), canonical.toString(), at.toString(), set.revision(),
+                namedByNoRule(set, who));
+    }
+
+    private static List<String> namedByNoRule(PolicySet set, Identity who) {
+        var named = new java.util.HashSet<String>();
+        var namedGroups = new java.util.HashSet<String>();
+        for (Rule r : set.rules()) {
+            named.addAll(r.subjects().roles());
+            namedGroups.addAll(r.subjects().groups());
+        }
+        var unnamed = new java.util.ArrayList<String>();
+        who.roles().stream().filter(x -> !named.contains(x)).sorted().forEach(x -> unnamed.add("role " + x));
+        who.groups().stream().filter(x -> !namedGroups.contains(x)).sorted().forEach(x -> unnamed.add("group " + x));
+        return List.copyOf(unnamed);
     }
 
     /** The question in one line, for the record of who asked it. */

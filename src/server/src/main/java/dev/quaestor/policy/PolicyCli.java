@@ -80,6 +80,9 @@ public final class PolicyCli {
             out.println("  overridden allows: " + (r.overriddenAllows().isEmpty() ? "-" : String.join(", ", r.overriddenAllows())));
             out.println("  judged at:         " + r.time() + (o.containsKey("time") ? "" : " (now: no --time given)"));
             out.println("  revision:          " + r.revision());
+            if (!r.namedByNoRule().isEmpty()) {
+                out.println("  named by no rule:  " + String.join(", ", r.namedByNoRule()) + " (misspelt?)");
+            }
             return r.decision().equals("allow") ? 0 : 1;
         } catch (RuntimeException e) {
             err.println("explain: " + e.getMessage());

@@ -29,6 +29,20 @@ class PolicyCliTest {
         assertTrue(o.matches("(?s).*\\n\\d+ passed, 0 failed\\n"), o);
     }
 
+    /** A misspelt role decides nothing; the default deny says which of the caller's roles and groups no rule names. */
+    @Test
+    void explainNamesTheCallersRolesAndGroupsThatNoRuleNames() {
+        assertEquals(1, run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--roles", "principle-investigator,clinician",
+                "--groups", "oncology-typo", "--scopes", "resources:read", "--action", "read", "--uri", "file:///docs/trials/onco-734/summary.md"));
+        String o = out.toString(StandardCharsets.UTF_8);
+        assertTrue(o.contains("deciding rules:    (none: default deny)"), o);
+        assertTrue(o.contains("\n  named by no rule:  role principle-investigator, group oncology-typo (misspelt?)\n"), o);
+        out.reset();
+        assertEquals(0, run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--roles", "principal-investigator",
+                "--scopes", "resources:read", "--action", "read", "--uri", "file:///docs/trials/onco-734/summary.md"));
+        assertTrue(!out.toString(StandardCharsets.UTF_8).contains("named by no rule"), out.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void testRejectsABrokenDirectoryNamingFileAndLine(@TempDir Path dir) throws Exception {
         Files.copy(Repo.POLICIES.resolve("shared.yaml"), dir.resolve("shared.yaml"));
