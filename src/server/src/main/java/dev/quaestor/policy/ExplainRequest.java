@@ -4,6 +4,8 @@ import dev.quaestor.identity.Identity;
 import dev.quaestor.uri.CanonicalUri;
 import dev.quaestor.uri.UriCanonicalizer;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -43,13 +45,13 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
     }
 
     private static List<String> namedByNoRule(PolicySet set, Identity who) {
-        var named = new java.util.HashSet<String>();
-        var namedGroups = new java.util.HashSet<String>();
+        var named = new HashSet<String>();
+        var namedGroups = new HashSet<String>();
         for (Rule r : set.rules()) {
             named.addAll(r.subjects().roles());
             namedGroups.addAll(r.subjects().groups());
         }
-        var unnamed = new java.util.ArrayList<String>();
+        var unnamed = new ArrayList<String>();
         who.roles().stream().filter(x -> !named.contains(x)).sorted().forEach(x -> unnamed.add("role " + x));
         who.groups().stream().filter(x -> !namedGroups.contains(x)).sorted().forEach(x -> unnamed.add("group " + x));
         return List.copyOf(unnamed);
