@@ -42,10 +42,12 @@ final class AnswerWatch {
     static AnswerWatch start(RoutingContext rc, AuditLog log, BiFunction<String, Long, AuditEvent> lostRecord) {
         var watch = new AnswerWatch(log, rc.response(), lostRecord);
         rc.addEndHandler(done -> {
-            if (done.succeeded()) {
+            // A streamed answer's writer takes the connection's close to itself: its close then ends the request as
+            // if it had succeeded. Only an answer written to its end is delivered.
+            if (done.succeeded() && watch.response.ended()) {
                 watch.settled.set(true);
             } else {
-                watch.lost(String.valueOf(done.cause()));
+                watch.lost(done.failed() ? String.valueOf(done.cause()) : "the connection closed before the answer's end");
             }
         });
         if (rc.response().closed() && !rc.response().ended()) {
@@ -60,10 +62,11 @@ final class AnswerWatch {
     }
 
     /**
-     * Records, once, that the answer did not reach the client. Queued, not awaited (this runs on the connection's I/O
-     * thread); if it cannot be queued that is logged, as there is nothing left to refuse.
+     * Records, once, that the answer did not reach the client, {@code why} (its writer, when a streamed answer broke
+     * off: a response it resets ends without a word to the request's end handlers). Queued, not awaited (this may run on
+     * the connection's I/O thread); if it cannot be queued that is logged, as there is nothing left to refuse.
      */
-    private void lost(String why) {
+    void lost(String why) {
         if (!settled.compareAndSet(false, true)) {
             return;
         }

@@ -104,6 +104,7 @@ public class AuditResource {
             return invalid("audit/export", detail, e, request);
         }
         LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/export", detail, request);
+        AnswerWatch answer = access.answer();
         // Given back when the export ends, however it ends (also if the response is never written).
         rc.addEndHandler(ended -> place.close());
         StreamingOutput body = out -> {
@@ -116,9 +117,11 @@ public class AuditResource {
             } catch (java.io.UncheckedIOException e) {
                 // The client is gone or was cut off at its write deadline: reset, so it never takes a part for whole.
                 request.response().reset();
+                answer.lost("the export broke off: " + e.getCause());
                 throw e.getCause();
             } catch (RuntimeException e) {
                 request.response().reset();
+                answer.lost("the export broke off: " + e);
                 throw e;
             }
         };

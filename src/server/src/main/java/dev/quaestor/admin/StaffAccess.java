@@ -94,6 +94,11 @@ public class StaffAccess {
         }
     }
 
+    /** The answer of the auditor's call let in, watched until it has reached the client; null if there is none. */
+    AnswerWatch answer() {
+        return answer;
+    }
+
     /**
      * The call's end is on record by a record of its own (an evidence bundle's {@code not-made}): nothing to add,
      * whatever becomes of its answer.
