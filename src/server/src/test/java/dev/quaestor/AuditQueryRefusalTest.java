@@ -113,7 +113,10 @@ class AuditQueryRefusalTest {
         refused("/audit/checkpoint?log=x&size=abc", "audit/checkpoint", "size");
         refused("/audit/consistency?log=x&from=1&to=1.5", "audit/consistency", "to");
         refused("/audit/hash?field=ip", "audit/hash", "value");
+    }
 
+    @Test
+    void aProofCheckpointOrConsistencyProofNotFoundIsOnRecordAsLetInThenNotFound() {
         for (String call : List.of("/audit/proof?requestId=nonsense-" + System.nanoTime(), "/audit/checkpoint?log=none&size=1",
                 "/audit/consistency?log=none&from=1&to=2")) {
             Response r = get(auditor, call);
