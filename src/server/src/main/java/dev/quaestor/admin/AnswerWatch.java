@@ -62,6 +62,14 @@ final class AnswerWatch {
     }
 
     /**
+     * A streamed answer, {@code what}, broke off with {@code failure} (the client gone, cut off at its write deadline,
+     * or its read failed): recorded as lost, the failure by its kind only, as its message may hold what was read.
+     */
+    void brokeOff(String what, Throwable failure) {
+        lost(what + " broke off (" + failure.getClass().getSimpleName() + ")");
+    }
+
+    /**
      * Records, once, that the answer did not reach the client, {@code why} (its writer, when a streamed answer broke
      * off: a response it resets ends without a word to the request's end handlers). Queued, not awaited (this may run on
      * the connection's I/O thread); if it cannot be queued that is logged, as there is nothing left to refuse.

@@ -97,11 +97,11 @@ public class AuditFactsResource {
                 w.flush();
             } catch (java.io.UncheckedIOException e) {
                 request.response().reset();
-                answer.lost("the facts export broke off: " + e.getCause());
+                answer.brokeOff("the facts export", e.getCause());
                 throw e.getCause();
             } catch (RuntimeException e) {
                 request.response().reset();
-                answer.lost("the facts export broke off: " + e);
+                answer.brokeOff("the facts export", e);
                 throw e;
             }
         };

@@ -117,11 +117,11 @@ public class AuditResource {
             } catch (java.io.UncheckedIOException e) {
                 // The client is gone or was cut off at its write deadline: reset, so it never takes a part for whole.
                 request.response().reset();
-                answer.lost("the export broke off: " + e.getCause());
+                answer.brokeOff("the export", e.getCause());
                 throw e.getCause();
             } catch (RuntimeException e) {
                 request.response().reset();
-                answer.lost("the export broke off: " + e);
+                answer.brokeOff("the export", e);
                 throw e;
             }
         };
