@@ -28,6 +28,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -48,8 +49,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Long reads of the audit log: an export whose client reads nothing is cut off at its write deadline and gives back
- * its place, holding no connection meanwhile; an export holds each log as it stood when it started; past the caps on
- * exports and verifies the call gets 429 with {@code Retry-After} and is on record.
+ * its place, holding no connection meanwhile; an export whose client leaves part-way, or is cut off, is on record as
+ * {@code aborted} after its {@code ok}, and one delivered whole is not; an export holds each log as it stood when it
+ * started; past the caps on exports and verifies the call gets 429 with {@code Retry-After} and is on record.
  */
 @QuarkusTest
 @TestProfile(AuditExportDeadlineTest.ShortDeadline.class)
@@ -103,12 +105,13 @@ class AuditExportDeadlineTest {
     void anExportWhoseClientReadsNothingIsCutOffAndGivesBackItsPlace() throws Exception {
         double cutsBefore = cuts();
         String token = TestIssuer.tokenFor("auditor");
+        String to = uniqueTo();
         try (Socket s = new Socket()) {
             s.setReceiveBufferSize(4096);
             s.connect(new InetSocketAddress("127.0.0.1", RestAssured.port));
             long sent = System.nanoTime();
             OutputStream out = s.getOutputStream();
-            out.write(("GET /audit/export HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + token
+            out.write(("GET /audit/export?to=" + to + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + token
                     + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
             // Once the export waits on the client (its buffers full, a write not taken), it holds no connection: the
@@ -141,6 +144,77 @@ class AuditExportDeadlineTest {
             assertFalse(tail.endsWith("0\r\n\r\n"), "the response must not look complete");
             assertTrue(got.length < whole.length() / 2, "cut off part-way: " + got.length + " bytes of " + whole.length());
         }
+        // Its ok is not left alone for the export the client did not get.
+        abortedAfterOk(to);
+    }
+
+    @Test
+    void anExportWhoseClientLeavesPartWayIsOnRecordAsAbortedAfterItsOk() throws Exception {
+        String token = TestIssuer.tokenFor("auditor");
+        String to = uniqueTo();
+        int read = 0;
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(4096);
+            s.connect(new InetSocketAddress("127.0.0.1", RestAssured.port));
+            s.getOutputStream().write(("GET /audit/export?format=csv&to=" + to + " HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer " + token + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            // A little of the answer, then the client is gone (a reset: it does not read the rest).
+            InputStream in = s.getInputStream();
+            byte[] buf = new byte[4096];
+            while (read < 32 * 1024) {
+                int n = in.read(buf);
+                assertTrue(n > 0, "the export was still being sent");
+                read += n;
+            }
+            s.setSoLinger(true, 0);
+        }
+        AuditRow aborted = abortedAfterOk(to);
+        assertTrue(aborted.bytes != null && aborted.bytes > 0 && aborted.bytes < 5_000_000,
+                "how far it got, part of the export: " + aborted.bytes);
+        // Its place is back: the same auditor (one export at a time in this profile) exports again.
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> activeExports() == 0);
+        given().header("Authorization", "Bearer " + token).get("/audit/export?format=csv&to=" + uniqueTo()).then().statusCode(200);
+    }
+
+    @Test
+    void anExportDeliveredWholeLeavesNoAbortedRecord() throws Exception {
+        String token = TestIssuer.tokenFor("auditor");
+        String to = uniqueTo();
+        String whole = given().header("Authorization", "Bearer " + token).get("/audit/export?to=" + to).then().statusCode(200)
+                .extract().asString();
+        assertTrue(whole.length() > 5_500_000, "the whole export: " + whole.length());
+        // A record of its end would be queued when the response ends, before the client has read it all; give it time.
+        Thread.sleep(1000);
+        List<AuditRow> rows = AuditRow.list("method = 'audit/export' AND detail LIKE ? ORDER BY id", "%to=" + to + "%");
+        assertEquals(1, rows.size(), "only the export's ok: " + rows);
+        assertEquals("ok", rows.get(0).outcome);
+    }
+
+    /** A {@code to} no other export asks for, after every record: it names the export's records by their detail. */
+    private static String uniqueTo() {
+        return Instant.parse("2099-01-01T00:00:00Z").plusSeconds(COUNTER.incrementAndGet()).toString();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong COUNTER = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * The export asked with {@code to}: on record as let in ({@code ok}), then, under the same request id, as
+     * {@code aborted}, saying its answer did not reach the client; returns that second record.
+     */
+    private static AuditRow abortedAfterOk(String to) {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(
+                () -> AuditRow.count("method = 'audit/export' AND detail LIKE ?", "%to=" + to + "%") >= 2);
+        List<AuditRow> rows = AuditRow.list("method = 'audit/export' AND detail LIKE ? ORDER BY id", "%to=" + to + "%");
+        assertEquals(2, rows.size(), rows.toString());
+        AuditRow ok = rows.get(0);
+        AuditRow aborted = rows.get(1);
+        assertEquals(List.of("AUDIT_READ", "ALLOW", "ok"), List.of(ok.kind, ok.decision, ok.outcome));
+        assertEquals(List.of("AUDIT_READ", "ALLOW", "aborted"), List.of(aborted.kind, aborted.decision, aborted.outcome));
+        assertEquals(ok.requestId, aborted.requestId, "one call, one request id");
+        assertEquals("auditor", aborted.subject);
+        assertTrue(aborted.detail.contains("the answer did not reach the client") && aborted.detail.contains("bytes of its body written"),
+                aborted.detail);
+        return aborted;
     }
 
     @Test

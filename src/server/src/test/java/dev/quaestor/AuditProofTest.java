@@ -101,6 +101,23 @@ class AuditProofTest {
     }
 
     @Test
+    void aProofNotYetPossibleIsOnRecordAsLetInThenUnavailable() {
+        // A request whose records no checkpoint covers yet (one may be signed meanwhile: then another is asked for).
+        Response r = null;
+        for (int i = 0; i < 3 && (r == null || r.statusCode() != 409); i++) {
+            String requestId = dev.quaestor.audit.record.RequestIds.next();
+            audit.append(dev.quaestor.audit.record.AuditEvent.of(dev.quaestor.audit.record.AuditEvent.Kind.ADMIN, requestId)
+                    .method("test/unproven").decision("ALLOW").outcome("ok").build());
+            r = given().header("Authorization", "Bearer " + auditor).queryParam("requestId", requestId).get("/audit/proof");
+        }
+        assertEquals(409, r.statusCode(), r.asString());
+        assertEquals("10", r.header("Retry-After"));
+        var rows = AuditQueryRefusalTest.letInThenEnded(r, "audit/proof");
+        assertEquals("unavailable", rows.get(1).outcome);
+        assertTrue(rows.get(1).detail.contains(r.jsonPath().getString("error")), rows.get(1).detail);
+    }
+
+    @Test
     void twoCheckpointsOfTheLogAreConsistent() throws Exception {
         String log = given().get("/.well-known/quaestor-audit-key").then().extract().path("log");
         var verified = given().header("Authorization", "Bearer " + auditor).get("/audit/verify").then().statusCode(200).extract().jsonPath();

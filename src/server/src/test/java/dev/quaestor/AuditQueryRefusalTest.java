@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * no record has, a limit that is not a whole number from 1 to 1000, a time or cursor that cannot be read, an export
  * format it does not write are each answered 400 with a JSON error naming the parameter, the value and what is
  * accepted, and each such call is on record as an {@code AUDIT_READ} {@code DENY} with outcome {@code invalid} (never
- * {@code ok}), as is a facts window that cannot be read; a proof, checkpoint or consistency proof that does not exist is on record as {@code not-found}.
+ * {@code ok}), as is a facts window that cannot be read. A proof, checkpoint or consistency proof that does not exist
+ * is looked for only once the call is on record as let in ({@code ok}), and a second record under its request id then
+ * says it was {@code not-found}.
  */
 @QuarkusTest
 class AuditQueryRefusalTest {
@@ -111,16 +113,38 @@ class AuditQueryRefusalTest {
         refused("/audit/checkpoint?log=x&size=abc", "audit/checkpoint", "size");
         refused("/audit/consistency?log=x&from=1&to=1.5", "audit/consistency", "to");
         refused("/audit/hash?field=ip", "audit/hash", "value");
+    }
 
+    @Test
+    void aProofCheckpointOrConsistencyProofNotFoundIsOnRecordAsLetInThenNotFound() {
         for (String call : List.of("/audit/proof?requestId=nonsense-" + System.nanoTime(), "/audit/checkpoint?log=none&size=1",
                 "/audit/consistency?log=none&from=1&to=2")) {
             Response r = get(auditor, call);
             assertEquals(404, r.statusCode(), call + ": " + r.asString());
-            AuditRow row = recordOf(r);
-            assertEquals("DENY", row.decision, call);
-            assertEquals("not-found", row.outcome, call);
-            assertTrue(row.detail.contains(r.jsonPath().getString("error")), row.detail);
+            List<AuditRow> rows = letInThenEnded(r, call.substring(1, call.indexOf('?')));
+            assertEquals("not-found", rows.get(1).outcome, call);
+            assertTrue(rows.get(1).detail.contains(r.jsonPath().getString("error")), rows.get(1).detail);
         }
+    }
+
+    /**
+     * The call's two records, by the request id its answer carries: let in ({@code ALLOW} {@code ok}, committed before
+     * anything was looked up), then how it ended ({@code ALLOW}, never {@code ok}).
+     */
+    static List<AuditRow> letInThenEnded(Response r, String method) {
+        String id = r.header("X-Request-Id");
+        assertNotNull(id, "the answer names its records: " + r.asString());
+        List<AuditRow> rows = AuditRow.list("request_id = ? ORDER BY id", id);
+        assertEquals(2, rows.size(), "let in, then how it ended: " + rows);
+        for (AuditRow row : rows) {
+            assertEquals("AUDIT_READ", row.kind);
+            assertEquals(method, row.method);
+            assertEquals("ALLOW", row.decision);
+        }
+        assertEquals("ok", rows.get(0).outcome, "on record as let in first");
+        assertTrue(rows.get(0).id < rows.get(1).id);
+        assertTrue(!"ok".equals(rows.get(1).outcome), rows.get(1).toString());
+        return rows;
     }
 
     @Test

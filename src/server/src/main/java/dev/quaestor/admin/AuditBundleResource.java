@@ -75,6 +75,7 @@ public class AuditBundleResource {
             selection = selection(body == null || body.isBlank() ? null : read(body), caseSeal);
         } catch (IllegalArgumentException | DateTimeParseException e) {
             bundles.notMade(maker, e.getMessage());
+            access.endOnRecord();
             return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
                     .entity(Map.of("error", e.getMessage())).build();
         }
@@ -86,6 +87,7 @@ public class AuditBundleResource {
             throw e;
         }
         if (!made.made()) {
+            access.endOnRecord(); // its not-made record says how the call ended
             return Response.status(409).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
                     .entity(Map.of("error", made.refused(), "requestId", admitted.requestId())).build();
         }

@@ -71,6 +71,7 @@ public class AuditFactsResource {
             return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(Map.of("error", why)).build();
         }
         LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/facts", detail, request);
+        AnswerWatch answer = access.answer();
         // Read whole before the answer starts: a read past the audit query timeout is still a 503 saying so, and a
         // slow reader holds no database connection.
         List<Fact> facts;
@@ -96,9 +97,11 @@ public class AuditFactsResource {
                 w.flush();
             } catch (java.io.UncheckedIOException e) {
                 request.response().reset();
+                answer.brokeOff("the facts export", e.getCause());
                 throw e.getCause();
             } catch (RuntimeException e) {
                 request.response().reset();
+                answer.brokeOff("the facts export", e);
                 throw e;
             }
         };

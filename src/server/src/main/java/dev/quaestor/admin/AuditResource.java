@@ -33,7 +33,9 @@ import java.util.Map;
  * ({@link LongReads}: capped overall and per person, 429 with {@code Retry-After} past a cap, also recorded); an
  * export's writes have a deadline ({@link WriteDeadlines}). A call takes only its own query parameters, each once,
  * with values it accepts; anything else is refused 400 before anything is read, on record as {@code invalid} with why
- * ({@link QueryCheck}). A call that finds nothing to answer with (404, 409) is on record with that outcome, not {@code ok}.
+ * ({@link QueryCheck}). A call let in is on record as {@code ok} before anything of the audit trail is read; one that
+ * then finds nothing to answer with (404, 409) gets a second record under its request id with that outcome, and one
+ * whose answer does not reach the client whole gets one saying so ({@code aborted}, {@link AnswerWatch}).
  */
 @Path("/audit")
 @Produces(MediaType.APPLICATION_JSON)
@@ -102,6 +104,7 @@ public class AuditResource {
             return invalid("audit/export", detail, e, request);
         }
         LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/export", detail, request);
+        AnswerWatch answer = access.answer();
         // Given back when the export ends, however it ends (also if the response is never written).
         rc.addEndHandler(ended -> place.close());
         StreamingOutput body = out -> {
@@ -114,9 +117,11 @@ public class AuditResource {
             } catch (java.io.UncheckedIOException e) {
                 // The client is gone or was cut off at its write deadline: reset, so it never takes a part for whole.
                 request.response().reset();
+                answer.brokeOff("the export", e.getCause());
                 throw e.getCause();
             } catch (RuntimeException e) {
                 request.response().reset();
+                answer.brokeOff("the export", e);
                 throw e;
             }
         };
@@ -178,19 +183,15 @@ public class AuditResource {
         } catch (InvalidQuery e) {
             return invalid("audit/proof", detail, e, request);
         }
-        if (!access.admits(auditorRole)) {
-            requireAuditor(request, "audit/proof", detail);
-        }
+        var call = admitAuditor(request, "audit/proof", detail);
         var proof = proofs.proof(requestId);
         if (proof.file() == null) {
             boolean none = proof.records() == 0;
-            String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/proof", detail, none ? "not-found" : "unavailable",
-                    proof.unavailable(), request);
-            var r = Response.status(none ? 404 : 409).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id)
+            access.notAnswered(none ? "not-found" : "unavailable", proof.unavailable());
+            var r = Response.status(none ? 404 : 409).type(MediaType.APPLICATION_JSON).header("X-Request-Id", call.requestId())
                     .entity(Map.of("error", proof.unavailable()));
             return (proof.later() ? r.header("Retry-After", "10") : r).build();
         }
-        requireAuditor(request, "audit/proof", detail);
         return Response.ok(proof.file(), "text/plain; charset=utf-8")
                 .header("Content-Disposition", "attachment; filename=\"" + requestId + ".tlog-proof\"").build();
     }
@@ -212,14 +213,11 @@ public class AuditResource {
         } catch (InvalidQuery e) {
             return invalid("audit/checkpoint", detail, e, request);
         }
-        if (!access.admits(auditorRole)) {
-            requireAuditor(request, "audit/checkpoint", detail);
-        }
+        var call = admitAuditor(request, "audit/checkpoint", detail);
         var note = proofs.checkpointAt(logId, size);
         if (note.isEmpty()) {
-            return notFound("audit/checkpoint", detail, "no checkpoint of that log at that size", request);
+            return notFound(call, "no checkpoint of that log at that size");
         }
-        requireAuditor(request, "audit/checkpoint", detail);
         return Response.ok(note.get(), "text/plain; charset=utf-8").build();
     }
 
@@ -242,20 +240,21 @@ public class AuditResource {
         } catch (InvalidQuery e) {
             return invalid("audit/consistency", detail, e, request);
         }
-        if (!access.admits(auditorRole)) {
-            requireAuditor(request, "audit/consistency", detail);
-        }
+        var call = admitAuditor(request, "audit/consistency", detail);
         var proof = proofs.consistency(logId, from, to);
         if (proof.isEmpty()) {
-            return notFound("audit/consistency", detail,
-                    "both sizes must have a checkpoint of that log, the first no larger than the second", request);
+            return notFound(call, "both sizes must have a checkpoint of that log, the first no larger than the second");
         }
-        requireAuditor(request, "audit/consistency", detail);
         return Response.ok(proof.get(), "text/plain; charset=utf-8").build();
     }
 
     private Identity requireAuditor(HttpServerRequest request, String method, String detail) {
         return access.require(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, request);
+    }
+
+    /** As {@link #requireAuditor}, with the call's record: its request id, which a later record of the call shares. */
+    private StaffAccess.Admitted admitAuditor(HttpServerRequest request, String method, String detail) {
+        return access.admit(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, request);
     }
 
     /** A call refused for its query: on record as {@code invalid} with why, then answered 400 with what was wrong. */
@@ -264,10 +263,14 @@ public class AuditResource {
         return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(e.body()).build();
     }
 
-    /** A call that found nothing to answer with: on record as {@code not-found} with why, then answered 404. */
-    private Response notFound(String method, String detail, String why, HttpServerRequest request) {
-        String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, "not-found", why, request);
-        return Response.status(404).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(Map.of("error", why)).build();
+    /**
+     * A call let in that found nothing to answer with: a second record under its request id says so ({@code not-found},
+     * with why), then it is answered 404.
+     */
+    private Response notFound(StaffAccess.Admitted call, String why) {
+        access.notAnswered("not-found", why);
+        return Response.status(404).type(MediaType.APPLICATION_JSON).header("X-Request-Id", call.requestId())
+                .entity(Map.of("error", why)).build();
     }
 
     private static String shown(String s) {

@@ -11,6 +11,7 @@ import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.WebApplicationException;
@@ -21,7 +22,9 @@ import java.util.Map;
 /**
  * The door to the administrator and auditor APIs: checks the caller's role and records the call,
  * allowed or not, before anything is answered (PCI DSS 10.2.1.2 for administration, 10.2.1.3 for
- * reads of the audit trail). If the record cannot be committed, the call does not happen.
+ * reads of the audit trail). If the record cannot be committed, the call does not happen. A call let in is on record
+ * as {@code ok} before anything is read; if it then ends otherwise, a second record under its request id says how
+ * ({@link #notAnswered}), and so does one for an auditor's answer that does not reach the client ({@link AnswerWatch}).
  */
 @RequestScoped
 public class StaffAccess {
@@ -31,11 +34,16 @@ public class StaffAccess {
     private final SecurityIdentity security;
     private final LongReads longReads;
     private final java.util.Optional<java.util.Set<String>> staffClients;
+    private final RoutingContext rc;
     /** The call this request was let in as, once recorded: a failure before its answer is recorded under its id. */
     private LetIn letIn;
+    /** The answer of an auditor's call let in, on its way to the client (null for other calls). */
+    private AnswerWatch answer;
 
-    StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, LongReads longReads, AdminConfig config) {
+    StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, LongReads longReads, AdminConfig config,
+            RoutingContext rc) {
         this.log = log;
+        this.rc = rc;
         this.staffClients = config.staffClients();
         this.longReads = longReads;
         this.identities = identities;
@@ -64,17 +72,42 @@ public class StaffAccess {
         if (!allowed) {
             throw new ForbiddenException();
         }
-        letIn = new LetIn(kind, caller, method, detail, requestId);
+        letIn(new LetIn(kind, caller, method, detail, requestId));
         return new Admitted(who, caller, requestId);
     }
 
     /** A call let in and recorded {@code ok}: what a later record of its failure repeats. */
     private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String detail, String requestId) {
+
+        /** The record that the call ended as {@code outcome}, not as answered: {@code why} after the call's detail. */
+        AuditEvent.Builder ended(String outcome, String why) {
+            return AuditEvent.of(kind, requestId).caller(caller).method(method).decision("ALLOW").outcome(outcome)
+                    .detail(join(detail, why));
+        }
     }
 
-    /** The call's end is on record by a record of its own (an evidence bundle's {@code not-made}): nothing to add. */
+    /** The call is on record as let in: an auditor's answer is watched until it has reached the client. */
+    private void letIn(LetIn call) {
+        letIn = call;
+        if (call.kind() == AuditEvent.Kind.AUDIT_READ) {
+            answer = AnswerWatch.start(rc, log, (why, written) -> call.ended("aborted", why).bytes(written).build());
+        }
+    }
+
+    /** The answer of the auditor's call let in, watched until it has reached the client; null if there is none. */
+    AnswerWatch answer() {
+        return answer;
+    }
+
+    /**
+     * The call's end is on record by a record of its own (an evidence bundle's {@code not-made}): nothing to add,
+     * whatever becomes of its answer.
+     */
     void endOnRecord() {
         letIn = null;
+        if (answer != null) {
+            answer.letGo();
+        }
     }
 
     /**
@@ -86,9 +119,10 @@ public class StaffAccess {
         if (letIn == null) {
             return null;
         }
-        log.append(AuditEvent.of(letIn.kind(), letIn.requestId()).caller(letIn.caller()).method(letIn.method())
-                .decision("ALLOW").outcome(outcome).detail(join(letIn.detail(), why)).build());
-        return letIn.requestId();
+        LetIn call = letIn;
+        log.append(call.ended(outcome, why).build());
+        endOnRecord();
+        return call.requestId();
     }
 
     /**
@@ -106,11 +140,6 @@ public class StaffAccess {
         log.append(AuditEvent.of(kind, requestId).caller(caller(who, request, AuthContext.of(security))).method(method)
                 .decision("DENY").outcome(outcome).detail(join(detail, why)).build());
         return requestId;
-    }
-
-    /** Whether the caller holds {@code role} through one of the staff's clients; nothing is recorded. */
-    boolean admits(String role) {
-        return admits(role, identities.of(security));
     }
 
     private boolean admits(String role, Identity who) {
@@ -170,7 +199,7 @@ public class StaffAccess {
                     .header("X-Request-Id", requestId).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "too many at once: "
                             + attempt.refusal().reason() + "; try again in " + after + " s", "retryAfterSeconds", after)).build());
         }
-        letIn = new LetIn(kind, caller, method, detail, requestId);
+        letIn(new LetIn(kind, caller, method, detail, requestId));
         return new Holding(new Admitted(who, caller, requestId), attempt.place());
     }
 

@@ -1,0 +1,91 @@
+package dev.quaestor.admin;
+
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+import org.jboss.logging.Logger;
+
+/**
+ * The answer to an auditor API call let in, and on record as {@code ok}, on its way to the client. If the connection
+ * closes, or writing fails, before the answer's end (the client left mid-answer, an export cut off at its write
+ * deadline or broken off by a failed read), a second record under the call's request id says so: outcome
+ * {@code aborted}, with why and how many bytes of the body had been written by then, so the {@code ok} does not stand
+ * alone for an answer the client did not get. An answer written whole into the connection is taken as delivered. Once
+ * the call's end is on record by a record of its own ({@link #letGo}), nothing more is said of it.
+ */
+final class AnswerWatch {
+
+    private static final Logger LOG = Logger.getLogger(AnswerWatch.class);
+
+    private final AuditLog log;
+    private final HttpServerResponse response;
+    /** The record of an answer lost: from why, and the bytes of its body written by then. */
+    private final BiFunction<String, Long, AuditEvent> lostRecord;
+    /** Whether the answer's end is known: delivered, lost (and recorded), or on record otherwise. */
+    private final AtomicBoolean settled = new AtomicBoolean();
+
+    private AnswerWatch(AuditLog log, HttpServerResponse response, BiFunction<String, Long, AuditEvent> lostRecord) {
+        this.log = log;
+        this.response = response;
+        this.lostRecord = lostRecord;
+    }
+
+    /**
+     * Watches the answer of the request {@code rc} from now until its end. Call it once the call's {@code ok} has
+     * committed: a connection that closed before then is found closed here, and the answer counts as lost.
+     */
+    static AnswerWatch start(RoutingContext rc, AuditLog log, BiFunction<String, Long, AuditEvent> lostRecord) {
+        var watch = new AnswerWatch(log, rc.response(), lostRecord);
+        rc.addEndHandler(done -> {
+            // A streamed answer's writer takes the connection's close to itself: its close then ends the request as
+            // if it had succeeded. Only an answer written to its end is delivered.
+            if (done.succeeded() && watch.response.ended()) {
+                watch.settled.set(true);
+            } else {
+                watch.lost(done.failed() ? String.valueOf(done.cause()) : "the connection closed before the answer's end");
+            }
+        });
+        if (rc.response().closed() && !rc.response().ended()) {
+            watch.lost("the connection closed before the answer was written");
+        }
+        return watch;
+    }
+
+    /** The call's end is on record by a record of its own: whatever becomes of its answer, nothing is added. */
+    void letGo() {
+        settled.set(true);
+    }
+
+    /**
+     * A streamed answer, {@code what}, broke off with {@code failure} (the client gone, cut off at its write deadline,
+     * or its read failed): recorded as lost, the failure by its kind only, as its message may hold what was read.
+     */
+    void brokeOff(String what, Throwable failure) {
+        lost(what + " broke off (" + failure.getClass().getSimpleName() + ")");
+    }
+
+    /**
+     * Records, once, that the answer did not reach the client, {@code why} (its writer, when a streamed answer broke
+     * off: a response it resets ends without a word to the request's end handlers). Queued, not awaited (this may run on
+     * the connection's I/O thread); if it cannot be queued that is logged, as there is nothing left to refuse.
+     */
+    void lost(String why) {
+        if (!settled.compareAndSet(false, true)) {
+            return;
+        }
+        long written = response.bytesWritten();
+        AuditEvent record = lostRecord.apply("the answer did not reach the client: " + why + "; " + written
+                + " bytes of its body written by then", written);
+        try {
+            log.submit(record);
+        } catch (AuditUnavailableException | RejectedExecutionException e) {
+            LOG.errorf("request %s: the record that its answer did not reach the client could not be queued: %s",
+                    record.requestId(), e.toString());
+        }
+    }
+}
