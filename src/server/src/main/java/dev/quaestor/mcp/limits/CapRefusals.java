@@ -76,7 +76,9 @@ public class CapRefusals {
         try {
             return identities.of(security);
         } catch (RuntimeException e) {
-            return null; // a token without a subject: the endpoint refuses it
+            // A bearer token naming no subject never gets here: authentication refuses it (UnmappableTokens, 401 on
+            // record), oversized body or not.
+            return null;
         }
     }
 
