@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
  * no record has, a limit that is not a whole number from 1 to 1000, a time or cursor that cannot be read, an export
  * format it does not write are each answered 400 with a JSON error naming the parameter, the value and what is
  * accepted, and each such call is on record as an {@code AUDIT_READ} {@code DENY} with outcome {@code invalid} (never
- * {@code ok}), as is a facts window that cannot be read. A proof, checkpoint or consistency proof that does not exist
- * is looked for only once the call is on record as let in ({@code ok}), and a second record under its request id then
- * says it was {@code not-found}.
+ * {@code ok}), as is a facts window that cannot be read, or any query parameter given to an evidence bundle. A proof,
+ * checkpoint or consistency proof that does not exist is looked for only once the call is on record as let in
+ * ({@code ok}), and a second record under its request id then says it was {@code not-found}.
  */
 @QuarkusTest
 class AuditQueryRefusalTest {
@@ -84,6 +84,32 @@ class AuditQueryRefusalTest {
         refused("/audit/proof?requestid=x", "audit/proof", "requestid");
         refused("/audit/verify?full=true", "audit/verify", "full");
         refused("/audit/hash?field=ip&value=1.2.3.4&hashed=true", "audit/hash", "hashed");
+    }
+
+    @Test
+    void anEvidenceBundleTakesNoQueryParameterAndMakesNoBundleWithOne() {
+        String title = "CASE-Q secret title";
+        for (String query : List.of("forcase=x", "format=zip", "requestIds=a&requestIds=b")) {
+            Response r = given().header("Authorization", "Bearer " + auditor).contentType("application/json").urlEncodingEnabled(false)
+                    .body("{\"requestIds\":[\"no-such-request\"],\"forCase\":\"" + title + "\"}").post("/audit/bundle?" + query);
+            assertEquals(400, r.statusCode(), query + ": " + r.asString());
+            var body = r.jsonPath();
+            String parameter = query.substring(0, query.indexOf('='));
+            assertEquals(parameter, body.getString("parameter"), r.asString());
+            assertEquals("none", body.getString("accepted"), r.asString());
+            assertTrue(body.getString("error").contains("'" + parameter + "'"), body.getString("error"));
+            AuditRow row = recordOf(r); // the one record under its id: no bundle was begun
+            assertEquals("audit/bundle", row.method);
+            assertEquals("DENY", row.decision);
+            assertEquals("invalid", row.outcome);
+            assertTrue(row.detail.contains(body.getString("error")), "why, in the record: " + row.detail);
+            assertTrue(!row.detail.contains(title), "the case is named on record only sealed, as by any bundle call: " + row.detail);
+        }
+        Response bob = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("bob")).contentType("application/json")
+                .body("{\"requestIds\":[\"x\"]}").post("/audit/bundle?forcase=x");
+        assertEquals(403, bob.statusCode(), bob.asString());
+        assertEquals("forbidden",
+                AuditRow.first("kind = 'AUDIT_READ' AND subject = 'bob' AND method = 'audit/bundle' ORDER BY id DESC").outcome);
     }
 
     @Test

@@ -331,4 +331,38 @@ class DoorRefusalTest {
         // Without a valid token the size is never looked at: 401, as any unauthenticated request.
         assertEquals(401, OversizedPost.send(mcp, "not-a-token", 20_000_000).status());
     }
+
+    /**
+     * A correctly signed token that names no subject, with a body over the limit: refused as that token is on any request
+     * (401 invalid_token, on record as AUTHENTICATION invalid-token under the answer's X-Request-Id), not a bare 413.
+     */
+    @Test
+    void aTokenWithoutSubjectAndABodyOverTheLimitIsRefusedAsThatTokenIsAnywhere() throws Exception {
+        String nameless = TestIssuer.sign(TestIssuer.claims("door-nameless").remove("sub"));
+        var declared = OversizedPost.send(mcp, nameless, 20_000_000);
+        assertEquals(401, declared.status(), declared.raw());
+        assertTrue(declared.raw().contains("error=\"invalid_token\""), declared.raw());
+        assertInvalidToken(declared.requestId());
+
+        byte[] big = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "q".repeat(2 * 1024 * 1024)
+                + "\"}}").getBytes(StandardCharsets.UTF_8);
+        for (var version : new HttpClient.Version[] {HttpClient.Version.HTTP_1_1, HttpClient.Version.HTTP_2}) {
+            var grown = post(HttpClient.newBuilder().version(version).build(), nameless, big);
+            assertEquals(401, grown.statusCode(), version + ": " + grown.body());
+            assertTrue(grown.headers().firstValue("WWW-Authenticate").orElse("").contains("error=\"invalid_token\""),
+                    version + ": " + grown.headers());
+            assertInvalidToken(grown.headers().firstValue("X-Request-Id").orElse(null));
+        }
+    }
+
+    /** The request's one record is the refusal of its token, as for any request with that token. */
+    private static void assertInvalidToken(String rid) {
+        assertNotNull(rid, "the refusal names its record");
+        var rows = AuditRow.list("request_id = ?", rid);
+        assertEquals(1, rows.size(), "one record for request " + rid);
+        assertEquals("AUTHENTICATION", rows.get(0).kind);
+        assertEquals("DENY", rows.get(0).decision);
+        assertEquals("invalid-token", rows.get(0).outcome);
+        assertNull(rows.get(0).subject);
+    }
 }

@@ -28,7 +28,8 @@ import java.util.Map;
  * requests a search finds, for compliance staff (the auditor role). The call is on record before anything is read,
  * and the bundle's SHA-256 is on record, under the same request id, before it is sent ({@link EvidenceBundles}). Bundles
  * are made in places of their own ({@link LongReads.Kind#BUNDLE}): past their cap, overall or for one person, the call
- * is answered 429 with {@code Retry-After}, on record as {@code busy}, and nothing is read.
+ * is answered 429 with {@code Retry-After}, on record as {@code busy}, and nothing is read. The call takes no query
+ * parameter: one given is refused 400 before anything is read, on record as {@code invalid} with why ({@link QueryCheck}).
  */
 @Path("/audit/bundle")
 public class AuditBundleResource {
@@ -61,6 +62,12 @@ public class AuditBundleResource {
     public Response make(String body, @Context HttpServerRequest request) {
         SealKey caseSeal = SealKey.fresh();
         String detail = recorded(body, caseSeal);
+        try {
+            QueryCheck.only(request.params(), List.of());
+        } catch (InvalidQuery e) {
+            return e.response(access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/bundle", detail, "invalid", e.getMessage(),
+                    request));
+        }
         var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.BUNDLE,
                 new StaffAccess.Call("audit/bundle", detail), request);
         try (var place = holding.place()) {

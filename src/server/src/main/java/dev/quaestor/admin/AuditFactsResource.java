@@ -62,8 +62,8 @@ public class AuditFactsResource {
                 throw new IllegalArgumentException("give since (e.g. 30d) or both from and to");
             }
         } catch (InvalidQuery e) {
-            String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/facts", detail, "invalid", e.getMessage(), request);
-            return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(e.body()).build();
+            return e.response(access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/facts", detail, "invalid", e.getMessage(),
+                    request));
         } catch (IllegalArgumentException e) {
             // The window's reasons quote what was given: cut, like any value a refusal quotes.
             String why = e.getMessage().length() <= 256 ? e.getMessage() : e.getMessage().substring(0, 256) + "…";

@@ -259,8 +259,7 @@ public class AuditResource {
 
     /** A call refused for its query: on record as {@code invalid} with why, then answered 400 with what was wrong. */
     private Response invalid(String method, String detail, InvalidQuery e, HttpServerRequest request) {
-        String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, "invalid", e.getMessage(), request);
-        return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(e.body()).build();
+        return e.response(access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, "invalid", e.getMessage(), request));
     }
 
     /**

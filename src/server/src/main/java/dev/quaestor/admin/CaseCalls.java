@@ -14,6 +14,7 @@ import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -22,7 +23,8 @@ import java.util.function.Supplier;
  * through one of the staff's clients (else 403, on record); what reads the audit log through a case (adding a search or a request, reading the records
  * they find) needs the auditor role itself, since the case administrator role manages members and holds only (else
  * 403, on record under the case's uri); a change is recorded as {@code ADMIN} before it is stored; a refusal is
- * recorded with its outcome, then answered with its status and reason.
+ * recorded with its outcome, then answered with its status and reason. A call takes only its own query parameters, each
+ * once: any other is refused 400 before anything is read or changed, on record as {@code invalid} with why.
  */
 @RequestScoped
 public class CaseCalls {
@@ -64,6 +66,21 @@ public class CaseCalls {
             throw new WebApplicationException(Response.status(403).type(MediaType.APPLICATION_JSON).entity(Map.of("error", why)).build());
         }
         return staff;
+    }
+
+    /**
+     * Refuses a call given a query parameter it does not take (one not in {@code accepted}), or one given twice: 400
+     * with what was wrong ({@link InvalidQuery}), on record as {@code kind}, {@code invalid}, with why, under the case's
+     * uri (none for a call about no one case). Made once the caller is let in as staff, before anything is read or changed.
+     */
+    void takesOnly(List<String> accepted, HttpServerRequest http, AuditEvent.Kind kind, String method, Long caseId) {
+        try {
+            QueryCheck.only(http.params(), accepted);
+        } catch (InvalidQuery e) {
+            String uri = caseId == null ? null : AuditCase.uriOf(caseId);
+            String id = access.record(kind, new StaffAccess.Judged(method, uri, false, "invalid", e.getMessage()), http);
+            throw new WebApplicationException(e.response(id));
+        }
     }
 
     /** Puts a change on record ({@code ADMIN}, allowed, with the outcome given) under the uri the change names. */

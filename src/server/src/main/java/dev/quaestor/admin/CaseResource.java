@@ -22,6 +22,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -33,7 +34,9 @@ import java.util.function.Function;
  * Every call is recorded under the case's uri, allowed or refused: reads as {@code AUDIT_READ}, changes as
  * {@code ADMIN}, each change before it is stored. Reads of a case's records from the log (its records, a search's
  * count) are bounded ({@link CaseRecords}) and hold a place for a long read ({@link LongReads.Kind#CASE}; past the
- * cap, 429 with {@code Retry-After}, on record as {@code busy}).
+ * cap, 429 with {@code Retry-After}, on record as {@code busy}). A call takes no query parameter but a page's cursor
+ * ({@code before}) where a list is paged; any other, or one given twice, is refused 400, on record as {@code invalid}
+ * ({@link CaseCalls#takesOnly}).
  */
 @Path("/audit/cases")
 @Produces(MediaType.APPLICATION_JSON)
@@ -50,6 +53,10 @@ public class CaseResource {
 
     public record NoteBody(String text) {
     }
+
+    /** The query parameters a call takes: none, or a page's cursor where it answers a page. */
+    static final List<String> NONE = List.of();
+    static final List<String> PAGED = List.of("before");
 
     private final Cases cases;
     private final CaseRecords records;
@@ -73,6 +80,7 @@ public class CaseResource {
     public Response list(@QueryParam("before") String before, @Context HttpServerRequest http) {
         String method = "audit/cases/list";
         Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
+        calls.takesOnly(PAGED, http, AuditEvent.Kind.AUDIT_READ, method, null);
         Long from;
         try {
             from = Cases.cursor(before);
@@ -95,6 +103,7 @@ public class CaseResource {
     public Response create(NewCase body, @Context HttpServerRequest http) {
         String method = "audit/cases/create";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, null);
         if (body == null) {
             return calls.refused(AuditEvent.Kind.ADMIN, method, null, CaseRefusal.invalid("a JSON body is required: {\"title\":…,\"description\":…,\"members\":[…]}"),
                     http);
@@ -105,7 +114,7 @@ public class CaseResource {
     @GET
     @Path("{id}")
     public Response open(@PathParam("id") long id, @Context HttpServerRequest http) {
-        return read(id, "audit/cases/open", http, c -> c);
+        return read(id, "audit/cases/open", null, NONE, http, c -> c);
     }
 
     /**
@@ -118,6 +127,7 @@ public class CaseResource {
     @Path("{id}/records")
     public Response caseRecords(@PathParam("id") long id, @Context HttpServerRequest http) {
         calls.auditor(http, AuditEvent.Kind.AUDIT_READ, "audit/cases/records", id);
+        calls.takesOnly(NONE, http, AuditEvent.Kind.AUDIT_READ, "audit/cases/records", id);
         return longRead(id, "audit/cases/records", http, c -> {
             var counted = records.of(c);
             var out = new LinkedHashMap<String, Object>();
@@ -134,6 +144,7 @@ public class CaseResource {
     @Path("{id}/searches/{searchId}/count")
     public Response searchCount(@PathParam("id") long id, @PathParam("searchId") long searchId, @Context HttpServerRequest http) {
         calls.auditor(http, AuditEvent.Kind.AUDIT_READ, "audit/cases/search-count", id);
+        calls.takesOnly(NONE, http, AuditEvent.Kind.AUDIT_READ, "audit/cases/search-count", id);
         return longRead(id, "audit/cases/search-count", http, c -> records.countOne(c, searchId));
     }
 
@@ -145,7 +156,7 @@ public class CaseResource {
     @Path("{id}/history")
     public Response history(@PathParam("id") long id, @QueryParam("before") String before, @Context HttpServerRequest http) {
         String asked = before == null || before.isBlank() ? "the newest page" : "the page before " + before.strip();
-        return read(id, "audit/cases/history", asked, http, c -> {
+        return read(id, "audit/cases/history", asked, PAGED, http, c -> {
             var page = records.history(id, before);
             var out = new LinkedHashMap<String, Object>();
             out.put("records", page.records());
@@ -163,6 +174,7 @@ public class CaseResource {
     public Response addMember(@PathParam("id") long id, MemberBody body, @Context HttpServerRequest http) {
         String method = "audit/cases/add-member";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.addMember(id, staff, body == null ? null : body.member(),
                 calls.recorder(method, http))).build());
     }
@@ -172,6 +184,7 @@ public class CaseResource {
     public Response removeMember(@PathParam("id") long id, @PathParam("member") String member, @Context HttpServerRequest http) {
         String method = "audit/cases/remove-member";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.removeMember(id, staff, member, calls.recorder(method, http))).build());
     }
 
@@ -181,6 +194,7 @@ public class CaseResource {
     public Response addSearch(@PathParam("id") long id, SearchBody body, @Context HttpServerRequest http) {
         String method = "audit/cases/add-search";
         Staff staff = calls.auditor(http, AuditEvent.Kind.ADMIN, method, id);
+        calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.addSearch(id, staff, body == null ? null : body.name(),
                 body == null ? null : body.query(), calls.recorder(method, http))).build());
     }
@@ -191,6 +205,7 @@ public class CaseResource {
     public Response addRequest(@PathParam("id") long id, RequestBody body, @Context HttpServerRequest http) {
         String method = "audit/cases/add-request";
         Staff staff = calls.auditor(http, AuditEvent.Kind.ADMIN, method, id);
+        calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         String rid = body == null || body.requestId() == null ? null : body.requestId().strip();
         return calls.change(method, id, http, () -> Response.ok(cases.addRequest(id, staff, rid,
                 rid != null && !rid.isEmpty() && rid.length() <= 64 && records.exists(rid), calls.recorder(method, http))).build());
@@ -202,18 +217,19 @@ public class CaseResource {
     public Response addNote(@PathParam("id") long id, NoteBody body, @Context HttpServerRequest http) {
         String method = "audit/cases/add-note";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.addNote(id, staff, body == null ? null : body.text(),
                 calls.recorder(method, http))).build());
     }
 
-    /** A read of a case: refused as absent unless the caller sees it; else recorded, then answered. */
-    private Response read(long id, String method, HttpServerRequest http, Function<CaseView, Object> answer) {
-        return read(id, method, null, http, answer);
-    }
-
-    /** As above, with what was asked for in the record's detail. */
-    private Response read(long id, String method, String detail, HttpServerRequest http, Function<CaseView, Object> answer) {
+    /**
+     * A read of a case, taking the query parameters {@code accepted}: refused as absent unless the caller sees it; else
+     * recorded, with what was asked for in the record's detail, then answered.
+     */
+    private Response read(long id, String method, String detail, List<String> accepted, HttpServerRequest http,
+            Function<CaseView, Object> answer) {
         Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
+        calls.takesOnly(accepted, http, AuditEvent.Kind.AUDIT_READ, method, id);
         CaseView c;
         Object body;
         try {
@@ -245,7 +261,7 @@ public class CaseResource {
                     .entity(Map.of("error", why, "retryAfterSeconds", after)).build();
         }
         try (var place = attempt.place()) {
-            return read(id, method, http, answer);
+            return read(id, method, null, NONE, http, answer);
         }
     }
 }

@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * A case's legal holds: list, put, widen, ask for a release, release (a second person: four eyes). For the case's
  * members and the case administrator role; each change is an {@code ADMIN} record under the hold's uri before it is
- * stored, each refusal is on record too.
+ * stored, each refusal is on record too. A call takes no query parameter: one given is refused 400, on record as
+ * {@code invalid} ({@link CaseCalls#takesOnly}).
  */
 @Path("/audit/cases/{id}/holds")
 @Produces(MediaType.APPLICATION_JSON)
@@ -44,6 +45,7 @@ public class HoldResource {
     public Response list(@PathParam("id") long id, @Context HttpServerRequest http) {
         String method = "audit/cases/holds";
         Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
+        calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.AUDIT_READ, method, id);
         try {
             var list = holds.ofCase(id, staff);
             calls.read(method, id, list.size() + " hold(s)", http);
@@ -58,6 +60,7 @@ public class HoldResource {
     public Response put(@PathParam("id") long id, NewHold body, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/put";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
         NewHold spec = body == null ? new NewHold(null, null, null, null, null) : body;
         return calls.change(method, id, http, () -> Response.status(201).entity(holds.put(id, staff, spec,
                 calls.recorder(method, http))).build());
@@ -69,6 +72,7 @@ public class HoldResource {
     public Response widen(@PathParam("id") long id, @PathParam("hold") long hold, Widening body, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/widen";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(holds.widen(id, hold, staff, body == null ? null : body.from(),
                 body == null ? null : body.to(), calls.recorder(method, http))).build());
     }
@@ -79,6 +83,7 @@ public class HoldResource {
     public Response askRelease(@PathParam("id") long id, @PathParam("hold") long hold, ReleaseAsk body, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/ask-release";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(holds.askRelease(id, hold, staff, body == null ? null : body.reason(),
                 calls.recorder(method, http))).build());
     }
@@ -88,6 +93,7 @@ public class HoldResource {
     public Response release(@PathParam("id") long id, @PathParam("hold") long hold, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/release";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(holds.release(id, hold, staff, calls.recorder(method, http))).build());
     }
 }

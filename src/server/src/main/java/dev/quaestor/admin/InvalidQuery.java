@@ -1,5 +1,7 @@
 package dev.quaestor.admin;
 
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +67,11 @@ final class InvalidQuery extends RuntimeException {
         }
         body.put("accepted", accepted);
         return body;
+    }
+
+    /** The 400 answering the call, naming {@code requestId}, the record of its refusal. */
+    Response response(String requestId) {
+        return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", requestId).entity(body()).build();
     }
 
     private static String quoted(String s) {

@@ -10,6 +10,7 @@ import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.audit.refusals.RefusalRecorder;
 import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.identity.AddressBlock;
+import dev.quaestor.http.RouteRefusal;
 import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.identity.IdentityMapper;
@@ -75,7 +76,9 @@ public class CapRefusals {
         try {
             return identities.of(security);
         } catch (RuntimeException e) {
-            return null; // a token without a subject: the endpoint refuses it
+            // A bearer token naming no subject never gets here: authentication refuses it (UnmappableTokens, 401 on
+            // record), oversized body or not.
+            return null;
         }
     }
 
@@ -219,22 +222,13 @@ public class CapRefusals {
     }
 
     private static void write(RoutingContext rc, int status, int retryAfterSeconds, String body, String requestId, boolean close) {
-        var response = rc.response();
-        if (response.ended() || response.closed()) {
-            return; // the client left while its refusal was being recorded: it is on record all the same
-        }
-        response.setStatusCode(status).putHeader("Content-Type", "application/json");
+        var refusal = new RouteRefusal(status).header("Content-Type", "application/json");
         if (retryAfterSeconds > 0) {
-            response.putHeader("Retry-After", Integer.toString(retryAfterSeconds));
+            refusal.header("Retry-After", Integer.toString(retryAfterSeconds));
         }
         if (requestId != null) {
-            response.putHeader(McpHeaders.REQUEST_ID, requestId);
+            refusal.header(McpHeaders.REQUEST_ID, requestId);
         }
-        if (close) {
-            response.putHeader("Connection", "close");
-            response.end(body).onComplete(done -> rc.request().connection().close());
-        } else {
-            response.end(body);
-        }
+        refusal.send(rc, body, close);
     }
 }

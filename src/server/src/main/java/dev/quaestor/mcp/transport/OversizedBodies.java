@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.audit.refusals.RecordedRefusal;
+import dev.quaestor.http.RouteRefusal;
 import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.mcp.wire.Answer;
@@ -112,28 +113,23 @@ class OversizedBodies {
     }
 
     private void write(RoutingContext rc, Answer a, String requestId) {
-        var response = rc.response();
-        if (response.ended() || response.closed()) {
-            return; // the client left while its refusal was being recorded: it is on record all the same
-        }
-        response.setStatusCode(a.status());
-        a.headers().forEach(response::putHeader);
+        var refusal = new RouteRefusal(a.status());
+        a.headers().forEach(refusal::header);
         if (!a.headers().containsKey(McpHeaders.REQUEST_ID)) {
-            response.putHeader(McpHeaders.REQUEST_ID, requestId);
+            refusal.header(McpHeaders.REQUEST_ID, requestId);
         }
         String body;
         if (a.body() == TEXT) {
-            response.putHeader("Content-Type", "text/plain");
+            refusal.header("Content-Type", "text/plain");
             body = MESSAGE + "\n";
         } else {
-            response.putHeader("Content-Type", "application/json");
+            refusal.header("Content-Type", "application/json");
             try {
                 body = json.writeValueAsString(a.body());
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
         }
-        response.putHeader("Connection", "close");
-        response.end(body).onComplete(done -> rc.request().connection().close());
+        refusal.send(rc, body, true);
     }
 }

@@ -1,5 +1,6 @@
 package dev.quaestor.mcp.transport;
 
+import dev.quaestor.http.RouteRefusal;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.mcp.limits.Cap;
 import dev.quaestor.mcp.limits.CapRefusals;
@@ -282,11 +283,7 @@ public class RequestBodyReader {
     }
 
     private static void refuse(RoutingContext rc, Refused r) {
-        if (rc.response().ended()) {
-            return;
-        }
         // The rest of the body is not read, so the connection cannot carry another request.
-        rc.response().setStatusCode(r.status).putHeader("Content-Type", "text/plain").putHeader("Connection", "close")
-                .end(r.getMessage()).onComplete(done -> rc.request().connection().close());
+        new RouteRefusal(r.status).header("Content-Type", "text/plain").send(rc, r.getMessage(), true);
     }
 }
