@@ -72,16 +72,16 @@ public class StaffAccess {
         if (!allowed) {
             throw new ForbiddenException();
         }
-        letIn(new LetIn(kind, caller, method, detail, requestId));
+        letIn(new LetIn(kind, caller, method, null, detail, requestId));
         return new Admitted(who, caller, requestId);
     }
 
-    /** A call let in and recorded {@code ok}: what a later record of its failure repeats. */
-    private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String detail, String requestId) {
+    /** A call let in and recorded {@code ok}: what a later record of its failure repeats (its uri too, if it names one). */
+    private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String uri, String detail, String requestId) {
 
         /** The record that the call ended as {@code outcome}, not as answered: {@code why} after the call's detail. */
         AuditEvent.Builder ended(String outcome, String why) {
-            return AuditEvent.of(kind, requestId).caller(caller).method(method).decision("ALLOW").outcome(outcome)
+            return AuditEvent.of(kind, requestId).caller(caller).method(method).uri(uri).decision("ALLOW").outcome(outcome)
                     .detail(join(detail, why));
         }
     }
@@ -199,7 +199,7 @@ public class StaffAccess {
                     .header("X-Request-Id", requestId).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "too many at once: "
                             + attempt.refusal().reason() + "; try again in " + after + " s", "retryAfterSeconds", after)).build());
         }
-        letIn(new LetIn(kind, caller, method, detail, requestId));
+        letIn(new LetIn(kind, caller, method, null, detail, requestId));
         return new Holding(new Admitted(who, caller, requestId), attempt.place());
     }
 
@@ -220,6 +220,22 @@ public class StaffAccess {
         String id = RequestIds.next();
         log.append(AuditEvent.of(kind, id).caller(caller(identity(), request, AuthContext.of(security))).method(call.method())
                 .uri(call.uri()).decision(call.allowed() ? "ALLOW" : "DENY").outcome(call.outcome()).detail(call.detail()).build());
+        return id;
+    }
+
+    /**
+     * Records a call its resource has judged and let in, as {@code kind}, {@code ALLOW} and {@code ok}, under {@code uri}
+     * (null: none), before anything it answers with is read; returns the record's request id. As for a call let in by
+     * {@link #admit}, a later failure is on record under that id ({@link #notAnswered}), and so is an auditor's answer
+     * that does not reach the client ({@link AnswerWatch}). If the record cannot be committed this throws, and the call
+     * does not happen.
+     */
+    public String letIn(AuditEvent.Kind kind, String method, String uri, String detail, HttpServerRequest request) {
+        Caller caller = caller(identity(), request, AuthContext.of(security));
+        String id = RequestIds.next();
+        log.append(AuditEvent.of(kind, id).caller(caller).method(method).uri(uri).decision("ALLOW").outcome("ok").detail(detail)
+                .build());
+        letIn(new LetIn(kind, caller, method, uri, detail, id));
         return id;
     }
 
