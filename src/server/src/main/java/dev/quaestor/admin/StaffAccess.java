@@ -24,7 +24,8 @@ import java.util.Map;
  * allowed or not, before anything is answered (PCI DSS 10.2.1.2 for administration, 10.2.1.3 for
  * reads of the audit trail). If the record cannot be committed, the call does not happen. A call let in is on record
  * as {@code ok} before anything is read; if it then ends otherwise, a second record under its request id says how
- * ({@link #notAnswered}), and so does one for an auditor's answer that does not reach the client ({@link AnswerWatch}).
+ * ({@link #notAnswered}), and so does one for an auditor's answer that does not reach the client, or that is a server
+ * error no such record explains ({@link AnswerWatch}).
  */
 @RequestScoped
 public class StaffAccess {
@@ -90,7 +91,7 @@ public class StaffAccess {
     private void letIn(LetIn call) {
         letIn = call;
         if (call.kind() == AuditEvent.Kind.AUDIT_READ) {
-            answer = AnswerWatch.start(rc, log, (why, written) -> call.ended("aborted", why).bytes(written).build());
+            answer = AnswerWatch.start(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
         }
     }
 
