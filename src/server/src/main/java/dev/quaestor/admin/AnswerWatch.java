@@ -7,7 +7,6 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiFunction;
 import org.jboss.logging.Logger;
 
 /**
@@ -15,8 +14,10 @@ import org.jboss.logging.Logger;
  * closes, or writing fails, before the answer's end (the client left mid-answer, an export cut off at its write
  * deadline or broken off by a failed read), a second record under the call's request id says so: outcome
  * {@code aborted}, with why and how many bytes of the body had been written by then, so the {@code ok} does not stand
- * alone for an answer the client did not get. An answer written whole into the connection is taken as delivered. Once
- * the call's end is on record by a record of its own ({@link #letGo}), nothing more is said of it.
+ * alone for an answer the client did not get. An answer written whole into the connection is taken as delivered, unless
+ * it is a server error (5xx) that no record of the call's own explains (a failure past the point the call was let in,
+ * such as a database error mid-read): then the second record says it was not answered, outcome {@code error}, with the
+ * status. Once the call's end is on record by a record of its own ({@link #letGo}), nothing more is said of it.
  */
 final class AnswerWatch {
 
@@ -24,28 +25,38 @@ final class AnswerWatch {
 
     private final AuditLog log;
     private final HttpServerResponse response;
-    /** The record of an answer lost: from why, and the bytes of its body written by then. */
-    private final BiFunction<String, Long, AuditEvent> lostRecord;
+    /** The record of how the call ended, not as answered. */
+    private final Ending ending;
     /** Whether the answer's end is known: delivered, lost (and recorded), or on record otherwise. */
     private final AtomicBoolean settled = new AtomicBoolean();
 
-    private AnswerWatch(AuditLog log, HttpServerResponse response, BiFunction<String, Long, AuditEvent> lostRecord) {
+    private AnswerWatch(AuditLog log, HttpServerResponse response, Ending ending) {
         this.log = log;
         this.response = response;
-        this.lostRecord = lostRecord;
+        this.ending = ending;
+    }
+
+    /** The record that the call ended as {@code outcome}, not as answered: why, and the bytes of its body written (or null). */
+    interface Ending {
+        AuditEvent record(String outcome, String why, Long written);
     }
 
     /**
      * Watches the answer of the request {@code rc} from now until its end. Call it once the call's {@code ok} has
      * committed: a connection that closed before then is found closed here, and the answer counts as lost.
      */
-    static AnswerWatch start(RoutingContext rc, AuditLog log, BiFunction<String, Long, AuditEvent> lostRecord) {
-        var watch = new AnswerWatch(log, rc.response(), lostRecord);
+    static AnswerWatch start(RoutingContext rc, AuditLog log, Ending ending) {
+        var watch = new AnswerWatch(log, rc.response(), ending);
         rc.addEndHandler(done -> {
             // A streamed answer's writer takes the connection's close to itself: its close then ends the request as
             // if it had succeeded. Only an answer written to its end is delivered.
             if (done.succeeded() && watch.response.ended()) {
-                watch.settled.set(true);
+                int status = watch.response.getStatusCode();
+                if (status >= 500) {
+                    watch.failed(status);
+                } else {
+                    watch.settled.set(true);
+                }
             } else {
                 watch.lost(done.failed() ? String.valueOf(done.cause()) : "the connection closed before the answer's end");
             }
@@ -79,12 +90,27 @@ final class AnswerWatch {
             return;
         }
         long written = response.bytesWritten();
-        AuditEvent record = lostRecord.apply("the answer did not reach the client: " + why + "; " + written
-                + " bytes of its body written by then", written);
+        submit(ending.record("aborted", "the answer did not reach the client: " + why + "; " + written
+                + " bytes of its body written by then", written));
+    }
+
+    /**
+     * Records, once, that the call was answered with the server error {@code status} that no record of its own explains:
+     * it failed after it was let in (what failed is in the server's log, not on record, as it may hold what was read).
+     */
+    private void failed(int status) {
+        if (!settled.compareAndSet(false, true)) {
+            return;
+        }
+        submit(ending.record("error", "not answered: the call failed after it was let in (HTTP " + status + ")", null));
+    }
+
+    /** Queues the record, not awaited (this may run on the connection's I/O thread). */
+    private void submit(AuditEvent record) {
         try {
             log.submit(record);
         } catch (AuditUnavailableException | RejectedExecutionException e) {
-            LOG.errorf("request %s: the record that its answer did not reach the client could not be queued: %s",
+            LOG.errorf("request %s: the record that it was not answered could not be queued: %s",
                     record.requestId(), e.toString());
         }
     }

@@ -28,7 +28,8 @@ import java.util.Map;
  * The facts export, for auditors: the distinct facts of the policy decisions recorded in a window, each with its
  * number of requests and no request id ({@link FactsFile}). CI replays proposed policy files against it
  * ({@code policy what-if}), so a pipeline never holds audit credentials. On record as an {@code AUDIT_READ}; a long
- * read, it takes an export's place ({@link LongReads}).
+ * read, it takes an export's place ({@link LongReads}). A window with more facts than may be held is answered 413, and a
+ * second record under the call's request id says so ({@code too-large}).
  */
 @Path("/audit/facts")
 public class AuditFactsResource {
@@ -79,9 +80,11 @@ public class AuditFactsResource {
             facts = limit.gather(history, window.from(), window.to());
         } catch (FactsLimit.Exceeded e) {
             place.close();
+            // Let in, and on record as such: that it was not answered is on record under its request id.
             String why = e.getMessage();
-            access.record(AuditEvent.Kind.AUDIT_READ, new StaffAccess.Judged("audit/facts", null, false, "too-large", why), request);
-            return Response.status(413).type(MediaType.APPLICATION_JSON).entity(Map.of("error", why)).build();
+            String requestId = access.notAnswered("too-large", "not answered: " + why);
+            return Response.status(413).type(MediaType.APPLICATION_JSON).header("X-Request-Id", requestId)
+                    .entity(Map.of("error", why)).build();
         } catch (RuntimeException e) {
             place.close();
             throw e;

@@ -22,9 +22,10 @@ import java.util.function.Supplier;
  * How a call about a case is let in and recorded: the caller must hold the auditor or the case administrator role,
  * through one of the staff's clients (else 403, on record); what reads the audit log through a case (adding a search or a request, reading the records
  * they find) needs the auditor role itself, since the case administrator role manages members and holds only (else
- * 403, on record under the case's uri); a change is recorded as {@code ADMIN} before it is stored; a refusal is
- * recorded with its outcome, then answered with its status and reason. A call takes only its own query parameters, each
- * once: any other is refused 400 before anything is read or changed, on record as {@code invalid} with why.
+ * 403, on record under the case's uri); a read is recorded as {@code AUDIT_READ} before it reads anything of the audit
+ * trail, a change as {@code ADMIN} before it is stored; a refusal is recorded with its outcome, then answered with its
+ * status and reason. A call takes only its own query parameters, each once: any other is refused 400 before anything is
+ * read or changed, on record as {@code invalid} with why.
  */
 @RequestScoped
 public class CaseCalls {
@@ -89,10 +90,22 @@ public class CaseCalls {
                 http);
     }
 
-    /** Records a read that was allowed, under the case's uri (none for the list of cases). */
-    void read(String method, Long caseId, String detail, HttpServerRequest http) {
-        access.record(AuditEvent.Kind.AUDIT_READ, new StaffAccess.Judged(method, caseId == null ? null : AuditCase.uriOf(caseId),
-                true, "ok", detail), http);
+    /**
+     * Records a read that was allowed, under the case's uri (none for the list of cases), before it reads what it answers
+     * with: a later failure, or an answer that does not reach the client, gets a second record under its request id.
+     */
+    String read(String method, Long caseId, String detail, HttpServerRequest http) {
+        return access.letIn(AuditEvent.Kind.AUDIT_READ, method, caseId == null ? null : AuditCase.uriOf(caseId), detail, http);
+    }
+
+    /**
+     * A read already on record as let in ({@link #read}) refused after all: a second record under its request id says
+     * so, with the refusal's outcome and reason; then it is answered with the refusal's status and reason.
+     */
+    Response notAnswered(CaseRefusal r) {
+        String requestId = access.notAnswered(r.outcome(), r.getMessage());
+        var response = Response.status(r.status()).entity(Map.of("error", r.getMessage()));
+        return (requestId == null ? response : response.header("X-Request-Id", requestId)).build();
     }
 
     /** A change: made (and recorded before it is stored) by {@code change}; a refusal recorded and answered. */

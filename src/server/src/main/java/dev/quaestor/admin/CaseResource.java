@@ -25,14 +25,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Cases for compliance staff ({@code quaestor.audit.auditor-role} or {@code quaestor.cases.admin-role}): list, open, and
  * change a case (members, searches, requests, notes). A case is answered only to its members and to the case
  * administrator role; to anyone else it does not exist (404). Adding a search or a request, and reading the records
  * they find (a search's count too), need the auditor role (403 for the case administrator role alone, on record).
- * Every call is recorded under the case's uri, allowed or refused: reads as {@code AUDIT_READ}, changes as
- * {@code ADMIN}, each change before it is stored. Reads of a case's records from the log (its records, a search's
+ * Every call is recorded under the case's uri, allowed or refused: reads as {@code AUDIT_READ}, each committed before
+ * anything of the audit trail is read (a read then not answered gets a second record under its request id, as the
+ * auditor API's calls do: {@link StaffAccess#notAnswered}, {@link AnswerWatch}), changes as {@code ADMIN}, each change
+ * before it is stored. Reads of a case's records from the log (its records, a search's
  * count) are bounded ({@link CaseRecords}) and hold a place for a long read ({@link LongReads.Kind#CASE}; past the
  * cap, 429 with {@code Retry-After}, on record as {@code busy}). A call takes no query parameter but a page's cursor
  * ({@code before}) where a list is paged; any other, or one given twice, is refused 400, on record as {@code invalid}
@@ -114,7 +117,7 @@ public class CaseResource {
     @GET
     @Path("{id}")
     public Response open(@PathParam("id") long id, @Context HttpServerRequest http) {
-        return read(id, "audit/cases/open", null, NONE, http, c -> c);
+        return read(id, "audit/cases/open", null, NONE, http, c -> () -> c);
     }
 
     /**
@@ -128,7 +131,7 @@ public class CaseResource {
     public Response caseRecords(@PathParam("id") long id, @Context HttpServerRequest http) {
         calls.auditor(http, AuditEvent.Kind.AUDIT_READ, "audit/cases/records", id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.AUDIT_READ, "audit/cases/records", id);
-        return longRead(id, "audit/cases/records", http, c -> {
+        return longRead(id, "audit/cases/records", http, c -> () -> {
             var counted = records.of(c);
             var out = new LinkedHashMap<String, Object>();
             out.put("requests", counted.requests().stream().map(r -> Map.of("requestId", r.requestId(), "count", r.count(),
@@ -145,7 +148,10 @@ public class CaseResource {
     public Response searchCount(@PathParam("id") long id, @PathParam("searchId") long searchId, @Context HttpServerRequest http) {
         calls.auditor(http, AuditEvent.Kind.AUDIT_READ, "audit/cases/search-count", id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.AUDIT_READ, "audit/cases/search-count", id);
-        return longRead(id, "audit/cases/search-count", http, c -> records.countOne(c, searchId));
+        return longRead(id, "audit/cases/search-count", http, c -> {
+            var search = CaseRecords.searchOf(c, searchId);
+            return () -> records.count(search);
+        });
     }
 
     /**
@@ -157,15 +163,20 @@ public class CaseResource {
     public Response history(@PathParam("id") long id, @QueryParam("before") String before, @Context HttpServerRequest http) {
         String asked = before == null || before.isBlank() ? "the newest page" : "the page before " + before.strip();
         return read(id, "audit/cases/history", asked, PAGED, http, c -> {
-            var page = records.history(id, before);
-            var out = new LinkedHashMap<String, Object>();
-            out.put("records", page.records());
-            out.put("more", page.more());
-            if (page.before() != null) {
-                out.put("before", page.before());
-            }
-            return out;
+            Long after = CaseRecords.historyCursor(before);
+            return () -> page(records.history(id, after));
         });
+    }
+
+    /** A page of a case's history as answered. */
+    private static Map<String, Object> page(CaseRecords.History page) {
+        var out = new LinkedHashMap<String, Object>();
+        out.put("records", page.records());
+        out.put("more", page.more());
+        if (page.before() != null) {
+            out.put("before", page.before());
+        }
+        return out;
     }
 
     @POST
@@ -223,27 +234,32 @@ public class CaseResource {
     }
 
     /**
-     * A read of a case, taking the query parameters {@code accepted}: refused as absent unless the caller sees it; else
-     * recorded, with what was asked for in the record's detail, then answered.
+     * A read of a case, taking the query parameters {@code accepted}: refused as absent unless the caller sees it, and
+     * refused as {@code reading} finds what was asked for wrong for the case (each on record as a refusal); else
+     * recorded, with what was asked for in the record's detail, and only then is what it answers with read.
      */
     private Response read(long id, String method, String detail, List<String> accepted, HttpServerRequest http,
-            Function<CaseView, Object> answer) {
+            Function<CaseView, Supplier<Object>> reading) {
         Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
         calls.takesOnly(accepted, http, AuditEvent.Kind.AUDIT_READ, method, id);
-        CaseView c;
-        Object body;
+        Supplier<Object> answer;
         try {
-            c = cases.open(id, staff);
-            body = answer.apply(c);
+            answer = reading.apply(cases.open(id, staff));
         } catch (CaseRefusal r) {
             return calls.refused(AuditEvent.Kind.AUDIT_READ, method, id, r, http);
         }
         calls.read(method, id, detail, http);
+        Object body;
+        try {
+            body = answer.get();
+        } catch (CaseRefusal r) {
+            return calls.notAnswered(r);
+        }
         return Response.ok(body).build();
     }
 
     /** As {@link #read}, holding a place for a long read while it reads; with none free, 429 (on record as busy). */
-    private Response longRead(long id, String method, HttpServerRequest http, Function<CaseView, Object> answer) {
+    private Response longRead(long id, String method, HttpServerRequest http, Function<CaseView, Supplier<Object>> reading) {
         Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
         try {
             cases.open(id, staff);
@@ -261,7 +277,7 @@ public class CaseResource {
                     .entity(Map.of("error", why, "retryAfterSeconds", after)).build();
         }
         try (var place = attempt.place()) {
-            return read(id, method, null, NONE, http, answer);
+            return read(id, method, null, NONE, http, reading);
         }
     }
 }

@@ -24,7 +24,8 @@ import java.util.Map;
  * allowed or not, before anything is answered (PCI DSS 10.2.1.2 for administration, 10.2.1.3 for
  * reads of the audit trail). If the record cannot be committed, the call does not happen. A call let in is on record
  * as {@code ok} before anything is read; if it then ends otherwise, a second record under its request id says how
- * ({@link #notAnswered}), and so does one for an auditor's answer that does not reach the client ({@link AnswerWatch}).
+ * ({@link #notAnswered}), and so does one for an auditor's answer that does not reach the client, or that is a server
+ * error no such record explains ({@link AnswerWatch}).
  */
 @RequestScoped
 public class StaffAccess {
@@ -72,16 +73,16 @@ public class StaffAccess {
         if (!allowed) {
             throw new ForbiddenException();
         }
-        letIn(new LetIn(kind, caller, method, detail, requestId));
+        letIn(new LetIn(kind, caller, method, null, detail, requestId));
         return new Admitted(who, caller, requestId);
     }
 
-    /** A call let in and recorded {@code ok}: what a later record of its failure repeats. */
-    private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String detail, String requestId) {
+    /** A call let in and recorded {@code ok}: what a later record of its failure repeats (its uri too, if it names one). */
+    private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String uri, String detail, String requestId) {
 
         /** The record that the call ended as {@code outcome}, not as answered: {@code why} after the call's detail. */
         AuditEvent.Builder ended(String outcome, String why) {
-            return AuditEvent.of(kind, requestId).caller(caller).method(method).decision("ALLOW").outcome(outcome)
+            return AuditEvent.of(kind, requestId).caller(caller).method(method).uri(uri).decision("ALLOW").outcome(outcome)
                     .detail(join(detail, why));
         }
     }
@@ -90,7 +91,7 @@ public class StaffAccess {
     private void letIn(LetIn call) {
         letIn = call;
         if (call.kind() == AuditEvent.Kind.AUDIT_READ) {
-            answer = AnswerWatch.start(rc, log, (why, written) -> call.ended("aborted", why).bytes(written).build());
+            answer = AnswerWatch.start(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
         }
     }
 
@@ -199,7 +200,7 @@ public class StaffAccess {
                     .header("X-Request-Id", requestId).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "too many at once: "
                             + attempt.refusal().reason() + "; try again in " + after + " s", "retryAfterSeconds", after)).build());
         }
-        letIn(new LetIn(kind, caller, method, detail, requestId));
+        letIn(new LetIn(kind, caller, method, null, detail, requestId));
         return new Holding(new Admitted(who, caller, requestId), attempt.place());
     }
 
@@ -220,6 +221,22 @@ public class StaffAccess {
         String id = RequestIds.next();
         log.append(AuditEvent.of(kind, id).caller(caller(identity(), request, AuthContext.of(security))).method(call.method())
                 .uri(call.uri()).decision(call.allowed() ? "ALLOW" : "DENY").outcome(call.outcome()).detail(call.detail()).build());
+        return id;
+    }
+
+    /**
+     * Records a call its resource has judged and let in, as {@code kind}, {@code ALLOW} and {@code ok}, under {@code uri}
+     * (null: none), before anything it answers with is read; returns the record's request id. As for a call let in by
+     * {@link #admit}, a later failure is on record under that id ({@link #notAnswered}), and so is an auditor's answer
+     * that does not reach the client ({@link AnswerWatch}). If the record cannot be committed this throws, and the call
+     * does not happen.
+     */
+    public String letIn(AuditEvent.Kind kind, String method, String uri, String detail, HttpServerRequest request) {
+        Caller caller = caller(identity(), request, AuthContext.of(security));
+        String id = RequestIds.next();
+        log.append(AuditEvent.of(kind, id).caller(caller).method(method).uri(uri).decision("ALLOW").outcome("ok").detail(detail)
+                .build());
+        letIn(new LetIn(kind, caller, method, uri, detail, id));
         return id;
     }
 

@@ -100,10 +100,9 @@ public class WhatIfResource {
             try {
                 facts = factsLimit.gather(history, window.from(), window.to());
             } catch (FactsLimit.Exceeded e) {
-                // Admitted on record as a call; that it was not answered is on record too.
-                access.record(AuditEvent.Kind.ADMIN, new StaffAccess.Judged(call.method(), null, false, "too-large",
-                        e.getMessage()), http);
-                return Response.status(413).entity(Map.of("error", e.getMessage())).build();
+                // Admitted on record as a call; that it was not answered is on record too, under its request id.
+                String requestId = access.notAnswered("too-large", "not answered: " + e.getMessage());
+                return Response.status(413).header("X-Request-Id", requestId).entity(Map.of("error", e.getMessage())).build();
             }
             if (facts.isEmpty()) {
                 // A replay of nothing crosses no guard: a gate that judged nothing must not pass a change.

@@ -102,13 +102,14 @@ public class CaseRecords {
         return new Counted(requests, page.nextCursor() == null, List.copyOf(searches));
     }
 
-    /** The count of one search of the case (on demand); {@link CaseRefusal} (404) when the case has no such search. */
-    public SearchCount countOne(CaseView c, long searchId) {
-        return c.searches().stream().filter(s -> s.id() == searchId).findFirst().map(this::count)
+    /** The search {@code searchId} of the case; {@link CaseRefusal} (404) when the case has no such search. */
+    public static CaseView.Search searchOf(CaseView c, long searchId) {
+        return c.searches().stream().filter(s -> s.id() == searchId).findFirst()
                 .orElseThrow(() -> new CaseRefusal(404, "not-found", "case " + c.id() + " has no search " + searchId));
     }
 
-    private SearchCount count(CaseView.Search s) {
+    /** The count of one search of a case (on demand). */
+    public SearchCount count(CaseView.Search s) {
         var totals = search.totals(SearchFilters.parse(s.query()).query(COUNT_CAP), COUNT_CAP);
         return new SearchCount(s.id(), s.name(), s.query(), totals.records(), totals.events(), totals.capped(), true);
     }
@@ -119,16 +120,25 @@ public class CaseRecords {
      * refusal and read. A client's records are never among them, whatever uri it asked for.
      */
     public History history(long caseId, String before) {
-        Long after = null;
-        if (before != null && !before.isBlank()) {
-            try {
-                after = Long.parseLong(before.strip());
-            } catch (NumberFormatException e) {
-                throw CaseRefusal.invalid("'before' is not a cursor of the case's history: " + before.strip());
-            }
-        }
+        return history(caseId, historyCursor(before));
+    }
+
+    /** As above, before the cursor {@code after} (null: the newest), read with {@link #historyCursor}. */
+    public History history(long caseId, Long after) {
         var page = search.staffRecordsNewestFirst(AuditCase.uriOf(caseId), HISTORY_KINDS, HISTORY_METHODS, after, HISTORY_PAGE);
         return new History(page.records(), page.nextCursor() != null, page.nextCursor());
+    }
+
+    /** A history page's {@code before} as given (null or blank: the newest page); {@link CaseRefusal} (400) if it is not one. */
+    public static Long historyCursor(String before) {
+        if (before == null || before.isBlank()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(before.strip());
+        } catch (NumberFormatException e) {
+            throw CaseRefusal.invalid("'before' is not a cursor of the case's history: " + before.strip());
+        }
     }
 
     /**

@@ -51,15 +51,31 @@ class CaseHistoryTest {
         as("auditor").body("{\"reason\":\"done\"}").post("/audit/cases/" + id + "/holds/" + hold + "/release-request").then().statusCode(200);
         as("auditor2").post("/audit/cases/" + id + "/holds/" + hold + "/release").then().statusCode(200);
 
-        // ...but not in the case's history, which shows the release first.
+        // ...but not in the case's history, which shows the release first, after the read of the history itself.
         JsonPath h = as("auditor2").get("/audit/cases/" + id + "/history").then().statusCode(200).extract().jsonPath();
         List<Map<String, Object>> records = h.getList("records");
         assertTrue(records.stream().noneMatch(r -> "alice".equals(r.get("subject"))), records.toString());
         assertTrue(records.stream().allMatch(r -> List.of("ADMIN", "AUDIT_READ").contains(r.get("kind"))), records.toString());
-        assertEquals("audit/cases/hold/release", records.get(0).get("method"), records.toString());
+        assertEquals("audit/cases/history", records.get(0).get("method"), records.toString());
+        assertEquals("audit/cases/hold/release", records.get(1).get("method"), records.toString());
         assertEquals(List.of("audit/cases/hold/release", "audit/cases/hold/ask-release", "audit/cases/hold/put", "audit/cases/create"),
                 records.stream().filter(r -> "ADMIN".equals(r.get("kind"))).map(r -> r.get("method")).toList());
         assertFalse(h.getBoolean("more"));
+    }
+
+    @Test
+    void aReadOfTheHistoryIsOnRecordBeforeItReadsItsPage() {
+        long id = openCase();
+        JsonPath h = as("auditor2").get("/audit/cases/" + id + "/history").then().statusCode(200).extract().jsonPath();
+        List<Map<String, Object>> records = h.getList("records");
+        // Its own record, committed before the page was read, is the newest the page lists.
+        assertEquals(2, records.size(), records.toString());
+        assertEquals("audit/cases/history", records.get(0).get("method"), records.toString());
+        assertEquals("AUDIT_READ", records.get(0).get("kind"));
+        assertEquals("ok", records.get(0).get("outcome"));
+        assertEquals("auditor2", records.get(0).get("subject"));
+        assertEquals("the newest page", records.get(0).get("detail"));
+        assertEquals("audit/cases/create", records.get(1).get("method"));
     }
 
     @Test
@@ -92,9 +108,12 @@ class CaseHistoryTest {
         assertNull(second.getString("before"));
         var seen = new ArrayList<String>(first.getList("records.request"));
         seen.addAll(second.getList("records.request"));
-        // Newest first, every record once: the two pages are the case's records in the log, newest first. (The read of
-        // the first page is on record after it was answered, so the second page does not hold it.)
-        assertEquals(expected, seen);
+        // Newest first, every record once: the two pages are the case's records in the log, newest first, led by the read
+        // of the first page itself (on record before it read the page; the read of the second page comes after its cursor).
+        String firstRead = AuditRow.list("uri = ? AND method = 'audit/cases/history' AND subject = 'auditor' ORDER BY id",
+                AuditCase.uriOf(id)).get(0).requestId;
+        assertEquals(firstRead, seen.get(0));
+        assertEquals(expected, seen.subList(1, seen.size()));
         as("auditor").queryParam("before", "not-a-cursor").get("/audit/cases/" + id + "/history").then().statusCode(400);
         // Each page read is on record with the page it asked for.
         assertEquals(List.of("the newest page", "the page before " + before), AuditRow.list("uri = ? AND method = 'audit/cases/history'"

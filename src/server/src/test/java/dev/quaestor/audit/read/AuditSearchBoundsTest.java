@@ -164,4 +164,57 @@ class AuditSearchBoundsTest {
             }
         }
     }
+
+    @Test
+    void aCaseReadPastTheQueryTimeoutIsOnRecordAsLetInThenTimeout() throws Exception {
+        String auditor = TestIssuer.tokenFor("auditor");
+        var http = java.net.http.HttpClient.newHttpClient();
+        var opened = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "audit/cases"))
+                .header("Authorization", "Bearer " + auditor).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"title\":\"Slow\"}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, opened.statusCode(), opened.body());
+        long caseId = io.restassured.path.json.JsonPath.from(opened.body()).getLong("id");
+        var added = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "audit/cases/" + caseId + "/searches"))
+                .header("Authorization", "Bearer " + auditor).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\":\"all\",\"query\":\"uriPrefix=file:///docs/case-timeout-"
+                        + System.nanoTime() + "/\"}")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, added.statusCode(), added.body());
+        long searchId = io.restassured.path.json.JsonPath.from(added.body()).getLong("searches[0].id");
+        String requestId;
+        // As above: a month that a count of every month must read, held by another transaction.
+        try (var admin = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "")) {
+            try (var s = admin.createStatement()) {
+                s.execute("SELECT quaestor_audit_ensure_partition(TIMESTAMP WITH TIME ZONE '2001-01-15 00:00:00+00')");
+            }
+            admin.setAutoCommit(false);
+            try (var s = admin.createStatement()) {
+                s.execute("LOCK TABLE audit_entry_2001_01 IN ACCESS EXCLUSIVE MODE");
+                var answer = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "audit/cases/" + caseId
+                        + "/searches/" + searchId + "/count")).header("Authorization", "Bearer " + auditor)
+                        .timeout(java.time.Duration.ofSeconds(20)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(503, answer.statusCode(), answer.body());
+                assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
+                requestId = answer.headers().firstValue("X-Request-Id").orElse(null);
+            } finally {
+                admin.rollback();
+                admin.setAutoCommit(true);
+                try (var s = admin.createStatement()) {
+                    s.execute("DROP TABLE audit_entry_2001_01");
+                }
+            }
+        }
+        assertNotNull(requestId, "the 503 names the read's record");
+        // On record as let in before the count was read, then as not answered, under one request id and the case's uri.
+        List<AuditRow> records = AuditRow.list("request_id = ? order by id", requestId);
+        assertEquals(List.of("ok", "timeout"), records.stream().map(r -> r.outcome).toList(), records.toString());
+        for (AuditRow r : records) {
+            assertEquals("AUDIT_READ", r.kind);
+            assertEquals("audit/cases/search-count", r.method);
+            assertEquals("ALLOW", r.decision);
+            assertEquals(dev.quaestor.cases.AuditCase.uriOf(caseId), r.uri);
+        }
+        assertTrue(records.get(1).detail.contains("not answered: the audit log's database did not finish this read within 1500 ms"),
+                records.get(1).detail);
+    }
 }

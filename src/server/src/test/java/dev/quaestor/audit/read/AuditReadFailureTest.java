@@ -1,0 +1,95 @@
+package dev.quaestor.audit.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.TestPostgres;
+import io.quarkus.test.junit.QuarkusTest;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An auditor's call that fails after it was let in, with a server error no record of its own explains (here its
+ * database connection ended mid-search), does not leave its {@code ok} alone: a second record under its request id
+ * says it was not answered ({@code error}, with the status), and holds nothing of what failed.
+ */
+@QuarkusTest
+class AuditReadFailureTest {
+
+    @io.quarkus.test.common.http.TestHTTPResource("/")
+    URI base;
+
+    @Test
+    void aSearchWhoseDatabaseConnectionEndsMidReadIsOnRecordAsLetInThenError() throws Exception {
+        String auditor = TestIssuer.tokenFor("auditor");
+        String prefix = "file:///docs/failure-" + System.nanoTime() + "/";
+        Instant before = Instant.now();
+        HttpResponse<String> answer;
+        // A month of the log that a search of every month must read, held by another transaction; while the search
+        // waits for it, its connection is ended from outside, as a database restart or a lost connection would.
+        try (var admin = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "")) {
+            try (var s = admin.createStatement()) {
+                s.execute("SELECT quaestor_audit_ensure_partition(TIMESTAMP WITH TIME ZONE '2001-01-15 00:00:00+00')");
+            }
+            admin.setAutoCommit(false);
+            try (var s = admin.createStatement()) {
+                s.execute("LOCK TABLE audit_entry_2001_01 IN ACCESS EXCLUSIVE MODE");
+                var pending = HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create(base + "audit/search?uriPrefix="
+                        + URLEncoder.encode(prefix, StandardCharsets.UTF_8))).header("Authorization", "Bearer " + auditor)
+                        .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+                assertTrue(endTheWaitingSearch(), "the search waited for the month held");
+                answer = pending.get();
+            } finally {
+                admin.rollback();
+                admin.setAutoCommit(true);
+                try (var s = admin.createStatement()) {
+                    s.execute("DROP TABLE audit_entry_2001_01");
+                }
+            }
+        }
+        assertEquals(500, answer.statusCode(), answer.body());
+        // The second record is queued once the answer has ended: wait for it a little.
+        List<AuditRow> records = List.of();
+        for (int i = 0; i < 100 && records.size() < 2; i++) {
+            records = AuditRow.list("kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ? order by id",
+                    "%uriPrefix=" + prefix + "%", before);
+            Thread.sleep(50);
+        }
+        assertEquals(List.of("ok", "error"), records.stream().map(r -> r.outcome).toList(), records.toString());
+        assertEquals(records.get(0).requestId, records.get(1).requestId, "under one request id");
+        assertEquals("ALLOW", records.get(1).decision);
+        assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP 500)"), records.get(1).detail);
+        assertNull(records.get(1).bytes);
+    }
+
+    /** Ends the connection of the search waiting for the month held; false if none came to wait within 10 s. */
+    private static boolean endTheWaitingSearch() throws Exception {
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "");
+                var ps = c.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                        + " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query ILIKE '%audit_entry%'")) {
+            for (int i = 0; i < 200; i++) {
+                try (var rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        return true;
+                    }
+                }
+                Thread.sleep(50);
+            }
+            return false;
+        }
+    }
+}
