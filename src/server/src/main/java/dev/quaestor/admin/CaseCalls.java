@@ -10,7 +10,6 @@ import dev.quaestor.cases.Staff;
 import dev.quaestor.identity.Identity;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.RequestScoped;
-import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -42,15 +41,19 @@ public class CaseCalls {
 
     /**
      * The caller, if they hold the auditor or the case administrator role and their client is one of
-     * {@code quaestor.admin.staff-clients}; else 403, on record as {@code kind}.
+     * {@code quaestor.admin.staff-clients}; else 403 with why, on record as {@code kind} under the case's uri
+     * ({@code caseId}; null for a call about no one case), so that a refused attempt names the case it was at.
      */
-    Staff staff(HttpServerRequest http, AuditEvent.Kind kind, String method) {
+    Staff staff(HttpServerRequest http, AuditEvent.Kind kind, String method, Long caseId) {
         Identity who = access.identity();
         boolean admin = who.roles().contains(caseAdminRole);
         String clientRefused = access.clientRefused(who);
         if (clientRefused != null || !admin && !who.roles().contains(auditorRole)) {
-            access.record(kind, new StaffAccess.Judged(method, null, false, "forbidden", clientRefused), http);
-            throw new ForbiddenException();
+            String why = clientRefused != null ? clientRefused
+                    : "the role " + auditorRole + " or " + caseAdminRole + " is needed for cases and holds";
+            access.record(kind, new StaffAccess.Judged(method, caseId == null ? null : AuditCase.uriOf(caseId), false,
+                    "forbidden", why), http);
+            throw new WebApplicationException(Response.status(403).type(MediaType.APPLICATION_JSON).entity(Map.of("error", why)).build());
         }
         return new Staff(who.subject(), admin);
     }
@@ -60,7 +63,7 @@ public class CaseCalls {
      * else 403, on record as {@code kind} under the case's uri.
      */
     Staff auditor(HttpServerRequest http, AuditEvent.Kind kind, String method, long caseId) {
-        Staff staff = staff(http, kind, method);
+        Staff staff = staff(http, kind, method, caseId);
         if (!access.identity().roles().contains(auditorRole)) {
             String why = "the role " + auditorRole + " is needed: searches, requests and their records are the auditor's";
             access.record(kind, new StaffAccess.Judged(method, AuditCase.uriOf(caseId), false, "forbidden", why), http);

@@ -82,7 +82,7 @@ public class CaseResource {
     @GET
     public Response list(@QueryParam("before") String before, @Context HttpServerRequest http) {
         String method = "audit/cases/list";
-        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method, null);
         calls.takesOnly(PAGED, http, AuditEvent.Kind.AUDIT_READ, method, null);
         Long from;
         try {
@@ -105,7 +105,7 @@ public class CaseResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(NewCase body, @Context HttpServerRequest http) {
         String method = "audit/cases/create";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, null);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, null);
         if (body == null) {
             return calls.refused(AuditEvent.Kind.ADMIN, method, null, CaseRefusal.invalid("a JSON body is required: {\"title\":…,\"description\":…,\"members\":[…]}"),
@@ -184,7 +184,7 @@ public class CaseResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response addMember(@PathParam("id") long id, MemberBody body, @Context HttpServerRequest http) {
         String method = "audit/cases/add-member";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.addMember(id, staff, body == null ? null : body.member(),
                 calls.recorder(method, http))).build());
@@ -194,7 +194,7 @@ public class CaseResource {
     @Path("{id}/members/{member}")
     public Response removeMember(@PathParam("id") long id, @PathParam("member") String member, @Context HttpServerRequest http) {
         String method = "audit/cases/remove-member";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.removeMember(id, staff, member, calls.recorder(method, http))).build());
     }
@@ -227,7 +227,7 @@ public class CaseResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response addNote(@PathParam("id") long id, NoteBody body, @Context HttpServerRequest http) {
         String method = "audit/cases/add-note";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.addNote(id, staff, body == null ? null : body.text(),
                 calls.recorder(method, http))).build());
@@ -240,7 +240,7 @@ public class CaseResource {
      */
     private Response read(long id, String method, String detail, List<String> accepted, HttpServerRequest http,
             Function<CaseView, Supplier<Object>> reading) {
-        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method, id);
         calls.takesOnly(accepted, http, AuditEvent.Kind.AUDIT_READ, method, id);
         Supplier<Object> answer;
         try {
@@ -260,7 +260,7 @@ public class CaseResource {
 
     /** As {@link #read}, holding a place for a long read while it reads; with none free, 429 (on record as busy). */
     private Response longRead(long id, String method, HttpServerRequest http, Function<CaseView, Supplier<Object>> reading) {
-        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method, id);
         try {
             cases.open(id, staff);
         } catch (CaseRefusal r) {

@@ -44,7 +44,7 @@ public class HoldResource {
     @GET
     public Response list(@PathParam("id") long id, @Context HttpServerRequest http) {
         String method = "audit/cases/holds";
-        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.AUDIT_READ, method, id);
         calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.AUDIT_READ, method, id);
         try {
             var list = holds.ofCase(id, staff);
@@ -59,7 +59,7 @@ public class HoldResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response put(@PathParam("id") long id, NewHold body, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/put";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
         NewHold spec = body == null ? new NewHold(null, null, null, null, null) : body;
         return calls.change(method, id, http, () -> Response.status(201).entity(holds.put(id, staff, spec,
@@ -71,7 +71,7 @@ public class HoldResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response widen(@PathParam("id") long id, @PathParam("hold") long hold, Widening body, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/widen";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(holds.widen(id, hold, staff, body == null ? null : body.from(),
                 body == null ? null : body.to(), calls.recorder(method, http))).build());
@@ -82,7 +82,7 @@ public class HoldResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response askRelease(@PathParam("id") long id, @PathParam("hold") long hold, ReleaseAsk body, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/ask-release";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(holds.askRelease(id, hold, staff, body == null ? null : body.reason(),
                 calls.recorder(method, http))).build());
@@ -92,7 +92,7 @@ public class HoldResource {
     @Path("{hold}/release")
     public Response release(@PathParam("id") long id, @PathParam("hold") long hold, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/release";
-        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method);
+        Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
         return calls.change(method, id, http, () -> Response.ok(holds.release(id, hold, staff, calls.recorder(method, http))).build());
     }
