@@ -19,10 +19,11 @@ import org.jboss.logging.Logger;
 /**
  * In production the settings a server cannot run without come only from the environment: the database's address and
  * credentials ({@code QUAESTOR_DB_*}), the OIDC issuer and audience ({@code QUAESTOR_OIDC_*}) and the audit signing
- * key's file ({@code QUAESTOR_AUDIT_SIGNING_KEY_FILE}); with the console on, its public URL and client secret. Checked one by one where each is used, an operator learns of
- * them one restart at a time, some only after Flyway has migrated, and from messages that name Quarkus's or Flyway's
- * keys rather than the variables they set. This check runs when the container starts, before the datasources and
- * Flyway are created, and names every missing variable in one message, which is also the log line's own message.
+ * key's file ({@code QUAESTOR_AUDIT_SIGNING_KEY_FILE}); with the console on, its public URL and client secret. Checked
+ * one by one where each is used, an operator learns of them one restart at a time, some only after Flyway has
+ * migrated, and from messages that name Quarkus's or Flyway's keys rather than the variables they set. This check runs when the container starts, before the datasources and
+ * Flyway are created, and names every missing variable in one message, logged as a line of its own (in plain text:
+ * the JSON log is set up later) before the start fails with it.
  *
  * <p>A migration run ({@code QUARKUS_INIT_AND_EXIT=true}, the migration Job) migrates and exits: it is checked for
  * the database settings only, as it is given no signing key and never checks a token.
