@@ -21,7 +21,7 @@
 #             service account + code flow with PKCE), mcp-inspector (public, code flow + PKCE) and
 #             other-service (confidential, secret other-dev-secret, client credentials; tokens for
 #             audience other-api, which Quaestor must refuse)
-#   users     alice, bob, carol, dave (no roles), admin, auditor (password = username)
+#   users     alice, bob, carol, dave (no roles), admin, auditor and erin (two auditors) (password = username)
 #
 # Environment:
 #   QUAESTOR_TOOLS          cache dir for downloads, pid and log (default ~/.cache/quaestor-tools)

@@ -238,6 +238,37 @@ class ProdLifecycleIT {
         }
     }
 
+    /**
+     * Production with the database set but no issuer, no audience and no signing key file: the start stops before
+     * Flyway migrates, and one log line names all three variables.
+     */
+    @Test
+    void withTheDatabaseSetButNoIdentityOrKeyTheStartNamesThemAllBeforeMigrating() throws Exception {
+        String dbUrl = ScratchDatabase.recreate("lifecycle_no_identity");
+        var env = Map.of(
+                "QUAESTOR_DB_URL", dbUrl,
+                "QUAESTOR_DB_USER", "postgres",
+                "QUAESTOR_DB_PASSWORD", "trust",
+                "QUAESTOR_AUDIT_SIGNING_KEY_FILE", "/nonexistent/audit-signing-key",
+                "QUAESTOR_POLICIES_PATH", Repo.POLICIES.toString());
+        try (var pod = new ServerProcess("lifecycle-no-identity", env)) {
+            Files.deleteIfExists(pod.log());
+            assertNotEquals(0, pod.runToExit(Duration.ofSeconds(90)));
+            List<String> lines = Files.readAllLines(pod.log());
+            // Logged while the container is set up, before the JSON formatter is installed: a plain line of its own.
+            String message = lines.stream().filter(l -> l.contains("Required settings missing")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no log line that names the settings: " + lines));
+            assertTrue(message.contains(": QUAESTOR_OIDC_ISSUER, QUAESTOR_OIDC_AUDIENCE, QUAESTOR_AUDIT_SIGNING_KEY_FILE. "), message);
+            assertFalse(String.join("\n", lines).contains("Migrating schema"), "Flyway never got that far");
+        }
+        try (var c = DriverManager.getConnection(dbUrl, "postgres", "");
+                var s = c.createStatement()) {
+            var rs = s.executeQuery("SELECT count(*) FROM information_schema.tables WHERE table_name = 'flyway_schema_history'");
+            rs.next();
+            assertEquals(0, rs.getInt(1), "nothing was migrated");
+        }
+    }
+
     /** /q/metrics while the client loop runs: every family operators need, and no URI or subject as a label. */
     private static void metricsUnderLoad(ServerProcess pod, String token) throws Exception {
         var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
