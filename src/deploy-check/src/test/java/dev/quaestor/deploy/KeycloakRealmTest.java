@@ -30,6 +30,19 @@ class KeycloakRealmTest {
         return StreamSupport.stream(array.spliterator(), false).toList();
     }
 
+    /** Keycloak stores a description in 255 characters; a longer one stops the realm's import and Keycloak's start. */
+    @Test
+    void everyDescriptionFitsKeycloaksColumn() throws Exception {
+        var tooLong = new java.util.ArrayList<String>();
+        realm().findParents("description").forEach(n -> {
+            String d = n.get("description").asText();
+            if (d.length() > 255) {
+                tooLong.add(d.length() + ": " + d);
+            }
+        });
+        assertTrue(tooLong.isEmpty(), tooLong.toString());
+    }
+
     @Test
     void theConsolesClientSignsInWithTheCodeFlowBackToConsole() throws Exception {
         JsonNode realm = realm();
