@@ -214,6 +214,29 @@ class AnchoringTest {
     }
 
     @Test
+    void aRequestPageUnderATimeStampedCheckpointSaysSoAndItsCommandsNameTheTsaRoot() throws Exception {
+        String alice = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(alice, "2025-06-18");
+        String requestId = Rpc.call(alice, session, READ).statusCode(200).extract().header("X-Request-Id");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() -> {
+            var r = given().header("Authorization", "Bearer " + auditor).queryParam("requestId", requestId).get("/audit/proof");
+            return r.statusCode() == 200 && r.asString().split("\n\u2014 rfc3161-timestamp ", -1).length == 3;
+        });
+        WebDriver browser = Browser.start();
+        try {
+            Browser.signIn(browser, "http://127.0.0.1:" + RestAssured.port + "/console/requests/" + requestId, "auditor");
+            String claim = browser.findElement(By.id("proof-claim")).getText();
+            assertTrue(claim.startsWith("Signed by the log's key and time-stamped by the TSA"), claim);
+            assertTrue(claim.contains("check " + requestId + ".tlog-proof --trust audit.vkey --tsa-ca tsa-root.pem"), claim);
+            assertFalse(browser.findElements(By.cssSelector("#proven .stamped")).isEmpty(), "the checkpoint is marked time-stamped");
+            String proven = browser.findElement(By.id("proven")).getText();
+            assertTrue(proven.contains("bundle check FILE.zip --trust audit.vkey --tsa-ca tsa-root.pem"), proven);
+        } finally {
+            browser.quit();
+        }
+    }
+
+    @Test
     void withTheTsaStalledReadsAreServedTheLagRisesAndOnceItAnswersEveryCheckpointIsAnchored() throws Exception {
         String log = log();
         read(1);

@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import dev.quaestor.evidence.Anchor;
 import io.quarkus.qute.TemplateData;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -7,11 +8,13 @@ import java.util.List;
 
 /**
  * The checkpoint a request's records are proven to, read from its proof file (docs/audit-format.md, section 4): the
- * log's origin line, the tree size, the root hash, and the note's extension lines (a time-stamp's, once anchored), for
- * the page and its printout; the file itself holds the inclusion paths and signatures.
+ * log's origin line, the tree size, the root hash, the note's extension lines (its {@code time} line: when the log's
+ * key signed it), and whether the note carries an RFC 3161 time-stamp, that is a {@code — rfc3161-timestamp} line
+ * holding a token among its signatures (section 3.1), for the page and its printout; the file itself holds the
+ * inclusion paths and signatures.
  */
 @TemplateData
-public record ProvenTo(String origin, String size, String root, List<String> extensions) {
+public record ProvenTo(String origin, String size, String root, List<String> extensions, boolean timeStamped) {
 
     /** Each distinct checkpoint of the file's blocks, in the order they come. */
     static List<ProvenTo> of(String proofFile) {
@@ -24,7 +27,8 @@ public record ProvenTo(String origin, String size, String root, List<String> ext
             if (blank < 0) {
                 continue;
             }
-            String[] lines = block.substring(blank + 2).split("\n", -1);
+            String note = block.substring(blank + 2);
+            String[] lines = note.split("\n", -1);
             if (lines.length < 3) {
                 continue;
             }
@@ -32,8 +36,17 @@ public record ProvenTo(String origin, String size, String root, List<String> ext
             for (int i = 3; i < lines.length && !lines[i].isEmpty(); i++) {
                 extensions.add(lines[i]);
             }
-            out.add(new ProvenTo(lines[0], lines[1], lines[2], List.copyOf(extensions)));
+            out.add(new ProvenTo(lines[0], lines[1], lines[2], List.copyOf(extensions), stamped(note.replaceAll("\n+$", "\n"))));
         }
         return List.copyOf(out);
+    }
+
+    /** Whether the note's signatures hold a time-stamp token; a line of that name that holds none is not one. */
+    private static boolean stamped(String note) {
+        try {
+            return Anchor.find(note) != null;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }

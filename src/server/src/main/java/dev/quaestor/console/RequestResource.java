@@ -54,9 +54,17 @@ public class RequestResource {
             return WhatHappened.of(decision, records.stream().filter(r -> r.kind().equals("OUTCOME")).toList());
         }
 
-        /** Whether a checkpoint the records are proven to carries a time-stamp. */
+        /**
+         * Whether every checkpoint the records are proven to carries an RFC 3161 time-stamp token (a checkpoint's
+         * {@code time} line is when the log's key signed it, not a time-stamp).
+         */
         public boolean anchored() {
-            return provenTo.stream().anyMatch(c -> !c.extensions().isEmpty());
+            return !provenTo.isEmpty() && provenTo.stream().allMatch(ProvenTo::timeStamped);
+        }
+
+        /** Whether some of those checkpoints carry a time-stamp token and others do not. */
+        public boolean partlyAnchored() {
+            return provenTo.stream().anyMatch(ProvenTo::timeStamped) && !anchored();
         }
     }
 

@@ -60,6 +60,11 @@ public class SearchResource {
         Display(int size, String zone, String query, String unzoned) {
             this(size, Stream.concat(SearchForm.SIZES.stream(), Stream.of(size)).distinct().sorted().toList(), zone, query, unzoned);
         }
+
+        /** Whether the reader's zone is UTC: each time is shown once. */
+        public boolean utc() {
+            return ShownTime.isUtc(zone);
+        }
     }
 
     /** Where the paging buttons go. */

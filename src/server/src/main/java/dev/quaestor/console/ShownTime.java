@@ -6,7 +6,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
-/** A record's time as the pages show it: in the reader's time zone, with UTC beside it. */
+/** A record's time as the pages show it: in the reader's time zone, with UTC beside it unless that zone is UTC. */
 @TemplateData
 public record ShownTime(String local, String utc) {
 
@@ -14,6 +14,15 @@ public record ShownTime(String local, String utc) {
     private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 
     static final ShownTime NONE = new ShownTime("", "");
+
+    /** Whether times in {@code zone} read as in UTC (UTC, Etc/UTC, GMT, Z…): a page then shows each time once. */
+    static boolean isUtc(String zone) {
+        try {
+            return ZoneId.of(zone).normalized().equals(ZoneOffset.UTC);
+        } catch (java.time.DateTimeException | NullPointerException e) {
+            return false;
+        }
+    }
 
     static ShownTime of(Instant t, ZoneId zone) {
         return t == null ? NONE : new ShownTime(LOCAL.format(t.atZone(zone)), UTC.format(t));

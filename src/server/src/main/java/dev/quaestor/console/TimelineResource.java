@@ -39,6 +39,11 @@ public class TimelineResource {
         public boolean more() {
             return found > rows.size();
         }
+
+        /** Whether the reader's zone is UTC: each time is shown once. */
+        public boolean utc() {
+            return ShownTime.isUtc(zone);
+        }
     }
 
     @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)

@@ -25,11 +25,24 @@ final class RetentionLock {
         }
     }
 
-    /** Locks at {@code ageMonths}; refused (with the reason) when that would lower the lock in force. */
+    /**
+     * Locks at {@code ageMonths}; refused (with the reason) when that would lower the lock in force, and the refusal is
+     * written to {@code retention_run} as a refused run's is, for the server to put on the audit log.
+     */
     static String lock(Connection c, int ageMonths, String reason) throws SQLException {
+        var started = OffsetDateTime.now(ZoneOffset.UTC);
         int current = minimumAge(c);
         if (ageMonths < current) {
-            return "refused: the lock keeps " + current + " month(s) online; a lock may raise the age, never lower it";
+            String refusal = "refused: the lock keeps " + current + " month(s) online; a lock may raise the age, never lower it";
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO retention_run (started_at, finished_at, age_months, outcome,"
+                    + " summary, run_by) VALUES (?, ?, ?, 'refused', ?, current_user)")) {
+                ps.setObject(1, started);
+                ps.setObject(2, OffsetDateTime.now(ZoneOffset.UTC));
+                ps.setInt(3, ageMonths);
+                ps.setString(4, "lock at " + ageMonths + " month(s) (reason: " + reason + "): " + refusal);
+                ps.executeUpdate();
+            }
+            return refusal;
         }
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO retention_lock (min_age_months, locked_at, locked_by, reason) VALUES (?, ?, current_user, ?)")) {

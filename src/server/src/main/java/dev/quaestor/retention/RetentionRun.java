@@ -22,7 +22,8 @@ import java.util.StringJoiner;
 
 /**
  * One run of the retention job, as the database owner. First every refusal, before anything is written: not the owner,
- * an age below one month (the current month is never archived) or below the retention lock, a month whose archive file
+ * an age below one month (the current month is never archived) or below the retention lock, an archive directory it
+ * cannot write to ({@link ArchiveDirectory}), a key that is not one of the database's logs' keys ({@link LogKeyCheck}), a month whose archive file
  * already exists, a month whose last record has no signed checkpoint. Then, oldest month first, for each month past the
  * age: the records legal holds cover are kept with their proofs ({@link HeldCopy}); the month is exported and checked
  * offline ({@link MonthExport}); it is archived in the database ({@link PartitionDrop}); and only then does the archive
@@ -63,6 +64,14 @@ final class RetentionRun {
         }
         if (o.ageMonths() < locked) {
             return refuse(runId, "the retention lock keeps " + locked + " month(s) online: the age may be raised, never lowered");
+        }
+        String out = ArchiveDirectory.problem(o.out());
+        if (out != null) {
+            return refuse(runId, out);
+        }
+        String key = LogKeyCheck.problem(c, o.trust());
+        if (key != null) {
+            return refuse(runId, key);
         }
         YearMonth current = YearMonth.now(ZoneOffset.UTC);
         List<ArchiveMonth> months = due(current.minusMonths(o.ageMonths()));

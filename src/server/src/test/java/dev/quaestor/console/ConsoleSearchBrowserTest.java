@@ -175,6 +175,16 @@ class ConsoleSearchBrowserTest {
         try {
             assertEquals("UTC", text("zone"), "no zone chosen and none configured: UTC");
             assertTrue(text("zone-form").contains("cannot learn your browser's time zone"), text("zone-form"));
+            // In UTC each time is shown once, under one heading.
+            String heading = browser.findElement(By.cssSelector("#results thead th")).getText();
+            assertEquals("time (UTC)", heading);
+            var cells = browser.findElements(By.cssSelector("#results tbody td.time"));
+            assertFalse(cells.isEmpty(), text("results"));
+            for (WebElement cell : cells) {
+                assertTrue(cell.findElements(By.className("local")).isEmpty(), cell.getText());
+                assertEquals(cell.findElement(By.className("utc")).getText(), cell.getText(), "one time in the cell");
+                Instant.parse(cell.getText().replace(' ', 'T'));
+            }
             chooseZone("Asia/Kolkata");
             assertTrue(text("results").contains("time (Asia/Kolkata)"), text("results"));
             // Each time in the zone (UTC+05:30, no summer time) with UTC beside it.

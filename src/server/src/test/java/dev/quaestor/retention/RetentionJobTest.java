@@ -289,6 +289,25 @@ class RetentionJobTest {
             assertEquals(1, p.waitFor(), said);
             assertTrue(said.contains("refusing to archive the current month or later") && said.contains("nothing was written"), said);
             assertFalse(Files.exists(out), "nothing written");
+            // An archive directory that cannot be made (its parent is missing: a volume not mounted) is refused and named.
+            Path unmounted = tmp.resolve("not-mounted").resolve("archive");
+            r = job(run(age, unmounted, key));
+            assertEquals(2, r.exit(), r.out());
+            assertTrue(r.out().contains("refused: --out " + unmounted + " does not exist"), r.out());
+            assertFalse(Files.exists(unmounted.getParent()), "nothing made");
+            // A key that is not this database's logs' key is refused and named, before anything is exported.
+            var pair = java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+            byte[] encoded = pair.getPublic().getEncoded();
+            String foreign = dev.quaestor.evidence.VerifierKey.of("quaestor.audit",
+                    java.util.Arrays.copyOfRange(encoded, encoded.length - 32, encoded.length)).toString();
+            Path foreignKey = Files.writeString(tmp.resolve("foreign.vkey"), foreign + "\n");
+            r = job(run(age, out, foreignKey));
+            assertEquals(2, r.exit(), r.out());
+            assertTrue(r.out().contains("refused: --trust " + foreignKey + ": no key in it is a key this database's logs are signed with"),
+                    r.out());
+            assertTrue(r.out().contains(Files.readString(key).strip()), "the database's key is named: " + r.out());
+            assertFalse(Files.exists(out), "nothing written");
+            assertEquals(0, count("SELECT count(*) FROM audit_held_record WHERE hold_id = " + bobHold), "nothing kept");
             // A month already archived: its file exists; the run refuses, the file is untouched, nothing is kept.
             Files.createDirectories(out);
             Path existing = Files.writeString(out.resolve("audit-archive-2019-02.jsonl"), "an earlier archive\n");
@@ -303,7 +322,13 @@ class RetentionJobTest {
             // The retention lock: an age below it is refused; a lock may be raised, never lowered.
             Ran locked = job("lock", "--age", Integer.toString(age + 2), "--reason", "preservation order 12");
             assertEquals(0, locked.exit(), locked.out());
-            assertEquals(2, job("lock", "--age", Integer.toString(age + 1), "--reason", "lower").exit());
+            long lockRefusals = count("SELECT count(*) FROM retention_run WHERE outcome = 'refused' AND summary LIKE 'lock at %'");
+            Ran lower = job("lock", "--age", Integer.toString(age + 1), "--reason", "lower");
+            assertEquals(2, lower.exit(), lower.out());
+            assertTrue(lower.out().contains("refused: the lock keeps " + (age + 2) + " month(s) online"), lower.out());
+            assertEquals(lockRefusals + 1, count("SELECT count(*) FROM retention_run WHERE outcome = 'refused' AND summary LIKE 'lock at "
+                    + (age + 1) + " month(s) (reason: lower): refused: the lock keeps " + (age + 2) + " month(s) online%'"),
+                    "the refused lowering is on record as the other refusals are");
             r = job(run(age, out, key));
             assertEquals(2, r.exit(), r.out());
             assertTrue(r.out().contains("the retention lock keeps " + (age + 2) + " month(s) online"), r.out());
@@ -322,6 +347,9 @@ class RetentionJobTest {
             var refused = AuditRow.list("kind = 'AUDIT_RETENTION' AND outcome = 'refused' ORDER BY id");
             assertTrue(refused.stream().anyMatch(x -> x.detail.contains("2019-02 was already archived")), refused.toString());
             assertTrue(refused.stream().anyMatch(x -> x.detail.contains("the retention lock keeps")), refused.toString());
+            assertTrue(refused.stream().anyMatch(x -> x.detail.contains("(reason: lower): refused: the lock keeps")), refused.toString());
+            assertTrue(refused.stream().anyMatch(x -> x.detail.contains("refused: --out " + unmounted)), refused.toString());
+            assertTrue(refused.stream().anyMatch(x -> x.detail.contains("refused: --trust " + foreignKey)), refused.toString());
         } finally {
             // Leave no lock and no old month behind for other tests of this database.
             try (Connection su = superuser()) {

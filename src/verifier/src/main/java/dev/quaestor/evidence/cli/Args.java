@@ -87,9 +87,12 @@ final class Args {
         var keys = new ArrayList<String>();
         for (String t : trust) {
             Path p = Path.of(t);
-            if (Files.isRegularFile(p)) {
+            if (Files.isDirectory(p)) {
+                throw new UsageError("--trust " + t + ": is a directory, not a key or a file of keys");
+            }
+            if (Files.exists(p)) {
                 int before = keys.size();
-                for (String line : read(p).split("\n")) {
+                for (String line : keyFile(p).split("\n")) {
                     if (!line.isBlank() && !line.strip().startsWith("#")) {
                         keys.add(line.strip());
                     }
@@ -181,6 +184,30 @@ final class Args {
             return Files.readAllBytes(p);
         } catch (IOException e) {
             throw new UsageError("cannot read " + file + ": " + reason(e));
+        }
+    }
+
+    /**
+     * A file of keys' text: a regular file as {@link #read}, anything else that exists (a device such as /dev/null, a
+     * pipe such as {@code <(…)}) read to its end, up to the same size.
+     */
+    private static String keyFile(Path p) throws UsageError {
+        if (Files.isRegularFile(p)) {
+            return read(p);
+        }
+        byte[] b;
+        try (var in = Files.newInputStream(p)) {
+            b = in.readNBytes((int) MAX_SMALL_FILE + 1);
+        } catch (IOException e) {
+            throw new UsageError("cannot read " + p + ": " + reason(e));
+        }
+        if (b.length > MAX_SMALL_FILE) {
+            throw new UsageError("cannot read " + p + ": it is more than the " + Plain.n(MAX_SMALL_FILE) + " bytes a key file may be");
+        }
+        try {
+            return Hex.utf8(b, 0, b.length);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new UsageError("cannot read " + p + ": it is not UTF-8 text");
         }
     }
 

@@ -80,7 +80,7 @@ final class BundleCommand {
             out.println("To confirm them, find the record of its making in the log: request " + request + ", method audit/bundle/made."
                     + " If this is the bundle the server made, that record's sha256 is " + report.sha256() + ", and its detail names"
                     + " what was selected. The log's verifier finds it: in a verified export of the log, or in its proof"
-                    + " (GET /audit/proof?requestId=" + request + ", then: check PROOF --trust KEY.pub).");
+                    + " (GET /audit/proof?requestId=" + request + ", then: check PROOF --trust audit.vkey).");
         }
     }
 

@@ -63,7 +63,7 @@ final class ConsistencyProofCommand {
         out.println("Wrote " + args.out + ": log " + origin + " of " + Plain.n(from) + " records is the start of the log of "
                 + Plain.n(to) + " records (" + proof.path().size() + " hashes).");
         out.println("Check it against the two signed checkpoints: java -jar quaestor-verify.jar consistency OLD.checkpoint"
-                + " NEW.checkpoint " + args.out + " --trust KEY.pub");
+                + " NEW.checkpoint " + args.out + " --trust audit.vkey");
         return Main.VERIFIED;
     }
 }

@@ -63,7 +63,7 @@ final class ProveCommand {
         Args.write(args.out, file.toString());
         out.println("Wrote " + args.out + " (" + Plain.n(file.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
                 + " bytes, " + found.size() + " proof(s)). Check it with: java -jar quaestor-verify.jar check " + args.out
-                + " --trust KEY.pub");
+                + " --trust audit.vkey");
         return Main.VERIFIED;
     }
 }

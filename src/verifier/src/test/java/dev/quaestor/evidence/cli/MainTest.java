@@ -86,6 +86,16 @@ class MainTest {
         Result noKeys = main("verify", export.toString(), "--trust", empty.toString());
         assertEquals(2, noKeys.code, "a key file without a key is a usage error, not a verdict: " + noKeys.out + noKeys.err);
         assertTrue(noKeys.err.contains("--trust " + empty + ": the file holds no key"), noKeys.err);
+        // A file that exists but is not a regular one is read as a file of keys, not taken for a missing file.
+        if (Files.exists(Path.of("/dev/null"))) {
+            Result devNull = main("verify", export.toString(), "--trust", "/dev/null");
+            assertEquals(2, devNull.code);
+            assertTrue(devNull.err.contains("--trust /dev/null: the file holds no key"), devNull.err);
+            assertFalse(devNull.err.contains("no file of that name"), devNull.err);
+        }
+        Result directory = main("verify", export.toString(), "--trust", Path.of(path("empty.vkey")).getParent().toString());
+        assertEquals(2, directory.code);
+        assertTrue(directory.err.contains("is a directory, not a key or a file of keys"), directory.err);
         assertEquals(2, main("verify", export.toString(), "--trust", key.toString(), "--frob").code);
     }
 

@@ -178,7 +178,7 @@ class BundleCheckTest {
                 To confirm them, find the record of its making in the log: request req-bundle, method audit/bundle/made. If this is\
                  the bundle the server made, that record's sha256 is %s, and its detail names what was selected. The log's verifier\
                  finds it: in a verified export of the log, or in its proof (GET /audit/proof?requestId=req-bundle, then: check PROOF\
-                 --trust KEY.pub).
+                 --trust audit.vkey).
                 """.formatted(sha)), printed);
     }
 
