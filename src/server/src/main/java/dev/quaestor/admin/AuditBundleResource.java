@@ -8,7 +8,6 @@ import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.bundle.BundleSelection;
 import dev.quaestor.bundle.EvidenceBundles;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.http.HttpServerRequest;
@@ -19,7 +18,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 
@@ -46,11 +44,13 @@ public class AuditBundleResource {
 
     private final EvidenceBundles bundles;
     private final ObjectMapper json;
+    private final StrictJson strict;
     private final StaffAccess access;
     private final String auditorRole;
 
-    AuditBundleResource(EvidenceBundles bundles, StaffAccess access, AuditConfig config, ObjectMapper json) {
+    AuditBundleResource(EvidenceBundles bundles, StaffAccess access, AuditConfig config, ObjectMapper json, StrictJson strict) {
         this.bundles = bundles;
+        this.strict = strict;
         this.json = json;
         this.access = access;
         this.auditorRole = config.auditorRole();
@@ -80,7 +80,7 @@ public class AuditBundleResource {
         BundleSelection selection;
         try {
             selection = selection(body == null || body.isBlank() ? null : read(body), caseSeal);
-        } catch (IllegalArgumentException | DateTimeParseException e) {
+        } catch (IllegalArgumentException | InvalidQuery e) {
             bundles.notMade(maker, e.getMessage());
             access.endOnRecord();
             return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
@@ -126,18 +126,22 @@ public class AuditBundleResource {
         return kept.length() > MAX_DETAIL ? kept.substring(0, MAX_DETAIL) + "…" : kept;
     }
 
+    /** The body read strictly ({@link StrictJson}): one that is not JSON, or not this call's, is refused naming why. */
     private Ask read(String body) {
-        try {
-            return json.readerFor(Ask.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("the body is not {\"requestIds\": [...]} or {\"search\": {...}} with an optional"
-                    + " \"forCase\": " + e.getOriginalMessage());
+        var read = strict.read(body, Ask.class);
+        if (read.refused()) {
+            throw new IllegalArgumentException(read.error() + "; give {\"requestIds\": [...]} or {\"search\": {...}}, and \"forCase\" "
+                    + "if it is for a case");
         }
+        return read.value();
     }
 
     static BundleSelection selection(Ask ask, SealKey caseSeal) {
         if (ask == null) {
             throw new IllegalArgumentException("give {\"requestIds\": [...]} or {\"search\": {...}}, and \"forCase\" if it is for a case");
+        }
+        if (ask.search == null && ask.requestIds == null) {
+            throw new IllegalArgumentException("give request ids or a search: {\"requestIds\": [...]} or {\"search\": {...}}");
         }
         if (ask.search == null) {
             return BundleSelection.ofRequests(ask.requestIds, ask.forCase, caseSeal);
@@ -152,9 +156,12 @@ public class AuditBundleResource {
                 throw new IllegalArgumentException("a search filters by " + String.join(", ", known) + ", not " + k);
             }
         }
+        // Checked as the search API checks its parameters, each named where it is in the body.
+        QueryCheck.oneOf("search.kind", s.get("kind"), AuditFilters.KINDS);
+        QueryCheck.oneOf("search.decision", s.get("decision"), AuditFilters.DECISIONS);
         var q = new AuditQuery(s.get("subject"), s.get("client"), s.get("tenant"), s.get("uriPrefix"), s.get("action"), s.get("decision"),
-                s.get("outcome"), s.get("kind"), AuditSearchParams.time(s.get("from")), AuditSearchParams.time(s.get("to")), null,
-                BundleSelection.MAX_SEARCH_RECORDS);
+                s.get("outcome"), s.get("kind"), AuditSearchParams.instant("search.from", s.get("from")),
+                AuditSearchParams.instant("search.to", s.get("to")), null, BundleSelection.MAX_SEARCH_RECORDS);
         return BundleSelection.ofSearch(q, ask.forCase, caseSeal);
     }
 }

@@ -1,12 +1,21 @@
 package dev.quaestor.admin;
 
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditRow;
 import jakarta.ws.rs.QueryParam;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The audit log's search filters as query parameters, named once for the auditor API and the console's search page:
  * who, from where, what and when, and the cursor of the next page. Each reader of them says how it parses them.
  */
 public class AuditFilters {
+
+    /** The kinds a record has: what {@code kind} accepts, exactly as written. */
+    public static final List<String> KINDS = Arrays.stream(AuditEvent.Kind.values()).map(Enum::name).toList();
+    /** The decisions a record has: what {@code decision} accepts, exactly as written. */
+    public static final List<String> DECISIONS = Arrays.stream(AuditRow.Decision.values()).map(Enum::name).toList();
 
     @QueryParam("subject")
     public String subject;

@@ -2,12 +2,9 @@ package dev.quaestor.admin;
 
 import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.audit.read.AuditSearch;
-import dev.quaestor.audit.record.AuditEvent;
-import dev.quaestor.audit.record.AuditRow;
 import jakarta.ws.rs.QueryParam;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Arrays;
 import java.util.List;
 
 /** The auditor API's search parameters, as given: the filters (times as ISO-8601 instants), the cursor and the page size. */
@@ -20,8 +17,6 @@ public class AuditSearchParams extends AuditFilters {
     static final List<String> NAMES = List.of("subject", "client", "tenant", "uriPrefix", "action", "decision", "outcome", "kind",
             "from", "to", "cursor", "limit");
 
-    static final List<String> KINDS = Arrays.stream(AuditEvent.Kind.values()).map(Enum::name).toList();
-    static final List<String> DECISIONS = Arrays.stream(AuditRow.Decision.values()).map(Enum::name).toList();
 
     /** As given: parsed by {@link #query()}, so that every bad value is answered, and recorded, as such. */
     @QueryParam("limit")

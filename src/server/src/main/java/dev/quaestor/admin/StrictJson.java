@@ -1,6 +1,7 @@
 package dev.quaestor.admin;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -67,14 +68,23 @@ public class StrictJson {
             }
             return new Read<>(null, "field '" + field + "' must be " + expected(e.getTargetType()), field);
         } catch (JsonMappingException e) {
+            if (e.getCause() instanceof StreamReadException broken) {
+                // JSON cut short or broken inside a field's value: not JSON, whatever field it was in.
+                return notJson(broken);
+            }
             String field = path(e);
             return new Read<>(null, field.isEmpty() ? "the body is not a valid request: " + e.getOriginalMessage()
                     : "field '" + field + "' is not valid: " + e.getOriginalMessage(), field.isEmpty() ? null : field);
         } catch (JsonProcessingException e) {
-            var where = e.getLocation();
-            return new Read<>(null, "the body is not JSON" + (where == null ? "" : " (at line " + where.getLineNr()
-                    + ", column " + where.getColumnNr() + ")"), null);
+            return notJson(e);
         }
+    }
+
+    /** A body that is not JSON, said with where (line and column) and nothing of the parser's own words. */
+    private static <T> Read<T> notJson(JsonProcessingException e) {
+        var where = e.getLocation();
+        return new Read<>(null, "the body is not JSON" + (where == null ? "" : " (at line " + where.getLineNr()
+                + ", column " + where.getColumnNr() + ")"), null);
     }
 
     /** {@code roles}, {@code roles[1]}, {@code files.a.yaml}: where in the body the problem is. */

@@ -19,7 +19,10 @@ public record BundleSelection(List<String> requestIds, AuditQuery search, String
 
     public BundleSelection {
         requestIds = requestIds == null ? null : List.copyOf(requestIds);
-        if ((requestIds == null) == (search == null)) {
+        if (requestIds == null && search == null) {
+            throw new IllegalArgumentException("give request ids or a search");
+        }
+        if (requestIds != null && search != null) {
             throw new IllegalArgumentException("give either request ids or a search, not both");
         }
         if (requestIds != null && (requestIds.isEmpty() || requestIds.size() > MAX_REQUESTS)) {

@@ -14,8 +14,11 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -23,7 +26,8 @@ import java.util.List;
  * a case (its page's: the records of its requests and of the requests its searches find), made by
  * {@link EvidenceBundles}. Each takes a place for bundles ({@link LongReads.Kind#BUNDLE}; past the cap, 429 and a page
  * saying when to try again). The view is on record ({@code console/bundle}) before anything is read, and the bundle's
- * SHA-256 under the same request id before it is sent.
+ * SHA-256 under the same request id before it is sent. A bundle not made is a console page saying why, under that
+ * request id, linking back to the request, search or case it was asked for.
  */
 @Path("/console/bundle")
 public class BundleDownloadResource {
@@ -46,20 +50,33 @@ public class BundleDownloadResource {
     }
 
     @GET
-    public Response bundle(@QueryParam("requestId") String requestId, @BeanParam SearchForm form) {
-        String detail = requestId != null ? "request=" + requestId : form.describe();
-        var held = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.BUNDLE, "console/bundle", detail);
+    public Response bundle(@QueryParam("requestId") String requestId, @BeanParam SearchForm form, @Context UriInfo uri) {
+        String method = "console/bundle";
+        // "?requestId=" asks for a request and names none: refused as such, never read as a search with no filter.
+        boolean byRequest = requestId != null || uri.getQueryParameters().containsKey("requestId");
+        if (byRequest && (requestId == null || requestId.isBlank())) {
+            if (!access.isAuditor()) {
+                access.view(ConsoleAccess.Area.AUDIT, method, "request=(empty)"); // records the refusal and throws
+            }
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", "request=(empty)", 400,
+                    "No bundle was made: the request id is empty. Give the id of a request (its page shows it), or make the "
+                            + "bundle from a search.").backTo("/console/search");
+        }
+        String detail = byRequest ? "request=" + requestId : form.describe();
+        String back = byRequest ? "/console/requests/" + URLEncoder.encode(requestId.trim(), StandardCharsets.UTF_8).replace("+", "%20")
+                : "/console/search" + (form.queryString().isEmpty() ? "" : "?" + form.queryString());
+        var held = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.BUNDLE, method, detail);
         try (var place = held.place()) {
             var maker = new EvidenceBundles.Maker(access.caller(), held.requestId());
             BundleSelection selection;
             try {
-                selection = requestId != null ? BundleSelection.ofRequests(List.of(requestId), null)
+                selection = byRequest ? BundleSelection.ofRequests(List.of(requestId), null)
                         : BundleSelection.ofSearch(form.query(BundleSelection.MAX_SEARCH_RECORDS,
                                 form.zone(zones.of(access.identity().subject()))), null);
             } catch (IllegalArgumentException e) {
-                return notMade(maker, 400, e.getMessage());
+                throw notMade(maker, 400, e.getMessage(), back);
             }
-            return answer(bundles.make(selection, maker), maker);
+            return answer(bundles.make(selection, maker), maker, back);
         }
     }
 
@@ -77,29 +94,30 @@ public class BundleDownloadResource {
         try {
             c = cases.open(id, staff);
         } catch (CaseRefusal r) {
-            throw caseAccess.refused("console/bundle", AuditCase.uriOf(id), r);
+            throw caseAccess.refused("console/bundle", id, r);
         }
         // Under the case's uri, as its refusals: the bundle holds the case's title and records, so it is in the case's history.
         var held = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.BUNDLE, "console/bundle", AuditCase.uriOf(id), "case=" + id);
+        String caseBack = "/console/cases/" + id;
         try (var place = held.place()) {
             var maker = new EvidenceBundles.Maker(access.caller(), held.requestId());
             List<String> ids;
             try {
                 ids = caseRecords.requestIds(c, BundleSelection.MAX_SEARCH_RECORDS, BundleSelection.MAX_REQUESTS);
             } catch (CaseRefusal r) {
-                return notMade(maker, r.status(), r.getMessage());
+                throw notMade(maker, r.status(), r.getMessage(), caseBack);
             } catch (RuntimeException e) {
                 bundles.failed(maker, "case=" + id, e);
                 throw e;
             }
             if (ids.isEmpty()) {
-                return notMade(maker, 409, "case " + id + " has no request yet, and its searches find none");
+                throw notMade(maker, 409, "case " + id + " has no request yet, and its searches find none", caseBack);
             }
             if (ids.size() > BundleSelection.MAX_REQUESTS) {
-                return notMade(maker, 409, "case " + id + " names more than the " + BundleSelection.MAX_REQUESTS
-                        + " requests a bundle holds: make bundles of its searches or requests instead");
+                throw notMade(maker, 409, "case " + id + " names more than the " + BundleSelection.MAX_REQUESTS
+                        + " requests a bundle holds: make bundles of its searches or requests instead", caseBack);
             }
-            return answer(bundles.make(BundleSelection.ofRequests(ids, caseName(c)), maker), maker);
+            return answer(bundles.make(BundleSelection.ofRequests(ids, caseName(c)), maker), maker, caseBack);
         }
     }
 
@@ -109,16 +127,15 @@ public class BundleDownloadResource {
         return name.length() > 200 ? name.substring(0, 199) + "…" : name;
     }
 
-    private Response notMade(EvidenceBundles.Maker maker, int status, String why) {
+    /** A bundle not made, on record as such: its page, under the request id of its record, linking back to {@code back}. */
+    private ConsoleRefusal notMade(EvidenceBundles.Maker maker, int status, String why, String back) {
         bundles.notMade(maker, why);
-        return Response.status(status).type(MediaType.TEXT_PLAIN).header("X-Request-Id", maker.requestId())
-                .entity("No bundle was made: " + why + ".").build();
+        return new ConsoleRefusal(status, "No bundle was made: " + why + ".", maker.requestId()).backTo(back);
     }
 
-    private static Response answer(EvidenceBundles.Made made, EvidenceBundles.Maker maker) {
+    private static Response answer(EvidenceBundles.Made made, EvidenceBundles.Maker maker, String back) {
         if (!made.made()) {
-            return Response.status(409).type(MediaType.TEXT_PLAIN).header("X-Request-Id", maker.requestId())
-                    .entity("No bundle was made: " + made.refused() + ".").build();
+            throw new ConsoleRefusal(409, "No bundle was made: " + made.refused() + ".", maker.requestId()).backTo(back);
         }
         return Response.ok(made.zip(), "application/zip").header("X-Request-Id", maker.requestId())
                 .header("Content-Disposition", "attachment; filename=\"quaestor-bundle-" + maker.requestId() + ".zip\"").build();

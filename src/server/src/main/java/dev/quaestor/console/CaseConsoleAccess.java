@@ -4,6 +4,7 @@ import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.record.RequestIds;
+import dev.quaestor.cases.AuditCase;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CasesConfig;
 import dev.quaestor.cases.ChangeRecorder;
@@ -95,9 +96,13 @@ public class CaseConsoleAccess {
         };
     }
 
-    /** Records a refused change under {@code caseUri} and returns the page that says why. */
-    public ConsoleRefusal refused(String method, String caseUri, CaseRefusal r) {
-        return access.refuse(AuditEvent.Kind.ADMIN, method, caseUri, r.outcome(), r.getMessage(), r.status(),
-                "Refused: " + r.getMessage() + ".");
+    /**
+     * Records a refused change under the case's uri and returns the page that says why, linking back to the case (to
+     * the list of cases when there is no case, or none the caller sees).
+     */
+    public ConsoleRefusal refused(String method, Long caseId, CaseRefusal r) {
+        return access.refuse(AuditEvent.Kind.ADMIN, method, caseId == null ? null : AuditCase.uriOf(caseId), r.outcome(),
+                r.getMessage(), r.status(), "Refused: " + r.getMessage() + ".")
+                .backTo(caseId == null || r.status() == 404 ? "/console/cases" : "/console/cases/" + caseId);
     }
 }

@@ -139,9 +139,9 @@ public class CaseForms {
         try {
             return change.get();
         } catch (CaseRefusal r) {
-            throw access.refused(method, caseId == null ? null : AuditCase.uriOf(caseId), r);
+            throw access.refused(method, caseId, r);
         } catch (IllegalArgumentException e) {
-            throw access.refused(method, caseId == null ? null : AuditCase.uriOf(caseId), CaseRefusal.invalid(e.getMessage()));
+            throw access.refused(method, caseId, CaseRefusal.invalid(e.getMessage()));
         }
     }
 

@@ -55,7 +55,7 @@ class FindingEscalation {
         try {
             cases.open(id, staff);
         } catch (CaseRefusal r) {
-            throw access.refused(ADD_SEARCH, AuditCase.uriOf(id), r);
+            throw access.refused(ADD_SEARCH, id, r);
         }
         return staff;
     }
@@ -75,7 +75,7 @@ class FindingEscalation {
             return new Plan(id, staff, cut("Review of " + day + ": " + what, SEARCH_NAME), search, cut("Escalated from the review of "
                     + day + ", finding " + f.id + " (" + what + ", " + f.eventCount + " event(s)): " + note, NOTE));
         } catch (CaseRefusal r) {
-            throw access.refused(ADD_SEARCH, AuditCase.uriOf(id), r);
+            throw access.refused(ADD_SEARCH, id, r);
         }
     }
 
@@ -87,7 +87,7 @@ class FindingEscalation {
             method = ADD_NOTE;
             cases.addNote(p.caseId(), p.staff(), p.note(), access.recorder(ADD_NOTE));
         } catch (CaseRefusal r) {
-            throw access.refused(method, AuditCase.uriOf(p.caseId()), r);
+            throw access.refused(method, p.caseId(), r);
         }
     }
 

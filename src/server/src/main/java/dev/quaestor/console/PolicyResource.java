@@ -94,10 +94,11 @@ public class PolicyResource {
     @GET
     @Path("revisions/{revision}")
     public Response revision(@PathParam("revision") String id) {
-        access.view(ConsoleAccess.Area.POLICY, "console/policy/revision", "revision=" + id);
+        String viewed = access.view(ConsoleAccess.Area.POLICY, "console/policy/revision", "revision=" + id);
         Map<String, String> files = filesOf(id);
         if (files == null) {
-            return Response.status(404).type(MediaType.TEXT_PLAIN).entity("no stored revision " + id).build();
+            throw new ConsoleRefusal(404, "No stored revision " + id + ": the policy page lists the stored revisions.", viewed)
+                    .backTo("/console/policy");
         }
         List<Activation> activations = QuarkusTransaction.requiringNew().call(() -> Activation.of(id));
         return Response.ok(Templates.revision(page.chrome("Revision " + id), id, files.entrySet().stream().toList(), activations)).build();
@@ -106,11 +107,14 @@ public class PolicyResource {
     @GET
     @Path("diff")
     public Response diff(@QueryParam("from") String from, @QueryParam("to") String to) {
-        access.view(ConsoleAccess.Area.POLICY, "console/policy/diff", "from=" + from + " to=" + to);
+        String viewed = access.view(ConsoleAccess.Area.POLICY, "console/policy/diff", "from=" + from + " to=" + to);
         Map<String, String> a = from == null ? null : filesOf(from);
         Map<String, String> b = to == null ? null : filesOf(to);
         if (a == null || b == null) {
-            return Response.status(404).type(MediaType.TEXT_PLAIN).entity("both revisions must be stored: from=" + from + " to=" + to).build();
+            String missing = a == null && b == null ? "neither 'from' (" + from + ") nor 'to' (" + to + ") is"
+                    : a == null ? "'from' (" + from + ") is not" : "'to' (" + to + ") is not";
+            throw new ConsoleRefusal(404, "Nothing to compare: " + missing + " a stored revision. Both must be; the policy page "
+                    + "lists the stored revisions.", viewed).backTo("/console/policy");
         }
         return Response.ok(Templates.diff(page.chrome("Diff"), from, to, RevisionDiff.of(a, b))).build();
     }

@@ -216,7 +216,7 @@ public class ReviewResource {
     @GET
     @Path("{day}")
     public Response show(@PathParam("day") String dayText) {
-        access.view(ConsoleAccess.Area.AUDIT, "console/review", "day=" + dayText);
+        String viewed = access.view(ConsoleAccess.Area.AUDIT, "console/review", "day=" + dayText);
         LocalDate day = day(dayText);
         String me = access.identity().subject();
         var loaded = QuarkusTransaction.requiringNew().call(() -> {
@@ -227,7 +227,8 @@ public class ReviewResource {
             return r == null ? null : new Object[] {r, signOff.refusal(r, me)};
         });
         if (loaded == null) {
-            return Response.status(404).type(MediaType.TEXT_PLAIN).entity("No review for " + day + ". A past day without one can be produced from /console/reviews.").build();
+            throw new ConsoleRefusal(404, "No review for " + day + ". A past day without one can be produced from the reviews page.",
+                    viewed).backTo("/console/reviews");
         }
         Review r = (Review) loaded[0];
         List<FindingRow> rows = r.findings.stream()

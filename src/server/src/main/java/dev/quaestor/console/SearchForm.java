@@ -2,7 +2,6 @@ package dev.quaestor.console;
 
 import dev.quaestor.admin.AuditFilters;
 import dev.quaestor.audit.read.AuditQuery;
-import dev.quaestor.audit.read.AuditSearch;
 import dev.quaestor.audit.read.SearchPaging;
 import io.quarkus.qute.TemplateData;
 import java.net.URLEncoder;
@@ -25,10 +24,10 @@ public class SearchForm extends AuditFilters {
     /** The page sizes the form offers. */
     static final List<Integer> SIZES = List.of(25, 50, 100, 200, 500);
 
-    /** {@code oldest} for oldest first; newest first otherwise. */
+    /** {@code oldest} for oldest first, {@code newest} (or unset) for newest first. */
     @QueryParam("order")
     public String order;
-    /** Records a page (up to {@link AuditSearch#MAX_PAGE}); the console's default when unset. */
+    /** Records a page (1 to {@link #MAX_SIZE}); the console's default when unset. */
     @QueryParam("size")
     public String size;
     /** {@code true} to show the staff's own reads of the log ({@code AUDIT_READ}), left out otherwise. */
@@ -86,43 +85,42 @@ public class SearchForm extends AuditFilters {
         return "true".equals(trim(staffReads)) || "AUDIT_READ".equals(trim(kind));
     }
 
-    /** The records a page, as asked for or {@code standard}. */
+    /** The records a page, as asked for or {@code standard}; throws {@link IllegalArgumentException} for a bad size. */
     public int pageSize(int standard) {
-        if (blank(size)) {
-            return standard;
-        }
-        try {
-            int n = Integer.parseInt(size.trim());
-            if (n >= 1 && n <= AuditSearch.MAX_PAGE) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new IllegalArgumentException("'size' is the records a page: a number from 1 to " + AuditSearch.MAX_PAGE);
+        Long n = SearchFormCheck.number("size", size, 1, MAX_SIZE, "the records a page (the form offers " + offered() + ")");
+        return n == null ? standard : n.intValue();
     }
 
-    /** Which page to read; throws {@link IllegalArgumentException} for a bad cursor or size. */
+    /** The most records a page shows: the largest size the form offers. */
+    static final int MAX_SIZE = SIZES.get(SIZES.size() - 1);
+
+    private static String offered() {
+        var j = new StringJoiner(", ");
+        SIZES.forEach(n -> j.add(n.toString()));
+        return j.toString();
+    }
+
+    /** Which page to read; throws {@link IllegalArgumentException} for a bad order, size, cursor or last. */
     public SearchPaging paging(int standardSize) {
+        SearchFormCheck.oneOf("order", order, ORDERS);
         int n = pageSize(standardSize);
-        if ("true".equals(trim(last))) {
+        if (SearchFormCheck.oneOf("last", last, List.of("true")) != null) {
             return new SearchPaging(newestFirst(), n, SearchPaging.From.LAST, 0);
         }
-        Long after = id(cursor);
+        Long after = id("cursor", cursor);
         if (after != null) {
             return new SearchPaging(newestFirst(), n, SearchPaging.From.AFTER, after);
         }
-        Long end = id(before);
+        Long end = id("before", before);
         return end == null ? new SearchPaging(newestFirst(), n, SearchPaging.From.FIRST, 0)
                 : new SearchPaging(newestFirst(), n, SearchPaging.From.BEFORE, end);
     }
 
-    private static Long id(String s) {
-        try {
-            return blank(s) ? null : Long.parseLong(s.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("invalid cursor");
-        }
+    /** What {@code order} takes: newest first, or oldest first. */
+    static final List<String> ORDERS = List.of("newest", "oldest");
+
+    private static Long id(String field, String s) {
+        return SearchFormCheck.number(field, s, 0, Long.MAX_VALUE, "a record's position (a row id, as the paging links give it)");
     }
 
     public boolean isEmpty() {
@@ -167,17 +165,20 @@ public class SearchForm extends AuditFilters {
 
     /**
      * The filters as the audit reader's query, dates read in {@code zone}; throws {@link IllegalArgumentException} for a
-     * bad time or cursor.
+     * bad time, a range that ends before it starts, a kind or decision no record has, or a bad cursor.
      */
     public AuditQuery query(int limit, ZoneId zone) {
-        Long after;
-        try {
-            after = blank(cursor) ? null : Long.parseLong(cursor.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("invalid cursor");
+        Long after = id("cursor", cursor);
+        String k = SearchFormCheck.oneOf("kind", kind, KINDS);
+        String d = SearchFormCheck.oneOf("decision", decision, DECISIONS);
+        Instant start = time(from, zone, false, "from");
+        Instant end = time(to, zone, true, "to");
+        if (start != null && end != null && !start.isBefore(end)) {
+            throw new IllegalArgumentException("'from' (" + from.trim() + ", " + start + ") is not before 'to' (" + to.trim() + ", "
+                    + end + "): the range ends before it starts. Give a 'from' earlier than the 'to', or leave one empty");
         }
-        return new AuditQuery(trim(subject), trim(client), trim(tenant), trim(uriPrefix), trim(action), trim(decision),
-                trim(outcome), trim(kind), showsStaffReads() ? null : STAFF_READS, time(from, zone, false, "from"), time(to, zone, true, "to"), after, limit);
+        return new AuditQuery(trim(subject), trim(client), trim(tenant), trim(uriPrefix), trim(action), d,
+                trim(outcome), k, showsStaffReads() ? null : STAFF_READS, start, end, after, limit);
     }
 
     private static Instant time(String s, ZoneId zone, boolean end, String what) {

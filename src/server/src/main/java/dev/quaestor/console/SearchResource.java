@@ -2,7 +2,9 @@ package dev.quaestor.console;
 
 import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.read.ArchivedMonths;
+import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.audit.read.AuditSearch;
+import dev.quaestor.audit.read.SearchPaging;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
@@ -21,7 +23,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -36,10 +37,12 @@ public class SearchResource {
     /**
      * What the search page shows: the filters, a page of records in the order asked for, the totals, links to the
      * first, previous, next and last pages (null where there is none), the caller's saved searches, and the archived
-     * months the search reaches into (their records are in archive files, not here).
+     * months the search reaches into (their records are in archive files, not here). A search refused has its
+     * {@code error} and the request id its refusal is on record under ({@code refusedAs}), and no records.
      */
     @TemplateData
-    public record SearchPage(SearchForm form, Display display, List<RecordRow> records, String error, AuditSearch.Totals totals,
+    public record SearchPage(SearchForm form, Display display, List<RecordRow> records, String error, String refusedAs,
+            AuditSearch.Totals totals,
             long pageEvents, Links links, Choices choices, List<SavedSearch> saved, List<ArchivedMonths.Archive> archived, String me,
             List<Range> ranges) {
     }
@@ -93,8 +96,12 @@ public class SearchResource {
     /** A search's totals are counted over at most this many records. */
     static final int TOTALS_CAP = 100_000;
 
-    static final Choices CHOICES = new Choices(List.of("", "read", "list", "subscribe"), List.of("", "ALLOW", "DENY", "FILTER"),
-            Stream.concat(Stream.of(""), Arrays.stream(AuditEvent.Kind.values()).map(Enum::name)).toList(), TimeZones.OFFERED);
+    static final Choices CHOICES = new Choices(List.of("", "read", "list", "subscribe"), anyOr(SearchForm.DECISIONS),
+            anyOr(SearchForm.KINDS), TimeZones.OFFERED);
+
+    private static List<String> anyOr(List<String> values) {
+        return Stream.concat(Stream.of(""), values.stream()).toList();
+    }
 
     @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
     static class Templates {
@@ -118,37 +125,50 @@ public class SearchResource {
         this.config = config;
     }
 
+    /**
+     * The search page. Its form is checked before anything is read: a value the search cannot take (a date, a kind, a
+     * decision, an order, a size, a cursor, a range that ends before it starts) is refused, 400, on record as
+     * {@code invalid} with the reason, and the page shows the error with the form as given and no results.
+     */
     @GET
     @Path("search")
-    public TemplateInstance search(@BeanParam SearchForm form) {
-        access.view(ConsoleAccess.Area.AUDIT, "console/search", form.describe() + form.position());
-        List<RecordRow> rows = List.of();
-        Links links = Links.NONE;
-        String error = null;
-        AuditSearch.Totals totals = null;
-        List<ArchivedMonths.Archive> archived = List.of();
-        int size = config.pageSize();
+    public Response search(@BeanParam SearchForm form) {
+        String method = "console/search";
+        String detail = form.describe() + form.position();
+        if (!access.isAuditor()) {
+            access.view(ConsoleAccess.Area.AUDIT, method, detail); // records the refusal and throws
+        }
         ZoneId reader = zones.of(access.identity().subject());
         ZoneId zone = reader;
+        int size = config.pageSize();
+        AuditQuery query;
+        SearchPaging paging;
         try {
             zone = form.zone(reader);
             size = form.pageSize(size);
-            var query = form.query(1, zone);
-            var window = records.window(query, form.paging(config.pageSize()));
-            ZoneId shownIn = zone;
-            rows = window.records().stream().map(r -> new RecordRow(r, shownIn)).toList();
-            links = Links.of(form.queryStringIn(zone), window);
-            totals = records.totals(query, TOTALS_CAP);
-            archived = archive.within(query.from(), query.to());
+            query = form.query(1, zone);
+            paging = form.paging(config.pageSize());
         } catch (IllegalArgumentException e) {
-            error = e.getMessage();
+            String id = access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail + " refused: " + e.getMessage(), 400,
+                    e.getMessage()).requestId();
+            return Response.status(400).header("X-Request-Id", id).entity(page(form, zone, size, List.of(), Links.NONE, e.getMessage(),
+                    id, null, List.of())).build();
         }
+        String id = access.view(ConsoleAccess.Area.AUDIT, method, detail);
+        var window = records.window(query, paging);
+        ZoneId shownIn = zone;
+        var rows = window.records().stream().map(r -> new RecordRow(r, shownIn)).toList();
+        return Response.ok(page(form, zone, size, rows, Links.of(form.queryStringIn(zone), window), null, null,
+                records.totals(query, TOTALS_CAP), archive.within(query.from(), query.to()))).header("X-Request-Id", id).build();
+    }
+
+    private TemplateInstance page(SearchForm form, ZoneId zone, int size, List<RecordRow> rows, Links links, String error,
+            String refusedAs, AuditSearch.Totals totals, List<ArchivedMonths.Archive> archived) {
         var display = new Display(size, zone.getId(), form.queryStringIn(zone), form.queryString());
-        ZoneId rangeZone = zone;
         var ranges = RangePreset.ALL.stream()
-                .map(p -> new Range(p.name(), "/console/search?" + form.queryStringOver(p.from(), p.to(), rangeZone))).toList();
+                .map(p -> new Range(p.name(), "/console/search?" + form.queryStringOver(p.from(), p.to(), zone))).toList();
         String me = access.identity().subject();
-        return Templates.search(page.chrome("Search"), new SearchPage(form, display, rows, error, totals,
+        return Templates.search(page.chrome("Search"), new SearchPage(form, display, rows, error, refusedAs, totals,
                 rows.stream().mapToLong(RecordRow::events).sum(), links, CHOICES,
                 QuarkusTransaction.requiringNew().call(() -> SavedSearch.visibleTo(me)), archived, me, ranges));
     }

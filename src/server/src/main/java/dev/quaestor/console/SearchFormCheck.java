@@ -1,0 +1,54 @@
+package dev.quaestor.console;
+
+import java.util.List;
+
+/**
+ * Checks of the search form's values as given in its address: each refuses a value the search cannot take with an
+ * {@link IllegalArgumentException} naming the field, the value (cut to {@value #SHOWN} characters) and what the
+ * field takes, so that a mistyped value is never read as another question.
+ */
+final class SearchFormCheck {
+
+    /** How much of a value an error quotes. */
+    static final int SHOWN = 64;
+
+    private SearchFormCheck() {
+    }
+
+    /** {@code value}, trimmed, if it is one of {@code accepted} (exactly as written); null when blank (any). */
+    static String oneOf(String field, String value, List<String> accepted) {
+        if (SearchForm.blank(value)) {
+            return null;
+        }
+        String v = value.trim();
+        if (!accepted.contains(v)) {
+            throw new IllegalArgumentException("'" + field + "' is not one of the values it takes: " + quoted(v) + ". Use one of "
+                    + String.join(", ", accepted) + " (exactly as written), or leave it empty");
+        }
+        return v;
+    }
+
+    /** A whole number from {@code min} to {@code max}, in decimal digits; null when blank. */
+    static Long number(String field, String value, long min, long max, String what) {
+        if (SearchForm.blank(value)) {
+            return null;
+        }
+        String v = value.trim();
+        if (v.matches("[0-9]{1,19}")) {
+            try {
+                long n = Long.parseLong(v);
+                if (n >= min && n <= max) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // past a long: said below
+            }
+        }
+        throw new IllegalArgumentException("'" + field + "' is " + what + ": a whole number from " + min
+                + (max == Long.MAX_VALUE ? " up" : " to " + max) + "; got " + quoted(v));
+    }
+
+    static String quoted(String s) {
+        return "\"" + (s.length() <= SHOWN ? s : s.substring(0, SHOWN) + "… (" + s.length() + " characters)") + "\"";
+    }
+}
