@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.HeldMonth;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.TestPostgres;
+import dev.quaestor.support.Wait;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -41,34 +43,18 @@ class AuditReadFailureTest {
         HttpResponse<String> answer;
         // A month of the log that a search of every month must read, held by another transaction; while the search
         // waits for it, its connection is ended from outside, as a database restart or a lost connection would.
-        try (var admin = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "")) {
-            try (var s = admin.createStatement()) {
-                s.execute("SELECT quaestor_audit_ensure_partition(TIMESTAMP WITH TIME ZONE '2001-01-15 00:00:00+00')");
-            }
-            admin.setAutoCommit(false);
-            try (var s = admin.createStatement()) {
-                s.execute("LOCK TABLE audit_entry_2001_01 IN ACCESS EXCLUSIVE MODE");
-                var pending = HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create(base + "audit/search?uriPrefix="
-                        + URLEncoder.encode(prefix, StandardCharsets.UTF_8))).header("Authorization", "Bearer " + auditor)
-                        .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
-                assertTrue(endTheWaitingSearch(), "the search waited for the month held");
-                answer = pending.get();
-            } finally {
-                admin.rollback();
-                admin.setAutoCommit(true);
-                try (var s = admin.createStatement()) {
-                    s.execute("DROP TABLE audit_entry_2001_01");
-                }
-            }
+        try (var held = HeldMonth.hold()) {
+            var pending = HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create(base + "audit/search?uriPrefix="
+                    + URLEncoder.encode(prefix, StandardCharsets.UTF_8))).header("Authorization", "Bearer " + auditor)
+                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            assertTrue(endTheWaitingSearch(), "the search waited for the month held");
+            answer = pending.get();
         }
         assertEquals(500, answer.statusCode(), answer.body());
         // The second record is queued once the answer has ended: wait for it a little.
-        List<AuditRow> records = List.of();
-        for (int i = 0; i < 100 && records.size() < 2; i++) {
-            records = AuditRow.list("kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ? order by id",
-                    "%uriPrefix=" + prefix + "%", before);
-            Thread.sleep(50);
-        }
+        String where = "kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ? order by id";
+        Wait.holdsWithin(Duration.ofSeconds(5), () -> AuditRow.list(where, "%uriPrefix=" + prefix + "%", before).size() >= 2);
+        List<AuditRow> records = AuditRow.list(where, "%uriPrefix=" + prefix + "%", before);
         assertEquals(List.of("ok", "error"), records.stream().map(r -> r.outcome).toList(), records.toString());
         assertEquals(records.get(0).requestId, records.get(1).requestId, "under one request id");
         assertEquals("ALLOW", records.get(1).decision);

@@ -7,15 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.support.AuditRow;
-import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.HeldMonth;
 import dev.quaestor.support.TestIssuer;
-import dev.quaestor.support.TestPostgres;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
-import java.sql.DriverManager;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -85,33 +83,20 @@ class AuditSearchBoundsTest {
         String searchId;
         // A month of the log that a search of every month must read, held by another transaction: the search waits
         // for it until its statement runs out of time. The writer writes this month, which stays free.
-        try (var admin = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "")) {
-            try (var s = admin.createStatement()) {
-                s.execute("SELECT quaestor_audit_ensure_partition(TIMESTAMP WITH TIME ZONE '2001-01-15 00:00:00+00')");
-            }
-            admin.setAutoCommit(false);
-            try (var s = admin.createStatement()) {
-                s.execute("LOCK TABLE audit_entry_2001_01 IN ACCESS EXCLUSIVE MODE");
-                long started = System.nanoTime();
-                // The client gives up after 20 s: a search without a timeout would wait for the month as long as it is held.
-                var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create(base + "audit/search?uriPrefix=" + java.net.URLEncoder.encode(
-                                detail.substring("uriPrefix=".length()), java.nio.charset.StandardCharsets.UTF_8)))
-                        .header("Authorization", "Bearer " + auditor).timeout(java.time.Duration.ofSeconds(20)).build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString());
-                assertEquals(503, answer.statusCode(), answer.body());
-                assertTrue(answer.body().contains("did not finish this read within 1500 ms"), answer.body());
-                assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
-                long tookMillis = (System.nanoTime() - started) / 1_000_000;
-                assertTrue(tookMillis < 10_000, "ended at the timeout, not when the month was free: " + tookMillis + " ms");
-                searchId = answer.headers().firstValue("X-Request-Id").orElse(null);
-            } finally {
-                admin.rollback();
-                admin.setAutoCommit(true);
-                try (var s = admin.createStatement()) {
-                    s.execute("DROP TABLE audit_entry_2001_01");
-                }
-            }
+        try (var held = HeldMonth.hold()) {
+            long started = System.nanoTime();
+            // The client gives up after 20 s: a search without a timeout would wait for the month as long as it is held.
+            var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(base + "audit/search?uriPrefix=" + java.net.URLEncoder.encode(
+                            detail.substring("uriPrefix=".length()), java.nio.charset.StandardCharsets.UTF_8)))
+                    .header("Authorization", "Bearer " + auditor).timeout(java.time.Duration.ofSeconds(20)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, answer.statusCode(), answer.body());
+            assertTrue(answer.body().contains("did not finish this read within 1500 ms"), answer.body());
+            assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
+            long tookMillis = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(tookMillis < 10_000, "ended at the timeout, not when the month was free: " + tookMillis + " ms");
+            searchId = answer.headers().firstValue("X-Request-Id").orElse(null);
         }
         assertNotNull(searchId, "the 503 names the search's record");
         List<AuditRow> records = AuditRow.list("kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ?"
@@ -130,38 +115,25 @@ class AuditSearchBoundsTest {
         String auditor = TestIssuer.tokenFor("auditor");
         String prefix = "file:///docs/bundle-timeout-" + System.nanoTime() + "/";
         // As above: a month that a search of every month must read, held by another transaction.
-        try (var admin = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "")) {
-            try (var s = admin.createStatement()) {
-                s.execute("SELECT quaestor_audit_ensure_partition(TIMESTAMP WITH TIME ZONE '2001-01-15 00:00:00+00')");
-            }
-            String requestId;
-            admin.setAutoCommit(false);
-            try (var s = admin.createStatement()) {
-                s.execute("LOCK TABLE audit_entry_2001_01 IN ACCESS EXCLUSIVE MODE");
-                var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create(base + "audit/bundle")).header("Authorization", "Bearer " + auditor)
-                        .header("Content-Type", "application/json").timeout(java.time.Duration.ofSeconds(20))
-                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"search\":{\"uriPrefix\":\"" + prefix + "\"}}")).build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString());
-                assertEquals(503, answer.statusCode(), answer.body());
-                assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
-                requestId = answer.headers().firstValue("X-Request-Id").orElse(null);
-            } finally {
-                admin.rollback();
-                admin.setAutoCommit(true);
-                try (var s = admin.createStatement()) {
-                    s.execute("DROP TABLE audit_entry_2001_01");
-                }
-            }
-            var made = AuditRow.list("method = 'audit/bundle/made' and detail like ?", "%uriPrefix=" + prefix + "%");
-            assertEquals(List.of("not-made"), made.stream().map(r -> r.outcome).toList(), "the bundle not made is on record");
-            assertTrue(made.get(0).detail.endsWith("not made: the audit log's database did not finish a read within the audit query timeout"),
-                    made.get(0).detail);
-            var call = AuditRow.list("request_id = ? and method = 'audit/bundle'", made.get(0).requestId);
-            assertEquals(List.of("ok"), call.stream().map(r -> r.outcome).toList(), "under the call's request id");
-            if (requestId != null) {
-                assertEquals(requestId, made.get(0).requestId);
-            }
+        String requestId;
+        try (var held = HeldMonth.hold()) {
+            var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(base + "audit/bundle")).header("Authorization", "Bearer " + auditor)
+                    .header("Content-Type", "application/json").timeout(java.time.Duration.ofSeconds(20))
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"search\":{\"uriPrefix\":\"" + prefix + "\"}}")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, answer.statusCode(), answer.body());
+            assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
+            requestId = answer.headers().firstValue("X-Request-Id").orElse(null);
+        }
+        var made = AuditRow.list("method = 'audit/bundle/made' and detail like ?", "%uriPrefix=" + prefix + "%");
+        assertEquals(List.of("not-made"), made.stream().map(r -> r.outcome).toList(), "the bundle not made is on record");
+        assertTrue(made.get(0).detail.endsWith("not made: the audit log's database did not finish a read within the audit query timeout"),
+                made.get(0).detail);
+        var call = AuditRow.list("request_id = ? and method = 'audit/bundle'", made.get(0).requestId);
+        assertEquals(List.of("ok"), call.stream().map(r -> r.outcome).toList(), "under the call's request id");
+        if (requestId != null) {
+            assertEquals(requestId, made.get(0).requestId);
         }
     }
 
@@ -183,26 +155,13 @@ class AuditSearchBoundsTest {
         long searchId = io.restassured.path.json.JsonPath.from(added.body()).getLong("searches[0].id");
         String requestId;
         // As above: a month that a count of every month must read, held by another transaction.
-        try (var admin = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "")) {
-            try (var s = admin.createStatement()) {
-                s.execute("SELECT quaestor_audit_ensure_partition(TIMESTAMP WITH TIME ZONE '2001-01-15 00:00:00+00')");
-            }
-            admin.setAutoCommit(false);
-            try (var s = admin.createStatement()) {
-                s.execute("LOCK TABLE audit_entry_2001_01 IN ACCESS EXCLUSIVE MODE");
-                var answer = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "audit/cases/" + caseId
-                        + "/searches/" + searchId + "/count")).header("Authorization", "Bearer " + auditor)
-                        .timeout(java.time.Duration.ofSeconds(20)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-                assertEquals(503, answer.statusCode(), answer.body());
-                assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
-                requestId = answer.headers().firstValue("X-Request-Id").orElse(null);
-            } finally {
-                admin.rollback();
-                admin.setAutoCommit(true);
-                try (var s = admin.createStatement()) {
-                    s.execute("DROP TABLE audit_entry_2001_01");
-                }
-            }
+        try (var held = HeldMonth.hold()) {
+            var answer = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "audit/cases/" + caseId
+                    + "/searches/" + searchId + "/count")).header("Authorization", "Bearer " + auditor)
+                    .timeout(java.time.Duration.ofSeconds(20)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, answer.statusCode(), answer.body());
+            assertTrue(answer.body().contains("quaestor.audit.query-timeout-ms"), answer.body());
+            requestId = answer.headers().firstValue("X-Request-Id").orElse(null);
         }
         assertNotNull(requestId, "the 503 names the read's record");
         // On record as let in before the count was read, then as not answered, under one request id and the case's uri.
