@@ -218,8 +218,9 @@ public class CaseResource {
         Staff staff = calls.auditor(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         String rid = body == null || body.requestId() == null ? null : body.requestId().strip();
-        return calls.change(method, id, http, () -> Response.ok(cases.addRequest(id, staff, rid,
-                rid != null && !rid.isEmpty() && rid.length() <= 64 && records.exists(rid), calls.recorder(method, http))).build());
+        // Whether the log holds the request is read only once the change is on record; if not, that is on record too.
+        return calls.change(method, id, http, () -> Response.ok(cases.addRequest(id, staff, rid, records::exists,
+                calls.recorder(method, http))).build());
     }
 
     @POST
