@@ -121,13 +121,13 @@ class CaseChangeEndTest {
         Response refused = as("auditor").body("{\"requestId\":\"" + absent + "\"}").post("/audit/cases/" + id + "/requests")
                 .then().statusCode(400).extract().response();
         assertEquals("the audit log holds no record of request " + absent, refused.jsonPath().getString("error"));
-        String requestId = refused.header("X-Request-Id");
-        assertNotNull(requestId, "the refusal names its record");
         var records = changes(id, "audit/cases/add-request");
-        // On record before the log was read (ok), then not stored, under the same request id.
+        // On record before the log was read (ok), then not stored, under the same request id, which the answer names.
         assertEquals(List.of("ALLOW/ok/added request " + absent, "ALLOW/invalid/added request " + absent
                 + "; not stored: the audit log holds no record of request " + absent),
                 records.stream().map(r -> r.decision + "/" + r.outcome + "/" + r.detail).toList());
+        String requestId = refused.header("X-Request-Id");
+        assertNotNull(requestId, "the refusal names its record");
         assertEquals(List.of(requestId, requestId), records.stream().map(r -> r.requestId).toList());
 
         // A request the log holds (the case's own opening) is added, with its one record.
