@@ -35,7 +35,8 @@ import java.util.function.Supplier;
  * Every call is recorded under the case's uri, allowed or refused: reads as {@code AUDIT_READ}, each committed before
  * anything of the audit trail is read (a read then not answered gets a second record under its request id, as the
  * auditor API's calls do: {@link StaffAccess#notAnswered}, {@link AnswerWatch}), changes as {@code ADMIN}, each change
- * before it is stored. Reads of a case's records from the log (its records, a search's
+ * before it is stored (a change then not stored, or stored with its answer lost, gets a second record under its request
+ * id saying which: {@link CaseCalls}). Reads of a case's records from the log (its records, a search's
  * count) are bounded ({@link CaseRecords}) and hold a place for a long read ({@link LongReads.Kind#CASE}; past the
  * cap, 429 with {@code Retry-After}, on record as {@code busy}). A call takes no query parameter but a page's cursor
  * ({@code before}) where a list is paged; any other, or one given twice, is refused 400, on record as {@code invalid}

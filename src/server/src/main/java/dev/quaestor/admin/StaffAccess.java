@@ -102,7 +102,7 @@ public class StaffAccess {
      * answer is not watched: a failure meanwhile means the change was not stored, which its caller puts on record under
      * that id ({@link #notAnswered}). If the record cannot be committed this throws, and the change is not stored.
      */
-    public String changing(String method, String uri, String detail, HttpServerRequest request) {
+    String changing(String method, String uri, String detail, HttpServerRequest request) {
         Caller caller = caller(identity(), request, AuthContext.of(security));
         String id = RequestIds.next();
         log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(caller).method(method).uri(uri).decision("ALLOW")
@@ -117,7 +117,7 @@ public class StaffAccess {
      * the client, or that is a server error, is on record as {@code aborted} saying the change is stored
      * ({@link AnswerWatch#startStored}). Nothing if no change is on record as let in, or its end already is.
      */
-    public void stored() {
+    void stored() {
         LetIn call = letIn;
         if (call == null || answer != null) {
             return;
