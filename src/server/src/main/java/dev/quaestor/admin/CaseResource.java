@@ -6,6 +6,7 @@ import dev.quaestor.cases.AuditCase;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseView;
+import dev.quaestor.cases.HeldRecords;
 import dev.quaestor.cases.Cases;
 import dev.quaestor.cases.NewCase;
 import dev.quaestor.cases.Staff;
@@ -67,8 +68,10 @@ public class CaseResource {
     private final CaseCalls calls;
     private final LongReads longReads;
     private final StaffAccess access;
+    private final HeldRecords held;
 
-    CaseResource(Cases cases, CaseRecords records, CaseCalls calls, LongReads longReads, StaffAccess access) {
+    CaseResource(Cases cases, CaseRecords records, CaseCalls calls, LongReads longReads, StaffAccess access, HeldRecords held) {
+        this.held = held;
         this.cases = cases;
         this.records = records;
         this.calls = calls;
@@ -219,9 +222,10 @@ public class CaseResource {
         Staff staff = calls.auditor(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         String rid = body == null || body.requestId() == null ? null : body.requestId().strip();
-        // Whether the log holds the request is read only once the change is on record; if not, that is on record too.
-        return calls.change(method, id, http, () -> Response.ok(cases.addRequest(id, staff, rid, records::exists,
-                calls.recorder(method, http))).build());
+        // Whether the log holds the request (in the database, or kept by a hold once its month was archived) is read only
+        // once the change is on record; if it does not, that is on record too.
+        return calls.change(method, id, http, () -> Response.ok(cases.addRequest(id, staff, rid,
+                r -> records.exists(r) || !held.ofRequest(r).isEmpty(), calls.recorder(method, http))).build());
     }
 
     @POST

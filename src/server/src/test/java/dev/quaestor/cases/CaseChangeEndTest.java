@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * not happen: a change whose store fails after its record is on record as not stored ({@code error}) under its request
  * id; a change stored whose answer does not reach the client is on record as stored with its answer not delivered
  * ({@code aborted}), never as not made. A request added to a case is looked for in the audit log only once the change
- * is on record; one the log does not hold is refused as before, and on record as not stored under the change's id.
+ * is on record; one the log does not hold is refused as before, and on record as not stored under the change's id; one
+ * whose records a hold kept after their month was archived is held by the log, and added.
  */
 @QuarkusTest
 class CaseChangeEndTest {
@@ -138,6 +139,26 @@ class CaseChangeEndTest {
         assertEquals(3, records.size(), records.toString());
         assertEquals("ALLOW/ok/added request " + present, records.get(2).decision + "/" + records.get(2).outcome + "/" + records.get(2).detail);
         assertEquals(List.of(present), as("auditor").get("/audit/cases/" + id).then().statusCode(200).extract().jsonPath()
+                .getList("requests.requestId"));
+    }
+
+    @Test
+    void aRequestWhoseRecordsAHoldKeptAfterTheirMonthWasArchivedIsAdded() throws Exception {
+        long id = open("Archived request").jsonPath().getLong("id");
+        long hold = as("auditor").body("{\"scope\":\"CASE\",\"from\":\"2001-01-01T00:00:00Z\",\"reason\":\"keep\"}")
+                .post("/audit/cases/" + id + "/holds").then().statusCode(201).extract().jsonPath().getLong("id");
+        // A record its month no longer holds in the database, kept by the hold (as retention keeps it before archiving).
+        String archived = "archived-" + System.nanoTime();
+        try (Connection c = superuser(); var ps = c.prepareStatement("INSERT INTO audit_held_record (hold_id, chain_id, seq, event_time,"
+                + " request_id, subject, uri, checkpoint_size, proof, run_id, kept_at) VALUES (?, 'test-log', ?, TIMESTAMP WITH TIME ZONE"
+                + " '2001-01-15 00:00:00+00', ?, 'alice', 'file:///docs/x.md', 1, 'proof', 0, now())")) {
+            ps.setLong(1, hold);
+            ps.setLong(2, System.nanoTime());
+            ps.setString(3, archived);
+            ps.executeUpdate();
+        }
+        as("auditor").body("{\"requestId\":\"" + archived + "\"}").post("/audit/cases/" + id + "/requests").then().statusCode(200);
+        assertEquals(List.of(archived), as("auditor").get("/audit/cases/" + id).then().statusCode(200).extract().jsonPath()
                 .getList("requests.requestId"));
     }
 
