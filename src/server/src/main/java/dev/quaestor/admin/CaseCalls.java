@@ -23,8 +23,16 @@ import java.util.function.Supplier;
  * they find) needs the auditor role itself, since the case administrator role manages members and holds only (else
  * 403, on record under the case's uri); a read is recorded as {@code AUDIT_READ} before it reads anything of the audit
  * trail, a change as {@code ADMIN} before it is stored; a refusal is recorded with its outcome, then answered with its
- * status and reason. A call takes only its own query parameters, each once: any other is refused 400 before anything is
- * read or changed, on record as {@code invalid} with why.
+ * status and reason, and the request id of its record in {@code X-Request-Id}. A call takes only its own query
+ * parameters, each once: any other is refused 400 before anything is read or changed, on record as {@code invalid} with
+ * why.
+ *
+ * <p>A change's record ({@code ALLOW}, {@code ok}) is not left alone for a change that did not happen, nor for an answer
+ * the caller did not get, and what follows it says which: a change not stored after its record (its commit failed, or
+ * it was refused once on record) gets a second record under its request id, {@code error} or the refusal's outcome,
+ * saying it was not stored; a change stored whose answer then does not reach the client, or is a server error, gets
+ * one saying it is stored and its answer was not delivered, {@code aborted} ({@link StaffAccess#stored}). So a
+ * change on record as {@code ok} was stored unless an {@code error} (or a refusal) under its request id says otherwise.
  */
 @RequestScoped
 public class CaseCalls {
@@ -32,6 +40,8 @@ public class CaseCalls {
     private final StaffAccess access;
     private final String auditorRole;
     private final String caseAdminRole;
+    /** The request id of this call's change, once on record as not stored (then a refusal is not recorded again). */
+    private String notStored;
 
     CaseCalls(StaffAccess access, AuditConfig audit, CasesConfig config) {
         this.access = access;
@@ -51,9 +61,10 @@ public class CaseCalls {
         if (clientRefused != null || !admin && !who.roles().contains(auditorRole)) {
             String why = clientRefused != null ? clientRefused
                     : "the role " + auditorRole + " or " + caseAdminRole + " is needed for cases and holds";
-            access.record(kind, new StaffAccess.Judged(method, caseId == null ? null : AuditCase.uriOf(caseId), false,
+            String id = access.record(kind, new StaffAccess.Judged(method, caseId == null ? null : AuditCase.uriOf(caseId), false,
                     "forbidden", why), http);
-            throw new WebApplicationException(Response.status(403).type(MediaType.APPLICATION_JSON).entity(Map.of("error", why)).build());
+            throw new WebApplicationException(Response.status(403).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id)
+                    .entity(Map.of("error", why)).build());
         }
         return new Staff(who.subject(), admin);
     }
@@ -66,8 +77,9 @@ public class CaseCalls {
         Staff staff = staff(http, kind, method, caseId);
         if (!access.identity().roles().contains(auditorRole)) {
             String why = "the role " + auditorRole + " is needed: searches, requests and their records are the auditor's";
-            access.record(kind, new StaffAccess.Judged(method, AuditCase.uriOf(caseId), false, "forbidden", why), http);
-            throw new WebApplicationException(Response.status(403).type(MediaType.APPLICATION_JSON).entity(Map.of("error", why)).build());
+            String id = access.record(kind, new StaffAccess.Judged(method, AuditCase.uriOf(caseId), false, "forbidden", why), http);
+            throw new WebApplicationException(Response.status(403).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id)
+                    .entity(Map.of("error", why)).build());
         }
         return staff;
     }
@@ -87,10 +99,23 @@ public class CaseCalls {
         }
     }
 
-    /** Puts a change on record ({@code ADMIN}, allowed, with the outcome given) under the uri the change names. */
+    /**
+     * Puts a change on record ({@code ADMIN}, allowed) under the uri the change names: {@code ok} as the change let in,
+     * before it is stored ({@link StaffAccess#changing}); any other outcome (the change recorded, then not stored) under
+     * the same request id, as how it ended ({@link StaffAccess#notAnswered}).
+     */
     ChangeRecorder recorder(String method, HttpServerRequest http) {
-        return (uri, outcome, detail) -> access.record(AuditEvent.Kind.ADMIN, new StaffAccess.Judged(method, uri, true, outcome, detail),
-                http);
+        return (uri, outcome, detail) -> {
+            if ("ok".equals(outcome)) {
+                return access.changing(method, uri, detail, http);
+            }
+            String id = access.notAnswered(outcome, detail);
+            if (id == null) { // no change of this call on record as let in: the record stands on its own
+                id = access.record(AuditEvent.Kind.ADMIN, new StaffAccess.Judged(method, uri, true, outcome, detail), http);
+            }
+            notStored = id;
+            return id;
+        };
     }
 
     /**
@@ -111,19 +136,29 @@ public class CaseCalls {
         return (requestId == null ? response : response.header("X-Request-Id", requestId)).build();
     }
 
-    /** A change: made (and recorded before it is stored) by {@code change}; a refusal recorded and answered. */
+    /**
+     * A change: made (and recorded before it is stored) by {@code change}, its answer then watched as a change stored
+     * ({@link StaffAccess#stored}); a refusal recorded and answered (once, if it came after the change's record: that
+     * it was not stored is on record under the change's request id already).
+     */
     Response change(String method, Long caseId, HttpServerRequest http, Supplier<Response> change) {
+        Response answer;
         try {
-            return change.get();
+            answer = change.get();
         } catch (CaseRefusal r) {
+            if (notStored != null) {
+                return Response.status(r.status()).header("X-Request-Id", notStored).entity(Map.of("error", r.getMessage())).build();
+            }
             return refused(AuditEvent.Kind.ADMIN, method, caseId, r, http);
         }
+        access.stored();
+        return answer;
     }
 
-    /** Records the refusal, then answers it: the status, and the reason (for a case not seen, the same as for none). */
+    /** Records the refusal, then answers it: the status, the reason (for a case not seen, the same as for none), the record's id. */
     Response refused(AuditEvent.Kind kind, String method, Long caseId, CaseRefusal r, HttpServerRequest http) {
         String uri = caseId == null ? null : AuditCase.uriOf(caseId);
-        access.record(kind, new StaffAccess.Judged(method, uri, false, r.outcome(), r.getMessage()), http);
-        return Response.status(r.status()).entity(Map.of("error", r.getMessage())).build();
+        String id = access.record(kind, new StaffAccess.Judged(method, uri, false, r.outcome(), r.getMessage()), http);
+        return Response.status(r.status()).header("X-Request-Id", id).entity(Map.of("error", r.getMessage())).build();
     }
 }

@@ -6,6 +6,7 @@ import dev.quaestor.cases.AuditCase;
 import dev.quaestor.cases.CaseRecords;
 import dev.quaestor.cases.CaseRefusal;
 import dev.quaestor.cases.CaseView;
+import dev.quaestor.cases.HeldRecords;
 import dev.quaestor.cases.Cases;
 import dev.quaestor.cases.NewCase;
 import dev.quaestor.cases.Staff;
@@ -35,7 +36,8 @@ import java.util.function.Supplier;
  * Every call is recorded under the case's uri, allowed or refused: reads as {@code AUDIT_READ}, each committed before
  * anything of the audit trail is read (a read then not answered gets a second record under its request id, as the
  * auditor API's calls do: {@link StaffAccess#notAnswered}, {@link AnswerWatch}), changes as {@code ADMIN}, each change
- * before it is stored. Reads of a case's records from the log (its records, a search's
+ * before it is stored (a change then not stored, or stored with its answer lost, gets a second record under its request
+ * id saying which: {@link CaseCalls}). Reads of a case's records from the log (its records, a search's
  * count) are bounded ({@link CaseRecords}) and hold a place for a long read ({@link LongReads.Kind#CASE}; past the
  * cap, 429 with {@code Retry-After}, on record as {@code busy}). A call takes no query parameter but a page's cursor
  * ({@code before}) where a list is paged; any other, or one given twice, is refused 400, on record as {@code invalid}
@@ -66,8 +68,10 @@ public class CaseResource {
     private final CaseCalls calls;
     private final LongReads longReads;
     private final StaffAccess access;
+    private final HeldRecords held;
 
-    CaseResource(Cases cases, CaseRecords records, CaseCalls calls, LongReads longReads, StaffAccess access) {
+    CaseResource(Cases cases, CaseRecords records, CaseCalls calls, LongReads longReads, StaffAccess access, HeldRecords held) {
+        this.held = held;
         this.cases = cases;
         this.records = records;
         this.calls = calls;
@@ -218,8 +222,10 @@ public class CaseResource {
         Staff staff = calls.auditor(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
         String rid = body == null || body.requestId() == null ? null : body.requestId().strip();
+        // Whether the log holds the request (in the database, or kept by a hold once its month was archived) is read only
+        // once the change is on record; if it does not, that is on record too.
         return calls.change(method, id, http, () -> Response.ok(cases.addRequest(id, staff, rid,
-                rid != null && !rid.isEmpty() && rid.length() <= 64 && records.exists(rid), calls.recorder(method, http))).build());
+                r -> records.exists(r) || !held.ofRequest(r).isEmpty(), calls.recorder(method, http))).build());
     }
 
     @POST

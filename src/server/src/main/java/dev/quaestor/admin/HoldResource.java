@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * A case's legal holds: list, put, widen, ask for a release, release (a second person: four eyes). For the case's
  * members and the case administrator role; each change is an {@code ADMIN} record under the hold's uri before it is
- * stored, each refusal is on record too. A call takes no query parameter: one given is refused 400, on record as
+ * stored (and its end, if it was not stored or its answer was lost, a second record under its request id:
+ * {@link CaseCalls}), each refusal is on record too. A call takes no query parameter: one given is refused 400, on record as
  * {@code invalid} ({@link CaseCalls#takesOnly}).
  */
 @Path("/audit/cases/{id}/holds")

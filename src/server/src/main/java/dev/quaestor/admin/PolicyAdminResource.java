@@ -18,7 +18,9 @@ import java.util.Map;
 
 /**
  * Policy administration for holders of {@code quaestor.admin.role}: which revision is active and
- * why a given request would be allowed or denied. Every call is recorded ({@code ADMIN}), allowed or not.
+ * why a given request would be allowed or denied. Every call is recorded ({@code ADMIN}), allowed or not; a call let in
+ * and then refused for its body (400) gets a second record under its request id, {@code invalid} with why
+ * ({@link StaffAccess#notAnswered}), which the answer's {@code X-Request-Id} names.
  */
 @Path("/admin/policy")
 @Produces(MediaType.APPLICATION_JSON)
@@ -63,15 +65,21 @@ public class PolicyAdminResource {
         ExplainRequest request = read.value();
         access.require(config.role(), AuditEvent.Kind.ADMIN, "admin/policy/explain", request == null ? null : request.describe(), http);
         if (read.refused()) {
-            return read.response();
+            return refused(read.response(), read.error());
         }
         if (request == null) {
-            return Response.status(400).entity(Map.of("error", "a JSON body is required")).build();
+            return refused(Response.status(400).entity(Map.of("error", "a JSON body is required")).build(), "a JSON body is required");
         }
         try {
             return Response.ok(request.answer(store.current())).build();
         } catch (IllegalArgumentException | InvalidUriException e) {
-            return Response.status(400).entity(Map.of("error", e.getMessage())).build();
+            return refused(Response.status(400).entity(Map.of("error", e.getMessage())).build(), e.getMessage());
         }
+    }
+
+    /** A call let in, refused after all: on record as such under its request id ({@code invalid}, why), then answered. */
+    private Response refused(Response answer, String why) {
+        String requestId = access.notAnswered("invalid", why);
+        return Response.fromResponse(answer).header("X-Request-Id", requestId).build();
     }
 }

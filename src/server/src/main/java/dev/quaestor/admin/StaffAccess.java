@@ -24,8 +24,11 @@ import java.util.Map;
  * allowed or not, before anything is answered (PCI DSS 10.2.1.2 for administration, 10.2.1.3 for
  * reads of the audit trail). If the record cannot be committed, the call does not happen. A call let in is on record
  * as {@code ok} before anything is read; if it then ends otherwise, a second record under its request id says how
- * ({@link #notAnswered}), and so does one for an auditor's answer that does not reach the client, or that is a server
- * error no such record explains ({@link AnswerWatch}).
+ * ({@link #notAnswered}), and so does one for an answer that does not reach the client, or that is a server error no
+ * such record explains ({@link AnswerWatch}): an auditor's, or an administrator's. A change is on record as {@code ok}
+ * before it is stored ({@link #changing}); a change then not stored is on record as such under its request id
+ * ({@link #notAnswered}, {@code error} or the refusal's outcome), and the answer to one stored is watched from then
+ * on ({@link #stored}): lost, it is {@code aborted}, never a claim that the change did not happen.
  */
 @RequestScoped
 public class StaffAccess {
@@ -38,7 +41,7 @@ public class StaffAccess {
     private final RoutingContext rc;
     /** The call this request was let in as, once recorded: a failure before its answer is recorded under its id. */
     private LetIn letIn;
-    /** The answer of an auditor's call let in, on its way to the client (null for other calls). */
+    /** The answer of a call let in, on its way to the client (null before a change is stored, or for no call). */
     private AnswerWatch answer;
 
     StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, LongReads longReads, AdminConfig config,
@@ -87,15 +90,42 @@ public class StaffAccess {
         }
     }
 
-    /** The call is on record as let in: an auditor's answer is watched until it has reached the client. */
+    /** The call is on record as let in: its answer is watched until it has reached the client. */
     private void letIn(LetIn call) {
         letIn = call;
-        if (call.kind() == AuditEvent.Kind.AUDIT_READ) {
-            answer = AnswerWatch.start(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
-        }
+        answer = AnswerWatch.start(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
     }
 
-    /** The answer of the auditor's call let in, watched until it has reached the client; null if there is none. */
+    /**
+     * Records a change its resource has judged and let in ({@code ADMIN}, {@code ALLOW}, {@code ok}) under {@code uri},
+     * once the change is made and before it is stored; returns the record's request id. Until {@link #stored}, its
+     * answer is not watched: a failure meanwhile means the change was not stored, which its caller puts on record under
+     * that id ({@link #notAnswered}). If the record cannot be committed this throws, and the change is not stored.
+     */
+    String changing(String method, String uri, String detail, HttpServerRequest request) {
+        Caller caller = caller(identity(), request, AuthContext.of(security));
+        String id = RequestIds.next();
+        log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(caller).method(method).uri(uri).decision("ALLOW")
+                .outcome("ok").detail(detail).build());
+        letIn = new LetIn(AuditEvent.Kind.ADMIN, caller, method, uri, detail, id);
+        answer = null;
+        return id;
+    }
+
+    /**
+     * The change on record by {@link #changing} is stored: from now on its answer is watched, and one that does not reach
+     * the client, or that is a server error, is on record as {@code aborted} saying the change is stored
+     * ({@link AnswerWatch#startStored}). Nothing if no change is on record as let in, or its end already is.
+     */
+    void stored() {
+        LetIn call = letIn;
+        if (call == null || answer != null) {
+            return;
+        }
+        answer = AnswerWatch.startStored(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
+    }
+
+    /** The answer of the call let in, watched until it has reached the client; null if there is none. */
     AnswerWatch answer() {
         return answer;
     }
@@ -227,9 +257,9 @@ public class StaffAccess {
     /**
      * Records a call its resource has judged and let in, as {@code kind}, {@code ALLOW} and {@code ok}, under {@code uri}
      * (null: none), before anything it answers with is read; returns the record's request id. As for a call let in by
-     * {@link #admit}, a later failure is on record under that id ({@link #notAnswered}), and so is an auditor's answer
-     * that does not reach the client ({@link AnswerWatch}). If the record cannot be committed this throws, and the call
-     * does not happen.
+     * {@link #admit}, a later failure is on record under that id ({@link #notAnswered}), and so is an answer that does
+     * not reach the client ({@link AnswerWatch}). If the record cannot be committed this throws, and the call does not
+     * happen. (A change is let in by {@link #changing}.)
      */
     public String letIn(AuditEvent.Kind kind, String method, String uri, String detail, HttpServerRequest request) {
         Caller caller = caller(identity(), request, AuthContext.of(security));

@@ -30,7 +30,9 @@ import java.util.TreeMap;
  * Policy what-if for administrators: the proposed files replayed against the decisions this server recorded, each
  * under the current set, the proposed set and the revision it was recorded with. On record as an {@code ADMIN} call;
  * a long read of the log, it takes an export's place. Answers the report (as {@code policy what-if --json} writes it),
- * with example request ids for the rows that change.
+ * with example request ids for the rows that change. A call let in and then refused (400: its body, its window, a
+ * window with nothing to judge) gets a second record under its request id, {@code invalid} with why
+ * ({@link StaffAccess#notAnswered}), which the answer's {@code X-Request-Id} names.
  */
 @Path("/admin/policy/what-if")
 @Produces(MediaType.APPLICATION_JSON)
@@ -74,7 +76,7 @@ public class WhatIfResource {
         var call = new StaffAccess.Call("admin/policy/what-if", body == null ? null : body.describe());
         try (var place = access.requirePlace(config.role(), AuditEvent.Kind.ADMIN, LongReads.Kind.EXPORT, call, http)) {
             if (read.refused()) {
-                return read.response();
+                return refused(read.response(), read.error());
             }
             if (body == null || body.files() == null || body.files().isEmpty()) {
                 return bad("a JSON body with the proposed files is required: {\"files\": {\"name.yaml\": \"…\"}}");
@@ -89,8 +91,8 @@ public class WhatIfResource {
                 }
                 proposed = PolicyLoader.parse(new ArrayList<>(new TreeMap<>(body.files()).entrySet()), new ArrayList<PolicyError>());
             } catch (PolicyValidationException e) {
-                return Response.status(400).entity(Map.of("error", "the proposed policy set is rejected",
-                        "errors", e.errors().stream().map(Object::toString).toList())).build();
+                return refused(Response.status(400).entity(Map.of("error", "the proposed policy set is rejected",
+                        "errors", e.errors().stream().map(Object::toString).toList())).build(), "the proposed policy set is rejected");
             } catch (IllegalArgumentException e) {
                 return bad(e.getMessage());
             }
@@ -130,7 +132,13 @@ public class WhatIfResource {
         return n;
     }
 
-    private static Response bad(String message) {
-        return Response.status(400).entity(Map.of("error", message)).build();
+    private Response bad(String message) {
+        return refused(Response.status(400).entity(Map.of("error", message)).build(), message);
+    }
+
+    /** A call let in, refused after all: on record as such under its request id ({@code invalid}, why), then answered. */
+    private Response refused(Response answer, String why) {
+        String requestId = access.notAnswered("invalid", why);
+        return Response.fromResponse(answer).header("X-Request-Id", requestId).build();
     }
 }

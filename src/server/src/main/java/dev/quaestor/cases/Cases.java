@@ -6,7 +6,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Opening, reading and changing cases. Every change runs in a transaction of its own: the case is read, the caller's
@@ -163,25 +165,49 @@ public class Cases {
         }, recorder);
     }
 
-    /** Adds a request; {@code exists} says whether the audit log holds records of it (the caller looks). */
+    /** Adds a request; {@code exists} says whether the audit log holds records of it (the caller looked already). */
     public CaseView addRequest(long id, Staff staff, String requestId, boolean exists, ChangeRecorder recorder) {
         String rid = Checked.text("a request id", requestId, 64);
         return change(id, staff, c -> {
             if (!exists) {
-                throw CaseRefusal.invalid("the audit log holds no record of request " + rid);
+                throw noRecordOf(rid);
             }
-            if (c.hasRequest(rid)) {
-                throw CaseRefusal.conflict("request " + rid + " is already in case " + id);
-            }
-            room(c.requests);
-            var r = new CaseRequest();
-            r.auditCase = c;
-            r.requestId = rid;
-            r.addedBy = staff.subject();
-            r.addedAt = Instant.now();
-            c.requests.add(r);
-            return "added request " + rid;
+            return addRequest(c, staff, rid);
         }, recorder);
+    }
+
+    /**
+     * Adds a request, looking whether the audit log holds records of it ({@code inLog}, a read of the audit trail) only
+     * once the change is on record: if it holds none, the change is not stored and is refused (400), and that it was not
+     * stored is on record under the change's request id ({@link ChangeCommit}). The look runs outside the change's
+     * transaction, on the log's own connections.
+     */
+    public CaseView addRequest(long id, Staff staff, String requestId, Predicate<String> inLog, ChangeRecorder recorder) {
+        String rid = Checked.text("a request id", requestId, 64);
+        return change(id, staff, c -> addRequest(c, staff, rid), c -> {
+            if (!QuarkusTransaction.suspendingExisting().call(() -> inLog.test(rid))) {
+                throw noRecordOf(rid);
+            }
+        }, recorder);
+    }
+
+    private static CaseRefusal noRecordOf(String rid) {
+        return CaseRefusal.invalid("the audit log holds no record of request " + rid);
+    }
+
+    /** Adds request {@code rid} to the case, unless it is in it already or the case is full; returns what it did. */
+    private static String addRequest(AuditCase c, Staff staff, String rid) {
+        if (c.hasRequest(rid)) {
+            throw CaseRefusal.conflict("request " + rid + " is already in case " + c.id);
+        }
+        room(c.requests);
+        var r = new CaseRequest();
+        r.auditCase = c;
+        r.requestId = rid;
+        r.addedBy = staff.subject();
+        r.addedAt = Instant.now();
+        c.requests.add(r);
+        return "added request " + rid;
     }
 
     public CaseView addNote(long id, Staff staff, String text, ChangeRecorder recorder) {
@@ -201,11 +227,18 @@ public class Cases {
 
     /** Reads the case the caller may see, makes {@code change} (which returns what it did), records it, then commits. */
     CaseView change(long id, Staff staff, Function<AuditCase, String> change, ChangeRecorder recorder) {
+        return change(id, staff, change, c -> { }, recorder);
+    }
+
+    /** As above; {@code onRecord} checks the change once it is on record, before the commit (a refusal: not stored). */
+    private CaseView change(long id, Staff staff, Function<AuditCase, String> change, Consumer<AuditCase> onRecord,
+            ChangeRecorder recorder) {
         return ChangeCommit.run(recorder, commit -> {
             AuditCase c = visible(id, staff);
             String what = change.apply(c);
             c.persistAndFlush();
             commit.record(c.uri(), what);
+            onRecord.accept(c);
             return CaseView.of(c);
         });
     }

@@ -9,9 +9,11 @@ import java.util.function.Function;
  * <p>The record is committed (by the audit writer, on its own connection) before the change's transaction commits, so
  * no change is ever stored without its record. That order leaves one gap: the transaction can still fail after the
  * record (its commit refused, its connection lost). Then a further record, under the same uri with outcome
- * {@code aborted}, names the first record's request id and says the change was not stored. So a record of a change
- * with outcome {@code ok} that no {@code aborted} record names is a change that was stored. Recording after the
- * commit instead would open a worse gap: a change stored with no record at all when the log cannot commit.
+ * {@code error}, names the first record's request id and says the change was not stored; so does one for a change
+ * refused once on record (a check that reads the audit trail is made only after the record), with the refusal's
+ * outcome. So a record of a change with outcome {@code ok} that no such record names is a change that was stored
+ * ({@code aborted} is kept for a stored change whose answer was not delivered). Recording after the commit instead
+ * would open a worse gap: a change stored with no record at all when the log cannot commit.
  */
 final class ChangeCommit {
 
@@ -45,8 +47,12 @@ final class ChangeCommit {
             return; // refused or failed before its record: nothing on record claims it
         }
         try {
-            recorder.record(uri, "aborted", "not stored: the change recorded as request " + requestId + " did not commit ("
-                    + e.getClass().getSimpleName() + ")");
+            if (e instanceof CaseRefusal r) {
+                recorder.record(uri, r.outcome(), "not stored: " + r.getMessage());
+            } else {
+                recorder.record(uri, "error", "not stored: the change recorded as request " + requestId + " did not commit ("
+                        + e.getClass().getSimpleName() + ")");
+            }
         } catch (RuntimeException again) {
             e.addSuppressed(again);
         }

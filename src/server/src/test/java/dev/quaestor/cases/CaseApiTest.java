@@ -188,7 +188,11 @@ class CaseApiTest {
         assertEquals(0, c.getList("notes").size());
         assertEquals(List.of("auditor"), c.getList("members.member"));
         var refused = onRecord(id).stream().filter(r -> r.decision.equals("DENY")).toList();
-        assertEquals(6, refused.size(), refused.toString());
+        assertEquals(5, refused.size(), refused.toString());
         assertTrue(refused.stream().allMatch(r -> r.kind.equals("ADMIN")), refused.toString());
+        // A request is looked for in the log only once its adding is on record: let in, then not stored.
+        var request = onRecord(id).stream().filter(r -> r.method.equals("audit/cases/add-request")).toList();
+        assertEquals(List.of("ALLOW/ok", "ALLOW/invalid"), request.stream().map(r -> r.decision + "/" + r.outcome).toList());
+        assertEquals(request.get(0).requestId, request.get(1).requestId);
     }
 }

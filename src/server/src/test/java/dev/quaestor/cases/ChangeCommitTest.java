@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A change whose transaction fails after its record (here its commit, refused at the last moment) is not stored, and
- * a further record, {@code aborted}, names the first and says so: no record of a change stands unanswered for a change
+ * a further record, {@code error}, names the first and says so: no record of a change stands unanswered for a change
  * that did not happen. A change that commits has its one record, {@code ok}.
  */
 @QuarkusTest
@@ -69,7 +69,7 @@ class ChangeCommitTest {
         var failing = new Recorder(true);
         assertThrows(RuntimeException.class, () -> cases.addNote(id, staff, "never stored", failing));
         assertEquals(List.of(), cases.open(id, staff).notes(), "the note did not commit");
-        assertEquals(List.of("ok", "aborted"), failing.records.stream().map(Recorded::outcome).toList(), failing.records.toString());
+        assertEquals(List.of("ok", "error"), failing.records.stream().map(Recorded::outcome).toList(), failing.records.toString());
         assertTrue(failing.records.get(0).detail().startsWith("added note "), failing.records.toString());
         assertEquals(AuditCase.uriOf(id), failing.records.get(1).uri());
         assertTrue(failing.records.get(1).detail().startsWith("not stored: the change recorded as request request-1 did not commit"),
@@ -89,7 +89,7 @@ class ChangeCommitTest {
         assertThrows(RuntimeException.class, () -> holds.put(id, staff, new NewHold("CASE", null, "2026-01-01T00:00:00Z", null, "keep"),
                 failing));
         assertEquals(List.of(), holds.ofCase(id, staff), "the hold did not commit");
-        assertEquals(List.of("ok", "aborted"), failing.records.stream().map(Recorded::outcome).toList(), failing.records.toString());
+        assertEquals(List.of("ok", "error"), failing.records.stream().map(Recorded::outcome).toList(), failing.records.toString());
         assertTrue(failing.records.get(1).uri().startsWith(AuditCase.uriOf(id) + "hold/"), failing.records.get(1).uri());
     }
 }

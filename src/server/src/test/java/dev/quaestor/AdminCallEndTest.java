@@ -1,0 +1,101 @@
+package dev.quaestor;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.HeldMonth;
+import dev.quaestor.support.Repo;
+import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.TestPostgres;
+import dev.quaestor.support.Wait;
+import io.quarkus.test.junit.QuarkusTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An administrator's call ({@code ADMIN}) let in does not leave its {@code ok} alone when it is not answered: as for an
+ * auditor's read, a second record under its request id says how it ended. A call that fails with a server error no
+ * record of its own explains (here a what-if whose database connection ended while it gathered the window's facts)
+ * is {@code error}; a call refused for its body once let in is {@code invalid}, the 400 naming the record.
+ */
+@QuarkusTest
+class AdminCallEndTest {
+
+    @Test
+    void anExplainRefusedForItsBodyOnceLetInIsOnRecordAsLetInThenInvalid() {
+        String uri = "file:///../admin-call-end-" + System.nanoTime() + "/x.md";
+        var refused = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body("{\"subject\":\"alice\",\"roles\":[\"clinician\"],\"action\":\"read\",\"uri\":\"" + uri + "\"}")
+                .post("/admin/policy/explain").then().statusCode(400).extract().response();
+        String requestId = refused.header("X-Request-Id");
+        assertNotNull(requestId, "the 400 names its record");
+        List<AuditRow> records = AuditRow.list("request_id = ? ORDER BY id", requestId);
+        assertEquals(List.of("ADMIN/admin/policy/explain/ALLOW/ok", "ADMIN/admin/policy/explain/ALLOW/invalid"),
+                records.stream().map(r -> r.kind + "/" + r.method + "/" + r.decision + "/" + r.outcome).toList());
+        assertTrue(records.get(1).detail.startsWith(records.get(0).detail + "; "), records.get(1).detail);
+        assertTrue(records.get(1).detail.endsWith(refused.jsonPath().getString("error")), records.get(1).detail);
+    }
+
+    @Test
+    void aWhatIfWhoseDatabaseConnectionEndsMidReadIsOnRecordAsLetInThenError() throws Exception {
+        var files = new LinkedHashMap<String, String>();
+        try (Stream<Path> s = Files.list(Repo.POLICIES)) {
+            for (Path p : s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                files.put(p.getFileName().toString(), Files.readString(p));
+            }
+        }
+        // A window over the month held by another transaction: the what-if waits for it, and its connection is ended
+        // from outside meanwhile, as a database restart or a lost connection would.
+        String to = "2001-02-01T00:00:" + String.format("%02d", System.nanoTime() % 60) + "Z";
+        Map<String, Object> body = Map.of("files", files, "from", "2000-12-01T00:00:00Z", "to", to);
+        Instant before = Instant.now();
+        int status;
+        try (var held = HeldMonth.hold()) {
+            var pending = CompletableFuture.supplyAsync(() -> given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin"))
+                    .contentType("application/json").body(body).post("/admin/policy/what-if").statusCode());
+            assertTrue(endTheWaitingRead(), "the what-if waited for the month held");
+            status = pending.get();
+        }
+        assertEquals(500, status);
+        String where = "kind = 'ADMIN' and method = 'admin/policy/what-if' and detail like ? and event_time >= ? order by id";
+        Wait.holdsWithin(Duration.ofSeconds(5), () -> AuditRow.list(where, "%to=" + to + "%", before).size() >= 2);
+        List<AuditRow> records = AuditRow.list(where, "%to=" + to + "%", before);
+        assertEquals(List.of("ok", "error"), records.stream().map(r -> r.outcome).toList(), records.toString());
+        assertEquals(records.get(0).requestId, records.get(1).requestId, "under one request id");
+        assertEquals("ALLOW", records.get(1).decision);
+        assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP 500)"), records.get(1).detail);
+        assertNull(records.get(1).bytes);
+    }
+
+    /** Ends the connection of the read waiting for the month held; false if none came to wait within 10 s. */
+    private static boolean endTheWaitingRead() throws Exception {
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "");
+                var ps = c.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                        + " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query ILIKE '%audit_entry%'")) {
+            for (int i = 0; i < 200; i++) {
+                try (var rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        return true;
+                    }
+                }
+                Thread.sleep(50);
+            }
+            return false;
+        }
+    }
+}
