@@ -49,6 +49,8 @@ public class ConsoleAccess {
     private final LongReads longReads;
     private Identity who;
     private Caller caller;
+    /** The page view or action this request was let in as, once on record as {@code ok}; null before (or without) one. */
+    private LetIn letIn;
 
     ConsoleAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, RoutingContext rc, AuditConfig audit,
             AdminConfig admin, CasesConfig cases, LongReads longReads) {
@@ -144,6 +146,7 @@ public class ConsoleAccess {
             throw new ConsoleRefusal(429, "Too many at once: " + attempt.refusal().reason() + ". Nothing was started; try again in "
                     + after + " seconds.", id, after, again != null && again.startsWith("/console/") ? again : null);
         }
+        letIn = new LetIn(AuditEvent.Kind.AUDIT_READ, method, uri, detail, id);
         return new Held(id, attempt.place());
     }
 
@@ -190,7 +193,36 @@ public class ConsoleAccess {
         if (!allowed) {
             throw forbidden(id);
         }
+        letIn = new LetIn(kind, method, uri, detail, id);
         return id;
+    }
+
+    /** A view or action let in and on record as {@code ok}: what a later record of how it ended repeats. */
+    private record LetIn(AuditEvent.Kind kind, String method, String uri, String detail, String requestId) {
+    }
+
+    /**
+     * The view or action this request was let in as (on record as {@code ok}) was not answered as such after all:
+     * records that under its request id ({@code ALLOW}, {@code outcome}, {@code why} after its detail) and returns the
+     * id; null if nothing was let in. Its first record then no longer stands alone for a page the person did not get.
+     */
+    public String notAnswered(String outcome, String why) {
+        if (letIn == null) {
+            return null;
+        }
+        LetIn call = letIn;
+        letIn = null;
+        log.append(AuditEvent.of(call.kind(), call.requestId()).caller(caller()).method(call.method()).uri(call.uri())
+                .decision("ALLOW").outcome(outcome).detail(call.detail() == null ? why : call.detail() + "; " + why).build());
+        return call.requestId();
+    }
+
+    /**
+     * The page let in finds nothing to show ({@code why}, as recorded): on record under the view's request id as
+     * {@code not-found}, and answered by the 404 page saying {@code message}.
+     */
+    public ConsoleRefusal notFound(String why, String message) {
+        return new ConsoleRefusal(404, message, notAnswered("not-found", why));
     }
 
     private ConsoleRefusal forbidden(String id) {
