@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
- * The answer to an auditor API call let in, and on record as {@code ok}, on its way to the client. If the connection
+ * The answer to an auditor API call or a console page view let in, and on record as {@code ok}, on its way to the client. If the connection
  * closes, or writing fails, before the answer's end (the client left mid-answer, an export cut off at its write
  * deadline or broken off by a failed read), a second record under the call's request id says so: outcome
  * {@code aborted}, with why and how many bytes of the body had been written by then, so the {@code ok} does not stand
@@ -19,7 +19,7 @@ import org.jboss.logging.Logger;
  * such as a database error mid-read): then the second record says it was not answered, outcome {@code error}, with the
  * status. Once the call's end is on record by a record of its own ({@link #letGo}), nothing more is said of it.
  */
-final class AnswerWatch {
+public final class AnswerWatch {
 
     private static final Logger LOG = Logger.getLogger(AnswerWatch.class);
 
@@ -37,7 +37,7 @@ final class AnswerWatch {
     }
 
     /** The record that the call ended as {@code outcome}, not as answered: why, and the bytes of its body written (or null). */
-    interface Ending {
+    public interface Ending {
         AuditEvent record(String outcome, String why, Long written);
     }
 
@@ -45,7 +45,7 @@ final class AnswerWatch {
      * Watches the answer of the request {@code rc} from now until its end. Call it once the call's {@code ok} has
      * committed: a connection that closed before then is found closed here, and the answer counts as lost.
      */
-    static AnswerWatch start(RoutingContext rc, AuditLog log, Ending ending) {
+    public static AnswerWatch start(RoutingContext rc, AuditLog log, Ending ending) {
         var watch = new AnswerWatch(log, rc.response(), ending);
         rc.addEndHandler(done -> {
             // A streamed answer's writer takes the connection's close to itself: its close then ends the request as
@@ -68,7 +68,7 @@ final class AnswerWatch {
     }
 
     /** The call's end is on record by a record of its own: whatever becomes of its answer, nothing is added. */
-    void letGo() {
+    public void letGo() {
         settled.set(true);
     }
 

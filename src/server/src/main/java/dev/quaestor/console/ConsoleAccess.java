@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.admin.AdminConfig;
+import dev.quaestor.admin.AnswerWatch;
 import dev.quaestor.admin.StaffAccess;
 import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.record.AuditEvent;
@@ -51,6 +52,8 @@ public class ConsoleAccess {
     private Caller caller;
     /** The page view or action this request was let in as, once on record as {@code ok}; null before (or without) one. */
     private LetIn letIn;
+    /** The answer of the page view let in, watched until it has reached the client (null without one). */
+    private AnswerWatch answer;
 
     ConsoleAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, RoutingContext rc, AuditConfig audit,
             AdminConfig admin, CasesConfig cases, LongReads longReads) {
@@ -146,7 +149,7 @@ public class ConsoleAccess {
             throw new ConsoleRefusal(429, "Too many at once: " + attempt.refusal().reason() + ". Nothing was started; try again in "
                     + after + " seconds.", id, after, again != null && again.startsWith("/console/") ? again : null);
         }
-        letIn = new LetIn(AuditEvent.Kind.AUDIT_READ, method, uri, detail, id);
+        letIn(new LetIn(AuditEvent.Kind.AUDIT_READ, caller(), method, uri, detail, id));
         return new Held(id, attempt.place());
     }
 
@@ -193,12 +196,40 @@ public class ConsoleAccess {
         if (!allowed) {
             throw forbidden(id);
         }
-        letIn = new LetIn(kind, method, uri, detail, id);
+        letIn(new LetIn(kind, caller(), method, uri, detail, id));
         return id;
     }
 
     /** A view or action let in and on record as {@code ok}: what a later record of how it ended repeats. */
-    private record LetIn(AuditEvent.Kind kind, String method, String uri, String detail, String requestId) {
+    private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String uri, String detail, String requestId) {
+
+        /** The record that it ended as {@code outcome}, not as answered: {@code why} after its detail. */
+        AuditEvent.Builder ended(String outcome, String why) {
+            return AuditEvent.of(kind, requestId).caller(caller).method(method).uri(uri).decision("ALLOW").outcome(outcome)
+                    .detail(detail == null ? why : detail + "; " + why);
+        }
+    }
+
+    /**
+     * The request is on record as let in: a page view's answer is watched until it has reached the client, so that one
+     * lost on the way, or a server error after the view was let in, is on record too ({@link AnswerWatch}).
+     */
+    private void letIn(LetIn call) {
+        letIn = call;
+        if (call.kind() == AuditEvent.Kind.AUDIT_READ && answer == null) {
+            answer = AnswerWatch.start(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
+        }
+    }
+
+    /**
+     * The view's end is on record by a record of its own (an export's {@code console/export/done}, a bundle's
+     * {@code audit/bundle/made}): nothing to add, whatever becomes of its answer.
+     */
+    public void endOnRecord() {
+        letIn = null;
+        if (answer != null) {
+            answer.letGo();
+        }
     }
 
     /**
@@ -211,9 +242,8 @@ public class ConsoleAccess {
             return null;
         }
         LetIn call = letIn;
-        letIn = null;
-        log.append(AuditEvent.of(call.kind(), call.requestId()).caller(caller()).method(call.method()).uri(call.uri())
-                .decision("ALLOW").outcome(outcome).detail(call.detail() == null ? why : call.detail() + "; " + why).build());
+        log.append(call.ended(outcome, why).build());
+        endOnRecord();
         return call.requestId();
     }
 

@@ -74,6 +74,7 @@ public class ExportResource {
                             : "?" + form.queryString()));
         }
         var held = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.EXPORT, "console/export", detail);
+        access.endOnRecord(); // its console/export/done record says how it ended
         String requestId = held.requestId();
         // Given back when the export ends, however it ends (also if the response is never written).
         rc.addEndHandler(ended -> held.place().close());
