@@ -22,7 +22,9 @@ import jakarta.enterprise.context.RequestScoped;
  * view, export and sign-off, allowed or refused (PCI DSS 10.2.1.3 for reads of the audit trail, 10.2.1.2 for a
  * sign-off). Each record carries how the caller signed in, the ID token's {@code acr} and {@code amr}
  * ({@code acr=…;amr=…}), so that multi-factor sign-in shows in the evidence. If the record cannot be
- * committed, the page is not shown.
+ * committed, the page is not shown. A view let in (on record as {@code ok}) that then does not end as shown has a
+ * second record under its request id saying how: found nothing ({@link #notFound}) or otherwise not answered
+ * ({@link #notAnswered}), its answer lost on the way or a server error ({@link AnswerWatch}).
  */
 @RequestScoped
 public class ConsoleAccess {
