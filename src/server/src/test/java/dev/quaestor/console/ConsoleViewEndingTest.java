@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * No console page view on record as {@code ok} stands alone for a page the person did not get: one let in that finds
  * nothing to show has a second record under its request id, {@code not-found} with why. A value a page cannot take (a
- * review's day that is not a date, an export's format or search value, a request id no record can have, a case
- * history's cursor) is refused before anything is read: a console page naming the value and what is taken, on record
+ * review's day that is not a date, an export's format or search value, a timeline's or who-read's range, a request id no
+ * record can have, a case history's cursor) is refused before anything is read: a console page naming the value and what is taken, on record
  * as {@code DENY invalid}, never as a view.
  */
 @QuarkusTest
@@ -142,6 +142,42 @@ class ConsoleViewEndingTest {
         assertEquals(200, r.statusCode(), r.body().asString());
         assertEquals(List.of("console/export ALLOW/ok", "console/export/done ALLOW/ok"), rows(r.header("X-Request-Id")).stream()
                 .map(a -> a.method + " " + a.decision + "/" + a.outcome).toList());
+    }
+
+    /** The page at {@code path} with {@code marker} in its detail: refused 400 with its own layout, naming its record. */
+    private static void pageRefused(String path, String marker, String errorId, String method, String... said) {
+        Response r = auditor.get(path);
+        String page = text(r);
+        assertEquals(400, r.statusCode(), page);
+        String id = r.header("X-Request-Id");
+        assertTrue(page.contains("id=\"" + errorId + "\""), page);
+        String error = page.substring(page.indexOf("id=\"" + errorId + "\""));
+        error = error.substring(0, error.indexOf("</div>"));
+        for (String s : said) {
+            assertTrue(error.contains(s), "'" + s + "' in: " + error);
+        }
+        assertTrue(error.contains("on record as request") && error.contains(id), "the page names the refusal's record: " + error);
+        assertEquals(List.of("DENY/invalid"), AuditRow.list("method = ? AND detail LIKE ? ORDER BY id", method, "%" + marker + "%")
+                .stream().map(a -> a.decision + "/" + a.outcome).toList(), "on record as refused, never as a view");
+        assertEquals(List.of("DENY/invalid"), recorded(r));
+    }
+
+    @Test
+    void aTimelineOrWhoReadRangeItCannotTakeIsRefusedOnRecordAsInvalid() {
+        String marker = "range-" + UUID.randomUUID().toString().substring(0, 8);
+        pageRefused("/console/timeline/resource?uri=file:///" + marker + "&from=31.02.2026", marker, "timeline-error",
+                "console/timeline/resource", "'from' is not a date or time", "31.02.2026");
+        pageRefused("/console/timeline/subject?subject=" + marker + "&from=yesterday&to=2020-01-01", marker, "timeline-error",
+                "console/timeline/subject", "'from' (yesterday) is not before 'to' (2020-01-01)");
+        pageRefused("/console/who-read?subject=" + marker + "&kind=BOGUS", marker, "who-read-error", "console/who-read", "'kind'",
+                "\"BOGUS\"");
+        String fine = "range-" + UUID.randomUUID().toString().substring(0, 8);
+        Response r = auditor.get("/console/who-read?subject=" + fine + "&from=-7d");
+        assertEquals(200, r.statusCode(), r.body().asString());
+        assertEquals(List.of("ALLOW/ok"), recorded(r));
+        Response t = auditor.get("/console/timeline/subject?subject=" + fine);
+        assertEquals(200, t.statusCode(), t.body().asString());
+        assertEquals(List.of("ALLOW/ok"), recorded(t));
     }
 
     @Test
