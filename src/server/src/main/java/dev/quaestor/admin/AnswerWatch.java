@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
- * The answer to a call of staff (an auditor's read, an administrator's call) let in, and on record as {@code ok}, on
- * its way to the client. If the connection
+ * The answer to a call of staff (an auditor's read, an administrator's call, a console page view) let in, and on
+ * record as {@code ok}, on its way to the client. If the connection
  * closes, or writing fails, before the answer's end (the client left mid-answer, an export cut off at its write
  * deadline or broken off by a failed read), a second record under the call's request id says so: outcome
  * {@code aborted}, with why and how many bytes of the body had been written by then, so the {@code ok} does not stand
@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
  * are {@code aborted}, saying the change is stored and its answer was not delivered; {@code error} is kept for a change
  * that was not stored (on record by the change's own record, not by this watch).
  */
-final class AnswerWatch {
+public final class AnswerWatch {
 
     private static final Logger LOG = Logger.getLogger(AnswerWatch.class);
 
@@ -46,7 +46,7 @@ final class AnswerWatch {
     }
 
     /** The record that the call ended as {@code outcome}, not as answered: why, and the bytes of its body written (or null). */
-    interface Ending {
+    public interface Ending {
         AuditEvent record(String outcome, String why, Long written);
     }
 
@@ -54,7 +54,7 @@ final class AnswerWatch {
      * Watches the answer of the request {@code rc} from now until its end. Call it once the call's {@code ok} has
      * committed: a connection that closed before then is found closed here, and the answer counts as lost.
      */
-    static AnswerWatch start(RoutingContext rc, AuditLog log, Ending ending) {
+    public static AnswerWatch start(RoutingContext rc, AuditLog log, Ending ending) {
         return start(rc, log, ending, false);
     }
 
@@ -90,7 +90,7 @@ final class AnswerWatch {
     }
 
     /** The call's end is on record by a record of its own: whatever becomes of its answer, nothing is added. */
-    void letGo() {
+    public void letGo() {
         settled.set(true);
     }
 

@@ -13,7 +13,8 @@ import org.jboss.logging.Logger;
 /**
  * An audit read past the audit query timeout, from the API or the console: 503 with what happened and how to
  * narrow the search. The call is on record already, as every audit read is, as {@code ok}: a second record under its
- * request id says it was not answered ({@code timeout}), so the first does not stand alone for an answer never given.
+ * request id says it was not answered ({@code timeout}), so the first does not stand alone for an answer never given
+ * (for a console page view, which this package does not see, its {@link AnswerWatch} says so: {@code error}, 503).
  */
 @Provider
 public class AuditQueryTimeoutMapper implements ExceptionMapper<AuditQueryTimeout> {

@@ -76,7 +76,7 @@ public class BundleDownloadResource {
             } catch (IllegalArgumentException e) {
                 throw notMade(maker, 400, e.getMessage(), back);
             }
-            return answer(bundles.make(selection, maker), maker, back);
+            return answer(make(selection, maker), maker, back);
         }
     }
 
@@ -108,6 +108,7 @@ public class BundleDownloadResource {
                 throw notMade(maker, r.status(), r.getMessage(), caseBack);
             } catch (RuntimeException e) {
                 bundles.failed(maker, "case=" + id, e);
+                access.endOnRecord(); // its not-made record says how the view ended
                 throw e;
             }
             if (ids.isEmpty()) {
@@ -117,7 +118,7 @@ public class BundleDownloadResource {
                 throw notMade(maker, 409, "case " + id + " names more than the " + BundleSelection.MAX_REQUESTS
                         + " requests a bundle holds: make bundles of its searches or requests instead", caseBack);
             }
-            return answer(bundles.make(BundleSelection.ofRequests(ids, caseName(c)), maker), maker, caseBack);
+            return answer(make(BundleSelection.ofRequests(ids, caseName(c)), maker), maker, caseBack);
         }
     }
 
@@ -130,11 +131,23 @@ public class BundleDownloadResource {
     /** A bundle not made, on record as such: its page, under the request id of its record, linking back to {@code back}. */
     private ConsoleRefusal notMade(EvidenceBundles.Maker maker, int status, String why, String back) {
         bundles.notMade(maker, why);
+        access.endOnRecord(); // its not-made record says how the view ended
         return new ConsoleRefusal(status, "No bundle was made: " + why + ".", maker.requestId()).backTo(back);
     }
 
-    private static Response answer(EvidenceBundles.Made made, EvidenceBundles.Maker maker, String back) {
+    /** The bundle made, or why not; one whose making failed is on record as not made by its maker. */
+    private EvidenceBundles.Made make(BundleSelection selection, EvidenceBundles.Maker maker) {
+        try {
+            return bundles.make(selection, maker);
+        } catch (RuntimeException e) {
+            access.endOnRecord(); // its not-made record says how the view ended
+            throw e;
+        }
+    }
+
+    private Response answer(EvidenceBundles.Made made, EvidenceBundles.Maker maker, String back) {
         if (!made.made()) {
+            access.endOnRecord(); // its not-made record says how the view ended
             throw new ConsoleRefusal(409, "No bundle was made: " + made.refused() + ".", maker.requestId()).backTo(back);
         }
         return Response.ok(made.zip(), "application/zip").header("X-Request-Id", maker.requestId())

@@ -90,6 +90,14 @@ public class CasePages {
         String method = "console/case";
         String uri = AuditCase.uriOf(id);
         Staff staff = caseAccess.viewer(method, uri);
+        Long historyFrom;
+        try {
+            historyFrom = CaseRecords.historyCursor(historyBefore);
+        } catch (CaseRefusal r) {
+            // Refused before anything is read, on record under the case's uri: a mistyped cursor is not a missing case.
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, uri, r.outcome(), "case=" + id + " refused: " + r.getMessage(),
+                    r.status(), r.getMessage() + ".").backTo("/console/cases/" + id);
+        }
         CaseView c;
         List<HoldView> held;
         try {
@@ -102,12 +110,7 @@ public class CasePages {
         }
         var view = access.viewHolding(ConsoleAccess.Area.CASES, LongReads.Kind.CASE, method, uri, "case=" + id);
         try (var place = view.place()) {
-            CaseRecords.History history;
-            try {
-                history = records.history(id, historyBefore);
-            } catch (CaseRefusal r) {
-                return absent(id);
-            }
+            CaseRecords.History history = records.history(id, historyFrom);
             // What the case reads of the audit log (its requests' and searches' records, what its holds kept) is the
             // auditor's. Rendered here, while the place is held: the template reads nothing more.
             boolean auditor = caseAccess.mayReadRecords();

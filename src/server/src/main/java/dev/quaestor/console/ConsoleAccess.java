@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.admin.AdminConfig;
+import dev.quaestor.admin.AnswerWatch;
 import dev.quaestor.admin.StaffAccess;
 import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.record.AuditEvent;
@@ -21,7 +22,9 @@ import jakarta.enterprise.context.RequestScoped;
  * view, export and sign-off, allowed or refused (PCI DSS 10.2.1.3 for reads of the audit trail, 10.2.1.2 for a
  * sign-off). Each record carries how the caller signed in, the ID token's {@code acr} and {@code amr}
  * ({@code acr=…;amr=…}), so that multi-factor sign-in shows in the evidence. If the record cannot be
- * committed, the page is not shown.
+ * committed, the page is not shown. A view let in (on record as {@code ok}) that then does not end as shown has a
+ * second record under its request id saying how: found nothing ({@link #notFound}) or otherwise not answered
+ * ({@link #notAnswered}), its answer lost on the way or a server error ({@link AnswerWatch}).
  */
 @RequestScoped
 public class ConsoleAccess {
@@ -49,6 +52,10 @@ public class ConsoleAccess {
     private final LongReads longReads;
     private Identity who;
     private Caller caller;
+    /** The page view or action this request was let in as, once on record as {@code ok}; null before (or without) one. */
+    private LetIn letIn;
+    /** The answer of the page view let in, watched until it has reached the client (null without one). */
+    private AnswerWatch answer;
 
     ConsoleAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, RoutingContext rc, AuditConfig audit,
             AdminConfig admin, CasesConfig cases, LongReads longReads) {
@@ -144,6 +151,7 @@ public class ConsoleAccess {
             throw new ConsoleRefusal(429, "Too many at once: " + attempt.refusal().reason() + ". Nothing was started; try again in "
                     + after + " seconds.", id, after, again != null && again.startsWith("/console/") ? again : null);
         }
+        letIn(new LetIn(AuditEvent.Kind.AUDIT_READ, caller(), method, uri, detail, id));
         return new Held(id, attempt.place());
     }
 
@@ -190,7 +198,63 @@ public class ConsoleAccess {
         if (!allowed) {
             throw forbidden(id);
         }
+        letIn(new LetIn(kind, caller(), method, uri, detail, id));
         return id;
+    }
+
+    /** A view or action let in and on record as {@code ok}: what a later record of how it ended repeats. */
+    private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String uri, String detail, String requestId) {
+
+        /** The record that it ended as {@code outcome}, not as answered: {@code why} after its detail. */
+        AuditEvent.Builder ended(String outcome, String why) {
+            return AuditEvent.of(kind, requestId).caller(caller).method(method).uri(uri).decision("ALLOW").outcome(outcome)
+                    .detail(detail == null ? why : detail + "; " + why);
+        }
+    }
+
+    /**
+     * The request is on record as let in: a page view's answer is watched until it has reached the client, so that one
+     * lost on the way, or a server error after the view was let in, is on record too ({@link AnswerWatch}).
+     */
+    private void letIn(LetIn call) {
+        letIn = call;
+        if (call.kind() == AuditEvent.Kind.AUDIT_READ && answer == null) {
+            answer = AnswerWatch.start(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
+        }
+    }
+
+    /**
+     * The view's end is on record by a record of its own (an export's {@code console/export/done}, a bundle's
+     * {@code audit/bundle/made}): nothing to add, whatever becomes of its answer.
+     */
+    public void endOnRecord() {
+        letIn = null;
+        if (answer != null) {
+            answer.letGo();
+        }
+    }
+
+    /**
+     * The view or action this request was let in as (on record as {@code ok}) was not answered as such after all:
+     * records that under its request id ({@code ALLOW}, {@code outcome}, {@code why} after its detail) and returns the
+     * id; null if nothing was let in. Its first record then no longer stands alone for a page the person did not get.
+     */
+    public String notAnswered(String outcome, String why) {
+        if (letIn == null) {
+            return null;
+        }
+        LetIn call = letIn;
+        log.append(call.ended(outcome, why).build());
+        endOnRecord();
+        return call.requestId();
+    }
+
+    /**
+     * The page let in finds nothing to show ({@code why}, as recorded): on record under the view's request id as
+     * {@code not-found}, and answered by the 404 page saying {@code message}.
+     */
+    public ConsoleRefusal notFound(String why, String message) {
+        return new ConsoleRefusal(404, message, notAnswered("not-found", why));
     }
 
     private ConsoleRefusal forbidden(String id) {

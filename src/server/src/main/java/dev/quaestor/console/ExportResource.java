@@ -16,7 +16,6 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
@@ -57,18 +56,25 @@ public class ExportResource {
     public Response export(@QueryParam("format") String formatName, @BeanParam SearchForm form, @Context RoutingContext rc) {
         ExportFormat format = ExportFormat.named(formatName);
         String detail = "format=" + formatName + " " + form.describe();
-        AuditQuery query = null;
-        String invalid = format == null ? "format must be jsonl, csv or ocsf" : null;
+        if (!access.isAuditor()) {
+            access.view(ConsoleAccess.Area.AUDIT, "console/export", detail); // records the refusal and throws
+        }
+        AuditQuery query;
         try {
+            if (format == null) {
+                throw new IllegalArgumentException(SearchForm.blank(formatName) ? "'format' is missing. Use one of jsonl, csv, ocsf"
+                        : "'format' is not a format an export is written in: " + SearchFormCheck.quoted(formatName.trim())
+                                + ". Use one of jsonl, csv, ocsf");
+            }
             query = form.query(1, form.zone(zones.of(access.identity().subject())));
         } catch (IllegalArgumentException e) {
-            invalid = invalid == null ? e.getMessage() : invalid;
-        }
-        if (invalid != null) {
-            access.view(ConsoleAccess.Area.AUDIT, "console/export", detail);
-            return Response.status(400).type(MediaType.TEXT_PLAIN).entity(invalid).build();
+            // Refused before anything is read or recorded as an export: on record as invalid, with why.
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, "console/export", "invalid", detail + " refused: " + e.getMessage(), 400,
+                    "Not exported: " + e.getMessage() + ".").backTo("/console/search" + (form.queryString().isEmpty() ? ""
+                            : "?" + form.queryString()));
         }
         var held = access.viewHolding(ConsoleAccess.Area.AUDIT, LongReads.Kind.EXPORT, "console/export", detail);
+        access.endOnRecord(); // its console/export/done record says how it ended
         String requestId = held.requestId();
         // Given back when the export ends, however it ends (also if the response is never written).
         rc.addEndHandler(ended -> held.place().close());

@@ -14,7 +14,6 @@ import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -94,11 +93,11 @@ public class PolicyResource {
     @GET
     @Path("revisions/{revision}")
     public Response revision(@PathParam("revision") String id) {
-        String viewed = access.view(ConsoleAccess.Area.POLICY, "console/policy/revision", "revision=" + id);
+        access.view(ConsoleAccess.Area.POLICY, "console/policy/revision", "revision=" + id);
         Map<String, String> files = filesOf(id);
         if (files == null) {
-            throw new ConsoleRefusal(404, "No stored revision " + id + ": the policy page lists the stored revisions.", viewed)
-                    .backTo("/console/policy");
+            throw access.notFound("no stored revision " + id, "No stored revision " + id
+                    + ": the policy page lists the stored revisions.").backTo("/console/policy");
         }
         List<Activation> activations = QuarkusTransaction.requiringNew().call(() -> Activation.of(id));
         return Response.ok(Templates.revision(page.chrome("Revision " + id), id, files.entrySet().stream().toList(), activations)).build();
@@ -107,23 +106,27 @@ public class PolicyResource {
     @GET
     @Path("diff")
     public Response diff(@QueryParam("from") String from, @QueryParam("to") String to) {
-        String viewed = access.view(ConsoleAccess.Area.POLICY, "console/policy/diff", "from=" + from + " to=" + to);
+        access.view(ConsoleAccess.Area.POLICY, "console/policy/diff", "from=" + from + " to=" + to);
         Map<String, String> a = from == null ? null : filesOf(from);
         Map<String, String> b = to == null ? null : filesOf(to);
         if (a == null || b == null) {
             String missing = a == null && b == null ? "neither 'from' (" + from + ") nor 'to' (" + to + ") is"
                     : a == null ? "'from' (" + from + ") is not" : "'to' (" + to + ") is not";
-            throw new ConsoleRefusal(404, "Nothing to compare: " + missing + " a stored revision. Both must be; the policy page "
-                    + "lists the stored revisions.", viewed).backTo("/console/policy");
+            throw access.notFound(missing + " a stored revision", "Nothing to compare: " + missing
+                    + " a stored revision. Both must be; the policy page lists the stored revisions.").backTo("/console/policy");
         }
         return Response.ok(Templates.diff(page.chrome("Diff"), from, to, RevisionDiff.of(a, b))).build();
     }
 
-    private static Map<String, String> filesOf(String id) {
+    /**
+     * The stored revision's files, or null if none is stored as {@code id}. Files changed in the database since they
+     * were stored are not shown: the view let in is then on record as not answered ({@code altered}), 409.
+     */
+    private Map<String, String> filesOf(String id) {
         try {
             return StoredRevision.checkedFiles(id);
         } catch (StoredRevision.Altered e) {
-            throw new WebApplicationException(Response.status(409).type(MediaType.TEXT_PLAIN).entity(e.getMessage()).build());
+            throw new ConsoleRefusal(409, e.getMessage(), access.notAnswered("altered", e.getMessage())).backTo("/console/policy");
         }
     }
 }

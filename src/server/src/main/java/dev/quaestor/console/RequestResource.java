@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.audit.read.ArchivedMonths;
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.read.AuditProofs;
 import dev.quaestor.audit.read.AuditSearch;
 import dev.quaestor.cases.CaseSummary;
@@ -100,10 +101,8 @@ public class RequestResource {
     @Path("{id}")
     @Produces(MediaType.TEXT_HTML)
     public Response show(@PathParam("id") String id) {
+        checkId("console/request", id);
         access.view(ConsoleAccess.Area.AUDIT, "console/request", "request=" + id);
-        if (id.length() > 64) {
-            return Response.status(400).build();
-        }
         var records = search.requestRecords(id).stream().map(RecordRow::new).toList();
         RecordRow decision = records.stream().filter(r -> r.kind().equals("DECISION")).findFirst().orElse(null);
         RecordRow outcome = records.stream().filter(r -> r.kind().equals("OUTCOME")).findFirst().orElse(null);
@@ -118,6 +117,11 @@ public class RequestResource {
         }
         var proof = records.isEmpty() ? null : proofs.proof(id);
         List<HeldRecords.Held> kept = records.isEmpty() ? held.ofRequest(id) : List.of();
+        if (records.isEmpty()) {
+            // Answered 404 (with where the request may be: copies legal holds kept, the archive files): on record so.
+            access.notAnswered("not-found", "no record in the log has this request id"
+                    + (kept.isEmpty() ? "" : "; " + kept.size() + " kept by legal holds shown"));
+        }
         TemplateInstance t = Templates.request(page.chrome("Request " + id), new RequestPage(id, records, decision, outcome, revision,
                 rules.stream().sorted().toList(), files, revision != null && !files.isEmpty(), altered, proof == null ? null : proof.file(),
                 proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), FieldLabel.ALL,
@@ -131,6 +135,7 @@ public class RequestResource {
     @Path("{id}/proof")
     @Produces("text/plain")
     public Response proof(@PathParam("id") String id) {
+        checkId("console/request/proof", id);
         access.view(ConsoleAccess.Area.AUDIT, "console/request/proof", "request=" + id);
         var proof = proofs.proof(id);
         if (proof.file() == null && proof.records() == 0) {
@@ -141,10 +146,30 @@ public class RequestResource {
             }
         }
         if (proof.file() == null) {
-            return Response.status(proof.records() == 0 ? 404 : 409).type(MediaType.TEXT_PLAIN).entity(proof.unavailable()).build();
+            boolean none = proof.records() == 0;
+            String requestId = access.notAnswered(none ? "not-found" : "unavailable", proof.unavailable());
+            throw new ConsoleRefusal(none ? 404 : 409, "No proof file: " + proof.unavailable() + ".", requestId)
+                    .backTo("/console/requests/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8));
         }
         return Response.ok(proof.file(), "text/plain; charset=utf-8")
                 .header("Content-Disposition", "attachment; filename=\"" + id + ".tlog-proof\"").build();
+    }
+
+    /**
+     * Refuses, before anything is read, a request id no record can have (longer than 64 characters): 400, on record as
+     * {@code method}, {@code invalid}, with the id's start. A caller whose role does not open it is refused for that.
+     */
+    private void checkId(String method, String id) {
+        if (id.length() <= 64) {
+            return;
+        }
+        String detail = "request=" + SearchFormCheck.quoted(id);
+        if (!access.isAuditor()) {
+            access.view(ConsoleAccess.Area.AUDIT, method, detail); // records the refusal and throws
+        }
+        throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail + " refused: longer than 64 characters", 400,
+                "'request' is not a request id: " + SearchFormCheck.quoted(id) + ". A request id is up to 64 characters, as the"
+                        + " X-Request-Id of an answer.").backTo("/console/search");
     }
 
     /**

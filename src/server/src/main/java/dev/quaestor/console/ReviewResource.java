@@ -123,11 +123,14 @@ public class ReviewResource {
         access.act(ConsoleAccess.Area.AUDIT, "review/produce", "review:" + day, "asked from the console");
         DailyReview.Result result = daily.reviewDay(day);
         if (result != DailyReview.Result.PRODUCED && result != DailyReview.Result.ALREADY_REVIEWED) {
-            throw new ConsoleRefusal(409, switch (result) {
-                case ALREADY_CLAIMED -> "Not produced: a replica is producing the review of " + day + " now; open it again in a minute.";
-                case DISABLED -> "Not produced: the daily review is switched off (quaestor.review.enabled).";
-                default -> "Not produced.";
-            }, null);
+            String why = switch (result) {
+                case ALREADY_CLAIMED -> "a replica is producing the review of " + day + " now; open it again in a minute";
+                case DISABLED -> "the daily review is switched off (quaestor.review.enabled)";
+                default -> "not produced (" + result + ")";
+            };
+            // The asking is on record as let in: a second record under its request id says nothing was produced.
+            throw new ConsoleRefusal(409, "Not produced: " + why + ".", access.notAnswered("not-produced", why))
+                    .backTo("/console/reviews");
         }
         return Response.seeOther(URI.create("/console/reviews/" + day)).build();
     }
@@ -138,7 +141,7 @@ public class ReviewResource {
     public Response mark(@PathParam("day") String dayText, @PathParam("id") long id, @FormParam("csrf") String csrf,
             @FormParam("mark") String markText, @FormParam("note") String note, @FormParam("caseId") String caseText) {
         page.checkCsrf(csrf, "console/review/mark");
-        LocalDate day = day(dayText);
+        LocalDate day = day(dayText, AuditEvent.Kind.ADMIN, "review/mark");
         String me = access.identity().subject();
         Finding.Mark mark;
         try {
@@ -216,8 +219,9 @@ public class ReviewResource {
     @GET
     @Path("{day}")
     public Response show(@PathParam("day") String dayText) {
-        String viewed = access.view(ConsoleAccess.Area.AUDIT, "console/review", "day=" + dayText);
-        LocalDate day = day(dayText);
+        String method = "console/review";
+        LocalDate day = day(dayText, AuditEvent.Kind.AUDIT_READ, method);
+        access.view(ConsoleAccess.Area.AUDIT, method, "day=" + dayText);
         String me = access.identity().subject();
         var loaded = QuarkusTransaction.requiringNew().call(() -> {
             Review r = Review.forDay(day);
@@ -227,8 +231,8 @@ public class ReviewResource {
             return r == null ? null : new Object[] {r, signOff.refusal(r, me)};
         });
         if (loaded == null) {
-            throw new ConsoleRefusal(404, "No review for " + day + ". A past day without one can be produced from the reviews page.",
-                    viewed).backTo("/console/reviews");
+            throw access.notFound("no review for " + day, "No review for " + day
+                    + ". A past day without one can be produced from the reviews page.").backTo("/console/reviews");
         }
         Review r = (Review) loaded[0];
         List<FindingRow> rows = r.findings.stream()
@@ -241,7 +245,7 @@ public class ReviewResource {
     @Path("{day}/sign-off")
     public Response signOff(@PathParam("day") String dayText, @FormParam("csrf") String csrf, @FormParam("note") String note) {
         page.checkCsrf(csrf, "console/review/sign-off");
-        LocalDate day = day(dayText);
+        LocalDate day = day(dayText, AuditEvent.Kind.ADMIN, "review/sign-off");
         String me = access.identity().subject();
         var state = QuarkusTransaction.requiringNew().call(() -> {
             Review r = Review.forDay(day);
@@ -265,11 +269,21 @@ public class ReviewResource {
         return Response.seeOther(URI.create("/console/reviews/" + day)).build();
     }
 
-    private static LocalDate day(String text) {
+    /**
+     * The day a review's address names. One that is not a date is refused before anything is read, 400, on record as
+     * {@code method} ({@code kind}), {@code invalid}, with the value: a page naming it and the form a day takes. A
+     * caller whose role does not open reviews is refused for that instead (403, {@code forbidden}).
+     */
+    private LocalDate day(String text, AuditEvent.Kind kind, String method) {
         try {
             return LocalDate.parse(text);
         } catch (DateTimeParseException e) {
-            throw new jakarta.ws.rs.NotFoundException();
+            if (!access.isAuditor()) {
+                access.view(ConsoleAccess.Area.AUDIT, method, "day=" + text); // records the refusal and throws
+            }
+            throw access.refuse(kind, method, "invalid", "day=" + text + " refused: not a date (YYYY-MM-DD)", 400,
+                    "'day' is not a date: " + SearchFormCheck.quoted(text) + ". A review's day is written YYYY-MM-DD, as "
+                            + yesterday() + ".").backTo("/console/reviews");
         }
     }
 }

@@ -12,6 +12,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayDeque;
@@ -34,7 +35,8 @@ public class TimelineResource {
      */
     @TemplateData
     public record TimelinePage(String mode, String heading, String value, boolean refusals, String from, String to, String zone,
-            ShownTime start, ShownTime end, String error, long found, List<RecordRow> rows, List<RangePreset> presets) {
+            ShownTime start, ShownTime end, String error, String refusedAs, long found, List<RecordRow> rows,
+            List<RangePreset> presets) {
 
         public boolean more() {
             return found > rows.size();
@@ -69,30 +71,37 @@ public class TimelineResource {
 
     @GET
     @Path("resource")
-    public TemplateInstance resource(@QueryParam("uri") String uri, @QueryParam("refusals") boolean refusals,
+    public Response resource(@QueryParam("uri") String uri, @QueryParam("refusals") boolean refusals,
             @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("tz") String tz) {
-        access.view(ConsoleAccess.Area.AUDIT, "console/timeline/resource", "uri=" + uri + range(from, to));
-        return render("resource", "Who read " + (blank(uri) == null ? "this resource" : uri.trim()), null, uri, refusals, from, to, tz);
+        return render("resource", "uri=" + uri + range(from, to), "Who read " + (blank(uri) == null ? "this resource" : uri.trim()),
+                null, uri, refusals, from, to, tz);
     }
 
     @GET
     @Path("subject")
-    public TemplateInstance subject(@QueryParam("subject") String subject, @QueryParam("refusals") boolean refusals,
+    public Response subject(@QueryParam("subject") String subject, @QueryParam("refusals") boolean refusals,
             @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("tz") String tz) {
-        access.view(ConsoleAccess.Area.AUDIT, "console/timeline/subject", "subject=" + subject + range(from, to));
-        return render("subject", "What " + (blank(subject) == null ? "this subject" : subject.trim()) + " read", subject, null,
-                refusals, from, to, tz);
+        return render("subject", "subject=" + subject + range(from, to), "What " + (blank(subject) == null ? "this subject"
+                : subject.trim()) + " read", subject, null, refusals, from, to, tz);
     }
 
-    private TemplateInstance render(String mode, String heading, String subject, String uri, boolean refusals, String from,
-            String to, String tz) {
+    /**
+     * The timeline {@code mode}, on record as its view ({@code detail}) before anything is read. A range or zone it
+     * cannot take is refused first, 400, on record as {@code invalid} with why: the page shows the error with the
+     * range as given, the request id of the refusal, and nothing read.
+     */
+    private Response render(String mode, String detail, String heading, String subject, String uri, boolean refusals,
+            String from, String to, String tz) {
+        String method = "console/timeline/" + mode;
+        if (!access.isAuditor()) {
+            access.view(ConsoleAccess.Area.AUDIT, method, detail); // records the refusal and throws
+        }
         String typedFrom = from == null ? DEFAULT_FROM : from.trim();
         String typedTo = to == null ? "" : to.trim();
         ZoneId zone = zones.of(access.identity().subject());
-        String error = null;
         Instant start = null;
         Instant end = null;
-        Found found = new Found(0, List.of());
+        String value = mode.equals("resource") ? uri : subject;
         try {
             zone = blank(tz) == null ? zone : TimeZones.parse(tz.trim());
             start = typedFrom.isEmpty() ? null : TypedTime.parse(typedFrom, zone, false, "from");
@@ -100,14 +109,18 @@ public class TimelineResource {
             if (start != null && end != null && !start.isBefore(end)) {
                 throw new IllegalArgumentException("'from' (" + typedFrom + ") is not before 'to' (" + typedTo + ")");
             }
-            found = newest(blank(subject), blank(uri), refusals, start, end, zone);
         } catch (IllegalArgumentException e) {
-            error = e.getMessage();
+            String id = access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail + " refused: " + e.getMessage(), 400,
+                    e.getMessage()).requestId();
+            return Response.status(400).header("X-Request-Id", id).entity(Templates.timeline(page.chrome(heading), new TimelinePage(
+                    mode, heading, value == null ? "" : value.trim(), refusals, typedFrom, typedTo, zone.getId(), ShownTime.of(start, zone),
+                    ShownTime.of(end, zone), e.getMessage(), id, 0, List.of(), RangePreset.ALL))).build();
         }
-        String value = mode.equals("resource") ? uri : subject;
-        return Templates.timeline(page.chrome(heading), new TimelinePage(mode, heading, value == null ? "" : value.trim(), refusals,
-                typedFrom, typedTo, zone.getId(), ShownTime.of(start, zone), ShownTime.of(end, zone), error, found.count(),
-                found.rows(), RangePreset.ALL));
+        String id = access.view(ConsoleAccess.Area.AUDIT, method, detail);
+        Found found = newest(blank(subject), blank(uri), refusals, start, end, zone);
+        return Response.ok(Templates.timeline(page.chrome(heading), new TimelinePage(mode, heading, value == null ? "" : value.trim(),
+                refusals, typedFrom, typedTo, zone.getId(), ShownTime.of(start, zone), ShownTime.of(end, zone), null, null, found.count(),
+                found.rows(), RangePreset.ALL))).header("X-Request-Id", id).build();
     }
 
     /** How many records the timeline found, and the newest {@link #LIMIT} of them, newest first. */

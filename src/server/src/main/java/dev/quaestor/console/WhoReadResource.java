@@ -1,6 +1,8 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.audit.read.AuditTally;
+import dev.quaestor.audit.record.AuditEvent;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
@@ -9,6 +11,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
@@ -36,7 +39,7 @@ public class WhoReadResource {
 
     /** What the page shows: the question, its zone, and the tables (empty where the question fixes the grouping). */
     @TemplateData
-    public record WhoReadPage(SearchForm form, String zone, String error, boolean asked, long reads, long refused,
+    public record WhoReadPage(SearchForm form, String zone, String error, String refusedAs, boolean asked, long reads, long refused,
             List<Row> bySubject, List<Row> byFolder, List<Row> byUri, List<Row> byDay) {
     }
 
@@ -58,35 +61,48 @@ public class WhoReadResource {
     }
 
     @GET
-    public TemplateInstance show(@BeanParam SearchForm form) {
-        access.view(ConsoleAccess.Area.AUDIT, "console/who-read", form.describe());
+    /**
+     * The page, on record as its view before anything is counted. A value it cannot take (a date, a zone, a kind, a
+     * range that ends before it starts) is refused first, 400, on record as {@code invalid} with why: the page shows the
+     * error with the question as given, the request id of the refusal, and no counts.
+     */
+    public Response show(@BeanParam SearchForm form) {
+        String method = "console/who-read";
+        String detail = form.describe();
+        if (!access.isAuditor()) {
+            access.view(ConsoleAccess.Area.AUDIT, method, detail); // records the refusal and throws
+        }
         ZoneId zone = zones.of(access.identity().subject());
         boolean asked = !SearchForm.blank(form.subject) || !SearchForm.blank(form.uriPrefix);
         List<Row> bySubject = List.of();
         List<Row> byFolder = List.of();
         List<Row> byUri = List.of();
         List<Row> byDay = List.of();
-        String error = null;
+        AuditQuery q = null;
         try {
             zone = form.zone(zone);
-            if (asked) {
-                var q = form.query(1, zone);
-                var links = new Links(form, zone);
-                bySubject = SearchForm.blank(form.subject)
-                        ? tally.tally(q, AuditTally.By.SUBJECT, zone.getId(), GROUPS).stream().map(c -> links.row(c, "subject", c.key())).toList()
-                        : List.of();
-                byFolder = tally.tally(q, AuditTally.By.FOLDER, zone.getId(), GROUPS).stream()
-                        .map(c -> links.row(c, "uriPrefix", c.key())).toList();
-                byUri = tally.tally(q, AuditTally.By.URI, zone.getId(), GROUPS).stream().map(c -> links.row(c, "uriPrefix", c.key())).toList();
-                byDay = tally.tally(q, AuditTally.By.DAY, zone.getId(), GROUPS).stream().map(c -> links.day(c)).toList();
-            }
+            q = asked ? form.query(1, zone) : null;
         } catch (IllegalArgumentException e) {
-            error = e.getMessage();
+            String id = access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail + " refused: " + e.getMessage(), 400,
+                    e.getMessage()).requestId();
+            return Response.status(400).header("X-Request-Id", id).entity(Templates.whoRead(page.chrome("Who read what"),
+                    new WhoReadPage(form, zone.getId(), e.getMessage(), id, asked, 0, 0, bySubject, byFolder, byUri, byDay))).build();
+        }
+        String id = access.view(ConsoleAccess.Area.AUDIT, method, detail);
+        if (asked) {
+            var links = new Links(form, zone);
+            bySubject = SearchForm.blank(form.subject)
+                    ? tally.tally(q, AuditTally.By.SUBJECT, zone.getId(), GROUPS).stream().map(c -> links.row(c, "subject", c.key())).toList()
+                    : List.of();
+            byFolder = tally.tally(q, AuditTally.By.FOLDER, zone.getId(), GROUPS).stream()
+                    .map(c -> links.row(c, "uriPrefix", c.key())).toList();
+            byUri = tally.tally(q, AuditTally.By.URI, zone.getId(), GROUPS).stream().map(c -> links.row(c, "uriPrefix", c.key())).toList();
+            byDay = tally.tally(q, AuditTally.By.DAY, zone.getId(), GROUPS).stream().map(c -> links.day(c)).toList();
         }
         long reads = byDay.stream().mapToLong(Row::reads).sum();
         long refused = byDay.stream().mapToLong(Row::refused).sum();
-        return Templates.whoRead(page.chrome("Who read what"), new WhoReadPage(form, zone.getId(), error, asked, reads, refused,
-                bySubject, byFolder, byUri, byDay));
+        return Response.ok(Templates.whoRead(page.chrome("Who read what"), new WhoReadPage(form, zone.getId(), null, null, asked, reads,
+                refused, bySubject, byFolder, byUri, byDay))).header("X-Request-Id", id).build();
     }
 
     /** The search page's addresses of the records a count counts: the question's filters, narrowed to the row. */

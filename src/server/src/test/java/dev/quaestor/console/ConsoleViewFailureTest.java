@@ -1,0 +1,71 @@
+package dev.quaestor.console;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.ConsoleSession;
+import dev.quaestor.support.HeldMonth;
+import dev.quaestor.support.TestDatabase;
+import dev.quaestor.support.TestPostgres;
+import dev.quaestor.support.Wait;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A console page that fails after its view was let in, with a server error no record of its own explains (here its
+ * database connection ended mid-search), does not leave its {@code ok} alone: a second record under its request id
+ * says it was not answered ({@code error}, with the status), as for the auditor API, and holds nothing of what failed.
+ */
+@QuarkusTest
+class ConsoleViewFailureTest {
+
+    @Test
+    void aSearchPageWhoseDatabaseConnectionEndsMidReadIsOnRecordAsLetInThenError() throws Exception {
+        ConsoleSession auditor = ConsoleSession.signIn("auditor");
+        String prefix = "file:///docs/console-failure-" + System.nanoTime() + "/";
+        Response answer;
+        // A month of the log that a search of every month must read, held by another transaction; while the page's
+        // search waits for it, its connection is ended from outside, as a database restart or a lost connection would.
+        try (var held = HeldMonth.hold()) {
+            var pending = CompletableFuture.supplyAsync(() -> auditor.get("/console/search?uriPrefix=" + prefix));
+            assertTrue(endTheWaitingSearch(), "the search waited for the month held");
+            answer = pending.get();
+        }
+        assertTrue(answer.statusCode() >= 500, answer.statusLine());
+        String where = "kind = 'AUDIT_READ' AND method = 'console/search' AND detail LIKE ? ORDER BY id";
+        Wait.holdsWithin(Duration.ofSeconds(5), () -> AuditRow.list(where, "%" + prefix + "%").size() >= 2);
+        List<AuditRow> records = AuditRow.list(where, "%" + prefix + "%");
+        assertEquals(List.of("ALLOW/ok", "ALLOW/error"), records.stream().map(r -> r.decision + "/" + r.outcome).toList(),
+                records.toString());
+        assertEquals(records.get(0).requestId, records.get(1).requestId, "under one request id");
+        assertEquals("auditor", records.get(1).subject);
+        assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP " + answer.statusCode() + ")"),
+                records.get(1).detail);
+        assertNull(records.get(1).bytes);
+    }
+
+    /** Ends the connection of the search waiting for the month held; false if none came to wait within 10 s. */
+    private static boolean endTheWaitingSearch() throws Exception {
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "");
+                var ps = c.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                        + " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query ILIKE '%audit_entry%'")) {
+            for (int i = 0; i < 200; i++) {
+                try (var rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        return true;
+                    }
+                }
+                Thread.sleep(50);
+            }
+            return false;
+        }
+    }
+}
