@@ -165,17 +165,6 @@ public class Cases {
         }, recorder);
     }
 
-    /** Adds a request; {@code exists} says whether the audit log holds records of it (the caller looked already). */
-    public CaseView addRequest(long id, Staff staff, String requestId, boolean exists, ChangeRecorder recorder) {
-        String rid = Checked.text("a request id", requestId, 64);
-        return change(id, staff, c -> {
-            if (!exists) {
-                throw noRecordOf(rid);
-            }
-            return addRequest(c, staff, rid);
-        }, recorder);
-    }
-
     /**
      * Adds a request, looking whether the audit log holds records of it ({@code inLog}, a read of the audit trail) only
      * once the change is on record: if it holds none, the change is not stored and is refused (400), and that it was not

@@ -24,6 +24,12 @@ public class CaseConsoleAccess {
     private final AuditLog log;
     private final String caseAdminRole;
     private final String auditorRole;
+    /** The request id of this request's change, once on record as let in ({@code ok}). */
+    private String changeId;
+    /** What that record says of the change. */
+    private String changeDetail;
+    /** The request id under which this request's change is on record as not stored, if it is. */
+    private String notStored;
 
     CaseConsoleAccess(ConsoleAccess access, AuditLog log, CasesConfig config, AuditConfig audit) {
         this.access = access;
@@ -82,16 +88,20 @@ public class CaseConsoleAccess {
 
     /**
      * Puts a change on record ({@code ADMIN}, allowed) under the uri the change names, as {@code method}: an {@code ok}
-     * change once the caller's role is checked again; any other outcome (a change recorded, then not stored) as it is.
+     * change once the caller's role is checked again; any other outcome (the change recorded, then not stored) under
+     * the same request id as its {@code ok}, so that the two are read together.
      */
     public ChangeRecorder recorder(String method) {
         return (uri, outcome, detail) -> {
             if ("ok".equals(outcome)) {
-                return access.act(ConsoleAccess.Area.CASES, method, uri, detail);
+                changeId = access.act(ConsoleAccess.Area.CASES, method, uri, detail);
+                changeDetail = detail;
+                return changeId;
             }
-            String id = RequestIds.next();
+            String id = changeId != null ? changeId : RequestIds.next();
             log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(access.caller()).method(method).uri(uri).decision("ALLOW")
-                    .outcome(outcome).detail(detail).build());
+                    .outcome(outcome).detail(changeId != null ? changeDetail + "; " + detail : detail).build());
+            notStored = id;
             return id;
         };
     }
@@ -101,8 +111,11 @@ public class CaseConsoleAccess {
      * the list of cases when there is no case, or none the caller sees).
      */
     public ConsoleRefusal refused(String method, Long caseId, CaseRefusal r) {
+        String back = caseId == null || r.status() == 404 ? "/console/cases" : "/console/cases/" + caseId;
+        if (notStored != null) { // refused once on record: that it was not stored is said under the change's request id
+            return new ConsoleRefusal(r.status(), "Refused: " + r.getMessage() + ".", notStored).backTo(back);
+        }
         return access.refuse(AuditEvent.Kind.ADMIN, method, caseId == null ? null : AuditCase.uriOf(caseId), r.outcome(),
-                r.getMessage(), r.status(), "Refused: " + r.getMessage() + ".")
-                .backTo(caseId == null || r.status() == 404 ? "/console/cases" : "/console/cases/" + caseId);
+                r.getMessage(), r.status(), "Refused: " + r.getMessage() + ".").backTo(back);
     }
 }

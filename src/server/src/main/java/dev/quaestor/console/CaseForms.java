@@ -79,8 +79,9 @@ public class CaseForms {
         page.checkCsrf(csrf, method);
         Staff staff = access.auditor(AuditEvent.Kind.ADMIN, method, AuditCase.uriOf(id));
         String rid = requestId == null ? null : requestId.strip();
-        change(method, id, () -> cases.addRequest(id, staff, rid, rid != null && !rid.isEmpty() && rid.length() <= 64
-                && (records.exists(rid) || !held.ofRequest(rid).isEmpty()), access.recorder(method)));
+        // Whether the log holds the request is a read of the audit trail: looked at once the change is on record.
+        change(method, id, () -> cases.addRequest(id, staff, rid, r -> records.exists(r) || !held.ofRequest(r).isEmpty(),
+                access.recorder(method)));
         return backTo(id);
     }
 
