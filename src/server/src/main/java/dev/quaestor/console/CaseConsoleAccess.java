@@ -24,10 +24,6 @@ public class CaseConsoleAccess {
     private final AuditLog log;
     private final String caseAdminRole;
     private final String auditorRole;
-    /** The request id of this request's change, once on record as let in ({@code ok}). */
-    private String changeId;
-    /** What that record says of the change. */
-    private String changeDetail;
     /** The request id under which this request's change is on record as not stored, if it is. */
     private String notStored;
 
@@ -94,13 +90,14 @@ public class CaseConsoleAccess {
     public ChangeRecorder recorder(String method) {
         return (uri, outcome, detail) -> {
             if ("ok".equals(outcome)) {
-                changeId = access.act(ConsoleAccess.Area.CASES, method, uri, detail);
-                changeDetail = detail;
-                return changeId;
+                return access.act(ConsoleAccess.Area.CASES, method, uri, detail);
             }
-            String id = changeId != null ? changeId : RequestIds.next();
-            log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(access.caller()).method(method).uri(uri).decision("ALLOW")
-                    .outcome(outcome).detail(changeId != null ? changeDetail + "; " + detail : detail).build());
+            String id = access.notAnswered(outcome, detail);
+            if (id == null) { // no change of this request on record as let in: the record stands on its own
+                id = RequestIds.next();
+                log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(access.caller()).method(method).uri(uri).decision("ALLOW")
+                        .outcome(outcome).detail(detail).build());
+            }
             notStored = id;
             return id;
         };
