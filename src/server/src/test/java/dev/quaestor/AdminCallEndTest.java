@@ -9,15 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.HeldMonth;
 import dev.quaestor.support.Repo;
-import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
-import dev.quaestor.support.TestPostgres;
 import dev.quaestor.support.Wait;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -68,7 +64,7 @@ class AdminCallEndTest {
         try (var held = HeldMonth.hold()) {
             var pending = CompletableFuture.supplyAsync(() -> given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin"))
                     .contentType("application/json").body(body).post("/admin/policy/what-if").statusCode());
-            assertTrue(endTheWaitingRead(), "the what-if waited for the month held");
+            assertTrue(held.endTheWaitingRead(), "the what-if waited for the month held");
             status = pending.get();
         }
         assertEquals(500, status);
@@ -80,22 +76,5 @@ class AdminCallEndTest {
         assertEquals("ALLOW", records.get(1).decision);
         assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP 500)"), records.get(1).detail);
         assertNull(records.get(1).bytes);
-    }
-
-    /** Ends the connection of the read waiting for the month held; false if none came to wait within 10 s. */
-    private static boolean endTheWaitingRead() throws Exception {
-        try (Connection c = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "");
-                var ps = c.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
-                        + " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query ILIKE '%audit_entry%'")) {
-            for (int i = 0; i < 200; i++) {
-                try (var rs = ps.executeQuery()) {
-                    if (rs.next() && rs.getBoolean(1)) {
-                        return true;
-                    }
-                }
-                Thread.sleep(50);
-            }
-            return false;
-        }
     }
 }

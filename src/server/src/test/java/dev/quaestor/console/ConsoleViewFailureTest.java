@@ -3,13 +3,9 @@ package dev.quaestor.console;
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.ConsoleSession;
 import dev.quaestor.support.HeldMonth;
-import dev.quaestor.support.TestDatabase;
-import dev.quaestor.support.TestPostgres;
 import dev.quaestor.support.Wait;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -36,7 +32,7 @@ class ConsoleViewFailureTest {
         // search waits for it, its connection is ended from outside, as a database restart or a lost connection would.
         try (var held = HeldMonth.hold()) {
             var pending = CompletableFuture.supplyAsync(() -> auditor.get("/console/search?uriPrefix=" + prefix));
-            assertTrue(endTheWaitingSearch(), "the search waited for the month held");
+            assertTrue(held.endTheWaitingRead(), "the search waited for the month held");
             answer = pending.get();
         }
         assertTrue(answer.statusCode() >= 500, answer.statusLine());
@@ -50,22 +46,5 @@ class ConsoleViewFailureTest {
         assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP " + answer.statusCode() + ")"),
                 records.get(1).detail);
         assertNull(records.get(1).bytes);
-    }
-
-    /** Ends the connection of the search waiting for the month held; false if none came to wait within 10 s. */
-    private static boolean endTheWaitingSearch() throws Exception {
-        try (Connection c = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "");
-                var ps = c.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
-                        + " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query ILIKE '%audit_entry%'")) {
-            for (int i = 0; i < 200; i++) {
-                try (var rs = ps.executeQuery()) {
-                    if (rs.next() && rs.getBoolean(1)) {
-                        return true;
-                    }
-                }
-                Thread.sleep(50);
-            }
-            return false;
-        }
     }
 }

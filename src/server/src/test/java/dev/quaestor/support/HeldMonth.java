@@ -34,6 +34,26 @@ public final class HeldMonth implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends, from outside, the database connection of a read waiting for this month (as a database failover or an
+     * administrator's kill would): the read fails mid-way. False if no read came to wait within 10 s.
+     */
+    public boolean endTheWaitingRead() throws Exception {
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "");
+                var ps = c.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                        + " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query ILIKE '%audit_entry%'")) {
+            for (int i = 0; i < 200; i++) {
+                try (var rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        return true;
+                    }
+                }
+                Thread.sleep(50);
+            }
+            return false;
+        }
+    }
+
     @Override
     public void close() throws SQLException {
         try (admin) {

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.HeldMonth;
-import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
-import dev.quaestor.support.TestPostgres;
 import dev.quaestor.support.Wait;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
@@ -17,8 +15,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -47,7 +43,7 @@ class AuditReadFailureTest {
             var pending = HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create(base + "audit/search?uriPrefix="
                     + URLEncoder.encode(prefix, StandardCharsets.UTF_8))).header("Authorization", "Bearer " + auditor)
                     .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
-            assertTrue(endTheWaitingSearch(), "the search waited for the month held");
+            assertTrue(held.endTheWaitingRead(), "the search waited for the month held");
             answer = pending.get();
         }
         assertEquals(500, answer.statusCode(), answer.body());
@@ -60,22 +56,5 @@ class AuditReadFailureTest {
         assertEquals("ALLOW", records.get(1).decision);
         assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP 500)"), records.get(1).detail);
         assertNull(records.get(1).bytes);
-    }
-
-    /** Ends the connection of the search waiting for the month held; false if none came to wait within 10 s. */
-    private static boolean endTheWaitingSearch() throws Exception {
-        try (Connection c = DriverManager.getConnection(TestDatabase.url(), TestPostgres.SUPERUSER, "");
-                var ps = c.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
-                        + " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query ILIKE '%audit_entry%'")) {
-            for (int i = 0; i < 200; i++) {
-                try (var rs = ps.executeQuery()) {
-                    if (rs.next() && rs.getBoolean(1)) {
-                        return true;
-                    }
-                }
-                Thread.sleep(50);
-            }
-            return false;
-        }
     }
 }
