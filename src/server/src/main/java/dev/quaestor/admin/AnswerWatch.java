@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
  * are {@code aborted}, saying the change is stored and its answer was not delivered; {@code error} is kept for a change
  * that was not stored (on record by the change's own record, not by this watch).
  */
-public final class AnswerWatch {
+final class AnswerWatch {
 
     private static final Logger LOG = Logger.getLogger(AnswerWatch.class);
 
@@ -46,7 +46,7 @@ public final class AnswerWatch {
     }
 
     /** The record that the call ended as {@code outcome}, not as answered: why, and the bytes of its body written (or null). */
-    public interface Ending {
+    interface Ending {
         AuditEvent record(String outcome, String why, Long written);
     }
 
@@ -54,7 +54,7 @@ public final class AnswerWatch {
      * Watches the answer of the request {@code rc} from now until its end. Call it once the call's {@code ok} has
      * committed: a connection that closed before then is found closed here, and the answer counts as lost.
      */
-    public static AnswerWatch start(RoutingContext rc, AuditLog log, Ending ending) {
+    static AnswerWatch start(RoutingContext rc, AuditLog log, Ending ending) {
         return start(rc, log, ending, false);
     }
 
@@ -90,7 +90,7 @@ public final class AnswerWatch {
     }
 
     /** The call's end is on record by a record of its own: whatever becomes of its answer, nothing is added. */
-    public void letGo() {
+    void letGo() {
         settled.set(true);
     }
 

@@ -38,16 +38,13 @@ public class StaffAccess {
     private final SecurityIdentity security;
     private final LongReads longReads;
     private final java.util.Optional<java.util.Set<String>> staffClients;
-    private final RoutingContext rc;
-    /** The call this request was let in as, once recorded: a failure before its answer is recorded under its id. */
-    private LetIn letIn;
-    /** The answer of a call let in, on its way to the client (null before a change is stored, or for no call). */
-    private AnswerWatch answer;
+    /** The call this request was let in as, once recorded, until how it ended is known. */
+    private final LetInCall letIn;
 
     StaffAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, LongReads longReads, AdminConfig config,
             RoutingContext rc) {
         this.log = log;
-        this.rc = rc;
+        this.letIn = new LetInCall(log, rc);
         this.staffClients = config.staffClients();
         this.longReads = longReads;
         this.identities = identities;
@@ -76,24 +73,8 @@ public class StaffAccess {
         if (!allowed) {
             throw new ForbiddenException();
         }
-        letIn(new LetIn(kind, caller, method, null, detail, requestId));
+        letIn.letIn(new LetInCall.Call(kind, caller, method, null, detail, requestId));
         return new Admitted(who, caller, requestId);
-    }
-
-    /** A call let in and recorded {@code ok}: what a later record of its failure repeats (its uri too, if it names one). */
-    private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String uri, String detail, String requestId) {
-
-        /** The record that the call ended as {@code outcome}, not as answered: {@code why} after the call's detail. */
-        AuditEvent.Builder ended(String outcome, String why) {
-            return AuditEvent.of(kind, requestId).caller(caller).method(method).uri(uri).decision("ALLOW").outcome(outcome)
-                    .detail(join(detail, why));
-        }
-    }
-
-    /** The call is on record as let in: its answer is watched until it has reached the client. */
-    private void letIn(LetIn call) {
-        letIn = call;
-        answer = AnswerWatch.start(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
     }
 
     /**
@@ -107,8 +88,7 @@ public class StaffAccess {
         String id = RequestIds.next();
         log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(caller).method(method).uri(uri).decision("ALLOW")
                 .outcome("ok").detail(detail).build());
-        letIn = new LetIn(AuditEvent.Kind.ADMIN, caller, method, uri, detail, id);
-        answer = null;
+        letIn.changing(new LetInCall.Call(AuditEvent.Kind.ADMIN, caller, method, uri, detail, id));
         return id;
     }
 
@@ -118,16 +98,12 @@ public class StaffAccess {
      * ({@link AnswerWatch#startStored}). Nothing if no change is on record as let in, or its end already is.
      */
     void stored() {
-        LetIn call = letIn;
-        if (call == null || answer != null) {
-            return;
-        }
-        answer = AnswerWatch.startStored(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
+        letIn.stored();
     }
 
     /** The answer of the call let in, watched until it has reached the client; null if there is none. */
     AnswerWatch answer() {
-        return answer;
+        return letIn.answer();
     }
 
     /**
@@ -135,10 +111,7 @@ public class StaffAccess {
      * whatever becomes of its answer.
      */
     void endOnRecord() {
-        letIn = null;
-        if (answer != null) {
-            answer.letGo();
-        }
+        letIn.endOnRecord();
     }
 
     /**
@@ -147,13 +120,7 @@ public class StaffAccess {
      * if no call was let in. Its first record then no longer stands alone for an answer the caller did not get.
      */
     String notAnswered(String outcome, String why) {
-        if (letIn == null) {
-            return null;
-        }
-        LetIn call = letIn;
-        log.append(call.ended(outcome, why).build());
-        endOnRecord();
-        return call.requestId();
+        return letIn.notAnswered(outcome, why);
     }
 
     /**
@@ -230,7 +197,7 @@ public class StaffAccess {
                     .header("X-Request-Id", requestId).type(MediaType.APPLICATION_JSON).entity(Map.of("error", "too many at once: "
                             + attempt.refusal().reason() + "; try again in " + after + " s", "retryAfterSeconds", after)).build());
         }
-        letIn(new LetIn(kind, caller, method, null, detail, requestId));
+        letIn.letIn(new LetInCall.Call(kind, caller, method, null, detail, requestId));
         return new Holding(new Admitted(who, caller, requestId), attempt.place());
     }
 
@@ -266,7 +233,7 @@ public class StaffAccess {
         String id = RequestIds.next();
         log.append(AuditEvent.of(kind, id).caller(caller).method(method).uri(uri).decision("ALLOW").outcome("ok").detail(detail)
                 .build());
-        letIn(new LetIn(kind, caller, method, uri, detail, id));
+        letIn.letIn(new LetInCall.Call(kind, caller, method, uri, detail, id));
         return id;
     }
 

@@ -1,7 +1,7 @@
 package dev.quaestor.console;
 
 import dev.quaestor.admin.AdminConfig;
-import dev.quaestor.admin.AnswerWatch;
+import dev.quaestor.admin.LetInCall;
 import dev.quaestor.admin.StaffAccess;
 import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.audit.record.AuditEvent;
@@ -24,7 +24,7 @@ import jakarta.enterprise.context.RequestScoped;
  * ({@code acr=…;amr=…}), so that multi-factor sign-in shows in the evidence. If the record cannot be
  * committed, the page is not shown. A view let in (on record as {@code ok}) that then does not end as shown has a
  * second record under its request id saying how: found nothing ({@link #notFound}) or otherwise not answered
- * ({@link #notAnswered}), its answer lost on the way or a server error ({@link AnswerWatch}).
+ * ({@link #notAnswered}), its answer lost on the way or a server error ({@link LetInCall}).
  */
 @RequestScoped
 public class ConsoleAccess {
@@ -53,9 +53,7 @@ public class ConsoleAccess {
     private Identity who;
     private Caller caller;
     /** The page view or action this request was let in as, once on record as {@code ok}; null before (or without) one. */
-    private LetIn letIn;
-    /** The answer of the page view let in, watched until it has reached the client (null without one). */
-    private AnswerWatch answer;
+    private final LetInCall letIn;
 
     ConsoleAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, RoutingContext rc, AuditConfig audit,
             AdminConfig admin, CasesConfig cases, LongReads longReads) {
@@ -64,6 +62,7 @@ public class ConsoleAccess {
         this.identities = identities;
         this.security = security;
         this.rc = rc;
+        this.letIn = new LetInCall(log, rc);
         this.auditorRole = audit.auditorRole();
         this.adminRole = admin.role();
         this.caseAdminRole = cases.adminRole();
@@ -151,7 +150,7 @@ public class ConsoleAccess {
             throw new ConsoleRefusal(429, "Too many at once: " + attempt.refusal().reason() + ". Nothing was started; try again in "
                     + after + " seconds.", id, after, again != null && again.startsWith("/console/") ? again : null);
         }
-        letIn(new LetIn(AuditEvent.Kind.AUDIT_READ, caller(), method, uri, detail, id));
+        letIn.letIn(new LetInCall.Call(AuditEvent.Kind.AUDIT_READ, caller(), method, uri, detail, id));
         return new Held(id, attempt.place());
     }
 
@@ -198,29 +197,14 @@ public class ConsoleAccess {
         if (!allowed) {
             throw forbidden(id);
         }
-        letIn(new LetIn(kind, caller(), method, uri, detail, id));
+        // A page view's answer is watched until it has reached the client; a change's is not (its page is a redirect).
+        var call = new LetInCall.Call(kind, caller(), method, uri, detail, id);
+        if (kind == AuditEvent.Kind.AUDIT_READ) {
+            letIn.letIn(call);
+        } else {
+            letIn.changing(call);
+        }
         return id;
-    }
-
-    /** A view or action let in and on record as {@code ok}: what a later record of how it ended repeats. */
-    private record LetIn(AuditEvent.Kind kind, Caller caller, String method, String uri, String detail, String requestId) {
-
-        /** The record that it ended as {@code outcome}, not as answered: {@code why} after its detail. */
-        AuditEvent.Builder ended(String outcome, String why) {
-            return AuditEvent.of(kind, requestId).caller(caller).method(method).uri(uri).decision("ALLOW").outcome(outcome)
-                    .detail(detail == null ? why : detail + "; " + why);
-        }
-    }
-
-    /**
-     * The request is on record as let in: a page view's answer is watched until it has reached the client, so that one
-     * lost on the way, or a server error after the view was let in, is on record too ({@link AnswerWatch}).
-     */
-    private void letIn(LetIn call) {
-        letIn = call;
-        if (call.kind() == AuditEvent.Kind.AUDIT_READ && answer == null) {
-            answer = AnswerWatch.start(rc, log, (outcome, why, written) -> call.ended(outcome, why).bytes(written).build());
-        }
     }
 
     /**
@@ -228,10 +212,7 @@ public class ConsoleAccess {
      * {@code audit/bundle/made}): nothing to add, whatever becomes of its answer.
      */
     public void endOnRecord() {
-        letIn = null;
-        if (answer != null) {
-            answer.letGo();
-        }
+        letIn.endOnRecord();
     }
 
     /**
@@ -240,13 +221,7 @@ public class ConsoleAccess {
      * id; null if nothing was let in. Its first record then no longer stands alone for a page the person did not get.
      */
     public String notAnswered(String outcome, String why) {
-        if (letIn == null) {
-            return null;
-        }
-        LetIn call = letIn;
-        log.append(call.ended(outcome, why).build());
-        endOnRecord();
-        return call.requestId();
+        return letIn.notAnswered(outcome, why);
     }
 
     /**
