@@ -65,7 +65,10 @@ public final class Replay {
             return new Replayed(f, Change.NOT_JUDGED, List.of(), List.of(), unknowns.missing(), true,
                     then == null ? Check.NO_REVISION : Check.NOT_CHECKED);
         }
+        // Every way the fact could have been, and those of them its recorded decision allows: when its revision is at
+        // hand, a way that revision would have decided otherwise is not how it was, and is left out.
         var ways = new Ways();
+        var recordedWays = new Ways();
         boolean allowedAsRecorded = "ALLOW".equals(f.decision());
         Decision known = unknowns.decided(current);
         Decision knownAfter = unknowns.decided(proposed);
@@ -76,12 +79,16 @@ public final class Replay {
             if (then != null) {
                 Decision d = then == current ? before : then == proposed ? after
                         : unknowns.decided(then) != null ? unknowns.decided(then) : then.set.decide(who, action, uri, facts);
-                ways.reproduced |= d.allowed() == allowedAsRecorded;
+                if (d.allowed() == allowedAsRecorded) {
+                    recordedWays.add(before, after);
+                }
             }
         });
-        Check check = then == null ? Check.NO_REVISION : ways.reproduced ? Check.REPRODUCED : Check.MISMATCH;
-        return new Replayed(f, ways.change(), ways.rulesBefore, ways.rulesAfter,
-                ways.change() == Change.NOT_JUDGED ? unknowns.missing() : List.of(), ways.gains, check);
+        Check check = then == null ? Check.NO_REVISION : recordedWays.any() ? Check.REPRODUCED : Check.MISMATCH;
+        // A mismatch (the revision never gives the recorded answer) leaves nothing to narrow by: every way is shown.
+        Ways judged = recordedWays.any() ? recordedWays : ways;
+        return new Replayed(f, judged.change(), judged.rulesBefore, judged.rulesAfter,
+                judged.change() == Change.NOT_JUDGED ? unknowns.missing() : List.of(), judged.gains, check);
     }
 
     /** What the ways a fact could have been came to. */
@@ -89,7 +96,6 @@ public final class Replay {
         boolean same;
         boolean gains;
         boolean loses;
-        boolean reproduced;
         List<String> rulesBefore;
         List<String> rulesAfter;
 
@@ -105,6 +111,10 @@ public final class Replay {
             } else {
                 loses = true;
             }
+        }
+
+        boolean any() {
+            return rulesBefore != null;
         }
 
         Change change() {

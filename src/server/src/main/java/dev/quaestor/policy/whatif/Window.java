@@ -33,8 +33,10 @@ public record Window(Instant from, Instant to) {
                 throw new IllegalArgumentException("--since must look like 30d or 12h, not '" + since + "'");
             }
             long n = Long.parseLong(m.group(1));
-            // To the second: the window is printed in reports and errors, where nanoseconds of "now" say nothing.
-            now = now.truncatedTo(ChronoUnit.SECONDS);
+            // To the second, as the window is printed in reports and errors, where nanoseconds of "now" say nothing;
+            // rounded up, so that what was recorded up to now (in this very second too) is in it.
+            Instant second = now.truncatedTo(ChronoUnit.SECONDS);
+            now = second.equals(now) ? now : second.plusSeconds(1);
             try {
                 return new Window(now.minus(m.group(2).equals("d") ? Duration.ofDays(n) : Duration.ofHours(n)), now);
             } catch (ArithmeticException | java.time.DateTimeException e) {

@@ -144,7 +144,8 @@ public class WhatIfReplayTest {
                     resources: ["file:///docs/trials/*/summary.md"]
                     subjects: {roles: [pi]}
                 """);
-        var facts = List.of(fact("paula", "pi", "file:///docs/trials/t1/summary.md", "DENY", current.revision(), 4, "r1"));
+        // Recorded under a revision whose files are not at hand: its decision cannot say which way it was.
+        var facts = List.of(fact("paula", "pi", "file:///docs/trials/t1/summary.md", "DENY", "0".repeat(64), 4, "r1"));
 
         var r = report(current, proposed, facts);
 
@@ -154,6 +155,26 @@ public class WhatIfReplayTest {
         assertEquals(List.of("scope trials:read"), u.missing());
         assertEquals(4, u.requests());
         assertTrue(u.mayGain());
+    }
+
+    @Test
+    void theRecordedDecisionUnderARevisionAtHandRulesOutTheWaysItContradicts() {
+        PolicySet current = set(PI_TRIALS);
+        // The scope no longer asked for: PIs read trials with it or without it.
+        PolicySet proposed = set(PI_TRIALS.replace("    when: {scopes: [trials:read]}\n", ""));
+        var facts = List.of(
+                // Refused under the current set: the token lacked the scope (with it, the set allows), so the proposal gains it.
+                fact("paula", "pi", "file:///docs/trials/t1/summary.md", "DENY", current.revision(), 7, "r1"),
+                // Allowed under the current set: the token held the scope, and the proposal allows it as well.
+                fact("paula", "pi", "file:///docs/trials/t2/summary.md", "ALLOW", current.revision(), 40, "r2"));
+
+        var r = report(current, proposed, facts);
+
+        assertEquals(List.of(), r.notJudged());
+        assertEquals(1, r.gained().size());
+        assertEquals(7, r.gained().get(0).requests());
+        assertEquals("file:///docs/trials/t1/summary.md", r.gained().get(0).uri());
+        assertEquals(0, r.check().mismatched());
     }
 
     @Test

@@ -11,9 +11,11 @@ class WindowTest {
     private static final Window EXPORT = new Window(Instant.parse("2026-11-01T00:00:00Z"), Instant.parse("2026-11-29T00:00:00Z"));
 
     @Test
-    void aWindowBackFromNowIsPrintedToTheSecond() {
+    void aWindowBackFromNowIsPrintedToTheSecondAndHoldsWhatWasRecordedUpToNow() {
         Window w = Window.of("12h", null, null, Instant.parse("2026-12-01T15:24:44.123456789Z"), EXPORT);
-        assertEquals("2026-12-01T03:24:44Z .. 2026-12-01T15:24:44Z", w.describe());
+        assertEquals("2026-12-01T03:24:45Z .. 2026-12-01T15:24:45Z", w.describe());
+        assertEquals("2026-12-01T03:24:44Z .. 2026-12-01T15:24:44Z",
+                Window.of("12h", null, null, Instant.parse("2026-12-01T15:24:44Z"), EXPORT).describe());
     }
 
     @Test
