@@ -48,6 +48,27 @@ class AdminCallEndTest {
     }
 
     @Test
+    void anExplainWhoseBodyCannotBeReadHasWhatWasAskedOnRecordAsSent() {
+        String subject = "nina-" + System.nanoTime();
+        String body = "{\"subject\":\"" + subject + "\",\n\"rolez\":[\"research-nurse\"],\"action\":\"read\",\"uri\":\"file:///docs/x.md\"}";
+        var refused = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(body).post("/admin/policy/explain").then().statusCode(400).extract().response();
+        List<AuditRow> records = AuditRow.list("request_id = ? ORDER BY id", refused.header("X-Request-Id"));
+        assertEquals(List.of("ok", "invalid"), records.stream().map(r -> r.outcome).toList());
+        // The question as sent, its line break escaped: who and what the administrator asked about is on record.
+        assertEquals("body as sent: " + body.replace("\n", "\\n"), records.get(0).detail);
+        assertTrue(records.get(1).detail.endsWith("; " + refused.jsonPath().getString("error")), records.get(1).detail);
+        assertTrue(records.get(1).detail.contains("unknown field 'rolez'"), records.get(1).detail);
+
+        // A body past what a record holds is cut, saying how long it was.
+        String long_ = "{\"subject\":\"" + "x".repeat(400) + "\",\"rolez\":[]}";
+        var cut = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(long_).post("/admin/policy/explain").then().statusCode(400).extract().response();
+        String detail = AuditRow.list("request_id = ? ORDER BY id", cut.header("X-Request-Id")).get(0).detail;
+        assertEquals("body as sent: " + long_.substring(0, 300) + "… (" + long_.length() + " characters)", detail);
+    }
+
+    @Test
     void aWhatIfWhoseDatabaseConnectionEndsMidReadIsOnRecordAsLetInThenError() throws Exception {
         var files = new LinkedHashMap<String, String>();
         try (Stream<Path> s = Files.list(Repo.POLICIES)) {

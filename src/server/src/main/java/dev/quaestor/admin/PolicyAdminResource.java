@@ -63,7 +63,9 @@ public class PolicyAdminResource {
     public Response explain(String body, @Context HttpServerRequest http) {
         StrictJson.Read<ExplainRequest> read = json.read(body, ExplainRequest.class);
         ExplainRequest request = read.value();
-        access.require(config.role(), AuditEvent.Kind.ADMIN, "admin/policy/explain", request == null ? null : request.describe(), http);
+        // A body that cannot be read is on record as sent, so that what was asked is on record either way.
+        String asked = request != null ? request.describe() : read.refused() ? StrictJson.asSent(body) : null;
+        access.require(config.role(), AuditEvent.Kind.ADMIN, "admin/policy/explain", asked, http);
         if (read.refused()) {
             return refused(read.response(), read.error());
         }

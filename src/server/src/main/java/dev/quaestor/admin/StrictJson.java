@@ -48,6 +48,29 @@ public class StrictJson {
         this.mapper = mapper;
     }
 
+    /** Room for a refused body on record: enough to see what was asked, bounded whatever was sent. */
+    private static final int SENT_ON_RECORD = 300;
+
+    /**
+     * What a body that could not be read asked, for the call's record: {@code body as sent: …}, its first 300
+     * characters with line breaks and other control characters escaped, and how long it was if it was cut.
+     */
+    public static String asSent(String body) {
+        var out = new StringBuilder("body as sent: ");
+        int end = Math.min(body.length(), SENT_ON_RECORD);
+        for (int i = 0; i < end; i++) {
+            char c = body.charAt(i);
+            if (c == '\n') {
+                out.append("\\n");
+            } else if (Character.isISOControl(c)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return end < body.length() ? out.append("… (").append(body.length()).append(" characters)").toString() : out.toString();
+    }
+
     public <T> Read<T> read(String body, Class<T> type) {
         if (body == null || body.isBlank()) {
             return new Read<>(null, null, null);

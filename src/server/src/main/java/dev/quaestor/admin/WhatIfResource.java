@@ -73,7 +73,8 @@ public class WhatIfResource {
     public Response whatIf(String text, @Context HttpServerRequest http) {
         StrictJson.Read<WhatIfRequest> read = json.read(text, WhatIfRequest.class);
         WhatIfRequest body = read.value();
-        var call = new StaffAccess.Call("admin/policy/what-if", body == null ? null : body.describe());
+        var call = new StaffAccess.Call("admin/policy/what-if", body != null ? body.describe()
+                : read.refused() ? StrictJson.asSent(text) : null);
         try (var place = access.requirePlace(config.role(), AuditEvent.Kind.ADMIN, LongReads.Kind.EXPORT, call, http)) {
             if (read.refused()) {
                 return refused(read.response(), read.error());
