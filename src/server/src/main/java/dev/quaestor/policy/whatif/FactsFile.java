@@ -129,6 +129,10 @@ public final class FactsFile {
      * One line read token by token (a million-fact export is read in a fresh JVM by every pull request, and this
      * costs a fraction of binding the line to the record reflectively): exactly one object of known keys.
      */
+    /** A fact's keys, as the export writes them. */
+    private static final List<String> KEYS = List.of("subject", "client", "tenant", "roles", "action", "uri", "ip", "hour",
+            "revision", "decision", "count", "examples");
+
     private static Fact fact(String line) throws IOException {
         try (JsonParser p = JSON.getFactory().createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -165,7 +169,7 @@ public final class FactsFile {
                     }
                     case "roles" -> roles = strings(p, v, key);
                     case "examples" -> examples = strings(p, v, key);
-                    default -> throw new BadFacts("Unrecognized field \"" + key + "\"");
+                    default -> throw new BadFacts("unknown key '" + key + "'; a fact's keys are " + String.join(", ", KEYS));
                 }
             }
             if (p.nextToken() != null) {
