@@ -66,6 +66,16 @@ class PolicyAdminTest {
                 .body("revision", hasLength(64)).body("state", equalTo("ok"));
     }
 
+    /** A rule that applies to nothing mounted here (the test probe's database mount is mounted by another profile) is named. */
+    @Test
+    void statusNamesRulesThatApplyToNothingMounted() {
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).get("/admin/policy").then().statusCode(200)
+                .body("warnings", org.hamcrest.Matchers.hasItem(
+                        "zz-test-providers.yaml:6: rule 'probe-readers' (allow) names only db://probe/**, which no mount serves"))
+                .body("warnings", org.hamcrest.Matchers.everyItem(org.hamcrest.Matchers.not(
+                        org.hamcrest.Matchers.containsString("file:///docs/**"))));
+    }
+
     /** An ignored field answers another question: without its roles, alice would be judged as nobody in particular. */
     @Test
     void explainRefusesAnUnknownFieldNamingIt() {

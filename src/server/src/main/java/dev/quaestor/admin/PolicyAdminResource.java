@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,8 +31,10 @@ public class PolicyAdminResource {
     private final StaffAccess access;
     private final AdminConfig config;
     private final StrictJson json;
+    private final UnservedRules unserved;
 
-    PolicyAdminResource(PolicyStore store, StaffAccess access, AdminConfig config, StrictJson json) {
+    PolicyAdminResource(PolicyStore store, StaffAccess access, AdminConfig config, StrictJson json, UnservedRules unserved) {
+        this.unserved = unserved;
         this.store = store;
         this.access = access;
         this.config = config;
@@ -48,6 +51,10 @@ public class PolicyAdminResource {
         out.put("rules", set.rules().size());
         out.put("limits", set.limits().size());
         out.put("tests", set.tests().size());
+        List<String> warnings = unserved.of(set);
+        if (!warnings.isEmpty()) {
+            out.put("warnings", warnings);
+        }
         var refusal = store.refusal();
         out.put("state", refusal == null ? "ok" : "degraded");
         if (refusal != null) {

@@ -128,6 +128,33 @@ public final class ResourcePattern {
         return segments;
     }
 
+    /**
+     * Whether some URI at or below {@code prefix} (a mount's) could match this pattern: false only when a part the
+     * pattern writes out (its scheme, its authority, a path segment with no wildcard or placeholder, before any
+     * {@code **}) differs from the prefix's. A rule none of whose patterns could match under any mount applies to
+     * nothing served.
+     */
+    public boolean couldMatchWithin(CanonicalUri prefix) {
+        if (scheme != null && !scheme.equals(prefix.scheme())) {
+            return false;
+        }
+        boolean anyAuthority = prefix.authority().isEmpty() && prefix.segments().isEmpty();
+        if (authority != null && !anyAuthority && !authority.equals(prefix.authority())) {
+            return false;
+        }
+        List<String> under = prefix.segments();
+        for (int i = 0; i < segments.size() && i < under.size(); i++) {
+            String s = segments.get(i);
+            if (s.equals(ANY_DEPTH)) {
+                return true;
+            }
+            if (!s.contains("*") && !s.contains("${") && !under.get(i).isEmpty() && !s.equals(under.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** True if the pattern is {@code <i literal-or-glob segments>/**}: it then matches everything below depth i. */
     boolean endsWithAnyDepthAt(int i) {
         return segments.size() == i + 1 && segments.get(i).equals(ANY_DEPTH);
