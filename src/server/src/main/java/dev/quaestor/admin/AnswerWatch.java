@@ -70,9 +70,11 @@ final class AnswerWatch {
     private static AnswerWatch start(RoutingContext rc, AuditLog log, Ending ending, boolean changeStored) {
         var watch = new AnswerWatch(log, rc.response(), ending, changeStored);
         rc.addEndHandler(done -> {
-            // A streamed answer's writer takes the connection's close to itself: its close then ends the request as
-            // if it had succeeded. Only an answer written to its end is delivered.
-            if (done.succeeded() && watch.response.ended()) {
+            // Only an answer written to its end is delivered: a streamed answer's writer takes the connection's close to
+            // itself, and its close then ends the request as if it had succeeded. An answer written to its end is, even
+            // if the connection reports its close before the end (a client that asked to upgrade to h2c, as Java's
+            // does, closes it as soon as it has the answer).
+            if (watch.response.ended()) {
                 int status = watch.response.getStatusCode();
                 if (status >= 500) {
                     watch.failed(status);
