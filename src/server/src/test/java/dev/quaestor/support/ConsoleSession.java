@@ -68,7 +68,7 @@ public final class ConsoleSession {
         return csrf;
     }
 
-    /** A console address read in this session, redirects not followed. */
+    /** A console address read with the signed-in cookies, redirects not followed. */
     public Response get(String path) {
         return given().header("Cookie", cookies).redirects().follow(false).get(path);
     }
