@@ -4,6 +4,7 @@ import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.record.Caller;
 import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.core.Response;
 
 /**
  * The call a request of staff was let in as, once on record as {@code ok} (an auditor's read, an administrator's call,
@@ -14,14 +15,43 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class LetInCall {
 
+    /** Where the request keeps the call it was let in as, for {@link #of}. */
+    private static final String KEY = LetInCall.class.getName();
+
     private final AuditLog log;
     private final RoutingContext rc;
+    private final Door door;
     private Call call;
     private AnswerWatch answer;
 
+    /** A call of the auditor or administrator API, answered in JSON. */
     public LetInCall(AuditLog log, RoutingContext rc) {
+        this(log, rc, null);
+    }
+
+    /** A call let in through {@code door}, which answers in its own form what the API answers in JSON. */
+    public LetInCall(AuditLog log, RoutingContext rc, Door door) {
         this.log = log;
         this.rc = rc;
+        this.door = door;
+    }
+
+    /**
+     * How a door other than the API (the console's pages) answers a call it let in that the audit log's database did
+     * not finish in time: {@code why}, what the caller may narrow, and the request id the refusal is on record under.
+     */
+    public interface Door {
+        Response timedOut(String why, String requestId);
+    }
+
+    /** The call the request {@code rc} was let in as, on record as {@code ok}; null if none was. */
+    static LetInCall of(RoutingContext rc) {
+        return rc.get(KEY);
+    }
+
+    /** The door the call came in through; null for the API. */
+    Door door() {
+        return door;
     }
 
     /** A call let in and recorded {@code ok}: what a later record of how it ended repeats (its uri too, if it names one). */
@@ -37,6 +67,7 @@ public final class LetInCall {
     /** The call is on record as let in: from now its answer is watched until it has reached the client. */
     public void letIn(Call let) {
         call = let;
+        rc.put(KEY, this);
         if (answer == null) {
             answer = AnswerWatch.start(rc, log, (outcome, why, written) -> let.ended(outcome, why).bytes(written).build());
         }
@@ -48,6 +79,7 @@ public final class LetInCall {
      */
     public void changing(Call let) {
         call = let;
+        rc.put(KEY, this);
     }
 
     /**

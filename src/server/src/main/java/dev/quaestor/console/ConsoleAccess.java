@@ -16,6 +16,7 @@ import dev.quaestor.identity.IdentityMapper;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.Instance;
 
 /**
  * The console's door: who is signed in, whether their role opens a page, and the audit record of every page
@@ -56,13 +57,16 @@ public class ConsoleAccess {
     private final LetInCall letIn;
 
     ConsoleAccess(AuditLog log, IdentityMapper identities, SecurityIdentity security, RoutingContext rc, AuditConfig audit,
-            AdminConfig admin, CasesConfig cases, LongReads longReads) {
+            AdminConfig admin, CasesConfig cases, LongReads longReads, Instance<ConsoleRefusalMapper> refusals) {
         this.log = log;
         this.longReads = longReads;
         this.identities = identities;
         this.security = security;
         this.rc = rc;
-        this.letIn = new LetInCall(log, rc);
+        // A view the audit log's database did not finish in time is a console page, as every refusal of the console is.
+        this.letIn = new LetInCall(log, rc, (why, requestId) -> refusals.get().toResponse(new ConsoleRefusal(503,
+                Character.toUpperCase(why.charAt(0)) + why.substring(1) + ": narrow what you ask for (a subject, a shorter"
+                        + " time range, a longer URI prefix), or try again when the database is less busy.", requestId)));
         this.auditorRole = audit.auditorRole();
         this.adminRole = admin.role();
         this.caseAdminRole = cases.adminRole();

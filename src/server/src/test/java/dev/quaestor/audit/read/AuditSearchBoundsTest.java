@@ -176,4 +176,30 @@ class AuditSearchBoundsTest {
         assertTrue(records.get(1).detail.contains("not answered: the audit log's database did not finish this read within 1500 ms"),
                 records.get(1).detail);
     }
+
+    @Test
+    void aConsoleSearchPastTheQueryTimeoutIsAConsolePageNamingItsRecordAndIsOnRecordAsTimeout() throws Exception {
+        var console = dev.quaestor.support.ConsoleSession.signIn("auditor");
+        String prefix = "file:///docs/console-timeout-" + System.nanoTime() + "/";
+        Instant before = Instant.now();
+        io.restassured.response.Response page;
+        // As above: a month that a search of every month must read, held by another transaction.
+        try (var held = HeldMonth.hold()) {
+            page = console.get("/console/search?uriPrefix=" + prefix); // REST Assured encodes the query
+        }
+        String html = page.body().asString();
+        assertEquals(503, page.statusCode(), html);
+        assertTrue(page.contentType().startsWith("text/html"), "a console page, not the API's JSON: " + page.contentType());
+        assertTrue(html.contains("did not finish this read within 1500 ms"), html);
+        assertTrue(html.contains("narrow"), "says what to narrow: " + html);
+        String requestId = page.header("X-Request-Id");
+        assertNotNull(requestId, "the page names the view's record");
+        assertTrue(html.contains(requestId), "the page shows the record's request id: " + html);
+        List<AuditRow> records = AuditRow.list("kind = 'AUDIT_READ' and method = 'console/search' and detail like ? and event_time >= ?"
+                + " order by id", "%" + prefix + "%", before);
+        assertEquals(List.of("ok", "timeout"), records.stream().map(r -> r.outcome).toList(), records.toString());
+        assertEquals(List.of(requestId, requestId), records.stream().map(r -> r.requestId).toList(), "under the view's request id");
+        assertTrue(records.get(1).detail.contains("not answered: the audit log's database did not finish this read within 1500 ms"),
+                records.get(1).detail);
+    }
 }
