@@ -11,7 +11,8 @@ import jakarta.ws.rs.core.Response;
  * a console page view or change), until how it ended is known. A record of its own says how, under the call's request
  * id, when it was not answered as let in ({@link #notAnswered}); and its answer is watched on its way to the client
  * ({@link AnswerWatch}), so that one lost, or a server error, is on record too. One per request, kept by whoever let
- * the call in ({@link StaffAccess}, the console's access).
+ * the call in ({@link StaffAccess}, the console's access), which says how its door answers a call it cannot answer after
+ * all ({@link Door}); the request keeps it for the exception mappers ({@link #of}).
  */
 public final class LetInCall {
 
