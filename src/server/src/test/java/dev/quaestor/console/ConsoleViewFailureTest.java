@@ -5,7 +5,11 @@ import dev.quaestor.support.ConsoleSession;
 import dev.quaestor.support.HeldMonth;
 import dev.quaestor.support.Wait;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.response.Response;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A console page that fails after its view was let in, with a server error no record of its own explains (here its
  * database connection ended mid-search), does not leave its {@code ok} alone: a second record under its request id
  * says it was not answered ({@code error}, with the status), as for the auditor API, and holds nothing of what failed.
+ * Nor does a page whose reader left before it was answered: {@code aborted}.
  */
 @QuarkusTest
 class ConsoleViewFailureTest {
@@ -46,5 +51,33 @@ class ConsoleViewFailureTest {
         assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP " + answer.statusCode() + ")"),
                 records.get(1).detail);
         assertNull(records.get(1).bytes);
+    }
+
+    @Test
+    void aSearchPageWhoseReaderLeavesBeforeItIsAnsweredIsOnRecordAsLetInThenAborted() throws Exception {
+        ConsoleSession auditor = ConsoleSession.signIn("auditor");
+        String prefix = "file:///docs/console-left-" + System.nanoTime() + "/";
+        java.time.Instant since = java.time.Instant.now().minusSeconds(1);
+        // From this second on: the month held is not read (nor waited for) by the test's own look at the log.
+        String where = "kind = 'AUDIT_READ' AND method = 'console/search' AND detail LIKE ? AND event_time >= ? ORDER BY id";
+        // While the page's search waits for a month held by another transaction, its reader closes the connection.
+        try (var held = HeldMonth.hold()) {
+            try (var socket = new Socket("127.0.0.1", RestAssured.port)) {
+                OutputStream out = socket.getOutputStream();
+                out.write(("GET /console/search?uriPrefix=" + java.net.URLEncoder.encode(prefix, StandardCharsets.UTF_8)
+                        + " HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: " + auditor.cookies() + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                assertTrue(Wait.holdsWithin(Duration.ofSeconds(10), () -> AuditRow.list(where, "%" + prefix + "%", since).size() == 1),
+                        "the view is on record as let in");
+            }
+            // The month is let go when the connection has been closed: the search then ends with nobody to answer.
+        }
+        assertTrue(Wait.holdsWithin(Duration.ofSeconds(10), () -> AuditRow.list(where, "%" + prefix + "%", since).size() >= 2),
+                "a second record says how the view ended");
+        List<AuditRow> records = AuditRow.list(where, "%" + prefix + "%", since);
+        assertEquals(List.of("ALLOW/ok", "ALLOW/aborted"), records.stream().map(r -> r.decision + "/" + r.outcome).toList(),
+                records.toString());
+        assertEquals(records.get(0).requestId, records.get(1).requestId, "under one request id");
+        assertTrue(records.get(1).detail.contains("the answer did not reach the client"), records.get(1).detail);
     }
 }
