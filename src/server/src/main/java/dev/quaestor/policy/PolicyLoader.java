@@ -229,38 +229,75 @@ public final class PolicyLoader {
     private static Rule readRule(YamlReader y, Node node) {
         var m = y.mapping(node, "rule", RULE_KEYS, Set.of("id", "effect", "actions", "resources", "subjects"));
         String id = y.string(m.get("id"), "rule id");
-        String effectText = y.string(m.get("effect"), "effect");
-        Effect effect = switch (effectText) {
+        String what = "rule '" + id + "'";
+        // Each part on its own, so that a rule with several mistakes has each of them reported at once.
+        var parts = new Parts();
+        Effect effect = parts.read(() -> effect(y, m.get("effect"), what));
+        Set<Action> actions = parts.read(() -> actions(y, m.get("actions"), what));
+        List<ResourcePattern> patterns = parts.read(() -> patterns(y, m.get("resources"), what));
+        SubjectSet subjects = parts.read(() -> subjects(y, m.get("subjects"), what));
+        Conditions when = m.containsKey("when") ? parts.read(() -> conditions(y, m.get("when"), what)) : Conditions.NONE;
+        parts.done();
+        return new Rule(id, effect, actions, patterns, subjects, when, y.origin(node));
+    }
+
+    /**
+     * The parts of one rule, each read on its own: a part in error is reported (by the reader) and the next is read;
+     * {@link #done} then abandons the rule if any part was in error.
+     */
+    private static final class Parts {
+        private boolean failed;
+
+        <T> T read(java.util.function.Supplier<T> part) {
+            try {
+                return part.get();
+            } catch (YamlReader.Abandon e) {
+                failed = true;
+                return null;
+            }
+        }
+
+        void done() {
+            if (failed) {
+                throw new YamlReader.Abandon();
+            }
+        }
+    }
+
+    private static Effect effect(YamlReader y, Node node, String what) {
+        String text = y.string(node, "effect");
+        return switch (text) {
             case "allow" -> Effect.ALLOW;
             case "deny" -> Effect.DENY;
-            default -> throw y.fail(m.get("effect"), "rule '" + id + "': effect must be allow or deny, not '" + effectText + "'");
+            default -> throw y.fail(node, what + ": effect must be allow or deny, not '" + text + "'");
         };
-        Set<Action> actions = actions(y, m.get("actions"), "rule '" + id + "'");
-        var patterns = patterns(y, m.get("resources"), "rule '" + id + "'");
-        var sm = y.mapping(m.get("subjects"), "subjects of rule '" + id + "'", SUBJECT_KEYS, Set.of());
+    }
+
+    private static SubjectSet subjects(YamlReader y, Node node, String what) {
+        var sm = y.mapping(node, "subjects of " + what, SUBJECT_KEYS, Set.of());
         var subjects = new SubjectSet(set(y, sm.get("roles"), "roles"), set(y, sm.get("groups"), "groups"),
                 set(y, sm.get("subjects"), "subjects"), set(y, sm.get("clients"), "clients"),
                 set(y, sm.get("tenants"), "tenants"));
         if (subjects.isEmpty()) {
-            throw y.fail(m.get("subjects"), "rule '" + id + "' names no subjects (use roles: [\"*\"] for any authenticated caller)");
+            throw y.fail(node, what + " names no subjects (use roles: [\"*\"] for any authenticated caller)");
         }
-        Conditions when = Conditions.NONE;
-        if (m.containsKey("when")) {
-            var wm = y.mapping(m.get("when"), "when of rule '" + id + "'", WHEN_KEYS, Set.of());
-            var cidrs = new ArrayList<Cidr>();
-            if (wm.containsKey("sourceCidrs")) {
-                for (String c : y.strings(wm.get("sourceCidrs"), "sourceCidrs")) {
-                    try {
-                        cidrs.add(Cidr.parse(c));
-                    } catch (IllegalArgumentException e) {
-                        throw y.fail(wm.get("sourceCidrs"), "rule '" + id + "': " + e.getMessage());
-                    }
+        return subjects;
+    }
+
+    private static Conditions conditions(YamlReader y, Node node, String what) {
+        var wm = y.mapping(node, "when of " + what, WHEN_KEYS, Set.of());
+        var cidrs = new ArrayList<Cidr>();
+        if (wm.containsKey("sourceCidrs")) {
+            for (String c : y.strings(wm.get("sourceCidrs"), "sourceCidrs")) {
+                try {
+                    cidrs.add(Cidr.parse(c));
+                } catch (IllegalArgumentException e) {
+                    throw y.fail(wm.get("sourceCidrs"), what + ": " + e.getMessage());
                 }
             }
-            TimeWindow window = wm.containsKey("timeWindow") ? window(y, wm.get("timeWindow"), "rule '" + id + "'") : null;
-            when = new Conditions(set(y, wm.get("scopes"), "scopes"), cidrs, window);
         }
-        return new Rule(id, effect, actions, patterns, subjects, when, y.origin(node));
+        TimeWindow window = wm.containsKey("timeWindow") ? window(y, wm.get("timeWindow"), what) : null;
+        return new Conditions(set(y, wm.get("scopes"), "scopes"), cidrs, window);
     }
 
     private static RateLimitRule readLimit(YamlReader y, Node node) {

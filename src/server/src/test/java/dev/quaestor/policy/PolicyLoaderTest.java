@@ -57,6 +57,26 @@ class PolicyLoaderTest {
                 Action.READ, "file:///docs/tenants/globex/report.md"));
     }
 
+    /** A rule with several mistakes has each reported at once, with its line, not only the first. */
+    @Test
+    void everyMistakeOfOneRuleIsReported() {
+        var e = errors("a.yaml", HEAD + "rules:\n"
+                + "  - id: r\n"
+                + "    effect: alow\n"
+                + "    actions: [read, wrte]\n"
+                + "    resources: [\"file:///docs/pub**lic/a\"]\n"
+                + "    subjects: {subjets: [\"*\"]}\n"
+                + "    when: {sourceCidrs: [10.0.0.0/33]}\n");
+        var said = e.stream().map(PolicyError::toString).toList();
+        assertEquals(6, e.size(), String.join("\n", said));
+        assertTrue(said.get(0).contains("a.yaml:5") && said.get(0).contains("effect must be allow or deny, not 'alow'"), said.get(0));
+        assertTrue(said.get(1).contains("a.yaml:6") && said.get(1).contains("unknown action 'wrte'"), said.get(1));
+        assertTrue(said.get(2).contains("a.yaml:7") && said.get(2).contains("'**' must be a whole path segment"), said.get(2));
+        assertTrue(said.get(3).contains("a.yaml:8") && said.get(3).contains("unknown key 'subjets'"), said.get(3));
+        assertTrue(said.get(4).contains("a.yaml:8") && said.get(4).contains("names no subjects"), said.get(4));
+        assertTrue(said.get(5).contains("a.yaml:9") && said.get(5).contains("10.0.0.0/33"), said.get(5));
+    }
+
     @Test
     void defaultIsDeny() {
         var set = parse("a.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n");
