@@ -37,12 +37,14 @@ public final class LetInCall {
         this.door = door;
     }
 
-    /**
-     * How a door other than the API (the console's pages) answers a call it let in that the audit log's database did
-     * not finish in time: {@code why}, what the caller may narrow, and the request id the refusal is on record under.
-     */
+    /** How a door other than the API (the console's pages) answers a call it let in that its read did not answer. */
     public interface Door {
+
+        /** The audit log's database did not finish the read in time ({@code why}); the call's end is on record. */
         Response timedOut(String why, String requestId);
+
+        /** The read failed ({@code why}, never what failed): a server error, which the answer's watch puts on record. */
+        Response failed(String why, String requestId);
     }
 
     /** The call the request {@code rc} was let in as, on record as {@code ok}; null if none was. */
@@ -53,6 +55,12 @@ public final class LetInCall {
     /** The door the call came in through; null for the API. */
     Door door() {
         return door;
+    }
+
+    /** The request id the call is on record under; null if none was let in. */
+    String requestId() {
+        Call let = call;
+        return let == null ? null : let.requestId();
     }
 
     /** A call let in and recorded {@code ok}: what a later record of how it ended repeats (its uri too, if it names one). */

@@ -63,10 +63,7 @@ public class ConsoleAccess {
         this.identities = identities;
         this.security = security;
         this.rc = rc;
-        // A view the audit log's database did not finish in time is a console page, as every refusal of the console is.
-        this.letIn = new LetInCall(log, rc, (why, requestId) -> refusals.get().toResponse(new ConsoleRefusal(503,
-                Character.toUpperCase(why.charAt(0)) + why.substring(1) + ": narrow what you ask for (a subject, a shorter"
-                        + " time range, a longer URI prefix), or try again when the database is less busy.", requestId)));
+        this.letIn = new LetInCall(log, rc, new ConsoleDoor(refusals));
         this.auditorRole = audit.auditorRole();
         this.adminRole = admin.role();
         this.caseAdminRole = cases.adminRole();

@@ -39,12 +39,7 @@ public class ConsoleRefusalMapper implements ExceptionMapper<ConsoleRefusal> {
         if (ConsoleSessionCheck.current(rc) == null) {
             html = Templates.refused(e.getMessage(), e.requestId(), e.status(), e.retryAfterSeconds(), e.retry()).render();
         } else {
-            String title = switch (e.status()) {
-                case 429 -> "Busy";
-                case 404 -> "Not found";
-                case 503 -> "Not answered";
-                default -> "Refused";
-            };
+            String title = e.status() == 429 ? "Busy" : e.status() == 404 ? "Not found" : e.status() >= 500 ? "Not answered" : "Refused";
             html = Templates.refusedPage(page.chrome(title), e.getMessage(), e.requestId(), e.status(), e.retryAfterSeconds(), e.retry(),
                     e.back() != null ? e.back() : "/console").render();
         }

@@ -51,6 +51,11 @@ class ConsoleViewFailureTest {
         assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP " + answer.statusCode() + ")"),
                 records.get(1).detail);
         assertNull(records.get(1).bytes);
+        assertTrue(answer.contentType().startsWith("text/html"), answer.contentType());
+        String page = answer.body().asString();
+        assertTrue(page.contains("Not answered") && page.contains("failed during this read"), "a console page saying what happened: " + page);
+        assertTrue(page.contains(records.get(0).requestId), "the page names the view's record: " + page);
+        assertEquals(records.get(0).requestId, answer.header("X-Request-Id"));
     }
 
     @Test

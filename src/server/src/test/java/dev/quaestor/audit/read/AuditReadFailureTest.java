@@ -56,5 +56,7 @@ class AuditReadFailureTest {
         assertEquals("ALLOW", records.get(1).decision);
         assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP 500)"), records.get(1).detail);
         assertNull(records.get(1).bytes);
+        assertEquals(records.get(0).requestId, answer.headers().firstValue("X-Request-Id").orElse(null), "the answer names the record");
+        assertTrue(answer.body().contains("the audit log's database failed during this read"), answer.body());
     }
 }
