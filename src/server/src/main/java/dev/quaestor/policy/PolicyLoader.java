@@ -303,33 +303,41 @@ public final class PolicyLoader {
     private static RateLimitRule readLimit(YamlReader y, Node node) {
         var m = y.mapping(node, "limit", LIMIT_KEYS, Set.of("id", "key", "capacity", "refill"));
         String id = y.string(m.get("id"), "limit id");
-        String keyText = y.string(m.get("key"), "key");
-        RateLimitRule.Key key = switch (keyText) {
+        String what = "limit '" + id + "'";
+        var parts = new Parts();
+        RateLimitRule.Key key = parts.read(() -> limitKey(y, m.get("key"), what));
+        Long capacity = parts.read(() -> y.positiveLong(m.get("capacity"), "capacity of " + what));
+        var rm = parts.read(() -> y.mapping(m.get("refill"), "refill of " + what, REFILL_KEYS, REFILL_KEYS));
+        Long tokens = rm == null ? null : parts.read(() -> y.positiveLong(rm.get("tokens"), "refill tokens of " + what));
+        Duration period = rm == null ? null : parts.read(() -> period(y, rm.get("period"), "refill period of " + what));
+        var patterns = m.containsKey("resources") ? parts.read(() -> patterns(y, m.get("resources"), what))
+                : List.of(ResourcePattern.parse("**"));
+        Set<Action> actions = m.containsKey("actions") ? parts.read(() -> actions(y, m.get("actions"), what))
+                : EnumSet.allOf(Action.class);
+        Boolean shadow = m.containsKey("shadow") ? parts.read(() -> y.bool(m.get("shadow"), "shadow of " + what)) : Boolean.FALSE;
+        RateLimitRule.Fail fail = m.containsKey("fail") ? parts.read(() -> limitFail(y, m.get("fail"), what)) : RateLimitRule.Fail.CLOSED;
+        parts.done();
+        return new RateLimitRule(id, key, capacity, tokens, period, patterns, actions, shadow, fail, y.origin(node));
+    }
+
+    private static RateLimitRule.Key limitKey(YamlReader y, Node node, String what) {
+        String text = y.string(node, "key");
+        return switch (text) {
             case "subject" -> RateLimitRule.Key.SUBJECT;
             case "client" -> RateLimitRule.Key.CLIENT;
             case "tenant" -> RateLimitRule.Key.TENANT;
             case "ip" -> RateLimitRule.Key.IP;
-            default -> throw y.fail(m.get("key"), "limit '" + id + "': key must be subject, client, tenant or ip, not '" + keyText + "'");
+            default -> throw y.fail(node, what + ": key must be subject, client, tenant or ip, not '" + text + "'");
         };
-        long capacity = y.positiveLong(m.get("capacity"), "capacity of limit '" + id + "'");
-        var rm = y.mapping(m.get("refill"), "refill of limit '" + id + "'", REFILL_KEYS, REFILL_KEYS);
-        long tokens = y.positiveLong(rm.get("tokens"), "refill tokens of limit '" + id + "'");
-        Duration period = period(y, rm.get("period"), "refill period of limit '" + id + "'");
-        var patterns = m.containsKey("resources") ? patterns(y, m.get("resources"), "limit '" + id + "'")
-                : List.of(ResourcePattern.parse("**"));
-        Set<Action> actions = m.containsKey("actions") ? actions(y, m.get("actions"), "limit '" + id + "'")
-                : EnumSet.allOf(Action.class);
-        boolean shadow = m.containsKey("shadow") && y.bool(m.get("shadow"), "shadow of limit '" + id + "'");
-        RateLimitRule.Fail fail = RateLimitRule.Fail.CLOSED;
-        if (m.containsKey("fail")) {
-            String f = y.string(m.get("fail"), "fail of limit '" + id + "'");
-            fail = switch (f) {
-                case "closed" -> RateLimitRule.Fail.CLOSED;
-                case "open" -> RateLimitRule.Fail.OPEN;
-                default -> throw y.fail(m.get("fail"), "limit '" + id + "': fail must be closed or open, not '" + f + "'");
-            };
-        }
-        return new RateLimitRule(id, key, capacity, tokens, period, patterns, actions, shadow, fail, y.origin(node));
+    }
+
+    private static RateLimitRule.Fail limitFail(YamlReader y, Node node, String what) {
+        String text = y.string(node, "fail of " + what);
+        return switch (text) {
+            case "closed" -> RateLimitRule.Fail.CLOSED;
+            case "open" -> RateLimitRule.Fail.OPEN;
+            default -> throw y.fail(node, what + ": fail must be closed or open, not '" + text + "'");
+        };
     }
 
     private static Guard readGuard(YamlReader y, Node node) {
@@ -350,37 +358,60 @@ public final class PolicyLoader {
     private static PolicyTestCase readTest(YamlReader y, Node node) {
         var m = y.mapping(node, "test", TEST_KEYS, TEST_REQUIRED);
         String name = y.string(m.get("name"), "test name");
-        var im = y.mapping(m.get("identity"), "identity of test '" + name + "'", IDENTITY_KEYS, Set.of("subject"));
-        var identity = new Identity(y.string(im.get("subject"), "subject"),
+        String what = "test '" + name + "'";
+        var parts = new Parts();
+        Identity identity = parts.read(() -> identity(y, m.get("identity"), what));
+        Action action = parts.read(() -> testAction(y, m.get("action"), what));
+        String uri = parts.read(() -> testUri(y, m.get("uri"), what));
+        Boolean allow = parts.read(() -> expect(y, m.get("expect"), what));
+        String sourceIp = m.containsKey("sourceIp") ? parts.read(() -> y.string(m.get("sourceIp"), "sourceIp")) : "127.0.0.1";
+        // allowed only in a set without time windows (UntimedTests)
+        java.time.Instant time = m.containsKey("time") ? parts.read(() -> testTime(y, m.get("time"), what)) : null;
+        parts.done();
+        return new PolicyTestCase(name, identity, new Facts(sourceIp, time), action, uri, allow, y.file(), y.line(node));
+    }
+
+    private static Identity identity(YamlReader y, Node node, String what) {
+        var im = y.mapping(node, "identity of " + what, IDENTITY_KEYS, Set.of("subject"));
+        return new Identity(y.string(im.get("subject"), "subject"),
                 im.containsKey("client") ? y.string(im.get("client"), "client") : null,
                 im.containsKey("tenant") ? y.string(im.get("tenant"), "tenant") : null,
                 set(y, im.get("roles"), "roles"), set(y, im.get("groups"), "groups"), set(y, im.get("scopes"), "scopes"));
-        String actionText = y.string(m.get("action"), "action");
-        Action action = Action.fromWireName(actionText);
+    }
+
+    private static Action testAction(YamlReader y, Node node, String what) {
+        String text = y.string(node, "action");
+        Action action = Action.fromWireName(text);
         if (action == null) {
-            throw y.fail(m.get("action"), "test '" + name + "': unknown action '" + actionText + "'");
+            throw y.fail(node, what + ": unknown action '" + text + "'");
         }
-        String uri = y.string(m.get("uri"), "uri");
+        return action;
+    }
+
+    private static String testUri(YamlReader y, Node node, String what) {
+        String uri = y.string(node, "uri");
         try {
             UriCanonicalizer.canonicalize(uri);
         } catch (InvalidUriException e) {
-            throw y.fail(m.get("uri"), "test '" + name + "': " + e.getMessage());
+            throw y.fail(node, what + ": " + e.getMessage());
         }
-        String expect = y.string(m.get("expect"), "expect");
+        return uri;
+    }
+
+    private static boolean expect(YamlReader y, Node node, String what) {
+        String expect = y.string(node, "expect");
         if (!expect.equals("allow") && !expect.equals("deny")) {
-            throw y.fail(m.get("expect"), "test '" + name + "': expect must be allow or deny");
+            throw y.fail(node, what + ": expect must be allow or deny");
         }
-        String sourceIp = m.containsKey("sourceIp") ? y.string(m.get("sourceIp"), "sourceIp") : "127.0.0.1";
-        java.time.Instant time = null; // allowed only in a set without time windows (UntimedTests)
-        if (m.containsKey("time")) {
-            try {
-                time = java.time.OffsetDateTime.parse(y.string(m.get("time"), "time")).toInstant();
-            } catch (java.time.format.DateTimeParseException e) {
-                throw y.fail(m.get("time"), "test '" + name + "': time must be ISO-8601 with an offset, e.g. 2026-03-02T09:30:00+01:00");
-            }
+        return expect.equals("allow");
+    }
+
+    private static java.time.Instant testTime(YamlReader y, Node node, String what) {
+        try {
+            return java.time.OffsetDateTime.parse(y.string(node, "time")).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw y.fail(node, what + ": time must be ISO-8601 with an offset, e.g. 2026-03-02T09:30:00+01:00");
         }
-        return new PolicyTestCase(name, identity, new Facts(sourceIp, time), action, uri, expect.equals("allow"),
-                y.file(), y.line(node));
     }
 
     private static final Map<String, java.time.DayOfWeek> DAYS = Map.of("mon", java.time.DayOfWeek.MONDAY,

@@ -77,6 +77,33 @@ class PolicyLoaderTest {
         assertTrue(said.get(5).contains("a.yaml:9") && said.get(5).contains("10.0.0.0/33"), said.get(5));
     }
 
+    /** So do a limit's and a test's. */
+    @Test
+    void everyMistakeOfOneLimitAndOneTestIsReported() {
+        var e = errors("a.yaml", HEAD + "limits:\n"
+                + "  - id: l\n"
+                + "    key: user\n"
+                + "    capacity: -1\n"
+                + "    refill: {tokens: 5, period: 1y}\n"
+                + "    fail: maybe\n"
+                + "tests:\n"
+                + "  - name: t\n"
+                + "    identity: {subject: u}\n"
+                + "    action: raed\n"
+                + "    uri: file:///a\n"
+                + "    expect: yes\n"
+                + "    time: tomorrow\n");
+        var said = e.stream().map(PolicyError::toString).toList();
+        assertEquals(7, e.size(), String.join("\n", said));
+        assertTrue(said.get(0).contains("a.yaml:5") && said.get(0).contains("key must be subject, client, tenant or ip"), said.get(0));
+        assertTrue(said.get(1).contains("a.yaml:6") && said.get(1).contains("capacity of limit 'l'"), said.get(1));
+        assertTrue(said.get(2).contains("a.yaml:7") && said.get(2).contains("refill period of limit 'l'"), said.get(2));
+        assertTrue(said.get(3).contains("a.yaml:8") && said.get(3).contains("fail must be closed or open"), said.get(3));
+        assertTrue(said.get(4).contains("a.yaml:12") && said.get(4).contains("unknown action 'raed'"), said.get(4));
+        assertTrue(said.get(5).contains("a.yaml:14") && said.get(5).contains("expect must be allow or deny"), said.get(5));
+        assertTrue(said.get(6).contains("a.yaml:15") && said.get(6).contains("time must be ISO-8601"), said.get(6));
+    }
+
     @Test
     void defaultIsDeny() {
         var set = parse("a.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n");
