@@ -10,6 +10,7 @@ import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.audit.write.PendingCommit;
 import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.ConsoleSession;
 import dev.quaestor.support.TestIssuer;
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -174,6 +175,42 @@ class AuditExportDeadlineTest {
         // Its place is back: the same auditor (one export at a time in this profile) exports again.
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> activeExports() == 0);
         given().header("Authorization", "Bearer " + token).get("/audit/export?format=csv&to=" + uniqueTo()).then().statusCode(200);
+    }
+
+    @Test
+    void aConsoleExportWhoseClientLeavesPartWayClaimsNoCountOfItems() throws Exception {
+        ConsoleSession console = ConsoleSession.signIn("auditor");
+        String requestId;
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(4096);
+            s.connect(new InetSocketAddress("127.0.0.1", RestAssured.port));
+            s.getOutputStream().write(("GET /console/export?format=jsonl HTTP/1.1\r\nHost: localhost\r\nCookie: " + console.cookies()
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            byte[] buf = new byte[4096];
+            var head = new ByteArrayOutputStream();
+            while (head.size() < 32 * 1024) {
+                int n = in.read(buf);
+                assertTrue(n > 0, "the export was still being sent");
+                head.write(buf, 0, n);
+            }
+            String text = head.toString(StandardCharsets.ISO_8859_1);
+            assertTrue(text.startsWith("HTTP/1.1 200"), text.substring(0, Math.min(200, text.length())));
+            var id = java.util.regex.Pattern.compile("(?i)X-Request-Id: ([^\r\n]+)").matcher(text);
+            assertTrue(id.find(), "the answer names its records");
+            requestId = id.group(1).trim();
+            // The client stops reading (past the write deadline), then is gone.
+            Thread.sleep(3000);
+            s.setSoLinger(true, 0);
+        }
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(
+                () -> AuditRow.count("request_id = ? AND method = 'console/export/done'", requestId) >= 1);
+        AuditRow done = AuditRow.first("request_id = ? AND method = 'console/export/done'", requestId);
+        assertEquals("aborted", done.outcome, done.toString());
+        assertTrue(done.bytes != null && done.bytes > 0, "the bytes written by then: " + done.bytes);
+        assertEquals(null, done.items, "an export broken off holds no count of what the file holds");
+        assertFalse(done.detail.matches(".* [0-9]+ records$"), "no count of records in its detail: " + done.detail);
+        assertTrue(done.detail.contains("broken off after " + done.bytes + " bytes"), done.detail);
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The auditor API takes its query parameters only as they are documented: an unknown parameter, a kind or decision
  * no record has, a limit that is not a whole number from 1 to 1000, a time or cursor that cannot be read, an export
- * format it does not write are each answered 400 with a JSON error naming the parameter, the value and what is
+ * format it does not write, a value with a NUL character (which PostgreSQL's text cannot hold) are each answered 400 with a JSON error naming the parameter, the value and what is
  * accepted, and each such call is on record as an {@code AUDIT_READ} {@code DENY} with outcome {@code invalid} (never
  * {@code ok}), as is a facts window that cannot be read, or any query parameter given to an evidence bundle. A proof,
  * checkpoint or consistency proof that does not exist is looked for only once the call is on record as let in
@@ -139,6 +139,25 @@ class AuditQueryRefusalTest {
         refused("/audit/checkpoint?log=x&size=abc", "audit/checkpoint", "size");
         refused("/audit/consistency?log=x&from=1&to=1.5", "audit/consistency", "to");
         refused("/audit/hash?field=ip", "audit/hash", "value");
+    }
+
+    @Test
+    void aValueWithANulCharacterIsRefusedNotAServerError() {
+        for (String[] c : new String[][] {{"/audit/search?subject=%00alice", "audit/search", "subject"},
+                {"/audit/search?uriPrefix=file:///docs/%00", "audit/search", "uriPrefix"},
+                {"/audit/proof?requestId=a%00b", "audit/proof", "requestId"},
+                {"/audit/checkpoint?log=v%00m&size=16", "audit/checkpoint", "log"},
+                {"/audit/consistency?log=%00&from=1&to=2", "audit/consistency", "log"}}) {
+            Response r = get(auditor, c[0]);
+            assertEquals(400, r.statusCode(), c[0] + ": " + r.asString());
+            assertEquals(c[2], r.jsonPath().getString("parameter"), r.asString());
+            assertTrue(r.jsonPath().getString("accepted").contains("without a NUL character"), r.asString());
+            AuditRow row = recordOf(r);
+            assertEquals(c[1], row.method);
+            assertEquals("DENY", row.decision, c[0]);
+            assertEquals("invalid", row.outcome, c[0]);
+            assertTrue(row.detail.contains("without a NUL character"), "why, in the record: " + row.detail);
+        }
     }
 
     @Test

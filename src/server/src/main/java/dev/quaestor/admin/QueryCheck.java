@@ -9,7 +9,10 @@ final class QueryCheck {
     private QueryCheck() {
     }
 
-    /** Every parameter given is one of {@code accepted}, and none is given twice. */
+    /**
+     * Every parameter given is one of {@code accepted}, none is given twice, and no value holds a NUL character (no
+     * record can: PostgreSQL's text has none, so such a value would fail the database's query instead of being answered).
+     */
     static void only(MultiMap given, List<String> accepted) {
         for (String name : given.names()) {
             if (!accepted.contains(name)) {
@@ -17,6 +20,10 @@ final class QueryCheck {
             }
             if (given.getAll(name).size() > 1) {
                 throw InvalidQuery.repeated(name);
+            }
+            String value = given.get(name);
+            if (value != null && value.indexOf('\0') >= 0) {
+                throw InvalidQuery.notA(name, value, "text without a NUL character (%00)");
             }
         }
     }

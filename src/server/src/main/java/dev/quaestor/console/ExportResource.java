@@ -95,10 +95,16 @@ public class ExportResource {
                 request.response().reset();
                 throw e;
             } finally {
+                // A stream broken off counted nothing to the end: it is on record with the bytes written by then, never
+                // with a count of the items the file holds.
+                boolean whole = outcome.equals("ok");
+                String ending = whole ? " " + items + (format == ExportFormat.OCSF ? " events" : " records")
+                        : " broken off after " + digest.bytes() + " bytes";
                 try {
                     log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, requestId).caller(caller).method("console/export/done")
-                            .decision("ALLOW").outcome(outcome).bytes(digest.bytes()).items((int) Math.min(items, Integer.MAX_VALUE))
-                            .contentSha256(digest.sha256Hex()).detail(detail + " " + items + (format == ExportFormat.OCSF ? " events" : " records")).build());
+                            .decision("ALLOW").outcome(outcome).bytes(digest.bytes())
+                            .items(whole ? (int) Math.min(items, Integer.MAX_VALUE) : null)
+                            .contentSha256(digest.sha256Hex()).detail(detail + ending).build());
                 } catch (AuditUnavailableException e) {
                     LOG.errorf("could not record the end of export %s: %s", requestId, e.getMessage());
                 }
