@@ -88,6 +88,8 @@ public final class GroupCommitWriter {
 
     // The head as committed, for the online verifier's truncation check.
     private volatile long committedSeq;
+    /** How far this writer has stored and signed: the log read again may not be shorter. */
+    private final HistoryFloor floor;
 
     public GroupCommitWriter(javax.sql.DataSource ds, AuditConfig config, SigningKey key, FieldHasher hasher, String logId,
             MeterRegistry metrics) {
@@ -103,6 +105,7 @@ public final class GroupCommitWriter {
         this.key = key;
         this.hasher = hasher;
         this.logId = logId;
+        this.floor = new HistoryFloor(logId);
         this.origin = config.logName() + "/" + logId;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.shares = new QueueShares(config.queueCapacity(), config.queueShare(), metrics);
@@ -304,7 +307,9 @@ public final class GroupCommitWriter {
                 }
                 if (head == null) {
                     inDoubt.settle(c, life, origin); // first: a batch in doubt must be over before the head is read
-                    head = LogHead.load(c, logId, origin);
+                    LogHead stored = LogHead.load(c, logId, origin);
+                    floor.check(stored);
+                    head = stored;
                     KeyRegistration.register(c, key);
                 }
                 var events = new ArrayList<AuditEvent>(batch.size() + inDoubt.owed().size() + 3);
@@ -339,6 +344,7 @@ public final class GroupCommitWriter {
                     sealed.rows.size(), e.toString());
         }
         head.advance(sealed);
+        floor.reached(head);
         life.stored();
         inDoubt.paid();
         committedSeq = head.size();

@@ -24,10 +24,10 @@ final class HeadRow {
      */
     static final String POSTGRES_MOVE = "head AS (UPDATE audit_head SET size = ? WHERE chain_id = ? AND size = ? RETURNING 1)";
 
-    /** Another writer moved the log's head since this writer read it: nothing of the batch was stored. */
+    /** The log's head moved since this writer read it (another writer's batch): nothing of the batch was stored. */
     static final class Moved extends SQLException {
         Moved(String log, long from, long to) {
-            super("another writer moved the head of log " + log + " past seq " + from + ", where this writer had it:"
+            super("the head of log " + log + " is no longer at seq " + from + ", where this writer had it:"
                     + " nothing of the batch (" + (to > from + 1 ? "seqs " + (from + 1) + " to " + to
                             : to > from ? "seq " + to : "a checkpoint at seq " + from)
                     + ") was stored; the head is read again");
@@ -59,8 +59,8 @@ final class HeadRow {
     static Moved refused(String log, long from, long to) {
         var e = new Moved(log, from, to);
         LOG.errorf("%s. Another process stored into this log while this one still wrote it (a writer lease given back"
-                + " or lost while a batch was on its way); the log stays whole, and this batch's records are refused",
-                e.getMessage());
+                + " or lost while a batch was on its way), or the log was changed in the database; the log stays whole,"
+                + " and this batch's records are refused", e.getMessage());
         return e;
     }
 

@@ -112,6 +112,11 @@ final class LogHead {
         return tree.size();
     }
 
+    /** The size of the log's last checkpoint (0 if it has none). */
+    long signedSize() {
+        return signedSize;
+    }
+
     /** The last record's time (null for an empty log): later records never take an earlier one. */
     Instant lastTime() {
         return lastTime;

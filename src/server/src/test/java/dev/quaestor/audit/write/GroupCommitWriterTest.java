@@ -233,6 +233,44 @@ class GroupCommitWriterTest {
         assertThrows(AuditUnavailableException.class, () -> w.append(event("after-stop")));
     }
 
+    /**
+     * Records and checkpoints removed behind the writer's back (here as a DBA would, with the immutability triggers
+     * bypassed; a restored backup does the same): the log read again is shorter than the writer left it, and the writer
+     * stores nothing more, so that it never signs a second history at sizes it has signed once.
+     */
+    @Test
+    void aLogCutBackInTheDatabaseIsNotWrittenOn() throws Exception {
+        String chain = "writer-cut-" + System.nanoTime();
+        var w = writer(chain);
+        for (int i = 0; i < 20; i++) {
+            w.append(event("kept-" + i));
+        }
+        w.signNow().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        long before = w.headSeq();
+        assertTrue(before >= 21, "the start and twenty records: " + before);
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {
+            s.execute("SET session_replication_role = replica");
+            s.execute("DELETE FROM audit_entry WHERE chain_id = '" + chain + "' AND seq > 10");
+            s.execute("DELETE FROM audit_checkpoint WHERE chain_id = '" + chain + "' AND seq > 10");
+            s.execute("DELETE FROM audit_tree_node WHERE chain_id = '" + chain + "'");
+            s.execute("UPDATE audit_head SET size = 10 WHERE chain_id = '" + chain + "'");
+        }
+        // The first batch after finds the head moved and reads the log again; then the log is found cut back.
+        for (int i = 0; i < 3; i++) {
+            String rid = "after-" + i;
+            assertThrows(AuditUnavailableException.class, () -> w.append(event(rid)), "nothing is stored after the cut");
+        }
+        assertEquals(before, w.headSeq(), "the head this writer committed stands, for the online check");
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM audit_entry WHERE chain_id = '"
+                        + chain + "'")) {
+            rs.next();
+            assertEquals(10, rs.getLong(1), "no record stored at a seq signed once");
+            assertEquals(10, rs.getLong(2));
+        }
+        w.stop();
+    }
+
     private static String lastKind(String chain) throws Exception {
         try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "");
                 var rs = c.createStatement().executeQuery("SELECT kind FROM audit_entry WHERE chain_id = '" + chain
