@@ -177,8 +177,10 @@ public class SearchForm extends AuditFilters {
             throw new IllegalArgumentException("'from' (" + from.trim() + ", " + start + ") is not before 'to' (" + to.trim() + ", "
                     + end + "): the range ends before it starts. Give a 'from' earlier than the 'to', or leave one empty");
         }
-        return new AuditQuery(trim(subject), trim(client), trim(tenant), trim(uriPrefix), trim(action), d,
-                trim(outcome), k, showsStaffReads() ? null : STAFF_READS, start, end, after, limit);
+        return new AuditQuery(SearchFormCheck.text("subject", subject), SearchFormCheck.text("client", client),
+                SearchFormCheck.text("tenant", tenant), SearchFormCheck.text("uriPrefix", uriPrefix),
+                SearchFormCheck.text("action", action), d, SearchFormCheck.text("outcome", outcome), k,
+                showsStaffReads() ? null : STAFF_READS, start, end, after, limit);
     }
 
     private static Instant time(String s, ZoneId zone, boolean end, String what) {
@@ -187,7 +189,7 @@ public class SearchForm extends AuditFilters {
 
     private static void put(Map<String, String> m, String k, String v) {
         if (!blank(v)) {
-            m.put(k, v.trim());
+            m.put(k, v.strip()); // white space only: a NUL the query refuses stays in what is on record
         }
     }
 

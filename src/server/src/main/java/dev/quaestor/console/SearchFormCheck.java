@@ -48,6 +48,21 @@ final class SearchFormCheck {
                 + (max == Long.MAX_VALUE ? " up" : " to " + max) + "; got " + quoted(v));
     }
 
+    /**
+     * A text field's value, stripped of surrounding white space; null when blank (any). A NUL character is refused: no
+     * record can hold one, and trimming it away would ask another question ({@code %00x} would search for {@code x}).
+     */
+    static String text(String field, String value) {
+        if (SearchForm.blank(value)) {
+            return null;
+        }
+        if (value.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("'" + field + "' holds a NUL character (%00), which no record holds: "
+                    + quoted(value.replace("\0", "%00")) + ". Remove it");
+        }
+        return value.strip();
+    }
+
     static String quoted(String s) {
         return "\"" + (s.length() <= SHOWN ? s : s.substring(0, SHOWN) + "… (" + s.length() + " characters)") + "\"";
     }

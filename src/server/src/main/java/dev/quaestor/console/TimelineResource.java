@@ -103,6 +103,7 @@ public class TimelineResource {
         Instant end = null;
         String value = mode.equals("resource") ? uri : subject;
         try {
+            SearchFormCheck.text(mode.equals("resource") ? "uri" : "subject", value);
             zone = blank(tz) == null ? zone : TimeZones.parse(tz.trim());
             start = typedFrom.isEmpty() ? null : TypedTime.parse(typedFrom, zone, false, "from");
             end = typedTo.isEmpty() ? null : TypedTime.parse(typedTo, zone, true, "to");

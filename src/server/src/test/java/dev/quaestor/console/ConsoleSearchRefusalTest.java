@@ -115,6 +115,25 @@ class ConsoleSearchRefusalTest {
         refused("from=yesterday-ish", marker(), "'from'", "yesterday-ish", "2026-11-23");
     }
 
+    /** A NUL character (%00) is refused, not trimmed away to search for what is left (or for everything). */
+    @Test
+    void aValueWithANulCharacterIsRefusedNotSearchedForWhatIsLeft() {
+        String marker = marker();
+        var raw = given().urlEncodingEnabled(false).header("Cookie", cookies).redirects().follow(false);
+        Response r = raw.get("/console/search?subject=" + marker + "&uriPrefix=%00file");
+        String page = text(r);
+        assertEquals(400, r.statusCode(), page);
+        assertTrue(page.contains("'uriPrefix' holds a NUL character (%00)") && page.contains("\"%00file\""), page);
+        assertEquals(List.of("DENY/invalid"), recorded(marker), "on record as refused, never as a search done");
+        for (String address : List.of("/console/who-read?uriPrefix=%00", "/console/timeline/subject?subject=%00" + marker,
+                "/console/timeline/resource?uri=%00file:///docs/")) {
+            Response other = given().urlEncodingEnabled(false).header("Cookie", cookies).redirects().follow(false).get(address);
+            assertEquals(400, other.statusCode(), address + ": " + other.body().asString());
+            assertTrue(text(other).contains("holds a NUL character"), address + ": " + text(other));
+            assertTrue(other.header("X-Request-Id") != null, "the refusal is on record: " + address);
+        }
+    }
+
     @Test
     void valuesItTakesAreSearchedAndOnRecordAsDone() {
         String marker = marker();
