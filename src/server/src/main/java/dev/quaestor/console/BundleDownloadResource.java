@@ -62,6 +62,16 @@ public class BundleDownloadResource {
                     "No bundle was made: the request id is empty. Give the id of a request (its page shows it), or make the "
                             + "bundle from a search.").backTo("/console/search");
         }
+        try {
+            SearchForm.onlyItsParameters(uri.getQueryParameters().keySet(), "requestId");
+        } catch (IllegalArgumentException e) {
+            String asked = byRequest ? "request=" + requestId : form.describe();
+            if (!access.isAuditor()) {
+                access.view(ConsoleAccess.Area.AUDIT, method, asked); // records the refusal and throws
+            }
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", asked + " " + uri.getRequestUri().getRawQuery()
+                    + " refused: " + e.getMessage(), 400, "No bundle was made: " + e.getMessage() + ".").backTo("/console/search");
+        }
         String detail = byRequest ? "request=" + requestId : form.describe();
         String back = byRequest ? "/console/requests/" + URLEncoder.encode(requestId.trim(), StandardCharsets.UTF_8).replace("+", "%20")
                 : "/console/search" + (form.queryString().isEmpty() ? "" : "?" + form.queryString());

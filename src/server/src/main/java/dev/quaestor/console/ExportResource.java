@@ -17,6 +17,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -53,7 +54,8 @@ public class ExportResource {
     }
 
     @GET
-    public Response export(@QueryParam("format") String formatName, @BeanParam SearchForm form, @Context RoutingContext rc) {
+    public Response export(@QueryParam("format") String formatName, @BeanParam SearchForm form, @Context RoutingContext rc,
+            @Context UriInfo address) {
         ExportFormat format = ExportFormat.named(formatName);
         String detail = "format=" + formatName + " " + form.describe();
         if (!access.isAuditor()) {
@@ -61,6 +63,7 @@ public class ExportResource {
         }
         AuditQuery query;
         try {
+            SearchForm.onlyItsParameters(address.getQueryParameters().keySet(), "format");
             if (format == null) {
                 throw new IllegalArgumentException(SearchForm.blank(formatName) ? "'format' is missing. Use one of jsonl, csv, ocsf"
                         : "'format' is not a format an export is written in: " + SearchFormCheck.quoted(formatName.trim())

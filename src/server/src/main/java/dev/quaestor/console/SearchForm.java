@@ -43,6 +43,26 @@ public class SearchForm extends AuditFilters {
     @QueryParam("tz")
     public String tz;
 
+    /** The parameters the form takes: its fields' names in the address, the filters' among them. */
+    static final java.util.Set<String> PARAMETERS = java.util.stream.Stream.of(SearchForm.class.getFields())
+            .map(f -> f.getAnnotation(QueryParam.class)).filter(java.util.Objects::nonNull).map(QueryParam::value)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+    /**
+     * Refuses ({@link IllegalArgumentException}) a parameter in {@code given} that neither the form nor {@code more}
+     * takes: for what leaves the console (an export, an evidence bundle), a misspelt filter ({@code subjet=alice}) would
+     * otherwise leave it unfiltered, with everyone's records in it.
+     */
+    static void onlyItsParameters(java.util.Set<String> given, String... more) {
+        for (String name : given) {
+            if (!PARAMETERS.contains(name) && !List.of(more).contains(name)) {
+                throw new IllegalArgumentException(SearchFormCheck.quoted(name) + " is not a parameter it"
+                        + " takes: a misspelt filter would leave it unfiltered. It takes " + String.join(", ",
+                                java.util.stream.Stream.concat(PARAMETERS.stream(), java.util.stream.Stream.of(more)).sorted().toList()));
+            }
+        }
+    }
+
     /** The filters that are set, by parameter name (the cursor left out). */
     public Map<String, String> filters() {
         var m = new LinkedHashMap<String, String>();

@@ -135,6 +135,23 @@ class ConsoleViewEndingTest {
                 "%" + marker + "%").stream().map(a -> a.decision + "/" + a.outcome).toList());
     }
 
+    /**
+     * What leaves the console, an export or a bundle, takes only the parameters it knows: a misspelt filter would leave
+     * it unfiltered, with everyone's records in it. Refused before anything is read, on record as invalid.
+     */
+    @Test
+    void anExportOrBundleWithAParameterItDoesNotTakeIsRefusedNotMadeUnfiltered() {
+        String marker = "typo-" + UUID.randomUUID().toString().substring(0, 8);
+        Response export = auditor.get("/console/export?format=csv&subjet=" + marker);
+        page(export, 400, "\"subjet\" is not a parameter it takes", "subject", "uriPrefix");
+        assertEquals(List.of("DENY/invalid"), recorded(export));
+        Response bundle = auditor.get("/console/bundle?request=" + marker);
+        page(bundle, 400, "No bundle was made", "\"request\" is not a parameter it takes", "requestId");
+        assertEquals(List.of("DENY/invalid"), recorded(bundle));
+        assertTrue(rows(bundle.header("X-Request-Id")).get(0).detail.contains("request=" + marker), "what was asked, on record");
+        assertEquals(200, auditor.get("/console/export?format=csv&subject=" + marker).statusCode(), "spelt right, it is made");
+    }
+
     @Test
     void anExportOfValuesItTakesIsOnRecordAsLetInAndDone() {
         String marker = "export-" + UUID.randomUUID().toString().substring(0, 8);
