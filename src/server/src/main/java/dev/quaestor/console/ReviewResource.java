@@ -7,6 +7,7 @@ import dev.quaestor.review.Finding;
 import dev.quaestor.review.FindingMarks;
 import dev.quaestor.review.Review;
 import dev.quaestor.review.ReviewConfig;
+import dev.quaestor.review.ReviewRun;
 import dev.quaestor.review.SignOff;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.qute.CheckedTemplate;
@@ -124,7 +125,7 @@ public class ReviewResource {
         DailyReview.Result result = daily.reviewDay(day);
         if (result != DailyReview.Result.PRODUCED && result != DailyReview.Result.ALREADY_REVIEWED) {
             String why = switch (result) {
-                case ALREADY_CLAIMED -> "a replica is producing the review of " + day + " now; open it again in a minute";
+                case ALREADY_CLAIMED -> claimed(day);
                 case DISABLED -> "the daily review is switched off (quaestor.review.enabled)";
                 default -> "not produced (" + result + ")";
             };
@@ -133,6 +134,21 @@ public class ReviewResource {
                     .backTo("/console/reviews");
         }
         return Response.seeOther(URI.create("/console/reviews/" + day)).build();
+    }
+
+    /**
+     * Why another run holds {@code day}. Its row says only that a run started and has not ended: a run that fails
+     * gives its claim back, but one whose replica stopped mid-run holds it until it goes stale, so the message does
+     * not claim the run is in progress.
+     */
+    private String claimed(LocalDate day) {
+        ReviewRun run = QuarkusTransaction.requiringNew().call(() -> ReviewRun.findById(day));
+        if (run == null || run.finishedAt != null) {
+            return "another run of the review of " + day + " ended just now; open it again";
+        }
+        return "the review of " + day + " is claimed by a run that has not finished (replica " + run.replica + ", since "
+                + run.startedAt + "); if it is still running, open it again in a minute; if its replica stopped, the day can be "
+                + "produced again from " + run.startedAt.plus(config.staleRunAfter());
     }
 
     /** Marks a finding reviewed, dismissed or escalated: on record first (ADMIN), then stored. */

@@ -105,6 +105,16 @@ public class DailyReview {
         if (!claim(day)) {
             return Result.ALREADY_CLAIMED;
         }
+        try {
+            return produce(day);
+        } catch (RuntimeException e) {
+            release(day);
+            throw e;
+        }
+    }
+
+    /** Produces the review of {@code day}, whose run row this replica holds. */
+    private Result produce(LocalDate day) {
         List<Finding> findings = queries.findings(day);
         Report report = verifier.verify();
         boolean ok = report.ok();
@@ -142,7 +152,24 @@ public class DailyReview {
         return Result.PRODUCED;
     }
 
-    /** Inserts the day's run row; false if another replica has it (and it is not stale). */
+    /**
+     * Gives back the claim of a run that failed here (the review was not stored): its row is marked failed, so that
+     * the day is taken over at once rather than after {@code stale-run-after}. Only this replica's unfinished row is
+     * marked: one another replica has taken over is left to it. If this fails too, the claim goes stale as a stopped
+     * replica's does.
+     */
+    private void release(LocalDate day) {
+        try {
+            QuarkusTransaction.requiringNew().run(() -> ReviewRun.update(
+                    "failedAt = ?1 where day = ?2 and replica = ?3 and finishedAt is null and failedAt is null", clock.instant(), day,
+                    replica));
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "the claim of the review of %s could not be given back; it is taken over after %s", day,
+                    config.staleRunAfter());
+        }
+    }
+
+    /** Inserts the day's run row; false if another replica has it (and its run has not failed or gone stale). */
     boolean claim(LocalDate day) {
         try {
             if (QuarkusTransaction.requiringNew().call(() -> ReviewRun.findById(day)) != null) {
@@ -158,11 +185,12 @@ public class DailyReview {
             });
             return true;
         } catch (RuntimeException e) {
-            // The primary key refused the row: another replica claimed the day. Take it over only if its run went stale.
+            // The primary key refused the row: another replica claimed the day. Take it over only if its run failed or
+            // went stale. The conditions are all on the row, so two replicas taking over at once cannot both win it.
             Instant staleBefore = clock.instant().minus(config.staleRunAfter());
             Optional<Integer> taken = Optional.ofNullable(QuarkusTransaction.requiringNew().call(() -> ReviewRun.update(
-                    "replica = ?1, startedAt = ?2 where day = ?3 and finishedAt is null and startedAt < ?4", replica, clock.instant(),
-                    day, staleBefore)));
+                    "replica = ?1, startedAt = ?2, failedAt = null where day = ?3 and finishedAt is null "
+                            + "and (failedAt is not null or startedAt < ?4)", replica, clock.instant(), day, staleBefore)));
             return taken.orElse(0) == 1 && QuarkusTransaction.requiringNew().call(() -> Review.forDay(day)) == null;
         }
     }

@@ -10,7 +10,8 @@ import java.time.LocalDate;
 
 /**
  * Which replica produces a day's review: the first to insert the day's row (its primary key) does; the others'
- * inserts fail and they leave it. A run that never finished is taken over after {@code stale-run-after}.
+ * inserts fail and they leave it. A run that failed marks its row failed and is taken over at once; one that never
+ * finished (its replica stopped) is taken over after {@code stale-run-after}.
  */
 @Entity
 @Table(name = "review_run")
@@ -28,4 +29,8 @@ public class ReviewRun extends PanacheEntityBase {
 
     @Column(name = "finished_at")
     public Instant finishedAt;
+
+    /** When the run failed, giving its claim back; cleared when another run takes the day over. */
+    @Column(name = "failed_at")
+    public Instant failedAt;
 }

@@ -19,12 +19,14 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Two replicas' review jobs (two instances of the job class, each under its own replica name) against one
  * database, started together for the same days: each day gets exactly one run row and one review, produced by
- * the replica that won the row. A run that claimed a day and never finished is taken over once it is stale.
+ * the replica that won the row. A run that claimed a day and never finished is taken over once it is stale; one that
+ * failed gives its claim back, so the day can be produced again at once.
  */
 @QuarkusTest
 class DailyReviewReplicasTest {
@@ -117,6 +119,40 @@ class DailyReviewReplicasTest {
         try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             assertEquals(1, count(c, "SELECT COUNT(*) FROM review WHERE review_day = DATE '" + day + "' AND generated_by = 'replica-b'"));
             assertEquals(0, count(c, "SELECT COUNT(*) FROM review WHERE review_day = DATE '" + day.plusDays(1) + "'"));
+        }
+    }
+
+    @Test
+    void aRunThatFailsGivesItsClaimBack() throws Exception {
+        LocalDate day = LocalDate.of(2020, 5, 1);
+        // The review's insert fails for this day only, as a database hiccup mid-run would.
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {
+            s.execute("CREATE OR REPLACE FUNCTION test_refuse_review() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                    + "IF NEW.review_day = DATE '" + day + "' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$");
+            s.execute("DROP TRIGGER IF EXISTS test_refuse_review ON review");
+            s.execute("CREATE TRIGGER test_refuse_review BEFORE INSERT ON review FOR EACH ROW EXECUTE FUNCTION test_refuse_review()");
+        }
+        var a = new DailyReview(queries, reader, audit, config, "replica-a", Clock.systemUTC());
+        try {
+            assertThrows(RuntimeException.class, () -> a.reviewDay(day));
+        } finally {
+            try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {
+                s.execute("DROP TRIGGER IF EXISTS test_refuse_review ON review");
+            }
+        }
+        long markedFailed;
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            markedFailed = count(c, "SELECT COUNT(*) FROM review_run WHERE review_day = DATE '" + day + "' AND replica = 'replica-a' "
+                    + "AND finished_at IS NULL AND failed_at IS NOT NULL");
+        }
+        // Right after, long before the claim would have gone stale, the same day is produced (here by another replica).
+        var b = new DailyReview(queries, reader, audit, config, "replica-b", Clock.systemUTC());
+        assertEquals(DailyReview.Result.PRODUCED, b.reviewDay(day), "the failed run's claim is taken over at once");
+        assertEquals(1, markedFailed, "the failed run marked its claim failed");
+        try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review WHERE review_day = DATE '" + day + "' AND generated_by = 'replica-b'"));
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM review_run WHERE review_day = DATE '" + day + "' AND replica = 'replica-b' "
+                    + "AND finished_at IS NOT NULL AND failed_at IS NULL"));
         }
     }
 
