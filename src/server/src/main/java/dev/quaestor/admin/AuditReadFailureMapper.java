@@ -13,9 +13,9 @@ import org.jboss.logging.Logger;
  * The audit log's database failing during a read of staff (a connection ended mid-search, a failover): 500, in JSON or
  * as the door the call came in through answers ({@link LetInCall.Door}: a console page), naming the request id the call
  * is on record under; a call the audit log could not take the record of (nothing read) is 500 saying the log is
- * unavailable, as before a record exists nothing may be said to be on record. What failed goes to the server's log only, as it may hold what was read. The record of how the
- * call ended ({@code error}) is the answer's watch's, which sees a server error no record explains; a read past the query
- * timeout is {@link AuditQueryTimeoutMapper}'s.
+ * unavailable, as before a record exists nothing may be said to be on record. What failed goes to the server's log
+ * only, as it may hold what was read. The record of how the call ended ({@code error}) is the answer's watch's, which
+ * sees a server error no record explains; a read past the query timeout is {@link AuditQueryTimeoutMapper}'s.
  */
 @Provider
 public class AuditReadFailureMapper implements ExceptionMapper<AuditUnavailableException> {
