@@ -214,6 +214,36 @@ class AuditExportDeadlineTest {
     }
 
     @Test
+    void aConsoleExportWhoseClientResetsAtOnceIsNotOnRecordAsWritten() throws Exception {
+        ConsoleSession console = ConsoleSession.signIn("auditor");
+        String requestId;
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(4096);
+            s.connect(new InetSocketAddress("127.0.0.1", RestAssured.port));
+            s.getOutputStream().write(("GET /console/export?format=jsonl HTTP/1.1\r\nHost: localhost\r\nCookie: " + console.cookies()
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            byte[] buf = new byte[4096];
+            var head = new ByteArrayOutputStream();
+            while (head.size() < 32 * 1024) {
+                int n = in.read(buf);
+                assertTrue(n > 0, "the export was still being sent");
+                head.write(buf, 0, n);
+            }
+            var id = java.util.regex.Pattern.compile("(?i)X-Request-Id: ([^\r\n]+)").matcher(head.toString(StandardCharsets.ISO_8859_1));
+            assertTrue(id.find(), "the answer names its records");
+            requestId = id.group(1).trim();
+            // Gone at once, well within the write deadline: a reset, the rest never read.
+            s.setSoLinger(true, 0);
+        }
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).until(
+                () -> AuditRow.count("request_id = ? AND method = 'console/export/done'", requestId) >= 1);
+        AuditRow done = AuditRow.first("request_id = ? AND method = 'console/export/done'", requestId);
+        assertEquals("aborted", done.outcome, done.toString());
+        assertEquals(null, done.items, done.toString());
+    }
+
+    @Test
     void anExportDeliveredWholeLeavesNoAbortedRecord() throws Exception {
         String token = TestIssuer.tokenFor("auditor");
         String to = uniqueTo();

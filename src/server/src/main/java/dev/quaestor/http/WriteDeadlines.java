@@ -203,11 +203,16 @@ public class WriteDeadlines {
             return true;
         }
 
-        /** The stream to write the response to: every write through it is timed. */
+        /**
+         * The stream to write the response to: every write through it is timed, and none is made once the connection
+         * has closed. The HTTP layer drops what is written to a closed connection without a word, so a writer would
+         * otherwise go on to the end (reading all it was asked for) and take its response as written whole.
+         */
         public OutputStream wrap(OutputStream out) {
             return new FilterOutputStream(out) {
                 @Override
                 public void write(byte[] b, int off, int len) throws IOException {
+                    stillOpen();
                     begin(len);
                     try {
                         out.write(b, off, len);
@@ -223,6 +228,7 @@ public class WriteDeadlines {
 
                 @Override
                 public void flush() throws IOException {
+                    stillOpen();
                     begin(0);
                     try {
                         out.flush();
@@ -231,6 +237,12 @@ public class WriteDeadlines {
                     }
                 }
             };
+        }
+
+        private void stillOpen() throws IOException {
+            if (request.response().closed()) {
+                throw new IOException("the connection closed before the response's end");
+            }
         }
 
         @Override
