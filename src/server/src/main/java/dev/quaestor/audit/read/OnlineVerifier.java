@@ -36,7 +36,8 @@ public class OnlineVerifier {
      * Trusts only the pinned keys and TSA roots (never one the database names), and checks this replica's log against
      * the size its writer knows it committed (records removed from the end). This replica's writer is first asked to
      * sign its head, so that a log still younger than its first checkpoint interval is checked against a signature
-     * like any other (a log no checkpoint covers at all is not verified).
+     * like any other (a log no checkpoint covers at all is not verified). Its words place things by seq, not by the
+     * export's lines ({@link OnlineWords}).
      */
     public Report verify() {
         log.signCheckpointNow(); // if the database cannot take it now, the check says what it finds
@@ -48,7 +49,7 @@ public class OnlineVerifier {
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
         }
-        Report report = v.finish();
+        Report report = OnlineWords.of(v.finish());
         long stored = report.logs().stream().filter(l -> l.log().equals(log.logId())).mapToLong(Report.Summary::lastSeq)
                 .findFirst().orElse(0L);
         boolean broken = report.problems().stream().anyMatch(p -> p.log().equals(log.logId()));
