@@ -177,4 +177,63 @@ class ConsoleIntegrityRangeTest {
         }
         assertTrue(verified(), "restored, every log verifies");
     }
+
+    /** The rows of the page's table {@code table} (after its head). */
+    private static List<String> rows(String page, String table) {
+        Matcher t = Pattern.compile("<table id=\"" + table + "\">.*?</table>", Pattern.DOTALL).matcher(page);
+        assertTrue(t.find(), page);
+        var rows = List.of(t.group().split("<tr"));
+        return rows.subList(2, rows.size());
+    }
+
+    /**
+     * Search and timeline rows warn of a record they show that is not what was written: a row whose fields no longer
+     * hash to its stored hash is marked at once (each shown row's hash is recomputed); a row changed with its hash
+     * recomputed hashes right, so the page marks it only once an integrity check has found its log broken (the pages
+     * never check the whole log themselves), with a banner linking the Integrity page; a later check that verifies
+     * clears both.
+     */
+    @Test
+    void searchAndTimelineRowsWarnOfARecordNotAsWritten() throws Exception {
+        writeLog();
+        var console = ConsoleSession.signIn("auditor");
+        String intruder = "mallory-" + System.nanoTime();
+        String search = "/console/search?subject=" + intruder;
+        String timeline = "/console/timeline/subject?subject=" + intruder;
+
+        // Changed, its hash left as it was: both pages mark the row, before any check.
+        String[] old = rewrite(5, intruder, false);
+        try {
+            for (String url : List.of(search, timeline)) {
+                String page = console.get(url).then().statusCode(200).extract().asString();
+                List<String> rows = rows(page, url.equals(search) ? "results" : "timeline");
+                assertEquals(1, rows.size(), page);
+                assertTrue(rows.get(0).contains("changed after it was written"), url + ": " + rows.get(0));
+            }
+        } finally {
+            restore(5, old);
+        }
+
+        // Changed with its hash recomputed: the row hashes right; no mark until a check finds the log broken.
+        old = rewrite(5, intruder);
+        try {
+            String page = console.get(search).then().statusCode(200).extract().asString();
+            assertFalse(rows(page, "results").get(0).contains("integrity-mark"), page);
+            assertTrue(console.get("/console/integrity").then().statusCode(200).extract().asString().contains("does not verify"));
+            for (String url : List.of(search, timeline)) {
+                page = console.get(url).then().statusCode(200).extract().asString();
+                assertTrue(page.contains("id=\"integrity-notice\"") && page.contains("href=\"/console/integrity\"")
+                        && page.contains("log\n<span class=\"mono\">" + chain + "</span> from seq"), url + ": " + page);
+                String row = rows(page, url.equals(search) ? "results" : "timeline").get(0);
+                assertTrue(row.contains("not verified") && row.contains("found log " + chain + " broken from seq"), url + ": " + row);
+            }
+            String whoRead = console.get("/console/who-read?subject=" + intruder).then().statusCode(200).extract().asString();
+            assertTrue(whoRead.contains("id=\"integrity-notice\""), whoRead);
+        } finally {
+            restore(5, old);
+        }
+        assertTrue(verified(), "restored, every log verifies");
+        String page = console.get("/console/search?subject=alice&uriPrefix=file:///docs/range/").then().statusCode(200).extract().asString();
+        assertFalse(page.contains("integrity-notice") || page.contains("integrity-mark"), page);
+    }
 }
