@@ -233,7 +233,11 @@ class ConsoleIntegrityRangeTest {
             restore(5, old);
         }
         assertTrue(verified(), "restored, every log verifies");
-        String page = console.get("/console/search?subject=alice&uriPrefix=file:///docs/range/").then().statusCode(200).extract().asString();
-        assertFalse(page.contains("integrity-notice") || page.contains("integrity-mark"), page);
+        for (String url : List.of("/console/search?subject=alice&uriPrefix=file:///docs/range/",
+                "/console/timeline/resource?uri=file:///docs/range/")) {
+            String page = console.get(url).then().statusCode(200).extract().asString();
+            assertTrue(page.contains(chain + "-19"), url + ": " + page);
+            assertFalse(page.contains("integrity-notice") || page.contains("integrity-mark"), url + ": " + page);
+        }
     }
 }
