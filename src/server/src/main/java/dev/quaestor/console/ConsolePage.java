@@ -1,25 +1,28 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.read.LastVerification;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.enterprise.context.RequestScoped;
 
-/** A console page: what every page shows (who is signed in, how, the menu, the CSRF token). */
+/** A console page: what every page shows (who is signed in, how, the menu, the CSRF token, the last integrity check's finding). */
 @RequestScoped
 public class ConsolePage {
 
     private final ConsoleAccess access;
     private final CsrfToken csrf;
+    private final LastVerification verified;
 
-    ConsolePage(ConsoleAccess access, CsrfToken csrf) {
+    ConsolePage(ConsoleAccess access, CsrfToken csrf, LastVerification verified) {
         this.access = access;
         this.csrf = csrf;
+        this.verified = verified;
     }
 
     /** What the page shows around its content, titled. */
     public Chrome chrome(String title) {
         String subject = access.identity().subject();
         return new Chrome(title, subject, access.authContext(), access.isAuditor(),
-                access.mayOpen(ConsoleAccess.Area.CASES), csrf.token(subject));
+                access.mayOpen(ConsoleAccess.Area.CASES), csrf.token(subject), IntegrityNotice.of(verified.latest()));
     }
 
     /** A type-safe template's instance given the page's chrome (for templates that declare no {@link Chrome} parameter). */

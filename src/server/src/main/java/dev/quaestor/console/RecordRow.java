@@ -164,6 +164,11 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     /** A CSS class for the row: refused, failed or plain. */
+    /** Whether the record was changed after it was written: its fields no longer hash to its stored hash. */
+    public boolean altered() {
+        return !row.matchesItsHash();
+    }
+
     public String tone() {
         if (row.decision() == AuditRow.Decision.DENY || "forbidden".equals(row.outcome())) {
             return "deny";

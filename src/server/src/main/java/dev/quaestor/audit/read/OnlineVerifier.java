@@ -25,20 +25,30 @@ public class OnlineVerifier {
     private final AgroalDataSource ds;
     private final LiveLog log;
     private final PinnedTsaRoots tsaRoots;
+    private final LastVerification last;
 
-    OnlineVerifier(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, LiveLog log, PinnedTsaRoots tsaRoots) {
+    OnlineVerifier(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, LiveLog log, PinnedTsaRoots tsaRoots,
+            LastVerification last) {
         this.ds = ds;
         this.log = log;
         this.tsaRoots = tsaRoots;
+        this.last = last;
     }
 
     /**
      * Trusts only the pinned keys and TSA roots (never one the database names), and checks this replica's log against
      * the size its writer knows it committed (records removed from the end). This replica's writer is first asked to
      * sign its head, so that a log still younger than its first checkpoint interval is checked against a signature
-     * like any other (a log no checkpoint covers at all is not verified).
+     * like any other (a log no checkpoint covers at all is not verified). Its words place things by seq, not by the
+     * export's lines ({@link OnlineWords}). What it found is kept as the {@link LastVerification}.
      */
     public Report verify() {
+        Report report = check();
+        last.record(report);
+        return report;
+    }
+
+    private Report check() {
         log.signCheckpointNow(); // if the database cannot take it now, the check says what it finds
         var v = new LogVerifier(TrustedKeys.of(log.trustedKeys(), List.of()), tsaRoots.check().orElse(null), false, true);
         // Read before the check is fixed, so that every record this replica had committed then is within it.
@@ -48,7 +58,7 @@ public class OnlineVerifier {
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
         }
-        Report report = v.finish();
+        Report report = OnlineWords.of(v.finish());
         long stored = report.logs().stream().filter(l -> l.log().equals(log.logId())).mapToLong(Report.Summary::lastSeq)
                 .findFirst().orElse(0L);
         boolean broken = report.problems().stream().anyMatch(p -> p.log().equals(log.logId()));

@@ -243,22 +243,22 @@ final class LogCheck {
             dates.covered(cp);
             if (s != null) {
                 Stored n = s.node();
-                fail(Kind.NODE_MISMATCH, n.first(), n.line(), "the stored node on line " + Plain.n(n.line()) + " (records "
-                        + Plain.n(n.first()) + " to " + Plain.n(n.last()) + " of log " + log + ") was changed: it does not match"
-                        + " those records, which match the signed checkpoint at " + Plain.n(size) + " records (line "
+                fail(Problem.of(Kind.NODE_MISMATCH, log, n.first(), n.line(), "the stored node on line " + Plain.n(n.line())
+                        + " (records " + Plain.n(n.first()) + " to " + Plain.n(n.last()) + " of log " + log + ") was changed: it"
+                        + " does not match those records, which match the signed checkpoint at " + Plain.n(size) + " records (line "
                         + Plain.n(cp.line()) + ")", Hex.of(s.computed()), Hex.of(n.hash()), Involved.node(n.first(), n.last(),
-                        n.line()), Involved.checkpoint(size, cp.line()));
+                        n.line()), Involved.checkpoint(size, cp.line())).within(n.first(), n.last()));
             }
             return;
         }
         long from = s != null ? s.node().first() : roots.lastMatched + 1;
         long to = s != null ? s.node().last() : size;
-        fail(Kind.ROOT_MISMATCH, size, line, "the checkpoint at " + Plain.n(size) + " records (" + at(cp.line())
+        fail(Problem.of(Kind.ROOT_MISMATCH, log, size, line, "the checkpoint at " + Plain.n(size) + " records (" + at(cp.line())
                 + ") does not match the records of log " + log + ": a record between " + Plain.n(from) + " and " + Plain.n(to)
                 + " was changed, inserted or removed (found at record " + Plain.n(size) + ", line " + Plain.n(line) + ")",
                 base64(cp.root()), base64(root), s == null ? new Involved[] {Involved.checkpoint(size, cp.line()),
                         Involved.record(size, line)} : new Involved[] {Involved.checkpoint(size, cp.line()),
-                        Involved.record(size, line), Involved.node(from, to, s.node().line())});
+                        Involved.record(size, line), Involved.node(from, to, s.node().line())}).within(from, to));
     }
 
     // ---- the end ----
@@ -308,13 +308,17 @@ final class LogCheck {
 
     /** The log's first break, with its evidence; what follows it is not checked. */
     void fail(Kind kind, long seq, long line, String message, String expected, String found, Involved... involved) {
+        fail(Problem.of(kind, log, seq, line, message, expected, found, involved));
+    }
+
+    /** The log's first break, {@code p}; what follows it is not checked. */
+    void fail(Problem p) {
         if (broken != null) {
             return;
         }
         // A stored node before this point that disagreed with its records is the first sign.
         Suspect s = nodes.takeSuspect();
-        broken = s == null ? Problem.of(kind, log, seq, line, message, expected, found, involved)
-                : unsettled(s, "; then: " + message, involved);
+        broken = s == null ? p : unsettled(s, "; then: " + p.message(), p.evidence().involved().toArray(Involved[]::new));
     }
 
     /** A stored node that did not match its records, and no signed checkpoint to say which was changed. */
@@ -324,7 +328,8 @@ final class LogCheck {
         involved.addAll(List.of(after));
         return Problem.of(Kind.NODE_MISMATCH, log, n.first(), n.line(), "the stored node on line " + Plain.n(n.line())
                 + " does not match records " + Plain.n(n.first()) + " to " + Plain.n(n.last()) + " of log " + log + ": the node or"
-                + " one of those records was changed" + then, Hex.of(s.computed()), Hex.of(n.hash()), involved.toArray(Involved[]::new));
+                + " one of those records was changed" + then, Hex.of(s.computed()), Hex.of(n.hash()), involved.toArray(Involved[]::new))
+                .within(n.first(), n.last());
     }
 
     String record(long seq, long line) {

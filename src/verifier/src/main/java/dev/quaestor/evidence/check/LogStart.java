@@ -105,10 +105,10 @@ final class LogStart {
         Signed cp = roots.at(after);
         if (tree != null && cp != null) {
             if (!Arrays.equals(tree.root(), cp.root())) {
-                check.fail(Kind.ROOT_MISMATCH, after, cp.line(), "the stored nodes of log " + log + " for the records before the"
-                        + " export (1 to " + Plain.n(after) + ") do not match the signed checkpoint at " + Plain.n(after)
-                        + " records (line " + Plain.n(cp.line()) + "): they were changed", LogCheck.base64(cp.root()),
-                        LogCheck.base64(tree.root()), Involved.checkpoint(after, cp.line()));
+                check.fail(Problem.of(Kind.ROOT_MISMATCH, log, after, cp.line(), "the stored nodes of log " + log + " for the"
+                        + " records before the export (1 to " + Plain.n(after) + ") do not match the signed checkpoint at "
+                        + Plain.n(after) + " records (line " + Plain.n(cp.line()) + "): they were changed", LogCheck.base64(cp.root()),
+                        LogCheck.base64(tree.root()), Involved.checkpoint(after, cp.line())).within(1, after));
                 return null;
             }
             roots.matched(cp);

@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * Why the evidence does not verify: kind, place (log, seq or 0, line or 0), words, and evidence anyone can check without
- * this verifier: expected and found (hashes in hex, roots in base64, as exported) and the lines involved.
+ * this verifier: expected and found (hashes in hex, roots in base64, as exported) and the lines involved. A problem that
+ * cannot say which record is broken, only that one of several is, names those records too ({@link #records}, else null).
  */
-public record Problem(Kind kind, String log, long seq, long line, String message, Evidence evidence) {
+public record Problem(Kind kind, String log, long seq, long line, String message, Evidence evidence, Span records) {
 
     public enum Kind {
         RECORD_CHANGED, // A record's content does not hash to its stored hash.
@@ -30,6 +31,14 @@ public record Problem(Kind kind, String log, long seq, long line, String message
         NO_LOG, // The export holds no log: no record, checkpoint or archive marker.
         DATED_AFTER_CHECKPOINT, // A record dated after the checkpoint that first covers it was signed.
         ANCHOR_GAP // A record dated longer before the first time-stamp covering it than --max-anchor-gap (or none covers any).
+    }
+
+    /**
+     * The records a problem concerns when it cannot tell which one of them is broken, seq {@code first} to {@code last}
+     * of its log: a signed root or a stored node no longer matches them, so one of them (or the node) was changed,
+     * inserted or removed.
+     */
+    public record Span(long first, long last) {
     }
 
     /** What was expected, what was found, and the lines that hold them. */
@@ -62,7 +71,17 @@ public record Problem(Kind kind, String log, long seq, long line, String message
 
     public static Problem of(Kind kind, String log, long seq, long line, String message, String expected, String found,
             Involved... involved) {
-        return new Problem(kind, log, seq, line, message, new Evidence(expected, found, List.of(involved)));
+        return new Problem(kind, log, seq, line, message, new Evidence(expected, found, List.of(involved)), null);
+    }
+
+    /** This problem, concerning one of records {@code first} to {@code last} rather than the one at its seq. */
+    public Problem within(long first, long last) {
+        return new Problem(kind, log, seq, line, message, evidence, new Span(first, last));
+    }
+
+    /** This problem in other words (the same kind, place and evidence). */
+    public Problem saying(String words) {
+        return new Problem(kind, log, seq, line, words, evidence, records);
     }
 
     @Override

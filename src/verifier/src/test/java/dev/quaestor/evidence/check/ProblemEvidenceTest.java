@@ -268,4 +268,39 @@ class ProblemEvidenceTest {
         assertEquals(List.of(Involved.checkpoint(50, 3), Involved.record(50, TestLog.indexOfRecord(lines, 50) + 1),
                 Involved.node(33, 48, node + 1)), p.evidence().involved());
     }
+
+    @Test
+    void aProblemThatCannotTellWhichRecordIsBrokenNamesTheRecordsItConcerns() {
+        // Record 37 changed with its hash recomputed, no stored node: the checkpoint at 50 says one of 26 to 50 (after the one at 25) is not what it signed.
+        var lines = log100().export();
+        int i = TestLog.indexOfRecord(lines, 37);
+        Map<String, String> forged = TestLog.record(LOG, 37);
+        forged.put("subject", "mallory");
+        lines.set(i, recordLine(forged));
+        var bare = new ArrayList<>(lines);
+        bare.removeIf(l -> l.startsWith("{\"type\":\"node\""));
+        Problem p = LogVerifierTest.only(TestLog.verify(bare, TRUST, false));
+        assertEquals(Kind.ROOT_MISMATCH, p.kind());
+        assertEquals(50, p.seq());
+        assertEquals(new Problem.Span(26, 50), p.records()); // the checkpoint at 25 matched
+        // With the stored nodes, the node that disagreed first narrows it to its records.
+        assertEquals(new Problem.Span(33, 48), LogVerifierTest.only(TestLog.verify(lines, TRUST, false)).records());
+
+        // A stored node changed: the node over records 17 to 32.
+        var log = log100();
+        lines = log.export();
+        int n = lines.indexOf(log.nodeLines.get(1));
+        String node = fields(lines.get(n)).get("hash");
+        lines.set(n, lines.get(n).replace(node, (node.charAt(0) == '0' ? "1" : "0") + node.substring(1)));
+        assertEquals(new Problem.Span(17, 32), LogVerifierTest.only(TestLog.verify(lines, TRUST, false)).records());
+
+        // A record changed without its hash: that record, no span.
+        lines = log100().export();
+        i = TestLog.indexOfRecord(lines, 37);
+        lines.set(i, lines.get(i).replace("\"subject\":\"alice\"", "\"subject\":\"mallory\""));
+        p = LogVerifierTest.only(TestLog.verify(lines, TRUST, false));
+        assertEquals(Kind.RECORD_CHANGED, p.kind());
+        assertEquals(37, p.seq());
+        assertEquals(null, p.records());
+    }
 }
