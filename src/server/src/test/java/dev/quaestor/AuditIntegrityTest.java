@@ -136,6 +136,13 @@ class AuditIntegrityTest {
      * {@code expectSeq} with {@code expectMessage} (one of its '|'-separated words), then undoes it.
      */
     private void tamper(String what, List<String> doIt, List<String> undo, long expectSeq, String expectMessage) throws Exception {
+        tamper(what, doIt, undo, expectSeq, expectMessage, v -> {
+        });
+    }
+
+    /** As above, and {@code more} checks the online answer further while the tampering stands. */
+    private void tamper(String what, List<String> doIt, List<String> undo, long expectSeq, String expectMessage,
+            java.util.function.Consumer<JsonPath> more) throws Exception {
         try (Connection su = superuser()) {
             su.setAutoCommit(false);
             su.createStatement().execute("SET LOCAL session_replication_role = replica");
@@ -148,6 +155,7 @@ class AuditIntegrityTest {
                 assertEquals(false, v.getBoolean("verified"), what + ": " + v.prettify());
                 assertEquals(expectSeq, v.getLong("problems[0].seq"), what + ": " + v.prettify());
                 assertTrue(mentions(v.getString("problems[0].message"), expectMessage), what + ": " + v.prettify());
+                more.accept(v);
                 String offline = offlineVerify(false);
                 assertTrue(offline.contains("NOT VERIFIED") && mentions(offline, expectMessage), what + ": " + offline);
                 assertTrue(offline.contains(String.format(java.util.Locale.ENGLISH, "%,d", expectSeq)), what + " at " + expectSeq + ": " + offline);
@@ -160,6 +168,10 @@ class AuditIntegrityTest {
             }
         }
         assertEquals(true, onlineVerify().getBoolean("verified"), what + " was not undone");
+    }
+
+    private static String repeatAb() {
+        return "ab".repeat(32);
     }
 
     /** True if the text contains one of the '|'-separated words. */
@@ -197,7 +209,14 @@ class AuditIntegrityTest {
                 List.of("CREATE TEMP TABLE saved AS SELECT * FROM audit_entry WHERE " + row + target,
                         "UPDATE audit_entry SET subject = 'mallory' WHERE " + row + target),
                 List.of("UPDATE audit_entry a SET subject = s.subject FROM saved s WHERE a.id = s.id", "DROP TABLE saved"),
-                target, "was changed after it was written");
+                target, "was changed after it was written", v -> {
+                    // The evidence, as the offline verifier's --json gives it: the hash stored, the hash of the fields now.
+                    assertEquals("RECORD_CHANGED", v.getString("problems[0].kind"), v.prettify());
+                    String expected = v.getString("problems[0].expected");
+                    String found = v.getString("problems[0].found");
+                    assertTrue(expected != null && found != null && !expected.equals(found), v.prettify());
+                    assertEquals(null, v.<Object>get("problems[0].records"), v.prettify());
+                });
         tamper("delete a row",
                 List.of("CREATE TEMP TABLE saved AS SELECT * FROM audit_entry WHERE " + row + target,
                         "DELETE FROM audit_entry WHERE " + row + target),
@@ -226,7 +245,12 @@ class AuditIntegrityTest {
                                 + " AND idx = " + nodeIndex),
                 List.of("UPDATE audit_tree_node n SET hash = s.hash FROM saved s WHERE n.chain_id = s.chain_id AND n.level = s.level "
                         + "AND n.idx = s.idx", "DROP TABLE saved"),
-                (nodeIndex << nodeLevel) + 1, "stored node");
+                (nodeIndex << nodeLevel) + 1, "stored node", v -> {
+                    assertEquals("NODE_MISMATCH", v.getString("problems[0].kind"), v.prettify());
+                    assertEquals(repeatAb(), v.getString("problems[0].found"), v.prettify());
+                    assertEquals((nodeIndex << nodeLevel) + 1, v.getLong("problems[0].records.first"), v.prettify());
+                    assertEquals((nodeIndex + 1) << nodeLevel, v.getLong("problems[0].records.last"), v.prettify());
+                });
 
         // A checkpoint re-signed with a key of the intruder's own (and that key added to audit_key): refused, untrusted.
         var intruder = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();

@@ -3,6 +3,7 @@ package dev.quaestor.admin;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.read.OnlineVerifier;
 import dev.quaestor.audit.anchor.Anchorer;
+import dev.quaestor.evidence.check.Problem;
 import dev.quaestor.evidence.check.Report;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
@@ -50,7 +51,7 @@ public class VerifyAnswer {
             m.put("broken", l.broken());
             return m;
         }).toList());
-        body.put("problems", r.problems().stream().map(p -> Map.of("log", p.log(), "seq", p.seq(), "message", p.message())).toList());
+        body.put("problems", r.problems().stream().map(VerifyAnswer::problem).toList());
         body.put("warnings", r.warnings());
         body.put("trustedKeys", log.trustedKeyStrings());
         var a = anchorer.status();
@@ -67,5 +68,25 @@ public class VerifyAnswer {
         }
         body.put("anchoring", anchoring);
         return body;
+    }
+
+    /**
+     * A problem as the offline verifier's {@code --json} gives it, its evidence included (the value expected and the
+     * value found, what else is involved), and the records it concerns when it cannot tell which one is broken; without
+     * line numbers, which place things in an export file and mean nothing here.
+     */
+    private static Map<String, Object> problem(Problem p) {
+        var m = new LinkedHashMap<String, Object>();
+        m.put("kind", p.kind().name());
+        m.put("log", p.log());
+        m.put("seq", p.seq());
+        m.put("message", p.message());
+        if (p.records() != null) {
+            m.put("records", Map.of("first", p.records().first(), "last", p.records().last()));
+        }
+        m.put("expected", p.evidence().expected());
+        m.put("found", p.evidence().found());
+        m.put("involved", p.evidence().involved().stream().map(Problem.Involved::what).toList());
+        return m;
     }
 }
