@@ -91,7 +91,7 @@ public class AuditResource {
     public Response export(@QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("format") String format,
             @Context RoutingContext rc) {
         HttpServerRequest request = rc.request();
-        String detail = "from=" + from + " to=" + to + " format=" + format;
+        String detail = QueryCheck.given("from", from, "to", to, "format", format);
         Instant f;
         Instant t;
         boolean csv;
@@ -100,10 +100,13 @@ public class AuditResource {
             csv = "csv".equals(QueryCheck.oneOf("format", format, EXPORT_FORMATS));
             f = AuditSearchParams.instant("from", from);
             t = AuditSearchParams.instant("to", to);
+            AuditSearchParams.inOrder(from, f, to, t);
         } catch (InvalidQuery e) {
             return invalid("audit/export", detail, e, request);
         }
-        LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/export", detail, request);
+        var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.EXPORT,
+                new StaffAccess.Call("audit/export", detail), request);
+        LongReads.Place place = holding.place();
         AnswerWatch answer = access.answer();
         // Given back when the export ends, however it ends (also if the response is never written).
         rc.addEndHandler(ended -> place.close());
@@ -126,6 +129,7 @@ public class AuditResource {
             }
         };
         return Response.ok(body).type(csv ? "text/csv" : "application/jsonl")
+                .header("X-Request-Id", holding.admitted().requestId())
                 .header("Content-Disposition", "attachment; filename=\"quaestor-audit." + (csv ? "csv" : "jsonl") + "\"").build();
     }
 
@@ -171,7 +175,7 @@ public class AuditResource {
     @Path("proof")
     @Produces({"text/plain", MediaType.APPLICATION_JSON})
     public Response proof(@QueryParam("requestId") String requestId, @Context HttpServerRequest request) {
-        String detail = "requestId=" + (requestId == null ? null : InvalidQuery.shown(requestId));
+        String detail = QueryCheck.given("requestId", requestId);
         try {
             QueryCheck.only(request.params(), List.of("requestId"));
             if (requestId == null || requestId.isBlank()) {
@@ -202,7 +206,7 @@ public class AuditResource {
     @Produces("text/plain")
     public Response checkpoint(@QueryParam("log") String logId, @QueryParam("size") String sizeGiven,
             @Context HttpServerRequest request) {
-        String detail = "log=" + shown(logId) + " size=" + shown(sizeGiven);
+        String detail = QueryCheck.given("log", logId, "size", sizeGiven);
         long size;
         try {
             QueryCheck.only(request.params(), List.of("log", "size"));
@@ -227,7 +231,7 @@ public class AuditResource {
     @Produces("text/plain")
     public Response consistency(@QueryParam("log") String logId, @QueryParam("from") String fromGiven,
             @QueryParam("to") String toGiven, @Context HttpServerRequest request) {
-        String detail = "log=" + shown(logId) + " from=" + shown(fromGiven) + " to=" + shown(toGiven);
+        String detail = QueryCheck.given("log", logId, "from", fromGiven, "to", toGiven);
         long from;
         long to;
         try {
@@ -270,9 +274,5 @@ public class AuditResource {
         access.notAnswered("not-found", why);
         return Response.status(404).type(MediaType.APPLICATION_JSON).header("X-Request-Id", call.requestId())
                 .entity(Map.of("error", why)).build();
-    }
-
-    private static String shown(String s) {
-        return s == null ? null : InvalidQuery.shown(s);
     }
 }

@@ -33,8 +33,21 @@ public class AuditSearchParams extends AuditFilters {
         QueryCheck.oneOf("decision", decision, DECISIONS);
         int n = (int) QueryCheck.number("limit", limit, 1, AuditSearch.MAX_PAGE, (long) DEFAULT_LIMIT);
         Long after = cursor == null ? null : QueryCheck.number("cursor", cursor, 0, Long.MAX_VALUE, null);
-        return new AuditQuery(subject, client, tenant, uriPrefix, action, decision, outcome, kind, instant("from", from),
-                instant("to", to), after, n);
+        Instant start = instant("from", from);
+        Instant end = instant("to", to);
+        inOrder(from, start, to, end);
+        return new AuditQuery(subject, client, tenant, uriPrefix, action, decision, outcome, kind, start, end, after, n);
+    }
+
+    /**
+     * The range from {@code from} to {@code to} (as read from {@code fromGiven} and {@code toGiven}; either null: open)
+     * does not end before it starts; else {@link InvalidQuery}, naming both. A range of no length ({@code from} equal
+     * to {@code to}) holds no record, and is answered as such.
+     */
+    static void inOrder(String fromGiven, Instant from, String toGiven, Instant to) {
+        if (from != null && to != null && from.isAfter(to)) {
+            throw InvalidQuery.outOfOrder("from", fromGiven, "to", toGiven);
+        }
     }
 
     /** The parameter's time, null if blank; else {@link InvalidQuery}. */
