@@ -113,6 +113,25 @@ class AuditQueryRefusalTest {
                 AuditRow.first("kind = 'AUDIT_READ' AND subject = 'bob' AND method = 'audit/bundle' ORDER BY id DESC").outcome);
     }
 
+    /** A NUL in a string of the body cannot be on record or looked up: refused naming where it is, before anything is read. */
+    @Test
+    void anEvidenceBundleWhoseBodyHoldsANulIsRefusedNamingTheFieldNotAServerError() {
+        for (String[] c : new String[][] {{"{\"requestIds\":[\"a\\u0000b\"]}", "requestIds[0]"},
+                {"{\"search\":{\"subject\":\"\\u0000alice\"}}", "search.subject"},
+                {"{\"requestIds\":[\"x\"],\"forCase\":\"CASE\\u0000\"}", "forCase"}}) {
+            Response r = given().header("Authorization", "Bearer " + auditor).contentType("application/json").body(c[0])
+                    .post("/audit/bundle");
+            assertEquals(400, r.statusCode(), c[0] + ": " + r.asString());
+            assertEquals(c[1], r.jsonPath().getString("field"), r.asString());
+            assertTrue(r.jsonPath().getString("error").contains("'" + c[1] + "' holds a NUL character"), r.asString());
+            AuditRow row = recordOf(r); // the one record under its id: nothing was read
+            assertEquals("audit/bundle", row.method);
+            assertEquals("DENY", row.decision, c[0]);
+            assertEquals("invalid", row.outcome, c[0]);
+            assertTrue(row.detail.contains(r.jsonPath().getString("error")), "why, in the record: " + row.detail);
+        }
+    }
+
     /** An export's answer names its record, which names only the parameters given, each value cut as refusals quote it. */
     @Test
     void anExportNamesItsRecordWhichNamesOnlyTheParametersGiven() {
