@@ -167,9 +167,11 @@ public class AuditBundleResource {
         // Checked as the search API checks its parameters, each named where it is in the body.
         QueryCheck.oneOf("search.kind", s.get("kind"), AuditFilters.KINDS);
         QueryCheck.oneOf("search.decision", s.get("decision"), AuditFilters.DECISIONS);
+        var from = AuditSearchParams.instant("search.from", s.get("from"));
+        var to = AuditSearchParams.instant("search.to", s.get("to"));
+        AuditSearchParams.inOrder("search.from", s.get("from"), from, "search.to", s.get("to"), to);
         var q = new AuditQuery(s.get("subject"), s.get("client"), s.get("tenant"), s.get("uriPrefix"), s.get("action"), s.get("decision"),
-                s.get("outcome"), s.get("kind"), AuditSearchParams.instant("search.from", s.get("from")),
-                AuditSearchParams.instant("search.to", s.get("to")), null, BundleSelection.MAX_SEARCH_RECORDS);
+                s.get("outcome"), s.get("kind"), from, to, null, BundleSelection.MAX_SEARCH_RECORDS);
         return BundleSelection.ofSearch(q, ask.forCase, caseSeal);
     }
 }

@@ -100,7 +100,7 @@ public class AuditResource {
             csv = "csv".equals(QueryCheck.oneOf("format", format, EXPORT_FORMATS));
             f = AuditSearchParams.instant("from", from);
             t = AuditSearchParams.instant("to", to);
-            AuditSearchParams.inOrder(from, f, to, t);
+            AuditSearchParams.inOrder("from", from, f, "to", to, t);
         } catch (InvalidQuery e) {
             return invalid("audit/export", detail, e, request);
         }

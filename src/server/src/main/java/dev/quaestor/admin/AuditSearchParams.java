@@ -35,18 +35,18 @@ public class AuditSearchParams extends AuditFilters {
         Long after = cursor == null ? null : QueryCheck.number("cursor", cursor, 0, Long.MAX_VALUE, null);
         Instant start = instant("from", from);
         Instant end = instant("to", to);
-        inOrder(from, start, to, end);
+        inOrder("from", from, start, "to", to, end);
         return new AuditQuery(subject, client, tenant, uriPrefix, action, decision, outcome, kind, start, end, after, n);
     }
 
     /**
-     * The range from {@code from} to {@code to} (as read from {@code fromGiven} and {@code toGiven}; either null: open)
-     * does not end before it starts; else {@link InvalidQuery}, naming both. A range of no length ({@code from} equal
-     * to {@code to}) holds no record, and is answered as such.
+     * The range from {@code start} to {@code end} (as given in the parameters {@code from} and {@code to}; either null:
+     * open) does not end before it starts; else {@link InvalidQuery}, naming both. A range of no length ({@code start}
+     * equal to {@code end}) holds no record, and is answered as such.
      */
-    static void inOrder(String fromGiven, Instant from, String toGiven, Instant to) {
-        if (from != null && to != null && from.isAfter(to)) {
-            throw InvalidQuery.outOfOrder("from", fromGiven, "to", toGiven);
+    static void inOrder(String from, String fromGiven, Instant start, String to, String toGiven, Instant end) {
+        if (start != null && end != null && start.isAfter(end)) {
+            throw InvalidQuery.outOfOrder(from, fromGiven, to, toGiven);
         }
     }
 
