@@ -132,6 +132,27 @@ class AuditQueryRefusalTest {
         }
     }
 
+    /** A call let in answered 200: its answer names the call's record, on record as let in ({@code ok}) under that id. */
+    static void namesItsRecord(Response r, String method) {
+        assertEquals(200, r.statusCode(), method + ": " + r.asString());
+        String id = r.header("X-Request-Id");
+        assertNotNull(id, method + ": the answer names its record");
+        AuditRow row = AuditRow.list("request_id = ? ORDER BY id", id).get(0);
+        assertEquals("AUDIT_READ", row.kind);
+        assertEquals(method, row.method);
+        assertEquals("ALLOW", row.decision);
+        assertEquals("ok", row.outcome);
+    }
+
+    @Test
+    void everyAnswerOfACallLetInNamesItsRecord() {
+        namesItsRecord(get(auditor, "/audit/search?limit=1"), "audit/search");
+        namesItsRecord(get(auditor, "/audit/hash?field=ip&value=1.2.3.4"), "audit/hash");
+        namesItsRecord(get(auditor, "/audit/facts?since=1d"), "audit/facts");
+        namesItsRecord(get(auditor, "/audit/verify"), "audit/verify");
+        namesItsRecord(get(auditor, "/audit/export?from=2999-01-01T00:00:00Z"), "audit/export");
+    }
+
     /** An export's answer names its record, which names only the parameters given, each value cut as refusals quote it. */
     @Test
     void anExportNamesItsRecordWhichNamesOnlyTheParametersGiven() {
