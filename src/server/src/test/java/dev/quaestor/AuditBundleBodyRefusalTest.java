@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * An evidence bundle's body that cannot be taken is refused 400 in the call's own words: no selection ("give request
  * ids or a search"), both, a search's time or kind naming its field ({@code search.from}) and what it takes as the
- * search API does, and a body that is not JSON said so with where, never a parser's message. Nothing is made, and the
+ * search API does, a search whose range ends before it starts, and a body that is not JSON said so with where, never a parser's message. Nothing is made, and the
  * call's not-made record says why.
  */
 @QuarkusTest
@@ -50,6 +50,8 @@ class AuditBundleBodyRefusalTest {
         assertFalse(from.contains("could not be parsed"), "not the parser's words: " + from);
         String to = refused("{\"search\":{\"to\":\"2026-13-01\"}}");
         assertTrue(to.startsWith("search.to must be an ISO-8601 instant"), to);
+        String range = refused("{\"search\":{\"subject\":\"alice\",\"from\":\"2026-11-02T00:00:00Z\",\"to\":\"2026-11-01T00:00:00Z\"}}");
+        assertTrue(range.startsWith("'search.from' (2026-11-02T00:00:00Z) is after 'search.to' (2026-11-01T00:00:00Z)"), range);
         String kind = refused("{\"search\":{\"kind\":\"BOGUS\"}}");
         assertTrue(kind.startsWith("search.kind must be one of ") && kind.contains("AUDIT_READ") && kind.contains("'BOGUS'"), kind);
     }

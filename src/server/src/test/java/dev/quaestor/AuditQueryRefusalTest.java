@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The auditor API takes its query parameters only as they are documented: an unknown parameter, a kind or decision
  * no record has, a limit that is not a whole number from 1 to 1000, a time or cursor that cannot be read, an export
- * format it does not write, a value with a NUL character (which PostgreSQL's text cannot hold) are each answered 400 with a JSON error naming the parameter, the value and what is
- * accepted, and each such call is on record as an {@code AUDIT_READ} {@code DENY} with outcome {@code invalid} (never
- * {@code ok}), as is a facts window that cannot be read, or any query parameter given to an evidence bundle. A proof,
+ * format it does not write, a range that ends before it starts, a value with a NUL character (which PostgreSQL's text
+ * cannot hold) are each answered 400 with a JSON error naming the parameter, the value and what is accepted, and each such
+ * call is on record as an {@code AUDIT_READ} {@code DENY} with outcome {@code invalid} (never {@code ok}), as is a facts
+ * window that cannot be read, or any query parameter given to an evidence bundle, or a NUL in its body. A proof,
  * checkpoint or consistency proof that does not exist is looked for only once the call is on record as let in
  * ({@code ok}), and a second record under its request id then says it was {@code not-found}.
  */
@@ -110,6 +111,81 @@ class AuditQueryRefusalTest {
         assertEquals(403, bob.statusCode(), bob.asString());
         assertEquals("forbidden",
                 AuditRow.first("kind = 'AUDIT_READ' AND subject = 'bob' AND method = 'audit/bundle' ORDER BY id DESC").outcome);
+    }
+
+    /** A NUL in a string of the body cannot be on record or looked up: refused naming where it is, before anything is read. */
+    @Test
+    void anEvidenceBundleWhoseBodyHoldsANulIsRefusedNamingTheFieldNotAServerError() {
+        for (String[] c : new String[][] {{"{\"requestIds\":[\"a\\u0000b\"]}", "requestIds[0]"},
+                {"{\"search\":{\"subject\":\"\\u0000alice\"}}", "search.subject"},
+                {"{\"requestIds\":[\"x\"],\"forCase\":\"CASE\\u0000\"}", "forCase"}}) {
+            Response r = given().header("Authorization", "Bearer " + auditor).contentType("application/json").body(c[0])
+                    .post("/audit/bundle");
+            assertEquals(400, r.statusCode(), c[0] + ": " + r.asString());
+            assertEquals(c[1], r.jsonPath().getString("field"), r.asString());
+            assertTrue(r.jsonPath().getString("error").contains("'" + c[1] + "' holds a NUL character"), r.asString());
+            AuditRow row = recordOf(r); // the one record under its id: nothing was read
+            assertEquals("audit/bundle", row.method);
+            assertEquals("DENY", row.decision, c[0]);
+            assertEquals("invalid", row.outcome, c[0]);
+            assertTrue(row.detail.contains(r.jsonPath().getString("error")), "why, in the record: " + row.detail);
+        }
+    }
+
+    /** A call let in answered 200: its answer names the call's record, on record as let in ({@code ok}) under that id. */
+    static void namesItsRecord(Response r, String method) {
+        assertEquals(200, r.statusCode(), method + ": " + r.asString());
+        String id = r.header("X-Request-Id");
+        assertNotNull(id, method + ": the answer names its record");
+        AuditRow row = AuditRow.list("request_id = ? ORDER BY id", id).get(0);
+        assertEquals("AUDIT_READ", row.kind);
+        assertEquals(method, row.method);
+        assertEquals("ALLOW", row.decision);
+        assertEquals("ok", row.outcome);
+    }
+
+    @Test
+    void everyAnswerOfACallLetInNamesItsRecord() {
+        namesItsRecord(get(auditor, "/audit/search?limit=1"), "audit/search");
+        namesItsRecord(get(auditor, "/audit/hash?field=ip&value=1.2.3.4"), "audit/hash");
+        namesItsRecord(get(auditor, "/audit/facts?since=1d"), "audit/facts");
+        namesItsRecord(get(auditor, "/audit/verify"), "audit/verify");
+        namesItsRecord(get(auditor, "/audit/export?from=2999-01-01T00:00:00Z"), "audit/export");
+    }
+
+    /** An export's answer names its record, which names only the parameters given, each value cut as refusals quote it. */
+    @Test
+    void anExportNamesItsRecordWhichNamesOnlyTheParametersGiven() {
+        Response r = get(auditor, "/audit/export?format=csv&from=2999-01-01T00:00:00Z");
+        assertEquals(200, r.statusCode(), r.asString());
+        String id = r.header("X-Request-Id");
+        assertNotNull(id, "the answer names its record");
+        AuditRow row = AuditRow.list("request_id = ? ORDER BY id", id).get(0);
+        assertEquals("audit/export", row.method);
+        assertEquals("ok", row.outcome);
+        assertEquals("from=2999-01-01T00:00:00Z format=csv", row.detail);
+
+        String huge = "x".repeat(3000);
+        String detail = recordOf(refusal("/audit/export?to=" + huge, "audit/export", "to")).detail;
+        assertTrue(detail.startsWith("to=" + "x".repeat(64) + "… (3000 characters);"), detail);
+        assertTrue(!detail.contains("from=") && !detail.contains("null"), detail);
+        detail = recordOf(refusal("/audit/checkpoint?size=1", "audit/checkpoint", "log")).detail;
+        assertTrue(detail.startsWith("size=1;") && !detail.contains("null"), detail);
+    }
+
+    /** A range that ends before it starts is refused, by the search and the export alike; one of no length holds nothing. */
+    @Test
+    void aRangeThatEndsBeforeItStartsIsRefusedNamingBoth() {
+        for (String call : List.of("/audit/search", "/audit/export")) {
+            var body = refused(call + "?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z", call.substring(1), "from");
+            assertEquals("2026-11-02T00:00:00Z", body.getString("value"));
+            assertTrue(body.getString("error").contains("'from' (2026-11-02T00:00:00Z) is after 'to' (2026-11-01T00:00:00Z)"),
+                    body.getString("error"));
+            assertTrue(body.getString("accepted").contains("'to'"), body.getString("accepted"));
+        }
+        assertEquals(0, get(auditor, "/audit/search?from=2026-11-01T00:00:00Z&to=2026-11-01T00:00:00Z").then().statusCode(200)
+                .extract().jsonPath().getList("records").size());
+        get(auditor, "/audit/export?format=csv&from=2026-11-01T00:00:00Z&to=2026-11-01T00:00:00Z").then().statusCode(200);
     }
 
     @Test

@@ -1,10 +1,12 @@
 package dev.quaestor;
 
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasLength;
@@ -99,5 +101,22 @@ class PolicyAdminTest {
                 .body("subject=alice").post("/admin/policy/explain").then().statusCode(400)
                 .body("error", org.hamcrest.Matchers.startsWith("the body is not JSON (at line 1, column "));
         given().contentType("application/json").body("subject=alice").post("/admin/policy/explain").then().statusCode(401);
+    }
+
+    /** No record can hold a NUL (PostgreSQL's text has none): a body with one is refused naming where, not a server error. */
+    @Test
+    void explainRefusesANulCharacterNamingTheField() {
+        for (String[] c : new String[][] {{RAW.replace("\"alice\"", "\"al\\u0000ice\""), "subject"},
+                {RAW.replace("[\"principal-investigator\"]", "[\"pi\",\"\\u0000\"]"), "roles[1]"},
+                {RAW.replace("\"subject\"", "\"sub\\u0000ject\""), "sub\\u0000ject"}}) {
+            var r = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                    .body(c[0]).post("/admin/policy/explain");
+            assertEquals(400, r.statusCode(), c[0] + ": " + r.asString());
+            assertEquals(c[1], r.jsonPath().getString("field"), r.asString());
+            assertEquals("field '" + c[1] + "' holds a NUL character (\\u0000): give text without one",
+                    r.jsonPath().getString("error"));
+            var rows = AuditRow.list("request_id = ? ORDER BY id", r.header("X-Request-Id"));
+            assertEquals("invalid", rows.get(rows.size() - 1).outcome, rows.toString());
+        }
     }
 }

@@ -27,7 +27,8 @@ import java.util.Map;
  * and the bundle's SHA-256 is on record, under the same request id, before it is sent ({@link EvidenceBundles}). Bundles
  * are made in places of their own ({@link LongReads.Kind#BUNDLE}): past their cap, overall or for one person, the call
  * is answered 429 with {@code Retry-After}, on record as {@code busy}, and nothing is read. The call takes no query
- * parameter: one given is refused 400 before anything is read, on record as {@code invalid} with why ({@link QueryCheck}).
+ * parameter: one given is refused 400 before anything is read, on record as {@code invalid} with why ({@link QueryCheck});
+ * so is a body with a NUL character in a name or value, naming its field ({@link StrictJson#nulAt}).
  */
 @Path("/audit/bundle")
 public class AuditBundleResource {
@@ -67,6 +68,13 @@ public class AuditBundleResource {
         } catch (InvalidQuery e) {
             return e.response(access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/bundle", detail, "invalid", e.getMessage(),
                     request));
+        }
+        String nul = strict.nulAt(body);
+        if (nul != null) {
+            String why = StrictJson.nulRefused(nul);
+            String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/bundle", detail, "invalid", why, request);
+            return Response.fromResponse(new StrictJson.Read<>(null, why, nul.isEmpty() ? null : nul).response())
+                    .type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).build();
         }
         var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.BUNDLE,
                 new StaffAccess.Call("audit/bundle", detail), request);
@@ -159,9 +167,11 @@ public class AuditBundleResource {
         // Checked as the search API checks its parameters, each named where it is in the body.
         QueryCheck.oneOf("search.kind", s.get("kind"), AuditFilters.KINDS);
         QueryCheck.oneOf("search.decision", s.get("decision"), AuditFilters.DECISIONS);
+        var from = AuditSearchParams.instant("search.from", s.get("from"));
+        var to = AuditSearchParams.instant("search.to", s.get("to"));
+        AuditSearchParams.inOrder("search.from", s.get("from"), from, "search.to", s.get("to"), to);
         var q = new AuditQuery(s.get("subject"), s.get("client"), s.get("tenant"), s.get("uriPrefix"), s.get("action"), s.get("decision"),
-                s.get("outcome"), s.get("kind"), AuditSearchParams.instant("search.from", s.get("from")),
-                AuditSearchParams.instant("search.to", s.get("to")), null, BundleSelection.MAX_SEARCH_RECORDS);
+                s.get("outcome"), s.get("kind"), from, to, null, BundleSelection.MAX_SEARCH_RECORDS);
         return BundleSelection.ofSearch(q, ask.forCase, caseSeal);
     }
 }

@@ -71,7 +71,9 @@ public class AuditFactsResource {
             String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/facts", detail, "invalid", why, request);
             return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(Map.of("error", why)).build();
         }
-        LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/facts", detail, request);
+        var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.EXPORT,
+                new StaffAccess.Call("audit/facts", detail), request);
+        LongReads.Place place = holding.place();
         AnswerWatch answer = access.answer();
         // Read whole before the answer starts: a read past the audit query timeout is still a 503 saying so, and a
         // slow reader holds no database connection.
@@ -108,7 +110,7 @@ public class AuditFactsResource {
                 throw e;
             }
         };
-        return Response.ok(body).type("application/jsonl")
+        return Response.ok(body).type("application/jsonl").header("X-Request-Id", holding.admitted().requestId())
                 .header("Content-Disposition", "attachment; filename=\"quaestor-facts.jsonl\"").build();
     }
 

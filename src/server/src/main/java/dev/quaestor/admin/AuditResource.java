@@ -9,7 +9,6 @@ import dev.quaestor.audit.read.AuditSearch;
 import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.http.WriteDeadlines;
-import dev.quaestor.identity.Identity;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.BeanParam;
@@ -33,7 +32,8 @@ import java.util.Map;
  * ({@link LongReads}: capped overall and per person, 429 with {@code Retry-After} past a cap, also recorded); an
  * export's writes have a deadline ({@link WriteDeadlines}). A call takes only its own query parameters, each once,
  * with values it accepts; anything else is refused 400 before anything is read, on record as {@code invalid} with why
- * ({@link QueryCheck}). A call let in is on record as {@code ok} before anything of the audit trail is read; one that
+ * ({@link QueryCheck}). A call let in is on record as {@code ok} before anything of the audit trail is read, and its
+ * answer names that record ({@code X-Request-Id}), as a refusal's names its own; one that
  * then finds nothing to answer with (404, 409) gets a second record under its request id with that outcome, and one
  * whose answer does not reach the client whole gets one saying so ({@code aborted}, {@link AnswerWatch}).
  */
@@ -77,12 +77,12 @@ public class AuditResource {
         } catch (InvalidQuery e) {
             return invalid("audit/search", detail, e, request);
         }
-        requireAuditor(request, "audit/search", detail);
+        var call = admitAuditor(request, "audit/search", detail);
         var page = search.search(query);
         var body = new LinkedHashMap<String, Object>();
         body.put("records", page.records());
         body.put("nextCursor", page.nextCursor());
-        return Response.ok(body).build();
+        return Response.ok(body).header("X-Request-Id", call.requestId()).build();
     }
 
     @GET
@@ -91,7 +91,7 @@ public class AuditResource {
     public Response export(@QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("format") String format,
             @Context RoutingContext rc) {
         HttpServerRequest request = rc.request();
-        String detail = "from=" + from + " to=" + to + " format=" + format;
+        String detail = QueryCheck.given("from", from, "to", to, "format", format);
         Instant f;
         Instant t;
         boolean csv;
@@ -100,10 +100,13 @@ public class AuditResource {
             csv = "csv".equals(QueryCheck.oneOf("format", format, EXPORT_FORMATS));
             f = AuditSearchParams.instant("from", from);
             t = AuditSearchParams.instant("to", to);
+            AuditSearchParams.inOrder("from", from, f, "to", to, t);
         } catch (InvalidQuery e) {
             return invalid("audit/export", detail, e, request);
         }
-        LongReads.Place place = access.requirePlace(auditorRole, LongReads.Kind.EXPORT, "audit/export", detail, request);
+        var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.EXPORT,
+                new StaffAccess.Call("audit/export", detail), request);
+        LongReads.Place place = holding.place();
         AnswerWatch answer = access.answer();
         // Given back when the export ends, however it ends (also if the response is never written).
         rc.addEndHandler(ended -> place.close());
@@ -126,6 +129,7 @@ public class AuditResource {
             }
         };
         return Response.ok(body).type(csv ? "text/csv" : "application/jsonl")
+                .header("X-Request-Id", holding.admitted().requestId())
                 .header("Content-Disposition", "attachment; filename=\"quaestor-audit." + (csv ? "csv" : "jsonl") + "\"").build();
     }
 
@@ -142,9 +146,10 @@ public class AuditResource {
         } catch (InvalidQuery e) {
             return invalid("audit/hash", detail, e, request);
         }
-        requireAuditor(request, "audit/hash", detail);
+        var call = admitAuditor(request, "audit/hash", detail);
         var h = log.hasher();
-        return Response.ok(Map.of("field", field, "hashed", h.hashes(field), "stored", h.apply(field, value))).build();
+        return Response.ok(Map.of("field", field, "hashed", h.hashes(field), "stored", h.apply(field, value)))
+                .header("X-Request-Id", call.requestId()).build();
     }
 
     @GET
@@ -156,10 +161,12 @@ public class AuditResource {
             return invalid("audit/verify", null, e, request);
         }
         Report r;
-        try (var place = access.requirePlace(auditorRole, LongReads.Kind.VERIFY, "audit/verify", null, request)) {
+        var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.VERIFY,
+                new StaffAccess.Call("audit/verify", null), request);
+        try (var place = holding.place()) {
             r = verification.verify();
         }
-        return Response.ok(verification.body(r)).build();
+        return Response.ok(verification.body(r)).header("X-Request-Id", holding.admitted().requestId()).build();
     }
 
     /**
@@ -171,7 +178,7 @@ public class AuditResource {
     @Path("proof")
     @Produces({"text/plain", MediaType.APPLICATION_JSON})
     public Response proof(@QueryParam("requestId") String requestId, @Context HttpServerRequest request) {
-        String detail = "requestId=" + (requestId == null ? null : InvalidQuery.shown(requestId));
+        String detail = QueryCheck.given("requestId", requestId);
         try {
             QueryCheck.only(request.params(), List.of("requestId"));
             if (requestId == null || requestId.isBlank()) {
@@ -192,7 +199,7 @@ public class AuditResource {
                     .entity(Map.of("error", proof.unavailable()));
             return (proof.later() ? r.header("Retry-After", "10") : r).build();
         }
-        return Response.ok(proof.file(), "text/plain; charset=utf-8")
+        return Response.ok(proof.file(), "text/plain; charset=utf-8").header("X-Request-Id", call.requestId())
                 .header("Content-Disposition", "attachment; filename=\"" + requestId + ".tlog-proof\"").build();
     }
 
@@ -202,7 +209,7 @@ public class AuditResource {
     @Produces("text/plain")
     public Response checkpoint(@QueryParam("log") String logId, @QueryParam("size") String sizeGiven,
             @Context HttpServerRequest request) {
-        String detail = "log=" + shown(logId) + " size=" + shown(sizeGiven);
+        String detail = QueryCheck.given("log", logId, "size", sizeGiven);
         long size;
         try {
             QueryCheck.only(request.params(), List.of("log", "size"));
@@ -218,7 +225,7 @@ public class AuditResource {
         if (note.isEmpty()) {
             return notFound(call, "no checkpoint of that log at that size");
         }
-        return Response.ok(note.get(), "text/plain; charset=utf-8").build();
+        return Response.ok(note.get(), "text/plain; charset=utf-8").header("X-Request-Id", call.requestId()).build();
     }
 
     /** The consistency proof between two checkpointed sizes of a log (docs/audit-format.md, section 5). */
@@ -227,7 +234,7 @@ public class AuditResource {
     @Produces("text/plain")
     public Response consistency(@QueryParam("log") String logId, @QueryParam("from") String fromGiven,
             @QueryParam("to") String toGiven, @Context HttpServerRequest request) {
-        String detail = "log=" + shown(logId) + " from=" + shown(fromGiven) + " to=" + shown(toGiven);
+        String detail = QueryCheck.given("log", logId, "from", fromGiven, "to", toGiven);
         long from;
         long to;
         try {
@@ -245,14 +252,13 @@ public class AuditResource {
         if (proof.isEmpty()) {
             return notFound(call, "both sizes must have a checkpoint of that log, the first no larger than the second");
         }
-        return Response.ok(proof.get(), "text/plain; charset=utf-8").build();
+        return Response.ok(proof.get(), "text/plain; charset=utf-8").header("X-Request-Id", call.requestId()).build();
     }
 
-    private Identity requireAuditor(HttpServerRequest request, String method, String detail) {
-        return access.require(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, request);
-    }
-
-    /** As {@link #requireAuditor}, with the call's record: its request id, which a later record of the call shares. */
+    /**
+     * Records the call and returns it if the caller is an auditor, else 403 (also recorded): its request id, which the
+     * answer names and a later record of the call shares.
+     */
     private StaffAccess.Admitted admitAuditor(HttpServerRequest request, String method, String detail) {
         return access.admit(auditorRole, AuditEvent.Kind.AUDIT_READ, method, detail, request);
     }
@@ -270,9 +276,5 @@ public class AuditResource {
         access.notAnswered("not-found", why);
         return Response.status(404).type(MediaType.APPLICATION_JSON).header("X-Request-Id", call.requestId())
                 .entity(Map.of("error", why)).build();
-    }
-
-    private static String shown(String s) {
-        return s == null ? null : InvalidQuery.shown(s);
     }
 }

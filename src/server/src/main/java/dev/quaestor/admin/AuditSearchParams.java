@@ -33,8 +33,21 @@ public class AuditSearchParams extends AuditFilters {
         QueryCheck.oneOf("decision", decision, DECISIONS);
         int n = (int) QueryCheck.number("limit", limit, 1, AuditSearch.MAX_PAGE, (long) DEFAULT_LIMIT);
         Long after = cursor == null ? null : QueryCheck.number("cursor", cursor, 0, Long.MAX_VALUE, null);
-        return new AuditQuery(subject, client, tenant, uriPrefix, action, decision, outcome, kind, instant("from", from),
-                instant("to", to), after, n);
+        Instant start = instant("from", from);
+        Instant end = instant("to", to);
+        inOrder("from", from, start, "to", to, end);
+        return new AuditQuery(subject, client, tenant, uriPrefix, action, decision, outcome, kind, start, end, after, n);
+    }
+
+    /**
+     * The range from {@code start} to {@code end} (as given in the parameters {@code from} and {@code to}; either null:
+     * open) does not end before it starts; else {@link InvalidQuery}, naming both. A range of no length ({@code start}
+     * equal to {@code end}) holds no record, and is answered as such.
+     */
+    static void inOrder(String from, String fromGiven, Instant start, String to, String toGiven, Instant end) {
+        if (start != null && end != null && start.isAfter(end)) {
+            throw InvalidQuery.outOfOrder(from, fromGiven, to, toGiven);
+        }
     }
 
     /** The parameter's time, null if blank; else {@link InvalidQuery}. */

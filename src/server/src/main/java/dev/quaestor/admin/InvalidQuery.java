@@ -39,6 +39,13 @@ final class InvalidQuery extends RuntimeException {
         return new InvalidQuery(parameter + " must be " + accepted + "; got " + quoted(value), parameter, shown(value), accepted);
     }
 
+    /** A range whose start, {@code from}, is after its end, {@code to}: the range ends before it starts. */
+    static InvalidQuery outOfOrder(String from, String fromValue, String to, String toValue) {
+        return new InvalidQuery("'" + from + "' (" + shown(fromValue) + ") is after '" + to + "' (" + shown(toValue)
+                + "): the range ends before it starts; give a '" + from + "' no later than the '" + to + "', or leave one out", from,
+                shown(fromValue), "a time no later than '" + to + "' (" + shown(toValue) + ")");
+    }
+
     /** A parameter the call needs, not given. */
     static InvalidQuery missing(String parameter, String accepted) {
         return new InvalidQuery(parameter + " is required: " + accepted, parameter, null, accepted);

@@ -28,6 +28,23 @@ final class QueryCheck {
         }
     }
 
+    /**
+     * The parameters given, as the call's record keeps them: {@code name=value} for each one given (its value cut as a
+     * refusal quotes it, {@link InvalidQuery#shown}), those not given left out; null if none is given.
+     *
+     * @param namesAndValues each parameter's name, then its value as given (null: not given)
+     */
+    static String given(String... namesAndValues) {
+        var given = new java.util.StringJoiner(" ");
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            String value = namesAndValues[i + 1];
+            if (value != null) {
+                given.add(namesAndValues[i] + "=" + InvalidQuery.shown(value));
+            }
+        }
+        return given.length() == 0 ? null : given.toString();
+    }
+
     /** {@code value}, if given, is one of {@code accepted}. */
     static String oneOf(String parameter, String value, List<String> accepted) {
         if (value != null && !accepted.contains(value)) {

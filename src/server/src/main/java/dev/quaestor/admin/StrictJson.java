@@ -1,6 +1,9 @@
 package dev.quaestor.admin;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -17,9 +20,10 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * An administrator's JSON request body read strictly: a field the request does not know ({@code rolez}, {@code snice})
- * or a value of the wrong type is a 400 naming the field and what it takes, never ignored (an ignored field answers a
- * different question than the one asked) and never a serializer's own words.
+ * An administrator's JSON request body read strictly: a field the request does not know ({@code rolez}, {@code snice}),
+ * a value of the wrong type, or text with a NUL character ({@link #nulAt}) is a 400 naming the field and what it takes,
+ * never ignored (an ignored field answers a different question than the one asked), never a server error, and never a
+ * serializer's own words.
  */
 @ApplicationScoped
 public class StrictJson {
@@ -77,6 +81,10 @@ public class StrictJson {
         }
         ObjectReader reader = mapper.readerFor(type).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES,
                 DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        String nul = nulAt(body);
+        if (nul != null) {
+            return new Read<>(null, nulRefused(nul), nul.isEmpty() ? null : nul);
+        }
         try {
             return new Read<>(reader.readValue(body), null, null);
         } catch (UnrecognizedPropertyException e) {
@@ -101,6 +109,49 @@ public class StrictJson {
         } catch (JsonProcessingException e) {
             return notJson(e);
         }
+    }
+
+    /**
+     * Where in the JSON {@code body} a name or string value holds a NUL character (U+0000): its field, as a
+     * refusal names it ({@code search.subject}, {@code requestIds[0]}); null if none does, or if the body is not JSON
+     * (which reading it says). No record can hold a NUL (PostgreSQL's text has none), so a body with one is refused
+     * before anything is read or stored, as a query value with one is ({@link QueryCheck#only}).
+     */
+    public String nulAt(String body) {
+        if (body == null || body.indexOf("\\u0000") < 0 && body.indexOf('\0') < 0) {
+            return null;
+        }
+        try (JsonParser p = mapper.getFactory().createParser(body)) {
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if ((t == JsonToken.VALUE_STRING || t == JsonToken.FIELD_NAME) && p.getText().indexOf('\0') >= 0) {
+                    return where(p.getParsingContext());
+                }
+            }
+        } catch (java.io.IOException e) {
+            return null; // not JSON: reading it says so
+        }
+        return null;
+    }
+
+    /** Why a body with a NUL character at {@code field} is refused. */
+    public static String nulRefused(String field) {
+        return (field.isEmpty() ? "the body" : "field '" + field + "'")
+                + " holds a NUL character (\\u0000): give text without one";
+    }
+
+    /** The field the parser is at, as {@link #path} names one. */
+    private static String where(JsonStreamContext at) {
+        var parts = new java.util.ArrayDeque<String>();
+        for (JsonStreamContext c = at; c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inArray()) {
+                parts.push("[" + Math.max(c.getCurrentIndex(), 0) + "]");
+            } else if (c.getCurrentName() != null) {
+                // A name with a NUL is named escaped, as JSON writes it: the refusal's record cannot hold a NUL either.
+                String name = c.getCurrentName().replace("\0", "\\u0000");
+                parts.push((c.getParent() != null && c.getParent().inRoot() ? "" : ".") + name);
+            }
+        }
+        return String.join("", parts);
     }
 
     /** A body that is not JSON, said with where (line and column) and nothing of the parser's own words. */

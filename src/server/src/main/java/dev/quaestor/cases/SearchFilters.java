@@ -39,12 +39,14 @@ public record SearchFilters(Map<String, String> filters) {
             if (name.equals("cursor")) {
                 continue;
             }
+            Checked.noNul("a search filter's name", name);
             if (!NAMES.contains(name)) {
                 throw CaseRefusal.invalid("unknown search filter '" + name + "' (filters: " + String.join(", ", NAMES) + ")");
             }
             if (value.isEmpty()) {
                 continue;
             }
+            Checked.noNul("search filter '" + name + "'", value);
             if (filters.put(name, value) != null) {
                 throw CaseRefusal.invalid("search filter '" + name + "' is given twice");
             }

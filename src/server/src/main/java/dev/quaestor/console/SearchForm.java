@@ -50,8 +50,8 @@ public class SearchForm extends AuditFilters {
 
     /**
      * Refuses ({@link IllegalArgumentException}) a parameter in {@code given} that neither the form nor {@code more}
-     * takes: for what leaves the console (an export, an evidence bundle), a misspelt filter ({@code subjet=alice}) would
-     * otherwise leave it unfiltered, with everyone's records in it.
+     * takes: a misspelt filter ({@code subjet=alice}) would otherwise leave the search unfiltered, its page or what
+     * leaves the console (an export, an evidence bundle) with everyone's records in it.
      */
     static void onlyItsParameters(java.util.Set<String> given, String... more) {
         for (String name : given) {

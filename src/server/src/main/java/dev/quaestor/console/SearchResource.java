@@ -16,8 +16,10 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -126,13 +128,14 @@ public class SearchResource {
     }
 
     /**
-     * The search page. Its form is checked before anything is read: a value the search cannot take (a date, a kind, a
-     * decision, an order, a size, a cursor, a range that ends before it starts) is refused, 400, on record as
-     * {@code invalid} with the reason, and the page shows the error with the form as given and no results.
+     * The search page. Its form is checked before anything is read: a parameter it does not take (a misspelt filter,
+     * which would leave the search unfiltered) or a value the search cannot take (a date, a kind, a decision, an order, a
+     * size, a cursor, a range that ends before it starts) is refused, 400, on record as {@code invalid} with the reason,
+     * and the page shows the error with the form as given and no results.
      */
     @GET
     @Path("search")
-    public Response search(@BeanParam SearchForm form) {
+    public Response search(@BeanParam SearchForm form, @Context UriInfo address) {
         String method = "console/search";
         String detail = form.describe() + form.position();
         if (!access.isAuditor()) {
@@ -144,6 +147,7 @@ public class SearchResource {
         AuditQuery query;
         SearchPaging paging;
         try {
+            SearchForm.onlyItsParameters(address.getQueryParameters().keySet());
             zone = form.zone(reader);
             size = form.pageSize(size);
             query = form.query(1, zone);

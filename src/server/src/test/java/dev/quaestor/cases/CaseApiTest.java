@@ -165,6 +165,30 @@ class CaseApiTest {
                 && r.detail.equals("removed member auditor2")));
     }
 
+    /** No column holds a NUL (PostgreSQL's text has none): what staff type with one is refused, never a server error. */
+    @Test
+    void textWithANulCharacterIsRefusedNotAServerError() {
+        long id = open("auditor", "NUL input");
+        String nul = "\\u0000";
+        List<String[]> asked = List.of(new String[] {"/audit/cases", "{\"title\":\"t" + nul + "\"}", "a title"},
+                new String[] {"/audit/cases", "{\"title\":\"t\",\"members\":[\"m" + nul + "\"]}", "a member"},
+                new String[] {"/audit/cases/" + id + "/notes", "{\"text\":\"n" + nul + "\"}", "a note"},
+                new String[] {"/audit/cases/" + id + "/members", "{\"member\":\"m" + nul + "\"}", "a member"},
+                new String[] {"/audit/cases/" + id + "/searches", "{\"name\":\"s" + nul + "\",\"query\":\"subject=a\"}", "a name"},
+                new String[] {"/audit/cases/" + id + "/searches", "{\"name\":\"s\",\"query\":\"subject=a%00\"}",
+                        "search filter 'subject'"},
+                new String[] {"/audit/cases/" + id + "/requests", "{\"requestId\":\"r" + nul + "\"}", "a request id"},
+                new String[] {"/audit/cases/" + id + "/holds", "{\"scope\":\"SUBJECT\",\"target\":\"al" + nul + "ice\","
+                        + "\"from\":\"2026-01-01T00:00:00Z\",\"reason\":\"r\"}", "the subject to hold"});
+        for (String[] a : asked) {
+            String error = as("auditor").body(a[1]).post(a[0]).then().statusCode(400).extract().path("error");
+            assertTrue(error.startsWith(a[2] + " holds a NUL character"), a[1] + ": " + error);
+        }
+        var c = as("auditor").get("/audit/cases/" + id).then().statusCode(200).extract().jsonPath();
+        assertEquals(0, c.getList("searches").size() + c.getList("requests").size() + c.getList("notes").size());
+        assertEquals(List.of("auditor"), c.getList("members.member"));
+    }
+
     @Test
     void badInputIsRefusedWithAReasonAndChangesNothing() {
         long id = open("auditor", "Bad input");

@@ -20,8 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The search page refuses a value it cannot take (a kind or decision no record has, an order, a size or a cursor out of
- * what it takes, a range that ends before it starts) rather than answer another question: 400, the search page with
+ * The search page refuses a parameter it does not take (a misspelt filter) or a value it cannot take (a kind or decision
+ * no record has, an order, a size or a cursor out of what it takes, a range that ends before it starts) rather than
+ * answer another question: 400, the search page with
  * the form as given and an error naming the field, the value and what it takes, no results, and the refusal on record
  * as {@code invalid}, never as a search done.
  */
@@ -103,6 +104,12 @@ class ConsoleSearchRefusalTest {
         refused("before=x", marker(), "'before'", "\"x\"", "a whole number from 0 up");
         refused("size=1000", marker(), "'size'", "\"1000\"", "from 1 to 500");
         refused("size=0", marker(), "'size'", "\"0\"", "from 1 to 500");
+    }
+
+    /** A misspelt filter would leave the search unfiltered: everyone's records shown as if the filter were asked. */
+    @Test
+    void aParameterItDoesNotTakeIsRefusedNamingItNotIgnored() {
+        refused("subjet=alice", marker(), "\"subjet\" is not a parameter it takes", "subject", "uriPrefix", "staffReads");
     }
 
     @Test
