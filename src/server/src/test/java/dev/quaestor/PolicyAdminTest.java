@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasLength;
@@ -104,6 +105,20 @@ class PolicyAdminTest {
     }
 
     /** No record can hold a NUL (PostgreSQL's text has none): a body with one is refused naming where, not a server error. */
+    @Test
+    void explainRefusesAFieldGivenTwiceNamingIt() {
+        // Read leniently, the last one would win: the answer would be bob's, to a caller who may think they asked of alice.
+        String body = RAW.replace("\"subject\":\"alice\"", "\"subject\":\"alice\",\"subject\":\"bob\"");
+        assertTrue(body.contains("\"bob\""), body);
+        var r = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(body).post("/admin/policy/explain");
+        assertEquals(400, r.statusCode(), r.asString());
+        assertEquals("subject", r.jsonPath().getString("field"), r.asString());
+        assertEquals("field 'subject' is given twice: give it once", r.jsonPath().getString("error"));
+        var rows = AuditRow.list("request_id = ? ORDER BY id", r.header("X-Request-Id"));
+        assertEquals("invalid", rows.get(rows.size() - 1).outcome, rows.toString());
+    }
+
     @Test
     void explainRefusesANulCharacterNamingTheField() {
         for (String[] c : new String[][] {{RAW.replace("\"alice\"", "\"al\\u0000ice\""), "subject"},

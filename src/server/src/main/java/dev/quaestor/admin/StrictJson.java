@@ -21,9 +21,9 @@ import java.util.TreeSet;
 
 /**
  * An administrator's JSON request body read strictly: a field the request does not know ({@code rolez}, {@code snice}),
- * a value of the wrong type, or text with a NUL character ({@link #nulAt}) is a 400 naming the field and what it takes,
- * never ignored (an ignored field answers a different question than the one asked), never a server error, and never a
- * serializer's own words.
+ * a value of the wrong type, a field given twice ({@link #givenTwiceAt}) or text with a NUL character ({@link #nulAt})
+ * is a 400 naming the field and what it takes, never ignored (an ignored field answers a different question than the
+ * one asked), never a server error, and never a serializer's own words.
  */
 @ApplicationScoped
 public class StrictJson {
@@ -85,6 +85,10 @@ public class StrictJson {
         if (nul != null) {
             return new Read<>(null, nulRefused(nul), nul.isEmpty() ? null : nul);
         }
+        String twice = givenTwiceAt(body);
+        if (twice != null) {
+            return new Read<>(null, "field '" + twice + "' is given twice: give it once", twice);
+        }
         try {
             return new Read<>(reader.readValue(body), null, null);
         } catch (UnrecognizedPropertyException e) {
@@ -124,6 +128,29 @@ public class StrictJson {
         try (JsonParser p = mapper.getFactory().createParser(body)) {
             for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
                 if ((t == JsonToken.VALUE_STRING || t == JsonToken.FIELD_NAME) && p.getText().indexOf('\0') >= 0) {
+                    return where(p.getParsingContext());
+                }
+            }
+        } catch (java.io.IOException e) {
+            return null; // not JSON: reading it says so
+        }
+        return null;
+    }
+
+    /**
+     * The first field of the JSON {@code body} whose name its object holds twice ({@code subject}, {@code search.to}),
+     * as a refusal names it; null if none is, or if the body is not JSON (which reading it says). The reader would keep
+     * the last one given and answer a question other than the one the caller may think they asked.
+     */
+    String givenTwiceAt(String body) {
+        try (JsonParser p = mapper.getFactory().createParser(body)) {
+            var names = new java.util.ArrayDeque<java.util.Set<String>>();
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t == JsonToken.START_OBJECT) {
+                    names.push(new java.util.HashSet<>());
+                } else if (t == JsonToken.END_OBJECT) {
+                    names.pop();
+                } else if (t == JsonToken.FIELD_NAME && !names.peek().add(p.currentName())) {
                     return where(p.getParsingContext());
                 }
             }
