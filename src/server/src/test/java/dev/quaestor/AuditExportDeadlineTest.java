@@ -179,26 +179,9 @@ class AuditExportDeadlineTest {
 
     @Test
     void aConsoleExportWhoseClientLeavesPartWayClaimsNoCountOfItems() throws Exception {
-        ConsoleSession console = ConsoleSession.signIn("auditor");
         String requestId;
         try (Socket s = new Socket()) {
-            s.setReceiveBufferSize(4096);
-            s.connect(new InetSocketAddress("127.0.0.1", RestAssured.port));
-            s.getOutputStream().write(("GET /console/export?format=jsonl HTTP/1.1\r\nHost: localhost\r\nCookie: " + console.cookies()
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            InputStream in = s.getInputStream();
-            byte[] buf = new byte[4096];
-            var head = new ByteArrayOutputStream();
-            while (head.size() < 32 * 1024) {
-                int n = in.read(buf);
-                assertTrue(n > 0, "the export was still being sent");
-                head.write(buf, 0, n);
-            }
-            String text = head.toString(StandardCharsets.ISO_8859_1);
-            assertTrue(text.startsWith("HTTP/1.1 200"), text.substring(0, Math.min(200, text.length())));
-            var id = java.util.regex.Pattern.compile("(?i)X-Request-Id: ([^\r\n]+)").matcher(text);
-            assertTrue(id.find(), "the answer names its records");
-            requestId = id.group(1).trim();
+            requestId = consoleExportReadPartWay(s);
             // The client stops reading (past the write deadline), then is gone.
             Thread.sleep(3000);
             s.setSoLinger(true, 0);
@@ -215,24 +198,9 @@ class AuditExportDeadlineTest {
 
     @Test
     void aConsoleExportWhoseClientResetsAtOnceIsNotOnRecordAsWritten() throws Exception {
-        ConsoleSession console = ConsoleSession.signIn("auditor");
         String requestId;
         try (Socket s = new Socket()) {
-            s.setReceiveBufferSize(4096);
-            s.connect(new InetSocketAddress("127.0.0.1", RestAssured.port));
-            s.getOutputStream().write(("GET /console/export?format=jsonl HTTP/1.1\r\nHost: localhost\r\nCookie: " + console.cookies()
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            InputStream in = s.getInputStream();
-            byte[] buf = new byte[4096];
-            var head = new ByteArrayOutputStream();
-            while (head.size() < 32 * 1024) {
-                int n = in.read(buf);
-                assertTrue(n > 0, "the export was still being sent");
-                head.write(buf, 0, n);
-            }
-            var id = java.util.regex.Pattern.compile("(?i)X-Request-Id: ([^\r\n]+)").matcher(head.toString(StandardCharsets.ISO_8859_1));
-            assertTrue(id.find(), "the answer names its records");
-            requestId = id.group(1).trim();
+            requestId = consoleExportReadPartWay(s);
             // Gone at once, well within the write deadline: a reset, the rest never read.
             s.setSoLinger(true, 0);
         }
@@ -255,6 +223,28 @@ class AuditExportDeadlineTest {
         List<AuditRow> rows = AuditRow.list("method = 'audit/export' AND detail LIKE ? ORDER BY id", "%to=" + to + "%");
         assertEquals(1, rows.size(), "only the export's ok: " + rows);
         assertEquals("ok", rows.get(0).outcome);
+    }
+
+    /** An auditor's console export asked on {@code s}, its first 32 KiB read; returns the export's request id. */
+    private static String consoleExportReadPartWay(Socket s) throws IOException {
+        ConsoleSession console = ConsoleSession.signIn("auditor");
+        s.setReceiveBufferSize(4096);
+        s.connect(new InetSocketAddress("127.0.0.1", RestAssured.port));
+        s.getOutputStream().write(("GET /console/export?format=jsonl HTTP/1.1\r\nHost: localhost\r\nCookie: " + console.cookies()
+                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        InputStream in = s.getInputStream();
+        byte[] buf = new byte[4096];
+        var head = new ByteArrayOutputStream();
+        while (head.size() < 32 * 1024) {
+            int n = in.read(buf);
+            assertTrue(n > 0, "the export was still being sent");
+            head.write(buf, 0, n);
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        assertTrue(text.startsWith("HTTP/1.1 200"), text.substring(0, Math.min(200, text.length())));
+        var id = java.util.regex.Pattern.compile("(?i)X-Request-Id: ([^\r\n]+)").matcher(text);
+        assertTrue(id.find(), "the answer names its records");
+        return id.group(1).trim();
     }
 
     /** A {@code to} no other export asks for, after every record: it names the export's records by their detail. */
