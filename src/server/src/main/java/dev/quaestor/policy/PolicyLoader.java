@@ -41,11 +41,13 @@ public final class PolicyLoader {
             "guards");
     private static final Set<String> META_KEYS = Set.of("name", "description");
     private static final Set<String> RULE_KEYS = Set.of("id", "effect", "actions", "resources", "subjects", "when", "description");
+    private static final Set<String> RULE_REQUIRED = Set.of("id", "effect", "actions", "resources", "subjects");
     private static final Set<String> SUBJECT_KEYS = Set.of("roles", "groups", "subjects", "clients", "tenants");
     private static final Set<String> WHEN_KEYS = Set.of("scopes", "sourceCidrs", "timeWindow");
     private static final Set<String> WINDOW_KEYS = Set.of("days", "from", "to", "zone");
     private static final Set<String> LIMIT_KEYS = Set.of("id", "key", "capacity", "refill", "resources", "actions", "shadow", "fail",
             "description");
+    private static final Set<String> LIMIT_REQUIRED = Set.of("id", "key", "capacity", "refill");
     private static final Set<String> REFILL_KEYS = Set.of("tokens", "period");
     private static final Set<String> GUARD_KEYS = Set.of("id", "resources", "actions", "description");
     private static final Set<String> TEST_KEYS = Set.of("name", "identity", "action", "uri", "expect", "sourceIp", "time");
@@ -113,10 +115,7 @@ public final class PolicyLoader {
 
     /** Builds a set from (file name, content) pairs; the directory form delegates here. */
     public static PolicySet parse(List<Map.Entry<String, String>> files, List<PolicyError> errors) {
-        var rules = new ArrayList<Rule>();
-        var limits = new ArrayList<RateLimitRule>();
-        var tests = new ArrayList<PolicyTestCase>();
-        var guards = new ArrayList<Guard>();
+        var into = new Declared();
         for (var f : files) {
             String name = f.getKey();
             String text = f.getValue();
@@ -129,18 +128,25 @@ public final class PolicyLoader {
                 int line = (int) text.substring(0, text.indexOf(0)).chars().filter(c -> c == '\n').count() + 1;
                 errors.add(new PolicyError(name, line, "a NUL byte: a policy file holds none"));
             } else {
-                readFile(name, text, errors, new Declared(rules, limits, tests, guards));
+                readFile(name, text, errors, into);
             }
         }
-        checkUnique(rules.stream().map(r -> Map.entry(r.id(), r.origin())).toList(), "rule", errors);
-        checkUnique(limits.stream().map(l -> Map.entry(l.id(), l.origin())).toList(), "limit", errors);
-        checkUnique(guards.stream().map(g -> Map.entry(g.id(), g.origin())).toList(), "guard", errors);
-        errors.addAll(UntimedTests.errors(rules, tests));
-        if (!errors.isEmpty()) {
+        checkUnique(into.rules.stream().map(r -> Map.entry(r.id(), r.origin())).toList(), "rule", errors);
+        checkUnique(into.limits.stream().map(l -> Map.entry(l.id(), l.origin())).toList(), "limit", errors);
+        checkUnique(into.guards.stream().map(g -> Map.entry(g.id(), g.origin())).toList(), "guard", errors);
+        // The mistakes of single tests leave the rules whole: the other tests are still judged, so that a failing
+        // test is reported beside another test's typo, not only once the typo is fixed.
+        boolean rulesWhole = errors.size() == into.testMistakes;
+        var untimed = UntimedTests.of(into.rules, into.tests);
+        errors.addAll(UntimedTests.errors(into.rules, untimed));
+        if (!rulesWhole) {
             throw new PolicyValidationException(errors);
         }
-        var set = new PolicySet(revision(files), rules, limits, tests, guards, files);
-        for (PolicyTestCase t : tests) {
+        var set = new PolicySet(revision(files), into.rules, into.limits, into.tests, into.guards, files);
+        for (PolicyTestCase t : into.tests) {
+            if (untimed.contains(t)) {
+                continue; // its verdict would depend on the hour; refused above
+            }
             var decision = set.decide(t.identity(), t.action(), UriCanonicalizer.canonicalize(t.uri()), t.facts());
             if (decision.allowed() != t.expectAllow()) {
                 errors.add(new PolicyError(t.file(), t.line(), "test '" + t.name() + "' expected "
@@ -154,8 +160,13 @@ public final class PolicyLoader {
         return set;
     }
 
-    /** What the files declare, gathered across them. */
-    private record Declared(List<Rule> rules, List<RateLimitRule> limits, List<PolicyTestCase> tests, List<Guard> guards) {
+    /** What the files declare, gathered across them, and how many errors the reading of single tests reported. */
+    private static final class Declared {
+        final List<Rule> rules = new ArrayList<>();
+        final List<RateLimitRule> limits = new ArrayList<>();
+        final List<PolicyTestCase> tests = new ArrayList<>();
+        final List<Guard> guards = new ArrayList<>();
+        int testMistakes;
     }
 
     private static void readFile(String name, String text, List<PolicyError> errors, Declared into) {
@@ -186,11 +197,12 @@ public final class PolicyLoader {
     }
 
     private static void readDocument(YamlReader y, Node doc, Declared into) {
-        var m = y.mapping(doc, "policy document", DOC_KEYS, Set.of("apiVersion", "kind"));
-        if (!"quaestor/v1".equals(y.string(m.get("apiVersion"), "apiVersion"))) {
+        var m = y.entries(doc, "policy document", DOC_KEYS);
+        y.hasAll(doc, m, "policy document", Set.of("apiVersion", "kind"));
+        if (m.containsKey("apiVersion") && !"quaestor/v1".equals(y.string(m.get("apiVersion"), "apiVersion"))) {
             y.error(m.get("apiVersion"), "apiVersion must be quaestor/v1");
         }
-        if (!"Policy".equals(y.string(m.get("kind"), "kind"))) {
+        if (m.containsKey("kind") && !"Policy".equals(y.string(m.get("kind"), "kind"))) {
             y.error(m.get("kind"), "kind must be Policy");
         }
         if (m.containsKey("metadata")) {
@@ -198,22 +210,24 @@ public final class PolicyLoader {
         }
         if (m.containsKey("rules")) {
             for (Node r : y.sequence(m.get("rules"), "rules")) {
-                guarded(() -> into.rules().add(readRule(y, r)));
+                guarded(() -> into.rules.add(readRule(y, r)));
             }
         }
         if (m.containsKey("limits")) {
             for (Node l : y.sequence(m.get("limits"), "limits")) {
-                guarded(() -> into.limits().add(readLimit(y, l)));
+                guarded(() -> into.limits.add(readLimit(y, l)));
             }
         }
         if (m.containsKey("tests")) {
             for (Node t : y.sequence(m.get("tests"), "tests")) {
-                guarded(() -> into.tests().add(readTest(y, t)));
+                int before = y.errorCount();
+                guarded(() -> into.tests.add(readTest(y, t)));
+                into.testMistakes += y.errorCount() - before;
             }
         }
         if (m.containsKey("guards")) {
             for (Node g : y.sequence(m.get("guards"), "guards")) {
-                guarded(() -> into.guards().add(readGuard(y, g)));
+                guarded(() -> into.guards.add(readGuard(y, g)));
             }
         }
     }
@@ -226,42 +240,25 @@ public final class PolicyLoader {
         }
     }
 
-    private static Rule readRule(YamlReader y, Node node) {
-        var m = y.mapping(node, "rule", RULE_KEYS, Set.of("id", "effect", "actions", "resources", "subjects"));
-        String id = y.string(m.get("id"), "rule id");
-        String what = "rule '" + id + "'";
-        // Each part on its own, so that a rule with several mistakes has each of them reported at once.
-        var parts = new Parts();
-        Effect effect = parts.read(() -> effect(y, m.get("effect"), what));
-        Set<Action> actions = parts.read(() -> actions(y, m.get("actions"), what));
-        List<ResourcePattern> patterns = parts.read(() -> patterns(y, m.get("resources"), what));
-        SubjectSet subjects = parts.read(() -> subjects(y, m.get("subjects"), what));
-        Conditions when = m.containsKey("when") ? parts.read(() -> conditions(y, m.get("when"), what)) : Conditions.NONE;
-        parts.done();
-        return new Rule(id, effect, actions, patterns, subjects, when, y.origin(node));
+    /** How an element is named in messages: by its id or name, or where it is when it has none. */
+    private static String named(String kind, String id, YamlReader y, Node node) {
+        return id == null ? kind + " at line " + y.line(node) : kind + " '" + id + "'";
     }
 
-    /**
-     * The parts of one rule, each read on its own: a part in error is reported (by the reader) and the next is read;
-     * {@link #done} then abandons the rule if any part was in error.
-     */
-    private static final class Parts {
-        private boolean failed;
-
-        <T> T read(java.util.function.Supplier<T> part) {
-            try {
-                return part.get();
-            } catch (YamlReader.Abandon e) {
-                failed = true;
-                return null;
-            }
-        }
-
-        void done() {
-            if (failed) {
-                throw new YamlReader.Abandon();
-            }
-        }
+    private static Rule readRule(YamlReader y, Node node) {
+        var m = y.entries(node, "rule", RULE_KEYS);
+        // Each part on its own, so that a rule with several mistakes has each of them reported at once.
+        var parts = new Parts();
+        parts.check(y.hasAll(node, m, "rule", RULE_REQUIRED));
+        String id = parts.read(m.get("id"), n -> y.string(n, "rule id"));
+        String what = named("rule", id, y, node);
+        Effect effect = parts.read(m.get("effect"), n -> effect(y, n, what));
+        Set<Action> actions = parts.read(m.get("actions"), n -> actions(y, n, what));
+        List<ResourcePattern> patterns = parts.read(m.get("resources"), n -> patterns(y, n, what));
+        SubjectSet subjects = parts.read(m.get("subjects"), n -> subjects(y, n, what));
+        Conditions when = m.containsKey("when") ? parts.read(m.get("when"), n -> conditions(y, n, what)) : Conditions.NONE;
+        parts.done();
+        return new Rule(id, effect, actions, patterns, subjects, when, y.origin(node));
     }
 
     private static Effect effect(YamlReader y, Node node, String what) {
@@ -274,48 +271,69 @@ public final class PolicyLoader {
     }
 
     private static SubjectSet subjects(YamlReader y, Node node, String what) {
-        var sm = y.mapping(node, "subjects of " + what, SUBJECT_KEYS, Set.of());
-        var subjects = new SubjectSet(set(y, sm.get("roles"), "roles"), set(y, sm.get("groups"), "groups"),
-                set(y, sm.get("subjects"), "subjects"), set(y, sm.get("clients"), "clients"),
-                set(y, sm.get("tenants"), "tenants"));
-        if (subjects.isEmpty()) {
+        var sm = y.entries(node, "subjects of " + what, SUBJECT_KEYS);
+        var parts = new Parts();
+        Set<String> roles = parts.read(() -> names(y, sm.get("roles"), "roles"));
+        Set<String> groups = parts.read(() -> names(y, sm.get("groups"), "groups"));
+        Set<String> subjects = parts.read(() -> names(y, sm.get("subjects"), "subjects"));
+        Set<String> clients = parts.read(() -> names(y, sm.get("clients"), "clients"));
+        Set<String> tenants = parts.read(() -> names(y, sm.get("tenants"), "tenants"));
+        parts.done();
+        var set = new SubjectSet(roles, groups, subjects, clients, tenants);
+        if (set.isEmpty()) {
             throw y.fail(node, what + " names no subjects (use roles: [\"*\"] for any authenticated caller)");
         }
-        return subjects;
+        return set;
     }
 
     private static Conditions conditions(YamlReader y, Node node, String what) {
-        var wm = y.mapping(node, "when of " + what, WHEN_KEYS, Set.of());
-        var cidrs = new ArrayList<Cidr>();
-        if (wm.containsKey("sourceCidrs")) {
-            for (String c : y.strings(wm.get("sourceCidrs"), "sourceCidrs")) {
+        var wm = y.entries(node, "when of " + what, WHEN_KEYS);
+        var parts = new Parts();
+        Set<String> scopes = parts.read(() -> names(y, wm.get("scopes"), "scopes"));
+        List<Cidr> cidrs = wm.containsKey("sourceCidrs") ? parts.read(wm.get("sourceCidrs"), n -> cidrs(y, n, what)) : List.of();
+        TimeWindow window = parts.read(wm.get("timeWindow"), n -> window(y, n, what));
+        parts.done();
+        return new Conditions(scopes, cidrs, window);
+    }
+
+    private static List<Cidr> cidrs(YamlReader y, Node node, String what) {
+        var out = new ArrayList<Cidr>();
+        var parts = new Parts();
+        for (Node n : y.sequence(node, "sourceCidrs")) {
+            Cidr cidr = parts.read(() -> {
+                String c = y.string(n, "an entry of sourceCidrs");
                 try {
-                    cidrs.add(Cidr.parse(c));
+                    return Cidr.parse(c);
                 } catch (IllegalArgumentException e) {
-                    throw y.fail(wm.get("sourceCidrs"), what + ": " + e.getMessage());
+                    throw y.fail(n, what + ": " + e.getMessage());
                 }
-            }
+            });
+            out.add(cidr);
         }
-        TimeWindow window = wm.containsKey("timeWindow") ? window(y, wm.get("timeWindow"), what) : null;
-        return new Conditions(set(y, wm.get("scopes"), "scopes"), cidrs, window);
+        parts.done();
+        return out;
     }
 
     private static RateLimitRule readLimit(YamlReader y, Node node) {
-        var m = y.mapping(node, "limit", LIMIT_KEYS, Set.of("id", "key", "capacity", "refill"));
-        String id = y.string(m.get("id"), "limit id");
-        String what = "limit '" + id + "'";
+        var m = y.entries(node, "limit", LIMIT_KEYS);
         var parts = new Parts();
-        RateLimitRule.Key key = parts.read(() -> limitKey(y, m.get("key"), what));
-        Long capacity = parts.read(() -> y.positiveLong(m.get("capacity"), "capacity of " + what));
-        var rm = parts.read(() -> y.mapping(m.get("refill"), "refill of " + what, REFILL_KEYS, REFILL_KEYS));
-        Long tokens = rm == null ? null : parts.read(() -> y.positiveLong(rm.get("tokens"), "refill tokens of " + what));
-        Duration period = rm == null ? null : parts.read(() -> period(y, rm.get("period"), "refill period of " + what));
-        var patterns = m.containsKey("resources") ? parts.read(() -> patterns(y, m.get("resources"), what))
+        parts.check(y.hasAll(node, m, "limit", LIMIT_REQUIRED));
+        String id = parts.read(m.get("id"), n -> y.string(n, "limit id"));
+        String what = named("limit", id, y, node);
+        RateLimitRule.Key key = parts.read(m.get("key"), n -> limitKey(y, n, what));
+        Long capacity = parts.read(m.get("capacity"), n -> y.positiveLong(n, "capacity of " + what));
+        var rm = parts.read(m.get("refill"), n -> y.entries(n, "refill of " + what, REFILL_KEYS));
+        if (rm != null) {
+            parts.check(y.hasAll(m.get("refill"), rm, "refill of " + what, REFILL_KEYS));
+        }
+        Long tokens = rm == null ? null : parts.read(rm.get("tokens"), n -> y.positiveLong(n, "refill tokens of " + what));
+        Duration period = rm == null ? null : parts.read(rm.get("period"), n -> period(y, n, "refill period of " + what));
+        var patterns = m.containsKey("resources") ? parts.read(m.get("resources"), n -> patterns(y, n, what))
                 : List.of(ResourcePattern.parse("**"));
-        Set<Action> actions = m.containsKey("actions") ? parts.read(() -> actions(y, m.get("actions"), what))
+        Set<Action> actions = m.containsKey("actions") ? parts.read(m.get("actions"), n -> actions(y, n, what))
                 : EnumSet.allOf(Action.class);
-        Boolean shadow = m.containsKey("shadow") ? parts.read(() -> y.bool(m.get("shadow"), "shadow of " + what)) : Boolean.FALSE;
-        RateLimitRule.Fail fail = m.containsKey("fail") ? parts.read(() -> limitFail(y, m.get("fail"), what)) : RateLimitRule.Fail.CLOSED;
+        Boolean shadow = m.containsKey("shadow") ? parts.read(m.get("shadow"), n -> y.bool(n, "shadow of " + what)) : Boolean.FALSE;
+        RateLimitRule.Fail fail = m.containsKey("fail") ? parts.read(m.get("fail"), n -> limitFail(y, n, what)) : RateLimitRule.Fail.CLOSED;
         parts.done();
         return new RateLimitRule(id, key, capacity, tokens, period, patterns, actions, shadow, fail, y.origin(node));
     }
@@ -341,42 +359,56 @@ public final class PolicyLoader {
     }
 
     private static Guard readGuard(YamlReader y, Node node) {
-        var m = y.mapping(node, "guard", GUARD_KEYS, Set.of("id", "resources"));
-        String id = y.string(m.get("id"), "guard id");
-        var patterns = patterns(y, m.get("resources"), "guard '" + id + "'");
-        for (ResourcePattern p : patterns) {
-            if (p.source().contains("${")) {
-                throw y.fail(m.get("resources"), "guard '" + id + "': '" + p.source()
-                        + "' has a placeholder; a guard names resources, not callers");
+        var m = y.entries(node, "guard", GUARD_KEYS);
+        var parts = new Parts();
+        parts.check(y.hasAll(node, m, "guard", Set.of("id", "resources")));
+        String id = parts.read(m.get("id"), n -> y.string(n, "guard id"));
+        String what = named("guard", id, y, node);
+        var patterns = parts.read(m.get("resources"), n -> {
+            var read = patterns(y, n, what);
+            for (ResourcePattern p : read) {
+                if (p.source().contains("${")) {
+                    throw y.fail(n, what + ": '" + p.source() + "' has a placeholder; a guard names resources, not callers");
+                }
             }
-        }
-        Set<Action> actions = m.containsKey("actions") ? actions(y, m.get("actions"), "guard '" + id + "'")
+            return read;
+        });
+        Set<Action> actions = m.containsKey("actions") ? parts.read(m.get("actions"), n -> actions(y, n, what))
                 : EnumSet.allOf(Action.class);
+        parts.done();
         return new Guard(id, patterns, actions, y.origin(node));
     }
 
     private static PolicyTestCase readTest(YamlReader y, Node node) {
-        var m = y.mapping(node, "test", TEST_KEYS, TEST_REQUIRED);
-        String name = y.string(m.get("name"), "test name");
-        String what = "test '" + name + "'";
+        var m = y.entries(node, "test", TEST_KEYS);
         var parts = new Parts();
-        Identity identity = parts.read(() -> identity(y, m.get("identity"), what));
-        Action action = parts.read(() -> testAction(y, m.get("action"), what));
-        String uri = parts.read(() -> testUri(y, m.get("uri"), what));
-        Boolean allow = parts.read(() -> expect(y, m.get("expect"), what));
-        String sourceIp = m.containsKey("sourceIp") ? parts.read(() -> y.string(m.get("sourceIp"), "sourceIp")) : "127.0.0.1";
+        parts.check(y.hasAll(node, m, "test", TEST_REQUIRED));
+        String name = parts.read(m.get("name"), n -> y.string(n, "test name"));
+        String what = named("test", name, y, node);
+        Identity identity = parts.read(m.get("identity"), n -> identity(y, n, what));
+        Action action = parts.read(m.get("action"), n -> testAction(y, n, what));
+        String uri = parts.read(m.get("uri"), n -> testUri(y, n, what));
+        Boolean allow = parts.read(m.get("expect"), n -> expect(y, n, what));
+        String sourceIp = m.containsKey("sourceIp") ? parts.read(m.get("sourceIp"), n -> y.string(n, "sourceIp")) : "127.0.0.1";
         // allowed only in a set without time windows (UntimedTests)
-        java.time.Instant time = m.containsKey("time") ? parts.read(() -> testTime(y, m.get("time"), what)) : null;
+        java.time.Instant time = parts.read(m.get("time"), n -> testTime(y, n, what));
         parts.done();
         return new PolicyTestCase(name, identity, new Facts(sourceIp, time), action, uri, allow, y.file(), y.line(node));
     }
 
+    /** A test's caller, held to the rules' spelling of names: a blank role in a test is as much a mistake as in a rule. */
     private static Identity identity(YamlReader y, Node node, String what) {
-        var im = y.mapping(node, "identity of " + what, IDENTITY_KEYS, Set.of("subject"));
-        return new Identity(y.string(im.get("subject"), "subject"),
-                im.containsKey("client") ? y.string(im.get("client"), "client") : null,
-                im.containsKey("tenant") ? y.string(im.get("tenant"), "tenant") : null,
-                set(y, im.get("roles"), "roles"), set(y, im.get("groups"), "groups"), set(y, im.get("scopes"), "scopes"));
+        var im = y.entries(node, "identity of " + what, IDENTITY_KEYS);
+        var parts = new Parts();
+        parts.check(y.hasAll(node, im, "identity of " + what, Set.of("subject")));
+        String subject = parts.read(im.get("subject"), n -> name(y, n, "subject"));
+        String client = parts.read(im.get("client"), n -> name(y, n, "client"));
+        String tenant = parts.read(im.get("tenant"), n -> name(y, n, "tenant"));
+        Set<String> roles = parts.read(() -> names(y, im.get("roles"), "roles"));
+        Set<String> groups = parts.read(() -> names(y, im.get("groups"), "groups"));
+        Set<String> scopes = parts.read(() -> names(y, im.get("scopes"), "scopes"));
+        parts.done();
+        return new Identity(subject, client, tenant, roles, groups, scopes);
     }
 
     private static Action testAction(YamlReader y, Node node, String what) {
@@ -419,27 +451,38 @@ public final class PolicyLoader {
             "fri", java.time.DayOfWeek.FRIDAY, "sat", java.time.DayOfWeek.SATURDAY, "sun", java.time.DayOfWeek.SUNDAY);
 
     private static TimeWindow window(YamlReader y, Node node, String what) {
-        var m = y.mapping(node, "timeWindow of " + what, WINDOW_KEYS, Set.of("from", "to", "zone"));
+        var m = y.entries(node, "timeWindow of " + what, WINDOW_KEYS);
+        var parts = new Parts();
+        parts.check(y.hasAll(node, m, "timeWindow of " + what, Set.of("from", "to", "zone")));
+        Set<java.time.DayOfWeek> days = m.containsKey("days") ? parts.read(m.get("days"), n -> days(y, n, what))
+                : EnumSet.allOf(java.time.DayOfWeek.class);
+        java.time.LocalTime from = parts.read(m.get("from"), n -> time(y, n, what));
+        java.time.LocalTime to = parts.read(m.get("to"), n -> time(y, n, what));
+        java.time.ZoneId zone = parts.read(m.get("zone"), n -> zone(y, n, what));
+        parts.done();
+        return new TimeWindow(days, from, to, zone);
+    }
+
+    /** The window's days; none would be a window never open: an allow that never applies, a deny silently dead. */
+    private static Set<java.time.DayOfWeek> days(YamlReader y, Node node, String what) {
         var days = EnumSet.noneOf(java.time.DayOfWeek.class);
-        if (m.containsKey("days")) {
-            for (String d : y.strings(m.get("days"), "days")) {
-                java.time.DayOfWeek day = DAYS.get(d.toLowerCase(java.util.Locale.ROOT));
-                if (day == null) {
-                    throw y.fail(m.get("days"), what + ": unknown day '" + d + "' (mon, tue, wed, thu, fri, sat, sun)");
+        var parts = new Parts();
+        List<Node> entries = y.sequence(node, "days");
+        for (Node n : entries) {
+            java.time.DayOfWeek day = parts.read(() -> {
+                String d = y.string(n, "an entry of days");
+                java.time.DayOfWeek known = DAYS.get(d.toLowerCase(java.util.Locale.ROOT));
+                if (known == null) {
+                    throw y.fail(n, what + ": unknown day '" + d + "' (mon, tue, wed, thu, fri, sat, sun)");
                 }
+                return known;
+            });
+            if (day != null) {
                 days.add(day);
             }
-        } else {
-            days = EnumSet.allOf(java.time.DayOfWeek.class);
         }
-        java.time.LocalTime from = time(y, m.get("from"), what);
-        java.time.LocalTime to = time(y, m.get("to"), what);
-        String zone = y.string(m.get("zone"), "zone");
-        try {
-            return new TimeWindow(days, from, to, java.time.ZoneId.of(zone));
-        } catch (java.time.DateTimeException e) {
-            throw y.fail(m.get("zone"), what + ": unknown time zone '" + zone + "'");
-        }
+        parts.done();
+        return days;
     }
 
     private static java.time.LocalTime time(YamlReader y, Node node, String what) {
@@ -451,23 +494,36 @@ public final class PolicyLoader {
         }
     }
 
+    private static java.time.ZoneId zone(YamlReader y, Node node, String what) {
+        String zone = y.string(node, "zone");
+        try {
+            return java.time.ZoneId.of(zone);
+        } catch (java.time.DateTimeException e) {
+            throw y.fail(node, what + ": unknown time zone '" + zone + "'");
+        }
+    }
+
     private static Set<Action> actions(YamlReader y, Node node, String what) {
         var out = EnumSet.noneOf(Action.class);
         List<String> names = y.strings(node, "actions of " + what);
         if (names.isEmpty()) {
             throw y.fail(node, what + " has no actions");
         }
+        var parts = new Parts();
         for (String a : names) {
             if (a.equals("*")) {
                 out.addAll(EnumSet.allOf(Action.class));
             } else {
                 Action action = Action.fromWireName(a);
                 if (action == null) {
-                    throw y.fail(node, what + ": unknown action '" + a + "' (list, read, subscribe or *)");
+                    y.error(node, what + ": unknown action '" + a + "' (list, read, subscribe or *)");
+                    parts.check(false);
+                } else {
+                    out.add(action);
                 }
-                out.add(action);
             }
         }
+        parts.done();
         return out;
     }
 
@@ -477,18 +533,47 @@ public final class PolicyLoader {
         if (globs.isEmpty()) {
             throw y.fail(node, what + " has no resources");
         }
+        var parts = new Parts();
         for (String g : globs) {
-            try {
-                out.add(ResourcePattern.parse(g));
-            } catch (IllegalArgumentException e) {
-                throw y.fail(node, what + ": " + e.getMessage());
-            }
+            out.add(parts.read(() -> {
+                try {
+                    return ResourcePattern.parse(g);
+                } catch (IllegalArgumentException e) {
+                    throw y.fail(node, what + ": " + e.getMessage());
+                }
+            }));
         }
+        parts.done();
         return out;
     }
 
-    private static Set<String> set(YamlReader y, Node node, String what) {
-        return node == null ? Set.of() : new HashSet<>(y.strings(node, what));
+    /**
+     * A list of names a caller is matched by (roles, groups, subjects, clients, tenants, scopes); none if not given.
+     * Each bad entry is reported.
+     */
+    private static Set<String> names(YamlReader y, Node node, String what) {
+        if (node == null) {
+            return Set.of();
+        }
+        var out = new HashSet<String>();
+        var parts = new Parts();
+        for (Node n : y.sequence(node, what)) {
+            String name = parts.read(() -> name(y, n, "an entry of " + what));
+            if (name != null) {
+                out.add(name);
+            }
+        }
+        parts.done();
+        return out;
+    }
+
+    /**
+     * One name a caller is matched by. A blank one would match a token carrying a blank claim, and one with spaces at
+     * its ends names nobody the issuer writes: both are mistakes, refused rather than matched.
+     */
+    private static String name(YamlReader y, Node node, String what) {
+        String s = y.string(node, what);
+        return s;
     }
 
     private static Duration period(YamlReader y, Node node, String what) {

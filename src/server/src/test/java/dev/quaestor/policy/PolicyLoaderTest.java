@@ -104,6 +104,73 @@ class PolicyLoaderTest {
         assertTrue(said.get(6).contains("a.yaml:15") && said.get(6).contains("time must be ISO-8601"), said.get(6));
     }
 
+    /**
+     * A rule's, limit's, test's or time window's missing keys are reported together, beside its unknown keys and the
+     * mistakes of the parts it does give, each with its line.
+     */
+    @Test
+    void missingKeysAreReportedTogetherWithTheOtherMistakes() {
+        assertEquals(List.of(new PolicyError("a.yaml", 4, "rule is missing required key 'effect'"),
+                new PolicyError("a.yaml", 4, "rule is missing required key 'resources'"),
+                new PolicyError("a.yaml", 4, "rule is missing required key 'subjects'")),
+                errors("a.yaml", HEAD + "rules:\n  - {id: a1, actions: [read]}\n"));
+        assertEquals(List.of("a.yaml:4: unknown key 'efect' in rule", "a.yaml:4: rule is missing required key 'actions'",
+                "a.yaml:4: rule is missing required key 'effect'", "a.yaml:4: rule is missing required key 'resources'",
+                "a.yaml:4: rule is missing required key 'subjects'"),
+                errors("a.yaml", HEAD + "rules:\n  - {id: oops, efect: allow}\n").stream()
+                        .map(e -> e.toString().replaceAll(" \\(allowed: .*", "")).toList());
+        assertEquals(List.of(new PolicyError("a.yaml", 4, "rule is missing required key 'id'"),
+                new PolicyError("a.yaml", 5, "rule at line 4: unknown action 'wrte' (list, read, subscribe or *)"),
+                new PolicyError("a.yaml", 5, "rule at line 4: unknown action 'raed' (list, read, subscribe or *)")),
+                errors("a.yaml", HEAD + "rules:\n  - effect: deny\n    actions: [wrte, raed]\n    resources: [\"**\"]\n"
+                        + "    subjects: {roles: [\"*\"]}\n"));
+        assertEquals(List.of(new PolicyError("a.yaml", 4, "limit is missing required key 'capacity'"),
+                new PolicyError("a.yaml", 4, "limit is missing required key 'key'"),
+                new PolicyError("a.yaml", 5, "refill of limit 'l' is missing required key 'period'"),
+                new PolicyError("a.yaml", 5, "refill of limit 'l' is missing required key 'tokens'"),
+                new PolicyError("a.yaml", 4, "limit 'l': fail must be closed or open, not 'maybe'")),
+                errors("a.yaml", HEAD + "limits:\n  - {id: l, fail: maybe,\n     refill: {}}\n"));
+        assertEquals(List.of(new PolicyError("a.yaml", 4, "test is missing required key 'action'"),
+                new PolicyError("a.yaml", 4, "test is missing required key 'expect'"),
+                new PolicyError("a.yaml", 4, "test is missing required key 'uri'"),
+                new PolicyError("a.yaml", 4, "identity of test 't' is missing required key 'subject'")),
+                errors("a.yaml", HEAD + "tests:\n  - {name: t, identity: {roles: [x]}}\n"));
+    }
+
+    /** A time window's days, times and zone are each checked, and each mistake reported at once. */
+    @Test
+    void everyMistakeOfOneTimeWindowIsReported() {
+        var e = errors("w.yaml", HEAD + "rules:\n  - id: w\n    effect: deny\n    actions: [read]\n    resources: [\"**\"]\n"
+                + "    subjects: {roles: [\"*\"]}\n    when:\n      timeWindow:\n"
+                + "        days: [mon, funday, moonday]\n        from: \"25:00\"\n        to: \"8am\"\n        zone: Mars/Olympus\n");
+        assertEquals(List.of(new PolicyError("w.yaml", 11, "rule 'w': unknown day 'funday' (mon, tue, wed, thu, fri, sat, sun)"),
+                new PolicyError("w.yaml", 11, "rule 'w': unknown day 'moonday' (mon, tue, wed, thu, fri, sat, sun)"),
+                new PolicyError("w.yaml", 12, "rule 'w': time of day must look like 08:00, not '25:00'"),
+                new PolicyError("w.yaml", 13, "rule 'w': time of day must look like 08:00, not '8am'"),
+                new PolicyError("w.yaml", 14, "rule 'w': unknown time zone 'Mars/Olympus'")), e);
+        var missing = errors("w.yaml", HEAD + "rules:\n  - {id: w, effect: deny, actions: [read], resources: [\"**\"],"
+                + " subjects: {roles: [\"*\"]}, when: {timeWindow: {days: [sat]}}}\n");
+        assertEquals(List.of("timeWindow of rule 'w' is missing required key 'from'", "timeWindow of rule 'w' is missing required key 'to'",
+                "timeWindow of rule 'w' is missing required key 'zone'"), missing.stream().map(PolicyError::message).toList());
+    }
+
+    /**
+     * The mistakes of one test leave the rules whole, so the other tests are still judged: a failing test is reported
+     * beside another test's missing {@code expect}, not only once that is fixed.
+     */
+    @Test
+    void aFailingTestIsReportedBesideAnotherTestsMistakes() {
+        var e = errors("t.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n"
+                + "tests:\n  - {name: no expectation, identity: {subject: u, roles: [x]}, action: read, uri: file:///a/b}\n"
+                + "  - {name: wrong expectation, identity: {subject: u, roles: [y]}, action: read, uri: file:///a/b, expect: allow}\n");
+        assertEquals(List.of(new PolicyError("t.yaml", 6, "test is missing required key 'expect'"),
+                new PolicyError("t.yaml", 7, "test 'wrong expectation' expected allow but got deny (no rule matched)")), e);
+        // A rule in error would make the tests' verdicts meaningless: then they are not judged.
+        var broken = errors("t.yaml", HEAD + "rules:\n  - {id: r, effect: alow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n"
+                + "tests:\n  - {name: reads, identity: {subject: u, roles: [x]}, action: read, uri: file:///a/b, expect: allow}\n");
+        assertEquals(1, broken.size(), broken.toString());
+    }
+
     @Test
     void defaultIsDeny() {
         var set = parse("a.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n");
