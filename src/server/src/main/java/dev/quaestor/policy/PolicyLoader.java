@@ -468,6 +468,10 @@ public final class PolicyLoader {
         var days = EnumSet.noneOf(java.time.DayOfWeek.class);
         var parts = new Parts();
         List<Node> entries = y.sequence(node, "days");
+        if (entries.isEmpty()) {
+            throw y.fail(node, what + ": timeWindow has no days, so the rule would never apply"
+                    + " (leave days out for every day of the week)");
+        }
         for (Node n : entries) {
             java.time.DayOfWeek day = parts.read(() -> {
                 String d = y.string(n, "an entry of days");

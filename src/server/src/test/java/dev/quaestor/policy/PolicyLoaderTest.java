@@ -171,6 +171,31 @@ class PolicyLoaderTest {
         assertEquals(1, broken.size(), broken.toString());
     }
 
+    /**
+     * An empty list of days is a window never open: a deny with it would be dead, an allow never apply. It is refused,
+     * as empty actions, resources and subject sets are. Empty scopes or sourceCidrs ask for nothing, as leaving them out
+     * does, and disable nothing.
+     */
+    @Test
+    void aListThatWouldMakeARuleMatchNothingIsRefused() {
+        String rule = HEAD + "rules:\n  - id: closed-in-office-hours\n    effect: deny\n    actions: %s\n    resources: %s\n"
+                + "    subjects: %s\n    when: {%s}\n";
+        String window = "timeWindow: {days: %s, from: \"08:00\", to: \"18:00\", zone: UTC}";
+        assertEquals(List.of(new PolicyError("w.yaml", 9, "rule 'closed-in-office-hours': timeWindow has no days, so the rule"
+                + " would never apply (leave days out for every day of the week)")),
+                errors("w.yaml", rule.formatted("[read]", "[\"**\"]", "{roles: [\"*\"]}", window.formatted("[]"))));
+        assertTrue(errors("w.yaml", rule.formatted("[]", "[\"**\"]", "{roles: [\"*\"]}", "")).get(0).message().contains("has no actions"));
+        assertTrue(errors("w.yaml", rule.formatted("[read]", "[]", "{roles: [\"*\"]}", "")).get(0).message().contains("has no resources"));
+        assertTrue(errors("w.yaml", rule.formatted("[read]", "[\"**\"]", "{roles: [], groups: []}", "")).get(0).message()
+                .contains("names no subjects"));
+
+        var everyDay = parse("w.yaml", rule.formatted("[read]", "[\"**\"]", "{roles: [\"*\"]}", "scopes: [], sourceCidrs: []"));
+        assertFalse(allowed(everyDay, who("u", "r"), Action.READ, "file:///a"), "the deny applies");
+        var weekdays = parse("w.yaml", rule.formatted("[read]", "[\"**\"]", "{roles: [\"*\"]}", window.formatted("[wed]")));
+        assertEquals(List.of("closed-in-office-hours"),
+                weekdays.decide(who("u", "r"), Action.READ, UriCanonicalizer.canonicalize("file:///a"), FACTS).rules());
+    }
+
     @Test
     void defaultIsDeny() {
         var set = parse("a.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n");
