@@ -577,6 +577,12 @@ public final class PolicyLoader {
      */
     private static String name(YamlReader y, Node node, String what) {
         String s = y.string(node, what);
+        if (s.isBlank()) {
+            throw y.fail(node, what + " must not be empty" + (s.isEmpty() ? "" : " (it holds only white space)"));
+        }
+        if (!s.strip().equals(s)) {
+            throw y.fail(node, what + ": '" + s + "' has spaces at its start or end");
+        }
         return s;
     }
 

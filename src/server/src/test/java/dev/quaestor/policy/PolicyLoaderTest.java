@@ -196,6 +196,33 @@ class PolicyLoaderTest {
                 weekdays.decide(who("u", "r"), Action.READ, UriCanonicalizer.canonicalize("file:///a"), FACTS).rules());
     }
 
+    /**
+     * A blank name would match a token carrying a blank claim, and one with spaces at its ends names nobody: each is
+     * refused, in every list of names a caller is matched by, and in a test's identity too.
+     */
+    @Test
+    void blankNamesAndNamesWithSpacesAtTheirEndsAreRefused() {
+        var e = errors("b.yaml", HEAD + "rules:\n  - id: r\n    effect: allow\n    actions: [read]\n    resources: [\"**\"]\n"
+                + "    subjects:\n      roles: [\"\"]\n      groups: [\"  \"]\n      subjects: [\" alice\"]\n"
+                + "      clients: [\"app \"]\n      tenants: [\"\\t\"]\n    when: {scopes: [\"\", \"read \"]}\n");
+        assertEquals(List.of(new PolicyError("b.yaml", 9, "an entry of roles must not be empty"),
+                new PolicyError("b.yaml", 10, "an entry of groups must not be empty (it holds only white space)"),
+                new PolicyError("b.yaml", 11, "an entry of subjects: ' alice' has spaces at its start or end"),
+                new PolicyError("b.yaml", 12, "an entry of clients: 'app ' has spaces at its start or end"),
+                new PolicyError("b.yaml", 13, "an entry of tenants must not be empty (it holds only white space)"),
+                new PolicyError("b.yaml", 14, "an entry of scopes must not be empty"),
+                new PolicyError("b.yaml", 14, "an entry of scopes: 'read ' has spaces at its start or end")), e);
+
+        String rule = HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n";
+        var test = errors("b.yaml", rule + "tests:\n  - name: t\n    identity: {subject: \" u\", tenant: \"\", roles: [x, \" \"],"
+                + " groups: [\"g \"], scopes: [\"\"]}\n    action: read\n    uri: file:///a\n    expect: allow\n");
+        assertEquals(List.of("subject: ' u' has spaces at its start or end",
+                "tenant must not be empty", "an entry of roles must not be empty (it holds only white space)",
+                "an entry of groups: 'g ' has spaces at its start or end", "an entry of scopes must not be empty"),
+                test.stream().map(PolicyError::message).toList());
+        assertTrue(test.stream().allMatch(x -> x.line() == 7), test.toString());
+    }
+
     @Test
     void defaultIsDeny() {
         var set = parse("a.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n");
