@@ -1,7 +1,5 @@
 package dev.quaestor.policy;
 
-import dev.quaestor.identity.Identity;
-import dev.quaestor.uri.InvalidUriException;
 import dev.quaestor.uri.UriCanonicalizer;
 import java.io.IOException;
 import java.io.StringReader;
@@ -15,7 +13,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,15 +41,11 @@ public final class PolicyLoader {
     private static final Set<String> RULE_REQUIRED = Set.of("id", "effect", "actions", "resources", "subjects");
     private static final Set<String> SUBJECT_KEYS = Set.of("roles", "groups", "subjects", "clients", "tenants");
     private static final Set<String> WHEN_KEYS = Set.of("scopes", "sourceCidrs", "timeWindow");
-    private static final Set<String> WINDOW_KEYS = Set.of("days", "from", "to", "zone");
     private static final Set<String> LIMIT_KEYS = Set.of("id", "key", "capacity", "refill", "resources", "actions", "shadow", "fail",
             "description");
     private static final Set<String> LIMIT_REQUIRED = Set.of("id", "key", "capacity", "refill");
     private static final Set<String> REFILL_KEYS = Set.of("tokens", "period");
     private static final Set<String> GUARD_KEYS = Set.of("id", "resources", "actions", "description");
-    private static final Set<String> TEST_KEYS = Set.of("name", "identity", "action", "uri", "expect", "sourceIp", "time");
-    private static final Set<String> TEST_REQUIRED = Set.of("name", "identity", "action", "uri", "expect");
-    private static final Set<String> IDENTITY_KEYS = Set.of("subject", "client", "tenant", "roles", "groups", "scopes");
     private static final Pattern PERIOD = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
     private PolicyLoader() {
@@ -221,7 +214,7 @@ public final class PolicyLoader {
         if (m.containsKey("tests")) {
             for (Node t : y.sequence(m.get("tests"), "tests")) {
                 int before = y.errorCount();
-                guarded(() -> into.tests.add(readTest(y, t)));
+                guarded(() -> into.tests.add(TestCaseReader.read(y, t)));
                 into.testMistakes += y.errorCount() - before;
             }
         }
@@ -240,18 +233,13 @@ public final class PolicyLoader {
         }
     }
 
-    /** How an element is named in messages: by its id or name, or where it is when it has none. */
-    private static String named(String kind, String id, YamlReader y, Node node) {
-        return id == null ? kind + " at line " + y.line(node) : kind + " '" + id + "'";
-    }
-
     private static Rule readRule(YamlReader y, Node node) {
         var m = y.entries(node, "rule", RULE_KEYS);
         // Each part on its own, so that a rule with several mistakes has each of them reported at once.
         var parts = new Parts();
         parts.check(y.hasAll(node, m, "rule", RULE_REQUIRED));
         String id = parts.read(m.get("id"), n -> y.string(n, "rule id"));
-        String what = named("rule", id, y, node);
+        String what = y.named("rule", id, node);
         Effect effect = parts.read(m.get("effect"), n -> effect(y, n, what));
         Set<Action> actions = parts.read(m.get("actions"), n -> actions(y, n, what));
         List<ResourcePattern> patterns = parts.read(m.get("resources"), n -> patterns(y, n, what));
@@ -273,11 +261,11 @@ public final class PolicyLoader {
     private static SubjectSet subjects(YamlReader y, Node node, String what) {
         var sm = y.entries(node, "subjects of " + what, SUBJECT_KEYS);
         var parts = new Parts();
-        Set<String> roles = parts.read(() -> names(y, sm.get("roles"), "roles"));
-        Set<String> groups = parts.read(() -> names(y, sm.get("groups"), "groups"));
-        Set<String> subjects = parts.read(() -> names(y, sm.get("subjects"), "subjects"));
-        Set<String> clients = parts.read(() -> names(y, sm.get("clients"), "clients"));
-        Set<String> tenants = parts.read(() -> names(y, sm.get("tenants"), "tenants"));
+        Set<String> roles = parts.read(() -> Names.list(y, sm.get("roles"), "roles"));
+        Set<String> groups = parts.read(() -> Names.list(y, sm.get("groups"), "groups"));
+        Set<String> subjects = parts.read(() -> Names.list(y, sm.get("subjects"), "subjects"));
+        Set<String> clients = parts.read(() -> Names.list(y, sm.get("clients"), "clients"));
+        Set<String> tenants = parts.read(() -> Names.list(y, sm.get("tenants"), "tenants"));
         parts.done();
         var set = new SubjectSet(roles, groups, subjects, clients, tenants);
         if (set.isEmpty()) {
@@ -289,9 +277,9 @@ public final class PolicyLoader {
     private static Conditions conditions(YamlReader y, Node node, String what) {
         var wm = y.entries(node, "when of " + what, WHEN_KEYS);
         var parts = new Parts();
-        Set<String> scopes = parts.read(() -> names(y, wm.get("scopes"), "scopes"));
+        Set<String> scopes = parts.read(() -> Names.list(y, wm.get("scopes"), "scopes"));
         List<Cidr> cidrs = wm.containsKey("sourceCidrs") ? parts.read(wm.get("sourceCidrs"), n -> cidrs(y, n, what)) : List.of();
-        TimeWindow window = parts.read(wm.get("timeWindow"), n -> window(y, n, what));
+        TimeWindow window = parts.read(wm.get("timeWindow"), n -> TimeWindowReader.read(y, n, what));
         parts.done();
         return new Conditions(scopes, cidrs, window);
     }
@@ -319,7 +307,7 @@ public final class PolicyLoader {
         var parts = new Parts();
         parts.check(y.hasAll(node, m, "limit", LIMIT_REQUIRED));
         String id = parts.read(m.get("id"), n -> y.string(n, "limit id"));
-        String what = named("limit", id, y, node);
+        String what = y.named("limit", id, node);
         RateLimitRule.Key key = parts.read(m.get("key"), n -> limitKey(y, n, what));
         Long capacity = parts.read(m.get("capacity"), n -> y.positiveLong(n, "capacity of " + what));
         var rm = parts.read(m.get("refill"), n -> y.entries(n, "refill of " + what, REFILL_KEYS));
@@ -363,7 +351,7 @@ public final class PolicyLoader {
         var parts = new Parts();
         parts.check(y.hasAll(node, m, "guard", Set.of("id", "resources")));
         String id = parts.read(m.get("id"), n -> y.string(n, "guard id"));
-        String what = named("guard", id, y, node);
+        String what = y.named("guard", id, node);
         var patterns = parts.read(m.get("resources"), n -> {
             var read = patterns(y, n, what);
             for (ResourcePattern p : read) {
@@ -377,134 +365,6 @@ public final class PolicyLoader {
                 : EnumSet.allOf(Action.class);
         parts.done();
         return new Guard(id, patterns, actions, y.origin(node));
-    }
-
-    private static PolicyTestCase readTest(YamlReader y, Node node) {
-        var m = y.entries(node, "test", TEST_KEYS);
-        var parts = new Parts();
-        parts.check(y.hasAll(node, m, "test", TEST_REQUIRED));
-        String name = parts.read(m.get("name"), n -> y.string(n, "test name"));
-        String what = named("test", name, y, node);
-        Identity identity = parts.read(m.get("identity"), n -> identity(y, n, what));
-        Action action = parts.read(m.get("action"), n -> testAction(y, n, what));
-        String uri = parts.read(m.get("uri"), n -> testUri(y, n, what));
-        Boolean allow = parts.read(m.get("expect"), n -> expect(y, n, what));
-        String sourceIp = m.containsKey("sourceIp") ? parts.read(m.get("sourceIp"), n -> y.string(n, "sourceIp")) : "127.0.0.1";
-        // allowed only in a set without time windows (UntimedTests)
-        java.time.Instant time = parts.read(m.get("time"), n -> testTime(y, n, what));
-        parts.done();
-        return new PolicyTestCase(name, identity, new Facts(sourceIp, time), action, uri, allow, y.file(), y.line(node));
-    }
-
-    /** A test's caller, held to the rules' spelling of names: a blank role in a test is as much a mistake as in a rule. */
-    private static Identity identity(YamlReader y, Node node, String what) {
-        var im = y.entries(node, "identity of " + what, IDENTITY_KEYS);
-        var parts = new Parts();
-        parts.check(y.hasAll(node, im, "identity of " + what, Set.of("subject")));
-        String subject = parts.read(im.get("subject"), n -> name(y, n, "subject"));
-        String client = parts.read(im.get("client"), n -> name(y, n, "client"));
-        String tenant = parts.read(im.get("tenant"), n -> name(y, n, "tenant"));
-        Set<String> roles = parts.read(() -> names(y, im.get("roles"), "roles"));
-        Set<String> groups = parts.read(() -> names(y, im.get("groups"), "groups"));
-        Set<String> scopes = parts.read(() -> names(y, im.get("scopes"), "scopes"));
-        parts.done();
-        return new Identity(subject, client, tenant, roles, groups, scopes);
-    }
-
-    private static Action testAction(YamlReader y, Node node, String what) {
-        String text = y.string(node, "action");
-        Action action = Action.fromWireName(text);
-        if (action == null) {
-            throw y.fail(node, what + ": unknown action '" + text + "'");
-        }
-        return action;
-    }
-
-    private static String testUri(YamlReader y, Node node, String what) {
-        String uri = y.string(node, "uri");
-        try {
-            UriCanonicalizer.canonicalize(uri);
-        } catch (InvalidUriException e) {
-            throw y.fail(node, what + ": " + e.getMessage());
-        }
-        return uri;
-    }
-
-    private static boolean expect(YamlReader y, Node node, String what) {
-        String expect = y.string(node, "expect");
-        if (!expect.equals("allow") && !expect.equals("deny")) {
-            throw y.fail(node, what + ": expect must be allow or deny");
-        }
-        return expect.equals("allow");
-    }
-
-    private static java.time.Instant testTime(YamlReader y, Node node, String what) {
-        try {
-            return java.time.OffsetDateTime.parse(y.string(node, "time")).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
-            throw y.fail(node, what + ": time must be ISO-8601 with an offset, e.g. 2026-03-02T09:30:00+01:00");
-        }
-    }
-
-    private static final Map<String, java.time.DayOfWeek> DAYS = Map.of("mon", java.time.DayOfWeek.MONDAY,
-            "tue", java.time.DayOfWeek.TUESDAY, "wed", java.time.DayOfWeek.WEDNESDAY, "thu", java.time.DayOfWeek.THURSDAY,
-            "fri", java.time.DayOfWeek.FRIDAY, "sat", java.time.DayOfWeek.SATURDAY, "sun", java.time.DayOfWeek.SUNDAY);
-
-    private static TimeWindow window(YamlReader y, Node node, String what) {
-        var m = y.entries(node, "timeWindow of " + what, WINDOW_KEYS);
-        var parts = new Parts();
-        parts.check(y.hasAll(node, m, "timeWindow of " + what, Set.of("from", "to", "zone")));
-        Set<java.time.DayOfWeek> days = m.containsKey("days") ? parts.read(m.get("days"), n -> days(y, n, what))
-                : EnumSet.allOf(java.time.DayOfWeek.class);
-        java.time.LocalTime from = parts.read(m.get("from"), n -> time(y, n, what));
-        java.time.LocalTime to = parts.read(m.get("to"), n -> time(y, n, what));
-        java.time.ZoneId zone = parts.read(m.get("zone"), n -> zone(y, n, what));
-        parts.done();
-        return new TimeWindow(days, from, to, zone);
-    }
-
-    /** The window's days; none would be a window never open: an allow that never applies, a deny silently dead. */
-    private static Set<java.time.DayOfWeek> days(YamlReader y, Node node, String what) {
-        var days = EnumSet.noneOf(java.time.DayOfWeek.class);
-        var parts = new Parts();
-        List<Node> entries = y.sequence(node, "days");
-        if (entries.isEmpty()) {
-            throw y.fail(node, what + ": timeWindow has no days, so the rule would never apply"
-                    + " (leave days out for every day of the week)");
-        }
-        for (Node n : entries) {
-            java.time.DayOfWeek day = parts.read(() -> {
-                String d = y.string(n, "an entry of days");
-                java.time.DayOfWeek known = DAYS.get(d.toLowerCase(java.util.Locale.ROOT));
-                if (known == null) {
-                    throw y.fail(n, what + ": unknown day '" + d + "' (mon, tue, wed, thu, fri, sat, sun)");
-                }
-                return known;
-            });
-            if (day != null) {
-                days.add(day);
-            }
-        }
-        parts.done();
-        return days;
-    }
-
-    private static java.time.LocalTime time(YamlReader y, Node node, String what) {
-        String s = y.string(node, "time of day");
-        try {
-            return java.time.LocalTime.parse(s);
-        } catch (java.time.format.DateTimeParseException e) {
-            throw y.fail(node, what + ": time of day must look like 08:00, not '" + s + "'");
-        }
-    }
-
-    private static java.time.ZoneId zone(YamlReader y, Node node, String what) {
-        String zone = y.string(node, "zone");
-        try {
-            return java.time.ZoneId.of(zone);
-        } catch (java.time.DateTimeException e) {
-            throw y.fail(node, what + ": unknown time zone '" + zone + "'");
-        }
     }
 
     private static Set<Action> actions(YamlReader y, Node node, String what) {
@@ -549,41 +409,6 @@ public final class PolicyLoader {
         }
         parts.done();
         return out;
-    }
-
-    /**
-     * A list of names a caller is matched by (roles, groups, subjects, clients, tenants, scopes); none if not given.
-     * Each bad entry is reported.
-     */
-    private static Set<String> names(YamlReader y, Node node, String what) {
-        if (node == null) {
-            return Set.of();
-        }
-        var out = new HashSet<String>();
-        var parts = new Parts();
-        for (Node n : y.sequence(node, what)) {
-            String name = parts.read(() -> name(y, n, "an entry of " + what));
-            if (name != null) {
-                out.add(name);
-            }
-        }
-        parts.done();
-        return out;
-    }
-
-    /**
-     * One name a caller is matched by. A blank one would match a token carrying a blank claim, and one with spaces at
-     * its ends names nobody the issuer writes: both are mistakes, refused rather than matched.
-     */
-    private static String name(YamlReader y, Node node, String what) {
-        String s = y.string(node, what);
-        if (s.isBlank()) {
-            throw y.fail(node, what + " must not be empty" + (s.isEmpty() ? "" : " (it holds only white space)"));
-        }
-        if (!s.strip().equals(s)) {
-            throw y.fail(node, what + ": '" + s + "' has spaces at its start or end");
-        }
-        return s;
     }
 
     private static Duration period(YamlReader y, Node node, String what) {

@@ -79,6 +79,11 @@ final class YamlReader {
         return errors.size();
     }
 
+    /** How an element is named in messages: by its id or name, or where it is when it has none. */
+    String named(String kind, String id, Node node) {
+        return id == null ? kind + " at line " + line(node) : kind + " '" + id + "'";
+    }
+
     String file() {
         return file;
     }
