@@ -1,7 +1,5 @@
 package dev.quaestor.policy;
 
-import dev.quaestor.identity.Identity;
-import dev.quaestor.uri.InvalidUriException;
 import dev.quaestor.uri.UriCanonicalizer;
 import java.io.IOException;
 import java.io.StringReader;
@@ -15,7 +13,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,16 +38,14 @@ public final class PolicyLoader {
             "guards");
     private static final Set<String> META_KEYS = Set.of("name", "description");
     private static final Set<String> RULE_KEYS = Set.of("id", "effect", "actions", "resources", "subjects", "when", "description");
+    private static final Set<String> RULE_REQUIRED = Set.of("id", "effect", "actions", "resources", "subjects");
     private static final Set<String> SUBJECT_KEYS = Set.of("roles", "groups", "subjects", "clients", "tenants");
     private static final Set<String> WHEN_KEYS = Set.of("scopes", "sourceCidrs", "timeWindow");
-    private static final Set<String> WINDOW_KEYS = Set.of("days", "from", "to", "zone");
     private static final Set<String> LIMIT_KEYS = Set.of("id", "key", "capacity", "refill", "resources", "actions", "shadow", "fail",
             "description");
+    private static final Set<String> LIMIT_REQUIRED = Set.of("id", "key", "capacity", "refill");
     private static final Set<String> REFILL_KEYS = Set.of("tokens", "period");
     private static final Set<String> GUARD_KEYS = Set.of("id", "resources", "actions", "description");
-    private static final Set<String> TEST_KEYS = Set.of("name", "identity", "action", "uri", "expect", "sourceIp", "time");
-    private static final Set<String> TEST_REQUIRED = Set.of("name", "identity", "action", "uri", "expect");
-    private static final Set<String> IDENTITY_KEYS = Set.of("subject", "client", "tenant", "roles", "groups", "scopes");
     private static final Pattern PERIOD = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
     private PolicyLoader() {
@@ -113,10 +108,7 @@ public final class PolicyLoader {
 
     /** Builds a set from (file name, content) pairs; the directory form delegates here. */
     public static PolicySet parse(List<Map.Entry<String, String>> files, List<PolicyError> errors) {
-        var rules = new ArrayList<Rule>();
-        var limits = new ArrayList<RateLimitRule>();
-        var tests = new ArrayList<PolicyTestCase>();
-        var guards = new ArrayList<Guard>();
+        var into = new Declared();
         for (var f : files) {
             String name = f.getKey();
             String text = f.getValue();
@@ -129,18 +121,25 @@ public final class PolicyLoader {
                 int line = (int) text.substring(0, text.indexOf(0)).chars().filter(c -> c == '\n').count() + 1;
                 errors.add(new PolicyError(name, line, "a NUL byte: a policy file holds none"));
             } else {
-                readFile(name, text, errors, new Declared(rules, limits, tests, guards));
+                readFile(name, text, errors, into);
             }
         }
-        checkUnique(rules.stream().map(r -> Map.entry(r.id(), r.origin())).toList(), "rule", errors);
-        checkUnique(limits.stream().map(l -> Map.entry(l.id(), l.origin())).toList(), "limit", errors);
-        checkUnique(guards.stream().map(g -> Map.entry(g.id(), g.origin())).toList(), "guard", errors);
-        errors.addAll(UntimedTests.errors(rules, tests));
-        if (!errors.isEmpty()) {
+        checkUnique(into.rules.stream().map(r -> Map.entry(r.id(), r.origin())).toList(), "rule", errors);
+        checkUnique(into.limits.stream().map(l -> Map.entry(l.id(), l.origin())).toList(), "limit", errors);
+        checkUnique(into.guards.stream().map(g -> Map.entry(g.id(), g.origin())).toList(), "guard", errors);
+        // The mistakes of single tests leave the rules whole: the other tests are still judged, so that a failing
+        // test is reported beside another test's typo, not only once the typo is fixed.
+        boolean rulesWhole = errors.size() == into.testMistakes;
+        var untimed = UntimedTests.of(into.rules, into.tests);
+        errors.addAll(UntimedTests.errors(into.rules, untimed));
+        if (!rulesWhole) {
             throw new PolicyValidationException(errors);
         }
-        var set = new PolicySet(revision(files), rules, limits, tests, guards, files);
-        for (PolicyTestCase t : tests) {
+        var set = new PolicySet(revision(files), into.rules, into.limits, into.tests, into.guards, files);
+        for (PolicyTestCase t : into.tests) {
+            if (untimed.contains(t)) {
+                continue; // its verdict would depend on the hour; refused above
+            }
             var decision = set.decide(t.identity(), t.action(), UriCanonicalizer.canonicalize(t.uri()), t.facts());
             if (decision.allowed() != t.expectAllow()) {
                 errors.add(new PolicyError(t.file(), t.line(), "test '" + t.name() + "' expected "
@@ -154,8 +153,13 @@ public final class PolicyLoader {
         return set;
     }
 
-    /** What the files declare, gathered across them. */
-    private record Declared(List<Rule> rules, List<RateLimitRule> limits, List<PolicyTestCase> tests, List<Guard> guards) {
+    /** What the files declare, gathered across them, and how many errors the reading of single tests reported. */
+    private static final class Declared {
+        final List<Rule> rules = new ArrayList<>();
+        final List<RateLimitRule> limits = new ArrayList<>();
+        final List<PolicyTestCase> tests = new ArrayList<>();
+        final List<Guard> guards = new ArrayList<>();
+        int testMistakes;
     }
 
     private static void readFile(String name, String text, List<PolicyError> errors, Declared into) {
@@ -186,11 +190,12 @@ public final class PolicyLoader {
     }
 
     private static void readDocument(YamlReader y, Node doc, Declared into) {
-        var m = y.mapping(doc, "policy document", DOC_KEYS, Set.of("apiVersion", "kind"));
-        if (!"quaestor/v1".equals(y.string(m.get("apiVersion"), "apiVersion"))) {
+        var m = y.entries(doc, "policy document", DOC_KEYS);
+        y.hasAll(doc, m, "policy document", Set.of("apiVersion", "kind"));
+        if (m.containsKey("apiVersion") && !"quaestor/v1".equals(y.string(m.get("apiVersion"), "apiVersion"))) {
             y.error(m.get("apiVersion"), "apiVersion must be quaestor/v1");
         }
-        if (!"Policy".equals(y.string(m.get("kind"), "kind"))) {
+        if (m.containsKey("kind") && !"Policy".equals(y.string(m.get("kind"), "kind"))) {
             y.error(m.get("kind"), "kind must be Policy");
         }
         if (m.containsKey("metadata")) {
@@ -198,22 +203,24 @@ public final class PolicyLoader {
         }
         if (m.containsKey("rules")) {
             for (Node r : y.sequence(m.get("rules"), "rules")) {
-                guarded(() -> into.rules().add(readRule(y, r)));
+                guarded(() -> into.rules.add(readRule(y, r)));
             }
         }
         if (m.containsKey("limits")) {
             for (Node l : y.sequence(m.get("limits"), "limits")) {
-                guarded(() -> into.limits().add(readLimit(y, l)));
+                guarded(() -> into.limits.add(readLimit(y, l)));
             }
         }
         if (m.containsKey("tests")) {
             for (Node t : y.sequence(m.get("tests"), "tests")) {
-                guarded(() -> into.tests().add(readTest(y, t)));
+                int before = y.errorCount();
+                guarded(() -> into.tests.add(TestCaseReader.read(y, t)));
+                into.testMistakes += y.errorCount() - before;
             }
         }
         if (m.containsKey("guards")) {
             for (Node g : y.sequence(m.get("guards"), "guards")) {
-                guarded(() -> into.guards().add(readGuard(y, g)));
+                guarded(() -> into.guards.add(readGuard(y, g)));
             }
         }
     }
@@ -227,41 +234,19 @@ public final class PolicyLoader {
     }
 
     private static Rule readRule(YamlReader y, Node node) {
-        var m = y.mapping(node, "rule", RULE_KEYS, Set.of("id", "effect", "actions", "resources", "subjects"));
-        String id = y.string(m.get("id"), "rule id");
-        String what = "rule '" + id + "'";
+        var m = y.entries(node, "rule", RULE_KEYS);
         // Each part on its own, so that a rule with several mistakes has each of them reported at once.
         var parts = new Parts();
-        Effect effect = parts.read(() -> effect(y, m.get("effect"), what));
-        Set<Action> actions = parts.read(() -> actions(y, m.get("actions"), what));
-        List<ResourcePattern> patterns = parts.read(() -> patterns(y, m.get("resources"), what));
-        SubjectSet subjects = parts.read(() -> subjects(y, m.get("subjects"), what));
-        Conditions when = m.containsKey("when") ? parts.read(() -> conditions(y, m.get("when"), what)) : Conditions.NONE;
+        parts.check(y.hasAll(node, m, "rule", RULE_REQUIRED));
+        String id = parts.read(m.get("id"), n -> y.string(n, "rule id"));
+        String what = y.named("rule", id, node);
+        Effect effect = parts.read(m.get("effect"), n -> effect(y, n, what));
+        Set<Action> actions = parts.read(m.get("actions"), n -> actions(y, n, what));
+        List<ResourcePattern> patterns = parts.read(m.get("resources"), n -> patterns(y, n, what));
+        SubjectSet subjects = parts.read(m.get("subjects"), n -> subjects(y, n, what));
+        Conditions when = m.containsKey("when") ? parts.read(m.get("when"), n -> conditions(y, n, what)) : Conditions.NONE;
         parts.done();
         return new Rule(id, effect, actions, patterns, subjects, when, y.origin(node));
-    }
-
-    /**
-     * The parts of one rule, each read on its own: a part in error is reported (by the reader) and the next is read;
-     * {@link #done} then abandons the rule if any part was in error.
-     */
-    private static final class Parts {
-        private boolean failed;
-
-        <T> T read(java.util.function.Supplier<T> part) {
-            try {
-                return part.get();
-            } catch (YamlReader.Abandon e) {
-                failed = true;
-                return null;
-            }
-        }
-
-        void done() {
-            if (failed) {
-                throw new YamlReader.Abandon();
-            }
-        }
     }
 
     private static Effect effect(YamlReader y, Node node, String what) {
@@ -274,48 +259,69 @@ public final class PolicyLoader {
     }
 
     private static SubjectSet subjects(YamlReader y, Node node, String what) {
-        var sm = y.mapping(node, "subjects of " + what, SUBJECT_KEYS, Set.of());
-        var subjects = new SubjectSet(set(y, sm.get("roles"), "roles"), set(y, sm.get("groups"), "groups"),
-                set(y, sm.get("subjects"), "subjects"), set(y, sm.get("clients"), "clients"),
-                set(y, sm.get("tenants"), "tenants"));
-        if (subjects.isEmpty()) {
+        var sm = y.entries(node, "subjects of " + what, SUBJECT_KEYS);
+        var parts = new Parts();
+        Set<String> roles = parts.read(() -> Names.list(y, sm.get("roles"), "roles"));
+        Set<String> groups = parts.read(() -> Names.list(y, sm.get("groups"), "groups"));
+        Set<String> subjects = parts.read(() -> Names.list(y, sm.get("subjects"), "subjects"));
+        Set<String> clients = parts.read(() -> Names.list(y, sm.get("clients"), "clients"));
+        Set<String> tenants = parts.read(() -> Names.list(y, sm.get("tenants"), "tenants"));
+        parts.done();
+        var set = new SubjectSet(roles, groups, subjects, clients, tenants);
+        if (set.isEmpty()) {
             throw y.fail(node, what + " names no subjects (use roles: [\"*\"] for any authenticated caller)");
         }
-        return subjects;
+        return set;
     }
 
     private static Conditions conditions(YamlReader y, Node node, String what) {
-        var wm = y.mapping(node, "when of " + what, WHEN_KEYS, Set.of());
-        var cidrs = new ArrayList<Cidr>();
-        if (wm.containsKey("sourceCidrs")) {
-            for (String c : y.strings(wm.get("sourceCidrs"), "sourceCidrs")) {
+        var wm = y.entries(node, "when of " + what, WHEN_KEYS);
+        var parts = new Parts();
+        Set<String> scopes = parts.read(() -> Names.list(y, wm.get("scopes"), "scopes"));
+        List<Cidr> cidrs = wm.containsKey("sourceCidrs") ? parts.read(wm.get("sourceCidrs"), n -> cidrs(y, n, what)) : List.of();
+        TimeWindow window = parts.read(wm.get("timeWindow"), n -> TimeWindowReader.read(y, n, what));
+        parts.done();
+        return new Conditions(scopes, cidrs, window);
+    }
+
+    private static List<Cidr> cidrs(YamlReader y, Node node, String what) {
+        var out = new ArrayList<Cidr>();
+        var parts = new Parts();
+        for (Node n : y.sequence(node, "sourceCidrs")) {
+            Cidr cidr = parts.read(() -> {
+                String c = y.string(n, "an entry of sourceCidrs");
                 try {
-                    cidrs.add(Cidr.parse(c));
+                    return Cidr.parse(c);
                 } catch (IllegalArgumentException e) {
-                    throw y.fail(wm.get("sourceCidrs"), what + ": " + e.getMessage());
+                    throw y.fail(n, what + ": " + e.getMessage());
                 }
-            }
+            });
+            out.add(cidr);
         }
-        TimeWindow window = wm.containsKey("timeWindow") ? window(y, wm.get("timeWindow"), what) : null;
-        return new Conditions(set(y, wm.get("scopes"), "scopes"), cidrs, window);
+        parts.done();
+        return out;
     }
 
     private static RateLimitRule readLimit(YamlReader y, Node node) {
-        var m = y.mapping(node, "limit", LIMIT_KEYS, Set.of("id", "key", "capacity", "refill"));
-        String id = y.string(m.get("id"), "limit id");
-        String what = "limit '" + id + "'";
+        var m = y.entries(node, "limit", LIMIT_KEYS);
         var parts = new Parts();
-        RateLimitRule.Key key = parts.read(() -> limitKey(y, m.get("key"), what));
-        Long capacity = parts.read(() -> y.positiveLong(m.get("capacity"), "capacity of " + what));
-        var rm = parts.read(() -> y.mapping(m.get("refill"), "refill of " + what, REFILL_KEYS, REFILL_KEYS));
-        Long tokens = rm == null ? null : parts.read(() -> y.positiveLong(rm.get("tokens"), "refill tokens of " + what));
-        Duration period = rm == null ? null : parts.read(() -> period(y, rm.get("period"), "refill period of " + what));
-        var patterns = m.containsKey("resources") ? parts.read(() -> patterns(y, m.get("resources"), what))
+        parts.check(y.hasAll(node, m, "limit", LIMIT_REQUIRED));
+        String id = parts.read(m.get("id"), n -> y.string(n, "limit id"));
+        String what = y.named("limit", id, node);
+        RateLimitRule.Key key = parts.read(m.get("key"), n -> limitKey(y, n, what));
+        Long capacity = parts.read(m.get("capacity"), n -> y.positiveLong(n, "capacity of " + what));
+        var rm = parts.read(m.get("refill"), n -> y.entries(n, "refill of " + what, REFILL_KEYS));
+        if (rm != null) {
+            parts.check(y.hasAll(m.get("refill"), rm, "refill of " + what, REFILL_KEYS));
+        }
+        Long tokens = rm == null ? null : parts.read(rm.get("tokens"), n -> y.positiveLong(n, "refill tokens of " + what));
+        Duration period = rm == null ? null : parts.read(rm.get("period"), n -> period(y, n, "refill period of " + what));
+        var patterns = m.containsKey("resources") ? parts.read(m.get("resources"), n -> patterns(y, n, what))
                 : List.of(ResourcePattern.parse("**"));
-        Set<Action> actions = m.containsKey("actions") ? parts.read(() -> actions(y, m.get("actions"), what))
+        Set<Action> actions = m.containsKey("actions") ? parts.read(m.get("actions"), n -> actions(y, n, what))
                 : EnumSet.allOf(Action.class);
-        Boolean shadow = m.containsKey("shadow") ? parts.read(() -> y.bool(m.get("shadow"), "shadow of " + what)) : Boolean.FALSE;
-        RateLimitRule.Fail fail = m.containsKey("fail") ? parts.read(() -> limitFail(y, m.get("fail"), what)) : RateLimitRule.Fail.CLOSED;
+        Boolean shadow = m.containsKey("shadow") ? parts.read(m.get("shadow"), n -> y.bool(n, "shadow of " + what)) : Boolean.FALSE;
+        RateLimitRule.Fail fail = m.containsKey("fail") ? parts.read(m.get("fail"), n -> limitFail(y, n, what)) : RateLimitRule.Fail.CLOSED;
         parts.done();
         return new RateLimitRule(id, key, capacity, tokens, period, patterns, actions, shadow, fail, y.origin(node));
     }
@@ -341,114 +347,24 @@ public final class PolicyLoader {
     }
 
     private static Guard readGuard(YamlReader y, Node node) {
-        var m = y.mapping(node, "guard", GUARD_KEYS, Set.of("id", "resources"));
-        String id = y.string(m.get("id"), "guard id");
-        var patterns = patterns(y, m.get("resources"), "guard '" + id + "'");
-        for (ResourcePattern p : patterns) {
-            if (p.source().contains("${")) {
-                throw y.fail(m.get("resources"), "guard '" + id + "': '" + p.source()
-                        + "' has a placeholder; a guard names resources, not callers");
-            }
-        }
-        Set<Action> actions = m.containsKey("actions") ? actions(y, m.get("actions"), "guard '" + id + "'")
-                : EnumSet.allOf(Action.class);
-        return new Guard(id, patterns, actions, y.origin(node));
-    }
-
-    private static PolicyTestCase readTest(YamlReader y, Node node) {
-        var m = y.mapping(node, "test", TEST_KEYS, TEST_REQUIRED);
-        String name = y.string(m.get("name"), "test name");
-        String what = "test '" + name + "'";
+        var m = y.entries(node, "guard", GUARD_KEYS);
         var parts = new Parts();
-        Identity identity = parts.read(() -> identity(y, m.get("identity"), what));
-        Action action = parts.read(() -> testAction(y, m.get("action"), what));
-        String uri = parts.read(() -> testUri(y, m.get("uri"), what));
-        Boolean allow = parts.read(() -> expect(y, m.get("expect"), what));
-        String sourceIp = m.containsKey("sourceIp") ? parts.read(() -> y.string(m.get("sourceIp"), "sourceIp")) : "127.0.0.1";
-        // allowed only in a set without time windows (UntimedTests)
-        java.time.Instant time = m.containsKey("time") ? parts.read(() -> testTime(y, m.get("time"), what)) : null;
-        parts.done();
-        return new PolicyTestCase(name, identity, new Facts(sourceIp, time), action, uri, allow, y.file(), y.line(node));
-    }
-
-    private static Identity identity(YamlReader y, Node node, String what) {
-        var im = y.mapping(node, "identity of " + what, IDENTITY_KEYS, Set.of("subject"));
-        return new Identity(y.string(im.get("subject"), "subject"),
-                im.containsKey("client") ? y.string(im.get("client"), "client") : null,
-                im.containsKey("tenant") ? y.string(im.get("tenant"), "tenant") : null,
-                set(y, im.get("roles"), "roles"), set(y, im.get("groups"), "groups"), set(y, im.get("scopes"), "scopes"));
-    }
-
-    private static Action testAction(YamlReader y, Node node, String what) {
-        String text = y.string(node, "action");
-        Action action = Action.fromWireName(text);
-        if (action == null) {
-            throw y.fail(node, what + ": unknown action '" + text + "'");
-        }
-        return action;
-    }
-
-    private static String testUri(YamlReader y, Node node, String what) {
-        String uri = y.string(node, "uri");
-        try {
-            UriCanonicalizer.canonicalize(uri);
-        } catch (InvalidUriException e) {
-            throw y.fail(node, what + ": " + e.getMessage());
-        }
-        return uri;
-    }
-
-    private static boolean expect(YamlReader y, Node node, String what) {
-        String expect = y.string(node, "expect");
-        if (!expect.equals("allow") && !expect.equals("deny")) {
-            throw y.fail(node, what + ": expect must be allow or deny");
-        }
-        return expect.equals("allow");
-    }
-
-    private static java.time.Instant testTime(YamlReader y, Node node, String what) {
-        try {
-            return java.time.OffsetDateTime.parse(y.string(node, "time")).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
-            throw y.fail(node, what + ": time must be ISO-8601 with an offset, e.g. 2026-03-02T09:30:00+01:00");
-        }
-    }
-
-    private static final Map<String, java.time.DayOfWeek> DAYS = Map.of("mon", java.time.DayOfWeek.MONDAY,
-            "tue", java.time.DayOfWeek.TUESDAY, "wed", java.time.DayOfWeek.WEDNESDAY, "thu", java.time.DayOfWeek.THURSDAY,
-            "fri", java.time.DayOfWeek.FRIDAY, "sat", java.time.DayOfWeek.SATURDAY, "sun", java.time.DayOfWeek.SUNDAY);
-
-    private static TimeWindow window(YamlReader y, Node node, String what) {
-        var m = y.mapping(node, "timeWindow of " + what, WINDOW_KEYS, Set.of("from", "to", "zone"));
-        var days = EnumSet.noneOf(java.time.DayOfWeek.class);
-        if (m.containsKey("days")) {
-            for (String d : y.strings(m.get("days"), "days")) {
-                java.time.DayOfWeek day = DAYS.get(d.toLowerCase(java.util.Locale.ROOT));
-                if (day == null) {
-                    throw y.fail(m.get("days"), what + ": unknown day '" + d + "' (mon, tue, wed, thu, fri, sat, sun)");
+        parts.check(y.hasAll(node, m, "guard", Set.of("id", "resources")));
+        String id = parts.read(m.get("id"), n -> y.string(n, "guard id"));
+        String what = y.named("guard", id, node);
+        var patterns = parts.read(m.get("resources"), n -> {
+            var read = patterns(y, n, what);
+            for (ResourcePattern p : read) {
+                if (p.source().contains("${")) {
+                    throw y.fail(n, what + ": '" + p.source() + "' has a placeholder; a guard names resources, not callers");
                 }
-                days.add(day);
             }
-        } else {
-            days = EnumSet.allOf(java.time.DayOfWeek.class);
-        }
-        java.time.LocalTime from = time(y, m.get("from"), what);
-        java.time.LocalTime to = time(y, m.get("to"), what);
-        String zone = y.string(m.get("zone"), "zone");
-        try {
-            return new TimeWindow(days, from, to, java.time.ZoneId.of(zone));
-        } catch (java.time.DateTimeException e) {
-            throw y.fail(m.get("zone"), what + ": unknown time zone '" + zone + "'");
-        }
-    }
-
-    private static java.time.LocalTime time(YamlReader y, Node node, String what) {
-        String s = y.string(node, "time of day");
-        try {
-            return java.time.LocalTime.parse(s);
-        } catch (java.time.format.DateTimeParseException e) {
-            throw y.fail(node, what + ": time of day must look like 08:00, not '" + s + "'");
-        }
+            return read;
+        });
+        Set<Action> actions = m.containsKey("actions") ? parts.read(m.get("actions"), n -> actions(y, n, what))
+                : EnumSet.allOf(Action.class);
+        parts.done();
+        return new Guard(id, patterns, actions, y.origin(node));
     }
 
     private static Set<Action> actions(YamlReader y, Node node, String what) {
@@ -457,17 +373,21 @@ public final class PolicyLoader {
         if (names.isEmpty()) {
             throw y.fail(node, what + " has no actions");
         }
+        var parts = new Parts();
         for (String a : names) {
             if (a.equals("*")) {
                 out.addAll(EnumSet.allOf(Action.class));
             } else {
                 Action action = Action.fromWireName(a);
                 if (action == null) {
-                    throw y.fail(node, what + ": unknown action '" + a + "' (list, read, subscribe or *)");
+                    y.error(node, what + ": unknown action '" + a + "' (list, read, subscribe or *)");
+                    parts.check(false);
+                } else {
+                    out.add(action);
                 }
-                out.add(action);
             }
         }
+        parts.done();
         return out;
     }
 
@@ -477,18 +397,18 @@ public final class PolicyLoader {
         if (globs.isEmpty()) {
             throw y.fail(node, what + " has no resources");
         }
+        var parts = new Parts();
         for (String g : globs) {
-            try {
-                out.add(ResourcePattern.parse(g));
-            } catch (IllegalArgumentException e) {
-                throw y.fail(node, what + ": " + e.getMessage());
-            }
+            out.add(parts.read(() -> {
+                try {
+                    return ResourcePattern.parse(g);
+                } catch (IllegalArgumentException e) {
+                    throw y.fail(node, what + ": " + e.getMessage());
+                }
+            }));
         }
+        parts.done();
         return out;
-    }
-
-    private static Set<String> set(YamlReader y, Node node, String what) {
-        return node == null ? Set.of() : new HashSet<>(y.strings(node, what));
     }
 
     private static Duration period(YamlReader y, Node node, String what) {

@@ -74,6 +74,16 @@ final class YamlReader {
         }
     }
 
+    /** How many errors have been reported so far, by this reader and others sharing its list. */
+    int errorCount() {
+        return errors.size();
+    }
+
+    /** How an element is named in messages: by its id or name, or where it is when it has none. */
+    String named(String kind, String id, Node node) {
+        return id == null ? kind + " at line " + line(node) : kind + " '" + id + "'";
+    }
+
     String file() {
         return file;
     }
@@ -97,6 +107,18 @@ final class YamlReader {
 
     /** A mapping's entries, after checking for duplicate and unknown keys and for required keys. */
     Map<String, Node> mapping(Node node, String what, Set<String> allowed, Set<String> required) {
+        var out = entries(node, what, allowed);
+        if (!hasAll(node, out, what, required)) {
+            throw new Abandon();
+        }
+        return out;
+    }
+
+    /**
+     * A mapping's entries, after checking for duplicate and unknown keys (each reported, the rest kept); only a node
+     * that is no mapping at all abandons the element.
+     */
+    Map<String, Node> entries(Node node, String what, Set<String> allowed) {
         if (!(node instanceof MappingNode m)) {
             throw fail(node, what + " must be a mapping");
         }
@@ -116,13 +138,20 @@ final class YamlReader {
             }
             out.put(key, t.getValueNode());
         }
-        // In a fixed order, so that the server and the offline CLI name the same missing key for the same file.
+        return out;
+    }
+
+    /** Whether the entries hold every required key; each one missing is reported. */
+    boolean hasAll(Node node, Map<String, Node> entries, String what, Set<String> required) {
+        boolean all = true;
+        // In a fixed order, so that the server and the offline CLI name the same missing keys for the same file.
         for (String r : new java.util.TreeSet<>(required)) {
-            if (!out.containsKey(r)) {
-                throw fail(node, what + " is missing required key '" + r + "'");
+            if (!entries.containsKey(r)) {
+                error(node, what + " is missing required key '" + r + "'");
+                all = false;
             }
         }
-        return out;
+        return all;
     }
 
     String string(Node node, String what) {

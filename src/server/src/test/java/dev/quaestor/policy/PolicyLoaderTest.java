@@ -104,6 +104,125 @@ class PolicyLoaderTest {
         assertTrue(said.get(6).contains("a.yaml:15") && said.get(6).contains("time must be ISO-8601"), said.get(6));
     }
 
+    /**
+     * A rule's, limit's, test's or time window's missing keys are reported together, beside its unknown keys and the
+     * mistakes of the parts it does give, each with its line.
+     */
+    @Test
+    void missingKeysAreReportedTogetherWithTheOtherMistakes() {
+        assertEquals(List.of(new PolicyError("a.yaml", 4, "rule is missing required key 'effect'"),
+                new PolicyError("a.yaml", 4, "rule is missing required key 'resources'"),
+                new PolicyError("a.yaml", 4, "rule is missing required key 'subjects'")),
+                errors("a.yaml", HEAD + "rules:\n  - {id: a1, actions: [read]}\n"));
+        assertEquals(List.of("a.yaml:4: unknown key 'efect' in rule", "a.yaml:4: rule is missing required key 'actions'",
+                "a.yaml:4: rule is missing required key 'effect'", "a.yaml:4: rule is missing required key 'resources'",
+                "a.yaml:4: rule is missing required key 'subjects'"),
+                errors("a.yaml", HEAD + "rules:\n  - {id: oops, efect: allow}\n").stream()
+                        .map(e -> e.toString().replaceAll(" \\(allowed: .*", "")).toList());
+        assertEquals(List.of(new PolicyError("a.yaml", 4, "rule is missing required key 'id'"),
+                new PolicyError("a.yaml", 5, "rule at line 4: unknown action 'wrte' (list, read, subscribe or *)"),
+                new PolicyError("a.yaml", 5, "rule at line 4: unknown action 'raed' (list, read, subscribe or *)")),
+                errors("a.yaml", HEAD + "rules:\n  - effect: deny\n    actions: [wrte, raed]\n    resources: [\"**\"]\n"
+                        + "    subjects: {roles: [\"*\"]}\n"));
+        assertEquals(List.of(new PolicyError("a.yaml", 4, "limit is missing required key 'capacity'"),
+                new PolicyError("a.yaml", 4, "limit is missing required key 'key'"),
+                new PolicyError("a.yaml", 5, "refill of limit 'l' is missing required key 'period'"),
+                new PolicyError("a.yaml", 5, "refill of limit 'l' is missing required key 'tokens'"),
+                new PolicyError("a.yaml", 4, "limit 'l': fail must be closed or open, not 'maybe'")),
+                errors("a.yaml", HEAD + "limits:\n  - {id: l, fail: maybe,\n     refill: {}}\n"));
+        assertEquals(List.of(new PolicyError("a.yaml", 4, "test is missing required key 'action'"),
+                new PolicyError("a.yaml", 4, "test is missing required key 'expect'"),
+                new PolicyError("a.yaml", 4, "test is missing required key 'uri'"),
+                new PolicyError("a.yaml", 4, "identity of test 't' is missing required key 'subject'")),
+                errors("a.yaml", HEAD + "tests:\n  - {name: t, identity: {roles: [x]}}\n"));
+    }
+
+    /** A time window's days, times and zone are each checked, and each mistake reported at once. */
+    @Test
+    void everyMistakeOfOneTimeWindowIsReported() {
+        var e = errors("w.yaml", HEAD + "rules:\n  - id: w\n    effect: deny\n    actions: [read]\n    resources: [\"**\"]\n"
+                + "    subjects: {roles: [\"*\"]}\n    when:\n      timeWindow:\n"
+                + "        days: [mon, funday, moonday]\n        from: \"25:00\"\n        to: \"8am\"\n        zone: Mars/Olympus\n");
+        assertEquals(List.of(new PolicyError("w.yaml", 11, "rule 'w': unknown day 'funday' (mon, tue, wed, thu, fri, sat, sun)"),
+                new PolicyError("w.yaml", 11, "rule 'w': unknown day 'moonday' (mon, tue, wed, thu, fri, sat, sun)"),
+                new PolicyError("w.yaml", 12, "rule 'w': time of day must look like 08:00, not '25:00'"),
+                new PolicyError("w.yaml", 13, "rule 'w': time of day must look like 08:00, not '8am'"),
+                new PolicyError("w.yaml", 14, "rule 'w': unknown time zone 'Mars/Olympus'")), e);
+        var missing = errors("w.yaml", HEAD + "rules:\n  - {id: w, effect: deny, actions: [read], resources: [\"**\"],"
+                + " subjects: {roles: [\"*\"]}, when: {timeWindow: {days: [sat]}}}\n");
+        assertEquals(List.of("timeWindow of rule 'w' is missing required key 'from'", "timeWindow of rule 'w' is missing required key 'to'",
+                "timeWindow of rule 'w' is missing required key 'zone'"), missing.stream().map(PolicyError::message).toList());
+    }
+
+    /**
+     * The mistakes of one test leave the rules whole, so the other tests are still judged: a failing test is reported
+     * beside another test's missing {@code expect}, not only once that is fixed.
+     */
+    @Test
+    void aFailingTestIsReportedBesideAnotherTestsMistakes() {
+        var e = errors("t.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n"
+                + "tests:\n  - {name: no expectation, identity: {subject: u, roles: [x]}, action: read, uri: file:///a/b}\n"
+                + "  - {name: wrong expectation, identity: {subject: u, roles: [y]}, action: read, uri: file:///a/b, expect: allow}\n");
+        assertEquals(List.of(new PolicyError("t.yaml", 6, "test is missing required key 'expect'"),
+                new PolicyError("t.yaml", 7, "test 'wrong expectation' expected allow but got deny (no rule matched)")), e);
+        // A rule in error would make the tests' verdicts meaningless: then they are not judged.
+        var broken = errors("t.yaml", HEAD + "rules:\n  - {id: r, effect: alow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n"
+                + "tests:\n  - {name: reads, identity: {subject: u, roles: [x]}, action: read, uri: file:///a/b, expect: allow}\n");
+        assertEquals(1, broken.size(), broken.toString());
+    }
+
+    /**
+     * An empty list of days is a window never open: a deny with it would be dead, an allow never apply. It is refused,
+     * as empty actions, resources and subject sets are. Empty scopes or sourceCidrs ask for nothing, as leaving them out
+     * does, and disable nothing.
+     */
+    @Test
+    void aListThatWouldMakeARuleMatchNothingIsRefused() {
+        String rule = HEAD + "rules:\n  - id: closed-in-office-hours\n    effect: deny\n    actions: %s\n    resources: %s\n"
+                + "    subjects: %s\n    when: {%s}\n";
+        String window = "timeWindow: {days: %s, from: \"08:00\", to: \"18:00\", zone: UTC}";
+        assertEquals(List.of(new PolicyError("w.yaml", 9, "rule 'closed-in-office-hours': timeWindow has no days, so the rule"
+                + " would never apply (leave days out for every day of the week)")),
+                errors("w.yaml", rule.formatted("[read]", "[\"**\"]", "{roles: [\"*\"]}", window.formatted("[]"))));
+        assertTrue(errors("w.yaml", rule.formatted("[]", "[\"**\"]", "{roles: [\"*\"]}", "")).get(0).message().contains("has no actions"));
+        assertTrue(errors("w.yaml", rule.formatted("[read]", "[]", "{roles: [\"*\"]}", "")).get(0).message().contains("has no resources"));
+        assertTrue(errors("w.yaml", rule.formatted("[read]", "[\"**\"]", "{roles: [], groups: []}", "")).get(0).message()
+                .contains("names no subjects"));
+
+        var everyDay = parse("w.yaml", rule.formatted("[read]", "[\"**\"]", "{roles: [\"*\"]}", "scopes: [], sourceCidrs: []"));
+        assertFalse(allowed(everyDay, who("u", "r"), Action.READ, "file:///a"), "the deny applies");
+        var weekdays = parse("w.yaml", rule.formatted("[read]", "[\"**\"]", "{roles: [\"*\"]}", window.formatted("[wed]")));
+        assertEquals(List.of("closed-in-office-hours"),
+                weekdays.decide(who("u", "r"), Action.READ, UriCanonicalizer.canonicalize("file:///a"), FACTS).rules());
+    }
+
+    /**
+     * A blank name would match a token carrying a blank claim, and one with spaces at its ends names nobody: each is
+     * refused, in every list of names a caller is matched by, and in a test's identity too.
+     */
+    @Test
+    void blankNamesAndNamesWithSpacesAtTheirEndsAreRefused() {
+        var e = errors("b.yaml", HEAD + "rules:\n  - id: r\n    effect: allow\n    actions: [read]\n    resources: [\"**\"]\n"
+                + "    subjects:\n      roles: [\"\"]\n      groups: [\"  \"]\n      subjects: [\" alice\"]\n"
+                + "      clients: [\"app \"]\n      tenants: [\"\\t\"]\n    when: {scopes: [\"\", \"read \"]}\n");
+        assertEquals(List.of(new PolicyError("b.yaml", 9, "an entry of roles must not be empty"),
+                new PolicyError("b.yaml", 10, "an entry of groups must not be empty (it holds only white space)"),
+                new PolicyError("b.yaml", 11, "an entry of subjects: ' alice' has spaces at its start or end"),
+                new PolicyError("b.yaml", 12, "an entry of clients: 'app ' has spaces at its start or end"),
+                new PolicyError("b.yaml", 13, "an entry of tenants must not be empty (it holds only white space)"),
+                new PolicyError("b.yaml", 14, "an entry of scopes must not be empty"),
+                new PolicyError("b.yaml", 14, "an entry of scopes: 'read ' has spaces at its start or end")), e);
+
+        String rule = HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"**\"], subjects: {roles: [x]}}\n";
+        var test = errors("b.yaml", rule + "tests:\n  - name: t\n    identity: {subject: \" u\", tenant: \"\", roles: [x, \" \"],"
+                + " groups: [\"g \"], scopes: [\"\"]}\n    action: read\n    uri: file:///a\n    expect: allow\n");
+        assertEquals(List.of("subject: ' u' has spaces at its start or end",
+                "tenant must not be empty", "an entry of roles must not be empty (it holds only white space)",
+                "an entry of groups: 'g ' has spaces at its start or end", "an entry of scopes must not be empty"),
+                test.stream().map(PolicyError::message).toList());
+        assertTrue(test.stream().allMatch(x -> x.line() == 7), test.toString());
+    }
+
     @Test
     void defaultIsDeny() {
         var set = parse("a.yaml", HEAD + "rules:\n  - {id: r, effect: allow, actions: [read], resources: [\"file:///a/**\"], subjects: {roles: [x]}}\n");
