@@ -13,22 +13,24 @@ import dev.quaestor.pipeline.ListingConfig;
 import dev.quaestor.pipeline.ReadConfig;
 import dev.quaestor.policy.PolicyConfig;
 import dev.quaestor.subscription.SubscriptionConfig;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
  * Refuses the start when a number or duration is out of the range its configuration group allows, naming every such
- * property and its range in one message. It runs when the container starts, before any bean uses a setting.
+ * property and its range in one message. It runs first of all that start with the application (the settings are read
+ * at run time, so it cannot run sooner), before the policy watcher, the sweeps and the audit writer start.
  */
 @ApplicationScoped
 public class SettingsInRange {
 
     private static final Logger LOG = Logger.getLogger(SettingsInRange.class);
 
-    void check(@Observes @Initialized(ApplicationScoped.class) Object started, PolicyConfig policies,
+    void check(@Observes @Priority(1) StartupEvent started, PolicyConfig policies,
             ListingConfig listing, ReadConfig reads, StreamConfig streams, TransportConfig transport,
             SubjectLimitsConfig perSubject, SessionConfig sessions, SubscriptionConfig subscriptions,
             AuditConfig audit, LongReadConfig longReads, AdminConfig admin, IdentityConfig identity,
