@@ -21,6 +21,14 @@ public final class SettingRanges {
         return this;
     }
 
+    /** A duration that must be more than zero and at most {@code max}. */
+    public SettingRanges positiveAtMost(String property, Duration value, Duration max) {
+        if (value.isZero() || value.isNegative() || value.compareTo(max) > 0) {
+            problems.add(property + " must be more than 0 and at most " + max + ", not " + value);
+        }
+        return this;
+    }
+
     /** A duration that may be zero but not negative. */
     public SettingRanges notNegative(String property, Duration value) {
         if (value.isNegative()) {

@@ -88,9 +88,11 @@ class SettingsInRangeTest {
                 "quaestor.audit.anchor.interval", "0s",
                 "quaestor.subscriptions.coalesce-window", "0s",
                 "quaestor.http.body-min-rate", "0",
-                "quaestor.audit.long-reads.export-queue", "0"));
+                "quaestor.audit.long-reads.export-queue", "0",
+                "quaestor.audit.attempts.merge-window", "2s"));
         assertEquals(List.of("quaestor.sessions.sweep-interval must be more than 0, not PT0S",
                 "quaestor.audit.query-timeout-ms must be at least 1, not 0",
+                "quaestor.audit.attempts.merge-window must be more than 0 and at most PT1S, not PT2S",
                 "quaestor.audit.anchor.interval must be more than 0, not PT0S"), p);
     }
 }

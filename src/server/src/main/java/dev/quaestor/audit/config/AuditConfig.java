@@ -169,8 +169,8 @@ public interface AuditConfig {
     }
 
     /**
-     * Allowed ranges: every count and size at least 1, {@code attempts.limit} 0 or more, every duration more than 0
-     * ({@code attempts.merge-window} is checked where it is used: at most 1s).
+     * Allowed ranges: every count and size at least 1, {@code attempts.limit} 0 or more, every duration more than 0,
+     * {@code attempts.merge-window} at most 1s.
      */
     default void checkRanges(SettingRanges r) {
         String p = "quaestor.audit.";
@@ -183,6 +183,7 @@ public interface AuditConfig {
                 .atLeast(p + "facts-limit", factsLimit(), 1)
                 .atLeast(p + "attempts.limit", attempts().limit(), 0)
                 .positive(p + "attempts.period", attempts().period())
+                .positiveAtMost(p + "attempts.merge-window", attempts().mergeWindow(), Duration.ofSeconds(1))
                 .positive(p + "anchor.max-delay", anchor().maxDelay())
                 .positive(p + "anchor.timeout", anchor().timeout())
                 .positive(p + "anchor.poll", anchor().poll());
