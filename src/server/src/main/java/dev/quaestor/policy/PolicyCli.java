@@ -16,6 +16,7 @@ import java.util.Set;
  *   policy explain DIR --subject S [--roles a,b] [--groups g] [--client C] [--tenant T] [--scopes s1,s2]
  *                      [--source-ip IP] [--time 2026-03-02T09:30:00+01:00] --action read --uri URI
  *   policy what-if PROPOSED-DIR ...   (see {@link WhatIfCommand})
+ *   policy listed DIR [POLICY-DIR]     (see {@link ConfigMapListing})
  * </pre>
  *
  * Exit status: 0 for a valid set whose tests pass (test) or an allow (explain), 1 for a rejected
@@ -25,8 +26,9 @@ public final class PolicyCli {
 
     static final String USAGE = "usage: policy test DIR | policy explain DIR --subject S [--roles a,b] [--groups g] [--client C]"
             + " [--tenant T] [--scopes s1,s2] [--source-ip IP] [--time ISO-8601] --action read --uri URI"
-            + " | policy what-if PROPOSED-DIR (--current DIR --facts FILE | --server URL) ... (policy what-if for all its options)";
-    private static final Set<String> COMMANDS = Set.of("test", "explain", "what-if");
+            + " | policy what-if PROPOSED-DIR (--current DIR --facts FILE | --server URL) ... (policy what-if for all its options)"
+            + " | policy listed DIR [POLICY-DIR]";
+    private static final Set<String> COMMANDS = Set.of("test", "explain", "what-if", "listed");
     private static final Set<String> EXPLAIN_OPTIONS = Set.of("subject", "roles", "groups", "client", "tenant", "scopes",
             "source-ip", "time", "action", "uri");
 
@@ -45,6 +47,9 @@ public final class PolicyCli {
         }
         if (args.length > 0 && args[0].equals("what-if")) {
             return WhatIfCommand.run(args, out, err);
+        }
+        if (args.length > 0 && args[0].equals("listed")) {
+            return ConfigMapListing.run(args, out, err);
         }
         if (args.length < 2) {
             err.println(USAGE);

@@ -105,6 +105,7 @@ class PolicyCliTest {
         String e = err.toString(StandardCharsets.UTF_8);
         assertTrue(e.startsWith("unknown command 'tset'\nusage: policy test DIR | policy explain DIR "), e);
         assertTrue(e.contains(" | policy what-if PROPOSED-DIR "), e);
+        assertTrue(e.contains(" | policy listed DIR "), e);
         assertEquals("", out.toString(StandardCharsets.UTF_8));
     }
 
