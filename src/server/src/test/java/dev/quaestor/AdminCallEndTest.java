@@ -48,6 +48,24 @@ class AdminCallEndTest {
     }
 
     @Test
+    void anExplainWithASourceIpThatIsNotAnAddressIsRefusedNamingTheFieldAndOnRecordAsInvalid() {
+        String subject = "ip-" + System.nanoTime();
+        var refused = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body("{\"subject\":\"" + subject + "\",\"roles\":[\"safety-officer-oncall\"],\"action\":\"read\","
+                        + "\"uri\":\"file:///docs/trials/onco-734/summary.md\",\"sourceIp\":\"not-an-ip\","
+                        + "\"time\":\"2026-03-04T22:15:00Z\"}")
+                .post("/admin/policy/explain").then().statusCode(400).extract().response();
+        assertEquals("sourceIp must be an IPv4 or IPv6 address, not 'not-an-ip'", refused.jsonPath().getString("error"));
+        List<AuditRow> records = AuditRow.list("request_id = ? ORDER BY id", refused.header("X-Request-Id"));
+        assertEquals(List.of("ok", "invalid"), records.stream().map(r -> r.outcome).toList());
+        // The question on record is the one asked, the address and time that decide it included.
+        assertTrue(records.get(0).detail.startsWith("subject=" + subject + " "), records.get(0).detail);
+        assertTrue(records.get(0).detail.endsWith(" sourceIp=not-an-ip time=2026-03-04T22:15:00Z"), records.get(0).detail);
+        assertTrue(records.get(1).detail.endsWith("; sourceIp must be an IPv4 or IPv6 address, not 'not-an-ip'"),
+                records.get(1).detail);
+    }
+
+    @Test
     void anExplainWhoseBodyCannotBeReadHasWhatWasAskedOnRecordAsSent() {
         String subject = "nina-" + System.nanoTime();
         String body = "{\"subject\":\"" + subject + "\",\n\"rolez\":[\"research-nurse\"],\"action\":\"read\",\"uri\":\"file:///docs/x.md\"}";

@@ -1,5 +1,6 @@
 package dev.quaestor.admin;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -36,5 +37,12 @@ public interface AdminConfig {
         /** The burst refills completely over this period. */
         @WithDefault("60s")
         Duration period();
+    }
+
+    /** Allowed ranges: both capacities at least 1, {@code key-reads.period} more than 0. */
+    default void checkRanges(SettingRanges r) {
+        r.atLeast("quaestor.admin.key-reads.capacity", keyReads().capacity(), 1)
+                .atLeast("quaestor.admin.key-reads.total-capacity", keyReads().totalCapacity(), 1)
+                .positive("quaestor.admin.key-reads.period", keyReads().period());
     }
 }

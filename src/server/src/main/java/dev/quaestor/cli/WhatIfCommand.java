@@ -42,7 +42,7 @@ public final class WhatIfCommand {
 
     public static final int GUARD_CROSSED = 3;
     static final String USAGE = "usage: policy what-if PROPOSED-DIR (--current DIR --facts FILE | --server URL [--token-file F])"
-            + " [--since 30d | --from T --to T] [--json FILE] [--markdown FILE] [--examples N] [--depth N]";
+            + " [--since 30d | [--from T] [--to T]] [--json FILE] [--markdown FILE] [--examples N] [--depth N]";
 
     private static final Set<String> OPTIONS = Set.of("current", "facts", "server", "token-file", "since", "from", "to",
             "json", "markdown", "examples", "depth");

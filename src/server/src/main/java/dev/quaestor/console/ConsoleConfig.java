@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -35,4 +36,11 @@ public interface ConsoleConfig {
     /** Records per search page. */
     @WithDefault("50")
     int pageSize();
+
+    /** Allowed ranges: both durations more than 0, {@code page-size} at least 1. */
+    default void checkRanges(SettingRanges r) {
+        r.positive("quaestor.console.idle-timeout", idleTimeout())
+                .positive("quaestor.console.max-session", maxSession())
+                .atLeast("quaestor.console.page-size", pageSize(), 1);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.quaestor.http;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -19,4 +20,10 @@ public interface StreamConfig {
     /** The slowest a write may go, in bytes per second: a write of n bytes gets {@code n / rate} on top of the deadline. */
     @WithDefault("16384")
     long minWriteRate();
+
+    /** Allowed ranges: {@code write-deadline} more than 0, {@code min-write-rate} 0 or more. */
+    default void checkRanges(SettingRanges r) {
+        r.positive("quaestor.streams.write-deadline", writeDeadline())
+                .atLeast("quaestor.streams.min-write-rate", minWriteRate(), 0);
+    }
 }

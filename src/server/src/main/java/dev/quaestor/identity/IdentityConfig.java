@@ -1,5 +1,6 @@
 package dev.quaestor.identity;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -82,5 +83,19 @@ public interface IdentityConfig {
          */
         @WithDefault("60s")
         Duration period();
+    }
+
+    /**
+     * Allowed ranges: {@code token-cache.max-entries} and {@code token-cache.ttl} 0 or more, the unauthenticated
+     * capacities at least 1, {@code issuer-retry} and {@code unauthenticated-limit.period} more than 0.
+     */
+    default void checkRanges(SettingRanges r) {
+        String p = "quaestor.identity.";
+        r.atLeast(p + "token-cache.max-entries", tokenCache().maxEntries(), 0)
+                .notNegative(p + "token-cache.ttl", tokenCache().ttl())
+                .positive(p + "issuer-retry", issuerRetry())
+                .atLeast(p + "unauthenticated-limit.capacity", unauthenticatedLimit().capacity(), 1)
+                .atLeast(p + "unauthenticated-limit.total-capacity", unauthenticatedLimit().totalCapacity(), 1)
+                .positive(p + "unauthenticated-limit.period", unauthenticatedLimit().period());
     }
 }

@@ -1,5 +1,6 @@
 package dev.quaestor.pipeline;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -22,4 +23,10 @@ public interface ListingConfig {
      * random per process.
      */
     java.util.Optional<String> cursorSecret();
+
+    /** Allowed ranges: {@code page-size} and {@code scan-budget} at least 1. */
+    default void checkRanges(SettingRanges r) {
+        r.atLeast("quaestor.list.page-size", pageSize(), 1)
+                .atLeast("quaestor.list.scan-budget", scanBudget(), 1);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.quaestor.pipeline;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -17,4 +18,10 @@ public interface ReadConfig {
     /** A streamed response that makes no progress for this long (a client that stopped reading) is cut off. */
     @WithDefault("30s")
     Duration writeTimeout();
+
+    /** Allowed ranges: {@code buffer-limit} at least 1, {@code write-timeout} more than 0. */
+    default void checkRanges(SettingRanges r) {
+        r.atLeast("quaestor.read.buffer-limit", bufferLimit(), 1)
+                .positive("quaestor.read.write-timeout", writeTimeout());
+    }
 }

@@ -79,11 +79,24 @@ public record Cidr(byte[] network, int prefix, String text) {
         if (t.isEmpty() || !LITERAL.matcher(t).matches() || (!t.contains(":") && !IPV4.matcher(t).matches())) {
             return null;
         }
+        if (!t.contains(":") && !octetsInRange(t)) {
+            return null;
+        }
         try {
             return InetAddress.getByName(t).getAddress();
         } catch (UnknownHostException e) {
             return null;
         }
+    }
+
+    /** Dotted decimals each at most 255: anything else Java would look up as a host name. */
+    private static boolean octetsInRange(String dotted) {
+        for (String octet : dotted.split("\\.")) {
+            if (Integer.parseInt(octet) > 255) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

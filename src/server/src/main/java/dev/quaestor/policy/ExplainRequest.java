@@ -35,6 +35,10 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
         if (a == null) {
             throw new IllegalArgumentException("action must be list, read or subscribe");
         }
+        if (sourceIp != null && !Cidr.isAddress(sourceIp)) {
+            // A name or a typo would be judged as an unknown address: a different question from the one meant.
+            throw new IllegalArgumentException("sourceIp must be an IPv4 or IPv6 address, not '" + sourceIp + "'");
+        }
         CanonicalUri canonical = UriCanonicalizer.canonicalize(uri); // InvalidUriException names the problem
         var who = new Identity(subject, client, tenant, set(roles), set(groups), set(scopes));
         Instant at = time == null ? Instant.now() : time;
@@ -57,10 +61,14 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
         return List.copyOf(unnamed);
     }
 
-    /** The question in one line, for the record of who asked it. */
+    /**
+     * The question in one line, for the record of who asked it: every field that decides the answer, the source address
+     * and the time only when given (without them the answer is for an unknown address, at the moment of asking).
+     */
     public String describe() {
         return "subject=" + subject + " roles=" + roles + " groups=" + groups + " client=" + client + " tenant=" + tenant
-                + " scopes=" + scopes + " action=" + action + " uri=" + uri;
+                + " scopes=" + scopes + " action=" + action + " uri=" + uri
+                + (sourceIp == null ? "" : " sourceIp=" + sourceIp) + (time == null ? "" : " time=" + time);
     }
 
     private static Set<String> set(List<String> l) {

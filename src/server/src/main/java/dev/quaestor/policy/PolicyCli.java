@@ -1,6 +1,7 @@
 package dev.quaestor.policy;
 
 import dev.quaestor.cli.CommandOptions;
+import dev.quaestor.cli.WhatIfCommand;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,6 +15,8 @@ import java.util.Set;
  *   policy test DIR
  *   policy explain DIR --subject S [--roles a,b] [--groups g] [--client C] [--tenant T] [--scopes s1,s2]
  *                      [--source-ip IP] [--time 2026-03-02T09:30:00+01:00] --action read --uri URI
+ *   policy what-if PROPOSED-DIR ...   (see {@link WhatIfCommand})
+ *   policy listed DIR [POLICY-DIR]     (see {@link ConfigMapListing})
  * </pre>
  *
  * Exit status: 0 for a valid set whose tests pass (test) or an allow (explain), 1 for a rejected
@@ -22,7 +25,10 @@ import java.util.Set;
 public final class PolicyCli {
 
     static final String USAGE = "usage: policy test DIR | policy explain DIR --subject S [--roles a,b] [--groups g] [--client C]"
-            + " [--tenant T] [--scopes s1,s2] [--source-ip IP] [--time ISO-8601] --action read --uri URI";
+            + " [--tenant T] [--scopes s1,s2] [--source-ip IP] [--time ISO-8601] --action read --uri URI"
+            + " | policy what-if PROPOSED-DIR (--current DIR --facts FILE | --server URL) ... (policy what-if for all its options)"
+            + " | policy listed DIR [POLICY-DIR]";
+    private static final Set<String> COMMANDS = Set.of("test", "explain", "what-if", "listed");
     private static final Set<String> EXPLAIN_OPTIONS = Set.of("subject", "roles", "groups", "client", "tenant", "scopes",
             "source-ip", "time", "action", "uri");
 
@@ -34,7 +40,18 @@ public final class PolicyCli {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length < 2 || !(args[0].equals("test") || args[0].equals("explain"))) {
+        if (args.length > 0 && !COMMANDS.contains(args[0])) {
+            err.println("unknown command '" + args[0] + "'");
+            err.println(USAGE);
+            return 2;
+        }
+        if (args.length > 0 && args[0].equals("what-if")) {
+            return WhatIfCommand.run(args, out, err);
+        }
+        if (args.length > 0 && args[0].equals("listed")) {
+            return ConfigMapListing.run(args, out, err);
+        }
+        if (args.length < 2) {
             err.println(USAGE);
             return 2;
         }
@@ -48,6 +65,9 @@ public final class PolicyCli {
                         : "one directory only, not also '" + args[2] + "'");
             }
             o = CommandOptions.parse(args, 2, args[0].equals("test") ? Set.of() : EXPLAIN_OPTIONS);
+            if (args[0].equals("explain")) {
+                checkExplain(o);
+            }
         } catch (CommandOptions.BadUsage e) {
             err.println(args[0] + ": " + e.getMessage());
             err.println(USAGE);
@@ -87,6 +107,19 @@ public final class PolicyCli {
         } catch (RuntimeException e) {
             err.println("explain: " + e.getMessage());
             return 2;
+        }
+    }
+
+    /** The options explain cannot answer without, and a source address that is not an IP literal (never looked up). */
+    private static void checkExplain(Map<String, String> o) {
+        for (String required : List.of("subject", "action", "uri")) {
+            if (o.get(required) == null || o.get(required).isBlank()) {
+                throw new CommandOptions.BadUsage("--" + required + " is required");
+            }
+        }
+        String ip = o.get("source-ip");
+        if (ip != null && !Cidr.isAddress(ip)) {
+            throw new CommandOptions.BadUsage("--source-ip must be an IPv4 or IPv6 address, not '" + ip + "'");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.quaestor.policy;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -29,4 +30,9 @@ public interface PolicyConfig {
      */
     @WithDefault(".revision-annotation")
     String annotationFile();
+
+    /** Allowed ranges: {@code poll-interval} more than 0. */
+    default void checkRanges(SettingRanges r) {
+        r.positive("quaestor.policies.poll-interval", pollInterval());
+    }
 }

@@ -1,5 +1,6 @@
 package dev.quaestor.subscription;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -41,4 +42,16 @@ public interface SubscriptionConfig {
     /** Changed URIs held between two flushes; beyond this, further changes in the window are dropped (counted). */
     @WithDefault("10000")
     int maxPendingChanges();
+
+    /** Allowed ranges: {@code coalesce-window} 0 or more, the other durations more than 0, every count at least 1. */
+    default void checkRanges(SettingRanges r) {
+        String p = "quaestor.subscriptions.";
+        r.notNegative(p + "coalesce-window", coalesceWindow())
+                .positive(p + "keep-alive", keepAlive())
+                .positive(p + "stream-check-interval", streamCheckInterval())
+                .atLeast(p + "max-per-session", maxPerSession(), 1)
+                .atLeast(p + "max-listen-uris", maxListenUris(), 1)
+                .atLeast(p + "max-listen-streams", maxListenStreams(), 1)
+                .atLeast(p + "max-pending-changes", maxPendingChanges(), 1);
+    }
 }

@@ -254,4 +254,19 @@ class WhatIfCommandTest {
                 + " cannot be written: no such directory " + tmp.resolve("no/such/dir") + "\n"), err.toString(StandardCharsets.UTF_8));
         assertEquals("", out.toString(StandardCharsets.UTF_8), "refused before the run, not after its report");
     }
+
+    /** {@code --from} alone is a window to the export's end (documented as such): no need to copy the header's end. */
+    @Test
+    void aWindowWithOnlyItsStartRunsToTheEndOfTheExport(@TempDir Path tmp) throws Exception {
+        Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ + WhatIfReplayTest.NO_SECRETS + WhatIfReplayTest.GUARDS);
+        Path proposed = dir(tmp, "proposed", WhatIfReplayTest.STAFF_READ);
+        Path facts = facts(tmp, secretRead("x"));
+
+        assertEquals(2, run("what-if", proposed.toString(), "--current", current.toString(), "--facts", facts.toString(),
+                "--from", "2026-11-02T10:00:00Z"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(
+                "what-if: the window 2026-11-02T10:00:00Z .. 2026-11-03T00:00:00Z selects no request of " + facts),
+                err.toString(StandardCharsets.UTF_8));
+        assertTrue(WhatIfCommand.USAGE.contains("[--since 30d | [--from T] [--to T]]"), WhatIfCommand.USAGE);
+    }
 }

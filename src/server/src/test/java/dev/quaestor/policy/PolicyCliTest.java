@@ -98,4 +98,53 @@ class PolicyCliTest {
                 "--uri", "file:///x"));
         assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("explain: --subject is given twice\n"), err.toString());
     }
+
+    @Test
+    void aMistypedCommandIsNamedBeforeTheUsageWhichListsEveryCommand() {
+        assertEquals(2, run("tset", Repo.POLICIES.toString()));
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.startsWith("unknown command 'tset'\nusage: policy test DIR | policy explain DIR "), e);
+        assertTrue(e.contains(" | policy what-if PROPOSED-DIR "), e);
+        assertTrue(e.contains(" | policy listed DIR "), e);
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void whatIfIsTheWhatIfCommandsOwnUsage() {
+        assertEquals(2, run("what-if"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("usage: policy what-if PROPOSED-DIR "), err.toString());
+    }
+
+    @Test
+    void aMissingRequiredOptionIsNamed() {
+        assertEquals(2, run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--action", "read"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("explain: --uri is required\nusage: "), err.toString());
+        err.reset();
+        assertEquals(2, run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--uri", "file:///docs/x.md"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("explain: --action is required\n"), err.toString());
+        err.reset();
+        assertEquals(2, run("explain", Repo.POLICIES.toString(), "--action", "read", "--uri", "file:///docs/x.md"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("explain: --subject is required\n"), err.toString());
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
+    /** An address that is not one would be judged as unknown: a deny for another question than the one asked. */
+    @Test
+    void aSourceIpThatIsNotAnAddressIsBadUsage() {
+        for (String bad : new String[] {"999.1.1.1", "not-an-ip", "localhost", "10.1.2"}) {
+            out.reset();
+            err.reset();
+            assertEquals(2, run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--action", "read",
+                    "--uri", "file:///docs/trials/onco-734/summary.md", "--source-ip", bad), bad);
+            assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("explain: --source-ip must be an IPv4 or IPv6 address, not '"
+                    + bad + "'\n"), err.toString());
+            assertEquals("", out.toString(StandardCharsets.UTF_8));
+        }
+        for (String good : new String[] {"10.1.2.3", "::1", "[2001:db8::1]"}) {
+            err.reset();
+            run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--action", "read",
+                    "--uri", "file:///docs/trials/onco-734/summary.md", "--source-ip", good);
+            assertEquals("", err.toString(StandardCharsets.UTF_8), good);
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.quaestor.audit.config;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
@@ -165,5 +166,28 @@ public interface AuditConfig {
         /** How often the anchorer looks for checkpoints to anchor, and tries again after the TSA did not answer. */
         @WithDefault("2S")
         Duration poll();
+    }
+
+    /**
+     * Allowed ranges: every count and size at least 1, {@code attempts.limit} 0 or more, every duration more than 0,
+     * {@code attempts.merge-window} at most 1s.
+     */
+    default void checkRanges(SettingRanges r) {
+        String p = "quaestor.audit.";
+        r.atLeast(p + "queue-capacity", queueCapacity(), 1)
+                .atLeast(p + "query-timeout-ms", queryTimeoutMs(), 1)
+                .atLeast(p + "max-batch", maxBatch(), 1)
+                .positive(p + "commit-timeout", commitTimeout())
+                .atLeast(p + "checkpoint-every", checkpointEvery(), 1)
+                .positive(p + "checkpoint-interval", checkpointInterval())
+                .atLeast(p + "facts-limit", factsLimit(), 1)
+                .atLeast(p + "attempts.limit", attempts().limit(), 0)
+                .positive(p + "attempts.period", attempts().period())
+                .positiveAtMost(p + "attempts.merge-window", attempts().mergeWindow(), Duration.ofSeconds(1))
+                .positive(p + "anchor.max-delay", anchor().maxDelay())
+                .positive(p + "anchor.timeout", anchor().timeout())
+                .positive(p + "anchor.poll", anchor().poll());
+        anchor().every().ifPresent(n -> r.atLeast(p + "anchor.every", n, 1));
+        anchor().interval().ifPresent(d -> r.positive(p + "anchor.interval", d));
     }
 }

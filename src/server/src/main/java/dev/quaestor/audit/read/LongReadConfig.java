@@ -1,5 +1,6 @@
 package dev.quaestor.audit.read;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -76,4 +77,22 @@ public interface LongReadConfig {
     /** The {@code Retry-After} of a call refused at a cap (whole seconds, at least 1). */
     @WithDefault("10S")
     Duration retryAfter();
+
+    /** Allowed ranges: every count at least 1, each queue 0 or more, every duration more than 0. */
+    default void checkRanges(SettingRanges r) {
+        String p = "quaestor.audit.long-reads.";
+        r.atLeast(p + "exports", exports(), 1)
+                .atLeast(p + "exports-per-person", exportsPerPerson(), 1)
+                .atLeast(p + "export-queue", exportQueue(), 0)
+                .positive(p + "export-wait", exportWait())
+                .atLeast(p + "verifies", verifies(), 1)
+                .atLeast(p + "verifies-per-person", verifiesPerPerson(), 1)
+                .atLeast(p + "verify-queue", verifyQueue(), 0)
+                .positive(p + "verify-wait", verifyWait())
+                .atLeast(p + "bundles", bundles(), 1)
+                .atLeast(p + "bundles-per-person", bundlesPerPerson(), 1)
+                .atLeast(p + "case-reads", caseReads(), 1)
+                .atLeast(p + "case-reads-per-person", caseReadsPerPerson(), 1)
+                .positive(p + "retry-after", retryAfter());
+    }
 }

@@ -54,11 +54,7 @@ public class RefusalRecorder {
     private final Counter summaries;
 
     RefusalRecorder(RecordQueue log, AuditConfig config, MeterRegistry metrics) {
-        Duration window = config.attempts().mergeWindow();
-        if (window.isNegative() || window.isZero() || window.compareTo(Duration.ofSeconds(1)) > 0) {
-            throw new IllegalArgumentException("quaestor.audit.attempts.merge-window must be more than 0 and at most 1s, not "
-                    + window);
-        }
+        Duration window = config.attempts().mergeWindow(); // more than 0, at most 1s: AuditConfig#checkRanges
         this.log = log;
         this.limit = new AttemptLimit(config.attempts().limit(), config.attempts().period());
         this.commitTimeoutMillis = config.commitTimeout().toMillis();

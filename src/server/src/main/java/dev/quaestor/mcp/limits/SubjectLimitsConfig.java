@@ -1,5 +1,6 @@
 package dev.quaestor.mcp.limits;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -49,4 +50,17 @@ public interface SubjectLimitsConfig {
     /** {@code subscriptions/listen} streams (2026-07-28) one subject may hold open on a replica. */
     @WithDefault("32")
     int listens();
+
+    /** Allowed ranges: every count and rate at least 1, {@code body-bytes-free} at least 0. */
+    default void checkRanges(SettingRanges r) {
+        String p = "quaestor.limits.per-subject.";
+        r.atLeast(p + "in-flight", inFlight(), 1)
+                .atLeast(p + "body-readers", bodyReaders(), 1)
+                .atLeast(p + "body-bytes-free", bodyBytesFree(), 0)
+                .atLeast(p + "body-bytes-per-second", bodyBytesPerSecond(), 1)
+                .atLeast(p + "body-bytes-burst", bodyBytesBurst(), 1)
+                .atLeast(p + "sessions", sessions(), 1)
+                .atLeast(p + "streams", streams(), 1)
+                .atLeast(p + "listens", listens(), 1);
+    }
 }

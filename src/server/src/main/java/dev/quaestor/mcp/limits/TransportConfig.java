@@ -1,5 +1,6 @@
 package dev.quaestor.mcp.limits;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.util.List;
@@ -80,4 +81,20 @@ public interface TransportConfig {
      */
     @WithDefault("2097152")
     long maxBatchBytes();
+
+    /**
+     * Allowed ranges: {@code session-cache-ttl}, {@code body-grace} and {@code body-min-rate} 0 or more,
+     * {@code body-timeout} more than 0, every other count and size at least 1.
+     */
+    default void checkRanges(SettingRanges r) {
+        String p = "quaestor.http.";
+        r.notNegative(p + "session-cache-ttl", sessionCacheTtl())
+                .atLeast(p + "max-in-flight", maxInFlight(), 1)
+                .positive(p + "body-timeout", bodyTimeout())
+                .atLeast(p + "body-min-rate", bodyMinRate(), 0)
+                .notNegative(p + "body-grace", bodyGrace())
+                .atLeast(p + "max-body-readers", maxBodyReaders(), 1)
+                .atLeast(p + "max-batch", maxBatch(), 1)
+                .atLeast(p + "max-batch-bytes", maxBatchBytes(), 1);
+    }
 }

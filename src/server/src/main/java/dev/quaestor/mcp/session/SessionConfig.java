@@ -1,5 +1,6 @@
 package dev.quaestor.mcp.session;
 
+import dev.quaestor.startup.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -18,4 +19,10 @@ public interface SessionConfig {
     /** How often each replica deletes the rows of ended and expired sessions and of their subscriptions. */
     @WithDefault("1M")
     Duration sweepInterval();
+
+    /** Allowed ranges: both durations more than 0. */
+    default void checkRanges(SettingRanges r) {
+        r.positive("quaestor.sessions.idle-timeout", idleTimeout())
+                .positive("quaestor.sessions.sweep-interval", sweepInterval());
+    }
 }

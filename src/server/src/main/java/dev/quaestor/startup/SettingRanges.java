@@ -1,0 +1,52 @@
+package dev.quaestor.startup;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The allowed range of each number and duration a configuration group reads, checked once at start: a group says what
+ * it allows ({@code checkRanges} on its {@code @ConfigMapping}) and {@link SettingsInRange} refuses the start, naming
+ * every property out of its range, rather than let a negative interval spin a loop or a negative size fail each request.
+ */
+public final class SettingRanges {
+
+    private final List<String> problems = new ArrayList<>();
+
+    /** A duration that must be more than zero. */
+    public SettingRanges positive(String property, Duration value) {
+        if (value.isZero() || value.isNegative()) {
+            problems.add(property + " must be more than 0, not " + value);
+        }
+        return this;
+    }
+
+    /** A duration that must be more than zero and at most {@code max}. */
+    public SettingRanges positiveAtMost(String property, Duration value, Duration max) {
+        if (value.isZero() || value.isNegative() || value.compareTo(max) > 0) {
+            problems.add(property + " must be more than 0 and at most " + max + ", not " + value);
+        }
+        return this;
+    }
+
+    /** A duration that may be zero but not negative. */
+    public SettingRanges notNegative(String property, Duration value) {
+        if (value.isNegative()) {
+            problems.add(property + " must be 0 or more, not " + value);
+        }
+        return this;
+    }
+
+    /** A count or size that must be at least {@code min}. */
+    public SettingRanges atLeast(String property, long value, long min) {
+        if (value < min) {
+            problems.add(property + " must be at least " + min + ", not " + value);
+        }
+        return this;
+    }
+
+    /** Each property out of its range, with the range it must be in; empty when all are in range. */
+    public List<String> problems() {
+        return List.copyOf(problems);
+    }
+}
