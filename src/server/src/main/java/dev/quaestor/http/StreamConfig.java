@@ -1,6 +1,6 @@
 package dev.quaestor.http;
 
-import dev.quaestor.startup.SettingRanges;
+import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;

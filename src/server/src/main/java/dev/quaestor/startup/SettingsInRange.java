@@ -12,6 +12,7 @@ import dev.quaestor.mcp.session.SessionConfig;
 import dev.quaestor.pipeline.ListingConfig;
 import dev.quaestor.pipeline.ReadConfig;
 import dev.quaestor.policy.PolicyConfig;
+import dev.quaestor.settings.SettingRanges;
 import dev.quaestor.subscription.SubscriptionConfig;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;

@@ -1,5 +1,6 @@
 package dev.quaestor.startup;
 
+import dev.quaestor.settings.SettingRanges;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.quaestor.startup;
+package dev.quaestor.settings;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The allowed range of each number and duration a configuration group reads, checked once at start: a group says what
- * it allows ({@code checkRanges} on its {@code @ConfigMapping}) and {@link SettingsInRange} refuses the start, naming
+ * it allows ({@code checkRanges} on its {@code @ConfigMapping}) and the start is refused ({@code startup.SettingsInRange}), naming
  * every property out of its range, rather than let a negative interval spin a loop or a negative size fail each request.
  */
 public final class SettingRanges {
