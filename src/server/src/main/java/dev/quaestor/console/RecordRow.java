@@ -163,12 +163,12 @@ public record RecordRow(AuditRow row, ZoneId zone) {
         return out;
     }
 
-    /** A CSS class for the row: refused, failed or plain. */
     /** Whether the record was changed after it was written: its fields no longer hash to its stored hash. */
     public boolean altered() {
         return !row.matchesItsHash();
     }
 
+    /** A CSS class for the row: refused, failed or plain. */
     public String tone() {
         if (row.decision() == AuditRow.Decision.DENY || "forbidden".equals(row.outcome())) {
             return "deny";
