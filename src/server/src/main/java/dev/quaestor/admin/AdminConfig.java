@@ -1,12 +1,13 @@
 package dev.quaestor.admin;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 @ConfigMapping(prefix = "quaestor.admin")
-public interface AdminConfig {
+public interface AdminConfig extends RangeChecked {
 
     /** Role (from the token, as mapped by quaestor.identity.roles-claims) allowed to use the admin API. */
     @WithDefault("quaestor-admin")
@@ -40,6 +41,7 @@ public interface AdminConfig {
     }
 
     /** Allowed ranges: both capacities at least 1, {@code key-reads.period} more than 0. */
+    @Override
     default void checkRanges(SettingRanges r) {
         r.atLeast("quaestor.admin.key-reads.capacity", keyReads().capacity(), 1)
                 .atLeast("quaestor.admin.key-reads.total-capacity", keyReads().totalCapacity(), 1)

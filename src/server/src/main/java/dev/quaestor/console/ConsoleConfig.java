@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -7,7 +8,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 @ConfigMapping(prefix = "quaestor.console")
-public interface ConsoleConfig {
+public interface ConsoleConfig extends RangeChecked {
 
     /** A console session with no request for this long ends; the next request signs in again (PCI DSS 8.2.8). */
     @WithDefault("15M")
@@ -38,6 +39,7 @@ public interface ConsoleConfig {
     int pageSize();
 
     /** Allowed ranges: both durations more than 0, {@code page-size} at least 1. */
+    @Override
     default void checkRanges(SettingRanges r) {
         r.positive("quaestor.console.idle-timeout", idleTimeout())
                 .positive("quaestor.console.max-session", maxSession())

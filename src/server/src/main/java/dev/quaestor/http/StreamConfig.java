@@ -1,5 +1,6 @@
 package dev.quaestor.http;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -11,7 +12,7 @@ import java.time.Duration;
  * slower, or not at all, is cut off and what it held is given back.
  */
 @ConfigMapping(prefix = "quaestor.streams")
-public interface StreamConfig {
+public interface StreamConfig extends RangeChecked {
 
     /** The time any one write may take, before its size is counted. */
     @WithDefault("10S")
@@ -22,6 +23,7 @@ public interface StreamConfig {
     long minWriteRate();
 
     /** Allowed ranges: {@code write-deadline} more than 0, {@code min-write-rate} 0 or more. */
+    @Override
     default void checkRanges(SettingRanges r) {
         r.positive("quaestor.streams.write-deadline", writeDeadline())
                 .atLeast("quaestor.streams.min-write-rate", minWriteRate(), 0);

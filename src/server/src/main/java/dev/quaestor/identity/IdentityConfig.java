@@ -1,5 +1,6 @@
 package dev.quaestor.identity;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -8,7 +9,7 @@ import java.util.List;
 
 /** Which token claims make up an {@link Identity}. Paths use {@code /} to step into JSON objects. */
 @ConfigMapping(prefix = "quaestor.identity")
-public interface IdentityConfig {
+public interface IdentityConfig extends RangeChecked {
 
     /** Claims whose values become the subject; the first present one wins. */
     @WithDefault("sub")
@@ -89,6 +90,7 @@ public interface IdentityConfig {
      * Allowed ranges: {@code token-cache.max-entries} and {@code token-cache.ttl} 0 or more, the unauthenticated
      * capacities at least 1, {@code issuer-retry} and {@code unauthenticated-limit.period} more than 0.
      */
+    @Override
     default void checkRanges(SettingRanges r) {
         String p = "quaestor.identity.";
         r.atLeast(p + "token-cache.max-entries", tokenCache().maxEntries(), 0)

@@ -1,11 +1,12 @@
 package dev.quaestor.pipeline;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 @ConfigMapping(prefix = "quaestor.list")
-public interface ListingConfig {
+public interface ListingConfig extends RangeChecked {
 
     /** Resources per resources/list page. */
     @WithDefault("50")
@@ -25,6 +26,7 @@ public interface ListingConfig {
     java.util.Optional<String> cursorSecret();
 
     /** Allowed ranges: {@code page-size} and {@code scan-budget} at least 1. */
+    @Override
     default void checkRanges(SettingRanges r) {
         r.atLeast("quaestor.list.page-size", pageSize(), 1)
                 .atLeast("quaestor.list.scan-budget", scanBudget(), 1);

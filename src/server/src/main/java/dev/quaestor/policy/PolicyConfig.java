@@ -1,12 +1,13 @@
 package dev.quaestor.policy;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 @ConfigMapping(prefix = "quaestor.policies")
-public interface PolicyConfig {
+public interface PolicyConfig extends RangeChecked {
 
     /** Directory of policy files. */
     @WithDefault("policies")
@@ -32,6 +33,7 @@ public interface PolicyConfig {
     String annotationFile();
 
     /** Allowed ranges: {@code poll-interval} more than 0. */
+    @Override
     default void checkRanges(SettingRanges r) {
         r.positive("quaestor.policies.poll-interval", pollInterval());
     }

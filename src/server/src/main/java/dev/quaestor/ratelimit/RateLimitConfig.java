@@ -1,11 +1,13 @@
 package dev.quaestor.ratelimit;
 
+import dev.quaestor.settings.RangeChecked;
+import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 @ConfigMapping(prefix = "quaestor.ratelimit")
-public interface RateLimitConfig {
+public interface RateLimitConfig extends RangeChecked {
 
     enum Backend { MEMORY, REDIS }
 
@@ -27,5 +29,11 @@ public interface RateLimitConfig {
         /** Prefix of every key Quaestor writes. */
         @WithDefault("quaestor:rl:")
         String keyPrefix();
+    }
+
+    /** The Redis timeout more than 0 (whichever backend is chosen: a switch to Redis should not find it wrong). */
+    @Override
+    default void checkRanges(SettingRanges r) {
+        r.positive("quaestor.ratelimit.redis.timeout", redis().timeout());
     }
 }

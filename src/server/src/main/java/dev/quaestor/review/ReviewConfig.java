@@ -1,13 +1,22 @@
 package dev.quaestor.review;
 
+import dev.quaestor.settings.RangeChecked;
+import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.DateTimeException;
+import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 @ConfigMapping(prefix = "quaestor.review")
-public interface ReviewConfig {
+public interface ReviewConfig extends RangeChecked {
 
     /** Produce the daily review at all. */
     @WithDefault("true")
@@ -80,5 +89,60 @@ public interface ReviewConfig {
         /** Days on which reads are expected (mon, tue, …). */
         @WithDefault("mon,tue,wed,thu,fri")
         List<String> days();
+
+        /** The days {@link #days()} names; a name that is none of them refuses the start. */
+        default Set<DayOfWeek> daysOfWeek() {
+            Set<DayOfWeek> out = EnumSet.noneOf(DayOfWeek.class);
+            for (String name : days()) {
+                DayOfWeek d = day(name);
+                if (d != null) {
+                    out.add(d);
+                }
+            }
+            return out;
+        }
+
+        /** The day a name in {@link #days()} means, or null. */
+        static DayOfWeek day(String name) {
+            return DAY_NAMES.get(name.trim().toLowerCase(Locale.ROOT));
+        }
+
+        Map<String, DayOfWeek> DAY_NAMES = Map.of("mon", DayOfWeek.MONDAY, "tue", DayOfWeek.TUESDAY,
+                "wed", DayOfWeek.WEDNESDAY, "thu", DayOfWeek.THURSDAY, "fri", DayOfWeek.FRIDAY,
+                "sat", DayOfWeek.SATURDAY, "sun", DayOfWeek.SUNDAY);
+    }
+
+    /**
+     * Durations more than 0 ({@code catch-up-delay} may be 0), counts at least 1, a spike factor above 1 (at 1 half of
+     * anyone's days would be a spike), a time zone Java knows, working hours that start before they end (on the same
+     * day), and only the day names {@code mon} to {@code sun}: a misspelt zone or day would otherwise be found only by
+     * the night's review, or not at all.
+     */
+    @Override
+    default void checkRanges(SettingRanges r) {
+        String p = "quaestor.review.";
+        r.notNegative(p + "catch-up-delay", catchUpDelay())
+                .positive(p + "sign-off-within", signOffWithin())
+                .positive(p + "stale-run-after", staleRunAfter())
+                .above(p + "spike-factor", spikeFactor(), 1)
+                .atLeast(p + "spike-minimum", spikeMinimum(), 1)
+                .atLeast(p + "spike-history-days", spikeHistoryDays(), 1)
+                .atLeast(p + "baseline-days", baselineDays(), 1)
+                .atLeast(p + "off-hours-minimum", offHoursMinimum(), 1);
+        try {
+            ZoneId.of(zone());
+        } catch (DateTimeException e) {
+            r.problem(p + "zone", "must be a time zone such as Europe/Zurich or UTC, not " + zone());
+        }
+        WorkingHours hours = workingHours();
+        if (!hours.from().isBefore(hours.to())) {
+            r.problem(p + "working-hours.from", "must be before " + p + "working-hours.to (" + hours.to() + "), not "
+                    + hours.from());
+        }
+        for (String name : hours.days()) {
+            if (WorkingHours.day(name) == null) {
+                r.problem(p + "working-hours.days", "must name days as mon, tue, wed, thu, fri, sat or sun, not " + name);
+            }
+        }
     }
 }

@@ -21,11 +21,9 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -128,7 +126,7 @@ public class ReviewQueries {
 
     private List<Finding> offHours(Connection c, Instant from, Instant to, ZoneId zone) throws SQLException {
         var wh = config.workingHours();
-        Set<DayOfWeek> days = wh.days().stream().map(d -> DAYS.get(d.trim().toLowerCase(Locale.ROOT))).collect(Collectors.toSet());
+        Set<DayOfWeek> days = wh.daysOfWeek();
         Map<String, long[]> counts = new TreeMap<>();
         Map<String, String> first = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT subject, event_time, uri FROM audit_entry WHERE kind = 'OUTCOME' "
@@ -204,7 +202,4 @@ public class ReviewQueries {
         ps.setObject(1, OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
         ps.setObject(2, OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
     }
-
-    private static final Map<String, DayOfWeek> DAYS = Map.of("mon", DayOfWeek.MONDAY, "tue", DayOfWeek.TUESDAY, "wed",
-            DayOfWeek.WEDNESDAY, "thu", DayOfWeek.THURSDAY, "fri", DayOfWeek.FRIDAY, "sat", DayOfWeek.SATURDAY, "sun", DayOfWeek.SUNDAY);
 }

@@ -45,6 +45,32 @@ public final class SettingRanges {
         return this;
     }
 
+    /** A number that must be more than {@code min}. */
+    public SettingRanges above(String property, double value, double min) {
+        if (!(value > min)) {
+            problems.add(property + " must be more than " + plain(min) + ", not " + value);
+        }
+        return this;
+    }
+
+    /** A share: more than 0 and at most 1. */
+    public SettingRanges share(String property, double value) {
+        if (!(value > 0 && value <= 1)) {
+            problems.add(property + " must be more than 0 and at most 1, not " + value);
+        }
+        return this;
+    }
+
+    /** A problem no range states (a name that is not known, two values in the wrong order). */
+    public SettingRanges problem(String property, String mustBe) {
+        problems.add(property + " " + mustBe);
+        return this;
+    }
+
+    private static String plain(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
     /** Each property out of its range, with the range it must be in; empty when all are in range. */
     public List<String> problems() {
         return List.copyOf(problems);

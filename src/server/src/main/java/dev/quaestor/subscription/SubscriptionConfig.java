@@ -1,5 +1,6 @@
 package dev.quaestor.subscription;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -7,7 +8,7 @@ import java.time.Duration;
 
 /** Subscriptions and the server-to-client stream ({@code quaestor.subscriptions.*}). */
 @ConfigMapping(prefix = "quaestor.subscriptions")
-public interface SubscriptionConfig {
+public interface SubscriptionConfig extends RangeChecked {
 
     /** Changes within one window are sent as one notification per URI per session. */
     @WithDefault("300ms")
@@ -44,6 +45,7 @@ public interface SubscriptionConfig {
     int maxPendingChanges();
 
     /** Allowed ranges: {@code coalesce-window} 0 or more, the other durations more than 0, every count at least 1. */
+    @Override
     default void checkRanges(SettingRanges r) {
         String p = "quaestor.subscriptions.";
         r.notNegative(p + "coalesce-window", coalesceWindow())

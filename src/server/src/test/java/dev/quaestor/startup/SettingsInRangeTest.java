@@ -1,69 +1,61 @@
 package dev.quaestor.startup;
 
-import dev.quaestor.settings.SettingRanges;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quaestor.admin.AdminConfig;
-import dev.quaestor.audit.config.AuditConfig;
-import dev.quaestor.audit.read.LongReadConfig;
-import dev.quaestor.console.ConsoleConfig;
-import dev.quaestor.http.StreamConfig;
-import dev.quaestor.identity.IdentityConfig;
-import dev.quaestor.mcp.limits.SubjectLimitsConfig;
-import dev.quaestor.mcp.limits.TransportConfig;
-import dev.quaestor.mcp.session.SessionConfig;
-import dev.quaestor.pipeline.ListingConfig;
-import dev.quaestor.pipeline.ReadConfig;
-import dev.quaestor.policy.PolicyConfig;
-import dev.quaestor.subscription.SubscriptionConfig;
+import dev.quaestor.settings.RangeChecked;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class SettingsInRangeTest {
 
     private static SmallRyeConfig config(Map<String, String> values) {
-        return new SmallRyeConfigBuilder()
-                .withMapping(PolicyConfig.class).withMapping(ListingConfig.class).withMapping(ReadConfig.class)
-                .withMapping(StreamConfig.class).withMapping(TransportConfig.class)
-                .withMapping(SubjectLimitsConfig.class).withMapping(SessionConfig.class)
-                .withMapping(SubscriptionConfig.class).withMapping(AuditConfig.class)
-                .withMapping(LongReadConfig.class).withMapping(AdminConfig.class).withMapping(IdentityConfig.class)
-                .withMapping(ConsoleConfig.class)
-                .withConverter(Duration.class, 100, new DurationConverter())
+        SmallRyeConfigBuilder b = new SmallRyeConfigBuilder().addDefaultInterceptors(); // expands ${…} as at run time
+        SettingsInRange.GROUPS.forEach(b::withMapping);
+        return b.withConverter(Duration.class, 100, new DurationConverter())
                 .withSources(new PropertiesConfigSource(values, "test", 400)).build();
     }
 
     private static List<String> problems(Map<String, String> values) {
-        SmallRyeConfig c = config(values);
-        SettingRanges r = new SettingRanges();
-        c.getConfigMapping(PolicyConfig.class).checkRanges(r);
-        c.getConfigMapping(ListingConfig.class).checkRanges(r);
-        c.getConfigMapping(ReadConfig.class).checkRanges(r);
-        c.getConfigMapping(StreamConfig.class).checkRanges(r);
-        c.getConfigMapping(TransportConfig.class).checkRanges(r);
-        c.getConfigMapping(SubjectLimitsConfig.class).checkRanges(r);
-        c.getConfigMapping(SessionConfig.class).checkRanges(r);
-        c.getConfigMapping(SubscriptionConfig.class).checkRanges(r);
-        c.getConfigMapping(AuditConfig.class).checkRanges(r);
-        c.getConfigMapping(LongReadConfig.class).checkRanges(r);
-        c.getConfigMapping(AdminConfig.class).checkRanges(r);
-        c.getConfigMapping(IdentityConfig.class).checkRanges(r);
-        c.getConfigMapping(ConsoleConfig.class).checkRanges(r);
-        return r.problems();
+        return SettingsInRange.outOfRange(config(values));
     }
 
     @Test
     void theDefaultsAreInRange() {
         assertEquals(List.of(), problems(Map.of()));
+        assertEquals(List.of(), problems(Map.of("quaestor.mounts.docs.provider", "filesystem",
+                "quaestor.mounts.docs.uri", "file:///docs/", "quaestor.mounts.docs.timeout-ms", "500")));
         assertNull(SettingsInRange.problem(List.of()));
+    }
+
+    /** A group whose ranges the start never checks would pass every test of its own and refuse nothing. */
+    @Test
+    void everyGroupWithRangesIsCheckedAtStart() throws Exception {
+        Path classes = Path.of(SettingsInRange.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Set<Class<?>> groups = new HashSet<>();
+        try (Stream<Path> files = Files.walk(classes)) {
+            for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {
+                String name = classes.relativize(f).toString().replace('/', '.').replaceAll("\\.class$", "");
+                Class<?> c = Class.forName(name, false, getClass().getClassLoader());
+                if (c.isInterface() && c != RangeChecked.class && RangeChecked.class.isAssignableFrom(c)) {
+                    groups.add(c);
+                }
+            }
+        }
+        assertTrue(groups.size() >= 16, groups.toString());
+        assertEquals(groups, Set.copyOf(SettingsInRange.GROUPS));
     }
 
     @Test
@@ -95,5 +87,37 @@ class SettingsInRangeTest {
                 "quaestor.audit.query-timeout-ms must be at least 1, not 0",
                 "quaestor.audit.attempts.merge-window must be more than 0 and at most PT1S, not PT2S",
                 "quaestor.audit.anchor.interval must be more than 0, not PT0S"), p);
+    }
+
+    @Test
+    void aMountsSettingsAreCheckedAtStartNotOnItsFirstRead() {
+        List<String> p = problems(Map.of(
+                "quaestor.mounts.docs.provider", "filesystem", "quaestor.mounts.docs.uri", "file:///docs/",
+                "quaestor.mounts.docs.bulkhead", "0",
+                "quaestor.mounts.docs.subject-share", "1.5",
+                "quaestor.mounts.docs.ttl-ms", "-1",
+                "quaestor.mounts.docs.timeout-ms", "0",
+                "quaestor.mounts.docs.circuit-breaker.failure-ratio", "0"));
+        assertEquals(List.of("quaestor.mounts.docs.ttl-ms must be at least 0, not -1",
+                "quaestor.mounts.docs.bulkhead must be at least 1, not 0",
+                "quaestor.mounts.docs.subject-share must be more than 0 and at most 1, not 1.5",
+                "quaestor.mounts.docs.timeout-ms must be at least 1, not 0",
+                "quaestor.mounts.docs.circuit-breaker.failure-ratio must be more than 0 and at most 1, not 0.0"), p);
+    }
+
+    @Test
+    void aMisspeltZoneOrDayAndHoursThatEndBeforeTheyStartRefuseTheStartNotTheNightsReview() {
+        List<String> p = problems(Map.of(
+                "quaestor.review.zone", "Europe/Zurik",
+                "quaestor.review.working-hours.from", "19:00",
+                "quaestor.review.working-hours.to", "07:00",
+                "quaestor.review.working-hours.days", "mon,tue,wensday",
+                "quaestor.review.spike-factor", "1",
+                "quaestor.ratelimit.redis.timeout", "0s"));
+        assertEquals(List.of("quaestor.review.spike-factor must be more than 1, not 1.0",
+                "quaestor.review.zone must be a time zone such as Europe/Zurich or UTC, not Europe/Zurik",
+                "quaestor.review.working-hours.from must be before quaestor.review.working-hours.to (07:00), not 19:00",
+                "quaestor.review.working-hours.days must name days as mon, tue, wed, thu, fri, sat or sun, not wensday",
+                "quaestor.ratelimit.redis.timeout must be more than 0, not PT0S"), p);
     }
 }

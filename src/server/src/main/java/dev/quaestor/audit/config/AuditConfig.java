@@ -1,5 +1,6 @@
 package dev.quaestor.audit.config;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -8,7 +9,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 @ConfigMapping(prefix = "quaestor.audit")
-public interface AuditConfig {
+public interface AuditConfig extends RangeChecked {
 
     /** This writer's log; one per replica. Defaults to the host (pod) name. */
     Optional<String> chainId();
@@ -172,6 +173,7 @@ public interface AuditConfig {
      * Allowed ranges: every count and size at least 1, {@code attempts.limit} 0 or more, every duration more than 0,
      * {@code attempts.merge-window} at most 1s.
      */
+    @Override
     default void checkRanges(SettingRanges r) {
         String p = "quaestor.audit.";
         r.atLeast(p + "queue-capacity", queueCapacity(), 1)

@@ -1,5 +1,6 @@
 package dev.quaestor.audit.read;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -11,7 +12,7 @@ import java.time.Duration;
  * recorded. An export or a verify that finds every place of its kind taken waits its turn in a short queue first.
  */
 @ConfigMapping(prefix = "quaestor.audit.long-reads")
-public interface LongReadConfig {
+public interface LongReadConfig extends RangeChecked {
 
     /** Exports (the API's and the console's) running at once on this replica. */
     @WithDefault("4")
@@ -79,6 +80,7 @@ public interface LongReadConfig {
     Duration retryAfter();
 
     /** Allowed ranges: every count at least 1, each queue 0 or more, every duration more than 0. */
+    @Override
     default void checkRanges(SettingRanges r) {
         String p = "quaestor.audit.long-reads.";
         r.atLeast(p + "exports", exports(), 1)

@@ -1,5 +1,6 @@
 package dev.quaestor.mcp.limits;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -10,7 +11,7 @@ import io.smallrye.config.WithDefault;
  * and -32004 (Retry-After), on record and counted in {@code quaestor.limits.refused}.
  */
 @ConfigMapping(prefix = "quaestor.limits.per-subject")
-public interface SubjectLimitsConfig {
+public interface SubjectLimitsConfig extends RangeChecked {
 
     /**
      * MCP requests (POST, GET, DELETE) one subject may have in flight; never more than {@link #inFlightShare} of
@@ -52,6 +53,7 @@ public interface SubjectLimitsConfig {
     int listens();
 
     /** Allowed ranges: every count and rate at least 1, {@code body-bytes-free} at least 0. */
+    @Override
     default void checkRanges(SettingRanges r) {
         String p = "quaestor.limits.per-subject.";
         r.atLeast(p + "in-flight", inFlight(), 1)

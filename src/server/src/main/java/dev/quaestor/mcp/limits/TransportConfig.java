@@ -1,5 +1,6 @@
 package dev.quaestor.mcp.limits;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -7,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 @ConfigMapping(prefix = "quaestor.http")
-public interface TransportConfig {
+public interface TransportConfig extends RangeChecked {
 
     /**
      * Host header values (host name, without port) accepted on every path but /q/health and /q/metrics; anything
@@ -86,6 +87,7 @@ public interface TransportConfig {
      * Allowed ranges: {@code session-cache-ttl}, {@code body-grace} and {@code body-min-rate} 0 or more,
      * {@code body-timeout} more than 0, every other count and size at least 1.
      */
+    @Override
     default void checkRanges(SettingRanges r) {
         String p = "quaestor.http.";
         r.notNegative(p + "session-cache-ttl", sessionCacheTtl())

@@ -1,5 +1,6 @@
 package dev.quaestor.mcp.session;
 
+import dev.quaestor.settings.RangeChecked;
 import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -7,7 +8,7 @@ import java.time.Duration;
 
 /** The lifetime of 2025 MCP sessions ({@code quaestor.sessions.*}). */
 @ConfigMapping(prefix = "quaestor.sessions")
-public interface SessionConfig {
+public interface SessionConfig extends RangeChecked {
 
     /**
      * A session with no request (and no open event stream) for this long ends, with its subscriptions.
@@ -21,6 +22,7 @@ public interface SessionConfig {
     Duration sweepInterval();
 
     /** Allowed ranges: both durations more than 0. */
+    @Override
     default void checkRanges(SettingRanges r) {
         r.positive("quaestor.sessions.idle-timeout", idleTimeout())
                 .positive("quaestor.sessions.sweep-interval", sweepInterval());

@@ -80,10 +80,7 @@ public class MountTable {
             c.file().ifPresent(v -> settings.put("file", v));
             c.repository().ifPresent(v -> settings.put("repository", v));
             settings.put("max-bytes", Long.toString(c.maxBytes()));
-            if (c.ttlMs() < 0) {
-                throw new IllegalArgumentException("mount '" + e.getKey() + "': quaestor.mounts." + e.getKey()
-                        + ".ttl-ms must be 0 or more, not " + c.ttlMs());
-            }
+            // ttl-ms, max-bytes and the rest are in range: the start checked them first (MountsConfig#checkRanges)
             settings.put("ttl-ms", Long.toString(c.ttlMs()));
             CanonicalUri prefix = UriCanonicalizer.canonicalize(c.uri());
             var mount = new Mount(e.getKey(), c.provider(), prefix, c.uri(), settings);

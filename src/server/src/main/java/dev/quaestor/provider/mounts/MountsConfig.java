@@ -1,17 +1,44 @@
 package dev.quaestor.provider.mounts;
 
+import dev.quaestor.settings.RangeChecked;
+import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithParentName;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 @ConfigMapping(prefix = "quaestor.mounts")
-public interface MountsConfig {
+public interface MountsConfig extends RangeChecked {
 
     @WithParentName
     Map<String, MountConfig> mounts();
+
+    /**
+     * Each mount's {@code max-bytes}, {@code bulkhead}, {@code timeout-ms} and the breaker's {@code request-volume} and
+     * {@code delay-ms} at least 1, {@code ttl-ms} at least 0, {@code subject-share} and the breaker's
+     * {@code failure-ratio} more than 0 and at most 1: checked at start, not on the mount's first read.
+     */
+    @Override
+    default void checkRanges(SettingRanges r) {
+        for (var e : new TreeMap<>(mounts()).entrySet()) {
+            String p = "quaestor.mounts." + e.getKey() + ".";
+            MountConfig m = e.getValue();
+            r.atLeast(p + "max-bytes", m.maxBytes(), 1)
+                    .atLeast(p + "ttl-ms", m.ttlMs(), 0)
+                    .atLeast(p + "bulkhead", m.bulkhead(), 1)
+                    .share(p + "subject-share", m.subjectShare());
+            if (m.timeoutMs().isPresent()) {
+                r.atLeast(p + "timeout-ms", m.timeoutMs().getAsLong(), 1);
+            }
+            CircuitBreaker cb = m.circuitBreaker();
+            r.atLeast(p + "circuit-breaker.request-volume", cb.requestVolume(), 1)
+                    .share(p + "circuit-breaker.failure-ratio", cb.failureRatio())
+                    .atLeast(p + "circuit-breaker.delay-ms", cb.delayMs(), 1);
+        }
+    }
 
     interface MountConfig {
         /** Provider type, e.g. filesystem, static. */
