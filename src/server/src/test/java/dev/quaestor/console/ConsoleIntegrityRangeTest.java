@@ -191,7 +191,7 @@ class ConsoleIntegrityRangeTest {
      * hash to its stored hash is marked at once (each shown row's hash is recomputed); a row changed with its hash
      * recomputed hashes right, so the page marks it only once an integrity check has found its log broken (the pages
      * never check the whole log themselves), with a banner linking the Integrity page; a later check that verifies
-     * clears both.
+     * clears both. A request's page marks its records the same way.
      */
     @Test
     void searchAndTimelineRowsWarnOfARecordNotAsWritten() throws Exception {
@@ -200,6 +200,7 @@ class ConsoleIntegrityRangeTest {
         String intruder = "mallory-" + System.nanoTime();
         String search = "/console/search?subject=" + intruder;
         String timeline = "/console/timeline/subject?subject=" + intruder;
+        String request = null;
 
         // Changed, its hash left as it was: both pages mark the row, before any check.
         String[] old = rewrite(5, intruder, false);
@@ -209,7 +210,15 @@ class ConsoleIntegrityRangeTest {
                 List<String> rows = rows(page, url.equals(search) ? "results" : "timeline");
                 assertEquals(1, rows.size(), page);
                 assertTrue(rows.get(0).contains("changed after it was written"), url + ": " + rows.get(0));
+                if (url.equals(search)) {
+                    Matcher link = Pattern.compile("href=\"(/console/requests/[^\"]+)\"").matcher(rows.get(0));
+                    assertTrue(link.find(), rows.get(0));
+                    request = link.group(1);
+                }
             }
+            // The request's own page marks the record under its heading.
+            String page = console.get(request).then().statusCode(200).extract().asString();
+            assertTrue(page.contains("integrity-mark altered") && page.contains("changed after it was written</span></h2>"), page);
         } finally {
             restore(5, old);
         }
@@ -229,6 +238,9 @@ class ConsoleIntegrityRangeTest {
             }
             String whoRead = console.get("/console/who-read?subject=" + intruder).then().statusCode(200).extract().asString();
             assertTrue(whoRead.contains("id=\"integrity-notice\""), whoRead);
+            page = console.get(request).then().statusCode(200).extract().asString();
+            assertTrue(page.contains("id=\"integrity-notice\"") && page.contains("integrity-mark unverified")
+                    && page.contains("found log " + chain + " broken from seq"), page);
         } finally {
             restore(5, old);
         }
@@ -239,5 +251,7 @@ class ConsoleIntegrityRangeTest {
             assertTrue(page.contains(chain + "-19"), url + ": " + page);
             assertFalse(page.contains("integrity-notice") || page.contains("integrity-mark"), url + ": " + page);
         }
+        String page = console.get(request).then().statusCode(200).extract().asString();
+        assertFalse(page.contains("integrity-notice") || page.contains("integrity-mark"), page);
     }
 }
