@@ -33,6 +33,9 @@ public class RequiredProductionSettings {
 
     private static final Logger LOG = Logger.getLogger(RequiredProductionSettings.class);
 
+    /** {@code quaestor.db.app-role} when none is given: the migrations then grant nothing. */
+    private static final String NO_ROLE = "__none__";
+
     // Fired while the container is set up, which is before Flyway migrates (a StartupEvent would come too late).
     void check(@Observes @Initialized(ApplicationScoped.class) Object started) {
         if (LaunchMode.current() != LaunchMode.NORMAL) {
@@ -76,6 +79,17 @@ public class RequiredProductionSettings {
                 names.add("QUAESTOR_DB_OWNER_PASSWORD");
                 why.add("QUAESTOR_DB_OWNER_PASSWORD is not set (nor QUAESTOR_DB_PASSWORD): the password of the role "
                         + "migrations run as");
+            }
+            String owner = setting.apply("quarkus.flyway.username");
+            String user = setting.apply("quarkus.datasource.username");
+            String appRole = setting.apply("quaestor.db.app-role");
+            if (!blank(owner) && !blank(user) && !owner.equals(user) && (blank(appRole) || NO_ROLE.equals(appRole))) {
+                // Migrations would grant nothing, and the server could not write its audit log; once they have run,
+                // setting the role later grants nothing either (the schema is up to date).
+                names.add("QUAESTOR_DB_APP_ROLE");
+                why.add("QUAESTOR_DB_APP_ROLE is not set, and migrations run as " + owner + " (QUAESTOR_DB_OWNER_USER) "
+                        + "while the server connects as " + user + " (QUAESTOR_DB_USER): it names the role the "
+                        + "migrations grant the application's rights to (" + user + ", or a role it is a member of)");
             }
         }
         if (!"true".equalsIgnoreCase(setting.apply("quarkus.init-and-exit"))) {

@@ -13,6 +13,7 @@ import dev.quaestor.pipeline.ListingConfig;
 import dev.quaestor.pipeline.ReadConfig;
 import dev.quaestor.policy.PolicyConfig;
 import dev.quaestor.provider.mounts.MountsConfig;
+import dev.quaestor.provider.mounts.ProviderConfig;
 import dev.quaestor.ratelimit.RateLimitConfig;
 import dev.quaestor.review.ReviewConfig;
 import dev.quaestor.settings.RangeChecked;
@@ -40,7 +41,7 @@ public class SettingsInRange {
     private static final Logger LOG = Logger.getLogger(SettingsInRange.class);
 
     /** Every configuration group with ranges (a test holds this list to every {@link RangeChecked} group there is). */
-    static final List<Class<? extends RangeChecked>> GROUPS = List.of(PolicyConfig.class, MountsConfig.class,
+    static final List<Class<? extends RangeChecked>> GROUPS = List.of(PolicyConfig.class, MountsConfig.class, ProviderConfig.class,
             ListingConfig.class, ReadConfig.class, StreamConfig.class, TransportConfig.class, SubjectLimitsConfig.class,
             SessionConfig.class, SubscriptionConfig.class, AuditConfig.class, LongReadConfig.class, AdminConfig.class,
             IdentityConfig.class, ConsoleConfig.class, ReviewConfig.class, RateLimitConfig.class);

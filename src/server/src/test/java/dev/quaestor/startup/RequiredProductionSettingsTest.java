@@ -22,6 +22,7 @@ class RequiredProductionSettingsTest {
         s.put("quarkus.datasource.password", "secret");
         s.put("quarkus.flyway.username", "quaestor_owner");
         s.put("quarkus.flyway.password", "owner-secret");
+        s.put("quaestor.db.app-role", "quaestor_app");
         s.put("quarkus.oidc.auth-server-url", "https://idp.example.org/realms/quaestor");
         s.put("quarkus.oidc.token.audience", "quaestor");
         s.put("quaestor.audit.signing-key-file", KEY_FILE);
@@ -48,6 +49,24 @@ class RequiredProductionSettingsTest {
         assertTrue(problemWithout("quarkus.oidc.auth-server-url").contains("QUAESTOR_OIDC_ISSUER is not set"));
         assertTrue(problemWithout("quarkus.oidc.token.audience").contains("QUAESTOR_OIDC_AUDIENCE is not set"));
         assertTrue(problemWithout("quaestor.audit.signing-key-file").contains("QUAESTOR_AUDIT_SIGNING_KEY_FILE names no"));
+    }
+
+    /** Migrations run as another role would grant the application's role nothing, and it could not write. */
+    @Test
+    void migratingAsAnotherRoleNeedsTheApplicationRoleNamed() {
+        var s = complete();
+        s.put("quaestor.db.app-role", "__none__");
+        String problem = problem(s);
+        assertTrue(problem != null && problem.contains(": QUAESTOR_DB_APP_ROLE. ")
+                && problem.contains("migrations run as quaestor_owner (QUAESTOR_DB_OWNER_USER) while the server connects as "
+                        + "quaestor_app (QUAESTOR_DB_USER)"), problem);
+        s.remove("quaestor.db.app-role");
+        assertTrue(problem(s).contains("QUAESTOR_DB_APP_ROLE is not set"));
+        s.put("quarkus.flyway.username", "quaestor_app"); // one role for both: nothing to grant
+        assertNull(problem(s));
+        s.put("quarkus.flyway.username", "quaestor_owner");
+        s.put("quarkus.flyway.migrate-at-start", "false"); // a pod that does not migrate grants nothing
+        assertNull(problem(s));
     }
 
     @Test

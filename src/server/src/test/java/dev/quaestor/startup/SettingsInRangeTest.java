@@ -97,12 +97,14 @@ class SettingsInRangeTest {
                 "quaestor.mounts.docs.subject-share", "1.5",
                 "quaestor.mounts.docs.ttl-ms", "-1",
                 "quaestor.mounts.docs.timeout-ms", "0",
-                "quaestor.mounts.docs.circuit-breaker.failure-ratio", "0"));
+                "quaestor.mounts.docs.circuit-breaker.failure-ratio", "0",
+                "quaestor.provider.timeout-ms", "0"));
         assertEquals(List.of("quaestor.mounts.docs.ttl-ms must be at least 0, not -1",
                 "quaestor.mounts.docs.bulkhead must be at least 1, not 0",
                 "quaestor.mounts.docs.subject-share must be more than 0 and at most 1, not 1.5",
                 "quaestor.mounts.docs.timeout-ms must be at least 1, not 0",
-                "quaestor.mounts.docs.circuit-breaker.failure-ratio must be more than 0 and at most 1, not 0.0"), p);
+                "quaestor.mounts.docs.circuit-breaker.failure-ratio must be more than 0 and at most 1, not 0.0",
+                "quaestor.provider.timeout-ms must be at least 1, not 0"), p);
     }
 
     @Test
