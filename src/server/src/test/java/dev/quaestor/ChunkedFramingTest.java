@@ -1,0 +1,102 @@
+package dev.quaestor;
+
+import dev.quaestor.support.Modern;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A request framed by Transfer-Encoding (here with a Content-Length beside it, the shape of request smuggling) is
+ * answered and its connection closed, so a request written after it on the same connection is never read; a request
+ * of known length keeps its connection, and one pipelined after it is answered. Written by hand on a socket: an HTTP
+ * client would not send both headers.
+ */
+@QuarkusTest
+class ChunkedFramingTest {
+
+    private static final Pattern STATUS_LINE = Pattern.compile("HTTP/1\\.1 (\\d{3}) ");
+
+    @TestHTTPResource("/")
+    URI server;
+
+    private final String alice = TestIssuer.tokenFor("alice");
+
+    @Test
+    void aChunkedRequestWithALengthBesideItIsAnsweredAndItsConnectionClosed() throws IOException {
+        byte[] body = Modern.body(1, "server/discover", null).getBytes(StandardCharsets.UTF_8);
+        String smuggled = "GET /q/health/ready HTTP/1.1\r\nHost: " + host() + "\r\n\r\n";
+        String request = post("Transfer-Encoding: chunked\r\nContent-Length: " + body.length + "\r\n")
+                + Integer.toHexString(body.length) + "\r\n" + new String(body, StandardCharsets.UTF_8) + "\r\n0\r\n\r\n"
+                + smuggled;
+        try (var socket = new Socket(server.getHost(), server.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            String answer;
+            try {
+                answer = readToEnd(socket.getInputStream());
+            } catch (SocketTimeoutException e) {
+                fail("the connection was left open after a chunked request");
+                return;
+            }
+            Matcher status = STATUS_LINE.matcher(answer);
+            assertTrue(status.find(), answer);
+            assertEquals("200", status.group(1), answer);
+            assertTrue(answer.contains("\"resultType\""), "the request itself is answered whole: " + answer);
+            assertTrue(answer.toLowerCase().contains("\r\nconnection: close\r\n"), answer);
+            assertTrue(!status.find(), "the request written after it was never read: " + answer);
+        }
+    }
+
+    @Test
+    void aRequestOfKnownLengthKeepsItsConnection() throws IOException {
+        byte[] body = Modern.body(2, "server/discover", null).getBytes(StandardCharsets.UTF_8);
+        String request = post("Content-Length: " + body.length + "\r\n") + new String(body, StandardCharsets.UTF_8)
+                + "GET /q/health/ready HTTP/1.1\r\nHost: " + host() + "\r\n\r\n";
+        try (var socket = new Socket(server.getHost(), server.getPort())) {
+            socket.setSoTimeout(3_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            var got = new ByteArrayOutputStream();
+            try {
+                socket.getInputStream().transferTo(got);
+                fail("the server closed a connection it should keep: " + got);
+            } catch (SocketTimeoutException e) {
+                // still open, as it should be; what arrived is below
+            }
+            Matcher status = STATUS_LINE.matcher(got.toString(StandardCharsets.UTF_8));
+            int answers = 0;
+            while (status.find()) {
+                assertEquals("200", status.group(1), got.toString(StandardCharsets.UTF_8));
+                answers++;
+            }
+            assertEquals(2, answers, "both answered: " + got);
+        }
+    }
+
+    private String host() {
+        return server.getHost() + ":" + server.getPort();
+    }
+
+    private String post(String framing) {
+        return "POST /mcp HTTP/1.1\r\nHost: " + host() + "\r\nAuthorization: Bearer " + alice + "\r\n"
+                + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\n" + framing + "\r\n";
+    }
+
+    private static String readToEnd(InputStream in) throws IOException {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+}
