@@ -32,7 +32,8 @@ class BatchAnswersTest {
     public static class SmallBatches implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quaestor.http.max-batch-bytes", "400");
+            // Reads over 200 bytes are streamed: the handbook's welcome (188) is held, the trial's summary (239) is not.
+            return Map.of("quaestor.http.max-batch-bytes", "400", "quaestor.read.buffer-limit", "200");
         }
     }
 
@@ -52,12 +53,32 @@ class BatchAnswersTest {
         assertEquals(188, answers.getString("[1].result.contents[0].text").length());
         assertEquals(-32600, answers.getInt("[2].error.code"), "the third would take the answer past 400 bytes");
         assertTrue(answers.getString("[2].error.message").contains("request of its own"));
+        assertTrue(answers.getString("[2].error.message").contains("holds at most 400 bytes of content, 24 of them left"),
+                answers.getString("[2].error.message"));
         String third = answers.getString("[2].error.data.requestId");
         AuditRow refused = AuditRow.first("request_id = ? AND kind = 'OUTCOME'", third);
         assertEquals("refused-in-batch", refused.outcome, "its record says it was refused, not served");
+        assertTrue(refused.detail.contains("quaestor.http.max-batch-bytes 400"), refused.detail);
         assertEquals(0, AuditRow.count("request_id = ? AND outcome = 'ok'", third));
         // Read alone, it is served.
         Rpc.call(token, session, read.formatted(4)).statusCode(200);
+    }
+
+    /** A read the batch has room for, but over the size above which reads are streamed, names that size, not the batch's. */
+    @Test
+    void aReadStreamedForItsSizeIsRefusedInABatchNamingTheBufferLimit() {
+        String token = TestIssuer.tokenFor("alice");
+        String session = Rpc.initialize(token, "2025-03-26");
+        String summary = "file:///docs/trials/onco-734/summary.md"; // 239 bytes
+        var answers = Rpc.call(token, session, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\","
+                + "\"params\":{\"uri\":\"" + summary + "\"}}]").statusCode(200).extract().jsonPath();
+        assertEquals(-32600, answers.getInt("[0].error.code"));
+        String message = answers.getString("[0].error.message");
+        assertTrue(message.contains("over 200 bytes, it is streamed") && !message.contains("400"), message);
+        AuditRow refused = AuditRow.first("request_id = ? AND kind = 'OUTCOME'", answers.getString("[0].error.data.requestId"));
+        assertEquals("refused-in-batch", refused.outcome);
+        assertTrue(refused.detail.contains("quaestor.read.buffer-limit (200 bytes)") && !refused.detail.contains("max-batch-bytes"),
+                refused.detail);
     }
 
     @Test

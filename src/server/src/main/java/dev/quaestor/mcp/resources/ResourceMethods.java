@@ -15,6 +15,7 @@ import dev.quaestor.pipeline.CacheHint;
 import dev.quaestor.pipeline.Completions;
 import dev.quaestor.pipeline.ReadResult;
 import dev.quaestor.pipeline.RequestContext;
+import dev.quaestor.pipeline.ReadConfig;
 import dev.quaestor.pipeline.ResourcePipeline;
 import dev.quaestor.pipeline.Served;
 import dev.quaestor.pipeline.StreamedRead;
@@ -45,10 +46,12 @@ public class ResourceMethods {
 
     private final ResourcePipeline pipeline;
     private final ObjectMapper json;
+    private final int bufferLimit;
 
-    ResourceMethods(ResourcePipeline pipeline, ObjectMapper json) {
+    ResourceMethods(ResourcePipeline pipeline, ObjectMapper json, ReadConfig reads) {
         this.pipeline = pipeline;
         this.json = json;
+        this.bufferLimit = reads.bufferLimit();
     }
 
     /**
@@ -89,10 +92,18 @@ public class ResourceMethods {
     private Answer read(JsonNode id, Served<ReadResult> served, ProtocolRevision revision, BatchBytes batch) {
         if (served.result() instanceof StreamedRead streamed) {
             if (batch != null) {
-                streamed.discard("refused-in-batch", ErrorCodes.INVALID_REQUEST, "more than the " + batch.left()
-                        + " bytes the batch's answer may still hold (quaestor.http.max-batch-bytes " + batch.max() + ")");
-                throw new McpError(ErrorCodes.INVALID_REQUEST, "Resource too large to read inside this batch (its answer"
-                        + " holds at most " + batch.max() + " bytes of content); read it in a request of its own",
+                // Held only up to the smaller of the two: say which one it passed.
+                boolean streamedAnyway = batch.left() >= bufferLimit;
+                streamed.discard("refused-in-batch", ErrorCodes.INVALID_REQUEST, streamedAnyway
+                        ? "more than quaestor.read.buffer-limit (" + bufferLimit + " bytes): streamed, and a batch's"
+                                + " answer holds no streamed read"
+                        : "more than the " + batch.left() + " bytes the batch's answer may still hold"
+                                + " (quaestor.http.max-batch-bytes " + batch.max() + ")");
+                throw new McpError(ErrorCodes.INVALID_REQUEST, streamedAnyway
+                        ? "Resource too large to read inside a batch (over " + bufferLimit + " bytes, it is streamed, and"
+                                + " a batch's answer is built whole); read it in a request of its own"
+                        : "Resource too large to read inside this batch (its answer holds at most " + batch.max()
+                                + " bytes of content, " + batch.left() + " of them left); read it in a request of its own",
                         Map.of("uri", streamed.uri()));
             }
             String fields = revision.stateless() ? StatelessResults.streamedReadFields(json, served.cache()) : "";
