@@ -248,6 +248,16 @@ class DoorRefusalTest {
             assertEquals("initialize", r.method);
             assertEquals("initialize needs params.protocolVersion", r.detail);
         }
+        // A version that is not a string, or is empty, names no revision: refused, not negotiated down to one.
+        for (String version : new String[] {"42", "\"\"", "{}"}) {
+            var notNamed = Rpc.as(token).body("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"initialize\",\"params\":"
+                    + "{\"protocolVersion\":" + version + "}}").post("/mcp").then().statusCode(200)
+                    .body("error.code", equalTo(-32602)).header("Mcp-Session-Id", nullValue()).extract();
+            r = recordOf(notNamed);
+            assertEquals("invalid-params", r.outcome, version);
+            assertEquals("initialize needs params.protocolVersion to be a string naming a revision, such as 2025-06-18",
+                    r.detail);
+        }
     }
 
     @Test

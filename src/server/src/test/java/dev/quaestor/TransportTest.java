@@ -92,6 +92,26 @@ class TransportTest {
         Rpc.as(alice).body("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").post("/mcp").then().statusCode(400)
                 .body("error.code", equalTo(-32600));
         Rpc.call(alice, "no-such-session", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").statusCode(404);
+        given().header("Authorization", "Bearer " + alice).delete("/mcp").then().statusCode(400)
+                .header("X-Request-Id", notNullValue())
+                .body(equalTo("Missing Mcp-Session-Id header: DELETE /mcp ends the session it names\n"));
+    }
+
+    /**
+     * The session stream and subscriptions/listen answer only with events: an Accept that allows none gets 406 saying
+     * so, with a request id, as every other refusal at the door; not a bare status.
+     */
+    @Test
+    void aStreamAskedForWithoutAcceptingEventsGets406SayingWhatToAccept() {
+        given().header("Authorization", "Bearer " + alice).header("Accept", "application/json")
+                .header("Mcp-Session-Id", "any").get("/mcp").then().statusCode(406)
+                .header("X-Request-Id", notNullValue()).contentType(startsWith("text/plain"))
+                .body(containsString("GET /mcp (the session's stream of events) answers only with text/event-stream"));
+        given().header("Authorization", "Bearer " + alice).header("Accept", "application/json")
+                .header("Content-Type", "application/json").header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", "subscriptions/listen").body("{}").post("/mcp").then().statusCode(406)
+                .header("X-Request-Id", notNullValue())
+                .body(containsString("subscriptions/listen answers only with text/event-stream; Accept must include it"));
     }
 
     /**

@@ -34,7 +34,7 @@ public class SessionEnds {
         String requestId = in.requestId();
         String sessionId = in.sessionHeader();
         if (sessionId == null || sessionId.isBlank()) {
-            return TextResponse.status(400, requestId);
+            return TextResponse.of(400, "Missing Mcp-Session-Id header: DELETE /mcp ends the session it names", requestId);
         }
         String subject = in.identity().subject();
         Optional<SessionStore.Session> session;

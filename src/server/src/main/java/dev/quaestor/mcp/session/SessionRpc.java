@@ -179,11 +179,17 @@ public class SessionRpc {
                     Malformed.invalidRequest("initialize must be a request with an id", 400));
         }
         JsonNode params = root.get("params");
-        String requested = params == null ? null : params.path("protocolVersion").asText(null);
-        if (requested == null) {
+        JsonNode version = params == null ? null : params.get("protocolVersion");
+        if (version == null || version.isNull()) {
             return rejectBeforeSession(in, id, JsonRpc.Named.of(root),
                     Malformed.invalidParams("initialize needs params.protocolVersion", 200));
         }
+        if (!version.isTextual() || version.asText().isBlank()) {
+            // 42 or "" would otherwise be read as a revision this server does not know, and negotiated down
+            return rejectBeforeSession(in, id, JsonRpc.Named.of(root), Malformed.invalidParams(
+                    "initialize needs params.protocolVersion to be a string naming a revision, such as 2025-06-18", 200));
+        }
+        String requested = version.asText();
         ProtocolRevision revision = ProtocolRevision.negotiate(requested);
         String clientInfo = ClientInfo.of(params.get("clientInfo"));
         RequestContext opening = sessionless(in, revision, clientInfo);
