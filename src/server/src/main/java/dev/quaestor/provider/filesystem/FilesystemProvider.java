@@ -27,6 +27,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
@@ -47,6 +49,8 @@ import org.jboss.logging.Logger;
 final class FilesystemProvider implements ResourceProvider {
 
     private static final Logger LOG = Logger.getLogger(FilesystemProvider.class);
+    /** How many unservable files are logged, each once; past it a mount's further ones are not. */
+    private static final int UNSERVABLE_LOGGED = 1000;
 
     /** Files up to this size are read whole (and judged text or binary on all their bytes); larger ones are streamed. */
     static final int IN_MEMORY_LIMIT = 1024 * 1024;
@@ -54,6 +58,7 @@ final class FilesystemProvider implements ResourceProvider {
 
     private final Mount mount;
     private final Path root;
+    private final Set<String> unservable = ConcurrentHashMap.newKeySet();
     private final long maxBytes;
     private final boolean includeHidden;
     private final boolean followSymlinks;
@@ -124,6 +129,7 @@ final class FilesystemProvider implements ResourceProvider {
             }
             CanonicalUri uri = uriOf(p);
             if (uri == null) {
+                unservable(p);
                 continue;
             }
             try {
@@ -458,6 +464,23 @@ final class FilesystemProvider implements ResourceProvider {
             u = u.child(part.toString());
         }
         return canonicalOrNull(u);
+    }
+
+    /**
+     * A file a listing passed over because no canonical URI names it: logged once (up to {@link #UNSERVABLE_LOGGED}
+     * files), so that an operator learns why it is missing rather than finding it silently absent.
+     */
+    private void unservable(Path p) {
+        String rel = root.relativize(p).toString();
+        if (unservable.size() < UNSERVABLE_LOGGED && unservable.add(rel)) {
+            LOG.warnf("mount %s: %s is not served: a name on its path cannot be written as a canonical URI (decomposed"
+                    + " Unicode, as macOS writes names; a trailing dot; a backslash; …); rename it", mount.name(), rel);
+        }
+    }
+
+    /** The files listings passed over so far because no canonical URI names them, relative to the root. */
+    Set<String> unservable() {
+        return Set.copyOf(unservable);
     }
 
     private boolean isCanonicalName(String name) {

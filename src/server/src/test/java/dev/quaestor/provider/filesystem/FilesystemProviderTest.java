@@ -253,7 +253,7 @@ class FilesystemProviderTest {
     /**
      * A name no canonical URI can carry (decomposed Unicode, as macOS writes it; a trailing dot) is neither listed nor
      * offered: its URI would not be the one the policy judges (a rule on {@code file:///docs/Müller/**}, composed,
-     * would not match it), and no read can reach it.
+     * would not match it), and no read can reach it. The listing logs each such file once, so it is not lost unseen.
      */
     @Test
     void namesNoCanonicalUriCarriesAreNeitherListedNorOffered() throws Exception {
@@ -265,6 +265,8 @@ class FilesystemProviderTest {
                 "file:///docs/", Map.of("root", root.toString(), "watch", "false")));
         var listed = fresh.list(null, 100).items().stream().map(e -> e.uri().toString()).toList();
         assertEquals(java.util.List.of("file:///docs/a/b/note.txt", "file:///docs/a/data.bin"), listed);
+        // Not silently: each file passed over is logged once, and known to the mount.
+        assertEquals(java.util.Set.of(decomposed + "/salary.txt", "a/trailing."), fresh.unservable());
         String template = fresh.templates().get(0).uriTemplate();
         assertEquals(java.util.List.of(), fresh.complete(template, "path", "M", Map.of(), 10));
         assertEquals(java.util.List.of("a/b/", "a/data.bin"), fresh.complete(template, "path", "a/", Map.of(), 10));
