@@ -65,7 +65,10 @@ public final class PolicyLoader {
                     .sorted()
                     .toList();
         } catch (IOException e) {
-            throw new PolicyValidationException(List.of(new PolicyError(dir.toString(), 0, "cannot list policy directory: " + e.getMessage())));
+            String why = Files.notExists(dir) ? "does not exist" : Files.isDirectory(dir) ? "cannot be listed: " + e.getMessage()
+                    : "is not a directory";
+            throw new PolicyValidationException(List.of(new PolicyError(dir.toString(), 0, "the policy directory " + why
+                    + " (quaestor.policies.path, QUAESTOR_POLICIES_PATH)")));
         }
         var misnamed = files.stream().filter(p -> PolicyFileName.of(p.getFileName().toString()) == PolicyFileName.Kind.REFUSED).toList();
         for (Path f : misnamed) {

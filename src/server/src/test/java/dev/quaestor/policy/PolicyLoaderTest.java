@@ -48,6 +48,18 @@ class PolicyLoaderTest {
         assertEquals(64, set.revision().length());
     }
 
+    /** A policy directory that is missing, or is a file, is named with what is wrong and the setting that names it. */
+    @Test
+    void aMissingPolicyDirectoryIsNamedWithTheSettingToFix(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        var missing = assertThrows(PolicyValidationException.class, () -> PolicyLoader.load(tmp.resolve("policies")));
+        assertTrue(missing.getMessage().contains("the policy directory does not exist (quaestor.policies.path,"
+                + " QUAESTOR_POLICIES_PATH)"), missing.getMessage());
+        java.nio.file.Path file = java.nio.file.Files.writeString(tmp.resolve("policy.yaml"), "x");
+        var notADirectory = assertThrows(PolicyValidationException.class, () -> PolicyLoader.load(file));
+        assertTrue(notADirectory.getMessage().contains("the policy directory is not a directory"), notADirectory.getMessage());
+    }
+
     /** The GitOps example of deploy/ (an organisation's own policy repository) is a valid set whose tests pass. */
     @Test
     void gitOpsExamplePoliciesLoadAndPassTheirTests() {

@@ -34,6 +34,9 @@ public final class SigningKey {
 
     public static SigningKey load(AuditConfig config) {
         String name = config.logName();
+        String from = config.signingKey().isPresent() ? "QUAESTOR_AUDIT_SIGNING_KEY (quaestor.audit.signing-key)"
+                : config.signingKeyFile().map(f -> "QUAESTOR_AUDIT_SIGNING_KEY_FILE (quaestor.audit.signing-key-file) "
+                        + f).orElse("the generated key");
         try {
             String pkcs8 = config.signingKey().orElse(null);
             if (pkcs8 == null && config.signingKeyFile().isPresent()) {
@@ -69,7 +72,8 @@ public final class SigningKey {
         } catch (IllegalStateException e) {
             throw e;
         } catch (Exception e) {
-            throw new IllegalStateException("invalid audit signing key: " + e.getMessage(), e);
+            throw new IllegalStateException("invalid audit signing key in " + from + ": it must be an Ed25519 private key"
+                    + " in PKCS#8 PEM (openssl genpkey -algorithm ed25519); " + e.getMessage(), e);
         }
     }
 
