@@ -25,6 +25,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.interceptor.Interceptor;
+import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
@@ -61,6 +62,11 @@ public class SettingsInRange {
         for (Class<? extends RangeChecked> group : GROUPS) {
             config.getConfigMapping(group).checkRanges(r);
         }
+        // Quarkus's own keys that the deployment sets through variables of this server's (application.properties)
+        config.getOptionalValue("quarkus.shutdown.timeout", Duration.class)
+                .ifPresent(d -> r.positive("quarkus.shutdown.timeout (QUAESTOR_SHUTDOWN_TIMEOUT)", d));
+        config.getOptionalValue("quarkus.shutdown.delay", Duration.class)
+                .ifPresent(d -> r.notNegative("quarkus.shutdown.delay (QUAESTOR_SHUTDOWN_DELAY)", d));
         return r.problems();
     }
 

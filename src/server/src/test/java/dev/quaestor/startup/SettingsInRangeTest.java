@@ -115,11 +115,13 @@ class SettingsInRangeTest {
                 "quaestor.review.working-hours.to", "07:00",
                 "quaestor.review.working-hours.days", "mon,tue,wensday",
                 "quaestor.review.spike-factor", "1",
-                "quaestor.ratelimit.redis.timeout", "0s"));
+                "quaestor.ratelimit.redis.timeout", "0s",
+                "quarkus.shutdown.timeout", "-5S"));
         assertEquals(List.of("quaestor.review.spike-factor must be more than 1, not 1.0",
                 "quaestor.review.zone must be a time zone such as Europe/Zurich or UTC, not Europe/Zurik",
                 "quaestor.review.working-hours.from must be before quaestor.review.working-hours.to (07:00), not 19:00",
                 "quaestor.review.working-hours.days must name days as mon, tue, wed, thu, fri, sat or sun, not wensday",
-                "quaestor.ratelimit.redis.timeout must be more than 0, not PT0S"), p);
+                "quaestor.ratelimit.redis.timeout must be more than 0, not PT0S",
+                "quarkus.shutdown.timeout (QUAESTOR_SHUTDOWN_TIMEOUT) must be more than 0, not PT-5S"), p);
     }
 }
