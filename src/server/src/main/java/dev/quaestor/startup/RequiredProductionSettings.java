@@ -118,20 +118,10 @@ public class RequiredProductionSettings {
                             + "(QUAESTOR_CONSOLE_ENABLED): the console's sign-in redirect URI is built from it "
                             + "(e.g. https://quaestor.example.org)");
                 }
-                String secret = setting.apply("quarkus.oidc.console.credentials.secret");
-                if (blank(secret)) {
+                if (blank(setting.apply("quarkus.oidc.console.credentials.secret"))) {
                     names.add("QUAESTOR_CONSOLE_CLIENT_SECRET");
                     why.add("QUAESTOR_CONSOLE_CLIENT_SECRET is not set, and the console is enabled "
                             + "(QUAESTOR_CONSOLE_ENABLED): the secret of the console's confidential client at the issuer");
-                } else if (secret.length() < 32
-                        && blank(setting.apply("quarkus.oidc.console.token-state-manager.encryption-secret"))) {
-                    // Quarkus would encrypt the session cookies with a key of each process's own, and only warn
-                    names.add("QUARKUS_OIDC_CONSOLE_TOKEN_STATE_MANAGER_ENCRYPTION_SECRET");
-                    why.add("QUAESTOR_CONSOLE_CLIENT_SECRET has fewer than 32 characters, and no "
-                            + "QUARKUS_OIDC_CONSOLE_TOKEN_STATE_MANAGER_ENCRYPTION_SECRET is set: the console's session "
-                            + "cookies would be encrypted with a key of each replica's own, so a sign-in would not hold "
-                            + "from one replica to the next; set it (32 characters or more, the same on every replica), or "
-                            + "use a client secret of 32 characters or more");
                 }
             }
         }

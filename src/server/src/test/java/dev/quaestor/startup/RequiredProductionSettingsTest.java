@@ -134,12 +134,6 @@ class RequiredProductionSettingsTest {
         s.put("quarkus.oidc.console.tenant-enabled", "true");
         assertTrue(problem(s).contains(": QUAESTOR_HTTP_PUBLIC_URL, QUAESTOR_CONSOLE_CLIENT_SECRET. "), problem(s));
         s.put("quaestor.http.public-url", "https://quaestor.example.org");
-        s.put("quarkus.oidc.console.credentials.secret", "short-secret");
-        assertTrue(problem(s).contains(": QUARKUS_OIDC_CONSOLE_TOKEN_STATE_MANAGER_ENCRYPTION_SECRET. "
-                + "QUAESTOR_CONSOLE_CLIENT_SECRET has fewer than 32 characters"), problem(s));
-        s.put("quarkus.oidc.console.token-state-manager.encryption-secret", "an-encryption-secret-of-32-chars-or-more");
-        assertNull(problem(s), "a short client secret with an encryption secret of its own");
-        s.remove("quarkus.oidc.console.token-state-manager.encryption-secret");
         s.put("quarkus.oidc.console.credentials.secret", "a-secret-of-thirty-two-characters-or-more");
         assertNull(problem(s));
         s.put("quarkus.oidc.console.tenant-enabled", "false");
