@@ -1,5 +1,6 @@
 package dev.quaestor;
 
+import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.Modern;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -36,9 +37,16 @@ class ChunkedFramingTest {
     private final String alice = TestIssuer.tokenFor("alice");
 
     @Test
-    void aChunkedRequestWithALengthBesideItIsAnsweredAndItsConnectionClosed() throws IOException {
+    void aChunkedRequestWithALengthBesideItIsAnsweredAndItsConnectionClosed() throws Exception {
         byte[] body = Modern.body(1, "server/discover", null).getBytes(StandardCharsets.UTF_8);
-        String smuggled = "GET /q/health/ready HTTP/1.1\r\nHost: " + host() + "\r\n\r\n";
+        // Written in the same packet after it: a read by a subject of its own, which would leave records if it ran.
+        String smuggler = "smuggled-" + System.nanoTime();
+        byte[] read = Modern.body(2, "resources/read", "{\"uri\":\"file:///docs/handbook/welcome.md\"}")
+                .getBytes(StandardCharsets.UTF_8);
+        String smuggled = "POST /mcp HTTP/1.1\r\nHost: " + host() + "\r\nAuthorization: Bearer " + TestIssuer.sign(TestIssuer.claims(smuggler))
+                + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: resources/read\r\nMcp-Name: file:///docs/handbook/welcome.md\r\n"
+                + "Content-Length: " + read.length + "\r\n\r\n" + new String(read, StandardCharsets.UTF_8);
         String request = post("Transfer-Encoding: chunked\r\nContent-Length: " + body.length + "\r\n")
                 + Integer.toHexString(body.length) + "\r\n" + new String(body, StandardCharsets.UTF_8) + "\r\n0\r\n\r\n"
                 + smuggled;
@@ -57,8 +65,11 @@ class ChunkedFramingTest {
             assertEquals("200", status.group(1), answer);
             assertTrue(answer.contains("\"resultType\""), "the request itself is answered whole: " + answer);
             assertTrue(answer.toLowerCase().contains("\r\nconnection: close\r\n"), answer);
-            assertTrue(!status.find(), "the request written after it was never read: " + answer);
+            assertTrue(!status.find(), "the request written after it is not answered: " + answer);
         }
+        // Nor handled: a read that ran would have its DECISION committed before its answer was written.
+        Thread.sleep(1_000);
+        assertEquals(0, AuditRow.count("subject = ?", smuggler), "the smuggled read left records: it was handled");
     }
 
     @Test

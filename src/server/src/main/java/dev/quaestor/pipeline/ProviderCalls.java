@@ -5,7 +5,6 @@ import dev.quaestor.provider.InvalidCursorException;
 import dev.quaestor.provider.mounts.MountTable;
 import dev.quaestor.provider.mounts.MountTable.Mounted;
 import dev.quaestor.provider.mounts.MountsConfig;
-import dev.quaestor.provider.mounts.ProviderConfig;
 import dev.quaestor.provider.Page;
 import dev.quaestor.provider.ResourceEntry;
 import dev.quaestor.provider.ResourceNotFoundException;
@@ -30,6 +29,7 @@ import java.util.function.Supplier;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -62,8 +62,8 @@ public class ProviderCalls implements ContentSources {
     private final MeterRegistry metrics;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
-    ProviderCalls(MountTable mounts, MountsConfig config, ProviderConfig defaults, MeterRegistry metrics) {
-        long defaultTimeoutMs = defaults.timeoutMs();
+    ProviderCalls(MountTable mounts, MountsConfig config, MeterRegistry metrics,
+            @ConfigProperty(name = "quaestor.provider.timeout-ms", defaultValue = "10000") long defaultTimeoutMs) {
         this.mounts = mounts;
         this.metrics = metrics;
         for (Mounted m : mounts.all()) {

@@ -71,6 +71,9 @@ public final class SigningKey {
             return new SigningKey(kp.getPrivate(), kp.getPublic(), name);
         } catch (IllegalStateException e) {
             throw e;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("the audit signing key in " + from + " could not be read (or, generated for"
+                    + " development, written): " + e, e);
         } catch (Exception e) {
             throw new IllegalStateException("invalid audit signing key in " + from + ": it must be an Ed25519 private key"
                     + " in PKCS#8 PEM (openssl genpkey -algorithm ed25519); " + e.getMessage(), e);

@@ -102,7 +102,7 @@ public class ResourceMethods {
                 throw new McpError(ErrorCodes.INVALID_REQUEST, streamedAnyway
                         ? "Resource too large to read inside a batch (over " + bufferLimit + " bytes, it is streamed, and"
                                 + " a batch's answer is built whole); read it in a request of its own"
-                        : "Resource too large to read inside this batch (its answer holds at most " + batch.max()
+                        : "Resource too large to read inside a batch (its answer holds at most " + batch.max()
                                 + " bytes of content, " + batch.left() + " of them left); read it in a request of its own",
                         Map.of("uri", streamed.uri()));
             }

@@ -474,8 +474,24 @@ final class FilesystemProvider implements ResourceProvider {
         String rel = root.relativize(p).toString();
         if (unservable.size() < UNSERVABLE_LOGGED && unservable.add(rel)) {
             LOG.warnf("mount %s: %s is not served: a name on its path cannot be written as a canonical URI (decomposed"
-                    + " Unicode, as macOS writes names; a trailing dot; a backslash; …); rename it", mount.name(), rel);
+                    + " Unicode, as macOS writes names; a trailing dot; a backslash; …); rename it", mount.name(),
+                    loggable(rel));
         }
+    }
+
+    /** A name as a log line may hold it: control and format characters (a line break, a direction override) escaped. */
+    static String loggable(String name) {
+        var out = new StringBuilder(name.length());
+        name.codePoints().forEach(c -> {
+            int type = Character.getType(c);
+            if (Character.isISOControl(c) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR) {
+                out.append(String.format("\\u%04X", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.toString();
     }
 
     /** The files listings passed over so far because no canonical URI names them, relative to the root. */

@@ -267,6 +267,8 @@ class FilesystemProviderTest {
         assertEquals(java.util.List.of("file:///docs/a/b/note.txt", "file:///docs/a/data.bin"), listed);
         // Not silently: each file passed over is logged once, and known to the mount.
         assertEquals(java.util.Set.of(decomposed + "/salary.txt", "a/trailing."), fresh.unservable());
+        // A name logged cannot forge a log line or turn the line's text around.
+        assertEquals("a\\u000A2026 INFO forged\\u202Etxt.exe", FilesystemProvider.loggable("a\n2026 INFO forged\u202Etxt.exe"));
         String template = fresh.templates().get(0).uriTemplate();
         assertEquals(java.util.List.of(), fresh.complete(template, "path", "M", Map.of(), 10));
         assertEquals(java.util.List.of("a/b/", "a/data.bin"), fresh.complete(template, "path", "a/", Map.of(), 10));
