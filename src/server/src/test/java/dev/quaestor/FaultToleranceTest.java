@@ -102,7 +102,7 @@ class FaultToleranceTest {
                 "request_id = ? and kind = 'OUTCOME'", id).get(0).detail).filter(d -> d != null).toList();
         assertTrue(details.stream().anyMatch(d -> d.contains("mount flaky left out of the listing: circuit-open")), "" + details);
 
-        String metrics = given().auth().oauth2(token).get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().auth().oauth2(TestIssuer.tokenFor("prometheus")).get("/q/metrics").then().statusCode(200).extract().asString();
         assertTrue(metrics.contains("quaestor_provider_calls_seconds_count{mount=\"flaky\",outcome=\"circuit-open\"}"), metrics);
         assertTrue(metrics.contains("quaestor_provider_calls_seconds_count{mount=\"flaky\",outcome=\"error\"}"));
         assertTrue(metrics.contains("quaestor_requests_seconds_count{method=\"resources/read\",outcome=\"circuit-open\"}"));

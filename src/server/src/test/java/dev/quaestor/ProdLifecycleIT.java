@@ -269,11 +269,13 @@ class ProdLifecycleIT {
         }
     }
 
-    /** /q/metrics while the client loop runs: every family operators need, and no URI or subject as a label. */
-    private static void metricsUnderLoad(ServerProcess pod, String token) throws Exception {
-        var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create(pod.url() + "/q/metrics")).header("Authorization", "Bearer " + token).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+    /**
+     * /q/metrics while the client loop runs: refused to the reader's token, and to Prometheus's every family operators
+     * need, with no URI or subject as a label.
+     */
+    private static void metricsUnderLoad(ServerProcess pod, String readerToken) throws Exception {
+        assertEquals(403, scrape(pod, readerToken).statusCode());
+        var r = scrape(pod, TestIssuer.tokenFor("prometheus"));
         assertEquals(200, r.statusCode());
         String metrics = r.body();
         Files.writeString(Path.of("target", "metrics-under-load.txt"), metrics);
@@ -294,5 +296,10 @@ class ProdLifecycleIT {
         for (String line : metrics.lines().filter(l -> l.startsWith("quaestor_")).toList()) {
             assertFalse(line.contains("file:") || line.contains("alice") || line.contains("/docs/"), "bounded labels: " + line);
         }
+    }
+
+    private static HttpResponse<String> scrape(ServerProcess pod, String token) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(pod.url() + "/q/metrics"))
+                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -91,6 +91,7 @@ public final class LargeReadBench {
             server.start();
             server.awaitReady(Duration.ofSeconds(90));
             String token = TestIssuer.tokenFor("bob");
+            String scraper = TestIssuer.tokenFor("prometheus");
             String session = McpHttp.initialize(server.url(), token);
             System.out.printf("file %d MiB (sha256 %s), server -Xmx256m, %d measured runs after one warm-up each%n",
                     mib, fileSha.substring(0, 16) + "…", runs);
@@ -103,7 +104,7 @@ public final class LargeReadBench {
                 curlMcp(server.url(), token, session, (long) mib << 20);
             }
 
-            Heap before = heap(server.url(), token);
+            Heap before = heap(server.url(), scraper);
             long baseline = before.used();
             long retainedBaseline = before.retained();
             var samples = new ArrayList<Long>();
@@ -112,7 +113,7 @@ public final class LargeReadBench {
             Thread sampler = new Thread(() -> {
                 while (sampling.get()) {
                     try {
-                        Heap h = heap(server.url(), token);
+                        Heap h = heap(server.url(), scraper);
                         synchronized (samples) {
                             samples.add(h.used());
                             retained.add(h.retained());
@@ -141,7 +142,7 @@ public final class LargeReadBench {
             var pairRatio = new double[runs];
             // CPU spent per read, to show where the ratio comes from: the server's, the whole machine's
             // (server, curl, kernel, PostgreSQL), and the server's by thread during the MCP reads.
-            var cpu = new CpuTally(server.pid(), server.url(), token);
+            var cpu = new CpuTally(server.pid(), server.url(), scraper);
             // -DprofilePairs=cpu (or itimer, wall, alloc): async-profiler attached to the server for these
             // reads only (jcmd JVMTI.agent_load), per thread, into target/large-read/profile-pairs-EVENT.collapsed.
             String pairsEvent = System.getProperty("profilePairs");

@@ -13,6 +13,10 @@ public interface AdminConfig extends RangeChecked {
     @WithDefault("quaestor-admin")
     String role();
 
+    /** Role allowed to scrape {@code /q/metrics} (as is {@link #role()}); nothing else opens it to a token. */
+    @WithDefault("quaestor-metrics")
+    String metricsRole();
+
     /**
      * The OAuth clients (the token's client claim, {@code quaestor.identity.client-claims}) whose tokens may call the
      * administrator and auditor APIs ({@code /admin/*}, {@code /audit/*}), with the role those need. Unset: any client.

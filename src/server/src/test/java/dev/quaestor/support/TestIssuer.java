@@ -46,17 +46,18 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
     private static final Map<String, String[]> CODES = new java.util.concurrent.ConcurrentHashMap<>();
     /** Live refresh tokens of the code flow: the user, the client and when the person signed in. Each is used once. */
     private static final Map<String, String[]> REFRESH = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final Map<String, List<String>> ROLES = Map.of(
-            "alice", List.of("principal-investigator"),
-            "bob", List.of("clinician"),
-            "carol", List.of("analyst"),
-            "dave", List.of("clinician"),
-            "erin", List.of("clinician"),
-            "admin", List.of("quaestor-admin"),
-            "auditor", List.of("quaestor-auditor"),
-            "auditor2", List.of("quaestor-auditor"),
-            "auditor3", List.of("quaestor-auditor"),
-            "caseadmin", List.of("quaestor-case-admin"));
+    private static final Map<String, List<String>> ROLES = Map.ofEntries(
+            Map.entry("alice", List.of("principal-investigator")),
+            Map.entry("bob", List.of("clinician")),
+            Map.entry("carol", List.of("analyst")),
+            Map.entry("dave", List.of("clinician")),
+            Map.entry("erin", List.of("clinician")),
+            Map.entry("admin", List.of("quaestor-admin")),
+            Map.entry("auditor", List.of("quaestor-auditor")),
+            Map.entry("auditor2", List.of("quaestor-auditor")),
+            Map.entry("auditor3", List.of("quaestor-auditor")),
+            Map.entry("caseadmin", List.of("quaestor-case-admin")),
+            Map.entry("prometheus", List.of("quaestor-metrics")));
 
     private static HttpServer server;
     private static KeyPair keys;

@@ -85,6 +85,7 @@ public final class IsolationBench {
         String reader = sign("isolation-reader", List.of());
         String abuser = sign("isolation-abuser", List.of());
         String auditor = sign("isolation-auditor", List.of("quaestor-auditor"));
+        String scraper = sign("isolation-metrics", List.of("quaestor-metrics"));
 
         try (var server = new ServerProcess("bench-isolation", env, jvm)) {
             server.start();
@@ -109,7 +110,7 @@ public final class IsolationBench {
                     "public text the legitimate client reads", 0);
 
             var phases = new ArrayList<PhaseResult>();
-            try (var gauges = new ServerGauges(server.url(), reader, env.get("QUAESTOR_DB_URL"))) {
+            try (var gauges = new ServerGauges(server.url(), scraper, env.get("QUAESTOR_DB_URL"))) {
                 var bench = new Bench(server, port, read, gauges, o);
                 double rate = o.rate;
                 if (rate <= 0) {
