@@ -106,14 +106,14 @@ class AdminCallEndTest {
             assertTrue(held.endTheWaitingRead(), "the what-if waited for the month held");
             status = pending.get();
         }
-        assertEquals(500, status);
+        assertEquals(503, status);
         String where = "kind = 'ADMIN' and method = 'admin/policy/what-if' and detail like ? and event_time >= ? order by id";
         Wait.holdsWithin(Duration.ofSeconds(5), () -> AuditRow.list(where, "%to=" + to + "%", before).size() >= 2);
         List<AuditRow> records = AuditRow.list(where, "%to=" + to + "%", before);
         assertEquals(List.of("ok", "error"), records.stream().map(r -> r.outcome).toList(), records.toString());
         assertEquals(records.get(0).requestId, records.get(1).requestId, "under one request id");
         assertEquals("ALLOW", records.get(1).decision);
-        assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP 500)"), records.get(1).detail);
+        assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP 503)"), records.get(1).detail);
         assertNull(records.get(1).bytes);
     }
 }

@@ -10,10 +10,12 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * The audit log's database failing during a read of staff (a connection ended mid-search, a failover): 500, in JSON or
- * as the door the call came in through answers ({@link LetInCall.Door}: a console page), naming the request id the call
- * is on record under; a call the audit log could not take the record of (nothing read) is 500 saying the log is
- * unavailable, as before a record exists nothing may be said to be on record. What failed goes to the server's log
+ * The audit log's database failing during a read of staff (a connection ended mid-search, a failover): 503 with
+ * {@code Retry-After}, as {@code /mcp} answers when its records cannot commit, in JSON or as the door the call came in
+ * through answers ({@link LetInCall.Door}: a console page), naming the request id the call is on record under; a call
+ * the audit log could not take the record of (nothing read) is 503 saying the log is unavailable, as before a record
+ * exists nothing may be said to be on record. A failing database is a passing state, not a fault in the request: the
+ * caller's tooling may try again. What failed goes to the server's log
  * only, as it may hold what was read. The record of how the call ended ({@code error}) is the answer's watch's, which
  * sees a server error no record explains; a read past the query timeout is {@link AuditQueryTimeoutMapper}'s.
  */
@@ -40,10 +42,13 @@ public class AuditReadFailureMapper implements ExceptionMapper<AuditUnavailableE
         }
         if (requestId == null) {
             // Not let in: the audit log could not take the call's record, and nothing was read.
-            return Response.serverError().type(MediaType.APPLICATION_JSON).entity(Map.of("error", "the audit log is unavailable"))
-                    .build();
+            return unavailable().entity(Map.of("error", "the audit log is unavailable; nothing was read")).build();
         }
-        return Response.serverError().type(MediaType.APPLICATION_JSON).header("X-Request-Id", requestId)
+        return unavailable().header("X-Request-Id", requestId)
                 .entity(Map.of("error", WHY + "; the call is on record as let in, and as not answered")).build();
+    }
+
+    private static Response.ResponseBuilder unavailable() {
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON).header("Retry-After", "5");
     }
 }

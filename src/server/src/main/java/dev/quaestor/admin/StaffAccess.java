@@ -67,7 +67,7 @@ public class StaffAccess {
         boolean allowed = who.roles().contains(role) && clientRefused == null;
         var caller = caller(who, request, AuthContext.of(security));
         String requestId = RequestIds.next();
-        log.append(AuditEvent.of(kind, requestId).caller(caller).method(method)
+        log.appendCall(AuditEvent.of(kind, requestId).caller(caller).method(method)
                 .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden")
                 .detail(join(detail, clientRefused)).build());
         if (!allowed) {
@@ -86,7 +86,7 @@ public class StaffAccess {
     String changing(String method, String uri, String detail, HttpServerRequest request) {
         Caller caller = caller(identity(), request, AuthContext.of(security));
         String id = RequestIds.next();
-        log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(caller).method(method).uri(uri).decision("ALLOW")
+        log.appendCall(AuditEvent.of(AuditEvent.Kind.ADMIN, id).caller(caller).method(method).uri(uri).decision("ALLOW")
                 .outcome("ok").detail(detail).build());
         letIn.changing(new LetInCall.Call(AuditEvent.Kind.ADMIN, caller, method, uri, detail, id));
         return id;
@@ -135,7 +135,7 @@ public class StaffAccess {
             admit(role, kind, method, detail, request); // records the 403 and throws it
         }
         String requestId = RequestIds.next();
-        log.append(AuditEvent.of(kind, requestId).caller(caller(who, request, AuthContext.of(security))).method(method)
+        log.appendCall(AuditEvent.of(kind, requestId).caller(caller(who, request, AuthContext.of(security))).method(method)
                 .decision("DENY").outcome(outcome).detail(join(detail, why)).build());
         return requestId;
     }
@@ -180,7 +180,7 @@ public class StaffAccess {
         Caller caller = caller(who, request, AuthContext.of(security));
         String requestId = RequestIds.next();
         try {
-            log.append(AuditEvent.of(kind, requestId).caller(caller)
+            log.appendCall(AuditEvent.of(kind, requestId).caller(caller)
                     .method(method).decision(allowed ? "ALLOW" : "DENY").outcome(outcome).detail(recorded).build());
         } catch (RuntimeException e) {
             if (attempt != null && attempt.place() != null) {
@@ -216,7 +216,7 @@ public class StaffAccess {
      */
     public String record(AuditEvent.Kind kind, Judged call, HttpServerRequest request) {
         String id = RequestIds.next();
-        log.append(AuditEvent.of(kind, id).caller(caller(identity(), request, AuthContext.of(security))).method(call.method())
+        log.appendCall(AuditEvent.of(kind, id).caller(caller(identity(), request, AuthContext.of(security))).method(call.method())
                 .uri(call.uri()).decision(call.allowed() ? "ALLOW" : "DENY").outcome(call.outcome()).detail(call.detail()).build());
         return id;
     }
@@ -231,7 +231,7 @@ public class StaffAccess {
     public String letIn(AuditEvent.Kind kind, String method, String uri, String detail, HttpServerRequest request) {
         Caller caller = caller(identity(), request, AuthContext.of(security));
         String id = RequestIds.next();
-        log.append(AuditEvent.of(kind, id).caller(caller).method(method).uri(uri).decision("ALLOW").outcome("ok").detail(detail)
+        log.appendCall(AuditEvent.of(kind, id).caller(caller).method(method).uri(uri).decision("ALLOW").outcome("ok").detail(detail)
                 .build());
         letIn.letIn(new LetInCall.Call(kind, caller, method, uri, detail, id));
         return id;

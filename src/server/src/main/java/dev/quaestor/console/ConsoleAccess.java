@@ -134,7 +134,7 @@ public class ConsoleAccess {
                 ? (detail == null ? "" : detail + " ") + "refused: " + attempt.refusal().reason() : detail;
         String id = RequestIds.next();
         try {
-            log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, id).caller(caller()).method(method).uri(uri)
+            log.appendCall(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, id).caller(caller()).method(method).uri(uri)
                     .decision(allowed ? "ALLOW" : "DENY").outcome(outcome).detail(recorded).build());
         } catch (RuntimeException e) {
             if (attempt != null && attempt.place() != null) {
@@ -169,7 +169,7 @@ public class ConsoleAccess {
     public ConsoleRefusal refuse(AuditEvent.Kind kind, String method, String uri, String outcome, String detail, int status,
             String message) {
         String id = RequestIds.next();
-        log.append(AuditEvent.of(kind, id).caller(caller()).method(method).uri(uri).decision("DENY").outcome(outcome).detail(detail)
+        log.appendCall(AuditEvent.of(kind, id).caller(caller()).method(method).uri(uri).decision("DENY").outcome(outcome).detail(detail)
                 .build());
         return new ConsoleRefusal(status, message, id);
     }
@@ -193,7 +193,7 @@ public class ConsoleAccess {
     private String record(AuditEvent.Kind kind, Area area, String method, String uri, String detail) {
         boolean allowed = mayOpen(area);
         String id = RequestIds.next();
-        log.append(AuditEvent.of(kind, id).caller(caller()).method(method).uri(uri).decision(allowed ? "ALLOW" : "DENY")
+        log.appendCall(AuditEvent.of(kind, id).caller(caller()).method(method).uri(uri).decision(allowed ? "ALLOW" : "DENY")
                 .outcome(allowed ? "ok" : "forbidden").detail(detail).build());
         if (!allowed) {
             throw forbidden(id);

@@ -24,7 +24,7 @@ final class ConsoleDoor implements LetInCall.Door {
 
     @Override
     public Response failed(String why, String requestId) {
-        return page(500, sentence(why) + ": nothing more was shown. Try again shortly; what failed is in the server's log.",
+        return page(503, sentence(why) + ": nothing more was shown. Try again shortly; what failed is in the server's log.",
                 requestId);
     }
 

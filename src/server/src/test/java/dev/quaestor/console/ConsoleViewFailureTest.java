@@ -40,7 +40,7 @@ class ConsoleViewFailureTest {
             assertTrue(held.endTheWaitingRead(), "the search waited for the month held");
             answer = pending.get();
         }
-        assertTrue(answer.statusCode() >= 500, answer.statusLine());
+        assertEquals(503, answer.statusCode(), answer.statusLine());
         String where = "kind = 'AUDIT_READ' AND method = 'console/search' AND detail LIKE ? ORDER BY id";
         Wait.holdsWithin(Duration.ofSeconds(5), () -> AuditRow.list(where, "%" + prefix + "%").size() >= 2);
         List<AuditRow> records = AuditRow.list(where, "%" + prefix + "%");

@@ -80,6 +80,16 @@ public record AuditEvent(Instant time, String requestId, Kind kind, Caller calle
         return new Builder(kind, requestId);
     }
 
+    /**
+     * A record of the same call under the same request id, now, saying it ended as {@code outcome} rather than as this
+     * record says: {@code why} after its detail. It keeps who, what and the decision; it drops what was disclosed.
+     */
+    public AuditEvent ended(String outcome, String why) {
+        return of(kind, requestId).caller(caller).protocol(protocol).method(method).action(action).uri(uri)
+                .decision(decision).rules(rules).policyRevision(policyRevision).outcome(outcome)
+                .detail(detail == null ? why : detail + "; " + why).build();
+    }
+
     /** Fields left unset are absent from the record. */
     public static final class Builder {
         private final Kind kind;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.support.AuditRow;
 import dev.quaestor.support.HeldMonth;
+import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
 import dev.quaestor.support.Wait;
 import io.quarkus.test.junit.QuarkusTest;
@@ -15,6 +16,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -46,7 +49,8 @@ class AuditReadFailureTest {
             assertTrue(held.endTheWaitingRead(), "the search waited for the month held");
             answer = pending.get();
         }
-        assertEquals(500, answer.statusCode(), answer.body());
+        assertEquals(503, answer.statusCode(), answer.body());
+        assertEquals("5", answer.headers().firstValue("Retry-After").orElse(null), "a passing state: try again");
         // The second record is queued once the answer has ended: wait for it a little.
         String where = "kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ? order by id";
         Wait.holdsWithin(Duration.ofSeconds(5), () -> AuditRow.list(where, "%uriPrefix=" + prefix + "%", before).size() >= 2);
@@ -54,9 +58,47 @@ class AuditReadFailureTest {
         assertEquals(List.of("ok", "error"), records.stream().map(r -> r.outcome).toList(), records.toString());
         assertEquals(records.get(0).requestId, records.get(1).requestId, "under one request id");
         assertEquals("ALLOW", records.get(1).decision);
-        assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP 500)"), records.get(1).detail);
+        assertTrue(records.get(1).detail.endsWith("not answered: the call failed after it was let in (HTTP 503)"), records.get(1).detail);
         assertNull(records.get(1).bytes);
         assertEquals(records.get(0).requestId, answer.headers().firstValue("X-Request-Id").orElse(null), "the answer names the record");
         assertTrue(answer.body().contains("the audit log's database failed during this read"), answer.body());
+    }
+
+    @Test
+    void aCallWhoseRecordTheLogDoesNotConfirmIsRefused503AndItsRecordNeverStandsAlone() throws Exception {
+        String auditor = TestIssuer.tokenFor("auditor");
+        String prefix = "file:///docs/unconfirmed-" + System.nanoTime() + "/";
+        Instant before = Instant.now();
+        HttpResponse<String> answer;
+        // The audit table locked: the writer takes the call's record into a batch that cannot commit until the lock is
+        // gone, well after the call's wait for it (the commit timeout) has ended.
+        try (Connection lock = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            lock.setAutoCommit(false);
+            lock.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
+            try {
+                answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "audit/search?uriPrefix="
+                        + URLEncoder.encode(prefix, StandardCharsets.UTF_8))).header("Authorization", "Bearer " + auditor)
+                        .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            } finally {
+                lock.rollback();
+            }
+        }
+        assertEquals(503, answer.statusCode(), answer.body());
+        assertEquals("5", answer.headers().firstValue("Retry-After").orElse(null));
+        assertTrue(answer.body().contains("the audit log is unavailable; nothing was read"), answer.body());
+        assertTrue(answer.headers().firstValue("X-Request-Id").isEmpty(), "no record is named: none was confirmed");
+
+        // Stored once the lock is gone (if the writer had taken it before the wait ended; else left out), its record of
+        // being let in is followed by one saying the call was refused.
+        String where = "kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ? order by id";
+        Wait.until("the call's records", Duration.ofSeconds(20),
+                () -> AuditRow.list(where, "%uriPrefix=" + prefix + "%", before).stream().anyMatch(r -> "aborted".equals(r.outcome)));
+        List<AuditRow> records = AuditRow.list(where, "%uriPrefix=" + prefix + "%", before);
+        var outcomes = records.stream().map(r -> r.outcome).toList();
+        assertTrue(outcomes.equals(List.of("ok", "aborted")) || outcomes.equals(List.of("aborted")), records.toString());
+        assertEquals(1, records.stream().map(r -> r.requestId).distinct().count(), "under one request id: " + records);
+        String last = records.get(records.size() - 1).detail;
+        assertTrue(last.endsWith("not answered: the audit log did not confirm this record within its commit timeout, and the"
+                + " call was refused for it"), last);
     }
 }
