@@ -135,6 +135,19 @@ class KeycloakEndToEnd {
         assertEquals(403, get("/audit/verify", alice).statusCode());
     }
 
+    @Test
+    void prometheusScrapesWithItsOwnClientAndAnMcpClientsTokenIsRefused() throws Exception {
+        String prometheus = token("prometheus", "prometheus-dev-secret", Map.of("grant_type", "client_credentials"));
+        assertTrue(claims(prometheus).path("realm_access").path("roles").toString().contains("quaestor-metrics"),
+                claims(prometheus).toString());
+        var scrape = get("/q/metrics", prometheus);
+        assertEquals(200, scrape.statusCode(), scrape.body());
+        assertTrue(scrape.body().contains("quaestor_audit_queue_depth"));
+        assertEquals(403, get("/q/metrics", userToken("alice")).statusCode(), "an AI client's token reads no metrics");
+        // Prometheus's token opens nothing else: it has no role the policies or the staff APIs know.
+        assertEquals(403, get("/audit/search?limit=1", prometheus).statusCode());
+    }
+
     private static HttpResponse<String> get(String path, String token) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(server.url() + path)).header("Authorization", "Bearer " + token).build(),
                 HttpResponse.BodyHandlers.ofString());

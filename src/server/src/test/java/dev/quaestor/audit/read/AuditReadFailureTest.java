@@ -43,9 +43,7 @@ class AuditReadFailureTest {
         // A month of the log that a search of every month must read, held by another transaction; while the search
         // waits for it, its connection is ended from outside, as a database restart or a lost connection would.
         try (var held = HeldMonth.hold()) {
-            var pending = HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create(base + "audit/search?uriPrefix="
-                    + URLEncoder.encode(prefix, StandardCharsets.UTF_8))).header("Authorization", "Bearer " + auditor)
-                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            var pending = HttpClient.newHttpClient().sendAsync(search(prefix, auditor), HttpResponse.BodyHandlers.ofString());
             assertTrue(held.endTheWaitingRead(), "the search waited for the month held");
             answer = pending.get();
         }
@@ -76,9 +74,7 @@ class AuditReadFailureTest {
             lock.setAutoCommit(false);
             lock.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
             try {
-                answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "audit/search?uriPrefix="
-                        + URLEncoder.encode(prefix, StandardCharsets.UTF_8))).header("Authorization", "Bearer " + auditor)
-                        .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+                answer = HttpClient.newHttpClient().send(search(prefix, auditor), HttpResponse.BodyHandlers.ofString());
             } finally {
                 lock.rollback();
             }
@@ -100,5 +96,10 @@ class AuditReadFailureTest {
         String last = records.get(records.size() - 1).detail;
         assertTrue(last.endsWith("not answered: the audit log did not confirm this record within its commit timeout, and the"
                 + " call was refused for it"), last);
+    }
+
+    private HttpRequest search(String uriPrefix, String token) {
+        return HttpRequest.newBuilder(URI.create(base + "audit/search?uriPrefix=" + URLEncoder.encode(uriPrefix, StandardCharsets.UTF_8)))
+                .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(30)).build();
     }
 }
