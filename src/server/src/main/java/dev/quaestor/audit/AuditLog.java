@@ -95,17 +95,18 @@ public class AuditLog implements LiveLog, RecordQueue {
 
     /**
      * Appends the record a call happens under, or is refused under, and waits for it: a call whose record is not
-     * confirmed within the commit timeout does not happen ({@link AuditUnavailableException}). The writer may still
-     * store that record if it had taken it before the wait ended, so a second record under its request id, queued
-     * without waiting, says the call was refused for it: the first never stands alone for a call that did not happen.
+     * confirmed (its batch failed, or the commit timeout passed) does not happen ({@link AuditUnavailableException}).
+     * The writer may still store that record if it had taken it before the wait ended, so a second record under its
+     * request id, queued without waiting, says the call was refused for it: the first never stands alone for a call
+     * that did not happen.
      */
     public void appendCall(AuditEvent e) {
         PendingCommit queued = writer.submit(e, null);
         try {
             queued.await();
         } catch (AuditUnavailableException unconfirmed) {
-            writer.offer(e.ended("aborted", "not answered: the audit log did not confirm this record within its commit"
-                    + " timeout, and the call was refused for it"));
+            writer.offer(e.ended("aborted", "not answered: the audit log did not confirm this record in time, and the call"
+                    + " was refused for it"));
             throw unconfirmed;
         }
     }

@@ -94,8 +94,8 @@ class AuditReadFailureTest {
         assertTrue(outcomes.equals(List.of("ok", "aborted")) || outcomes.equals(List.of("aborted")), records.toString());
         assertEquals(1, records.stream().map(r -> r.requestId).distinct().count(), "under one request id: " + records);
         String last = records.get(records.size() - 1).detail;
-        assertTrue(last.endsWith("not answered: the audit log did not confirm this record within its commit timeout, and the"
-                + " call was refused for it"), last);
+        assertTrue(last.endsWith("not answered: the audit log did not confirm this record in time, and the call was refused"
+                + " for it"), last);
     }
 
     private HttpRequest search(String uriPrefix, String token) {
