@@ -86,6 +86,30 @@ class AuthenticationTest {
         org.junit.jupiter.api.Assertions.assertFalse(all.contains(forged.substring(0, 20)), "no token contents");
     }
 
+    /** The auditor and administrator APIs put a refused token, or none, on record as /mcp does, and name the record. */
+    @Test
+    void refusalsAtTheStaffApisAreOnRecordAndNamed() throws Exception {
+        String ua = "staff-probe-" + System.nanoTime();
+        String forged = TestIssuer.signWithForeignKey(TestIssuer.claims("auditor"));
+        var ids = new java.util.ArrayList<String>();
+        ids.add(given().header("Authorization", "Bearer " + forged).header("User-Agent", ua).get("/audit/search?subject=bob")
+                .then().statusCode(401).header("WWW-Authenticate", containsString("Bearer")).extract().header("X-Request-Id"));
+        ids.add(given().header("User-Agent", ua).get("/audit/search").then().statusCode(401).extract().header("X-Request-Id"));
+        ids.add(given().header("Authorization", "Bearer garbage").header("User-Agent", ua).get("/admin/policy").then()
+                .statusCode(401).extract().header("X-Request-Id"));
+        org.junit.jupiter.api.Assertions.assertFalse(ids.contains(null), "each 401 names its record: " + ids);
+        Wait.until("the three refusals on record", Duration.ofSeconds(5),
+                () -> AuditRow.list("user_agent = ? order by id", ua).size() >= 3);
+        var rows = AuditRow.list("user_agent = ? order by id", ua);
+        org.junit.jupiter.api.Assertions.assertEquals(List.of("GET /audit/search/invalid-token", "GET /audit/search/no-token",
+                "GET /admin/policy/invalid-token"), rows.stream().map(r -> r.method + "/" + r.outcome).toList());
+        org.junit.jupiter.api.Assertions.assertEquals(ids, rows.stream().map(r -> r.requestId).toList());
+        for (AuditRow row : rows) {
+            org.junit.jupiter.api.Assertions.assertEquals("AUTHENTICATION", row.kind);
+            org.junit.jupiter.api.Assertions.assertNull(row.subject, "an unverified token names nobody");
+        }
+    }
+
     /** A correctly signed token that names no subject is refused like any other, on record, not answered with 500. */
     @Test
     void aSignedTokenWithoutSubjectIsRefusedOnRecord() throws Exception {

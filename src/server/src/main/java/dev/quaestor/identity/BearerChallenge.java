@@ -9,9 +9,10 @@ import jakarta.enterprise.event.Observes;
  * resource_metadata="..."} naming the RFC 9728 document, so a client can discover where to get a
  * token, plus {@code error="invalid_token"} when a token was presented and refused (RFC 6750).
  * quarkus-oidc still does every token check; this only rewrites the header on the way out,
- * whichever part of the security layer produced the 401, and adds the {@code X-Request-Id} of the refusal's
- * audit record, which {@link QuietAuthenticationFailures} committed before the 401 was sent. The 401 says
- * nothing about why a token was refused.
+ * whichever part of the security layer produced the 401. On /mcp and on every other door whose refusals are recorded
+ * ({@link TokenDoors}) it adds the {@code X-Request-Id} of the refusal's audit record, which
+ * {@link QuietAuthenticationFailures} committed before the 401 was sent. The 401 says nothing about why a token was
+ * refused.
  */
 @ApplicationScoped
 public class BearerChallenge {
@@ -30,9 +31,10 @@ public class BearerChallenge {
     void register(@Observes Filters filters) {
         filters.register(rc -> {
             String path = rc.request().path();
-            if (path.equals("/mcp") || path.startsWith("/mcp/")) {
+            if (TokenDoors.recorded(path)) {
+                boolean mcp = TokenDoors.mcp(path);
                 rc.addHeadersEndHandler(v -> {
-                    if (rc.response().getStatusCode() == 401) {
+                    if (mcp && rc.response().getStatusCode() == 401) {
                         String value = "Bearer resource_metadata=\"" + PublicUrl.of(rc.request())
                                 + "/.well-known/oauth-protected-resource/mcp\"";
                         String auth = rc.request().getHeader("Authorization");

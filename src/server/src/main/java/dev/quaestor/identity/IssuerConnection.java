@@ -90,12 +90,12 @@ public class IssuerConnection {
     }
 
     private void filter(RoutingContext rc) {
-        if (!needsToken(rc.request().path()) || ready()) {
+        if (!TokenDoors.recorded(rc.request().path()) || ready()) {
             rc.next();
             return;
         }
         connect();
-        if (!mcp(rc.request().path())) {
+        if (!TokenDoors.mcp(rc.request().path())) {
             unavailable(rc, null);
             return;
         }
@@ -127,12 +127,4 @@ public class IssuerConnection {
                         + (requestId == null ? "" : "\"requestId\":\"" + requestId + "\"") + "}}}");
     }
 
-    private static boolean needsToken(String path) {
-        return mcp(path) || path.equals("/audit") || path.startsWith("/audit/") || path.equals("/admin")
-                || path.startsWith("/admin/");
-    }
-
-    private static boolean mcp(String path) {
-        return path.equals("/mcp") || path.startsWith("/mcp/");
-    }
 }

@@ -30,14 +30,14 @@ import org.jboss.logging.Logger;
  * in dev mode the security layer would send it as the 401's body; a caller learns only that its
  * token was refused. The reason stays in the server's log at DEBUG.
  *
- * <p>Every 401 from /mcp is audited ({@code AUTHENTICATION}: source address, user agent, {@code no-token} or
+ * <p>Every 401 from /mcp, the auditor API and the administrator API ({@link TokenDoors}) is audited ({@code AUTHENTICATION}: source address, user agent, {@code no-token} or
  * {@code invalid-token}; never the token) and sent only once that record has committed, without blocking the
  * I/O thread: a crash loses no refusal a caller was told of. If it cannot be recorded, the caller gets 503 instead.
  * How many records a source address, and all of them together, can make is bounded by {@link UnauthenticatedThrottle}:
  * past it the refusals are counted into summaries, and the 401 carries the summary's request id.
  *
  * <p>While the identity provider cannot be reached (no keys, no discovery), no token can be checked: a request to
- * /mcp is then answered 503 with {@code Retry-After}, on record as {@code issuer-unavailable}, rather than with the
+ * those doors is then answered 503 with {@code Retry-After}, on record as {@code issuer-unavailable}, rather than with the
  * security layer's 500.
  */
 @ApplicationScoped
@@ -73,7 +73,7 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
         Uni<SecurityIdentity> identity = cached.attempt(context, identityProviderManager);
         if (identity != null) {
             // Named as the OIDC mechanism names itself when it hands a token on, and as below on /mcp.
-            context.put(SELECTED, mcp(context) ? this : oidc);
+            context.put(SELECTED, recordedDoor(context) ? this : oidc);
         } else {
             boolean byPathAlone = tenants.byPathAlone(context);
             identity = oidc.authenticate(context, identityProviderManager)
@@ -81,7 +81,7 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
                     // challenge is sent only once it is on record.
                     .onTermination().invoke(() -> {
                         tenants.learn(context, byPathAlone);
-                        if (mcp(context) && context.get(SELECTED) != null) {
+                        if (recordedDoor(context) && context.get(SELECTED) != null) {
                             context.put(SELECTED, this);
                         }
                     });
@@ -95,7 +95,7 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
             LOG.debugf("token refused: %s", refused.getMessage());
             return new AuthenticationFailedException(refused.getAttributes());
         }
-        if (issuerDown(failure) && mcp(context)) {
+        if (issuerDown(failure) && recordedDoor(context)) {
             LOG.warnf("a token could not be checked, the identity provider is not available: %s", failure.getMessage());
             context.put(ISSUER_DOWN, Boolean.TRUE);
             context.put(SELECTED, this);
@@ -109,12 +109,12 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
         if (context.get(ISSUER_DOWN) != null) {
             return recorded(context, new ChallengeData(503, "Retry-After", "5"), "issuer-unavailable");
         }
-        return oidc.getChallenge(context).onFailure(failure -> issuerDown(failure) && mcp(context)).recoverWithUni(failure -> {
+        return oidc.getChallenge(context).onFailure(failure -> issuerDown(failure) && recordedDoor(context)).recoverWithUni(failure -> {
             LOG.warnf("a refusal could not be answered by the identity provider's rules, it is not available: %s",
                     failure.getMessage());
             return recorded(context, new ChallengeData(503, "Retry-After", "5"), "issuer-unavailable");
         }).onItem().transformToUni(challenge -> {
-            if (challenge == null || challenge.status != 401 || !mcp(context)) {
+            if (challenge == null || challenge.status != 401 || !recordedDoor(context)) {
                 return Uni.createFrom().item(challenge);
             }
             String auth = context.request().getHeader("Authorization");
@@ -122,7 +122,7 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
         });
     }
 
-    /** A refusal of an unauthenticated request to /mcp, once its record has committed. */
+    /** A refusal of an unauthenticated request to a recorded door, once its record has committed. */
     private Uni<ChallengeData> recorded(RoutingContext rc, ChallengeData challenge, String outcome) {
         String path = rc.request().path();
         var caller = Caller.anonymous(SourceAddress.of(rc.request()), rc.request().getHeader("User-Agent"),
@@ -153,9 +153,9 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
         return false;
     }
 
-    private static boolean mcp(RoutingContext rc) {
-        String path = rc.request().path();
-        return path.equals("/mcp") || path.startsWith("/mcp/");
+    /** A door whose refused tokens are on record ({@link TokenDoors}). */
+    private static boolean recordedDoor(RoutingContext rc) {
+        return TokenDoors.recorded(rc.request().path());
     }
 
     private static ChallengeData unrecorded(Throwable e) {
