@@ -52,7 +52,7 @@ final class BundleCommand {
             out.println();
             out.println("Record " + Plain.visible(r.fields().get("seq")) + " of log " + Plain.visible(r.fields().get("log")));
             RecordWords.print(r.fields(), out);
-            out.println("  proven: " + r.vouched());
+            out.println(r.vouched() != null ? "  proven: " + r.vouched() : "  NOT proven: " + Plain.visible(r.notProven()));
         }
         section(out, "Checkpoints", report.checkpoints());
         section(out, "Consistency", report.consistency());

@@ -68,6 +68,8 @@ public final class BundleCheck {
     private final BundleReport report = new BundleReport();
     private Map<String, byte[]> files = Map.of();
     private final Set<String> expected = new HashSet<>();
+    /** Records of records.jsonl found changed (by identity), with why: no proof vouches for them. */
+    private final Map<CanonicalRecord, String> changed = new java.util.IdentityHashMap<>();
 
     private BundleCheck(TrustedKeys trusted, TimeStampCheck stamps) {
         this.trusted = trusted;
@@ -272,9 +274,11 @@ public final class BundleCheck {
             if (!Hex.matches(line.storedHash(), r.leaf())) {
                 report.problem(BundleNames.RECORDS, where, "record " + r.seq() + " of log " + r.log() + " does not match its hash: the"
                         + " record was changed");
+                changed.put(r, "it does not match its hash: it was changed (records.jsonl, " + where + ")");
             }
             if (!Arrays.equals(text, exportLine(r.fields(), line.storedHash()))) {
                 report.problem(BundleNames.RECORDS, where, "not written as the export writes a record (its spelling was changed)");
+                changed.putIfAbsent(r, "its spelling was changed (records.jsonl, " + where + ")");
             }
             if (previous != null && (previous.log().compareTo(r.log()) > 0 || previous.log().equals(r.log())
                     && Decimal.parse(previous.seq()) >= Decimal.parse(r.seq()))) {
@@ -307,6 +311,7 @@ public final class BundleCheck {
         byte[] bytes = files.get(name);
         if (bytes == null) {
             report.problem(name, "", "missing: the proof of record " + seq + " of log " + r.log() + " (records.jsonl)");
+            report.records.add(BundleReport.Proven.not(r.fields(), "its proof " + name + " is missing"));
             return null;
         }
         String text = utf8(bytes);
@@ -315,23 +320,28 @@ public final class BundleCheck {
             proofs = text == null ? null : RecordProof.parseAll(text);
         } catch (IllegalArgumentException e) {
             report.problem(name, "", "damaged: " + e.getMessage());
+            report.records.add(BundleReport.Proven.not(r.fields(), "its proof " + name + " is damaged"));
             return null;
         }
         if (proofs == null || proofs.size() != 1) {
             report.problem(name, "", text == null ? "damaged: it is not UTF-8 text" : "it holds " + proofs.size() + " proofs; one is the record's");
+            report.records.add(BundleReport.Proven.not(r.fields(), "its proof " + name + " is damaged"));
             return null;
         }
         RecordProof proof = proofs.get(0);
+        String notProven = changed.get(r);
         if (!Arrays.equals(proof.record(), r.canonical())) {
             report.problem(name, "line 2", "the record it proves is not record " + seq + " of log " + r.log() + " as records.jsonl holds it");
+            notProven = notProven != null ? notProven : "its proof " + name + " proves another record";
         }
         var result = RecordProofCheck.check(proof, trusted, null);
         if (!result.verified()) {
             report.problem(name, "", result.failure());
-        } else {
-            report.records.add(new BundleReport.Proven(r.fields(), "in log " + result.checkpoint().origin() + " as signed at "
-                    + Plain.n(result.checkpoint().size()) + " records by " + result.signer()));
+            notProven = notProven != null ? notProven : "its proof " + name + " does not check: " + result.failure();
         }
+        report.records.add(notProven != null ? BundleReport.Proven.not(r.fields(), notProven)
+                : BundleReport.Proven.by(r.fields(), "in log " + result.checkpoint().origin() + " as signed at "
+                        + Plain.n(result.checkpoint().size()) + " records by " + result.signer()));
         long size;
         try {
             size = Checkpoint.parse(checkpointText(proof.checkpoint()), proof.checkpoint()).size();

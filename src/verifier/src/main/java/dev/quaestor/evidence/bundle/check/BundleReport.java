@@ -20,8 +20,19 @@ public final class BundleReport {
         }
     }
 
-    /** A record of the bundle, and the words on what vouches for it. */
-    public record Proven(Map<String, String> fields, String vouched) {
+    /**
+     * A record of the bundle, and the words on what vouches for it; or, where nothing does, why not ({@code vouched}
+     * null): a record changed, or its proof missing, damaged or of another record.
+     */
+    public record Proven(Map<String, String> fields, String vouched, String notProven) {
+
+        static Proven by(Map<String, String> fields, String vouched) {
+            return new Proven(fields, vouched, null);
+        }
+
+        static Proven not(Map<String, String> fields, String why) {
+            return new Proven(fields, null, why);
+        }
     }
 
     Manifest manifest;

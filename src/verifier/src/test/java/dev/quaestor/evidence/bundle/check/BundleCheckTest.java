@@ -223,6 +223,33 @@ class BundleCheckTest {
     }
 
     @Test
+    void aRecordChangedInTheBundleIsNotProvenWhereItIsPrintedAndTheOthersAre() throws Exception {
+        Map<String, byte[]> files = files(bundle);
+        String records = new String(files.get("records.jsonl"), StandardCharsets.UTF_8);
+        int at = records.indexOf("\"method\":\"") + "\"method\":\"".length();
+        assertTrue(at > "\"method\":\"".length() && at < records.indexOf('\n'), "the first record names a method: " + records);
+        var altered = new LinkedHashMap<>(files);
+        altered.put("records.jsonl", (records.substring(0, at) + "X" + records.substring(at + 1)).getBytes(StandardCharsets.UTF_8));
+        BundleReport r = check(BundleZip.write(altered));
+        assertFalse(r.ok());
+        assertEquals(6, r.records().size(), "every record is listed, proven or not");
+        assertNull(r.records().get(0).vouched(), "the changed record is not vouched for: " + r.records().get(0));
+        assertTrue(r.records().get(0).notProven().contains("it was changed (records.jsonl, line 1)"), r.records().get(0).notProven());
+        assertTrue(r.records().subList(1, 6).stream().allMatch(p -> p.vouched() != null && p.notProven() == null), r.records().toString());
+
+        Path file = Files.write(dir.resolve("changed.zip"), BundleZip.write(altered));
+        Path vkey = Files.writeString(dir.resolve("audit.vkey"), KEY.vkey().toString());
+        var out = new ByteArrayOutputStream();
+        int code = Main.run(new String[] {"bundle", "check", file.toString(), "--trust", vkey.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(Main.NOT_VERIFIED, code, printed);
+        String firstRecord = printed.substring(printed.indexOf("\nRecord "), printed.indexOf("\nRecord ", printed.indexOf("\nRecord ") + 1));
+        assertTrue(firstRecord.contains("\n  NOT proven: it does not match its hash") && !firstRecord.contains("\n  proven:"), firstRecord);
+        assertEquals(5, printed.split("\n  proven: ", -1).length - 1, printed);
+    }
+
+    @Test
     void anyByteOfTheZipAlteredAddedOrCutIsFound() throws Exception {
         // Every byte of the first header and of the end record, and a byte in every 101 between (each check costs the
         // bundle's signatures); tokens unchecked: what is found must be found without them.
