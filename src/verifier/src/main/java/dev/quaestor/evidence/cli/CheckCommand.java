@@ -59,6 +59,9 @@ final class CheckCommand {
                         + Plain.n(r.checkpoint().size()) + " records" + (r.checkpoint().time() == null ? "" : " on " + r.checkpoint().time())
                         + " by " + r.signer());
                 out.println("  " + r.anchor());
+                if (stamps != null && r.stamp() == null) {
+                    out.println("  WARNING: --tsa-ca was given, and no time-stamp vouches for this checkpoint");
+                }
             } else {
                 failed++;
                 out.println("  NOT VERIFIED: " + r.failure());

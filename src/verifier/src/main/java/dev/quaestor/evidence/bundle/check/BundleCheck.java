@@ -394,6 +394,10 @@ public final class BundleCheck {
         byte[] reply = files.get(tokenName);
         if (reply == null) {
             report.checkpoints.add(words + "; not time-stamped");
+            if (stamps != null) {
+                report.warnings.add("--tsa-ca was given, and checkpoint " + Plain.n(size) + " of log " + log + " is not time-stamped:"
+                        + " only the log's key dates it and the records it proves");
+            }
             return cp;
         }
         expected.add(tokenName);

@@ -367,6 +367,36 @@ class BundleCheckTest {
     }
 
     @Test
+    void aBundleWithoutTimeStampsNamesNoTsaRootAndCheckedWithOneSaysNoneVouches() throws Exception {
+        byte[] zip = small(REVISION, POLICY, "req-3"::equals, "requests req-3");
+        String readme = new String(files(zip).get("README.txt"), StandardCharsets.UTF_8);
+        assertTrue(readme.contains("   java -jar quaestor-verify.jar bundle check BUNDLE.zip --trust audit.vkey\n"), readme);
+        assertFalse(readme.contains("tsa-root.pem"), readme);
+        assertTrue(readme.contains("Its\ncheckpoints are not time-stamped."), readme);
+
+        BundleReport withRoot = check(zip);
+        assertTrue(withRoot.ok(), withRoot.problems().toString());
+        assertEquals(List.of("--tsa-ca was given, and checkpoint 20 of log " + LOG + " is not time-stamped: only"
+                + " the log's key dates it and the records it proves"), withRoot.warnings().stream().filter(w -> w.contains("--tsa-ca"))
+                .toList());
+        BundleReport withoutRoot = BundleCheck.check(zip, TrustedKeys.of(KEY.vkey()), null);
+        assertTrue(withoutRoot.warnings().stream().noneMatch(w -> w.contains("tsa")), withoutRoot.warnings().toString());
+        // The time-stamped bundle checked with the root: no such warning.
+        assertTrue(check(bundle).warnings().stream().noneMatch(w -> w.contains("not time-stamped")), check(bundle).warnings().toString());
+
+        // One of its proofs, checked alone with the root, says so too.
+        String proofName = files(zip).keySet().stream().filter(n -> n.startsWith("proofs/")).findFirst().orElseThrow();
+        Path proof = Files.write(dir.resolve("unstamped.tlog-proof"), files(zip).get(proofName));
+        Path vkey = Files.writeString(dir.resolve("unstamped.vkey"), KEY.vkey().toString());
+        var out = new ByteArrayOutputStream();
+        int code = Main.run(new String[] {"check", proof.toString(), "--trust", vkey.toString(), "--tsa-ca", tsa.root().toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(Main.VERIFIED, code, printed);
+        assertTrue(printed.contains("\n  WARNING: --tsa-ca was given, and no time-stamp vouches for this checkpoint\n"), printed);
+    }
+
+    @Test
     void aBundleWhoseManifestIsRewrittenStillChecksSoTheReportSaysWhatOnlyItsMakerSays() throws Exception {
         // The selection rewritten with the records left out: the bundle proves its records, not its maker's word.
         byte[] zip = small(REVISION, POLICY, "req-3"::equals, "requests req-3");
