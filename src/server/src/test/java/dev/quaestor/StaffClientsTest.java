@@ -5,6 +5,7 @@ import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,10 @@ class StaffClientsTest {
         given().auth().oauth2(auditorTokenOf("test-client")).get("/audit/search?limit=1").then().statusCode(200);
 
         String agent = auditorTokenOf("ai-agent");
-        given().auth().oauth2(agent).get("/audit/search?limit=1").then().statusCode(403);
+        String refusedId = given().auth().oauth2(agent).get("/audit/search?limit=1").then().statusCode(403).extract()
+                .header("X-Request-Id");
+        assertEquals(List.of("DENY/forbidden"), AuditRow.list("request_id = ?", refusedId).stream()
+                .map(r -> r.decision + "/" + r.outcome).toList(), "the 403 names its record");
         given().auth().oauth2(TestIssuer.sign(TestIssuer.claims("admin").claim("azp", "ai-agent")))
                 .get("/admin/policy").then().statusCode(403);
 

@@ -71,7 +71,7 @@ public class StaffAccess {
                 .decision(allowed ? "ALLOW" : "DENY").outcome(allowed ? "ok" : "forbidden")
                 .detail(join(detail, clientRefused)).build());
         if (!allowed) {
-            throw new ForbiddenException();
+            throw forbidden(requestId);
         }
         letIn.letIn(new LetInCall.Call(kind, caller, method, null, detail, requestId));
         return new Admitted(who, caller, requestId);
@@ -189,7 +189,7 @@ public class StaffAccess {
             throw e;
         }
         if (!allowed) {
-            throw new ForbiddenException();
+            throw forbidden(requestId);
         }
         if (attempt.place() == null) {
             long after = attempt.refusal().retryAfterSeconds();
@@ -252,5 +252,12 @@ public class StaffAccess {
 
     private static String join(String a, String b) {
         return a == null ? b : b == null ? a : a + "; " + b;
+    }
+
+    /** The 403 of a call refused for its role or client, naming its record as every other refusal does. */
+    private static ForbiddenException forbidden(String requestId) {
+        return new ForbiddenException(Response.status(Response.Status.FORBIDDEN).header("X-Request-Id", requestId)
+                .type(MediaType.APPLICATION_JSON).entity(Map.of("error", "forbidden: this call needs a role the token does not"
+                        + " hold, or comes from a client not allowed to make it (quaestor.admin.staff-clients)")).build());
     }
 }
