@@ -214,6 +214,8 @@ class AuditQueryRefusalTest {
         refused("/audit/proof", "audit/proof", "requestId");
         refused("/audit/checkpoint?log=x&size=abc", "audit/checkpoint", "size");
         refused("/audit/consistency?log=x&from=1&to=1.5", "audit/consistency", "to");
+        assertTrue(refused("/audit/consistency?log=x&from=17&to=2", "audit/consistency", "from").getString("error")
+                .contains("'from' (17) is larger than 'to' (2)"));
         refused("/audit/hash?field=ip", "audit/hash", "value");
     }
 

@@ -244,13 +244,16 @@ public class AuditResource {
             }
             from = QueryCheck.number("from", fromGiven, 0, Long.MAX_VALUE, null);
             to = QueryCheck.number("to", toGiven, 0, Long.MAX_VALUE, null);
+            if (from > to) {
+                throw InvalidQuery.shrinking("from", fromGiven, "to", toGiven);
+            }
         } catch (InvalidQuery e) {
             return invalid("audit/consistency", detail, e, request);
         }
         var call = admitAuditor(request, "audit/consistency", detail);
         var proof = proofs.consistency(logId, from, to);
         if (proof.isEmpty()) {
-            return notFound(call, "both sizes must have a checkpoint of that log, the first no larger than the second");
+            return notFound(call, "both sizes must have a checkpoint of that log");
         }
         return Response.ok(proof.get(), "text/plain; charset=utf-8").header("X-Request-Id", call.requestId()).build();
     }

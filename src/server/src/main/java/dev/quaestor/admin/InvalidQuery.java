@@ -39,11 +39,18 @@ final class InvalidQuery extends RuntimeException {
         return new InvalidQuery(parameter + " must be " + accepted + "; got " + quoted(value), parameter, shown(value), accepted);
     }
 
-    /** A range whose start, {@code from}, is after its end, {@code to}: the range ends before it starts. */
+    /** A range of times whose start, {@code from}, is after its end, {@code to}: the range ends before it starts. */
     static InvalidQuery outOfOrder(String from, String fromValue, String to, String toValue) {
         return new InvalidQuery("'" + from + "' (" + shown(fromValue) + ") is after '" + to + "' (" + shown(toValue)
                 + "): the range ends before it starts; give a '" + from + "' no later than the '" + to + "', or leave one out", from,
                 shown(fromValue), "a time no later than '" + to + "' (" + shown(toValue) + ")");
+    }
+
+    /** Two sizes of a log, the first larger than the second: the log only grows, so no proof leads back. */
+    static InvalidQuery shrinking(String from, String fromValue, String to, String toValue) {
+        return new InvalidQuery("'" + from + "' (" + shown(fromValue) + ") is larger than '" + to + "' (" + shown(toValue)
+                + "): a consistency proof leads from a smaller checkpoint to a larger one", from, shown(fromValue),
+                "a size no larger than '" + to + "' (" + shown(toValue) + ")");
     }
 
     /** A parameter the call needs, not given. */
