@@ -299,7 +299,18 @@ class LargeContentTest {
                     .pollInterval(java.time.Duration.ofMillis(50)).until(() -> outcome(requestId), java.util.Objects::nonNull);
             assertEquals("aborted", row.outcome);
             assertTrue(row.bytes < BIN_SIZE, "cut off part-way: " + row.bytes);
+            // Cut off, the read gives its place in flight back: nothing else is in flight now.
+            org.awaitility.Awaitility.await("its place in flight given back").atMost(java.time.Duration.ofSeconds(10))
+                    .pollInterval(java.time.Duration.ofMillis(100)).until(LargeContentTest::inFlight, n -> n == 0);
         }
+    }
+
+    /** MCP requests in flight now, as {@code /q/metrics} says. */
+    private static double inFlight() {
+        String metrics = io.restassured.RestAssured.given().auth().oauth2(TestIssuer.tokenFor("prometheus")).get("/q/metrics")
+                .then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith("quaestor_http_in_flight ")).mapToDouble(l -> Double.parseDouble(
+                l.substring(l.indexOf(' ') + 1))).findFirst().orElseThrow();
     }
 
     private static String headers(InputStream in) throws IOException {

@@ -158,7 +158,7 @@ public class AdmissionLimit {
         };
     }
 
-    /** Gives back the place of a request whose answer is a long-lived stream (its work is done). */
+    /** Gives back the place of a request whose answer is a long-lived stream, or a streamed answer that broke off. */
     void release(RoutingContext rc) {
         Held held = rc.get(HELD);
         if (held != null) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.McpHeaders;
-import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +25,9 @@ class AnswerResponses {
         this.streamed = streamed;
     }
 
-    Response render(Answer a, boolean sse, HttpServerRequest request, String requestId) {
+    Response render(Answer a, boolean sse, RoutingContext rc, String requestId) {
         if (a.body() instanceof Answer.Streamed s) {
-            return streamed.build(s, sse, request, requestId, a.headers());
+            return streamed.build(s, sse, rc, requestId, a.headers());
         }
         Response.ResponseBuilder b = a.body() == null ? Response.status(a.status()) : respond(a.status(), a.body(), sse);
         if (!a.headers().containsKey(McpHeaders.REQUEST_ID)) {

@@ -95,15 +95,15 @@ public class McpEndpoint {
             return later(rc, refused.response());
         }
         if (read instanceof PostIntake.Unparsed u) {
-            return later(rc, unparsed(headers, request, requestId, u));
+            return later(rc, unparsed(headers, rc, requestId, u));
         }
         var p = (PostIntake.Parsed) read;
         return answer(rc, headers, request, requestId, p, GenerationRouter.route(p.root(), p.version()), lost);
     }
 
-    private CompletionStage<Response> unparsed(HttpHeaders headers, HttpServerRequest request, String requestId,
+    private CompletionStage<Response> unparsed(HttpHeaders headers, RoutingContext rc, String requestId,
             PostIntake.Unparsed u) {
-        return generations.unparsed(headers, u, requestId).settled().thenApply(a -> answers.render(a, u.sse(), request, requestId));
+        return generations.unparsed(headers, u, requestId).settled().thenApply(a -> answers.render(a, u.sse(), rc, requestId));
     }
 
     /** A parsed POST's answer, from the generation its route names. */
@@ -119,9 +119,9 @@ public class McpEndpoint {
             });
         }
         if (answer.later() == null) {
-            return CompletableFuture.completedFuture(answers.render(answer, p.sse(), request, requestId));
+            return CompletableFuture.completedFuture(answers.render(answer, p.sse(), rc, requestId));
         }
-        return later(rc, answer.later().thenApply(a -> answers.render(a, p.sse(), request, requestId)));
+        return later(rc, answer.later().thenApply(a -> answers.render(a, p.sse(), rc, requestId)));
     }
 
     /**
@@ -184,7 +184,7 @@ public class McpEndpoint {
         CompletableFuture<String> lost = lostBecause(rc);
         PostIntake.Intake read = intake.read(rc, headers, request, requestId);
         if (read instanceof PostIntake.Unparsed u) {
-            throw refusal(rc, unparsed(headers, request, requestId, u));
+            throw refusal(rc, unparsed(headers, rc, requestId, u));
         }
         if (!(read instanceof PostIntake.Parsed p)) {
             throw refusal(rc, ((PostIntake.Refused) read).response());
@@ -195,7 +195,7 @@ public class McpEndpoint {
         }
         Listen listen = listens.open(p.root(), inbounds.stateless(headers, p, route.revision(), requestId), inbounds.tokenExpiry(), sse);
         if (listen instanceof Listen.Refused refused) {
-            throw refusal(rc, refused.answer().settled().thenApply(a -> answers.render(a, false, request, requestId)));
+            throw refusal(rc, refused.answer().settled().thenApply(a -> answers.render(a, false, rc, requestId)));
         }
         // The request itself is done; its stream must not hold one of the replica's in-flight places.
         admission.release(rc);

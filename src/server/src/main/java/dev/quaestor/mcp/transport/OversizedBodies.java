@@ -98,11 +98,11 @@ class OversizedBodies {
     }
 
     /** The same answer as a JAX-RS response (over HTTP/2, where the worker reads the body). */
-    Response response(Answer a, String requestId, AnswerResponses answers, HttpServerRequest request) {
+    Response response(Answer a, String requestId, AnswerResponses answers, RoutingContext rc) {
         if (a.body() == TEXT) {
             return TextResponse.of(a.status(), MESSAGE, a.headers().getOrDefault(McpHeaders.REQUEST_ID, requestId));
         }
-        return answers.render(a, false, request, requestId);
+        return answers.render(a, false, rc, requestId);
     }
 
     /** Nothing could be recorded or answered in the worker (it failed unexpectedly): fail closed. */

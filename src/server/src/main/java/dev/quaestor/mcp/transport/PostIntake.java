@@ -102,7 +102,7 @@ class PostIntake {
             }
             if (e.tooLarge != null) {
                 return new Refused(oversized.refuse(request, identity, requestId, e.tooLarge)
-                        .thenApply(a -> oversized.response(a, requestId, answers, request)));
+                        .thenApply(a -> oversized.response(a, requestId, answers, rc)));
             }
             return refused(TextResponse.of(e.status, e.getMessage().strip(), requestId));
         }

@@ -9,6 +9,7 @@ import dev.quaestor.mcp.wire.McpHeaders;
 import dev.quaestor.pipeline.ReadConfig;
 import dev.quaestor.pipeline.StreamedRead;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
@@ -33,15 +34,17 @@ class StreamedResponses {
     private final ObjectMapper json;
     private final WriteDeadlines deadlines;
     private final ReadConfig config;
+    private final AdmissionLimit admission;
 
-    StreamedResponses(ObjectMapper json, WriteDeadlines deadlines, ReadConfig config) {
+    StreamedResponses(ObjectMapper json, WriteDeadlines deadlines, ReadConfig config, AdmissionLimit admission) {
         this.json = json;
         this.deadlines = deadlines;
         this.config = config;
+        this.admission = admission;
     }
 
-    Response build(Answer.Streamed streamed, boolean sse, HttpServerRequest request, String requestId,
-            Map<String, String> headers) {
+    Response build(Answer.Streamed streamed, boolean sse, RoutingContext rc, String requestId, Map<String, String> headers) {
+        HttpServerRequest request = rc.request();
         StreamedRead read = streamed.read();
         byte[] opening = opening(streamed.id(), read, streamed.resultFields(), sse);
         byte[] closing = (sse ? "\"}]}}\n\n" : "\"}]}}").getBytes(StandardCharsets.US_ASCII);
@@ -54,6 +57,9 @@ class StreamedResponses {
             } catch (IOException | RuntimeException e) {
                 // Incomplete: reset the stream (HTTP/1.1: close the connection) so no client takes it for whole.
                 request.response().reset();
+                // A response reset (here, or cut off at its write deadline) ends without a word to the request's end
+                // handlers, which give its place in flight back: give it back here.
+                admission.release(rc);
                 throw e instanceof IOException io ? io : new IOException(e);
             }
         };
