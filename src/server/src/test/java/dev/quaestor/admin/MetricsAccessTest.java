@@ -27,4 +27,19 @@ class MetricsAccessTest {
         given().auth().oauth2(TestIssuer.sign(TestIssuer.claims("alice").claim("groups", java.util.List.of("quaestor-metrics"))))
                 .get("/q/metrics").then().statusCode(403);
     }
+
+    /** Paths nobody serves, asked without a token, leave no series behind: the endpoints' own stay counted. */
+    @Test
+    void refusedRequestsToMadeUpPathsAddNoUriLabels() {
+        for (int i = 0; i < 120; i++) {
+            given().get("/mcp/made-up-" + i).then().statusCode(401);
+            given().get("/made-up-" + i).then().statusCode(401);
+        }
+        String admin = TestIssuer.tokenFor("admin");
+        given().auth().oauth2(admin).get("/admin/policy").then().statusCode(200);
+        String metrics = given().auth().oauth2(TestIssuer.tokenFor("prometheus")).get("/q/metrics").then().statusCode(200)
+                .extract().asString();
+        org.junit.jupiter.api.Assertions.assertFalse(metrics.contains("made-up-"), "no series of a made-up path");
+        org.junit.jupiter.api.Assertions.assertTrue(metrics.contains("uri=\"/admin/policy\""), "the endpoint's own series");
+    }
 }
