@@ -6,6 +6,8 @@ import dev.quaestor.audit.read.AuditExport;
 import dev.quaestor.audit.read.AuditProofs;
 import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.audit.read.AuditSearch;
+import dev.quaestor.audit.read.DigestingOutputStream;
+import dev.quaestor.audit.record.AuditUnavailableException;
 import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.evidence.check.Report;
 import dev.quaestor.http.WriteDeadlines;
@@ -24,6 +26,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jboss.logging.Logger;
 
 /**
  * The auditor API (role {@code quaestor.audit.auditor-role}, default {@code quaestor-auditor}):
@@ -44,6 +47,8 @@ public class AuditResource {
     /** The query parameters an export takes, and the formats it writes (JSON Lines when none is named). */
     static final List<String> EXPORT_PARAMS = List.of("from", "to", "format");
     static final List<String> EXPORT_FORMATS = List.of("jsonl", "csv");
+
+    private static final Logger LOG = Logger.getLogger(AuditResource.class);
 
     private final AuditSearch search;
     private final AuditExport export;
@@ -112,11 +117,14 @@ public class AuditResource {
         rc.addEndHandler(ended -> place.close());
         StreamingOutput body = out -> {
             try (place; var watch = deadlines.watch(WriteDeadlines.Kind.EXPORT, request, null)) {
+                var file = new DigestingOutputStream(watch.wrap(out));
                 if (csv) {
-                    export.exportCsv(f, t, watch.wrap(out));
+                    export.exportCsv(f, t, file);
                 } else {
-                    export.exportJsonl(f, t, watch.wrap(out));
+                    export.exportJsonl(f, t, file);
                 }
+                file.flush();
+                written(holding.admitted(), detail, file);
             } catch (java.io.UncheckedIOException e) {
                 // The client is gone or was cut off at its write deadline: reset, so it never takes a part for whole.
                 request.response().reset();
@@ -256,6 +264,20 @@ public class AuditResource {
             return notFound(call, "both sizes must have a checkpoint of that log");
         }
         return Response.ok(proof.get(), "text/plain; charset=utf-8").header("X-Request-Id", call.requestId()).build();
+    }
+
+    /**
+     * The export written whole: a second record under its request id, {@code audit/export/done}, with the file's size
+     * and SHA-256, so that the file an auditor keeps can be tied to the log. One broken off is on record by the
+     * answer's watch ({@code aborted}, with the bytes written by then).
+     */
+    private void written(StaffAccess.Admitted call, String detail, DigestingOutputStream file) {
+        try {
+            log.append(AuditEvent.of(AuditEvent.Kind.AUDIT_READ, call.requestId()).caller(call.caller()).method("audit/export/done")
+                    .decision("ALLOW").outcome("ok").bytes(file.bytes()).contentSha256(file.sha256Hex()).detail(detail).build());
+        } catch (AuditUnavailableException e) {
+            LOG.errorf("could not record the end of export %s: %s", call.requestId(), e.getMessage());
+        }
     }
 
     /**

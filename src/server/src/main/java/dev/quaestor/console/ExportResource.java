@@ -6,7 +6,7 @@ import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.audit.read.AuditStream;
 import dev.quaestor.audit.record.AuditUnavailableException;
 import dev.quaestor.audit.read.LongReads;
-import dev.quaestor.console.export.DigestingOutputStream;
+import dev.quaestor.audit.read.DigestingOutputStream;
 import dev.quaestor.console.export.ExportFormat;
 import dev.quaestor.console.export.SearchExport;
 import dev.quaestor.http.WriteDeadlines;

@@ -1,4 +1,4 @@
-package dev.quaestor.console.export;
+package dev.quaestor.audit.read;
 
 import dev.quaestor.evidence.Hex;
 import java.io.FilterOutputStream;
