@@ -140,6 +140,9 @@ class MainTest {
                 + " checkpoint"), ok.out);
         assertTrue(ok.out.contains("VERIFIED: 100 records covered by signed checkpoints; 4 later record(s) of log replica-a (seq 101"
                 + " to 104) are covered by no signature (--allow-unsigned-tail); 1 log(s)"), ok.out);
+        // Verified without a checkpoint kept apart: what it cannot see is said next to the verdict.
+        assertTrue(ok.out.contains("\nRecords cut from the end of a log leave no trace in what remains: to find them, keep a checkpoint"
+                + " apart (GET /audit/checkpoint) and give it with --expect-checkpoint.\nVERIFIED: "), ok.out);
         Result okJson = main("verify", export.toString(), "--trust", key.toString(), "--allow-unsigned-tail", "--json", "-");
         assertEquals(0, okJson.code);
         assertTrue(okJson.out.startsWith("{\"verified\":true,\"records\":104,\"covered\":100,\"logs\":[{\"log\":\"replica-a\""),
@@ -278,6 +281,7 @@ class MainTest {
         Result ok = main("verify", whole.toString(), "--trust", key.toString(), "--expect-checkpoint", keptA.toString(),
                 "--expect-checkpoint", keptB.toString());
         assertEquals(0, ok.code, ok.out + ok.err);
+        assertFalse(ok.out.contains("give it with --expect-checkpoint"), "given, it is not asked for: " + ok.out);
         // Records 76 to 100 deleted with their nodes and checkpoint: a shorter, signed log, which verifies alone.
         Path cut = Files.writeString(dir.resolve("cut.jsonl"), TestLog.text(new TestLog(LogVerifierTest.KEY, "replica-a")
                 .appendTo(75, 25).export()));
