@@ -79,17 +79,11 @@ public final class BundleReadme {
 
         t.append("How to check it\n");
         t.append("---------------\n");
-        if (tokens.isEmpty()) {
-            t.append("You need the log's verifier key from your own records (audit.vkey, a line quaestor.audit+...). Its\n");
-            t.append("checkpoints are not time-stamped. Nothing else: no server, no network.\n\n");
-        } else {
-            t.append("You need the log's verifier key from your own records (audit.vkey, a line quaestor.audit+...) and, for\n");
-            t.append("the time-stamps, your time-stamping authority's root certificate (tsa-root.pem). Nothing else: no\n");
-            t.append("server, no network.\n\n");
-        }
+        t.append("You need the log's verifier key from your own records (audit.vkey, a line quaestor.audit+...) and, for\n");
+        t.append("the time-stamps, your time-stamping authority's root certificate (tsa-root.pem). Nothing else: no\n");
+        t.append("server, no network.\n\n");
         t.append("1. Everything at once, with the verifier (quaestor-verify.jar):\n\n");
-        t.append("   java -jar quaestor-verify.jar bundle check BUNDLE.zip --trust audit.vkey")
-                .append(tokens.isEmpty() ? "" : " --tsa-ca tsa-root.pem").append("\n\n");
+        t.append("   java -jar quaestor-verify.jar bundle check BUNDLE.zip --trust audit.vkey --tsa-ca tsa-root.pem\n\n");
         t.append("2. Piece by piece, with standard tools, in the folder the bundle is unpacked to:\n\n");
         t.append("   unzip BUNDLE.zip -d bundle && cd bundle\n");
         t.append("   # every file is the one the manifest names\n");
