@@ -366,6 +366,18 @@ class BundleCheckTest {
         assertTrue(check(small(REVISION, POLICY, "req-3"::equals, "the requests of the search subject=alice")).ok());
     }
 
+    /**
+     * A bundle's README is compared word for word with the one its manifest and files call for: one made earlier must
+     * keep checking, so its text is pinned here. Changing it breaks every bundle already handed out.
+     */
+    @Test
+    void theReadmeOfABundleIsTheOneBundlesAlreadyHandedOutHold() throws Exception {
+        byte[] readme = files(small(REVISION, POLICY, "req-3"::equals, "requests req-3")).get("README.txt");
+        assertEquals(PINNED_README_SHA256, Hex.of(TreeHash.sha256(readme)), new String(readme, StandardCharsets.UTF_8));
+    }
+
+    static final String PINNED_README_SHA256 = "a3959ff9a5edacc46c6fa3ad5906091b8eb2398dc2a8df9de462c23e4d3aac4e";
+
     @Test
     void aBundleWithoutTimeStampsCheckedWithATsaRootSaysNoneVouches() throws Exception {
         byte[] zip = small(REVISION, POLICY, "req-3"::equals, "requests req-3");
