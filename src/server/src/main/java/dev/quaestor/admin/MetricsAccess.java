@@ -13,7 +13,8 @@ import java.util.Set;
  * ({@code quaestor.admin.metrics-role}, {@code quaestor.admin.role}), roles read as every other door reads them
  * ({@code quaestor.identity.roles-claims}). The labels hold no URI, subject or client, but the counts say how often
  * reads are refused and which mounts fail: an AI client's token has no business with them. No token: 401, as
- * everywhere; a token without the role: 403. Scrapes are not audited (one every few seconds from each Prometheus).
+ * everywhere; a token without the role: 403. {@code quaestor.admin.staff-clients} does not apply (Prometheus is a
+ * client of its own). Scrapes are not audited (one every few seconds from each Prometheus).
  */
 @ApplicationScoped
 public class MetricsAccess implements HttpSecurityPolicy {
@@ -23,7 +24,7 @@ public class MetricsAccess implements HttpSecurityPolicy {
 
     MetricsAccess(IdentityMapper identities, AdminConfig config) {
         this.identities = identities;
-        this.roles = Set.of(config.metricsRole(), config.role());
+        this.roles = Set.copyOf(java.util.List.of(config.metricsRole(), config.role())); // the two may be one role
     }
 
     @Override

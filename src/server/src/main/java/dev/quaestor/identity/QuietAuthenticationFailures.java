@@ -37,7 +37,7 @@ import org.jboss.logging.Logger;
  * past it the refusals are counted into summaries, and the 401 carries the summary's request id.
  *
  * <p>While the identity provider cannot be reached (no keys, no discovery), no token can be checked: a request to
- * those doors is then answered 503 with {@code Retry-After}, on record as {@code issuer-unavailable}, rather than with the
+ * /mcp is then answered 503 with {@code Retry-After}, on record as {@code issuer-unavailable}, rather than with the
  * security layer's 500.
  */
 @ApplicationScoped
