@@ -96,19 +96,13 @@ public class AuditLog implements LiveLog, RecordQueue {
     /**
      * Appends the record a call happens under, or is refused under, and waits for it: a call whose record is not
      * confirmed (its batch failed, or the commit timeout passed) does not happen ({@link AuditUnavailableException}).
-     * The writer may still store that record if it had taken it before the wait ended, so a second record under its
-     * request id, queued without waiting, says the call was refused for it: the first never stands alone for a call
-     * that did not happen.
+     * Should that record be stored all the same (the writer had taken it when the wait ended, or its commit's reply
+     * was lost), the writer stores a second record under its request id after it, saying the call was refused for it:
+     * the first never stands alone for a call that did not happen.
      */
     public void appendCall(AuditEvent e) {
-        PendingCommit queued = writer.submit(e, null);
-        try {
-            queued.await();
-        } catch (AuditUnavailableException unconfirmed) {
-            writer.offer(e.ended("aborted", "not answered: the audit log did not confirm this record in time, and the call"
-                    + " was refused for it"));
-            throw unconfirmed;
-        }
+        writer.submitCall(e, () -> e.ended("aborted", "not answered: the audit log did not confirm this record in time,"
+                + " and the call was refused for it")).await();
     }
 
     /**

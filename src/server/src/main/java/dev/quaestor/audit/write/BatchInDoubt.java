@@ -48,7 +48,9 @@ final class BatchInDoubt {
                     + " running it); nothing more is written until it can");
         }
         if (stored) {
-            owed = corrections.stream().map(Supplier::get).toList();
+            var all = new java.util.ArrayList<>(owed);
+            corrections.forEach(correction -> all.add(correction.get()));
+            owed = List.copyOf(all);
             life.storedAfterAll(records);
             LOG.warnf("log %s: a batch of %d record(s) reported as not stored was stored (its commit's reply was lost);"
                     + " %d correction(s) follow", origin, records, owed.size());
@@ -60,6 +62,16 @@ final class BatchInDoubt {
     /** The records owed to the log, to go in the next batch. */
     List<AuditEvent> owed() {
         return owed;
+    }
+
+    /**
+     * A record owed to the log apart from any batch in doubt: the correction of a call refused while its record was
+     * being stored ({@link GroupCommitWriter#submitCall}). Goes in the next batch with the rest.
+     */
+    void owe(AuditEvent correction) {
+        var all = new java.util.ArrayList<>(owed);
+        all.add(correction);
+        owed = List.copyOf(all);
     }
 
     /** A batch holding what was owed is stored. */

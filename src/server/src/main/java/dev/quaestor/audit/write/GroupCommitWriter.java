@@ -52,10 +52,11 @@ public final class GroupCommitWriter {
     /**
      * A queued record; {@code after}, if set, is a record it must not be stored without (its request's decision);
      * {@code correction}, if set, is the record that says how its request ended should it be stored although its
-     * waiter was told it was not ({@link BatchInDoubt}).
+     * waiter was told it was not ({@link BatchInDoubt}); {@code call}: the record a call happens under, whose
+     * correction is owed whenever that happens, as its caller records nothing after it ({@link #submitCall}).
      */
     private record Pending(AuditEvent event, CompletableFuture<Void> done, CompletableFuture<Void> after, String share,
-            Supplier<AuditEvent> correction) {
+            Supplier<AuditEvent> correction, boolean call) {
     }
 
     private final javax.sql.DataSource ds;
@@ -175,9 +176,27 @@ public final class GroupCommitWriter {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException("the subject's share of the audit queue is full"));
         }
-        var p = new Pending(event, new CompletableFuture<>(), after == null ? null : after.done, share, correction);
+        return queue(new Pending(event, new CompletableFuture<>(), after == null ? null : after.done, share, correction, false));
+    }
+
+    /**
+     * Queues the record a call happens under (or is refused under) and returns at once; {@link PendingCommit#await}
+     * then waits for it, and a call whose wait fails does not happen. Should the record be stored all the same (the
+     * writer had taken it when the wait ended, or its commit's reply was lost), the record {@code refused} gives is
+     * stored after it, by the writer, in the next batch: the first never stands alone for a call that did not happen.
+     */
+    public PendingCommit submitCall(AuditEvent event, Supplier<AuditEvent> refused) {
+        String share = QueueShares.keyOf(event);
+        if (!shares.enter(share)) {
+            failures.increment();
+            throw new AuditUnavailableException(new IllegalStateException("the subject's share of the audit queue is full"));
+        }
+        return queue(new Pending(event, new CompletableFuture<>(), null, share, refused, true));
+    }
+
+    private PendingCommit queue(Pending p) {
         if (!running || !queue.offer(p)) {
-            shares.leave(share);
+            shares.leave(p.share());
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException(running ? "audit queue full" : "audit writer stopped"));
         }
@@ -211,7 +230,7 @@ public final class GroupCommitWriter {
                 }
             });
         }
-        boolean queued = running && queue.offer(new Pending(event, done, null, share, null));
+        boolean queued = running && queue.offer(new Pending(event, done, null, share, null, false));
         if (!queued) {
             shares.leave(share);
             failures.increment();
@@ -225,7 +244,7 @@ public final class GroupCommitWriter {
         var last = AuditEvent.of(AuditEvent.Kind.AUDIT_STOP, RequestIds.next()).time(clock.instant()).method("audit/stop")
                 .detail("writer stopping; log " + origin).build();
         // Past the shares (it is the writer's own record); only a full queue keeps it out, and that is said.
-        if (!queue.offer(new Pending(last, new CompletableFuture<>(), null, null, null))) {
+        if (!queue.offer(new Pending(last, new CompletableFuture<>(), null, null, null, false))) {
             failures.increment();
             LOG.errorf("log %s: the AUDIT_STOP record could not be queued (the queue is full); the final head is signed"
                     + " without it", origin);
@@ -266,7 +285,7 @@ public final class GroupCommitWriter {
             try {
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
-                    if (head == null || !signRequests.isEmpty()
+                    if (head == null || !signRequests.isEmpty() || !inDoubt.owed().isEmpty()
                             || head.checkpointDue(config.checkpointEvery(), config.checkpointInterval().toNanos())) {
                         write(List.of()); // also reads the head, and records the start, as soon as the database answers
                     }
@@ -348,7 +367,12 @@ public final class GroupCommitWriter {
         life.stored();
         inDoubt.paid();
         committedSeq = head.size();
-        batch.forEach(p -> p.done().complete(null));
+        for (Pending p : batch) {
+            if (!p.done().complete(null) && p.call()) {
+                // Its waiter gave up while this batch was stored: the call was refused, and its record is in the log.
+                inDoubt.owe(p.correction().get());
+            }
+        }
         signs.forEach(f -> f.complete(null));
         if (!batch.isEmpty()) {
             commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -377,7 +401,7 @@ public final class GroupCommitWriter {
     private static List<Supplier<AuditEvent>> correctionsOf(List<Pending> failed) {
         var out = new ArrayList<Supplier<AuditEvent>>();
         for (Pending p : failed) {
-            if (p.correction() != null && p.after() != null && p.after().isCompletedExceptionally()) {
+            if (p.correction() != null && (p.call() || p.after() != null && p.after().isCompletedExceptionally())) {
                 out.add(p.correction());
             }
         }

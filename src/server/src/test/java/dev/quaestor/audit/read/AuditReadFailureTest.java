@@ -1,5 +1,6 @@
 package dev.quaestor.audit.read;
 
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -84,18 +85,22 @@ class AuditReadFailureTest {
         assertTrue(answer.body().contains("the audit log is unavailable; nothing was read"), answer.body());
         assertTrue(answer.headers().firstValue("X-Request-Id").isEmpty(), "no record is named: none was confirmed");
 
-        // Stored once the lock is gone (if the writer had taken it before the wait ended; else left out), its record of
-        // being let in is followed by one saying the call was refused.
-        String where = "kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ? order by id";
-        Wait.until("the call's records", Duration.ofSeconds(20),
-                () -> AuditRow.list(where, "%uriPrefix=" + prefix + "%", before).stream().anyMatch(r -> "aborted".equals(r.outcome)));
+        // Once the lock is gone, the record is stored if the writer had taken it before the wait ended (else it is left
+        // out), and then the writer follows it with one saying the call was refused. A later call's record, once
+        // stored, comes after both.
+        String later = given().auth().oauth2(auditor).get("/audit/search?limit=1").then().statusCode(200).extract()
+                .header("X-Request-Id");
+        Wait.until("a later call on record", Duration.ofSeconds(20), () -> !AuditRow.list("request_id = ?", later).isEmpty());
+        String where = "kind = 'AUDIT_READ' and method = 'audit/search' and detail like ? and event_time >= ? order by seq";
         List<AuditRow> records = AuditRow.list(where, "%uriPrefix=" + prefix + "%", before);
         var outcomes = records.stream().map(r -> r.outcome).toList();
-        assertTrue(outcomes.equals(List.of("ok", "aborted")) || outcomes.equals(List.of("aborted")), records.toString());
-        assertEquals(1, records.stream().map(r -> r.requestId).distinct().count(), "under one request id: " + records);
-        String last = records.get(records.size() - 1).detail;
-        assertTrue(last.endsWith("not answered: the audit log did not confirm this record in time, and the call was refused"
-                + " for it"), last);
+        assertTrue(outcomes.equals(List.of("ok", "aborted")) || outcomes.isEmpty(), "never ok alone, never aborted alone: " + records);
+        if (!records.isEmpty()) {
+            assertEquals(records.get(0).requestId, records.get(1).requestId, "under one request id: " + records);
+            assertEquals("not answered: the audit log did not confirm this record in time, and the call was refused for it",
+                    records.get(1).detail.substring(records.get(1).detail.indexOf("not answered")), records.get(1).detail);
+        }
+        System.out.println("AuditReadFailureTest: the unconfirmed call's records: " + outcomes);
     }
 
     private HttpRequest search(String uriPrefix, String token) {
