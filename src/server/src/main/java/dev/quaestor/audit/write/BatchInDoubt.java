@@ -4,6 +4,7 @@ import dev.quaestor.audit.record.AuditEvent;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -22,7 +23,7 @@ final class BatchInDoubt {
     private SealedBatch batch;
     private List<Supplier<AuditEvent>> corrections = List.of();
     private int records;
-    private List<AuditEvent> owed = List.of();
+    private final List<AuditEvent> owed = new ArrayList<>();
 
     /** {@code batch} failed and the database could not say whether it is stored; its {@code records} waiters failed. */
     void doubt(SealedBatch batch, List<Supplier<AuditEvent>> corrections, int records) {
@@ -48,9 +49,7 @@ final class BatchInDoubt {
                     + " running it); nothing more is written until it can");
         }
         if (stored) {
-            var all = new java.util.ArrayList<>(owed);
-            corrections.forEach(correction -> all.add(correction.get()));
-            owed = List.copyOf(all);
+            corrections.forEach(correction -> owed.add(correction.get()));
             life.storedAfterAll(records);
             LOG.warnf("log %s: a batch of %d record(s) reported as not stored was stored (its commit's reply was lost);"
                     + " %d correction(s) follow", origin, records, owed.size());
@@ -69,13 +68,11 @@ final class BatchInDoubt {
      * being stored ({@link GroupCommitWriter#submitCall}). Goes in the next batch with the rest.
      */
     void owe(AuditEvent correction) {
-        var all = new java.util.ArrayList<>(owed);
-        all.add(correction);
-        owed = List.copyOf(all);
+        owed.add(correction);
     }
 
     /** A batch holding what was owed is stored. */
     void paid() {
-        owed = List.of();
+        owed.clear();
     }
 }

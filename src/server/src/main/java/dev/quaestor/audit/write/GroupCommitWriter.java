@@ -171,12 +171,7 @@ public final class GroupCommitWriter {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException("the request's decision record was not committed"));
         }
-        String share = QueueShares.keyOf(event);
-        if (!shares.enter(share)) {
-            failures.increment();
-            throw new AuditUnavailableException(new IllegalStateException("the subject's share of the audit queue is full"));
-        }
-        return queue(new Pending(event, new CompletableFuture<>(), after == null ? null : after.done, share, correction, false));
+        return queue(event, after == null ? null : after.done, correction, false);
     }
 
     /**
@@ -186,17 +181,19 @@ public final class GroupCommitWriter {
      * stored after it, by the writer, in the next batch: the first never stands alone for a call that did not happen.
      */
     public PendingCommit submitCall(AuditEvent event, Supplier<AuditEvent> refused) {
+        return queue(event, null, refused, true);
+    }
+
+    /** Queues a record within its subject's share of the queue, or refuses it ({@link AuditUnavailableException}). */
+    private PendingCommit queue(AuditEvent event, CompletableFuture<Void> after, Supplier<AuditEvent> correction, boolean call) {
         String share = QueueShares.keyOf(event);
         if (!shares.enter(share)) {
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException("the subject's share of the audit queue is full"));
         }
-        return queue(new Pending(event, new CompletableFuture<>(), null, share, refused, true));
-    }
-
-    private PendingCommit queue(Pending p) {
+        var p = new Pending(event, new CompletableFuture<>(), after, share, correction, call);
         if (!running || !queue.offer(p)) {
-            shares.leave(p.share());
+            shares.leave(share);
             failures.increment();
             throw new AuditUnavailableException(new IllegalStateException(running ? "audit queue full" : "audit writer stopped"));
         }
