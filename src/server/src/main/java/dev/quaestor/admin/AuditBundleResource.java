@@ -103,8 +103,9 @@ public class AuditBundleResource {
         }
         if (!made.made()) {
             access.endOnRecord(); // its not-made record says how the call ended
-            return Response.status(409).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
-                    .entity(Map.of("error", made.refused(), "requestId", admitted.requestId())).build();
+            var r = Response.status(made.notMade().status()).type(MediaType.APPLICATION_JSON).header("X-Request-Id", admitted.requestId())
+                    .entity(Map.of("error", made.refused(), "requestId", admitted.requestId()));
+            return (made.notMade() == EvidenceBundles.NotMade.NOT_YET ? r.header("Retry-After", "10") : r).build();
         }
         return Response.ok(made.zip(), "application/zip").header("X-Request-Id", admitted.requestId())
                 .header("Digest", "sha-256=" + java.util.Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(made.sha256())))

@@ -201,11 +201,11 @@ public class AuditResource {
         var call = admitAuditor(request, "audit/proof", detail);
         var proof = proofs.proof(requestId);
         if (proof.file() == null) {
-            boolean none = proof.records() == 0;
+            boolean none = proof.gap() == AuditProofs.Gap.NO_RECORD;
             access.notAnswered(none ? "not-found" : "unavailable", proof.unavailable());
             var r = Response.status(none ? 404 : 409).type(MediaType.APPLICATION_JSON).header("X-Request-Id", call.requestId())
                     .entity(Map.of("error", proof.unavailable()));
-            return (proof.later() ? r.header("Retry-After", "10") : r).build();
+            return (proof.gap() == AuditProofs.Gap.NOT_YET ? r.header("Retry-After", "10") : r).build();
         }
         return Response.ok(proof.file(), "text/plain; charset=utf-8").header("X-Request-Id", call.requestId())
                 .header("Content-Disposition", "attachment; filename=\"" + requestId + ".tlog-proof\"").build();

@@ -37,8 +37,33 @@ public class EvidenceBundles {
     public record Maker(Caller caller, String requestId) {
     }
 
-    /** A bundle made: its bytes and SHA-256 (hex), how many records of which requests; or why it was not made. */
-    public record Made(byte[] zip, String sha256, int records, List<String> requestIds, String refused) {
+    /** Why a bundle was not made, by kind, with the HTTP status that answers it (as the proof of one request's is). */
+    public enum NotMade {
+        /** No record has a request id asked for, or the search finds no request. */
+        NOTHING_FOUND(404),
+        /** A record is not under a signed checkpoint yet: asked again in a few seconds, the bundle can be made. */
+        NOT_YET(409),
+        /** A record can never be proven: it is in format 1, or was changed in the database since it was written. */
+        UNPROVABLE(409),
+        /** The search finds more records or requests than a bundle holds: narrowed, it can be made. */
+        TOO_MANY(400);
+
+        private final int status;
+
+        NotMade(int status) {
+            this.status = status;
+        }
+
+        public int status() {
+            return status;
+        }
+    }
+
+    /**
+     * A bundle made: its bytes and SHA-256 (hex), how many records of which requests; or why it was not made
+     * ({@code refused} in words, {@code notMade} by kind).
+     */
+    public record Made(byte[] zip, String sha256, int records, List<String> requestIds, String refused, NotMade notMade) {
         public boolean made() {
             return refused == null;
         }
@@ -110,7 +135,7 @@ public class EvidenceBundles {
             var page = search.search(new AuditQuery(q.subject(), q.client(), q.tenant(), q.uriPrefix(), q.action(), q.decision(),
                     q.outcome(), q.kind(), q.from(), q.to(), null, BundleSelection.MAX_SEARCH_RECORDS));
             if (page.nextCursor() != null) {
-                return refused("the search finds more than " + BundleSelection.MAX_SEARCH_RECORDS + " records: narrow it");
+                return refused(NotMade.TOO_MANY, "the search finds more than " + BundleSelection.MAX_SEARCH_RECORDS + " records: narrow it");
             }
             var ids = new LinkedHashSet<String>();
             for (AuditRow r : page.records()) {
@@ -119,27 +144,31 @@ public class EvidenceBundles {
                 }
             }
             if (ids.isEmpty()) {
-                return refused("the search finds no request");
+                return refused(NotMade.NOTHING_FOUND, "the search finds no request");
             }
             if (ids.size() > BundleSelection.MAX_REQUESTS) {
-                return refused("the search finds " + ids.size() + " requests, more than " + BundleSelection.MAX_REQUESTS + ": narrow it");
+                return refused(NotMade.TOO_MANY, "the search finds " + ids.size() + " requests, more than " + BundleSelection.MAX_REQUESTS + ": narrow it");
             }
             requests = List.copyOf(ids);
         }
         AuditProofs.Proven proven = proofs.proven(new LinkedHashSet<>(requests));
         if (proven.unavailable() != null) {
-            return refused(proven.unavailable());
+            return refused(switch (proven.gap()) {
+                case NO_RECORD -> NotMade.NOTHING_FOUND;
+                case NOT_YET -> NotMade.NOT_YET;
+                case NEVER -> NotMade.UNPROVABLE;
+            }, proven.unavailable());
         }
         var about = new BundleWriter.About(Instant.now(), maker.caller().subject(), maker.requestId(), selection.forCase(),
                 selection.caseSeal() == null ? null : selection.caseSeal().hex(), describe(selection));
         byte[] zip = BundleWriter.write(about, proven.records(), (logId, from, to) -> proofs.consistency(logId, from, to)
                 .orElseThrow(() -> new IllegalStateException("no consistency proof of log " + logId + " from " + from + " to " + to)),
                 EvidenceBundles::policyFiles);
-        return new Made(zip, Hex.of(TreeHash.sha256(zip)), proven.records().size(), List.copyOf(new LinkedHashSet<>(requests)), null);
+        return new Made(zip, Hex.of(TreeHash.sha256(zip)), proven.records().size(), List.copyOf(new LinkedHashSet<>(requests)), null, null);
     }
 
-    private static Made refused(String why) {
-        return new Made(null, null, 0, List.of(), why);
+    private static Made refused(NotMade kind, String why) {
+        return new Made(null, null, 0, List.of(), why, kind);
     }
 
     /**

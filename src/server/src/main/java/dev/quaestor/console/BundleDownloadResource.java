@@ -63,7 +63,7 @@ public class BundleDownloadResource {
                             + "bundle from a search.").backTo("/console/search");
         }
         try {
-            SearchForm.onlyItsParameters(uri.getQueryParameters().keySet(), "requestId");
+            SearchForm.onlyItsParameters(uri.getQueryParameters(), "requestId");
         } catch (IllegalArgumentException e) {
             String asked = byRequest ? "request=" + requestId : form.describe();
             if (!access.isAuditor()) {
@@ -158,7 +158,7 @@ public class BundleDownloadResource {
     private Response answer(EvidenceBundles.Made made, EvidenceBundles.Maker maker, String back) {
         if (!made.made()) {
             access.endOnRecord(); // its not-made record says how the view ended
-            throw new ConsoleRefusal(409, "No bundle was made: " + made.refused() + ".", maker.requestId()).backTo(back);
+            throw new ConsoleRefusal(made.notMade().status(), "No bundle was made: " + made.refused() + ".", maker.requestId()).backTo(back);
         }
         return Response.ok(made.zip(), "application/zip").header("X-Request-Id", maker.requestId())
                 .header("Content-Disposition", "attachment; filename=\"quaestor-bundle-" + maker.requestId() + ".zip\"").build();

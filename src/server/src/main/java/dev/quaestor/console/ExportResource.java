@@ -63,7 +63,7 @@ public class ExportResource {
         }
         AuditQuery query;
         try {
-            SearchForm.onlyItsParameters(address.getQueryParameters().keySet(), "format");
+            SearchForm.onlyItsParameters(address.getQueryParameters(), "format");
             if (format == null) {
                 throw new IllegalArgumentException(SearchForm.blank(formatName) ? "'format' is missing. Use one of jsonl, csv, ocsf"
                         : "'format' is not a format an export is written in: " + SearchFormCheck.quoted(formatName.trim())

@@ -51,10 +51,17 @@ public class SearchForm extends AuditFilters {
     /**
      * Refuses ({@link IllegalArgumentException}) a parameter in {@code given} that neither the form nor {@code more}
      * takes: a misspelt filter ({@code subjet=alice}) would otherwise leave the search unfiltered, its page or what
-     * leaves the console (an export, an evidence bundle) with everyone's records in it.
+     * leaves the console (an export, an evidence bundle) with everyone's records in it. Refuses one given twice too
+     * ({@code subject=alice&subject=bob}): only the first would be searched, and the second dropped unseen.
      */
-    static void onlyItsParameters(java.util.Set<String> given, String... more) {
-        for (String name : given) {
+    static void onlyItsParameters(jakarta.ws.rs.core.MultivaluedMap<String, String> given, String... more) {
+        for (var e : given.entrySet()) {
+            if (e.getValue().size() > 1) {
+                throw new IllegalArgumentException(SearchFormCheck.quoted(e.getKey()) + " is given " + e.getValue().size()
+                        + " times: it takes one value, and a search by several would be another search than the one asked");
+            }
+        }
+        for (String name : given.keySet()) {
             if (!PARAMETERS.contains(name) && !List.of(more).contains(name)) {
                 throw new IllegalArgumentException(SearchFormCheck.quoted(name) + " is not a parameter it"
                         + " takes: a misspelt filter would leave it unfiltered. It takes " + String.join(", ",

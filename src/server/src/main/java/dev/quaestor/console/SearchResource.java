@@ -147,7 +147,7 @@ public class SearchResource {
         AuditQuery query;
         SearchPaging paging;
         try {
-            SearchForm.onlyItsParameters(address.getQueryParameters().keySet());
+            SearchForm.onlyItsParameters(address.getQueryParameters());
             zone = form.zone(reader);
             size = form.pageSize(size);
             query = form.query(1, zone);

@@ -56,7 +56,7 @@ class BundleCaseNameTest {
         String key = Manifest.read(files.get("manifest.json")).caseSealKey();
         String sealed = "a case named hmac-sha256=" + Hmac.sha256(key, title);
         var notMade = ask("{\"requestIds\":[\"no-such-request\"],\"forCase\":\"" + title + "\"}");
-        assertEquals(409, notMade.statusCode(), notMade.asString());
+        assertEquals(404, notMade.statusCode(), notMade.asString());
         var invalid = ask("{\"requestIds\":[\"" + rid + "\"],\"search\":{\"subject\":\"alice\"},\"forCase\":\"" + title + "\"}");
         assertEquals(400, invalid.statusCode(), invalid.asString());
 

@@ -97,9 +97,11 @@ class EvidenceBundleTest {
         }
     }
 
-    private long query(String sql, String arg) throws Exception {
+    private long query(String sql, String... args) throws Exception {
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, arg);
+            for (int i = 0; i < args.length; i++) {
+                ps.setString(i + 1, args[i]);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
@@ -255,6 +257,44 @@ class EvidenceBundleTest {
         assertEquals(200, ask("{\"requestIds\":[\"" + requestId + "\"]}").statusCode(), "restored, it is bundled again");
     }
 
+    /**
+     * A bundle not made answers by why, as the proof of one request does: 404 when a search finds no request, 409 with
+     * Retry-After while a record is not under a signed checkpoint (asked again, it is made), 400 when a search finds more
+     * requests than a bundle holds (narrowed, it is made); each on record as not made, saying why.
+     */
+    @Test
+    void aBundleNotMadeIsAnsweredByWhy() throws Exception {
+        var nothing = ask("{\"search\":{\"uriPrefix\":\"file:///no-such-folder-anywhere/\"}}");
+        assertEquals(404, nothing.statusCode(), nothing.asString());
+        assertEquals("the search finds no request", nothing.jsonPath().getString("error"));
+        assertEquals(null, nothing.header("Retry-After"));
+
+        io.restassured.response.Response notYet = null;
+        for (int i = 0; i < 3 && (notYet == null || notYet.statusCode() != 409); i++) {
+            String requestId = RequestIds.next();
+            log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, requestId).method("test/unproven").decision("ALLOW").outcome("ok").build());
+            notYet = ask("{\"requestIds\":[\"" + requestId + "\"]}");
+        }
+        assertEquals(409, notYet.statusCode(), notYet.asString());
+        assertEquals("10", notYet.header("Retry-After"));
+        assertTrue(notYet.jsonPath().getString("error").contains("is not under a signed checkpoint yet"), notYet.asString());
+
+        String folder = "file:///bundle-too-many-" + System.nanoTime() + "/";
+        for (int i = 0; i <= BundleSelection.MAX_REQUESTS; i++) {
+            log.append(AuditEvent.of(AuditEvent.Kind.ADMIN, RequestIds.next()).method("test/many").uri(folder + i)
+                    .decision("ALLOW").outcome("ok").build());
+        }
+        var tooMany = ask("{\"search\":{\"uriPrefix\":\"" + folder + "\"}}");
+        assertEquals(400, tooMany.statusCode(), tooMany.asString());
+        assertEquals("the search finds " + (BundleSelection.MAX_REQUESTS + 1) + " requests, more than " + BundleSelection.MAX_REQUESTS
+                + ": narrow it", tooMany.jsonPath().getString("error"));
+        for (var answer : List.of(nothing, notYet, tooMany)) {
+            assertEquals(1, query("SELECT COUNT(*) FROM audit_entry WHERE request_id = ? AND method = 'audit/bundle/made'"
+                    + " AND outcome = 'not-made' AND detail LIKE ?", answer.header("X-Request-Id"),
+                    "%not made: " + answer.jsonPath().getString("error")), answer.asString());
+        }
+    }
+
     /** Runs a statement as a superuser with the log's triggers off (what an attacker with full access could do). */
     private static void asSuperuserWithoutTriggers(String sql) throws Exception {
         try (Connection su = java.sql.DriverManager.getConnection(dev.quaestor.support.TestDatabase.url(), "postgres", "")) {
@@ -279,7 +319,7 @@ class EvidenceBundleTest {
                 "the made record of a search's bundle names the requests it found");
 
         var unknown = ask("{\"requestIds\":[\"no-such-request\"]}");
-        assertEquals(409, unknown.statusCode());
+        assertEquals(404, unknown.statusCode());
         assertTrue(unknown.asString().contains("no record has request id no-such-request"), unknown.asString());
         assertEquals(1, query("SELECT COUNT(*) FROM audit_entry WHERE request_id = ? AND method = 'audit/bundle/made' AND outcome = 'not-made'",
                 unknown.header("X-Request-Id")));

@@ -76,7 +76,7 @@ class ConsoleRefusalPagesTest {
     @Test
     void aBundleOfARequestWithNoRecordIsAConsolePageLinkingBackToTheRequest() {
         String rid = "01a2323b-0000-7000-8000-000000000000";
-        consolePage(get("/console/bundle?requestId=" + rid), 409, "/console/requests/" + rid,
+        consolePage(get("/console/bundle?requestId=" + rid), 404, "/console/requests/" + rid,
                 "No bundle was made: no record has request id " + rid);
     }
 

@@ -112,6 +112,12 @@ class ConsoleSearchRefusalTest {
         refused("subjet=alice", marker(), "\"subjet\" is not a parameter it takes", "subject", "uriPrefix", "staffReads");
     }
 
+    /** A filter given twice would be searched by its first value only, the second dropped unseen. */
+    @Test
+    void aParameterGivenTwiceIsRefusedNotSearchedByItsFirstValue() {
+        refused("subject=bob", marker(), "\"subject\" is given 2 times", "it takes one value");
+    }
+
     @Test
     void aRangeThatEndsBeforeItStartsIsRefused() {
         refused("from=yesterday&to=2020-01-01", marker(), "'from' (yesterday", "is not before 'to' (2020-01-01");

@@ -148,6 +148,13 @@ class ConsoleViewEndingTest {
         Response bundle = auditor.get("/console/bundle?request=" + marker);
         page(bundle, 400, "No bundle was made", "\"request\" is not a parameter it takes", "requestId");
         assertEquals(List.of("DENY/invalid"), recorded(bundle));
+        // Given twice, a filter would be applied with its first value only, the second dropped unseen.
+        Response twice = auditor.get("/console/export?format=csv&subject=" + marker + "&subject=other");
+        page(twice, 400, "\"subject\" is given 2 times", "it takes one value");
+        assertEquals(List.of("DENY/invalid"), recorded(twice));
+        Response bundleTwice = auditor.get("/console/bundle?subject=" + marker + "&subject=other");
+        page(bundleTwice, 400, "No bundle was made", "\"subject\" is given 2 times");
+        assertEquals(List.of("DENY/invalid"), recorded(bundleTwice));
         assertTrue(rows(bundle.header("X-Request-Id")).get(0).detail.contains("request=" + marker), "what was asked, on record");
         assertEquals(200, auditor.get("/console/export?format=csv&subject=" + marker).statusCode(), "spelt right, it is made");
     }

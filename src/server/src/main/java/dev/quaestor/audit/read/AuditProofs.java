@@ -29,11 +29,18 @@ import java.util.Optional;
 @ApplicationScoped
 public class AuditProofs {
 
-    /**
-     * A request's proof file, or why there is none: {@code later} when there will be one soon (a record not yet under
-     * a signed checkpoint), not when there never will (a record in format 1, or one changed since it was written).
-     */
-    public record Proof(String file, int records, String unavailable, boolean later) {
+    /** Why records cannot be proven: which of them are missing, or when a proof will be possible. */
+    public enum Gap {
+        /** No record has a request id asked for. */
+        NO_RECORD,
+        /** A record is not under a signed checkpoint yet: there will be a proof in a few seconds. */
+        NOT_YET,
+        /** A record can never be proven: it is in format 1, or was changed since it was written. */
+        NEVER
+    }
+
+    /** A request's proof file, or why there is none ({@code unavailable} in words, {@code gap} by kind). */
+    public record Proof(String file, int records, String unavailable, Gap gap) {
     }
 
     /**
@@ -64,17 +71,17 @@ public class AuditProofs {
     public Proof proof(String requestId) {
         Proven proven = proven(List.of(requestId));
         if (proven.unavailable() != null) {
-            return new Proof(null, proven.found(), proven.unavailable(), proven.later());
+            return new Proof(null, proven.found(), proven.unavailable(), proven.gap());
         }
         var file = new StringBuilder();
         proven.records().forEach(r -> file.append(r.proof().format()));
-        return new Proof(file.toString(), proven.records().size(), null, false);
+        return new Proof(file.toString(), proven.records().size(), null, null);
     }
 
     /** Records with their proofs, or why not all of them can be proven yet (and how many records were found by then). */
-    public record Proven(List<BundleWriter.ProvenRecord> records, int found, String unavailable, boolean later) {
-        static Proven not(int found, String why) {
-            return new Proven(List.of(), found, why, false);
+    public record Proven(List<BundleWriter.ProvenRecord> records, int found, String unavailable, Gap gap) {
+        static Proven not(int found, Gap gap, String why) {
+            return new Proven(List.of(), found, why, gap);
         }
     }
 
@@ -99,21 +106,21 @@ public class AuditProofs {
                     }
                 }
                 if (rows.isEmpty()) {
-                    return Proven.not(out.size(), "no record has request id " + requestId);
+                    return Proven.not(out.size(), Gap.NO_RECORD, "no record has request id " + requestId);
                 }
                 for (RecordText r : rows) {
                     if (r.isVersionOne()) {
-                        return Proven.not(out.size() + rows.size(), "the records of request " + requestId + " are in format 1, which has no proofs of one record");
+                        return Proven.not(out.size() + rows.size(), Gap.NEVER, "the records of request " + requestId + " are in format 1, which has no proofs of one record");
                     }
                     if (!r.matchesItsHash()) {
-                        return Proven.not(out.size() + rows.size(), r.alteredSince() + " (request " + requestId + ")");
+                        return Proven.not(out.size() + rows.size(), Gap.NEVER, r.alteredSince() + " (request " + requestId + ")");
                     }
                     String logId = r.value(RecordField.LOG);
                     long seq = Long.parseLong(r.value(RecordField.SEQ));
                     Optional<Proving> checkpoint = provingCheckpoint(c, logId, seq);
                     if (checkpoint.isEmpty()) {
-                        return new Proven(List.of(), out.size() + rows.size(), "record " + seq + " of log " + logId + " (request " + requestId
-                                + ") is not under a signed checkpoint yet; ask again in a few seconds", true);
+                        return Proven.not(out.size() + rows.size(), Gap.NOT_YET, "record " + seq + " of log " + logId + " (request " + requestId
+                                + ") is not under a signed checkpoint yet; ask again in a few seconds");
                     }
                     var path = new ProofBuilder(new TreeNodes(c, logId)).inclusion(seq - 1, checkpoint.get().size());
                     out.add(new BundleWriter.ProvenRecord(r.canonical().fields(), r.hash(),
@@ -121,7 +128,7 @@ public class AuditProofs {
                 }
             }
             c.commit();
-            return new Proven(out, out.size(), null, false);
+            return new Proven(out, out.size(), null, null);
         } catch (SQLException e) {
             throw AuditQueryTimeout.of(e);
         }
