@@ -201,12 +201,21 @@ class ResourcesTest {
                 + " from=2026-01-01T00:00:00Z limit=5", calls.get(0).detail);
     }
 
+    /**
+     * A listing's OUTCOME holds how many entries were disclosed and the SHA-256 of their URIs as the client received
+     * them, each followed by a line feed: whoever kept the answer can show it is the one on record.
+     */
     @Test
-    void listingsAreAuditedWithTheNumberOfEntriesDisclosed() {
+    void listingsAreAuditedWithTheNumberAndDigestOfTheEntriesDisclosed() throws Exception {
         var page = as("bob").listResources(McpSchema.FIRST_PAGE);
         AuditRow last = AuditRow.first("subject = ? and method = ? and kind = ? order by id desc",
                 "bob", "resources/list", "OUTCOME");
+        assertTrue(page.resources().size() > 1, "a listing of several entries: " + page.resources());
         assertEquals(page.resources().size(), last.items);
+        var listed = new StringBuilder();
+        page.resources().forEach(r -> listed.append(r.uri()).append('\n'));
+        assertEquals(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(listed.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))), last.contentSha256);
         assertNull(last.bytes);
         assertEquals("ok", last.outcome);
     }

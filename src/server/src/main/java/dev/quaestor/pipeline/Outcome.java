@@ -25,6 +25,20 @@ record Outcome(String name, Integer errorCode, Long bytes, Integer items, String
         return new Outcome(name, errorCode, bytes, count, sha256, detail);
     }
 
+    /**
+     * Which entries or values were disclosed: how many, and the SHA-256 of their names as answered, in the order
+     * answered, each followed by a line feed ({@code "file:///a.md\nfile:///b.md\n"}; for none, the SHA-256 of no
+     * bytes). Whoever kept the answer can show that it is the one on record; the names themselves stay out of the log.
+     */
+    Outcome listed(java.util.List<String> names) {
+        var text = new StringBuilder(names.size() * 64);
+        for (String n : names) {
+            text.append(n).append('\n');
+        }
+        return new Outcome(name, errorCode, bytes, names.size(),
+                ResourcePipeline.sha256(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), detail);
+    }
+
     Outcome code(Integer code) {
         return new Outcome(name, code, bytes, items, sha256, detail);
     }

@@ -205,7 +205,7 @@ public class ResourcePipeline {
             // One page spans every mount: it may be reused no longer than the shortest-lived of them allows.
             trail.cache(CacheHint.privateFor(sources.shortestTtlMs()));
             String left = skipped.isEmpty() ? null : String.join("; ", skipped);
-            trail.served(Outcome.ok().items(page.items().size()).detail(left));
+            trail.served(Outcome.ok().listed(page.items().stream().map(e -> e.uri().toString()).toList()).detail(left));
             return trail.result(page);
         });
     }

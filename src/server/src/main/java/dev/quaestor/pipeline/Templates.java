@@ -48,7 +48,7 @@ final class Templates {
         }
         // Filtered by policy, so private; every mount contributes, so the shortest of their lifetimes.
         trail.cache(CacheHint.privateFor(sources.shortestTtlMs()));
-        trail.served(Outcome.ok().items(out.size()));
+        trail.served(Outcome.ok().listed(out.stream().map(TemplateEntry::uriTemplate).toList()));
         return trail.result(List.copyOf(out));
     }
 
@@ -105,7 +105,7 @@ final class Templates {
                 values.add(candidate);
             }
         }
-        trail.served(Outcome.ok().items(values.size()).detail(detail));
+        trail.served(Outcome.ok().listed(values).detail(detail));
         return trail.result(new Completions(List.copyOf(values), more));
     }
 
