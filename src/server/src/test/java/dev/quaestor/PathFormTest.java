@@ -63,16 +63,60 @@ class PathFormTest {
         }
     }
 
+    /**
+     * A request without a Host the router can read is refused by Vert.x's router before any filter: answered 400 in a
+     * line, and not logged as a server error (Quarkus would log one ERROR line per request, from anyone, no token needed).
+     */
+    @Test
+    void aMissingOrMalformedHostIsRefusedInALineAndNotLoggedAsAnError() throws IOException {
+        var errors = new java.util.concurrent.CopyOnWriteArrayList<String>();
+        var handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                errors.add(r.getLevel() + " " + r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        var quarkusErrors = java.util.logging.Logger.getLogger("io.quarkus.vertx.http.runtime.QuarkusErrorHandler");
+        quarkusErrors.addHandler(handler);
+        try {
+            for (String host : java.util.Arrays.asList("localhost:1@evil.example", "a b", "localhost:99999", null)) {
+                Answer a = send(host, "POST", "/mcp", alice, Modern.body(1, "server/discover", null));
+                assertEquals(400, a.status, host + ": " + a.raw);
+                assertEquals("Bad Request: the Host header is missing or is not a host name and port\n", a.body, host);
+            }
+        } finally {
+            quarkusErrors.removeHandler(handler);
+        }
+        assertEquals(List.of(), errors);
+        // An empty Host is read (as no name), and refused by the Host guard as any name not allowed.
+        assertEquals(403, send("", "POST", "/mcp", alice, Modern.body(1, "server/discover", null)).status);
+        assertEquals(200, send("POST", "/mcp", alice, Modern.body(2, "server/discover", null)).status, "a Host as usual is served");
+    }
+
     private record Answer(int status, String head, String body, String raw) {
     }
 
-    /** One request on its own connection, exactly as written; the whole answer, up to the server's close. */
     private Answer send(String method, String path, String token, String body) throws IOException {
+        return send(server.getHost() + ":" + server.getPort(), method, path, token, body);
+    }
+
+    /** One request on its own connection, exactly as written (no Host header if {@code host} is null); the whole answer, up to the server's close. */
+    private Answer send(String host, String method, String path, String token, String body) throws IOException {
         try (var socket = new Socket(server.getHost(), server.getPort())) {
             socket.setSoTimeout(10_000);
-            var request = new StringBuilder(method + " " + path + " HTTP/1.1\r\n")
-                    .append("Host: ").append(server.getHost()).append(':').append(server.getPort()).append("\r\n")
-                    .append("Connection: close\r\n");
+            var request = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
+            if (host != null) {
+                request.append("Host: ").append(host).append("\r\n");
+            }
+            request.append("Connection: close\r\n");
             if (token != null) {
                 request.append("Authorization: Bearer ").append(token).append("\r\n");
             }
