@@ -118,6 +118,19 @@ class SlowIssuerTest {
             assertEquals("issuer-unavailable", r.outcome);
         }
         assertTrue(slowest < 10_000, "answered without waiting on the issuer (30 s): slowest " + slowest + " ms");
+        // The auditor's and administrator's doors need a token checked too: refused alike, on record alike.
+        for (String door : List.of("/audit/search", "/admin/policy")) {
+            var r = http.send(HttpRequest.newBuilder(mcp.resolve(door)).timeout(Duration.ofSeconds(60))
+                    .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, r.statusCode(), door);
+            assertEquals("{\"error\":\"Service unavailable: the identity provider cannot be reached to check tokens\",\"requestId\":\""
+                    + r.headers().firstValue("X-Request-Id").orElse(null) + "\"}", r.body(), door);
+            assertEquals("5", r.headers().firstValue("Retry-After").orElse(null), door);
+            AuditRow row = AuditRow.first("request_id = ?", r.headers().firstValue("X-Request-Id").orElseThrow());
+            assertNotNull(row, "the 503 is on record: " + door);
+            assertEquals("AUTHENTICATION/DENY/issuer-unavailable/GET " + door, row.kind + "/" + row.decision + "/" + row.outcome
+                    + "/" + row.method);
+        }
         assertTrue(calls < 8, calls + " discovery or key fetches for 32 requests: one attempt at a time, not one per request");
 
         // Once the issuer answers in time, the attempt under way (or the next) loads its metadata, and tokens are checked.

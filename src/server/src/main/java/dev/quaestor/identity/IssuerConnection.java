@@ -26,7 +26,7 @@ import org.jboss.logging.Logger;
  * loaded again by one attempt at a time ({@code quaestor.identity.issuer-retry} apart, and at once when a request
  * finds them missing), never by each request; meanwhile a request that needs a token checked (/mcp, /audit, /admin) is
  * answered at once with 503 and {@code Retry-After}, on record as {@code AUTHENTICATION} {@code issuer-unavailable}
- * for /mcp (bounded per address and in total like every refused authentication), instead of waiting on the issuer.
+ * (bounded per address and in total like every refused authentication), instead of waiting on the issuer.
  */
 @ApplicationScoped
 public class IssuerConnection {
@@ -95,10 +95,6 @@ public class IssuerConnection {
             return;
         }
         connect();
-        if (!TokenDoors.mcp(rc.request().path())) {
-            unavailable(rc, null);
-            return;
-        }
         String ip = SourceAddress.of(rc.request());
         RecordedRefusal record;
         try {
@@ -121,10 +117,13 @@ public class IssuerConnection {
         if (requestId != null) {
             rc.response().putHeader("X-Request-Id", requestId);
         }
+        String why = "Service unavailable: the identity provider cannot be reached to check tokens";
+        String id = requestId == null ? "" : "\"requestId\":\"" + requestId + "\"";
+        // A JSON-RPC error on /mcp; on the staff APIs their own shape of error.
         rc.response().setStatusCode(503).putHeader("Retry-After", "5").putHeader("Content-Type", "application/json")
-                .end("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32005,\"message\":"
-                        + "\"Service unavailable: the identity provider cannot be reached to check tokens\",\"data\":{"
-                        + (requestId == null ? "" : "\"requestId\":\"" + requestId + "\"") + "}}}");
+                .end(TokenDoors.mcp(rc.request().path())
+                        ? "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32005,\"message\":\"" + why + "\",\"data\":{" + id + "}}}"
+                        : "{\"error\":\"" + why + "\"" + (id.isEmpty() ? "" : "," + id) + "}");
     }
 
 }
