@@ -107,7 +107,7 @@ public record FieldLabel(String name, String label, boolean time) {
         l.put(RecordField.ERROR, "Error");
         l.put(RecordField.BYTES, "Bytes served");
         l.put(RecordField.ITEMS, "Items listed");
-        l.put(RecordField.SHA256, "SHA-256 of the bytes served");
+        l.put(RecordField.SHA256, "SHA-256 of what was disclosed");
         l.put(RecordField.CACHE_SCOPE, "Cache scope");
         l.put(RecordField.LATENCY_US, "Time taken (µs)");
         l.put(RecordField.COUNT, "Refusals counted");
