@@ -241,7 +241,7 @@ public final class PolicyLoader {
         // Each part on its own, so that a rule with several mistakes has each of them reported at once.
         var parts = new Parts();
         parts.check(y.hasAll(node, m, "rule", RULE_REQUIRED));
-        String id = parts.read(m.get("id"), n -> y.string(n, "rule id"));
+        String id = parts.read(m.get("id"), n -> y.id(n, "rule id"));
         String what = y.named("rule", id, node);
         Effect effect = parts.read(m.get("effect"), n -> effect(y, n, what));
         Set<Action> actions = parts.read(m.get("actions"), n -> actions(y, n, what));
@@ -309,7 +309,7 @@ public final class PolicyLoader {
         var m = y.entries(node, "limit", LIMIT_KEYS);
         var parts = new Parts();
         parts.check(y.hasAll(node, m, "limit", LIMIT_REQUIRED));
-        String id = parts.read(m.get("id"), n -> y.string(n, "limit id"));
+        String id = parts.read(m.get("id"), n -> y.id(n, "limit id"));
         String what = y.named("limit", id, node);
         RateLimitRule.Key key = parts.read(m.get("key"), n -> limitKey(y, n, what));
         Long capacity = parts.read(m.get("capacity"), n -> y.positiveLong(n, "capacity of " + what));
@@ -353,7 +353,7 @@ public final class PolicyLoader {
         var m = y.entries(node, "guard", GUARD_KEYS);
         var parts = new Parts();
         parts.check(y.hasAll(node, m, "guard", Set.of("id", "resources")));
-        String id = parts.read(m.get("id"), n -> y.string(n, "guard id"));
+        String id = parts.read(m.get("id"), n -> y.id(n, "guard id"));
         String what = y.named("guard", id, node);
         var patterns = parts.read(m.get("resources"), n -> {
             var read = patterns(y, n, what);

@@ -164,6 +164,22 @@ final class YamlReader {
         return s.getValue();
     }
 
+    /**
+     * An id (of a rule, limit or guard): 1 to 128 letters, digits and {@code . _ : / -}, starting with a letter or
+     * digit. Records list the rules that decided a request as their ids joined by commas, so an id with a comma, a
+     * space or nothing in it would make that list say something else.
+     */
+    String id(Node node, String what) {
+        String id = string(node, what);
+        if (!ID.matcher(id).matches()) {
+            throw fail(node, what + " must be 1 to 128 letters, digits and . _ : / -, starting with a letter or digit"
+                    + " (records list rule ids joined by commas); not '" + (id.length() > 64 ? id.substring(0, 64) + "…" : id) + "'");
+        }
+        return id;
+    }
+
+    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
+
     boolean bool(Node node, String what) {
         String s = string(node, what);
         return switch (s) {

@@ -89,6 +89,28 @@ class PolicyLoaderTest {
         assertTrue(said.get(5).contains("a.yaml:9") && said.get(5).contains("10.0.0.0/33"), said.get(5));
     }
 
+    /**
+     * A record lists the rules that decided a request as their ids joined by commas: an id that is empty or holds a
+     * comma or a space would make that list name rules that do not exist, so it is refused where it is written.
+     */
+    @Test
+    void anIdThatWouldMakeTheRecordsListOfRulesSaySomethingElseIsRefused() {
+        String rule = "    effect: allow\n    actions: [read]\n    resources: [\"file:///docs/**\"]\n    subjects: {subjects: [\"*\"]}\n";
+        var e = errors("a.yaml", HEAD + "rules:\n"
+                + "  - id: \"\"\n" + rule
+                + "  - id: \"handbook,break-glass\"\n" + rule
+                + "  - id: two words\n" + rule
+                + "  - id: -leading\n" + rule
+                + "  - id: ok.id_1:a/b-c\n" + rule);
+        var said = e.stream().map(PolicyError::toString).toList();
+        assertEquals(4, e.size(), String.join("\n", said));
+        for (int i = 0; i < 4; i++) {
+            assertTrue(said.get(i).contains("a.yaml:" + (4 + 5 * i)) && said.get(i).contains("rule id must be 1 to 128 letters, digits"),
+                    said.get(i));
+        }
+        assertTrue(said.get(1).contains("not 'handbook,break-glass'"), said.get(1));
+    }
+
     /** So do a limit's and a test's. */
     @Test
     void everyMistakeOfOneLimitAndOneTestIsReported() {
