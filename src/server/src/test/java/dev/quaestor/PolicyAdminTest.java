@@ -61,6 +61,10 @@ class PolicyAdminTest {
                 .body(RAW.replace("file:///docs/trials", "file:///../trials")).post("/admin/policy/explain").then().statusCode(400);
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
                 .body(RAW.replace("\"read\"", "\"write\"")).post("/admin/policy/explain").then().statusCode(400);
+        // A null among the roles is a question without that role's name: refused as such, not a server error.
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("[\"principal-investigator\"]", "[null]")).post("/admin/policy/explain").then().statusCode(400)
+                .body("error", equalTo("roles holds null: give each as a string, or leave it out"));
     }
 
     @Test

@@ -221,6 +221,9 @@ class PolicyWhatIfTest {
                 .body(Map.of("files", List.of(CLINICIAN_SUMMARIES))).post("/admin/policy/what-if")
                 .then().statusCode(400).body("field", equalTo("files"))
                 .body("error", equalTo("field 'files' must be an object of names to strings"));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body("{\"files\":{\"a.yaml\":null},\"since\":\"1h\"}").post("/admin/policy/what-if")
+                .then().statusCode(400).body("error", equalTo("files.a.yaml is null: give each file's text as a string"));
     }
 
     /** A replay of nothing crosses no guard: a window without recorded decisions must not pass a change. */

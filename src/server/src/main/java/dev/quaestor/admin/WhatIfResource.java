@@ -82,6 +82,11 @@ public class WhatIfResource {
             if (body == null || body.files() == null || body.files().isEmpty()) {
                 return bad("a JSON body with the proposed files is required: {\"files\": {\"name.yaml\": \"…\"}}");
             }
+            for (var f : new TreeMap<>(body.files()).entrySet()) {
+                if (f.getValue() == null) {
+                    return bad("files." + f.getKey() + " is null: give each file's text as a string");
+                }
+            }
             Window window;
             PolicySet proposed;
             try {

@@ -40,7 +40,7 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
             throw new IllegalArgumentException("sourceIp must be an IPv4 or IPv6 address, not '" + sourceIp + "'");
         }
         CanonicalUri canonical = UriCanonicalizer.canonicalize(uri); // InvalidUriException names the problem
-        var who = new Identity(subject, client, tenant, set(roles), set(groups), set(scopes));
+        var who = new Identity(subject, client, tenant, set("roles", roles), set("groups", groups), set("scopes", scopes));
         Instant at = time == null ? Instant.now() : time;
         Explanation e = set.explain(who, a, canonical, new Facts(sourceIp, at));
         return new Result(e.decision().allowed() ? "allow" : "deny", e.decision().rules(), e.allowRules(),
@@ -71,7 +71,13 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
                 + (sourceIp == null ? "" : " sourceIp=" + sourceIp) + (time == null ? "" : " time=" + time);
     }
 
-    private static Set<String> set(List<String> l) {
-        return l == null ? Set.of() : Set.copyOf(l);
+    private static Set<String> set(String field, List<String> l) {
+        if (l == null) {
+            return Set.of();
+        }
+        if (l.contains(null)) {
+            throw new IllegalArgumentException(field + " holds null: give each as a string, or leave it out");
+        }
+        return Set.copyOf(l);
     }
 }
