@@ -26,14 +26,16 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  *
  * DIR holds {@code kustomization.yaml}; POLICY-DIR (default DIR/policies) is the folder the checks read. Every name in
  * it that the server would read, or would refuse the set over ({@link PolicyFileName}), must be listed under the
- * {@code quaestor-policies} generator's {@code files}, and every file listed must be in it under a policy file's
- * name. Exit status: 0 when they agree, 1 when they do not (each difference printed), 2 for bad usage or a
+ * {@code quaestor-policies} generator's {@code files}, and every file listed must be in it under its own name, a
+ * policy file's; but for the annotation ({@code .revision-annotation=FILE}), from anywhere. Exit status: 0 when they agree, 1 when they do not (each difference printed), 2 for bad usage or a
  * kustomization that cannot be read.
  */
 public final class ConfigMapListing {
 
     static final String USAGE = "usage: policy listed DIR [POLICY-DIR]";
     private static final String NAME = "quaestor-policies";
+    /** The key that delivers the activation's annotation ({@code quaestor.policies.annotation-file}'s default). */
+    static final String ANNOTATION = ".revision-annotation";
 
     private ConfigMapListing() {
     }
@@ -95,10 +97,15 @@ public final class ConfigMapListing {
         listed.forEach((key, file) -> {
             if (!Files.isRegularFile(file)) {
                 found.add(key + ": listed, but there is no file " + file);
+            } else if (key.equals(ANNOTATION)) {
+                return; // the annotation, from wherever the pipeline writes it: not a policy file, not tested
             } else if (!file.getParent().equals(folder.toAbsolutePath().normalize())) {
                 found.add(key + ": listed from " + file + ", outside the policy folder (deployed, but never tested)");
             } else if (PolicyFileName.of(key) != PolicyFileName.Kind.POLICY) {
                 found.add(key + ": not a policy file's name in the ConfigMap (" + PolicyFileName.RULE + ")");
+            } else if (!key.equals(file.getFileName().toString())) {
+                found.add(key + ": listed from " + file.getFileName() + ", under another name (the revision and the file:line of"
+                        + " errors in the cluster would not be those of the files tested)");
             }
         });
         return found;

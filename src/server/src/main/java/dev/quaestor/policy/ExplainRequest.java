@@ -75,7 +75,7 @@ public record ExplainRequest(String subject, List<String> roles, List<String> gr
         if (l == null) {
             return Set.of();
         }
-        if (l.contains(null)) {
+        if (l.stream().anyMatch(java.util.Objects::isNull)) { // not contains(null): List.of's lists throw on it
             throw new IllegalArgumentException(field + " holds null: give each as a string, or leave it out");
         }
         return Set.copyOf(l);

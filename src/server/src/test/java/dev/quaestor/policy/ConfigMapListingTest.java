@@ -83,6 +83,27 @@ class ConfigMapListingTest {
         assertTrue(e.contains("notes.txt: not a policy file's name"), e);
     }
 
+    /** The file kept as each activation's annotation is delivered as the docs say: one more key, from the pipeline's file. */
+    @Test
+    void theAnnotationKeyFromAFileThePipelineWritesPasses() throws IOException {
+        kustomization("      - policies/a.yaml\n      - .revision-annotation=annotation.txt\n");
+        Files.writeString(repo.resolve("policies/a.yaml"), "rules: []\n");
+        Files.writeString(repo.resolve("annotation.txt"), "3f2a1c0 alice: records office reads reports\n");
+        assertEquals(0, listed(), err.toString());
+        Files.delete(repo.resolve("annotation.txt"));
+        assertEquals(1, listed());
+        assertTrue(err.toString().contains(".revision-annotation: listed, but there is no file"), err.toString());
+    }
+
+    /** A policy file deployed under another name than the one tested: the cluster's revision and errors would differ. */
+    @Test
+    void aPolicyFileListedUnderAnotherNameIsNamed() throws IOException {
+        kustomization("      - records.yaml=policies/records-office.yaml\n");
+        Files.writeString(repo.resolve("policies/records-office.yaml"), "rules: []\n");
+        assertEquals(1, listed());
+        assertTrue(err.toString().contains("records.yaml: listed from records-office.yaml, under another name"), err.toString());
+    }
+
     @Test
     void noSuchGeneratorOrNoKustomizationIsBadUsage() throws IOException {
         assertEquals(2, listed());
