@@ -130,6 +130,7 @@ class ProdPrerequisitesTest {
         Map<String, String> config = r.one(ConfigMap.class, c.getEnvFrom().get(0).getConfigMapRef().getName()).getData();
         assertEquals("true", config.get("QUAESTOR_CONSOLE_ENABLED"));
         assertEquals("quaestor-console", config.get("QUAESTOR_CONSOLE_CLIENT_ID"));
+        assertEquals("quaestor-audit-cli", config.get("QUAESTOR_ADMIN_STAFF_CLIENTS"), "the staff APIs for the audit tooling's client only");
         assertTrue(config.get("QUAESTOR_HTTP_PUBLIC_URL").startsWith("https://"), "the redirect URI's base");
         SecretKeySelector ref = secretRef(c, "QUAESTOR_CONSOLE_CLIENT_SECRET");
         assertEquals("quaestor-console", ref.getName());
