@@ -167,6 +167,12 @@ public final class PolicyLoader {
 
     private static void readFile(String name, String text, List<PolicyError> errors, Declared into) {
         var y = new YamlReader(name, errors);
+        int characters = text.codePointCount(0, text.length());
+        if (characters > YamlReader.MAX_CHARACTERS) {
+            errors.add(new PolicyError(name, 0, "a policy file holds at most " + String.format("%,d", YamlReader.MAX_CHARACTERS)
+                    + " characters, this one " + String.format("%,d", characters) + ": split its rules into several files"));
+            return;
+        }
         List<Node> docs;
         try {
             docs = y.documents(new StringReader(text));

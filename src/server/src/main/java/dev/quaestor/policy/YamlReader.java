@@ -37,12 +37,15 @@ final class YamlReader {
         this.errors = errors;
     }
 
+    /** The most characters (code points) a policy file may hold: split a larger set into several files. */
+    static final int MAX_CHARACTERS = 1024 * 1024;
+
     List<Node> documents(Reader reader) {
         var options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
         options.setMaxAliasesForCollections(10);
         options.setAllowRecursiveKeys(false);
-        options.setCodePointLimit(1024 * 1024);
+        options.setCodePointLimit(MAX_CHARACTERS);
         var docs = new ArrayList<Node>();
         for (Node n : new Yaml(options).composeAll(reader)) {
             if (n != null) {

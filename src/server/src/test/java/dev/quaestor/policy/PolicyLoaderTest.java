@@ -111,6 +111,15 @@ class PolicyLoaderTest {
         assertTrue(said.get(1).contains("not 'handbook,break-glass'"), said.get(1));
     }
 
+    /** A file past the size a policy file may have is refused in our words, with its size and what to do. */
+    @Test
+    void aFileTooLargeIsRefusedSayingHowLargeAFileMayBe() {
+        String big = HEAD + "rules: []\n# " + "x".repeat(1024 * 1024) + "\n";
+        var said = errors("big.yaml", big).stream().map(PolicyError::toString).toList();
+        assertEquals(List.of("big.yaml: a policy file holds at most 1,048,576 characters, this one "
+                + String.format("%,d", big.length()) + ": split its rules into several files"), said);
+    }
+
     /** So do a limit's and a test's. */
     @Test
     void everyMistakeOfOneLimitAndOneTestIsReported() {
