@@ -65,6 +65,9 @@ class PolicyAdminTest {
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
                 .body(RAW.replace("[\"principal-investigator\"]", "[null]")).post("/admin/policy/explain").then().statusCode(400)
                 .body("error", equalTo("roles holds null: give each as a string, or leave it out"));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("[\"principal-investigator\"]", "[1]")).post("/admin/policy/explain").then().statusCode(400)
+                .body("error", org.hamcrest.Matchers.startsWith("field 'roles"));
     }
 
     @Test

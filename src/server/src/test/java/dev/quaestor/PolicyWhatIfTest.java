@@ -188,7 +188,7 @@ class PolicyWhatIfTest {
                 .post("/admin/policy/what-if").then().statusCode(400)
                 .body("errors[0]", startsWith("a.yaml:5: unknown key 'efect' in rule"));
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).get("/audit/facts?since=yesterday")
-                .then().statusCode(400).body("error", equalTo("--since must look like 30d or 12h, not 'yesterday'"));
+                .then().statusCode(400).body("error", equalTo("since must look like 30d or 12h, not 'yesterday'"));
     }
 
     /**
@@ -224,6 +224,20 @@ class PolicyWhatIfTest {
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
                 .body("{\"files\":{\"a.yaml\":null},\"since\":\"1h\"}").post("/admin/policy/what-if")
                 .then().statusCode(400).body("error", equalTo("files.a.yaml is null: give each file's text as a string"));
+        // No value is converted to another type, and a number too large for its field is named, not "not JSON".
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body("{\"files\":{\"a.yaml\":\"x\"},\"depth\":\"2\"}").post("/admin/policy/what-if")
+                .then().statusCode(400).body("field", equalTo("depth")).body("error", equalTo("field 'depth' must be a whole number"));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body("{\"files\":{\"a.yaml\":\"x\"},\"examples\":1.5}").post("/admin/policy/what-if")
+                .then().statusCode(400).body("field", equalTo("examples")).body("error", equalTo("field 'examples' must be a whole number"));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body("{\"files\":{\"a.yaml\":5}}").post("/admin/policy/what-if")
+                .then().statusCode(400).body("error", startsWith("field 'files.a.yaml' must be a string"));
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body("{\"files\":{\"a.yaml\":\"x\"},\"depth\":99999999999}").post("/admin/policy/what-if")
+                .then().statusCode(400).body("field", equalTo("depth"))
+                .body("error", equalTo("field 'depth' must be a whole number in range"));
     }
 
     /** A replay of nothing crosses no guard: a window without recorded decisions must not pass a change. */

@@ -4,12 +4,16 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
@@ -49,7 +53,17 @@ public class StrictJson {
     private final ObjectMapper mapper;
 
     StrictJson(ObjectMapper mapper) {
-        this.mapper = mapper;
+        // No value is converted to another type: "depth": "2", "examples": 1.5 and "roles": [1] are refused, naming
+        // the field, rather than read as a number, a whole number and a role named "1".
+        var strict = mapper.copy();
+        strict.coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail).setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        strict.coercionConfigFor(LogicalType.Integer).setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
+        strict.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+        strict.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        this.mapper = strict;
     }
 
     /** Room for a refused body on record: enough to see what was asked, bounded whatever was sent. */
@@ -103,6 +117,10 @@ public class StrictJson {
             }
             return new Read<>(null, "field '" + field + "' must be " + expected(e.getTargetType()), field);
         } catch (JsonMappingException e) {
+            if (e.getCause() instanceof InputCoercionException big && !path(e).isEmpty()) {
+                // A number too large for the field (99999999999 where a whole number up to 2^31 is taken): still JSON.
+                return new Read<>(null, "field '" + path(e) + "' must be " + expected(big.getTargetType()) + " in range", path(e));
+            }
             if (e.getCause() instanceof StreamReadException broken) {
                 // JSON cut short or broken inside a field's value: not JSON, whatever field it was in.
                 return notJson(broken);

@@ -25,12 +25,12 @@ public record Window(Instant from, Instant to) {
      */
     public static Window of(String since, String from, String to, Instant now, Window fallback) {
         if (since != null && (from != null || to != null)) {
-            throw new IllegalArgumentException("give --since or --from/--to, not both");
+            throw new IllegalArgumentException("give since or from and to, not both");
         }
         if (since != null) {
             Matcher m = SINCE.matcher(since);
             if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
-                throw new IllegalArgumentException("--since must look like 30d or 12h, not '" + since + "'");
+                throw new IllegalArgumentException("since must look like 30d or 12h, not '" + since + "'");
             }
             long n = Long.parseLong(m.group(1));
             // To the second, as the window is printed in reports and errors, where nanoseconds of "now" say nothing;
@@ -40,7 +40,7 @@ public record Window(Instant from, Instant to) {
             try {
                 return new Window(now.minus(m.group(2).equals("d") ? Duration.ofDays(n) : Duration.ofHours(n)), now);
             } catch (ArithmeticException | java.time.DateTimeException e) {
-                throw new IllegalArgumentException("--since '" + since + "' reaches before the earliest time there is");
+                throw new IllegalArgumentException("since '" + since + "' reaches before the earliest time there is");
             }
         }
         return new Window(from == null ? fallback.from() : instant(from), to == null ? fallback.to() : instant(to));

@@ -28,7 +28,7 @@ class WindowTest {
     @Test
     void badSpellingsAreRefusedSayingWhatIsExpected() {
         var e = assertThrows(IllegalArgumentException.class, () -> Window.of("30m", null, null, Instant.now(), EXPORT));
-        assertEquals("--since must look like 30d or 12h, not '30m'", e.getMessage());
+        assertEquals("since must look like 30d or 12h, not '30m'", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Window.of("1d", "2026-11-10T00:00:00Z", null, Instant.now(), EXPORT));
         assertThrows(IllegalArgumentException.class, () -> Window.of(null, "2026-11-30T00:00:00Z", "2026-11-10T00:00:00Z", Instant.now(), EXPORT));
     }
