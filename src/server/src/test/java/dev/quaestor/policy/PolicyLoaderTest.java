@@ -120,6 +120,21 @@ class PolicyLoaderTest {
                 + String.format("%,d", big.length()) + ": split its rules into several files"), said);
     }
 
+    /** The same mistake on every one of 500 rules: the first 100 are listed, then how many more there are. */
+    @Test
+    void aThousandProblemsAreListedAsTheFirstHundredAndACount() {
+        var text = new StringBuilder(HEAD + "rules:\n");
+        for (int i = 0; i < 500; i++) {
+            text.append("  - id: r").append(i).append("\n    efect: allow\n    actions: [read]\n    resources: [\"file:///docs/**\"]\n"
+                    + "    subjects: {subjects: [\"*\"]}\n");
+        }
+        var said = errors("a.yaml", text.toString()).stream().map(PolicyError::toString).toList();
+        assertEquals(101, said.size());
+        assertTrue(said.get(0).startsWith("a.yaml:5: unknown key 'efect'"), said.get(0));
+        assertTrue(said.get(100).startsWith("a.yaml: and "), said.get(100));
+        assertTrue(said.get(100).endsWith(" more problems, not listed: fix those above first"), said.get(100));
+    }
+
     /** So do a limit's and a test's. */
     @Test
     void everyMistakeOfOneLimitAndOneTestIsReported() {

@@ -136,17 +136,24 @@ public final class AuditRecords {
         return new RecordText(v);
     }
 
+    /** How a value cut to its column's width ends, so that the record never shows a cut value as the whole of it. */
+    public static final String CUT = "… (cut)";
+
     /**
-     * Stored as text columns can hold it: cut to the column's width, and what a text column cannot hold exactly
-     * written as an escape ({@link #storable}), so that one caller's bytes cannot keep anyone's record from being
-     * committed, and the record still shows what was sent.
+     * Stored as text columns can hold it: cut to the column's width (ending in {@link #CUT}, never inside a surrogate
+     * pair), and what a text column cannot hold exactly written as an escape ({@link #storable}), so that one caller's
+     * bytes cannot keep anyone's record from being committed, and the record still shows what was sent.
      */
     private static void put(String[] values, RecordField f, String v) {
         if (v != null) {
             v = storable(v);
             int max = COLUMNS.get(f.ordinal()).max();
-            if (max > 0 && v.length() > max) {
-                v = v.substring(0, max);
+            if (max > CUT.length() && v.length() > max) {
+                int end = max - CUT.length();
+                if (Character.isHighSurrogate(v.charAt(end - 1))) {
+                    end--;
+                }
+                v = v.substring(0, end) + CUT;
             }
         }
         values[f.ordinal()] = v;
