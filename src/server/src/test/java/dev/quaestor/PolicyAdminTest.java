@@ -105,6 +105,11 @@ class PolicyAdminTest {
                 .body(RAW.replace("}", ",\"time\":\"yesterday\"}")).post("/admin/policy/explain").then().statusCode(400)
                 .body("field", equalTo("time"))
                 .body("error", equalTo("field 'time' must be an ISO-8601 time with an offset, e.g. 2026-03-04T10:00:00Z"));
+        // A number is not read as seconds since 1970: a time is written as one.
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(RAW.replace("}", ",\"time\":1733000000}")).post("/admin/policy/explain").then().statusCode(400)
+                .body("field", equalTo("time"))
+                .body("error", equalTo("field 'time' must be an ISO-8601 time with an offset, e.g. 2026-03-04T10:00:00Z"));
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
                 .body("subject=alice").post("/admin/policy/explain").then().statusCode(400)
                 .body("error", org.hamcrest.Matchers.startsWith("the body is not JSON (at line 1, column "));

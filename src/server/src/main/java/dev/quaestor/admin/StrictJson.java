@@ -63,7 +63,28 @@ public class StrictJson {
         strict.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.String, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
         strict.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        // A time only as written (ISO-8601 with an offset): the time module would read a number as seconds since 1970.
+        strict.registerModule(new com.fasterxml.jackson.databind.module.SimpleModule().addDeserializer(Instant.class, new WrittenTime()));
         this.mapper = strict;
+    }
+
+    /** An instant read only from a string in ISO-8601 with an offset; anything else is the field's mismatch. */
+    private static final class WrittenTime extends com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer<Instant> {
+        WrittenTime() {
+            super(Instant.class);
+        }
+
+        @Override
+        public Instant deserialize(JsonParser p, com.fasterxml.jackson.databind.DeserializationContext ctxt) throws java.io.IOException {
+            if (!p.hasToken(JsonToken.VALUE_STRING)) {
+                return (Instant) ctxt.handleUnexpectedToken(Instant.class, p);
+            }
+            try {
+                return java.time.OffsetDateTime.parse(p.getText()).toInstant();
+            } catch (java.time.format.DateTimeParseException e) {
+                return (Instant) ctxt.handleWeirdStringValue(Instant.class, p.getText(), "not an ISO-8601 time with an offset");
+            }
+        }
     }
 
     /** Room for a refused body on record: enough to see what was asked, bounded whatever was sent. */

@@ -113,6 +113,21 @@ public record RecordRow(AuditRow row, ZoneId zone) {
         return row.sha256() != null;
     }
 
+    /** Bytes served and their SHA-256: a read, an export, a bundle. */
+    public boolean hasServedBytes() {
+        return row.sha256() != null && row.text(dev.quaestor.evidence.RecordField.BYTES) != null;
+    }
+
+    /** Entries listed and the SHA-256 of their URIs (or values), each followed by a line feed: a listing. */
+    public boolean hasListedDigest() {
+        return row.sha256() != null && row.text(dev.quaestor.evidence.RecordField.BYTES) == null
+                && row.text(dev.quaestor.evidence.RecordField.ITEMS) != null;
+    }
+
+    public String items() {
+        return text(row.text(dev.quaestor.evidence.RecordField.ITEMS));
+    }
+
     public String count() {
         return text(row.text(dev.quaestor.evidence.RecordField.COUNT));
     }

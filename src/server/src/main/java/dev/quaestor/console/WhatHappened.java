@@ -45,8 +45,9 @@ final class WhatHappened {
         if (!first.outcome().equals("ok")) {
             return decided + then;
         }
-        String done = first.hasSha256() ? first.bytes() + " bytes were served (their SHA-256 is below)"
-                : "it was done" + (first.get("items").isEmpty() ? "" : ": " + first.get("items") + " item(s) listed");
+        String done = first.hasServedBytes() ? first.bytes() + " bytes were served (their SHA-256 is below)"
+                : "it was done" + (first.get("items").isEmpty() ? "" : ": " + first.get("items") + " item(s) listed"
+                        + (first.hasListedDigest() ? " (the SHA-256 of what was listed is below)" : ""));
         if (last == first) {
             return decided + ", and " + done + ".";
         }

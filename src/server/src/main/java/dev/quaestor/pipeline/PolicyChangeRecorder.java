@@ -58,12 +58,31 @@ public class PolicyChangeRecorder {
         return c.endsRefusal() ? "resumed" : c.activated() ? "activated" : "refused";
     }
 
+    /** Room for the problems in a record's detail (4,096 characters), with the count of those left out after them. */
+    private static final int DETAIL_ROOM = 4096 - 80;
+
+    /**
+     * {@code head} and the problems, as many as fit in a record's detail, then how many more lines there are: so that
+     * the record says what it leaves out, rather than being cut off at the column's width.
+     */
+    static String problems(String head, java.util.List<PolicyError> errors) {
+        var text = new StringBuilder(head);
+        for (int i = 0; i < errors.size(); i++) {
+            String next = (i == 0 ? "" : "; ") + errors.get(i);
+            if (text.length() + next.length() > DETAIL_ROOM) {
+                return text.append(String.format("; and %,d more lines of problems, on the policy page and in the log",
+                        errors.size() - i)).toString();
+            }
+            text.append(next);
+        }
+        return text.toString();
+    }
+
     private void record(PolicyChange c) {
         String detail = c.endsRefusal() ? c.rules() + " rules active: the refusal of revision " + c.candidateRevision()
                 + " is over (" + c.how() + ")"
                 : c.activated() ? c.rules() + " rules active (" + c.how() + ")"
-                : "refused revision " + c.candidateRevision() + ": "
-                        + c.errors().stream().map(PolicyError::toString).collect(Collectors.joining("; "));
+                : problems("refused revision " + c.candidateRevision() + ": ", c.errors());
         String method = c.endsRefusal() ? "policy/resume" : c.activated() ? "policy/activate" : "policy/refuse";
         try {
             audit.append(AuditEvent.of(AuditEvent.Kind.POLICY, RequestIds.next()).time(c.time())

@@ -27,7 +27,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * DIR holds {@code kustomization.yaml}; POLICY-DIR (default DIR/policies) is the folder the checks read. Every name in
  * it that the server would read, or would refuse the set over ({@link PolicyFileName}), must be listed under the
  * {@code quaestor-policies} generator's {@code files}, and every file listed must be in it under its own name, a
- * policy file's; but for the annotation ({@code .revision-annotation=FILE}), from anywhere. Exit status: 0 when they agree, 1 when they do not (each difference printed), 2 for bad usage or a
+ * policy file's; but for the annotation ({@code .revision-annotation=FILE}), from anywhere, written later or not. Exit status: 0 when they agree, 1 when they do not (each difference printed), 2 for bad usage or a
  * kustomization that cannot be read.
  */
 public final class ConfigMapListing {
@@ -95,10 +95,13 @@ public final class ConfigMapListing {
             }
         }
         listed.forEach((key, file) -> {
+            if (key.equals(ANNOTATION)) {
+                // The annotation, written by the pipeline that renders the overlay (after the checks run, so perhaps
+                // not there yet): not a policy file, not tested.
+                return;
+            }
             if (!Files.isRegularFile(file)) {
                 found.add(key + ": listed, but there is no file " + file);
-            } else if (key.equals(ANNOTATION)) {
-                return; // the annotation, from wherever the pipeline writes it: not a policy file, not tested
             } else if (!file.getParent().equals(folder.toAbsolutePath().normalize())) {
                 found.add(key + ": listed from " + file + ", outside the policy folder (deployed, but never tested)");
             } else if (PolicyFileName.of(key) != PolicyFileName.Kind.POLICY) {

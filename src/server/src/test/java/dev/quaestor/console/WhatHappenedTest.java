@@ -1,6 +1,7 @@
 package dev.quaestor.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quaestor.audit.record.AuditRow;
 import java.util.HashMap;
@@ -32,6 +33,17 @@ class WhatHappenedTest {
     void aRequestServedSaysWhatWasServed() {
         assertEquals("The policy allowed this read of file:///docs/a.md (rule docs-read), and 512 bytes were served"
                 + " (their SHA-256 is below).", WhatHappened.of(ALLOWED, List.of(SERVED)));
+    }
+
+    /** A listing's OUTCOME has the SHA-256 of what was listed but no bytes: it is told as a listing, not as bytes served. */
+    @Test
+    void aListingSaysHowManyItemsWereListedNotBytesServed() {
+        RecordRow filter = row("DECISION", "decision", "FILTER", "action", "list", "uri", null);
+        RecordRow listed = row("OUTCOME", "outcome", "ok", "action", "list", "uri", null, "items", "3", "sha256", "cd".repeat(32));
+        String story = WhatHappened.of(filter, List.of(listed));
+        assertTrue(story.endsWith("it was done: 3 item(s) listed (the SHA-256 of what was listed is below)."), story);
+        assertTrue(listed.hasListedDigest() && !listed.hasServedBytes());
+        assertTrue(SERVED.hasServedBytes() && !SERVED.hasListedDigest());
     }
 
     @Test

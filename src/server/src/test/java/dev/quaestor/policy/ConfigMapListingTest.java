@@ -90,9 +90,9 @@ class ConfigMapListingTest {
         Files.writeString(repo.resolve("policies/a.yaml"), "rules: []\n");
         Files.writeString(repo.resolve("annotation.txt"), "3f2a1c0 alice: records office reads reports\n");
         assertEquals(0, listed(), err.toString());
+        // On a pull request the pipeline has not written it yet: still nothing amiss.
         Files.delete(repo.resolve("annotation.txt"));
-        assertEquals(1, listed());
-        assertTrue(err.toString().contains(".revision-annotation: listed, but there is no file"), err.toString());
+        assertEquals(0, listed(), err.toString());
     }
 
     /** A policy file deployed under another name than the one tested: the cluster's revision and errors would differ. */
