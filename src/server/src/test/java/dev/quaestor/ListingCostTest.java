@@ -114,11 +114,15 @@ class ListingCostTest {
         String token = TestIssuer.sign(TestIssuer.claims(SUBJECT));
         String session = Rpc.initialize(token, "2025-06-18");
         for (String typed : new String[] {"z-many/", "z-many/0", "no-such-folder/", ""}) {
-            Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"completion/complete\",\"params\":{\"ref\":"
+            String requestId = Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"completion/complete\",\"params\":{\"ref\":"
                     + "{\"type\":\"ref/resource\",\"uri\":\"file:///big/{+path}\"},\"argument\":{\"name\":\"path\",\"value\":\""
                     + typed + "\"}}}").statusCode(200)
                     .body("result.completion.values", org.hamcrest.Matchers.empty())
-                    .body("result.completion.hasMore", org.hamcrest.Matchers.equalTo(false));
+                    .body("result.completion.hasMore", org.hamcrest.Matchers.equalTo(false)).extract().header("X-Request-Id");
+            // Recorded as every listing is: none listed, and the SHA-256 of nothing.
+            var outcome = dev.quaestor.support.AuditRow.first("request_id = ? and kind = 'OUTCOME'", requestId);
+            assertEquals(0, outcome.items, typed);
+            assertEquals("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", outcome.contentSha256, typed);
         }
     }
 

@@ -79,7 +79,7 @@ final class Templates {
         // same whether the folder holds nothing or thousands (hasMore included), and costs the provider nothing.
         CanonicalUri typed = typedSoFar(template, known, ask.argument(), ask.value());
         if (typed == null || !trail.policy().mayAllowBelow(trail.context().identity(), Action.READ, typed, trail.context().facts())) {
-            trail.served(Outcome.ok().items(0).detail(detail));
+            trail.served(Outcome.ok().listed(List.of()).detail(detail));
             return trail.result(new Completions(List.of(), false));
         }
         List<String> candidates;

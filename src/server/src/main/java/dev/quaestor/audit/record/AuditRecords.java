@@ -148,15 +148,23 @@ public final class AuditRecords {
         if (v != null) {
             v = storable(v);
             int max = COLUMNS.get(f.ordinal()).max();
-            if (max > CUT.length() && v.length() > max) {
-                int end = max - CUT.length();
-                if (Character.isHighSurrogate(v.charAt(end - 1))) {
-                    end--;
-                }
-                v = v.substring(0, end) + CUT;
+            if (max > CUT.length()) {
+                v = cut(v, max);
             }
         }
         values[f.ordinal()] = v;
+    }
+
+    /** {@code v} if it has at most {@code max} characters, else its start ending in {@link #CUT}, never inside a surrogate pair. */
+    public static String cut(String v, int max) {
+        if (v == null || v.length() <= max) {
+            return v;
+        }
+        int end = max - CUT.length();
+        if (Character.isHighSurrogate(v.charAt(end - 1))) {
+            end--;
+        }
+        return v.substring(0, end) + CUT;
     }
 
     /**

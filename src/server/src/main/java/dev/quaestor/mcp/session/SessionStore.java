@@ -125,7 +125,7 @@ public class SessionStore {
         byte[] raw = new byte[24];
         random.nextBytes(raw);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
-        String client = clientInfo == null || clientInfo.length() <= 256 ? clientInfo : clientInfo.substring(0, 256);
+        String client = dev.quaestor.audit.record.AuditRecords.cut(clientInfo, 256);
         Instant now = Instant.now();
         boolean opened;
         try {

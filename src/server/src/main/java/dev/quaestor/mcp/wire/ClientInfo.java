@@ -17,6 +17,6 @@ public final class ClientInfo {
             return null;
         }
         String s = info.get("name").asText() + (info.path("version").isTextual() ? "/" + info.get("version").asText() : "");
-        return s.length() <= MAX ? s : s.substring(0, MAX);
+        return dev.quaestor.audit.record.AuditRecords.cut(s, MAX);
     }
 }
