@@ -38,13 +38,15 @@ import java.util.function.Supplier;
 public class CaseCalls {
 
     private final StaffAccess access;
+    private final StrictJson json;
     private final String auditorRole;
     private final String caseAdminRole;
     /** The request id of this call's change, once on record as not stored (then a refusal is not recorded again). */
     private String notStored;
 
-    CaseCalls(StaffAccess access, AuditConfig audit, CasesConfig config) {
+    CaseCalls(StaffAccess access, AuditConfig audit, CasesConfig config, StrictJson json) {
         this.access = access;
+        this.json = json;
         this.auditorRole = audit.auditorRole();
         this.caseAdminRole = config.adminRole();
     }
@@ -97,6 +99,23 @@ public class CaseCalls {
             String id = access.record(kind, new StaffAccess.Judged(method, uri, false, "invalid", e.getMessage()), http);
             throw new WebApplicationException(e.response(id));
         }
+    }
+
+    /**
+     * The call's JSON body read strictly ({@link StrictJson}; null when empty): one that is not JSON, or holds a field
+     * the call does not take, a value of another type, a field twice or a NUL character, is refused 400 naming it, on
+     * record as {@code ADMIN}, {@code invalid}, with why, under the case's uri. Read once the caller is let in as
+     * staff, so that a body from anyone else is refused for who sent it, on record, and never parsed.
+     */
+    <T> T body(String text, Class<T> type, HttpServerRequest http, String method, Long caseId) {
+        StrictJson.Read<T> read = json.read(text, type);
+        if (!read.refused()) {
+            return read.value();
+        }
+        String uri = caseId == null ? null : AuditCase.uriOf(caseId);
+        String id = access.record(AuditEvent.Kind.ADMIN, new StaffAccess.Judged(method, uri, false, "invalid", read.error()), http);
+        throw new WebApplicationException(Response.fromResponse(read.response()).type(MediaType.APPLICATION_JSON)
+                .header("X-Request-Id", id).build());
     }
 
     /**

@@ -107,10 +107,11 @@ public class CaseResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response create(NewCase body, @Context HttpServerRequest http) {
+    public Response create(String text, @Context HttpServerRequest http) {
         String method = "audit/cases/create";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, null);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, null);
+        NewCase body = calls.body(text, NewCase.class, http, method, null);
         if (body == null) {
             return calls.refused(AuditEvent.Kind.ADMIN, method, null, CaseRefusal.invalid("a JSON body is required: {\"title\":…,\"description\":…,\"members\":[…]}"),
                     http);
@@ -186,10 +187,11 @@ public class CaseResource {
     @POST
     @Path("{id}/members")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response addMember(@PathParam("id") long id, MemberBody body, @Context HttpServerRequest http) {
+    public Response addMember(@PathParam("id") long id, String text, @Context HttpServerRequest http) {
         String method = "audit/cases/add-member";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
+        MemberBody body = calls.body(text, MemberBody.class, http, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.addMember(id, staff, body == null ? null : body.member(),
                 calls.recorder(method, http))).build());
     }
@@ -206,10 +208,11 @@ public class CaseResource {
     @POST
     @Path("{id}/searches")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response addSearch(@PathParam("id") long id, SearchBody body, @Context HttpServerRequest http) {
+    public Response addSearch(@PathParam("id") long id, String text, @Context HttpServerRequest http) {
         String method = "audit/cases/add-search";
         Staff staff = calls.auditor(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
+        SearchBody body = calls.body(text, SearchBody.class, http, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.addSearch(id, staff, body == null ? null : body.name(),
                 body == null ? null : body.query(), calls.recorder(method, http))).build());
     }
@@ -217,10 +220,11 @@ public class CaseResource {
     @POST
     @Path("{id}/requests")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response addRequest(@PathParam("id") long id, RequestBody body, @Context HttpServerRequest http) {
+    public Response addRequest(@PathParam("id") long id, String text, @Context HttpServerRequest http) {
         String method = "audit/cases/add-request";
         Staff staff = calls.auditor(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
+        RequestBody body = calls.body(text, RequestBody.class, http, method, id);
         String rid = body == null || body.requestId() == null ? null : body.requestId().strip();
         // Whether the log holds the request (in the database, or kept by a hold once its month was archived) is read only
         // once the change is on record; if it does not, that is on record too.
@@ -231,10 +235,11 @@ public class CaseResource {
     @POST
     @Path("{id}/notes")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response addNote(@PathParam("id") long id, NoteBody body, @Context HttpServerRequest http) {
+    public Response addNote(@PathParam("id") long id, String text, @Context HttpServerRequest http) {
         String method = "audit/cases/add-note";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(NONE, http, AuditEvent.Kind.ADMIN, method, id);
+        NoteBody body = calls.body(text, NoteBody.class, http, method, id);
         return calls.change(method, id, http, () -> Response.ok(cases.addNote(id, staff, body == null ? null : body.text(),
                 calls.recorder(method, http))).build());
     }

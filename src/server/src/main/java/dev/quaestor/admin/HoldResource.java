@@ -58,10 +58,11 @@ public class HoldResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response put(@PathParam("id") long id, NewHold body, @Context HttpServerRequest http) {
+    public Response put(@PathParam("id") long id, String text, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/put";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
+        NewHold body = calls.body(text, NewHold.class, http, method, id);
         NewHold spec = body == null ? new NewHold(null, null, null, null, null) : body;
         return calls.change(method, id, http, () -> Response.status(201).entity(holds.put(id, staff, spec,
                 calls.recorder(method, http))).build());
@@ -70,10 +71,11 @@ public class HoldResource {
     @POST
     @Path("{hold}/widen")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response widen(@PathParam("id") long id, @PathParam("hold") long hold, Widening body, @Context HttpServerRequest http) {
+    public Response widen(@PathParam("id") long id, @PathParam("hold") long hold, String text, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/widen";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
+        Widening body = calls.body(text, Widening.class, http, method, id);
         return calls.change(method, id, http, () -> Response.ok(holds.widen(id, hold, staff, body == null ? null : body.from(),
                 body == null ? null : body.to(), calls.recorder(method, http))).build());
     }
@@ -81,10 +83,11 @@ public class HoldResource {
     @POST
     @Path("{hold}/release-request")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response askRelease(@PathParam("id") long id, @PathParam("hold") long hold, ReleaseAsk body, @Context HttpServerRequest http) {
+    public Response askRelease(@PathParam("id") long id, @PathParam("hold") long hold, String text, @Context HttpServerRequest http) {
         String method = "audit/cases/hold/ask-release";
         Staff staff = calls.staff(http, AuditEvent.Kind.ADMIN, method, id);
         calls.takesOnly(CaseResource.NONE, http, AuditEvent.Kind.ADMIN, method, id);
+        ReleaseAsk body = calls.body(text, ReleaseAsk.class, http, method, id);
         return calls.change(method, id, http, () -> Response.ok(holds.askRelease(id, hold, staff, body == null ? null : body.reason(),
                 calls.recorder(method, http))).build());
     }

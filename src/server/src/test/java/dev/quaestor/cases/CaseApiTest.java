@@ -170,16 +170,17 @@ class CaseApiTest {
     void textWithANulCharacterIsRefusedNotAServerError() {
         long id = open("auditor", "NUL input");
         String nul = "\\u0000";
-        List<String[]> asked = List.of(new String[] {"/audit/cases", "{\"title\":\"t" + nul + "\"}", "a title"},
-                new String[] {"/audit/cases", "{\"title\":\"t\",\"members\":[\"m" + nul + "\"]}", "a member"},
-                new String[] {"/audit/cases/" + id + "/notes", "{\"text\":\"n" + nul + "\"}", "a note"},
-                new String[] {"/audit/cases/" + id + "/members", "{\"member\":\"m" + nul + "\"}", "a member"},
-                new String[] {"/audit/cases/" + id + "/searches", "{\"name\":\"s" + nul + "\",\"query\":\"subject=a\"}", "a name"},
+        // The body's own NUL characters are refused as every staff API's are, naming the field; one a search's filter spells is the search's.
+        List<String[]> asked = List.of(new String[] {"/audit/cases", "{\"title\":\"t" + nul + "\"}", "field 'title'"},
+                new String[] {"/audit/cases", "{\"title\":\"t\",\"members\":[\"m" + nul + "\"]}", "field 'members[0]'"},
+                new String[] {"/audit/cases/" + id + "/notes", "{\"text\":\"n" + nul + "\"}", "field 'text'"},
+                new String[] {"/audit/cases/" + id + "/members", "{\"member\":\"m" + nul + "\"}", "field 'member'"},
+                new String[] {"/audit/cases/" + id + "/searches", "{\"name\":\"s" + nul + "\",\"query\":\"subject=a\"}", "field 'name'"},
                 new String[] {"/audit/cases/" + id + "/searches", "{\"name\":\"s\",\"query\":\"subject=a%00\"}",
                         "search filter 'subject'"},
-                new String[] {"/audit/cases/" + id + "/requests", "{\"requestId\":\"r" + nul + "\"}", "a request id"},
+                new String[] {"/audit/cases/" + id + "/requests", "{\"requestId\":\"r" + nul + "\"}", "field 'requestId'"},
                 new String[] {"/audit/cases/" + id + "/holds", "{\"scope\":\"SUBJECT\",\"target\":\"al" + nul + "ice\","
-                        + "\"from\":\"2026-01-01T00:00:00Z\",\"reason\":\"r\"}", "the subject to hold"});
+                        + "\"from\":\"2026-01-01T00:00:00Z\",\"reason\":\"r\"}", "field 'target'"});
         for (String[] a : asked) {
             String error = as("auditor").body(a[1]).post(a[0]).then().statusCode(400).extract().path("error");
             assertTrue(error.startsWith(a[2] + " holds a NUL character"), a[1] + ": " + error);
