@@ -101,6 +101,44 @@ class PathFormTest {
         assertEquals(200, send("POST", "/mcp", alice, Modern.body(2, "server/discover", null)).status, "a Host as usual is served");
     }
 
+    /**
+     * A request line naming an HTTP version other than 1.0 or 1.1 is refused 505 before anything else runs: it is not
+     * served, whatever token it carries, and logs no error (Vert.x reads such a version as none).
+     */
+    @Test
+    void anUnknownHttpVersionIsRefusedNotServedAndNotLoggedAsAnError() throws IOException {
+        var errors = new java.util.concurrent.CopyOnWriteArrayList<String>();
+        var handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
+                    errors.add(r.getLoggerName() + ": " + r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        var root = java.util.logging.Logger.getLogger("");
+        root.addHandler(handler);
+        try {
+            for (String version : List.of("HTTP/1.2", "HTTP/9.9", "HTTP/0.9")) {
+                Answer a = send(server.getHost() + ":" + server.getPort(), "POST", "/mcp", alice, Modern.body(1, "server/discover", null),
+                        version);
+                assertEquals(505, a.status, version + ": " + a.raw);
+                assertEquals("HTTP Version Not Supported: HTTP/1.1 or HTTP/1.0 (or HTTP/2)\n", a.body, version);
+            }
+        } finally {
+            root.removeHandler(handler);
+        }
+        assertEquals(List.of(), errors);
+    }
+
     private record Answer(int status, String head, String body, String raw) {
     }
 
@@ -110,9 +148,13 @@ class PathFormTest {
 
     /** One request on its own connection, exactly as written (no Host header if {@code host} is null); the whole answer, up to the server's close. */
     private Answer send(String host, String method, String path, String token, String body) throws IOException {
+        return send(host, method, path, token, body, "HTTP/1.1");
+    }
+
+    private Answer send(String host, String method, String path, String token, String body, String version) throws IOException {
         try (var socket = new Socket(server.getHost(), server.getPort())) {
             socket.setSoTimeout(10_000);
-            var request = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
+            var request = new StringBuilder(method + " " + path + " " + version + "\r\n");
             if (host != null) {
                 request.append("Host: ").append(host).append("\r\n");
             }
