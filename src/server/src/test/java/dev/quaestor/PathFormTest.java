@@ -139,6 +139,17 @@ class PathFormTest {
         assertEquals(List.of(), errors);
     }
 
+    /** Two Host headers are refused 400 (RFC 9112), in either order: neither is taken on the first one's word. */
+    @Test
+    void twoHostHeadersAreRefusedWhicheverComesFirst() throws IOException {
+        String own = server.getHost() + ":" + server.getPort();
+        for (String hosts : List.of(own + "\r\nHost: evil.example", "evil.example\r\nHost: " + own)) {
+            Answer a = send(hosts, "POST", "/mcp", alice, Modern.body(1, "server/discover", null));
+            assertEquals(400, a.status, hosts + ": " + a.raw);
+            assertEquals("Bad Request: more than one Host header\n", a.body, hosts);
+        }
+    }
+
     private record Answer(int status, String head, String body, String raw) {
     }
 

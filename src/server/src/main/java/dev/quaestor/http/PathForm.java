@@ -22,16 +22,9 @@ public class PathForm {
     static final String REFUSAL = "Bad Request: the path is not in normal form (no dot segments, empty segments,"
             + " percent-encoded letters, digits or -._~, or ';')\n";
 
-    static final String VERSION_REFUSAL = "HTTP Version Not Supported: HTTP/1.1 or HTTP/1.0 (or HTTP/2)\n";
-
     void register(@Observes Filters filters) {
         filters.register(rc -> {
-            if (rc.request().version() == null) {
-                // A request line naming another version (HTTP/1.2, HTTP/9.9): Vert.x reads it as none, and the rest of
-                // the stack would serve it, or fail on it with an error logged per request.
-                rc.response().setStatusCode(505).putHeader("Content-Type", "text/plain").putHeader("Connection", "close")
-                        .end(VERSION_REFUSAL);
-            } else if (normal(rc)) {
+            if (normal(rc)) {
                 rc.next();
             } else {
                 rc.response().setStatusCode(400).putHeader("Content-Type", "text/plain").end(REFUSAL);

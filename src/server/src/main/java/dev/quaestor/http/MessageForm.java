@@ -1,0 +1,37 @@
+package dev.quaestor.http;
+
+import io.quarkus.vertx.http.runtime.filters.Filters;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/**
+ * Only messages of the HTTP versions served, with one Host at most, go further; checked first of all filters, on
+ * every path. A request line naming another version ({@code HTTP/1.2}, {@code HTTP/9.9}) is read by Vert.x as no
+ * version, and the rest of the stack would serve it, or fail on it with an error logged per request: 505. A request
+ * with two {@code Host} headers would be judged by the first and might be routed by a proxy on the second: 400, as
+ * RFC 9112 (section 3.2) requires. Both close the connection.
+ */
+@ApplicationScoped
+public class MessageForm {
+
+    /** Above {@link PathForm}, so that a path is judged only in a message that is one. */
+    static final int PRIORITY = PathForm.PRIORITY + 50;
+
+    static final String VERSION_REFUSAL = "HTTP Version Not Supported: HTTP/1.1 or HTTP/1.0 (or HTTP/2)\n";
+    static final String HOSTS_REFUSAL = "Bad Request: more than one Host header\n";
+
+    void register(@Observes Filters filters) {
+        filters.register(rc -> {
+            var request = rc.request();
+            if (request.version() == null) {
+                rc.response().setStatusCode(505).putHeader("Content-Type", "text/plain").putHeader("Connection", "close")
+                        .end(VERSION_REFUSAL);
+            } else if (request.headers().getAll("Host").size() > 1) {
+                rc.response().setStatusCode(400).putHeader("Content-Type", "text/plain").putHeader("Connection", "close")
+                        .end(HOSTS_REFUSAL);
+            } else {
+                rc.next();
+            }
+        }, PRIORITY);
+    }
+}
