@@ -55,6 +55,16 @@ class PolicyAdminTest {
         given().contentType("application/json").body(RAW).post("/admin/policy/explain").then().statusCode(401);
     }
 
+    /** An answer names the record of its question, as a refusal does. */
+    @Test
+    void explainsAnswerNamesItsRecord() {
+        var answer = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json").body(RAW)
+                .post("/admin/policy/explain");
+        assertEquals(200, answer.statusCode(), answer.asString());
+        var row = dev.quaestor.support.AuditRow.first("request_id = ?", answer.header("X-Request-Id"));
+        assertEquals("admin/policy/explain", row.method);
+    }
+
     @Test
     void explainRejectsBadQuestions() {
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")

@@ -72,7 +72,7 @@ public class PolicyAdminResource {
         ExplainRequest request = read.value();
         // A body that cannot be read is on record as sent, so that what was asked is on record either way.
         String asked = request != null ? request.describe() : read.refused() ? StrictJson.asSent(body) : null;
-        access.require(config.role(), AuditEvent.Kind.ADMIN, "admin/policy/explain", asked, http);
+        String requestId = access.admit(config.role(), AuditEvent.Kind.ADMIN, "admin/policy/explain", asked, http).requestId();
         if (read.refused()) {
             return refused(read.response(), read.error());
         }
@@ -80,7 +80,7 @@ public class PolicyAdminResource {
             return refused(Response.status(400).entity(Map.of("error", "a JSON body is required")).build(), "a JSON body is required");
         }
         try {
-            return Response.ok(request.answer(store.current())).build();
+            return Response.ok(request.answer(store.current())).header("X-Request-Id", requestId).build();
         } catch (IllegalArgumentException | InvalidUriException e) {
             return refused(Response.status(400).entity(Map.of("error", e.getMessage())).build(), e.getMessage());
         }

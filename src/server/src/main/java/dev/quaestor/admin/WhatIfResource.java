@@ -75,7 +75,8 @@ public class WhatIfResource {
         WhatIfRequest body = read.value();
         var call = new StaffAccess.Call("admin/policy/what-if", body != null ? body.describe()
                 : read.refused() ? StrictJson.asSent(text) : null);
-        try (var place = access.requirePlace(config.role(), AuditEvent.Kind.ADMIN, LongReads.Kind.EXPORT, call, http)) {
+        var holding = access.admitHolding(config.role(), AuditEvent.Kind.ADMIN, LongReads.Kind.EXPORT, call, http);
+        try (var place = holding.place()) {
             if (read.refused()) {
                 return refused(read.response(), read.error());
             }
@@ -122,7 +123,7 @@ public class WhatIfResource {
             int[] asked = {0};
             return Response.ok(report.withExamples(row -> asked[0]++ < ROWS_WITH_EXAMPLES
                     ? history.requestIds(row.subject(), row.action(), row.uri(), window.from(), window.to(), examples)
-                    : List.of())).build();
+                    : List.of())).header("X-Request-Id", holding.admitted().requestId()).build();
         } catch (IllegalArgumentException e) {
             return bad(e.getMessage());
         }

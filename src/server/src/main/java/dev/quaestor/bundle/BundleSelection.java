@@ -18,7 +18,8 @@ public record BundleSelection(List<String> requestIds, AuditQuery search, String
     public static final int MAX_SEARCH_RECORDS = 1000;
 
     public BundleSelection {
-        requestIds = requestIds == null ? null : List.copyOf(requestIds);
+        // Not List.copyOf, which throws on a null element before the check below can say what is wrong.
+        requestIds = requestIds == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(requestIds));
         if (requestIds == null && search == null) {
             throw new IllegalArgumentException("give request ids or a search");
         }

@@ -327,6 +327,8 @@ class EvidenceBundleTest {
         assertEquals(400, both.statusCode());
         assertEquals(400, ask("{\"search\":{\"who\":\"alice\"}}").statusCode());
         assertEquals(400, ask("{\"requestIds\":[]}").statusCode());
+        var nullId = ask("{\"requestIds\":[null]}");
+        assertEquals(400, nullId.statusCode(), nullId.asString());
 
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("alice")).contentType(ContentType.JSON)
                 .body("{\"requestIds\":[\"" + requestId + "\"]}").post("/audit/bundle").then().statusCode(403);

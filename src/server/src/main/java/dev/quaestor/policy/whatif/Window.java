@@ -29,8 +29,12 @@ public record Window(Instant from, Instant to) {
         }
         if (since != null) {
             Matcher m = SINCE.matcher(since);
-            if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            if (!m.matches() || m.group(1).chars().allMatch(c -> c == '0')) {
                 throw new IllegalArgumentException("since must look like 30d or 12h, not '" + since + "'");
+            }
+            if (m.group(1).length() > 6) {
+                // A million days is past any record there can be; longer numbers would not fit a long.
+                throw new IllegalArgumentException("since '" + since + "' is longer than any log: give at most 6 digits");
             }
             long n = Long.parseLong(m.group(1));
             // To the second, as the window is printed in reports and errors, where nanoseconds of "now" say nothing;

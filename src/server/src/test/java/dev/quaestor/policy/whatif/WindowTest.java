@@ -29,6 +29,9 @@ class WindowTest {
     void badSpellingsAreRefusedSayingWhatIsExpected() {
         var e = assertThrows(IllegalArgumentException.class, () -> Window.of("30m", null, null, Instant.now(), EXPORT));
         assertEquals("since must look like 30d or 12h, not '30m'", e.getMessage());
+        var tooLong = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Window.of("99999999999999999999d", null, null, java.time.Instant.now(), new Window(null, null)));
+        assertEquals("since '99999999999999999999d' is longer than any log: give at most 6 digits", tooLong.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Window.of("1d", "2026-11-10T00:00:00Z", null, Instant.now(), EXPORT));
         assertThrows(IllegalArgumentException.class, () -> Window.of(null, "2026-11-30T00:00:00Z", "2026-11-10T00:00:00Z", Instant.now(), EXPORT));
     }
