@@ -69,32 +69,13 @@ class PathFormTest {
      */
     @Test
     void aMissingOrMalformedHostIsRefusedInALineAndNotLoggedAsAnError() throws IOException {
-        var errors = new java.util.concurrent.CopyOnWriteArrayList<String>();
-        var handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                errors.add(r.getLevel() + " " + r.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        var quarkusErrors = java.util.logging.Logger.getLogger("io.quarkus.vertx.http.runtime.QuarkusErrorHandler");
-        quarkusErrors.addHandler(handler);
-        try {
+        var errors = errorsLoggedWhile(() -> {
             for (String host : java.util.Arrays.asList("localhost:1@evil.example", "a b", "localhost:99999", null)) {
                 Answer a = send(host, "POST", "/mcp", alice, Modern.body(1, "server/discover", null));
                 assertEquals(400, a.status, host + ": " + a.raw);
                 assertEquals("Bad Request: the Host header is missing or is not a host name and port\n", a.body, host);
             }
-        } finally {
-            quarkusErrors.removeHandler(handler);
-        }
+        });
         assertEquals(List.of(), errors);
         // An empty Host is read (as no name), and refused by the Host guard as any name not allowed.
         assertEquals(403, send("", "POST", "/mcp", alice, Modern.body(1, "server/discover", null)).status);
@@ -107,6 +88,34 @@ class PathFormTest {
      */
     @Test
     void anUnknownHttpVersionIsRefusedNotServedAndNotLoggedAsAnError() throws IOException {
+        var errors = errorsLoggedWhile(() -> {
+            for (String version : List.of("HTTP/1.2", "HTTP/9.9", "HTTP/0.9")) {
+                Answer a = send(server.getHost() + ":" + server.getPort(), "POST", "/mcp", alice, Modern.body(1, "server/discover", null),
+                        version);
+                assertEquals(505, a.status, version + ": " + a.raw);
+                assertEquals("HTTP Version Not Supported: HTTP/1.1 or HTTP/1.0 (or HTTP/2)\n", a.body, version);
+            }
+        });
+        assertEquals(List.of(), errors);
+    }
+
+    /** Two Host headers are refused 400 (RFC 9112), in either order: neither is taken on the first one's word. */
+    @Test
+    void twoHostHeadersAreRefusedWhicheverComesFirst() throws IOException {
+        String own = server.getHost() + ":" + server.getPort();
+        for (String hosts : List.of(own + "\r\nHost: evil.example", "evil.example\r\nHost: " + own)) {
+            Answer a = send(hosts, "POST", "/mcp", alice, Modern.body(1, "server/discover", null));
+            assertEquals(400, a.status, hosts + ": " + a.raw);
+            assertEquals("Bad Request: more than one Host header\n", a.body, hosts);
+        }
+    }
+
+    private interface Requests {
+        void send() throws IOException;
+    }
+
+    /** What any logger logged at ERROR (SEVERE) while {@code requests} were sent and answered. */
+    private static List<String> errorsLoggedWhile(Requests requests) throws IOException {
         var errors = new java.util.concurrent.CopyOnWriteArrayList<String>();
         var handler = new java.util.logging.Handler() {
             @Override
@@ -127,27 +136,11 @@ class PathFormTest {
         var root = java.util.logging.Logger.getLogger("");
         root.addHandler(handler);
         try {
-            for (String version : List.of("HTTP/1.2", "HTTP/9.9", "HTTP/0.9")) {
-                Answer a = send(server.getHost() + ":" + server.getPort(), "POST", "/mcp", alice, Modern.body(1, "server/discover", null),
-                        version);
-                assertEquals(505, a.status, version + ": " + a.raw);
-                assertEquals("HTTP Version Not Supported: HTTP/1.1 or HTTP/1.0 (or HTTP/2)\n", a.body, version);
-            }
+            requests.send();
         } finally {
             root.removeHandler(handler);
         }
-        assertEquals(List.of(), errors);
-    }
-
-    /** Two Host headers are refused 400 (RFC 9112), in either order: neither is taken on the first one's word. */
-    @Test
-    void twoHostHeadersAreRefusedWhicheverComesFirst() throws IOException {
-        String own = server.getHost() + ":" + server.getPort();
-        for (String hosts : List.of(own + "\r\nHost: evil.example", "evil.example\r\nHost: " + own)) {
-            Answer a = send(hosts, "POST", "/mcp", alice, Modern.body(1, "server/discover", null));
-            assertEquals(400, a.status, hosts + ": " + a.raw);
-            assertEquals("Bad Request: more than one Host header\n", a.body, hosts);
-        }
+        return List.copyOf(errors);
     }
 
     private record Answer(int status, String head, String body, String raw) {
