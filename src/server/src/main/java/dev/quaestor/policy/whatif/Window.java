@@ -32,9 +32,9 @@ public record Window(Instant from, Instant to) {
             if (!m.matches() || m.group(1).chars().allMatch(c -> c == '0')) {
                 throw new IllegalArgumentException("since must look like 30d or 12h, not '" + since + "'");
             }
-            if (m.group(1).length() > 6) {
-                // A million days is past any record there can be; longer numbers would not fit a long.
-                throw new IllegalArgumentException("since '" + since + "' is longer than any log: give at most 6 digits");
+            if (m.group(1).length() > 18) {
+                // Past what a long holds, and far past the earliest instant there is.
+                throw new IllegalArgumentException("since '" + since + "' reaches before the earliest time there is");
             }
             long n = Long.parseLong(m.group(1));
             // To the second, as the window is printed in reports and errors, where nanoseconds of "now" say nothing;
