@@ -1,8 +1,10 @@
 package dev.quaestor;
 
 import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.ErrorLog;
 import dev.quaestor.support.Modern;
 import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.Wait;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.ByteArrayOutputStream;
@@ -97,12 +99,104 @@ class ChunkedFramingTest {
         }
     }
 
+    /**
+     * A chunked body whose framing breaks (a chunk size that is no hex number) from an authenticated caller is refused
+     * 400 in words, its connection closed, and left on record as a refusal at the door that spends a token, as a body
+     * too large is: before, the connection was dropped unanswered, an error was logged and nothing was recorded.
+     */
+    @Test
+    void aBrokenChunkIsRefusedInWordsAndOnRecord() throws Exception {
+        String subject = "broken-chunk-" + System.nanoTime();
+        String request = post("Transfer-Encoding: chunked\r\n", TestIssuer.sign(TestIssuer.claims(subject)))
+                + "5\r\n{\"jso\r\nzz\r\n\"2.0\"}\r\n0\r\n\r\n";
+        var answer = new String[1];
+        var errors = ErrorLog.errorsWhile(() -> {
+            try (var socket = new Socket(server.getHost(), server.getPort())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+                answer[0] = readToEnd(socket.getInputStream());
+            }
+        });
+        Matcher status = STATUS_LINE.matcher(answer[0]);
+        assertTrue(status.find(), "answered, not dropped: " + answer[0]);
+        assertEquals("400", status.group(1), answer[0]);
+        assertTrue(answer[0].endsWith("\r\n\r\nBad Request: the request body's chunked framing is broken\n"), answer[0]);
+        assertTrue(answer[0].toLowerCase().contains("\r\nconnection: close\r\n"), answer[0]);
+        Matcher id = Pattern.compile("(?i)\r\nx-request-id: (\\S+)\r\n").matcher(answer[0]);
+        assertTrue(id.find(), answer[0]);
+        // Answered before its record (the connection would be gone by then), recorded right after.
+        Wait.until("the refusal is on record", java.time.Duration.ofSeconds(10), () -> AuditRow.count("subject = ?", subject) > 0);
+        AuditRow row = AuditRow.first("subject = ?", subject);
+        assertEquals(id.group(1), row.requestId);
+        assertEquals("DECISION", row.kind);
+        assertEquals("DENY", row.decision);
+        assertEquals("unreadable", row.outcome);
+        assertTrue(row.detail.startsWith("chunked framing broken after 5 bytes"), row.detail);
+        assertEquals(1, AuditRow.count("subject = ?", subject));
+        assertEquals(java.util.List.of(), errors, "a caller's broken body is not a server error");
+    }
+
+    /** A caller that closes its connection part-way through its body is on record as such, and logs no error. */
+    @Test
+    void aBodyBrokenOffByItsCallerIsOnRecord() throws Exception {
+        String subject = "left-" + System.nanoTime();
+        var errors = ErrorLog.errorsWhile(() -> {
+            try (var socket = new Socket(server.getHost(), server.getPort())) {
+                socket.getOutputStream().write((post("Content-Length: 100\r\n", TestIssuer.sign(TestIssuer.claims(subject)))
+                        + "{\"jsonrpc\":").getBytes(StandardCharsets.UTF_8));
+                socket.getOutputStream().flush();
+                Thread.sleep(300);
+            }
+            Wait.until("the refusal is on record", java.time.Duration.ofSeconds(10), () -> AuditRow.count("subject = ?", subject) > 0);
+        });
+        AuditRow row = AuditRow.first("subject = ?", subject);
+        assertEquals("unreadable", row.outcome);
+        assertEquals("connection closed after 11 bytes received", row.detail);
+        assertEquals(java.util.List.of(), errors);
+    }
+
+    /**
+     * A transfer coding other than chunked alone ({@code gzip, chunked}) is not one this server decodes: 501, as RFC
+     * 9112 (section 6.1) advises, before anything reads the body, and the connection closed. Before, the body was read
+     * by its chunks and the gzip ignored.
+     */
+    @Test
+    void aTransferCodingOtherThanChunkedIsNotImplemented() throws Exception {
+        byte[] body = Modern.body(1, "server/discover", null).getBytes(StandardCharsets.UTF_8);
+        String chunks = Integer.toHexString(body.length) + "\r\n" + new String(body, StandardCharsets.UTF_8) + "\r\n0\r\n\r\n";
+        for (String codings : java.util.List.of("gzip, chunked", "chunked, chunked", "identity", "Chunked\r\nTransfer-Encoding: gzip")) {
+            try (var socket = new Socket(server.getHost(), server.getPort())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write((post("Transfer-Encoding: " + codings + "\r\n", alice) + chunks)
+                        .getBytes(StandardCharsets.UTF_8));
+                String answer = readToEnd(socket.getInputStream());
+                Matcher status = STATUS_LINE.matcher(answer);
+                assertTrue(status.find(), codings + ": " + answer);
+                assertEquals("501", status.group(1), codings + ": " + answer);
+                assertTrue(answer.endsWith("\r\n\r\nNot Implemented: a transfer coding other than chunked\n"), answer);
+            }
+        }
+        // Chunked alone, in any letter case, is read as before.
+        try (var socket = new Socket(server.getHost(), server.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write((post("Transfer-Encoding: Chunked\r\n", alice) + chunks).getBytes(StandardCharsets.UTF_8));
+            String answer = readToEnd(socket.getInputStream());
+            Matcher status = STATUS_LINE.matcher(answer);
+            assertTrue(status.find(), answer);
+            assertEquals("200", status.group(1), answer);
+        }
+    }
+
     private String host() {
         return server.getHost() + ":" + server.getPort();
     }
 
     private String post(String framing) {
-        return "POST /mcp HTTP/1.1\r\nHost: " + host() + "\r\nAuthorization: Bearer " + alice + "\r\n"
+        return post(framing, alice);
+    }
+
+    private String post(String framing, String token) {
+        return "POST /mcp HTTP/1.1\r\nHost: " + host() + "\r\nAuthorization: Bearer " + token + "\r\n"
                 + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
                 + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\n" + framing + "\r\n";
     }

@@ -1,5 +1,6 @@
 package dev.quaestor;
 
+import dev.quaestor.support.ErrorLog;
 import dev.quaestor.support.Modern;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -68,8 +69,8 @@ class PathFormTest {
      * line, and not logged as a server error (Quarkus would log one ERROR line per request, from anyone, no token needed).
      */
     @Test
-    void aMissingOrMalformedHostIsRefusedInALineAndNotLoggedAsAnError() throws IOException {
-        var errors = errorsLoggedWhile(() -> {
+    void aMissingOrMalformedHostIsRefusedInALineAndNotLoggedAsAnError() throws Exception {
+        var errors = ErrorLog.errorsWhile(() -> {
             for (String host : java.util.Arrays.asList("localhost:1@evil.example", "a b", "localhost:99999", null)) {
                 Answer a = send(host, "POST", "/mcp", alice, Modern.body(1, "server/discover", null));
                 assertEquals(400, a.status, host + ": " + a.raw);
@@ -87,8 +88,8 @@ class PathFormTest {
      * served, whatever token it carries, and logs no error (Vert.x reads such a version as none).
      */
     @Test
-    void anUnknownHttpVersionIsRefusedNotServedAndNotLoggedAsAnError() throws IOException {
-        var errors = errorsLoggedWhile(() -> {
+    void anUnknownHttpVersionIsRefusedNotServedAndNotLoggedAsAnError() throws Exception {
+        var errors = ErrorLog.errorsWhile(() -> {
             for (String version : List.of("HTTP/1.2", "HTTP/9.9", "HTTP/0.9")) {
                 Answer a = send(server.getHost() + ":" + server.getPort(), "POST", "/mcp", alice, Modern.body(1, "server/discover", null),
                         version);
@@ -108,39 +109,6 @@ class PathFormTest {
             assertEquals(400, a.status, hosts + ": " + a.raw);
             assertEquals("Bad Request: more than one Host header\n", a.body, hosts);
         }
-    }
-
-    private interface Requests {
-        void send() throws IOException;
-    }
-
-    /** What any logger logged at ERROR (SEVERE) while {@code requests} were sent and answered. */
-    private static List<String> errorsLoggedWhile(Requests requests) throws IOException {
-        var errors = new java.util.concurrent.CopyOnWriteArrayList<String>();
-        var handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                if (r.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
-                    errors.add(r.getLoggerName() + ": " + r.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        var root = java.util.logging.Logger.getLogger("");
-        root.addHandler(handler);
-        try {
-            requests.send();
-        } finally {
-            root.removeHandler(handler);
-        }
-        return List.copyOf(errors);
     }
 
     private record Answer(int status, String head, String body, String raw) {

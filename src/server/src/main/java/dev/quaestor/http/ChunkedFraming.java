@@ -44,7 +44,13 @@ public class ChunkedFraming {
                 closing.add(connection);
                 anyMarked = true;
                 rc.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-                rc.addEndHandler(done -> connection.close());
+                // Closed once answered. Not on a failure: the connection is closed already, or the HTTP layer closes
+                // it once the request's handlers have heard of it, and one of them may still answer (a broken chunk).
+                rc.addEndHandler(done -> {
+                    if (done.succeeded()) {
+                        connection.close();
+                    }
+                });
             }
             rc.next();
         }, PRIORITY);

@@ -6,13 +6,11 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.http.RouteRefusal;
-import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.Identity;
 import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.Generation;
 import dev.quaestor.mcp.wire.McpHeaders;
-import dev.quaestor.mcp.wire.ProtocolRevision;
 import dev.quaestor.mcp.wire.TextResponse;
 import dev.quaestor.mcp.wire.VersionHeader;
 import dev.quaestor.mcp.wire.WireErrors;
@@ -41,8 +39,6 @@ class OversizedBodies {
 
     static final String OUTCOME = "too-large";
     static final String MESSAGE = "Request body too large";
-    /** The audit column's width for a session id (what {@code session-unknown} records are cut to as well). */
-    private static final int SESSION_COLUMN = 128;
     /** The body of the 413's {@link Answer}: sent as the plain text {@link #MESSAGE}, as it always was. */
     static final Object TEXT = new Object();
 
@@ -60,10 +56,7 @@ class OversizedBodies {
      * generation the request's {@code MCP-Protocol-Version} header names.
      */
     CompletionStage<Answer> refuse(HttpServerRequest request, Identity identity, String requestId, String detail) {
-        String session = request.getHeader(McpHeaders.SESSION);
-        var ctx = new RequestContext(requestId, identity, SourceAddress.of(request), request.getHeader("User-Agent"),
-                session == null || session.length() <= SESSION_COLUMN ? session : session.substring(0, SESSION_COLUMN),
-                null, null, ProtocolRevision.UNVERSIONED.pipeline());
+        RequestContext ctx = DoorContext.of(request, identity, requestId);
         Generation generation = VersionHeader.of(request.getHeader(McpHeaders.PROTOCOL_VERSION)).generation();
         RecordedRefusal record;
         try {

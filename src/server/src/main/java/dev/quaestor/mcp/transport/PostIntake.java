@@ -74,11 +74,12 @@ class PostIntake {
     private final RequiredScopes scopes;
     private final CapRefusals caps;
     private final OversizedBodies oversized;
+    private final BrokenBodies broken;
     private final AnswerResponses answers;
 
     PostIntake(SecurityIdentity security, IdentityMapper identities, RequestBodyReader bodies, JsonBodies jsonBodies,
             BodyBudget bodyBudget, AdmissionLimit admission, RequiredScopes scopes, CapRefusals caps,
-            OversizedBodies oversized, AnswerResponses answers) {
+            OversizedBodies oversized, BrokenBodies broken, AnswerResponses answers) {
         this.security = security;
         this.identities = identities;
         this.bodies = bodies;
@@ -88,6 +89,7 @@ class PostIntake {
         this.scopes = scopes;
         this.caps = caps;
         this.oversized = oversized;
+        this.broken = broken;
         this.answers = answers;
     }
 
@@ -103,6 +105,9 @@ class PostIntake {
             if (e.tooLarge != null) {
                 return new Refused(oversized.refuse(request, identity, requestId, e.tooLarge)
                         .thenApply(a -> oversized.response(a, requestId, answers, rc)));
+            }
+            if (e.broken != null) {
+                return refused(broken.refuse(request, identity, requestId, e.broken));
             }
             return refused(TextResponse.of(e.status, e.getMessage().strip(), requestId));
         }

@@ -67,10 +67,11 @@ public class RequestBodyReader {
     private final SubjectSlots subjectReaders;
     private final CapRefusals refusals;
     private final OversizedBodies oversized;
+    private final BrokenBodies broken;
 
     RequestBodyReader(@ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize limit,
             TransportConfig config, SubjectLimitsConfig perSubject, CapRefusals refusals, OversizedBodies oversized,
-            MeterRegistry metrics) {
+            BrokenBodies broken, MeterRegistry metrics) {
         this.limit = limit.asLongValue();
         this.timeoutMillis = config.bodyTimeout().toMillis();
         this.minRate = config.bodyMinRate();
@@ -79,6 +80,7 @@ public class RequestBodyReader {
         this.subjectReaders = new SubjectSlots(Math.min(perSubject.bodyReaders(), Math.max(1, maxReaders / 4)));
         this.refusals = refusals;
         this.oversized = oversized;
+        this.broken = broken;
         Gauge.builder("quaestor.http.body.readers", readers, AtomicInteger::get)
                 .description("MCP request bodies being read now (at most quaestor.http.max-body-readers)").register(metrics);
     }
@@ -93,31 +95,33 @@ public class RequestBodyReader {
         final Cap cap;
         /** Over the size limit: what the record says ({@link OversizedBodies}); else null. */
         final String tooLarge;
+        /** Broken off while read: what the record says ({@link BrokenBodies}); else null. */
+        final String broken;
 
         Refused(int status, String message) {
-            super(message, null, false, false);
-            this.status = status;
-            this.cap = null;
-            this.tooLarge = null;
+            this(status, message, null, null, null);
         }
 
         Refused(Cap cap, String detail) {
-            super(detail, null, false, false);
-            this.status = cap.status;
+            this(cap.status, detail, cap, null, null);
+        }
+
+        private Refused(int status, String message, Cap cap, String tooLarge, String broken) {
+            super(message, null, false, false);
+            this.status = status;
             this.cap = cap;
-            this.tooLarge = null;
+            this.tooLarge = tooLarge;
+            this.broken = broken;
         }
 
         /** A body over the limit; {@code detail} says by how much (its size, never its bytes). */
-        private Refused(String detail) {
-            super(OversizedBodies.MESSAGE + "\n", null, false, false);
-            this.status = 413;
-            this.cap = null;
-            this.tooLarge = detail;
+        static Refused tooLarge(String detail) {
+            return new Refused(413, OversizedBodies.MESSAGE + "\n", null, detail, null);
         }
 
-        static Refused tooLarge(String detail) {
-            return new Refused(detail);
+        /** A body that broke off while read ({@code cause}: the framing or the connection), after {@code received} bytes. */
+        static Refused broken(Throwable cause, int received) {
+            return new Refused(400, BrokenBodies.MESSAGE + "\n", null, null, BrokenBodies.detail(cause, received));
         }
     }
 
@@ -136,7 +140,7 @@ public class RequestBodyReader {
                     .get(timeoutMillis + 1000, java.util.concurrent.TimeUnit.MILLISECONDS);
             return body.getBytes();
         } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof Refused r ? r : new Refused(400, "Request body could not be read\n");
+            throw e.getCause() instanceof Refused r ? r : Refused.broken(e.getCause(), 0);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new Refused(Cap.BODY_TIMEOUT, "no complete body within " + timeoutMillis + " ms");
         } catch (InterruptedException e) {
@@ -162,6 +166,9 @@ public class RequestBodyReader {
             } else if (done.cause() instanceof Refused r && r.tooLarge != null && identity != null) {
                 rc.request().pause(); // the rest of a chunked body is not read while its refusal is recorded
                 oversized.send(rc, identity, r.tooLarge);
+            } else if (done.cause() instanceof Refused r && r.broken != null && identity != null) {
+                // Called from the body's exception handler: the HTTP layer closes the connection right after it.
+                broken.send(rc, identity, r.broken);
             } else if (done.cause() instanceof Refused r) {
                 refuse(rc, r);
             } else {
@@ -243,7 +250,9 @@ public class RequestBodyReader {
             }
             body.appendBuffer(chunk);
         });
-        req.exceptionHandler(result::tryFail);
+        // A broken chunk, or the connection lost part-way: the promise completes at once (it has no context), so the
+        // refusal is written before the HTTP layer, which called this, drops the connection.
+        req.exceptionHandler(e -> result.tryFail(e instanceof Refused ? e : Refused.broken(e, body.length())));
         req.endHandler(v -> result.tryComplete(body));
         req.resume();
         return result.future();

@@ -1,0 +1,85 @@
+package dev.quaestor.mcp.transport;
+
+import dev.quaestor.audit.record.RequestIds;
+import dev.quaestor.audit.refusals.RecordedRefusal;
+import dev.quaestor.http.RouteRefusal;
+import dev.quaestor.identity.Identity;
+import dev.quaestor.mcp.wire.McpHeaders;
+import dev.quaestor.mcp.wire.TextResponse;
+import dev.quaestor.pipeline.Refusal;
+import dev.quaestor.pipeline.RequestContext;
+import dev.quaestor.pipeline.ResourcePipeline;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.impl.ConnectionBase;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import org.jboss.logging.Logger;
+
+/**
+ * An authenticated caller's body that broke off while it was read: its chunked framing broken (a chunk size that is
+ * no number, a line past the decoder's bound), or its connection closed or reset part-way. The HTTP layer drops the
+ * connection as soon as it has said so, so this refusal cannot wait for its record as the others at the door do: a
+ * 400 in words goes out at once while the connection still carries it, under the request id its record is then given,
+ * and the refusal is recorded as one {@code DECISION} {@code DENY}, outcome {@code unreadable}, what broke and the
+ * bytes received in {@code detail} (never the bytes themselves), one rate-limit token spent; past the attempt limit,
+ * it is counted in a summary as every refusal is. Nothing was served, so an answer given before its record discloses
+ * nothing.
+ */
+@ApplicationScoped
+class BrokenBodies {
+
+    private static final Logger LOG = Logger.getLogger(BrokenBodies.class);
+
+    static final String OUTCOME = "unreadable";
+    static final String MESSAGE = "Bad Request: the request body's chunked framing is broken";
+
+    private final ResourcePipeline pipeline;
+
+    BrokenBodies(ResourcePipeline pipeline) {
+        this.pipeline = pipeline;
+    }
+
+    /** What broke, for the record: the framing, or the connection (which no answer then reaches). */
+    static String detail(Throwable cause, int received) {
+        boolean closed = cause instanceof HttpClosedException || cause instanceof IOException;
+        return (closed ? "connection closed" : "chunked framing broken") + " after " + received + " bytes received";
+    }
+
+    /** On the request's I/O thread, as the HTTP layer is about to drop the connection: answers now, records next. */
+    void send(RoutingContext rc, Identity identity, String detail) {
+        String requestId = RequestIds.next();
+        RequestContext ctx = DoorContext.of(rc.request(), identity, requestId);
+        new RouteRefusal(400).header("Content-Type", "text/plain").header(McpHeaders.REQUEST_ID, requestId)
+                .send(rc, MESSAGE + "\n", true);
+        // Vert.x holds writes made while it reads a packet until the read ends, and the close that follows this
+        // handler would drop them: the refusal is flushed now (Vert.x's own connection class, the one Quarkus ships).
+        if (rc.request().connection() instanceof ConnectionBase connection) {
+            connection.flush();
+        }
+        rc.vertx().executeBlocking(() -> record(ctx, detail), false);
+    }
+
+    /** Over HTTP/2, on the worker that read the body: recorded, then answered (a stream reset by then never sees it). */
+    Response refuse(HttpServerRequest request, Identity identity, String requestId, String detail) {
+        record(DoorContext.of(request, identity, requestId), detail);
+        return TextResponse.of(400, MESSAGE, requestId);
+    }
+
+    private Void record(RequestContext ctx, String detail) {
+        try {
+            RecordedRefusal record = pipeline.rejectMalformed(ctx, null, null, OUTCOME, null, detail);
+            record.committed().exceptionally(e -> {
+                LOG.warnf("the refusal of request %s (a body that broke off) could not be recorded: %s", ctx.requestId(), e);
+                return null;
+            });
+        } catch (Refusal spent) {
+            // The caller's rate limit was spent: that refusal is what the pipeline recorded.
+        } catch (RuntimeException e) {
+            LOG.warnf("the refusal of request %s (a body that broke off) could not be recorded: %s", ctx.requestId(), e);
+        }
+        return null;
+    }
+}
