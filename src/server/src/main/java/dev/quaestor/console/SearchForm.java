@@ -55,19 +55,8 @@ public class SearchForm extends AuditFilters {
      * ({@code subject=alice&subject=bob}): only the first would be searched, and the second dropped unseen.
      */
     static void onlyItsParameters(jakarta.ws.rs.core.MultivaluedMap<String, String> given, String... more) {
-        for (var e : given.entrySet()) {
-            if (e.getValue().size() > 1) {
-                throw new IllegalArgumentException(SearchFormCheck.quoted(e.getKey()) + " is given " + e.getValue().size()
-                        + " times: it takes one value, and a search by several would be another search than the one asked");
-            }
-        }
-        for (String name : given.keySet()) {
-            if (!PARAMETERS.contains(name) && !List.of(more).contains(name)) {
-                throw new IllegalArgumentException(SearchFormCheck.quoted(name) + " is not a parameter it"
-                        + " takes: a misspelt filter would leave it unfiltered. It takes " + String.join(", ",
-                                java.util.stream.Stream.concat(PARAMETERS.stream(), java.util.stream.Stream.of(more)).sorted().toList()));
-            }
-        }
+        SearchFormCheck.onlyThese(given, java.util.stream.Stream.concat(PARAMETERS.stream(), java.util.stream.Stream.of(more)).toList(),
+                "a search by several would be another search than the one asked", "a misspelt filter would leave it unfiltered");
     }
 
     /** The filters that are set, by parameter name (the cursor left out). */

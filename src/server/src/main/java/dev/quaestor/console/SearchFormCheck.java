@@ -63,6 +63,26 @@ final class SearchFormCheck {
         return value.strip();
     }
 
+    /**
+     * Refuses a parameter given more than once ({@code twice}: why that matters here) or one not among {@code names}
+     * ({@code unknown}: likewise): a page or file must answer the question its address asks, not the first half of it.
+     */
+    static void onlyThese(jakarta.ws.rs.core.MultivaluedMap<String, String> given, java.util.Collection<String> names,
+            String twice, String unknown) {
+        for (var e : given.entrySet()) {
+            if (e.getValue().size() > 1) {
+                throw new IllegalArgumentException(quoted(e.getKey()) + " is given " + e.getValue().size()
+                        + " times: it takes one value, and " + twice);
+            }
+        }
+        for (String name : given.keySet()) {
+            if (!names.contains(name)) {
+                throw new IllegalArgumentException(quoted(name) + " is not a parameter it takes: " + unknown + ". It takes "
+                        + String.join(", ", names.stream().sorted().toList()));
+            }
+        }
+    }
+
     static String quoted(String s) {
         return "\"" + (s.length() <= SHOWN ? s : s.substring(0, SHOWN) + "… (" + s.length() + " characters)") + "\"";
     }

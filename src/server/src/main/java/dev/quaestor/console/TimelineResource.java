@@ -11,8 +11,11 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayDeque;
@@ -72,17 +75,30 @@ public class TimelineResource {
     @GET
     @Path("resource")
     public Response resource(@QueryParam("uri") String uri, @QueryParam("refusals") boolean refusals,
-            @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("tz") String tz) {
-        return render("resource", "uri=" + uri + range(from, to), "Who read " + (blank(uri) == null ? "this resource" : uri.trim()),
-                null, uri, refusals, from, to, tz);
+            @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("tz") String tz, @Context UriInfo address) {
+        return render(new Ask("resource", uri, refusals, from, to, tz, address.getQueryParameters()), "uri=" + uri + range(from, to),
+                "Who read " + (blank(uri) == null ? "this resource" : uri.trim()));
     }
 
     @GET
     @Path("subject")
     public Response subject(@QueryParam("subject") String subject, @QueryParam("refusals") boolean refusals,
-            @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("tz") String tz) {
-        return render("subject", "subject=" + subject + range(from, to), "What " + (blank(subject) == null ? "this subject"
-                : subject.trim()) + " read", subject, null, refusals, from, to, tz);
+            @QueryParam("from") String from, @QueryParam("to") String to, @QueryParam("tz") String tz, @Context UriInfo address) {
+        return render(new Ask("subject", subject, refusals, from, to, tz, address.getQueryParameters()), "subject=" + subject
+                + range(from, to), "What " + (blank(subject) == null ? "this subject" : subject.trim()) + " read");
+    }
+
+    /**
+     * What a timeline was asked: its mode ({@code resource} or {@code subject}) and the value for it (a URI prefix or a
+     * subject), the range and zone as given, and every parameter of its address.
+     */
+    private record Ask(String mode, String value, boolean refusals, String from, String to, String tz,
+            MultivaluedMap<String, String> given) {
+
+        /** The parameters a timeline takes: its mode's, and the range's. */
+        List<String> parameters() {
+            return List.of(mode.equals("resource") ? "uri" : "subject", "refusals", "from", "to", "tz");
+        }
     }
 
     /**
@@ -90,8 +106,13 @@ public class TimelineResource {
      * cannot take is refused first, 400, on record as {@code invalid} with why: the page shows the error with the
      * range as given, the request id of the refusal, and nothing read.
      */
-    private Response render(String mode, String detail, String heading, String subject, String uri, boolean refusals,
-            String from, String to, String tz) {
+    private Response render(Ask ask, String detail, String heading) {
+        String mode = ask.mode();
+        String value = ask.value();
+        boolean refusals = ask.refusals();
+        String from = ask.from();
+        String to = ask.to();
+        String tz = ask.tz();
         String method = "console/timeline/" + mode;
         if (!access.isAuditor()) {
             access.view(ConsoleAccess.Area.AUDIT, method, detail); // records the refusal and throws
@@ -101,8 +122,9 @@ public class TimelineResource {
         ZoneId zone = zones.of(access.identity().subject());
         Instant start = null;
         Instant end = null;
-        String value = mode.equals("resource") ? uri : subject;
         try {
+            SearchFormCheck.onlyThese(ask.given(), ask.parameters(), "the page would show one of them under an address that names all",
+                    "a misspelt one would be left out unseen");
             SearchFormCheck.text(mode.equals("resource") ? "uri" : "subject", value);
             zone = blank(tz) == null ? zone : TimeZones.parse(tz.trim());
             start = typedFrom.isEmpty() ? null : TypedTime.parse(typedFrom, zone, false, "from");
@@ -118,7 +140,8 @@ public class TimelineResource {
                     ShownTime.of(end, zone), e.getMessage(), id, 0, List.of(), RangePreset.ALL))).build();
         }
         String id = access.view(ConsoleAccess.Area.AUDIT, method, detail);
-        Found found = newest(blank(subject), blank(uri), refusals, start, end, zone);
+        Found found = mode.equals("resource") ? newest(null, blank(value), refusals, start, end, zone)
+                : newest(blank(value), null, refusals, start, end, zone);
         return Response.ok(Templates.timeline(page.chrome(heading), new TimelinePage(mode, heading, value == null ? "" : value.trim(),
                 refusals, typedFrom, typedTo, zone.getId(), ShownTime.of(start, zone), ShownTime.of(end, zone), null, null, found.count(),
                 found.rows(), RangePreset.ALL))).header("X-Request-Id", id).build();

@@ -10,8 +10,10 @@ import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
@@ -66,7 +68,7 @@ public class WhoReadResource {
      * range that ends before it starts) is refused first, 400, on record as {@code invalid} with why: the page shows the
      * error with the question as given, the request id of the refusal, and no counts.
      */
-    public Response show(@BeanParam SearchForm form) {
+    public Response show(@BeanParam SearchForm form, @Context UriInfo address) {
         String method = "console/who-read";
         String detail = form.describe();
         if (!access.isAuditor()) {
@@ -80,6 +82,7 @@ public class WhoReadResource {
         List<Row> byDay = List.of();
         AuditQuery q = null;
         try {
+            SearchForm.onlyItsParameters(address.getQueryParameters());
             zone = form.zone(zone);
             q = asked ? form.query(1, zone) : null;
         } catch (IllegalArgumentException e) {

@@ -204,6 +204,23 @@ class ConsoleViewEndingTest {
         assertEquals(List.of("ALLOW/ok"), recorded(t));
     }
 
+    /** A parameter given twice, or one a timeline or who-read does not take, is refused: not the first value shown. */
+    @Test
+    void aTimelineOrWhoReadParameterGivenTwiceOrMisspeltIsRefused() {
+        String marker = "twice-" + UUID.randomUUID().toString().substring(0, 8);
+        pageRefused("/console/timeline/subject?subject=" + marker + "&subject=bob", marker, "timeline-error",
+                "console/timeline/subject", "\"subject\" is given 2 times", "it takes one value");
+        String other = "twice-" + UUID.randomUUID().toString().substring(0, 8);
+        pageRefused("/console/timeline/resource?uri=file:///" + other + "&from=-7d&from=-1d", other, "timeline-error",
+                "console/timeline/resource", "\"from\" is given 2 times");
+        String misspelt = "twice-" + UUID.randomUUID().toString().substring(0, 8);
+        pageRefused("/console/timeline/subject?subject=" + misspelt + "&form=-1d", misspelt, "timeline-error",
+                "console/timeline/subject", "\"form\" is not a parameter it takes", "from, refusals, subject, to, tz");
+        String read = "twice-" + UUID.randomUUID().toString().substring(0, 8);
+        pageRefused("/console/who-read?subject=" + read + "&uriPrefix=file:///a/&uriPrefix=file:///b/", read, "who-read-error",
+                "console/who-read", "\"uriPrefix\" is given 2 times");
+    }
+
     @Test
     void aRequestIdNoRecordCanHaveIsRefusedOnRecordAsInvalid() {
         String longId = "x".repeat(65);
