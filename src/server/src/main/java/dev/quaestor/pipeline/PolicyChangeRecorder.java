@@ -1,6 +1,8 @@
 package dev.quaestor.pipeline;
 
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditRecords;
+import dev.quaestor.evidence.RecordField;
 import dev.quaestor.audit.AuditLog;
 import dev.quaestor.audit.record.AuditUnavailableException;
 import dev.quaestor.audit.record.RequestIds;
@@ -58,8 +60,8 @@ public class PolicyChangeRecorder {
         return c.endsRefusal() ? "resumed" : c.activated() ? "activated" : "refused";
     }
 
-    /** Room for the problems in a record's detail (4,096 characters), with the count of those left out after them. */
-    private static final int DETAIL_ROOM = 4096 - 80;
+    /** Room for the problems in a record's detail, with the count of those left out after them. */
+    private static final int DETAIL_ROOM = AuditRecords.width(RecordField.DETAIL) - 80;
 
     /**
      * {@code head} and the problems, as many as fit in a record's detail, then how many more lines there are: so that

@@ -15,8 +15,12 @@ public class PolicyValidationException extends RuntimeException {
     static final int LISTED = 100;
 
     public PolicyValidationException(List<PolicyError> errors) {
-        super("policy set rejected: " + listed(errors).stream().map(PolicyError::toString).collect(Collectors.joining("; ")));
-        this.errors = listed(errors);
+        this(listed(errors), null);
+    }
+
+    private PolicyValidationException(List<PolicyError> listed, Void unused) {
+        super("policy set rejected: " + listed.stream().map(PolicyError::toString).collect(Collectors.joining("; ")));
+        this.errors = listed;
     }
 
     private static List<PolicyError> listed(List<PolicyError> errors) {

@@ -90,8 +90,8 @@ public class RetentionRunRecorder {
         });
     }
 
+    /** Cut, if it must be, where every record's detail is ({@link dev.quaestor.audit.record.AuditRecords#cut}). */
     private static String detail(Run r) {
-        String text = "run " + r.id() + " by " + r.runBy() + ", finished " + r.finished().toInstant() + ": " + r.summary();
-        return text.length() <= 4096 ? text : text.substring(0, 4080) + " … (cut)";
+        return "run " + r.id() + " by " + r.runBy() + ", finished " + r.finished().toInstant() + ": " + r.summary();
     }
 }

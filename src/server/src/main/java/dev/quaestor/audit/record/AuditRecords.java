@@ -147,12 +147,17 @@ public final class AuditRecords {
     private static void put(String[] values, RecordField f, String v) {
         if (v != null) {
             v = storable(v);
-            int max = COLUMNS.get(f.ordinal()).max();
+            int max = width(f);
             if (max > CUT.length()) {
                 v = cut(v, max);
             }
         }
         values[f.ordinal()] = v;
+    }
+
+    /** How many characters a field's text column holds; past it, a value is stored cut ({@link #CUT}). */
+    public static int width(RecordField f) {
+        return COLUMNS.get(f.ordinal()).max();
     }
 
     /** {@code v} if it has at most {@code max} characters, else its start ending in {@link #CUT}, never inside a surrogate pair. */
