@@ -500,4 +500,36 @@ class SubscriptionsTest {
         assertNotNull(none.completion());
         assertTrue(none.completion().values().isEmpty(), none.completion().values().toString());
     }
+
+    /**
+     * A file whose name holds a percent sign followed by two hex digits ({@code %41.txt}) is never offered as a value: in
+     * the {@code {+path}} template it would expand to {@code %41.txt}, a URI that means {@code A.txt}, another file,
+     * which the caller would then be served (2025) or refused as not canonical (2026-07-28).
+     */
+    @Test
+    void completionNeverOffersAValueWhoseUriNamesAnotherFile() throws Exception {
+        Path folder = ProvidersProfile.WATCHED.resolve("pct");
+        Files.createDirectories(folder);
+        try {
+            Files.writeString(folder.resolve("%41.txt"), "percent\n");
+            Files.writeString(folder.resolve("A.txt"), "letter\n");
+            grantDave("file:///watched/pct/**");
+            Watcher dave = watcher("dave");
+            String template = dave.client().listResourceTemplates().resourceTemplates().stream()
+                    .map(McpSchema.ResourceTemplate::uriTemplate).filter(t -> t.startsWith("file:///watched")).findFirst()
+                    .orElseThrow();
+            Wait.until("the index to hold both files", Duration.ofSeconds(10), () -> dave.client().listResources().resources().stream()
+                    .filter(r -> r.uri().startsWith("file:///watched/pct/")).count() == 2);
+            var offered = dave.client().completeCompletion(new McpSchema.CompleteRequest(
+                    new McpSchema.ResourceReference(template), new McpSchema.CompleteRequest.CompleteArgument("path", "pct/")));
+            assertEquals(List.of("pct/A.txt"), offered.completion().values());
+        } finally {
+            try (var files = Files.list(folder)) {
+                for (Path p : files.toList()) {
+                    Files.delete(p);
+                }
+            }
+            Files.delete(folder);
+        }
+    }
 }

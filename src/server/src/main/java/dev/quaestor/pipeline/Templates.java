@@ -91,8 +91,11 @@ final class Templates {
         }
         var values = new ArrayList<String>();
         boolean more = candidates.size() >= COMPLETION_SCAN;
+        // A reserved expansion ({+path}) passes "%41" through as it is, a URI that means "A": a value with a literal '%'
+        // there would lead the caller to another resource (or, on 2026-07-28, to a refusal as not canonical).
+        boolean reserved = template.text().contains("{+" + ask.argument() + "}") || template.text().contains("{#" + ask.argument() + "}");
         for (String candidate : candidates) {
-            if (candidate == null || !candidate.startsWith(ask.value())) {
+            if (candidate == null || !candidate.startsWith(ask.value()) || reserved && candidate.indexOf('%') >= 0) {
                 continue;
             }
             var with = new LinkedHashMap<>(known);
