@@ -523,6 +523,10 @@ class SubscriptionsTest {
             var offered = dave.client().completeCompletion(new McpSchema.CompleteRequest(
                     new McpSchema.ResourceReference(template), new McpSchema.CompleteRequest.CompleteArgument("path", "pct/")));
             assertEquals(List.of("pct/A.txt"), offered.completion().values());
+            // The file is still listed, and read, by the URI that names it.
+            assertTrue(dave.client().listResources().resources().stream().anyMatch(r -> r.uri().equals("file:///watched/pct/%2541.txt")));
+            var read = dave.client().readResource(new McpSchema.ReadResourceRequest("file:///watched/pct/%2541.txt"));
+            assertEquals("percent\n", ((McpSchema.TextResourceContents) read.contents().get(0)).text());
         } finally {
             try (var files = Files.list(folder)) {
                 for (Path p : files.toList()) {
