@@ -289,6 +289,55 @@ class DoorRefusalTest {
         assertEquals(session, r.sessionId);
     }
 
+    /**
+     * Params of a served method that cannot be read (a uri that is not a string, a cursor that is not one, a completion
+     * without its argument or of a prompt) are refused at the door on both generations, on record under the answer's
+     * request id: before, they were answered with no record and no token spent, and a 2025 answer named a request id
+     * no record had.
+     */
+    @Test
+    void paramsThatCannotBeReadAreOnRecordOnBothGenerations() {
+        String token = token("door-params");
+        String session = Rpc.initialize(token, "2025-06-18");
+        String template = "{\"type\":\"ref/resource\",\"uri\":\"file:///docs/{+path}\"}";
+        String[][] old = {
+                {"resources/read", "{\"uri\":123}", "params.uri must be a string"},
+                {"resources/list", "{\"cursor\":5}", "Invalid cursor"},
+                {"completion/complete", "{\"ref\":" + template + ",\"argument\":{\"name\":\"path\",\"value\":null}}",
+                        "params need ref and argument {name, value}"},
+                {"completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"x\"},\"argument\":{\"name\":\"p\",\"value\":\"\"}}",
+                        "Only ref/resource with a uri template can be completed"},
+                {"resources/subscribe", "{\"uri\":{\"x\":1}}", "params.uri must be a string"},
+                {"resources/unsubscribe", "{}", "params.uri must be a string"}};
+        for (String[] c : old) {
+            var answer = Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"" + c[0] + "\",\"params\":" + c[1] + "}")
+                    .statusCode(200).body("error.code", equalTo(-32602)).body("error.message", equalTo(c[2])).body("id", equalTo(7))
+                    .extract();
+            AuditRow r = recordOf(answer);
+            assertEquals(answer.path("error.data.requestId"), r.requestId, c[0] + ": the answer's requestId is its record's");
+            assertEquals("invalid-params", r.outcome, c[0]);
+            assertEquals(-32602, r.errorCode);
+            assertEquals(c[0], r.method);
+            assertEquals(c[2], r.detail);
+            assertEquals(session, r.sessionId);
+        }
+        String[][] modern = {
+                {"resources/list", "\"cursor\":5", "Invalid cursor"},
+                {"completion/complete", "\"ref\":" + template, "params need ref and argument {name, value}"}};
+        for (String[] c : modern) {
+            var answer = Modern.call(token, 8, c[0], c[1]).statusCode(200).body("error.code", equalTo(-32602))
+                    .body("error.message", equalTo(c[2])).extract();
+            AuditRow r = recordOf(answer);
+            assertEquals("invalid-params", r.outcome, c[0]);
+            assertEquals(c[0], r.method);
+            assertEquals(c[2], r.detail);
+        }
+        var read = Modern.as(token, "resources/read").header("Mcp-Name", "123").body(Modern.body(9, "resources/read", "\"uri\":123"))
+                .post("/mcp").then().statusCode(200).body("error.code", equalTo(-32602))
+                .body("error.message", equalTo("params.uri must be a string")).extract();
+        assertEquals("invalid-params", recordOf(read).outcome);
+    }
+
     /** A POST whose body is sent without a declared length (chunked, HTTP/1.1) or over h2c. */
     private HttpResponse<String> post(HttpClient http, String token, byte[] body) throws Exception {
         var request = HttpRequest.newBuilder(mcp).header("Authorization", "Bearer " + token)

@@ -6,6 +6,7 @@ import dev.quaestor.mcp.limits.BatchBytes;
 import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
+import dev.quaestor.mcp.wire.MalformedParams;
 import dev.quaestor.mcp.wire.McpError;
 import dev.quaestor.mcp.wire.StatelessResults;
 import dev.quaestor.mcp.wire.ProtocolRevision;
@@ -36,7 +37,8 @@ import java.util.Set;
  * {@code resources/read}, {@code completion/complete}): their params read, the request path asked, and its
  * result written in the generation's shape. 2026-07-28 results add {@code resultType}, {@code _meta} and, where
  * cacheable, {@code ttlMs} and {@code cacheScope} ({@link StatelessResults}). Refusals are thrown
- * ({@link dev.quaestor.pipeline.Refusal}, {@link McpError}) for the generation to answer.
+ * ({@link dev.quaestor.pipeline.Refusal}, {@link McpError}, params that cannot be read {@link MalformedParams}) for the
+ * generation to answer.
  */
 @ApplicationScoped
 public class ResourceMethods {
@@ -126,10 +128,10 @@ public class ResourceMethods {
         JsonNode argument = params == null ? null : params.get("argument");
         if (ref == null || !ref.isObject() || argument == null || !argument.isObject()
                 || !argument.path("name").isTextual() || !argument.path("value").isTextual()) {
-            throw new McpError(ErrorCodes.INVALID_PARAMS, "params need ref and argument {name, value}", Map.of());
+            throw new MalformedParams("params need ref and argument {name, value}");
         }
         if (!"ref/resource".equals(ref.path("type").asText()) || !ref.path("uri").isTextual()) {
-            throw new McpError(ErrorCodes.INVALID_PARAMS, "Only ref/resource with a uri template can be completed", Map.of());
+            throw new MalformedParams("Only ref/resource with a uri template can be completed");
         }
         var resolved = new LinkedHashMap<String, String>();
         JsonNode given = params.path("context").path("arguments");
@@ -163,7 +165,7 @@ public class ResourceMethods {
         }
         JsonNode c = params.get("cursor");
         if (!c.isTextual() || c.asText().isEmpty() || c.asText().length() > 4096) {
-            throw new McpError(ErrorCodes.INVALID_PARAMS, "Invalid cursor", Map.of());
+            throw new MalformedParams("Invalid cursor");
         }
         return c.asText();
     }
@@ -171,7 +173,7 @@ public class ResourceMethods {
     public static String uri(JsonNode params) {
         JsonNode u = params == null ? null : params.get("uri");
         if (u == null || !u.isTextual()) {
-            throw new McpError(ErrorCodes.INVALID_PARAMS, "params.uri must be a string", Map.of());
+            throw new MalformedParams("params.uri must be a string");
         }
         return u.asText();
     }

@@ -19,6 +19,7 @@ import dev.quaestor.mcp.wire.ClientInfo;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
 import dev.quaestor.mcp.wire.Malformed;
+import dev.quaestor.mcp.wire.MalformedParams;
 import dev.quaestor.mcp.wire.McpError;
 import dev.quaestor.mcp.wire.McpHeaders;
 import dev.quaestor.mcp.wire.ProtocolRevision;
@@ -276,6 +277,8 @@ public class SessionRpc {
             };
         } catch (Refusal r) {
             return WireErrors.refusal(SESSION, id, r, ctx.codes(), requestId);
+        } catch (MalformedParams e) {
+            return reject(ctx, id, JsonRpc.Named.of(node), e.refusal());
         } catch (McpError e) {
             return WireErrors.error(SESSION, id, e, requestId);
         } catch (RuntimeException e) {

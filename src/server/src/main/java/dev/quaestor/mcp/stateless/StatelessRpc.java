@@ -10,6 +10,7 @@ import dev.quaestor.mcp.wire.Answer;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
 import dev.quaestor.mcp.wire.Malformed;
+import dev.quaestor.mcp.wire.MalformedParams;
 import dev.quaestor.mcp.wire.McpError;
 import dev.quaestor.mcp.wire.StatelessResults;
 import dev.quaestor.mcp.wire.ProtocolRevision;
@@ -96,6 +97,8 @@ public class StatelessRpc {
                     in.requestId(), 404);
         } catch (Refusal r) {
             return WireErrors.refusal(STATELESS, c.id(), r, c.ctx().codes(), in.requestId());
+        } catch (MalformedParams e) {
+            return reject(c.ctx(), c.id(), JsonRpc.Named.of(root), e.refusal());
         } catch (McpError e) {
             return WireErrors.error(STATELESS, c.id(), e, in.requestId());
         } catch (RuntimeException e) {
