@@ -108,6 +108,29 @@ class StandardHeadersTest {
         refusedAndAudited(nonCanonical, 400, -32020, "header-mismatch", handbook);
     }
 
+    /**
+     * A standard header given on two lines is refused: joined, {@code Mcp-Name: file:///docs/a} and {@code Mcp-Name: b.md}
+     * would read as the one name {@code file:///docs/a,b.md}, while a proxy that goes by the first line sees another.
+     * One line holding a comma is a name like any other.
+     */
+    @Test
+    void aStandardHeaderGivenTwiceIsRefused() {
+        String comma = "file:///docs/home/bob/a,b.md";
+        var twice = read(11, comma).header("Mcp-Name", "file:///docs/home/bob/a").header("Mcp-Name", "b.md").post("/mcp").then()
+                .extract();
+        refusedAndAudited(twice, 400, -32020, "header-mismatch", comma);
+        assertTrue(twice.jsonPath().getString("error.message").contains("Mcp-Name header given more than once"), twice.asString());
+
+        var method = Modern.as(bob, "resources/read").header("Mcp-Method", "resources/read").header("Mcp-Name", URI)
+                .body(readBody(12, URI)).post("/mcp").then().extract();
+        refusedAndAudited(method, 400, -32020, "header-mismatch", URI);
+        assertTrue(method.jsonPath().getString("error.message").contains("Mcp-Method header given more than once"), method.asString());
+
+        // One line with a comma in it: read as that name (here a file that is not there), not refused as two.
+        read(13, comma).header("Mcp-Name", comma).post("/mcp").then().statusCode(200).body("error.code", equalTo(-32602))
+                .body("error.data.uri", equalTo(comma));
+    }
+
     @Test
     void aBase64EncodedMcpNameIsDecodedBeforeTheComparison() {
         var r = read(8, URI).header("Mcp-Name", b64(URI)).post("/mcp").then().statusCode(200)

@@ -62,10 +62,11 @@ public class StatelessRpc {
 
     /**
      * The HTTP request around one 2026-07-28 message, and the revision its router resolved from its claim
-     * ({@link ProtocolRevision#UNVERSIONED} if it claims none this server speaks statelessly).
+     * ({@link ProtocolRevision#UNVERSIONED} if it claims none this server speaks statelessly). {@code repeated}: the
+     * first of the standard headers the request carries more than once, or null.
      */
     public record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, String correlationId,
-            ProtocolRevision revision, VersionHeader version, String methodHeader, String nameHeader) {
+            ProtocolRevision revision, VersionHeader version, String methodHeader, String nameHeader, String repeated) {
     }
 
     private final ResourcePipeline pipeline;
@@ -148,7 +149,9 @@ public class StatelessRpc {
                     WireErrors.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
                     "requested version " + WireErrors.shorten(requested), data));
         }
+        // Joined, "a" and "b.bin" would read as "a,b.bin": a proxy that goes by the first line sees another name.
         String why = versionHeader == null ? "MCP-Protocol-Version header is required"
+                : in.repeated() != null ? in.repeated() + " header given more than once"
                 : RequestHeaders.methodMismatch(in.methodHeader(), method);
         if (why == null && "resources/read".equals(method) && params.path("uri").isTextual()) {
             why = RequestHeaders.nameMismatch(in.nameHeader(), params.get("uri").asText());

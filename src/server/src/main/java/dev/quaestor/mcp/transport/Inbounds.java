@@ -43,7 +43,18 @@ class Inbounds {
     StatelessRpc.Inbound stateless(HttpHeaders headers, PostIntake.Read p, ProtocolRevision revision, String requestId) {
         return new StatelessRpc.Inbound(requestId, p.identity(), p.sourceIp(), p.userAgent(),
                 identities.correlationId(security), revision, p.version(),
-                headers.getHeaderString(RequestHeaders.METHOD), headers.getHeaderString(RequestHeaders.NAME));
+                headers.getHeaderString(RequestHeaders.METHOD), headers.getHeaderString(RequestHeaders.NAME), repeated(headers));
+    }
+
+    /** The first standard header given on more than one line, or null: each must be stated once. */
+    private static String repeated(HttpHeaders headers) {
+        for (String name : new String[] {McpHeaders.PROTOCOL_VERSION, RequestHeaders.METHOD, RequestHeaders.NAME}) {
+            var lines = headers.getRequestHeader(name);
+            if (lines != null && lines.size() > 1) {
+                return name;
+            }
+        }
+        return null;
     }
 
     /** When the request's verified token expires, if it says. */
