@@ -523,6 +523,12 @@ class SubscriptionsTest {
             var offered = dave.client().completeCompletion(new McpSchema.CompleteRequest(
                     new McpSchema.ResourceReference(template), new McpSchema.CompleteRequest.CompleteArgument("path", "pct/")));
             assertEquals(List.of("pct/A.txt"), offered.completion().values());
+            // A value typed with a '%' offers nothing either (and the provider is not asked: the policy would judge the
+            // URI it makes, "pct/%41" being "pct/A", not the folder named "%41" the provider would look in).
+            var typed = dave.client().completeCompletion(new McpSchema.CompleteRequest(
+                    new McpSchema.ResourceReference(template), new McpSchema.CompleteRequest.CompleteArgument("path", "pct/%4")));
+            assertEquals(List.of(), typed.completion().values());
+            assertEquals(Boolean.FALSE, typed.completion().hasMore());
             // The file is still listed, and read, by the URI that names it.
             assertTrue(dave.client().listResources().resources().stream().anyMatch(r -> r.uri().equals("file:///watched/pct/%2541.txt")));
             var read = dave.client().readResource(new McpSchema.ReadResourceRequest("file:///watched/pct/%2541.txt"));

@@ -77,7 +77,12 @@ final class Templates {
         }
         // Nothing the caller may read below what is already typed: no name there is looked at, so the answer is the
         // same whether the folder holds nothing or thousands (hasMore included), and costs the provider nothing.
-        CanonicalUri typed = typedSoFar(template, known, ask.argument(), ask.value());
+        // A reserved expansion ({+path}) passes "%41" through as it is, a URI that means "A": a value with a literal '%'
+        // there would lead the caller to another resource (or, on 2026-07-28, to a refusal as not canonical). So none
+        // is offered, and a value typed with one is answered as a folder the caller may read nothing in: the policy
+        // judged "%61lice/" as "alice/", while the provider would look in a folder named "%61lice".
+        boolean reserved = template.text().contains("{+" + ask.argument() + "}") || template.text().contains("{#" + ask.argument() + "}");
+        CanonicalUri typed = reserved && ask.value().indexOf('%') >= 0 ? null : typedSoFar(template, known, ask.argument(), ask.value());
         if (typed == null || !trail.policy().mayAllowBelow(trail.context().identity(), Action.READ, typed, trail.context().facts())) {
             trail.served(Outcome.ok().listed(List.of()).detail(detail));
             return trail.result(new Completions(List.of(), false));
@@ -91,9 +96,6 @@ final class Templates {
         }
         var values = new ArrayList<String>();
         boolean more = candidates.size() >= COMPLETION_SCAN;
-        // A reserved expansion ({+path}) passes "%41" through as it is, a URI that means "A": a value with a literal '%'
-        // there would lead the caller to another resource (or, on 2026-07-28, to a refusal as not canonical).
-        boolean reserved = template.text().contains("{+" + ask.argument() + "}") || template.text().contains("{#" + ask.argument() + "}");
         for (String candidate : candidates) {
             if (candidate == null || !candidate.startsWith(ask.value()) || reserved && candidate.indexOf('%') >= 0) {
                 continue;
