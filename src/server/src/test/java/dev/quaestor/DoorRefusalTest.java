@@ -332,6 +332,14 @@ class DoorRefusalTest {
             assertEquals(c[0], r.method);
             assertEquals(c[2], r.detail);
         }
+        // A uri that is a string but no URI: refused before the policy is asked, and on record as such, not as a denial.
+        var notUri = Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"resources/read\",\"params\":{\"uri\":\"=1+2\"}}")
+                .statusCode(200).body("error.code", equalTo(-32602)).extract();
+        AuditRow invalid = recordOf(notUri);
+        assertEquals("invalid-uri", invalid.outcome);
+        assertEquals("=1+2", invalid.uri);
+        assertNull(invalid.rules);
+        assertNotNull(invalid.detail, "why it is no URI");
         var read = Modern.as(token, "resources/read").header("Mcp-Name", "123").body(Modern.body(9, "resources/read", "\"uri\":123"))
                 .post("/mcp").then().statusCode(200).body("error.code", equalTo(-32602))
                 .body("error.message", equalTo("params.uri must be a string")).extract();

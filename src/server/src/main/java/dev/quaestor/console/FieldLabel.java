@@ -50,7 +50,23 @@ public record FieldLabel(String name, String label, boolean time) {
             Map.entry("not-found", "no such resource; nothing served"), Map.entry("timeout", "the content's source did not answer in time"),
             Map.entry("busy", "refused: too many at once"), Map.entry("forbidden", "refused: no role for it"),
             Map.entry("invalid", "refused: the request was not valid"), Map.entry("activated", "a policy revision became active"),
-            Map.entry("aborted", "the answer was cut off, did not reach the client, or was refused after its record (see its detail)"));
+            Map.entry("aborted", "the answer was cut off, did not reach the client, or was refused after its record (see its detail)"),
+            Map.entry("invalid-uri", "refused: not a URI; the policy was not asked"),
+            Map.entry("non-canonical-uri", "refused: the URI was not written in canonical form; the policy was not asked"),
+            Map.entry("parse-error", "refused: the body was not one JSON value; the policy was not asked"),
+            Map.entry("invalid-request", "refused: not a request this server reads; the policy was not asked"),
+            Map.entry("invalid-params", "refused: params that cannot be read; the policy was not asked"),
+            Map.entry("invalid-envelope", "refused: _meta incomplete; the policy was not asked"),
+            Map.entry("unsupported-version", "refused: a protocol version not spoken; the policy was not asked"),
+            Map.entry("header-mismatch", "refused: the headers did not state what the body says; the policy was not asked"),
+            Map.entry("session-unknown", "refused: no live session of the caller by that id; the policy was not asked"),
+            Map.entry("too-large", "refused: too large (see its detail)"),
+            Map.entry("unreadable", "refused: the body broke off while it was read; the policy was not asked"));
+
+    /** Outcomes of a request refused at the door, before the policy was asked about it. */
+    static final java.util.Set<String> BEFORE_POLICY = java.util.Set.of("invalid-uri", "non-canonical-uri", "parse-error",
+            "invalid-request", "invalid-params", "invalid-envelope", "unsupported-version", "header-mismatch", "session-unknown",
+            "unreadable");
 
     /** The field's value as the page shows it: an error code, a decision or an outcome with what it means. */
     String shown(String value) {

@@ -19,6 +19,10 @@ final class WhatHappened {
             return null;
         }
         String what = (decision.action().isEmpty() ? "request" : decision.action()) + (decision.uri().isEmpty() ? "" : " of " + decision.uri());
+        if (decision.decision().equals("DENY") && FieldLabel.BEFORE_POLICY.contains(decision.outcome())) {
+            String code = decision.get("error").isEmpty() ? "" : " (error " + decision.get("error") + ")";
+            return "This " + what + " was refused before the policy was asked: " + meaning(decision.outcome()) + code + ".";
+        }
         String by = decision.rules().isEmpty() ? "" : " (rule " + decision.rules().replace(",", ", ") + ")";
         String decided = switch (decision.decision()) {
             case "DENY" -> "The policy refused this " + what + (by.isEmpty() ? " (no rule allowed it: default deny)" : by);

@@ -98,7 +98,7 @@ final class Trail {
             uri = raw;
             // Without a canonical form, only limits over every resource ("**") can apply to it.
             charge(null, Verdict.DENY, 1);
-            throw refuse(Verdict.DENY, "refused", null,
+            throw refuse(Verdict.DENY, "invalid-uri", truncate(e.getMessage()),
                     new Refusal(Reason.INVALID_URI, "Invalid resource URI: " + e.getMessage(), Refusal.uriData(raw)));
         }
         if (ctx.protocol().canonicalUrisOnly() && !canonical.toString().equals(raw)) {

@@ -62,4 +62,15 @@ class WhatHappenedTest {
         assertEquals("The policy allowed this read of file:///docs/a.md (rule docs-read); no outcome is on record.",
                 WhatHappened.of(ALLOWED, List.of()));
     }
+
+    /** A request refused at the door is not told as the policy's refusal: the policy was never asked. */
+    @Test
+    void aRefusalBeforeThePolicyIsNotToldAsThePolicys() {
+        RecordRow invalid = row("DECISION", "decision", "DENY", "outcome", "invalid-uri", "error", "-32602", "uri", "=1+2");
+        assertEquals("This read of =1+2 was refused before the policy was asked: invalid-uri: refused: not a URI; the policy"
+                + " was not asked (error -32602).", WhatHappened.of(invalid, List.of()));
+        RecordRow denied = row("DECISION", "decision", "DENY", "outcome", "refused", "error", "-32003");
+        assertEquals("The policy refused this read of file:///docs/a.md (no rule allowed it: default deny): nothing was served"
+                + " (error -32003).", WhatHappened.of(denied, List.of()));
+    }
 }
