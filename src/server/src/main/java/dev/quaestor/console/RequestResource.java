@@ -48,7 +48,7 @@ public class RequestResource {
     public record RequestPage(String id, List<RecordRow> records, RecordRow decision, RecordRow outcome, String revision,
             List<String> rules, List<PolicyFile> files, boolean revisionStored, String revisionAltered, String proof, String proofUnavailable,
             List<ProvenTo> provenTo, List<FieldLabel> fields, List<CaseSummary> cases, List<HeldRecords.Held> held,
-            List<ArchivedMonths.Archive> archived) {
+            List<ArchivedMonths.Archive> archived, String viewedAs) {
 
         /** What the policy decided and what actually happened, in one sentence (null without a decision). */
         public String story() {
@@ -102,7 +102,7 @@ public class RequestResource {
     @Produces(MediaType.TEXT_HTML)
     public Response show(@PathParam("id") String id) {
         checkId("console/request", id);
-        access.view(ConsoleAccess.Area.AUDIT, "console/request", "request=" + id);
+        String viewedAs = access.view(ConsoleAccess.Area.AUDIT, "console/request", "request=" + id);
         var records = search.requestRecords(id).stream().map(RecordRow::new).toList();
         RecordRow decision = records.stream().filter(r -> r.kind().equals("DECISION")).findFirst().orElse(null);
         RecordRow outcome = records.stream().filter(r -> r.kind().equals("OUTCOME")).findFirst().orElse(null);
@@ -119,15 +119,17 @@ public class RequestResource {
         List<HeldRecords.Held> kept = records.isEmpty() ? held.ofRequest(id) : List.of();
         if (records.isEmpty()) {
             // Answered 404 (with where the request may be: copies legal holds kept, the archive files): on record so.
-            access.notAnswered("not-found", "no record in the log has this request id"
+            viewedAs = access.notAnswered("not-found", "no record in the log has this request id"
                     + (kept.isEmpty() ? "" : "; " + kept.size() + " kept by legal holds shown"));
         }
         TemplateInstance t = Templates.request(page.chrome("Request " + id), new RequestPage(id, records, decision, outcome, revision,
                 rules.stream().sorted().toList(), files, revision != null && !files.isEmpty(), altered, proof == null ? null : proof.file(),
                 proof == null ? null : proof.unavailable(), ProvenTo.of(proof == null ? null : proof.file()), FieldLabel.ALL,
                 kept.isEmpty() && records.isEmpty() || !access.mayOpen(ConsoleAccess.Area.CASES) ? List.of()
-                        : cases.visibleTo(caseAccess.staff(), null).cases(), kept, records.isEmpty() ? archive.all() : List.of()));
-        return Response.status(records.isEmpty() ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).entity(t).build();
+                        : cases.visibleTo(caseAccess.staff(), null).cases(), kept, records.isEmpty() ? archive.all() : List.of(),
+                viewedAs));
+        return Response.status(records.isEmpty() ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                .header("X-Request-Id", viewedAs).entity(t).build();
     }
 
     /** The request's proof file, to check offline with {@code quaestor-verify check}. */

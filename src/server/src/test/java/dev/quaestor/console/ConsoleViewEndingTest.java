@@ -91,6 +91,9 @@ class ConsoleViewEndingTest {
         assertEquals(List.of("ALLOW/ok", "ALLOW/not-found"), records.stream().map(a -> a.decision + "/" + a.outcome).toList());
         assertEquals(records.get(0).requestId, records.get(1).requestId);
         assertTrue(records.get(1).detail.contains("no record in the log has this request id"), records.get(1).detail);
+        assertEquals(records.get(0).requestId, r.header("X-Request-Id"), "the 404 names its record");
+        assertTrue(text(r).contains("this look-up is on record as request <a class=\"mono\" href=\"/console/requests/"
+                + records.get(0).requestId + "\">"), text(r));
 
         letInThenNotFound(auditor.get("/console/requests/" + rid + "/proof"), "console/request/proof",
                 "no record has request id " + rid, "No proof file: no record has request id " + rid);
