@@ -21,9 +21,12 @@ public record RecordRow(AuditRow row, ZoneId zone) {
         return row.time() == null ? ShownTime.NONE : ShownTime.of(row.time(), zone);
     }
 
-    /** A field as a page lists it ({@link FieldLabel}): error codes with what they mean. */
+    /**
+     * A field as a page lists it ({@link FieldLabel}): error codes with what they mean, and any character that cannot
+     * be seen made visible ({@link VisibleText}).
+     */
     public String value(FieldLabel f) {
-        return f.shown(get(f.name()));
+        return VisibleText.of(f.shown(get(f.name())));
     }
 
     /** A field by its format name, for pages that list every field ({@link FieldLabel#ALL}). */
