@@ -250,7 +250,7 @@ class ResourcesTest {
         var rows = AuditRow.list("request_id = ? ORDER BY seq", rid);
         assertEquals(1, rows.size(), "refused before anything was decided or served: " + rows);
         assertEquals("DENY", rows.get(0).decision);
-        assertEquals("refused", rows.get(0).outcome);
+        assertEquals("invalid-uri", rows.get(0).outcome, "not a URI: not a refusal by the policy");
         assertEquals(-32602, rows.get(0).errorCode);
         assertEquals("file:///docs/handbook/a\\uD800b.md", rows.get(0).uri);
     }
