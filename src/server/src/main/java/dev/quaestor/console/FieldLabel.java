@@ -64,9 +64,14 @@ public record FieldLabel(String name, String label, boolean time) {
             Map.entry("unreadable", "refused: the body broke off while it was read; the policy was not asked"));
 
     /** Outcomes of a request refused at the door, before the policy was asked about it. */
-    static final java.util.Set<String> BEFORE_POLICY = java.util.Set.of("invalid-uri", "non-canonical-uri", "parse-error",
+    private static final java.util.Set<String> BEFORE_POLICY = java.util.Set.of("invalid-uri", "non-canonical-uri", "parse-error",
             "invalid-request", "invalid-params", "invalid-envelope", "unsupported-version", "header-mismatch", "session-unknown",
-            "unreadable");
+            "unreadable", "too-large", "too-many-subscriptions");
+
+    /** Whether a {@code DENY} with this outcome was decided before the policy was asked (a cap's refusals too). */
+    static boolean beforePolicy(String outcome) {
+        return BEFORE_POLICY.contains(outcome) || outcome.startsWith("cap:");
+    }
 
     /** The field's value as the page shows it: an error code, a decision or an outcome with what it means. */
     String shown(String value) {

@@ -69,6 +69,9 @@ class WhatHappenedTest {
         RecordRow invalid = row("DECISION", "decision", "DENY", "outcome", "invalid-uri", "error", "-32602", "uri", "=1+2");
         assertEquals("This read of =1+2 was refused before the policy was asked: invalid-uri: refused: not a URI; the policy"
                 + " was not asked (error -32602).", WhatHappened.of(invalid, List.of()));
+        RecordRow capped = row("DECISION", "decision", "DENY", "outcome", "cap:body-timeout", "action", null, "uri", null);
+        assertTrue(WhatHappened.of(capped, List.of()).startsWith("This request was refused before the policy was asked: cap:body-timeout"),
+                WhatHappened.of(capped, List.of()));
         RecordRow denied = row("DECISION", "decision", "DENY", "outcome", "refused", "error", "-32003");
         assertEquals("The policy refused this read of file:///docs/a.md (no rule allowed it: default deny): nothing was served"
                 + " (error -32003).", WhatHappened.of(denied, List.of()));

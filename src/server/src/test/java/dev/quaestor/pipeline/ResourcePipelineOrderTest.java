@@ -283,7 +283,7 @@ class ResourcePipelineOrderTest {
     void aUriWithoutACanonicalFormIsRefusedBeforeThePolicyIsAsked() {
         var refusal = assertThrows(Refusal.class, () -> pipeline.read(ctx, "file:///docs/../../etc"));
         assertEquals(Reason.INVALID_URI, refusal.reason());
-        assertEquals(List.of("limit", "DECISION DENY refused"), journal);
+        assertEquals(List.of("limit", "DECISION DENY invalid-uri"), journal);
         assertEquals("file:///docs/../../etc", only(Kind.DECISION).uri(), "recorded as sent");
         assertEquals(0, sources.calls);
     }

@@ -9,8 +9,10 @@ import dev.quaestor.mcp.wire.TextResponse;
 import dev.quaestor.pipeline.Refusal;
 import dev.quaestor.pipeline.RequestContext;
 import dev.quaestor.pipeline.ResourcePipeline;
+import io.netty.handler.codec.DecoderException;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.StreamResetException;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,10 +44,13 @@ class BrokenBodies {
         this.pipeline = pipeline;
     }
 
-    /** What broke, for the record: the framing, or the connection (which no answer then reaches). */
+    /** What broke, for the record: the framing, the connection or the stream (which no answer then reaches). */
     static String detail(Throwable cause, int received) {
-        boolean closed = cause instanceof HttpClosedException || cause instanceof IOException;
-        return (closed ? "connection closed" : "chunked framing broken") + " after " + received + " bytes received";
+        String what = cause instanceof DecoderException || cause instanceof NumberFormatException ? "chunked framing broken"
+                : cause instanceof HttpClosedException || cause instanceof IOException ? "connection closed"
+                : cause instanceof StreamResetException ? "stream reset by the client"
+                : "body broken off (" + cause.getClass().getSimpleName() + ")";
+        return what + " after " + received + " bytes received";
     }
 
     /** On the request's I/O thread, as the HTTP layer is about to drop the connection: answers now, records next. */
