@@ -323,7 +323,9 @@ class DoorRefusalTest {
         }
         String[][] modern = {
                 {"resources/list", "\"cursor\":5", "Invalid cursor"},
-                {"completion/complete", "\"ref\":" + template, "params need ref and argument {name, value}"}};
+                {"completion/complete", "\"ref\":" + template, "params need ref and argument {name, value}"},
+                {"subscriptions/listen", "\"notifications\":{\"resourcesListChanged\":\"yes\"}",
+                        "notifications.resourcesListChanged must be a boolean"}};
         for (String[] c : modern) {
             var answer = Modern.call(token, 8, c[0], c[1]).statusCode(200).body("error.code", equalTo(-32602))
                     .body("error.message", equalTo(c[2])).extract();

@@ -9,6 +9,7 @@ import dev.quaestor.mcp.limits.CapRefusals;
 import dev.quaestor.mcp.limits.SubjectCapReached;
 import dev.quaestor.mcp.wire.ErrorCodes;
 import dev.quaestor.mcp.wire.JsonRpc;
+import dev.quaestor.mcp.wire.MalformedParams;
 import dev.quaestor.mcp.wire.McpError;
 import dev.quaestor.mcp.wire.StatelessResults;
 import dev.quaestor.mcp.wire.WireErrors;
@@ -112,11 +113,14 @@ public class ListenRequests {
         try {
             JsonNode filter = c.params().get("notifications");
             if (filter == null || !filter.isObject()) {
-                throw new McpError(ErrorCodes.INVALID_PARAMS, "params.notifications (a subscription filter) is required", Map.of());
+                throw new MalformedParams("params.notifications (a subscription filter) is required");
             }
             grant = pipeline.listen(ctx, uris(filter), flag(filter, "resourcesListChanged"), maxUris).result();
         } catch (Refusal r) {
             return new Listen.Refused(WireErrors.refusal(STATELESS, c.id(), r, ctx.codes(), rid));
+        } catch (MalformedParams e) {
+            // Recorded and paid for, as params no resource method can read are.
+            return new Listen.Refused(e.refusal().refuse(STATELESS, pipeline, ctx, c.id(), new JsonRpc.Named(c.method(), null)));
         } catch (McpError e) {
             return new Listen.Refused(WireErrors.error(STATELESS, c.id(), e, rid));
         } catch (RuntimeException e) {
@@ -167,11 +171,11 @@ public class ListenRequests {
             return out;
         }
         if (!list.isArray()) {
-            throw new McpError(ErrorCodes.INVALID_PARAMS, "notifications.resourceSubscriptions must be an array of URIs", Map.of());
+            throw new MalformedParams("notifications.resourceSubscriptions must be an array of URIs");
         }
         for (JsonNode u : list) {
             if (!u.isTextual()) {
-                throw new McpError(ErrorCodes.INVALID_PARAMS, "notifications.resourceSubscriptions must be an array of URIs", Map.of());
+                throw new MalformedParams("notifications.resourceSubscriptions must be an array of URIs");
             }
             out.add(u.asText());
         }
@@ -184,7 +188,7 @@ public class ListenRequests {
             return false;
         }
         if (!v.isBoolean()) {
-            throw new McpError(ErrorCodes.INVALID_PARAMS, "notifications." + name + " must be a boolean", Map.of());
+            throw new MalformedParams("notifications." + name + " must be a boolean");
         }
         return v.asBoolean();
     }
