@@ -141,6 +141,44 @@ class ChunkedFramingTest {
         assertEquals(java.util.List.of(), errors, "a caller's broken body is not a server error");
     }
 
+    /**
+     * The records of broken bodies wait on workers (each charges the rate limit, then waits for its commit) after the
+     * answer has gone: a caller may have at most its body readers' share of them waiting (8). With the audit table
+     * locked so that none commits, a caller breaking off twelve bodies has eight charged and waiting; the other four
+     * are recorded at once, not charged, saying why; none is lost, and every one was answered 400.
+     */
+    @Test
+    void brokenBodiesWaitingForTheirRecordsAreBoundedPerCaller() throws Exception {
+        String subject = "breaker-" + System.nanoTime();
+        String head = post("Transfer-Encoding: chunked\r\n", TestIssuer.sign(TestIssuer.claims(subject)));
+        int sent = 12;
+        try (var c = java.sql.DriverManager.getConnection(dev.quaestor.support.TestDatabase.url(), "postgres", "")) {
+            c.setAutoCommit(false);
+            c.createStatement().execute("LOCK TABLE audit_entry IN EXCLUSIVE MODE");
+            for (int i = 0; i < sent; i++) {
+                try (var socket = new Socket(server.getHost(), server.getPort())) {
+                    socket.setSoTimeout(10_000);
+                    socket.getOutputStream().write(head.getBytes(StandardCharsets.UTF_8));
+                    socket.getOutputStream().flush();
+                    Thread.sleep(100);
+                    socket.getOutputStream().write("5\r\n{\"jso\r\nzz\r\n".getBytes(StandardCharsets.UTF_8));
+                    String answer = readToEnd(socket.getInputStream());
+                    Matcher status = STATUS_LINE.matcher(answer);
+                    assertTrue(status.find(), answer);
+                    assertEquals("400", status.group(1), "answered while its record waits: " + answer);
+                }
+            }
+            assertEquals(0, AuditRow.count("subject = ?", subject), "the lock holds every record back");
+            c.rollback();
+        }
+        Wait.until("every broken body is on record", java.time.Duration.ofSeconds(15),
+                () -> AuditRow.count("subject = ?", subject) == sent);
+        assertEquals(sent - 8, AuditRow.count("subject = ? and outcome = 'unreadable' and detail like ?", subject,
+                "%; not charged: at most 8 of this caller's broken bodies were waiting to be recorded"));
+        assertEquals(8, AuditRow.count("subject = ? and outcome = 'unreadable' and detail not like ?", subject,
+                "%not charged%"));
+    }
+
     /** A caller that closes its connection part-way through its body is on record as such, and logs no error. */
     @Test
     void aBodyBrokenOffByItsCallerIsOnRecord() throws Exception {

@@ -317,6 +317,38 @@ class RefusalMergeTest {
     }
 
     /**
+     * Bodies whose chunked framing breaks are answered before they are recorded (the connection cannot wait): past
+     * the attempt limit they are counted in summaries like any refusal, and a summary of them says they were answered
+     * first, under ids of their own, never that each waited for its commit.
+     */
+    @Test
+    void brokenBodiesPastTheAttemptLimitAreSummarisedAsAnsweredFirst() throws Exception {
+        String sybil = TestIssuer.sign(TestIssuer.claims("sybil"));
+        Instant since = Instant.now();
+        int sent = LIMIT + 4;
+        String head = "POST /mcp HTTP/1.1\r\nHost: " + mcp.getHost() + ":" + mcp.getPort() + "\r\nAuthorization: Bearer "
+                + sybil + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nTransfer-Encoding: chunked\r\n\r\n";
+        for (int i = 0; i < sent; i++) {
+            try (var socket = new java.net.Socket(mcp.getHost(), mcp.getPort())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                socket.getOutputStream().flush();
+                Thread.sleep(100);
+                socket.getOutputStream().write("5\r\n{\"jso\r\nzz\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
+            }
+        }
+        dev.quaestor.support.Wait.until("every summary is on record", Duration.ofSeconds(10), () -> AuditRow.list(
+                "subject = ? and kind = 'ATTEMPT_SUMMARY' and event_time >= ?", "sybil", since).stream()
+                .mapToLong(r -> r.eventCount).sum() == sent - LIMIT);
+        for (AuditRow s : countedInSummaries("sybil", since, sent - LIMIT, "unreadable")) {
+            assertTrue(s.detail.contains("each was answered before it was recorded, under a request id of its own"), s.detail);
+        }
+    }
+
+    /**
      * POSTs naming a session the caller has not (expired, forgotten by a replica, never opened), over and over, are
      * merged past the attempt limit like any refusal: each still a bare 404, naming the record counting it.
      */

@@ -64,12 +64,18 @@ final class MergeWindows {
             return true;
         }
 
-        synchronized AuditEvent close() {
-            return summary.toEvent(requestId);
+        /** The summary; {@code answeredFirst}: its refusals were answered before they were recorded. */
+        synchronized AuditEvent close(boolean answeredFirst) {
+            return summary.toEvent(requestId, answeredFirst);
         }
 
         synchronized long count() {
             return summary.count();
+        }
+
+        /** The outcome every refusal it counts has (the key's reason holds it). */
+        synchronized String outcome() {
+            return summary.outcome();
         }
     }
 

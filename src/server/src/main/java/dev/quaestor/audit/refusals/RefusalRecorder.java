@@ -14,7 +14,9 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
@@ -52,6 +54,8 @@ public class RefusalRecorder {
     private final Counter single;
     private final Counter merged;
     private final Counter summaries;
+    /** Outcomes whose refusals are answered before they are recorded ({@link #answersFirst}). */
+    private final Set<String> answeredFirst = ConcurrentHashMap.newKeySet();
 
     RefusalRecorder(RecordQueue log, AuditConfig config, MeterRegistry metrics) {
         Duration window = config.attempts().mergeWindow(); // more than 0, at most 1s: AuditConfig#checkRanges
@@ -68,6 +72,14 @@ public class RefusalRecorder {
                 .description("ATTEMPT_SUMMARY records written for refusals past an attempt limit").register(metrics);
         Gauge.builder("quaestor.audit.refusal.windows", windows, MergeWindows::openWindows)
                 .description("Merge windows open (one per subject or address, client and reason)").register(metrics);
+    }
+
+    /**
+     * Declares that refusals with this outcome are answered before they are recorded (their connection cannot wait
+     * for the commit), so that a summary counting them does not say each was answered once it had committed.
+     */
+    public void answersFirst(String outcome) {
+        answeredFirst.add(outcome);
     }
 
     /**
@@ -119,7 +131,7 @@ public class RefusalRecorder {
      * goes on to the next batch meanwhile.
      */
     private void write(MergeWindows.Window w) {
-        CompletableFuture<Void> done = log.submit(w.close()).done;
+        CompletableFuture<Void> done = log.submit(w.close(answeredFirst.contains(w.outcome()))).done;
         summaries.increment();
         done.whenCompleteAsync((v, e) -> {
             if (e == null) {

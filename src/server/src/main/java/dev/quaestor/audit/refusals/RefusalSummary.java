@@ -65,6 +65,10 @@ final class RefusalSummary {
         return count;
     }
 
+    String outcome() {
+        return first.outcome();
+    }
+
     /** The first refusal's caller as the summary names it: subject and client, and each other field the refusals shared. */
     private Caller keptCaller(Caller c) {
         return c == null ? null : new Caller(c.subject(), c.client(), keep("tenant", c.tenant()), keep("roles", c.roles()),
@@ -72,8 +76,12 @@ final class RefusalSummary {
                 keep("correlation", c.correlationId()), keep("client_info", c.clientInfo()), keep("auth_context", c.authContext()));
     }
 
-    /** The {@code ATTEMPT_SUMMARY} under {@code requestId}, the id every refusal it counts was answered with. */
-    AuditEvent toEvent(String requestId) {
+    /**
+     * The {@code ATTEMPT_SUMMARY} under {@code requestId}, the id every refusal it counts was answered with, once it
+     * had committed; {@code answeredFirst}: the refusals were answered before they were recorded, under ids of their
+     * own (a body that broke off: its connection could not wait), and the summary says so.
+     */
+    AuditEvent toEvent(String requestId, boolean answeredFirst) {
         Caller caller = keptCaller(first.caller());
         var differing = new TreeSet<String>();
         for (int i = 0; i < differs.length; i++) {
@@ -82,7 +90,8 @@ final class RefusalSummary {
             }
         }
         String detail = count + " refused request(s) past the attempt limit, merged into this record; each was answered"
-                + " only once it had committed" + (differing.isEmpty() ? "" : "; left out where they differed: "
+                + (answeredFirst ? " before it was recorded, under a request id of its own" : " only once it had committed")
+                + (differing.isEmpty() ? "" : "; left out where they differed: "
                 + String.join(", ", differing));
         return AuditEvent.of(AuditEvent.Kind.ATTEMPT_SUMMARY, requestId).caller(caller).protocol(keep("protocol", first.protocol()))
                 .method(keep("method", first.method())).action(keep("action", first.action())).uri(keep("uri", first.uri()))

@@ -76,12 +76,12 @@ class MergeWindowsTest {
         var probe = windows.join(refusal("mallory", "s1", "file:///docs/secret/plan.md", "refused", -32003, T0));
         assertTrue(!decoys.contains(probe.requestId), "the probe is counted in another summary");
         assertEquals(1, written.size(), "the full window was written at once, not at its end");
-        AuditEvent first = written.get(0).close();
+        AuditEvent first = written.get(0).close(false);
         assertEquals(32L, first.count());
         assertEquals(0L, first.urisMore());
         var again = windows.join(refusal("mallory", "s1", "file:///docs/public/decoy-1", "refused", -32003, T0));
         assertSame(probe, again, "the next window counts on, whatever URI");
-        AuditEvent second = probe.close();
+        AuditEvent second = probe.close(false);
         assertEquals("1 file:///docs/secret/plan.md\n1 file:///docs/public/decoy-1", second.uris(), "the probe is named");
         assertEquals(1, windows.openWindows());
         windows.closeAll();
@@ -93,7 +93,7 @@ class MergeWindowsTest {
         var s = new RefusalSummary(refusal("mallory", "s1", "file:///a", "refused", -32003, T0.plusMillis(200)));
         s.add(refusal("mallory", "s2", "file:///b", "refused", -32003, T0));
         s.add(refusal("mallory", "s1", "file:///a", "refused", -32003, T0.plusMillis(900)));
-        AuditEvent e = s.toEvent("summary-1");
+        AuditEvent e = s.toEvent("summary-1", false);
         assertEquals(AuditEvent.Kind.ATTEMPT_SUMMARY, e.kind());
         assertEquals("summary-1", e.requestId());
         assertEquals(3L, e.count());
@@ -130,7 +130,7 @@ class MergeWindowsTest {
         assertEquals(2, windows.openWindows());
         Wait.holdsWithin(Duration.ofSeconds(10), () -> written.size() >= 2);
         assertEquals(2, written.size(), "each window closes by itself");
-        assertEquals(2, a1.close().count());
+        assertEquals(2, a1.close(false).count());
         var later = windows.join(refusal("mallory", "s1", "file:///a", "refused", -32003, T0));
         assertNotEquals(a1.requestId, later.requestId, "a refusal after the window closed opens the next one");
         windows.closeAll();
