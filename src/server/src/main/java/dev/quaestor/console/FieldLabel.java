@@ -68,9 +68,15 @@ public record FieldLabel(String name, String label, boolean time) {
             "invalid-request", "invalid-params", "invalid-envelope", "unsupported-version", "header-mismatch", "session-unknown",
             "unreadable", "too-large", "too-many-subscriptions");
 
-    /** Whether a {@code DENY} with this outcome was decided before the policy was asked (a cap's refusals too). */
-    static boolean beforePolicy(String outcome) {
-        return BEFORE_POLICY.contains(outcome) || outcome.startsWith("cap:");
+    /**
+     * Whether a {@code DENY} with this outcome was decided before the policy was asked (a cap's refusals too). A
+     * refusal at the door pays for itself before it is recorded; with the caller's bucket empty it is recorded as
+     * {@code rate-limited}, with no action (the policy names none it could have judged), where the policy's own
+     * refusals always name theirs.
+     */
+    static boolean beforePolicy(String outcome, String action) {
+        return BEFORE_POLICY.contains(outcome) || outcome.startsWith("cap:")
+                || outcome.equals("rate-limited") && action.isEmpty();
     }
 
     /** The field's value as the page shows it: an error code, a decision or an outcome with what it means. */

@@ -72,6 +72,14 @@ class WhatHappenedTest {
         RecordRow capped = row("DECISION", "decision", "DENY", "outcome", "cap:body-timeout", "action", null, "uri", null);
         assertTrue(WhatHappened.of(capped, List.of()).startsWith("This request was refused before the policy was asked: cap:body-timeout"),
                 WhatHappened.of(capped, List.of()));
+        // A refusal at the door with the caller's bucket empty: recorded as the rate limit's, with no action.
+        RecordRow doorLimited = row("DECISION", "decision", "DENY", "outcome", "rate-limited", "error", "-32004",
+                "action", null, "uri", null);
+        assertEquals("This request was refused before the policy was asked: rate-limited: refused: the rate limit was"
+                + " reached; nothing served (error -32004).", WhatHappened.of(doorLimited, List.of()));
+        RecordRow policyLimited = row("DECISION", "decision", "DENY", "outcome", "rate-limited", "error", "-32004");
+        assertTrue(WhatHappened.of(policyLimited, List.of()).startsWith("The policy refused this read of file:///docs/a.md"),
+                WhatHappened.of(policyLimited, List.of()));
         RecordRow denied = row("DECISION", "decision", "DENY", "outcome", "refused", "error", "-32003");
         assertEquals("The policy refused this read of file:///docs/a.md (no rule allowed it: default deny): nothing was served"
                 + " (error -32003).", WhatHappened.of(denied, List.of()));
