@@ -492,6 +492,24 @@ class SubscriptionsTest {
                 new McpSchema.ResourceReference("git://handbook/{ref}/{+path}"),
                 new McpSchema.CompleteRequest.CompleteArgument("ref", "")));
         assertTrue(refs.completion().values().containsAll(List.of("main", "release:2.x")), refs.completion().values().toString());
+        // On 2026-07-28, which reads a URI only in its canonical form, "release:2.x" is not offered: a client's RFC 6570
+        // expansion of {ref} writes its ':' as "%3A", and that read is refused as not canonical.
+        String daveToken = TestIssuer.tokenFor("dave");
+        List<String> modern = dev.quaestor.support.Modern.call(daveToken, 60, "completion/complete",
+                "\"ref\":{\"type\":\"ref/resource\",\"uri\":\"git://handbook/{ref}/{+path}\"},"
+                        + "\"argument\":{\"name\":\"ref\",\"value\":\"\"}").statusCode(200)
+                .extract().path("result.completion.values");
+        assertTrue(modern.contains("main") && !modern.contains("release:2.x"), modern.toString());
+        String expanded = dev.quaestor.uri.UriTemplate.parse("git://handbook/{ref}/{+path}")
+                .expand(java.util.Map.of("ref", "release:2.x", "path", "README.md"));
+        assertEquals("git://handbook/release%3A2.x/README.md", expanded);
+        dev.quaestor.support.Modern.read(daveToken, 61, expanded).statusCode(200)
+                .body("error.code", org.hamcrest.Matchers.equalTo(-32602));
+        for (String ref : modern) {
+            dev.quaestor.support.Modern.read(daveToken, 62, dev.quaestor.uri.UriTemplate.parse("git://handbook/{ref}/{+path}")
+                    .expand(java.util.Map.of("ref", ref, "path", "README.md"))).statusCode(200)
+                    .body("error", org.hamcrest.Matchers.nullValue());
+        }
 
         // Bob may not read anything under file:///watched/: nothing is offered.
         Watcher bob = watcher("bob");

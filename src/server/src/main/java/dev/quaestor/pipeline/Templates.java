@@ -96,8 +96,13 @@ final class Templates {
         }
         var values = new ArrayList<String>();
         boolean more = candidates.size() >= COMPLETION_SCAN;
+        // On a revision that refuses a URI not already canonical, a value the client's expansion would write otherwise
+        // is not offered: a simple {ref} writes the ':' of "release:2.x" as "%3A", and the read would be refused.
+        String expression = expression(template.text(), ask.argument());
+        boolean canonicalOnly = trail.context().protocol().canonicalUrisOnly();
         for (String candidate : candidates) {
-            if (candidate == null || !candidate.startsWith(ask.value()) || reserved && candidate.indexOf('%') >= 0) {
+            if (candidate == null || !candidate.startsWith(ask.value()) || reserved && candidate.indexOf('%') >= 0
+                    || canonicalOnly && !expandsCanonically(expression, ask.argument(), candidate)) {
                 continue;
             }
             var with = new LinkedHashMap<>(known);
@@ -164,6 +169,26 @@ final class Templates {
             return literalPrefix(UriTemplate.parse(text.substring(0, end + 1)).expand(with) + "{rest}");
         } catch (IllegalArgumentException e) {
             return null;
+        }
+    }
+
+    /** The expression that names {@code variable} in the template's text: {@code {ref}}, {@code {+path}}… */
+    private static String expression(String template, String variable) {
+        int at = firstExpression(template, variable);
+        return template.substring(at, template.indexOf('}', at) + 1);
+    }
+
+    /**
+     * Whether {@code value}, expanded as {@code expression} says (RFC 6570), is written as its canonical form: the
+     * URI a client builds with it is then one a canonical-only revision reads. A folder's closing {@code /} aside.
+     */
+    static boolean expandsCanonically(String expression, String variable, String value) {
+        String expanded = UriTemplate.parse("x://h/" + expression).expand(Map.of(variable, value));
+        String path = expanded.endsWith("/") ? expanded.substring(0, expanded.length() - 1) : expanded;
+        try {
+            return UriCanonicalizer.canonicalize(path).toString().equals(path);
+        } catch (InvalidUriException e) {
+            return false;
         }
     }
 
