@@ -162,23 +162,15 @@ public final class LogVerifier implements ExportSink {
             return unstamped(log, cp, line, what + " is damaged: " + e.getMessage(), "a time-stamp line holding a token",
                     e.getMessage());
         }
-        if (token == null || stamps == null) {
-            boolean unchecked = token != null;
-            try {
-                if (unchecked) {
-                    TimeStampCheck.checkImprint(token, opened.text()); // needs no root
-                }
-            } catch (Refusal e) {
-                return unstamped(log, cp, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected, e.found);
-            }
-            return () -> {
-                this.unchecked += unchecked ? 1 : 0;
-                log(log).checkpoint(size, root, line, cp.time(), null);
-            };
+        if (token == null) {
+            return () -> log(log).checkpoint(size, root, line, cp.time(), null);
         }
         try {
-            TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
-            return () -> log(log).checkpoint(size, root, line, cp.time(), stamp);
+            TimeStampCheck.Stamp stamp = TimeStampCheck.check(stamps, token, opened.text(), cp.time());
+            return () -> {
+                unchecked += stamp == null ? 1 : 0;
+                log(log).checkpoint(size, root, line, cp.time(), stamp);
+            };
         } catch (Refusal e) {
             return unstamped(log, cp, line, "the time-stamp token of " + what + " " + e.getMessage(), e.expected, e.found);
         }

@@ -62,17 +62,14 @@ public final class RecordProofCheck {
         } catch (IllegalArgumentException e) {
             return new Result(fields, cp, who, null, null, "the checkpoint is damaged: " + e.getMessage());
         }
+        if (token == null) {
+            return new Result(fields, cp, who, null, "not time-stamped: nothing outside the log's own key vouches for when this"
+                    + " checkpoint was signed", null);
+        }
         try {
-            if (token == null || stamps == null) {
-                if (token != null) {
-                    TimeStampCheck.checkImprint(token, opened.text()); // needs no root
-                }
-                return new Result(fields, cp, who, null, token == null ? "not time-stamped: nothing outside the log's own key"
-                        + " vouches for when this checkpoint was signed" : "the checkpoint carries a time-stamp token, not checked (no"
-                        + " --tsa-ca)", null);
-            }
-            TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
-            return new Result(fields, cp, who, stamp, "time-stamped: " + stamp.tsa() + " saw this checkpoint at " + stamp.time()
+            TimeStampCheck.Stamp stamp = TimeStampCheck.check(stamps, token, opened.text(), cp.time());
+            return new Result(fields, cp, who, stamp, stamp == null ? "the checkpoint carries a time-stamp token, not checked"
+                    + " (no --tsa-ca)" : "time-stamped: " + stamp.tsa() + " saw this checkpoint at " + stamp.time()
                     + ", so the record existed, as it is, by then", null);
         } catch (Refusal e) {
             return new Result(fields, cp, who, null, null, "the checkpoint's time-stamp token " + e.getMessage());

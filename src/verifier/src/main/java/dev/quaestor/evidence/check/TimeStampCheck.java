@@ -90,20 +90,16 @@ public final class TimeStampCheck {
 
     /** Checks {@code token} against the checkpoint of note text {@code text} and time {@code signed}: its time and TSA. */
     public Stamp check(byte[] token, String text, Instant signed) throws Refusal {
-        try {
-            return checkToken(token, text, signed);
-        } catch (RuntimeException e) {
-            // BouncyCastle reads parts of a token lazily, so damage can surface anywhere as an unchecked exception.
-            throw new Refusal("is not an RFC 3161 time-stamp token: it was damaged (" + e.getMessage() + ")",
-                    "an RFC 3161 time-stamp token", "bytes that are not one");
-        }
+        return check(this, token, text, signed);
     }
 
-    /** Check (1) alone, which needs no pinned root (without --tsa-ca): {@code token} is a time-stamp token over {@code text}. */
-    public static void checkImprint(byte[] token, String text) throws Refusal {
+    /** With {@code stamps}, the four checks; without (no --tsa-ca), check (1) alone, which needs no root, and null. */
+    public static Stamp check(TimeStampCheck stamps, byte[] token, String text, Instant signed) throws Refusal {
         try {
-            read(token, text);
+            TimeStampToken t = read(token, text);
+            return stamps == null ? null : stamps.checkToken(t, signed);
         } catch (RuntimeException e) {
+            // BouncyCastle reads parts of a token lazily, so damage can surface anywhere as an unchecked exception.
             throw new Refusal("is not an RFC 3161 time-stamp token: it was damaged (" + e.getMessage() + ")",
                     "an RFC 3161 time-stamp token", "bytes that are not one");
         }
@@ -127,8 +123,7 @@ public final class TimeStampCheck {
         return t;
     }
 
-    private Stamp checkToken(byte[] token, String text, Instant signed) throws Refusal {
-        TimeStampToken t = read(token, text);
+    private Stamp checkToken(TimeStampToken t, Instant signed) throws Refusal {
         TimeStampTokenInfo info = t.getTimeStampInfo();
         Collection<X509CertificateHolder> named = t.getCertificates().getMatches(t.getSID());
         if (named.isEmpty()) {

@@ -407,13 +407,9 @@ public final class BundleCheck {
             return cp;
         }
         try {
-            if (stamps == null) {
-                TimeStampCheck.checkImprint(token, opened.text()); // needs no root
-                report.checkpoints.add(words + "; time-stamped, not checked (no --tsa-ca)");
-                return cp;
-            }
-            TimeStampCheck.Stamp stamp = stamps.check(token, opened.text(), cp.time());
-            report.checkpoints.add(words + "; time-stamped: " + stamp.tsa() + " saw it at " + stamp.time());
+            TimeStampCheck.Stamp stamp = TimeStampCheck.check(stamps, token, opened.text(), cp.time());
+            report.checkpoints.add(words + (stamp == null ? "; time-stamped, not checked (no --tsa-ca)"
+                    : "; time-stamped: " + stamp.tsa() + " saw it at " + stamp.time()));
         } catch (Refusal e) {
             report.problem(tokenName, "", "the time-stamp token " + e.getMessage());
         } catch (RuntimeException e) {
