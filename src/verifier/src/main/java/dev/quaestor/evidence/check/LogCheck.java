@@ -87,8 +87,7 @@ final class LogCheck {
             V1Chain.Break conflict = v1.conflict(seq, hash, line, log);
             if (conflict != null) {
                 problems.add(Problem.of(Kind.SPLIT_VIEW, log, seq, line, conflict.message(), conflict.expected(), conflict.found(),
-                        new Involved("version-1 checkpoint of record " + seq, conflict.checkpointLine()),
-                        new Involved("version-1 checkpoint of record " + seq, line)));
+                        Involved.v1Checkpoint(seq, conflict.checkpointLine()), Involved.v1Checkpoint(seq, line)));
             }
         } else if (started && seq <= lastSeq) {
             misplaced("checkpoint", line);

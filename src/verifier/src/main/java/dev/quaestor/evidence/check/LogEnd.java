@@ -51,7 +51,7 @@ final class LogEnd {
                 missingAtEnd(s, cpLine, covered, "a signed checkpoint (" + LogCheck.at(cpLine) + ") covers " + Plain.n(covered)
                         + " records" + (cp != null && cp.stamp() != null ? ", and a time-stamping authority (" + cp.stamp().tsa()
                         + ") saw that checkpoint at " + cp.stamp().time() : ""), cp != null ? Involved.checkpoint(covered, cpLine)
-                        : new Involved("version-1 checkpoint of record " + covered, cpLine));
+                        : Involved.v1Checkpoint(covered, cpLine));
                 return;
             }
         }

@@ -59,6 +59,10 @@ public record Problem(Kind kind, String log, long seq, long line, String message
             return new Involved("checkpoint at " + Plain.n(size) + " records", line);
         }
 
+        public static Involved v1Checkpoint(long seq, long line) {
+            return new Involved("version-1 checkpoint of record " + seq, line);
+        }
+
         public static Involved node(long first, long last, long line) {
             return new Involved("stored node of records " + Plain.n(first) + " to " + Plain.n(last), line);
         }

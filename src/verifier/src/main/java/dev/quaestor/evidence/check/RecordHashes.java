@@ -70,7 +70,7 @@ final class RecordHashes {
             };
             Involved record = Involved.record(seq, line);
             log.fail(kind, seq, line, b.message(), b.expected(), b.found(), b.checkpointLine() == 0 ? new Involved[] {record}
-                    : new Involved[] {record, new Involved("version-1 checkpoint of record " + seq, b.checkpointLine())});
+                    : new Involved[] {record, Involved.v1Checkpoint(seq, b.checkpointLine())});
             return null;
         }
         if (v1.isPinned(seq)) {

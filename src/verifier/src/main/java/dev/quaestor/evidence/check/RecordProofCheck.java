@@ -28,6 +28,11 @@ public final class RecordProofCheck {
     private RecordProofCheck() {
     }
 
+    /** The log of a record's fields: {@code log}, or {@code chain} in version 1. */
+    public static String logOf(Map<String, String> fields) {
+        return V1Record.VERSION.equals(fields.get("v")) ? fields.get("chain") : fields.get("log");
+    }
+
     /** @param stamps checks the checkpoint's time-stamp token; null: it is not checked */
     public static Result check(RecordProof proof, TrustedKeys trusted, TimeStampCheck stamps) {
         Map<String, String> fields;
@@ -43,7 +48,7 @@ public final class RecordProofCheck {
             return new Result(fields, null, null, null, null, e.getMessage());
         }
         Checkpoint cp = opened.checkpoint();
-        String log = V1Record.VERSION.equals(fields.get("v")) ? fields.get("chain") : fields.get("log");
+        String log = logOf(fields);
         VerifierKey signer = opened.signerOf(log);
         String who = signer == null ? null : signer.id();
         String failure = signer == null ? "the checkpoint is for " + cp.origin() + ", not for the record's log " + log

@@ -35,6 +35,13 @@ public record SignedCheckpoint(Checkpoint checkpoint, String text, List<Verifier
         }
     }
 
+    /** The log the checkpoint is of, for a key that signed it (its origin is {@code <key name>/<log>}), or null. */
+    public String log() {
+        String origin = checkpoint.origin();
+        return signers.stream().filter(k -> origin.startsWith(k.name() + "/")).findFirst()
+                .map(k -> origin.substring(k.name().length() + 1)).orElse(null);
+    }
+
     /** The key that signed this checkpoint as log {@code log}'s (its origin is {@code <key name>/<log>}), or null. */
     public VerifierKey signerOf(String log) {
         return signers.stream().filter(k -> checkpoint.origin().equals(k.name() + "/" + log)).findFirst().orElse(null);

@@ -6,7 +6,6 @@ import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.check.RecordProofCheck;
 import dev.quaestor.evidence.check.TimeStampCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
-import dev.quaestor.evidence.v1.V1Record;
 import java.io.PrintStream;
 import java.nio.charset.CharacterCodingException;
 import java.util.List;
@@ -49,9 +48,8 @@ final class CheckCommand {
             var r = RecordProofCheck.check(p, trusted, stamps);
             out.println();
             if (r.fields() != null) {
-                String log = V1Record.VERSION.equals(r.fields().get("v")) ? r.fields().get("chain") : r.fields().get("log");
                 out.println("Record " + Plain.visible(String.valueOf(r.fields().get("seq"))) + " of log "
-                        + Plain.visible(String.valueOf(log)));
+                        + Plain.visible(String.valueOf(RecordProofCheck.logOf(r.fields()))));
                 RecordWords.print(r.fields(), out);
             }
             if (r.verified()) {

@@ -62,11 +62,11 @@ final class VerifyCommand {
     private static void expect(String file, TrustedKeys trusted, LogVerifier verifier) throws UsageError {
         try {
             SignedCheckpoint kept = SignedCheckpoint.open(Args.read(Path.of(file)), trusted, file);
-            String origin = kept.checkpoint().origin();
-            VerifierKey key = kept.signers().stream().filter(k -> origin.startsWith(k.name() + "/")).findFirst()
-                    .orElseThrow(() -> new UsageError("--expect-checkpoint: " + file + " is for " + origin + ", which is not a log"
-                            + " of the key that signed it"));
-            verifier.expect(origin.substring(key.name().length() + 1), kept.checkpoint());
+            if (kept.log() == null) {
+                throw new UsageError("--expect-checkpoint: " + file + " is for " + kept.checkpoint().origin() + ", which is not a"
+                        + " log of the key that signed it");
+            }
+            verifier.expect(kept.log(), kept.checkpoint());
         } catch (Refusal e) {
             throw new UsageError("--expect-checkpoint: " + e.getMessage());
         }
