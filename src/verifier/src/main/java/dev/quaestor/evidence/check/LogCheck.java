@@ -15,6 +15,7 @@ import dev.quaestor.evidence.v1.V1Chain;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 
@@ -29,14 +30,15 @@ import java.util.List;
 final class LogCheck {
 
     final String log;
-    private final boolean partial;
+    final boolean partial;
+    final SignedRoots roots = new SignedRoots();
+    final StoredNodes nodes = new StoredNodes();
+    /** The part of the log in format version 1, if any. */
+    final V1Chain v1 = new V1Chain();
     private final List<Problem> problems = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
-    private final SignedRoots roots = new SignedRoots();
-    private final StoredNodes nodes = new StoredNodes();
-    private final RecordHashes hashes = new RecordHashes(this, roots);
-    private final V1Chain v1 = hashes.v1;
-    private final LogStart start = new LogStart(this, roots, nodes, v1);
+    private final RecordHashes hashes = new RecordHashes(this);
+    private final LogStart start = new LogStart(this);
     private final RecordDates dates;
     private final LogEnd end;
 
@@ -57,7 +59,7 @@ final class LogCheck {
         this.log = log;
         this.partial = partial;
         this.dates = new RecordDates(this, maxGap);
-        this.end = new LogEnd(this, partial, allowTail, stamped, roots, nodes, v1);
+        this.end = new LogEnd(this, allowTail, stamped);
     }
 
     // ---- what comes before the records ----
@@ -70,7 +72,7 @@ final class LogCheck {
         }
         var cp = new Signed(size, root, line, time, stamp);
         Signed earlier = roots.add(cp);
-        if (earlier != null && !java.util.Arrays.equals(earlier.root(), root)) {
+        if (earlier != null && !Arrays.equals(earlier.root(), root)) {
             problems.add(Problem.of(Kind.SPLIT_VIEW, log, size, line, "two signed checkpoints of log " + log + " for "
                     + Plain.n(size) + " records (lines " + Plain.n(earlier.line()) + " and " + Plain.n(line) + ") have different"
                     + " roots: two different histories of the log were signed", base64(earlier.root()), base64(cp.root()),
@@ -237,7 +239,7 @@ final class LogCheck {
         roots.passed(size);
         byte[] root = tree.root();
         Suspect s = nodes.takeSuspect();
-        if (java.util.Arrays.equals(root, cp.root())) {
+        if (Arrays.equals(root, cp.root())) {
             roots.matched(cp);
             dates.covered(cp);
             if (s != null) {

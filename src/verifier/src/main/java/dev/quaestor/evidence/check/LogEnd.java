@@ -5,7 +5,6 @@ import dev.quaestor.evidence.check.Problem.Involved;
 import dev.quaestor.evidence.check.Problem.Kind;
 import dev.quaestor.evidence.check.SignedRoots.Signed;
 import dev.quaestor.evidence.check.StoredNodes.Stored;
-import dev.quaestor.evidence.v1.V1Chain;
 
 /**
  * What is checked once a log's records are all read: that none is missing at the end (no signed checkpoint or stored
@@ -19,32 +18,26 @@ final class LogEnd {
     }
 
     private final LogCheck check;
-    private final boolean partial;
+    private final SignedRoots roots;
     /** Whether records after the last matched checkpoint are accepted (a warning) rather than a problem. */
     private final boolean allowTail;
     /** Whether time-stamp tokens were checked (TSA roots were pinned). */
     private final boolean stamped;
-    private final SignedRoots roots;
-    private final StoredNodes nodes;
-    private final V1Chain v1;
 
-    LogEnd(LogCheck check, boolean partial, boolean allowTail, boolean stamped, SignedRoots roots, StoredNodes nodes, V1Chain v1) {
+    LogEnd(LogCheck check, boolean allowTail, boolean stamped) {
         this.check = check;
-        this.partial = partial;
+        this.roots = check.roots;
         this.allowTail = allowTail;
         this.stamped = stamped;
-        this.roots = roots;
-        this.nodes = nodes;
-        this.v1 = v1;
     }
 
     /** Records a checkpoint or a stored node covers after the last in the export: the log's break (a warning if partial). */
     void missing(Span s) {
-        long covered = Math.max(roots.lastSize(), v1.lastPinned());
+        long covered = Math.max(roots.lastSize(), check.v1.lastPinned());
         if (covered > s.lastSeq) {
             Signed cp = roots.at(covered);
-            long cpLine = cp != null ? cp.line() : v1.lineOf(covered);
-            if (partial) {
+            long cpLine = cp != null ? cp.line() : check.v1.lineOf(covered);
+            if (check.partial) {
                 check.warn("log " + check.log + ": checkpoints up to " + Plain.n(covered) + " records cover records after the"
                         + " export's last (seq " + Plain.n(s.lastSeq) + "); they were not checked");
             } else {
@@ -55,7 +48,7 @@ final class LogEnd {
                 return;
             }
         }
-        Stored beyond = !partial ? nodes.beyond(s.lastSeq) : null;
+        Stored beyond = !check.partial ? check.nodes.beyond(s.lastSeq) : null;
         if (beyond != null) {
             missingAtEnd(s, beyond.line(), beyond.last(), "its stored node on line " + Plain.n(beyond.line()) + " covers records "
                     + Plain.n(beyond.first()) + " to " + Plain.n(beyond.last()), Involved.node(beyond.first(), beyond.last(), beyond.line()));

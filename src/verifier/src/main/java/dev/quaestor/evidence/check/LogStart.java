@@ -6,7 +6,6 @@ import dev.quaestor.evidence.Plain;
 import dev.quaestor.evidence.check.Problem.Involved;
 import dev.quaestor.evidence.check.Problem.Kind;
 import dev.quaestor.evidence.check.SignedRoots.Signed;
-import dev.quaestor.evidence.v1.V1Chain;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,17 +27,13 @@ final class LogStart {
 
     private final LogCheck check;
     private final SignedRoots roots;
-    private final StoredNodes nodes;
-    private final V1Chain v1;
     private final List<Marker> markers = new ArrayList<>();
     /** Checkpoints the person verifying kept (--expect-checkpoint): each on line 0. */
     private final List<Signed> kept = new ArrayList<>();
 
-    LogStart(LogCheck check, SignedRoots roots, StoredNodes nodes, V1Chain v1) {
+    LogStart(LogCheck check) {
         this.check = check;
-        this.roots = roots;
-        this.nodes = nodes;
-        this.v1 = v1;
+        this.roots = check.roots;
     }
 
     void marker(long seq, String hash, long line) {
@@ -66,8 +61,8 @@ final class LogStart {
         Frontier acceptedTree = null;
         boolean acceptedV1 = false;
         for (Marker m : markers) {
-            boolean pinned = v1.pins(m.seq, m.hash);
-            Frontier t = nodes.prefix(m.seq, pinned ? null : m.hash);
+            boolean pinned = check.v1.pins(m.seq, m.hash);
+            Frontier t = check.nodes.prefix(m.seq, pinned ? null : m.hash);
             Signed cp = roots.at(m.seq);
             if (!pinned && (cp == null || t == null || !Arrays.equals(t.root(), cp.root()))) {
                 check.fail(Kind.ARCHIVE_UNVOUCHED, m.seq, m.line, "the archive marker on line " + Plain.n(m.line) + " says records 1 to "
@@ -87,7 +82,7 @@ final class LogStart {
         if (accepted == null) {
             return new Start(0, new Frontier());
         }
-        v1.continueAfter(acceptedV1 ? accepted.hash : null);
+        check.v1.continueAfter(acceptedV1 ? accepted.hash : null);
         if (acceptedTree != null && roots.at(accepted.seq) != null) {
             roots.matched(roots.at(accepted.seq));
         }
@@ -98,10 +93,10 @@ final class LogStart {
     /** A partial export, after the records it lacks (up to {@code after}); null if their stored nodes do not match the checkpoint. */
     Start partial(long after) {
         String log = check.log;
-        v1.continueAfter(null);
+        check.v1.continueAfter(null);
         check.warn("log " + log + ": the export starts at seq " + Plain.n(after + 1) + "; the records before it are"
                 + " not in the export and were not checked");
-        Frontier tree = nodes.prefix(after, null);
+        Frontier tree = check.nodes.prefix(after, null);
         Signed cp = roots.at(after);
         if (tree != null && cp != null) {
             if (!Arrays.equals(tree.root(), cp.root())) {
@@ -119,7 +114,7 @@ final class LogStart {
     /** Whether each kept checkpoint the records start after matches their stored nodes; {@code line}: the first record's. */
     boolean kept(long after, long line) {
         for (Signed k : kept) {
-            Frontier t = k.size() < after ? nodes.prefix(k.size(), null) : null;
+            Frontier t = k.size() < after ? check.nodes.prefix(k.size(), null) : null;
             if (k.size() < after && (t == null || !Arrays.equals(t.root(), k.root()))) {
                 check.fail(Kind.ROOT_MISMATCH, k.size(), line, "the checkpoint you kept (--expect-checkpoint) at " + Plain.n(k.size())
                         + " records cannot be compared with log " + check.log + ": the export starts after it, at seq "

@@ -14,17 +14,13 @@ import dev.quaestor.evidence.v1.V1Record;
  */
 final class RecordHashes {
 
-    /** The part of the log in format version 1, if any. */
-    final V1Chain v1 = new V1Chain();
     private final LogCheck log;
-    private final SignedRoots roots;
     private boolean v1Seen;
     private boolean v2Seen;
     private boolean v3Seen;
 
-    RecordHashes(LogCheck log, SignedRoots roots) {
+    RecordHashes(LogCheck log) {
         this.log = log;
-        this.roots = roots;
     }
 
     /** The record's leaf hash; null if it does not hold (the log is told why). */
@@ -61,7 +57,7 @@ final class RecordHashes {
         if (unknownField(r, seq, line)) {
             return null;
         }
-        V1Chain.Break b = v1.check(r, storedHash, seq, log.record(seq, line));
+        V1Chain.Break b = log.v1.check(r, storedHash, seq, log.record(seq, line));
         if (b != null) {
             Kind kind = switch (b.reason()) {
                 case CHANGED -> Kind.RECORD_CHANGED;
@@ -73,9 +69,9 @@ final class RecordHashes {
                     : new Involved[] {record, Involved.v1Checkpoint(seq, b.checkpointLine())});
             return null;
         }
-        if (v1.isPinned(seq)) {
-            roots.signedThrough = Math.max(roots.signedThrough, seq);
-            roots.matched++;
+        if (log.v1.isPinned(seq)) {
+            log.roots.signedThrough = Math.max(log.roots.signedThrough, seq);
+            log.roots.matched++;
         }
         return r.leaf();
     }
