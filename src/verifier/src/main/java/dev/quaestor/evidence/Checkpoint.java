@@ -9,14 +9,6 @@ import java.util.Collection;
 /** A signed tree head (section 3): C2SP tlog-checkpoint text (origin, size, base64 root, {@code time}) in a signed note. */
 public record Checkpoint(String origin, long size, byte[] root, Instant time, String note) {
 
-    /** The text that is signed. */
-    public static String text(String origin, long size, byte[] root, Instant time) {
-        if (origin.isEmpty() || origin.contains("\n") || origin.contains(" ")) {
-            throw new IllegalArgumentException("bad origin: " + origin);
-        }
-        return origin + "\n" + size + "\n" + Base64.getEncoder().encodeToString(root) + "\ntime " + time + "\n";
-    }
-
     /** Opens and parses a checkpoint note; it must be signed by a trusted key. */
     public static Checkpoint open(String note, Collection<VerifierKey> trusted) throws SignedNote.Refused {
         var opened = SignedNote.open(note.getBytes(StandardCharsets.UTF_8), trusted);

@@ -36,7 +36,15 @@ public final class NoteSigner {
 
     /** A checkpoint of the tree of {@code size} leaves with {@code root}, signed at {@code time}. */
     public static Checkpoint checkpoint(String origin, long size, byte[] root, Instant time, VerifierKey key, PrivateKey privateKey) {
-        String note = sign(Checkpoint.text(origin, size, root, time), key, privateKey);
+        String note = sign(checkpointText(origin, size, root, time), key, privateKey);
         return new Checkpoint(origin, size, root.clone(), time, note);
+    }
+
+    /** The text of a checkpoint that is signed (docs/audit-format.md, section 3). */
+    static String checkpointText(String origin, long size, byte[] root, Instant time) {
+        if (origin.isEmpty() || origin.contains("\n") || origin.contains(" ")) {
+            throw new IllegalArgumentException("bad origin: " + origin);
+        }
+        return origin + "\n" + size + "\n" + Base64.getEncoder().encodeToString(root) + "\ntime " + time + "\n";
     }
 }
