@@ -30,13 +30,13 @@ public record VerifierKey(String name, int keyId, byte[] publicKey) {
             throw new IllegalArgumentException("an Ed25519 public key has 32 bytes, not " + publicKey.length);
         }
         publicKey = publicKey.clone();
-        if (keyId != idOf(name, publicKey)) {
+        if (keyId != idOf(name, ED25519, publicKey)) {
             throw new IllegalArgumentException("the key id does not match the name and key");
         }
     }
 
     public static VerifierKey of(String name, byte[] publicKey) {
-        return new VerifierKey(name, idOf(name, publicKey), publicKey);
+        return new VerifierKey(name, idOf(name, ED25519, publicKey), publicKey);
     }
 
     /** From a JDK public key (X.509 encoding ends with the raw 32 bytes). */
@@ -94,24 +94,20 @@ public record VerifierKey(String name, int keyId, byte[] publicKey) {
     /** Whether {@code signature} is this key's Ed25519 signature of {@code message}. */
     public boolean verifies(byte[] message, byte[] signature) {
         try {
+            PublicKey k = JDK_KEYS.get(this);
+            if (k == null) {
+                byte[] der = Arrays.copyOf(X509_PREFIX, X509_PREFIX.length + 32);
+                System.arraycopy(publicKey, 0, der, X509_PREFIX.length, 32);
+                k = KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(der));
+                JDK_KEYS.put(this, k);
+            }
             Signature s = VERIFIER.get();
-            s.initVerify(jdkKey());
+            s.initVerify(k);
             s.update(message);
             return s.verify(signature);
         } catch (GeneralSecurityException e) {
             return false;
         }
-    }
-
-    PublicKey jdkKey() throws GeneralSecurityException {
-        PublicKey k = JDK_KEYS.get(this);
-        if (k == null) {
-            byte[] der = Arrays.copyOf(X509_PREFIX, X509_PREFIX.length + 32);
-            System.arraycopy(publicKey, 0, der, X509_PREFIX.length, 32);
-            k = KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(der));
-            JDK_KEYS.put(this, k);
-        }
-        return k;
     }
 
     /** Keys decoded once (a verifier checks many checkpoints with the same few keys). */
@@ -124,10 +120,6 @@ public record VerifierKey(String name, int keyId, byte[] publicKey) {
             throw new IllegalStateException("every JDK 15 or later has Ed25519", e);
         }
     });
-
-    static int idOf(String name, byte[] publicKey) {
-        return idOf(name, ED25519, publicKey);
-    }
 
     /** A C2SP key id: the first four bytes of SHA-256(name || 0x0A || signature type || key). */
     static int idOf(String name, byte type, byte[] key) {
