@@ -204,16 +204,15 @@ final class Args {
         if (b.length > MAX_SMALL_FILE) {
             throw new UsageError("cannot read " + p + ": it is more than the " + Plain.n(MAX_SMALL_FILE) + " bytes a key file may be");
         }
-        try {
-            return Hex.utf8(b, 0, b.length);
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new UsageError("cannot read " + p + ": it is not UTF-8 text");
-        }
+        return utf8(b, p);
     }
 
     /** A proof, note or key file's text. */
     static String read(Path p) throws UsageError {
-        byte[] b = bytes(p.toString(), MAX_SMALL_FILE, "a proof, note or key file", 1);
+        return utf8(bytes(p.toString(), MAX_SMALL_FILE, "a proof, note or key file", 1), p);
+    }
+
+    private static String utf8(byte[] b, Path p) throws UsageError {
         try {
             return Hex.utf8(b, 0, b.length);
         } catch (java.nio.charset.CharacterCodingException e) {
