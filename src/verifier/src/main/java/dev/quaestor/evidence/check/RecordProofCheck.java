@@ -68,13 +68,13 @@ public final class RecordProofCheck {
             return new Result(fields, cp, who, null, null, "the checkpoint is damaged: " + e.getMessage());
         }
         if (token == null) {
-            return new Result(fields, cp, who, null, "not time-stamped: nothing outside the log's own key vouches for when this"
-                    + " checkpoint was signed", null);
+            return new Result(fields, cp, who, null, "not time-stamped: nothing outside the log's own key vouches for"
+                    + " when this checkpoint was signed", null);
         }
         try {
             TimeStampCheck.Stamp stamp = TimeStampCheck.check(stamps, token, opened.text(), cp.time());
-            return new Result(fields, cp, who, stamp, stamp == null ? "the checkpoint carries a time-stamp token, not checked"
-                    + " (no --tsa-ca)" : "time-stamped: " + stamp.tsa() + " saw this checkpoint at " + stamp.time()
+            return new Result(fields, cp, who, stamp, stamp == null ? "the checkpoint carries a time-stamp token, not"
+                    + " checked (no --tsa-ca)" : "time-stamped: " + stamp.tsa() + " saw this checkpoint at " + stamp.time()
                     + ", so the record existed, as it is, by then", null);
         } catch (Refusal e) {
             return new Result(fields, cp, who, null, null, "the checkpoint's time-stamp token " + e.getMessage());

@@ -63,8 +63,8 @@ final class VerifyCommand {
         try {
             SignedCheckpoint kept = SignedCheckpoint.open(Args.read(Path.of(file)), trusted, file);
             if (kept.log() == null) {
-                throw new UsageError("--expect-checkpoint: " + file + " is for " + kept.checkpoint().origin() + ", which is not a"
-                        + " log of the key that signed it");
+                throw new UsageError("--expect-checkpoint: " + file + " is for " + kept.checkpoint().origin()
+                        + ", which is not a log of the key that signed it");
             }
             verifier.expect(kept.log(), kept.checkpoint());
         } catch (Refusal e) {
