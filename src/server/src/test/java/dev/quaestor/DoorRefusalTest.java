@@ -207,6 +207,51 @@ class DoorRefusalTest {
         assertEquals(others, r.sessionId);
     }
 
+    /**
+     * A GET (the session's event stream) or DELETE (its end) naming no session, another subject's session, or with a
+     * protocol version no session speaks, is refused as before and on record under the answer's X-Request-Id: one
+     * subject probing another's session ids leaves a trace of each probe. Before, none of them was recorded.
+     */
+    @Test
+    void aGetOrDeleteRefusedBeforeItsSessionIsOnRecord() {
+        String owner = token("door-owner");
+        String session = Rpc.initialize(owner, "2025-06-18");
+        String prober = token("door-prober");
+
+        var stream = io.restassured.RestAssured.given().header("Authorization", "Bearer " + prober)
+                .header("Mcp-Session-Id", session).header("Accept", "text/event-stream").get("/mcp")
+                .then().statusCode(404).extract();
+        AuditRow r = recordOf(stream);
+        assertEquals("session-unknown", r.outcome);
+        assertEquals("GET /mcp", r.method);
+        assertEquals("door-prober", r.subject);
+        assertEquals(session, r.sessionId, "recorded under the session id it named");
+
+        var end = io.restassured.RestAssured.given().header("Authorization", "Bearer " + prober)
+                .header("Mcp-Session-Id", session).delete("/mcp").then().statusCode(404).extract();
+        r = recordOf(end);
+        assertEquals("session-unknown", r.outcome);
+        assertEquals("DELETE /mcp", r.method);
+
+        var none = io.restassured.RestAssured.given().header("Authorization", "Bearer " + prober).delete("/mcp")
+                .then().statusCode(400).extract();
+        assertEquals("invalid-request", recordOf(none).outcome);
+        var noneGet = io.restassured.RestAssured.given().header("Authorization", "Bearer " + prober)
+                .header("Accept", "text/event-stream").get("/mcp").then().statusCode(400).extract();
+        assertEquals("invalid-request", recordOf(noneGet).outcome);
+
+        var version = io.restassured.RestAssured.given().header("Authorization", "Bearer " + owner)
+                .header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "1999-01-01")
+                .header("Accept", "text/event-stream").get("/mcp").then().statusCode(400).extract();
+        AuditRow v = recordOf(version);
+        assertEquals("unsupported-version", v.outcome);
+        assertEquals("door-owner", v.subject);
+
+        // The owner's own session is untouched: it still ends, once.
+        io.restassured.RestAssured.given().header("Authorization", "Bearer " + owner).header("Mcp-Session-Id", session)
+                .delete("/mcp").then().statusCode(204);
+    }
+
     @Test
     void aRefusedProtocolVersionHeaderOnASessionIsOnRecord() {
         String token = token("door-version");

@@ -3,6 +3,7 @@ package dev.quaestor.mcp.session;
 import dev.quaestor.audit.record.Caller;
 import dev.quaestor.mcp.limits.CapRefusals;
 import dev.quaestor.mcp.limits.SubjectCapReached;
+import dev.quaestor.mcp.wire.Malformed;
 import dev.quaestor.mcp.wire.TextResponse;
 import dev.quaestor.subscription.StreamHolder;
 import dev.quaestor.subscription.Subscriber;
@@ -20,12 +21,15 @@ import org.jboss.logging.Logger;
  * A GET to the endpoint: opens a 2025 session's server-to-client stream (SSE) of notifications of changed resources
  * and lists, plus keep-alive comments ({@link EventStreams}). One stream per session: a new GET replaces the old stream
  * (on any replica). The same session rules as a POST: a missing id 400, an unknown, ended, expired or another
- * subject's session 404, an {@code MCP-Protocol-Version} naming no 2025 revision 400.
+ * subject's session 404, an {@code MCP-Protocol-Version} naming no 2025 revision 400, each on record
+ * ({@link SessionlessRefusals}).
  */
 @ApplicationScoped
 public class EventStreamRequests {
 
     private static final Logger LOG = Logger.getLogger(EventStreamRequests.class);
+    /** The method column of its records. */
+    private static final String METHOD = "GET /mcp";
 
     /** What the GET got: its stream, or the response refusing it (complete once its record, if any, has committed). */
     public sealed interface Opening {
@@ -40,18 +44,21 @@ public class EventStreamRequests {
     private final SessionStore sessions;
     private final EventStreams streams;
     private final CapRefusals caps;
+    private final SessionlessRefusals sessionless;
 
-    EventStreamRequests(SessionStore sessions, EventStreams streams, CapRefusals caps) {
+    EventStreamRequests(SessionStore sessions, EventStreams streams, CapRefusals caps, SessionlessRefusals sessionless) {
         this.sessions = sessions;
         this.streams = streams;
         this.caps = caps;
+        this.sessionless = sessionless;
     }
 
     public Opening open(SessionRpc.Inbound in, Sse sse) {
         String requestId = in.requestId();
         String sessionId = in.sessionHeader();
         if (sessionId == null || sessionId.isBlank()) {
-            return refused(TextResponse.of(400, "Missing Mcp-Session-Id header; call initialize first", requestId));
+            String message = "Missing Mcp-Session-Id header; call initialize first";
+            return refused(sessionless.refuse(in, METHOD, Malformed.INVALID_REQUEST, message, 400, message));
         }
         Optional<SessionStore.Session> session;
         try {
@@ -61,10 +68,12 @@ public class EventStreamRequests {
             return refused(TextResponse.of(503, "Service unavailable", requestId));
         }
         if (session.isEmpty()) {
-            return refused(TextResponse.status(404, requestId));
+            return refused(sessionless.refuse(in, METHOD, SessionRpc.SESSION_UNKNOWN, "no live session of this subject by that id",
+                    404, null));
         }
         if (in.version().refusedOnSessions()) {
-            return refused(TextResponse.of(400, "Unsupported MCP-Protocol-Version", requestId));
+            String message = "Unsupported MCP-Protocol-Version";
+            return refused(sessionless.refuse(in, METHOD, Malformed.UNSUPPORTED_VERSION, message, 400, message));
         }
         SessionStore.Session s = session.get();
         Caller caller = in.callerIn(s);
@@ -72,7 +81,7 @@ public class EventStreamRequests {
         try {
             return new Opened(streams.open(sessionId, in.identity().subject(), holder, in.tokenExpiry(), sse));
         } catch (SubjectCapReached e) {
-            return new Refused(caps.response(e.cap, caller, "GET /mcp", e.detail()));
+            return new Refused(caps.response(e.cap, caller, METHOD, e.detail()));
         } catch (RuntimeException e) {
             LOG.errorf("cannot open the stream for request %s: %s", requestId, e.toString());
             return refused(TextResponse.of(503, "Service unavailable", requestId));

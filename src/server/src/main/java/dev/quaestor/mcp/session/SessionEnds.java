@@ -1,6 +1,7 @@
 package dev.quaestor.mcp.session;
 
 import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.mcp.wire.Malformed;
 import dev.quaestor.mcp.wire.TextResponse;
 import dev.quaestor.subscription.SubscriptionStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,19 +12,25 @@ import org.jboss.logging.Logger;
 /**
  * A DELETE to the endpoint: the client ends its 2025 session. The end is audited ({@code SESSION_CLOSE}) before
  * anything is ended; then the session, its stream on this replica and its subscriptions end. A missing session id
- * is 400; an unknown, ended or another subject's session 404; an end that cannot be recorded 503, and nothing ends.
+ * is 400; an unknown, ended or another subject's session 404, each on record ({@link SessionlessRefusals}); an end
+ * that cannot be recorded 503, and nothing ends.
  */
 @ApplicationScoped
 public class SessionEnds {
 
     private static final Logger LOG = Logger.getLogger(SessionEnds.class);
+    /** The method column of its records. */
+    private static final String METHOD = "DELETE /mcp";
 
     private final SessionStore sessions;
     private final SessionAudit audit;
     private final EventStreams streams;
     private final SubscriptionStore subscriptions;
+    private final SessionlessRefusals sessionless;
 
-    SessionEnds(SessionStore sessions, SessionAudit audit, EventStreams streams, SubscriptionStore subscriptions) {
+    SessionEnds(SessionStore sessions, SessionAudit audit, EventStreams streams, SubscriptionStore subscriptions,
+            SessionlessRefusals sessionless) {
+        this.sessionless = sessionless;
         this.sessions = sessions;
         this.audit = audit;
         this.streams = streams;
@@ -34,7 +41,8 @@ public class SessionEnds {
         String requestId = in.requestId();
         String sessionId = in.sessionHeader();
         if (sessionId == null || sessionId.isBlank()) {
-            return TextResponse.of(400, "Missing Mcp-Session-Id header: DELETE /mcp ends the session it names", requestId);
+            String message = "Missing Mcp-Session-Id header: DELETE /mcp ends the session it names";
+            return sessionless.refuse(in, METHOD, Malformed.INVALID_REQUEST, message, 400, message);
         }
         String subject = in.identity().subject();
         Optional<SessionStore.Session> session;
@@ -45,7 +53,8 @@ public class SessionEnds {
             return unavailable("the session store cannot be read", requestId);
         }
         if (session.isEmpty()) {
-            return TextResponse.status(404, requestId);
+            return sessionless.refuse(in, METHOD, SessionRpc.SESSION_UNKNOWN, "no live session of this subject by that id", 404,
+                    null);
         }
         SessionStore.Session s = session.get();
         try {
