@@ -158,20 +158,22 @@ public class RequestResource {
     }
 
     /**
-     * Refuses, before anything is read, a request id no record can have (longer than 64 characters): 400, on record as
+     * Refuses, before anything is read, a request id no record can have (longer than 64 characters, or with a NUL): 400, on record as
      * {@code method}, {@code invalid}, with the id's start. A caller whose role does not open it is refused for that.
      */
     private void checkId(String method, String id) {
-        if (id.length() <= 64) {
+        boolean nul = id.indexOf('\0') >= 0;
+        if (id.length() <= 64 && !nul) {
             return;
         }
         String detail = "request=" + SearchFormCheck.quoted(id);
         if (!access.isAuditor()) {
             access.view(ConsoleAccess.Area.AUDIT, method, detail); // records the refusal and throws
         }
-        throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail + " refused: longer than 64 characters", 400,
-                "'request' is not a request id: " + SearchFormCheck.quoted(id) + ". A request id is up to 64 characters, as the"
-                        + " X-Request-Id of an answer.").backTo("/console/search");
+        String why = nul ? "holds a NUL character (%00)" : "longer than 64 characters";
+        throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail + " refused: " + why, 400,
+                "'request' is not a request id: " + SearchFormCheck.quoted(id.replace("\0", "%00")) + " " + why
+                        + ". A request id is up to 64 characters, as the X-Request-Id of an answer.").backTo("/console/search");
     }
 
     /**

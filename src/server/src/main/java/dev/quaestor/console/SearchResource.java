@@ -217,6 +217,10 @@ public class SearchResource {
         }
         // Checked before anything is recorded as saved or stored: a search refused is on record as refused, and kept nowhere.
         URI back = query == null || query.length() > 4096 ? null : searchAt(query);
+        if (name != null && name.indexOf('\0') >= 0 || query != null && query.indexOf('\0') >= 0) {
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail, 400,
+                    "Not saved: the name or the query holds a NUL character (%00), which cannot be kept. Remove it.");
+        }
         if (name == null || name.isBlank() || name.length() > 128 || back == null) {
             throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail, 400, name == null || name.isBlank()
                     || name.length() > 128 ? "Not saved: a name (up to 128 characters) is required."

@@ -230,6 +230,20 @@ class ConsoleViewEndingTest {
         Response r = auditor.get("/console/requests/" + longId);
         page(r, 400, "'request' is not a request id", "up to 64 characters");
         assertEquals(List.of("DENY/invalid"), recorded(r));
+        // A NUL, which no record's id holds and PostgreSQL cannot be asked for: refused the same, never a 503.
+        Response nul = auditor.getAsWritten("/console/requests/a%00b");
+        page(nul, 400, "'request' is not a request id", "holds a NUL character (%00)");
+        assertEquals(List.of("DENY/invalid"), recorded(nul));
+    }
+
+    /** A revision name with a NUL is no stored revision: let in, then not found, never a 500 from the database. */
+    @Test
+    void aRevisionNameWithANulIsNotFound() {
+        Response r = auditor.getAsWritten("/console/policy/revisions/a%00b");
+        assertEquals(404, r.statusCode(), r.body().asString());
+        assertEquals(List.of("ALLOW/ok", "ALLOW/not-found"), recorded(r));
+        Response diff = auditor.getAsWritten("/console/policy/diff?from=a%00b&to=c");
+        assertEquals(404, diff.statusCode(), diff.body().asString());
     }
 
     @Test

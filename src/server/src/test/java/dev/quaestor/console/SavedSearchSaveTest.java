@@ -86,6 +86,16 @@ class SavedSearchSaveTest {
         assertEquals(List.of("DENY/invalid"), recorded("console/search/save", "name=spaced query=" + spaced));
         assertEquals(0, savedWithQuery(spaced));
 
+        // A NUL in the name or the query, which the database cannot keep: refused in words and on record, never a 500.
+        for (String[] nul : List.of(new String[] {"nul\0" + marker, query}, new String[] {"nul " + marker, query + "\0"})) {
+            var refused = post(base, "/console/searches", csrf, "name", nul[0], "query", nul[1]);
+            assertEquals(400, refused.statusCode(), refused.body());
+            assertTrue(refused.body().contains("holds a NUL character (%00)"), refused.body());
+        }
+        assertEquals(List.of("DENY/invalid", "DENY/invalid"), AuditRow.list("subject = 'auditor' AND method = ? AND detail LIKE ?",
+                "console/search/save", "name=nul%" + marker + "%").stream().map(r -> r.decision + "/" + r.outcome).toList());
+        assertEquals(0, savedWithQuery(query));
+
         var zone = post(base, "/console/time-zone", csrf, "zone", "Not/" + marker, "query", query);
         assertEquals(400, zone.statusCode(), zone.body());
         assertEquals(List.of("DENY/invalid"), recorded("console/time-zone", "zone=Not/" + marker));

@@ -73,6 +73,11 @@ public final class ConsoleSession {
         return given().header("Cookie", cookies).redirects().follow(false).get(path);
     }
 
+    /** As {@link #get}, with {@code path} sent exactly as written: its percent-escapes are not escaped again. */
+    public Response getAsWritten(String path) {
+        return given().urlEncodingEnabled(false).header("Cookie", cookies).redirects().follow(false).get(path);
+    }
+
     private static Response get(String url, Map<String, String> jar) {
         var spec = given().urlEncodingEnabled(false).redirects().follow(false);
         if (!jar.isEmpty()) {

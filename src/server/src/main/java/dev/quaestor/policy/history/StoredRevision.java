@@ -56,10 +56,13 @@ public class StoredRevision extends PanacheEntityBase {
 
     /**
      * A revision's stored files, sorted by name, checked against the revision (the SHA-256 the audit records name):
-     * null if the revision is not stored; {@link Altered} if the files no longer hash to it. Runs its own
+     * null if the revision is not stored (or cannot be: a name with a NUL); {@link Altered} if the files no longer hash to it. Runs its own
      * transaction.
      */
     public static Map<String, String> checkedFiles(String revision) {
+        if (revision.indexOf('\0') >= 0) {
+            return null; // no revision's name holds a NUL, and the database cannot be asked for one
+        }
         Map<String, String> stored = QuarkusTransaction.requiringNew().call(() -> {
             StoredRevision r = findById(revision);
             return r == null ? null : r.sortedFiles();
