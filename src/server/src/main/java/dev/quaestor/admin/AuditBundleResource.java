@@ -70,10 +70,12 @@ public class AuditBundleResource {
                     request));
         }
         String nul = strict.nulAt(body);
-        if (nul != null) {
-            String why = StrictJson.nulRefused(nul);
+        String half = nul == null ? strict.loneSurrogateAt(body) : null;
+        if (nul != null || half != null) {
+            String why = nul != null ? StrictJson.nulRefused(nul) : StrictJson.loneSurrogateRefused(half);
+            String field = nul != null ? nul : half;
             String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/bundle", detail, "invalid", why, request);
-            return Response.fromResponse(new StrictJson.Read<>(null, why, nul.isEmpty() ? null : nul).response())
+            return Response.fromResponse(new StrictJson.Read<>(null, why, field.isEmpty() ? null : field).response())
                     .type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).build();
         }
         var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.BUNDLE,

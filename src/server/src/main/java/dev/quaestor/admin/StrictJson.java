@@ -120,6 +120,10 @@ public class StrictJson {
         if (nul != null) {
             return new Read<>(null, nulRefused(nul), nul.isEmpty() ? null : nul);
         }
+        String half = loneSurrogateAt(body);
+        if (half != null) {
+            return new Read<>(null, loneSurrogateRefused(half), half.isEmpty() ? null : half);
+        }
         String twice = givenTwiceAt(body);
         if (twice != null) {
             return new Read<>(null, "field '" + twice + "' is given twice: give it once", twice);
@@ -200,6 +204,46 @@ public class StrictJson {
     }
 
     /** Why a body with a NUL character at {@code field} is refused. */
+    /**
+     * Where in the JSON {@code body} a name or string value holds half of a UTF-16 surrogate pair without the other
+     * ({@code "\ud800"}): its field, as {@link #nulAt} names it; null if none does or the body is not JSON. Such a
+     * string is no Unicode text: PostgreSQL would keep a {@code ?} in its place, and the answer would echo what is not
+     * stored (a note, which can never be changed, would lose it for good).
+     */
+    public String loneSurrogateAt(String body) {
+        if (body == null || body.indexOf("\\u") < 0) {
+            return null; // JSON writes such a half only as an escape: read as UTF-8, the body itself holds none
+        }
+        try (JsonParser p = mapper.getFactory().createParser(body)) {
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if ((t == JsonToken.VALUE_STRING || t == JsonToken.FIELD_NAME) && hasLoneSurrogate(p.getText())) {
+                    return where(p.getParsingContext());
+                }
+            }
+        } catch (java.io.IOException e) {
+            return null; // not JSON: reading it says so
+        }
+        return null;
+    }
+
+    private static boolean hasLoneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public static String loneSurrogateRefused(String field) {
+        return (field.isEmpty() ? "the body" : "field '" + field + "'")
+                + " holds half of a UTF-16 surrogate pair without its other half (such as \\ud800), which is no text:"
+                + " give text without one";
+    }
+
     public static String nulRefused(String field) {
         return (field.isEmpty() ? "the body" : "field '" + field + "'")
                 + " holds a NUL character (\\u0000): give text without one";
