@@ -42,8 +42,10 @@ public class HomeResource {
 
     @GET
     public Response home() {
-        // The policy page records and refuses a caller whose role opens nothing.
-        return Response.seeOther(URI.create(access.isAuditor() ? "/console/search" : "/console/policy")).build();
+        // The first page the caller's role opens; the policy page records and refuses a caller whose role opens nothing.
+        String first = access.isAuditor() ? "/console/search" : access.mayOpen(ConsoleAccess.Area.POLICY) ? "/console/policy"
+                : access.mayOpen(ConsoleAccess.Area.CASES) ? "/console/cases" : "/console/policy";
+        return Response.seeOther(URI.create(first)).build();
     }
 
     /** Ends the session on the server (every replica refuses its cookies from now on), records it, clears the cookies. */

@@ -30,9 +30,14 @@ public final class ConsoleSession {
 
     /** Signs {@code user} in to the console (the test issuer takes the user name as password). */
     public static ConsoleSession signIn(String user) {
+        return signIn(user, "/console/search");
+    }
+
+    /** Signs {@code user} in through {@code page}, a console page the user's role opens. */
+    public static ConsoleSession signIn(String user, String page) {
         String base = "http://127.0.0.1:" + RestAssured.port;
         var jar = new LinkedHashMap<String, String>();
-        Response first = get(base + "/console/search", jar);
+        Response first = get(base + page, jar);
         expect(302, first);
         String authorize = first.header("Location");
         Response form = given().urlEncodingEnabled(false).get(authorize);
@@ -49,11 +54,11 @@ public final class ConsoleSession {
         expect(302, signedIn);
         Response back = get(signedIn.header("Location"), jar);
         expect(302, back);
-        Response page = get(base + "/console/search", jar);
-        expect(200, page);
-        Matcher csrf = CSRF.matcher(page.body().asString());
+        Response opened = get(base + page, jar);
+        expect(200, opened);
+        Matcher csrf = CSRF.matcher(opened.body().asString());
         if (!csrf.find()) {
-            throw new AssertionError("no CSRF token on the console's page: " + page.body().asString());
+            throw new AssertionError("no CSRF token on the console's page: " + opened.body().asString());
         }
         return new ConsoleSession(cookieHeader(jar), csrf.group(1));
     }
