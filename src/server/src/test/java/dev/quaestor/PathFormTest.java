@@ -111,6 +111,19 @@ class PathFormTest {
         }
     }
 
+    /**
+     * Two Authorization headers are refused 400 in either order: the token check would take the first, while a gateway
+     * in front may have judged the other. Before, the first was served.
+     */
+    @Test
+    void twoAuthorizationHeadersAreRefusedWhicheverComesFirst() throws IOException {
+        for (String tokens : List.of(alice + "\r\nAuthorization: Bearer garbage", "garbage\r\nAuthorization: Bearer " + alice)) {
+            Answer a = send("POST", "/mcp", tokens, Modern.body(1, "server/discover", null));
+            assertEquals(400, a.status, a.raw);
+            assertEquals("Bad Request: more than one Authorization header\n", a.body);
+        }
+    }
+
     private record Answer(int status, String head, String body, String raw) {
     }
 

@@ -9,7 +9,8 @@ import jakarta.enterprise.event.Observes;
  * every path. A request line naming another version ({@code HTTP/1.2}, {@code HTTP/9.9}) is read by Vert.x as no
  * version, and the rest of the stack would serve it, or fail on it with an error logged per request: 505. A request
  * with two {@code Host} headers would be judged by the first and might be routed by a proxy on the second: 400, as
- * RFC 9112 (section 3.2) requires. A {@code Transfer-Encoding} other than {@code chunked} alone ({@code gzip, chunked},
+ * RFC 9112 (section 3.2) requires; so is one with two {@code Authorization} headers, whose first the token check would
+ * take while a gateway in front may have judged the other. A {@code Transfer-Encoding} other than {@code chunked} alone ({@code gzip, chunked},
  * {@code identity}, {@code chunked} twice) names a coding the body is not decoded from: 501, as RFC 9112 (section 6.1)
  * advises, before the body is read (the HTTP decoder would read it by its chunks and pass the gzip on as if it were the
  * body). Each closes the connection.
@@ -22,6 +23,7 @@ public class MessageForm {
 
     static final String VERSION_REFUSAL = "HTTP Version Not Supported: HTTP/1.1 or HTTP/1.0 (or HTTP/2)\n";
     static final String HOSTS_REFUSAL = "Bad Request: more than one Host header\n";
+    static final String AUTHORIZATIONS_REFUSAL = "Bad Request: more than one Authorization header\n";
     static final String CODING_REFUSAL = "Not Implemented: a transfer coding other than chunked\n";
 
     void register(@Observes Filters filters) {
@@ -31,6 +33,8 @@ public class MessageForm {
                 refuse(rc, 505, VERSION_REFUSAL);
             } else if (request.headers().getAll("Host").size() > 1) {
                 refuse(rc, 400, HOSTS_REFUSAL);
+            } else if (request.headers().getAll("Authorization").size() > 1) {
+                refuse(rc, 400, AUTHORIZATIONS_REFUSAL);
             } else if (!codingsServed(request.headers().getAll("Transfer-Encoding"))) {
                 refuse(rc, 501, CODING_REFUSAL);
             } else {
