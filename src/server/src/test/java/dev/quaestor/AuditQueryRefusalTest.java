@@ -217,6 +217,8 @@ class AuditQueryRefusalTest {
         assertTrue(refused("/audit/consistency?log=x&from=17&to=2", "audit/consistency", "from").getString("error")
                 .contains("'from' (17) is larger than 'to' (2)"));
         refused("/audit/hash?field=ip", "audit/hash", "value");
+        // A field no record has: before, answered 200 as "not hashed", as though it were one.
+        assertTrue(refused("/audit/hash?field=nope&value=x", "audit/hash", "field").getString("error").startsWith("field must be one of"));
     }
 
     @Test

@@ -151,6 +151,11 @@ public class AuditResource {
             if (field == null || value == null) {
                 throw InvalidQuery.missing(field == null ? "field" : "value", "field and value are required");
             }
+            List<String> fields = java.util.Arrays.stream(dev.quaestor.evidence.RecordField.values())
+                    .map(dev.quaestor.evidence.RecordField::formatName).toList();
+            if (!fields.contains(field)) {
+                throw InvalidQuery.notOneOf("field", field, fields); // a field no record has is stored as nothing
+            }
         } catch (InvalidQuery e) {
             return invalid("audit/hash", detail, e, request);
         }
