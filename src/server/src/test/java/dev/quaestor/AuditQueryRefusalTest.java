@@ -217,6 +217,8 @@ class AuditQueryRefusalTest {
         assertTrue(refused("/audit/consistency?log=x&from=17&to=2", "audit/consistency", "from").getString("error")
                 .contains("'from' (17) is larger than 'to' (2)"));
         refused("/audit/hash?field=ip", "audit/hash", "value");
+        // An empty value is not "no filter": a script's unset variable would have asked for everyone's records.
+        assertTrue(refused("/audit/search?subject=", "audit/search", "subject").getString("accepted").startsWith("a value"));
         // A field no record has: before, answered 200 as "not hashed", as though it were one.
         assertTrue(refused("/audit/hash?field=nope&value=x", "audit/hash", "field").getString("error").startsWith("field must be one of"));
     }

@@ -10,7 +10,7 @@ final class QueryCheck {
     }
 
     /**
-     * Every parameter given is one of {@code accepted}, none is given twice, and no value holds a NUL character (no
+     * Every parameter given is one of {@code accepted}, none is given twice or empty, and no value holds a NUL character (no
      * record can: PostgreSQL's text has none, so such a value would fail the database's query instead of being answered).
      */
     static void only(MultiMap given, List<String> accepted) {
@@ -22,6 +22,10 @@ final class QueryCheck {
                 throw InvalidQuery.repeated(name);
             }
             String value = given.get(name);
+            if (value != null && value.isEmpty()) {
+                // Read as no filter, "subject=$WHO" with WHO unset would answer with everyone's records.
+                throw InvalidQuery.notA(name, value, "a value: leave the parameter out to ask for none");
+            }
             if (value != null && value.indexOf('\0') >= 0) {
                 throw InvalidQuery.notA(name, value, "text without a NUL character (%00)");
             }
