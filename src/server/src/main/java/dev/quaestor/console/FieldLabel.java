@@ -71,12 +71,13 @@ public record FieldLabel(String name, String label, boolean time) {
     /**
      * Whether a {@code DENY} with this outcome was decided before the policy was asked (a cap's refusals too). A
      * refusal at the door pays for itself before it is recorded; with the caller's bucket empty it is recorded as
-     * {@code rate-limited}, with no action (the policy names none it could have judged), where the policy's own
-     * refusals always name theirs.
+     * {@code rate-limited} (or {@code rate-limit-unavailable}), with no action (the policy names none it could have
+     * judged), where the policy's own refusals always name theirs. A refusal at the door that names its method's action
+     * (a 2026-07-28 read whose headers differ from its body) cannot be told apart from the policy's by its record.
      */
     static boolean beforePolicy(String outcome, String action) {
         return BEFORE_POLICY.contains(outcome) || outcome.startsWith("cap:")
-                || outcome.equals("rate-limited") && action.isEmpty();
+                || (outcome.equals("rate-limited") || outcome.equals("rate-limit-unavailable")) && action.isEmpty();
     }
 
     /** The field's value as the page shows it: an error code, a decision or an outcome with what it means. */

@@ -77,6 +77,10 @@ class WhatHappenedTest {
                 "action", null, "uri", null);
         assertEquals("This request was refused before the policy was asked: rate-limited: refused: the rate limit was"
                 + " reached; nothing served (error -32004).", WhatHappened.of(doorLimited, List.of()));
+        RecordRow doorUnlimited = row("DECISION", "decision", "DENY", "outcome", "rate-limit-unavailable", "error", "-32005",
+                "action", null, "uri", null);
+        assertTrue(WhatHappened.of(doorUnlimited, List.of()).startsWith("This request was refused before the policy was asked"),
+                WhatHappened.of(doorUnlimited, List.of()));
         RecordRow policyLimited = row("DECISION", "decision", "DENY", "outcome", "rate-limited", "error", "-32004");
         assertTrue(WhatHappened.of(policyLimited, List.of()).startsWith("The policy refused this read of file:///docs/a.md"),
                 WhatHappened.of(policyLimited, List.of()));
