@@ -79,8 +79,6 @@ public class SessionRpc {
     private static final Logger LOG = Logger.getLogger(SessionRpc.class);
     /** The outcome recorded for a POST naming no live session of its subject. */
     static final String SESSION_UNKNOWN = "session-unknown";
-    /** Width of the audit record's session column. */
-    private static final int SESSION_COLUMN = 128;
 
     /** The HTTP request around one 2025 POST, GET or DELETE. */
     public record Inbound(String requestId, Identity identity, String sourceIp, String userAgent, Instant tokenExpiry,
@@ -150,7 +148,7 @@ public class SessionRpc {
             return WireErrors.error(SESSION, idOf(root), ErrorCodes.UNAVAILABLE, "Service unavailable", rid, 503);
         }
         if (found.isEmpty()) {
-            return unknownSession(in, sessionId, root);
+            return unknownSession(in, root);
         }
         SessionStore.Session session = found.get();
         if (in.version().refusedOnSessions()) {
@@ -313,10 +311,8 @@ public class SessionRpc {
      * 404 without a body, which tells the client to initialize again. Audited and paid for as any door refusal, under
      * the session id it named, cut to the audit column's width; no JSON-RPC code is sent, so none is recorded.
      */
-    private Answer unknownSession(Inbound in, String named, JsonNode root) {
-        String recorded = named.length() <= SESSION_COLUMN ? named : named.substring(0, SESSION_COLUMN);
-        var ctx = new RequestContext(in.requestId(), in.identity(), in.sourceIp(), in.userAgent(), recorded, null, null,
-                ProtocolRevision.UNVERSIONED.pipeline());
+    private Answer unknownSession(Inbound in, JsonNode root) {
+        RequestContext ctx = SessionlessRefusals.contextOf(in);
         JsonRpc.Named what = JsonRpc.Named.of(root);
         JsonNode id = idOf(root);
         RecordedRefusal record;

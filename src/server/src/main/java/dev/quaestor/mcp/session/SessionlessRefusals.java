@@ -24,6 +24,17 @@ class SessionlessRefusals {
     /** The audit column's width for a session id. */
     private static final int SESSION_COLUMN = 128;
 
+    /**
+     * The context a request refused before its session is recorded under: no protocol revision, and the session id it
+     * named, cut to the audit column's width.
+     */
+    static RequestContext contextOf(SessionRpc.Inbound in) {
+        String named = in.sessionHeader();
+        String recorded = named == null || named.length() <= SESSION_COLUMN ? named : named.substring(0, SESSION_COLUMN);
+        return new RequestContext(in.requestId(), in.identity(), in.sourceIp(), in.userAgent(), recorded, null, null,
+                ProtocolRevision.UNVERSIONED.pipeline());
+    }
+
     private final ResourcePipeline pipeline;
 
     SessionlessRefusals(ResourcePipeline pipeline) {
@@ -35,10 +46,7 @@ class SessionlessRefusals {
      * with {@code detail}, then answers {@code status} with {@code message} (none: an empty body).
      */
     Response refuse(SessionRpc.Inbound in, String method, String outcome, String detail, int status, String message) {
-        String named = in.sessionHeader();
-        String recorded = named == null || named.length() <= SESSION_COLUMN ? named : named.substring(0, SESSION_COLUMN);
-        var ctx = new RequestContext(in.requestId(), in.identity(), in.sourceIp(), in.userAgent(), recorded, null, null,
-                ProtocolRevision.UNVERSIONED.pipeline());
+        RequestContext ctx = contextOf(in);
         RecordedRefusal record;
         try {
             record = pipeline.rejectMalformed(ctx, method, null, outcome, null, detail);
