@@ -35,10 +35,13 @@ class ConsolePolicyRefusalBrowserTest {
         try {
             Files.writeString(broken, BROKEN);
             Browser.signIn(browser, base + "/console/policy", "auditor");
+            // The refusal is recorded before the store takes it up (a refusal that cannot be recorded is not made), so
+            // for a moment the page can show the record with the state still ok: wait for both.
             Browser.waiting(browser).until(d -> {
                 d.navigate().refresh();
                 return !d.findElements(By.id("refused-reloads")).isEmpty()
-                        && d.findElement(By.id("refused-reloads")).getText().contains("zz-console-refused.yaml:5");
+                        && d.findElement(By.id("refused-reloads")).getText().contains("zz-console-refused.yaml:5")
+                        && d.findElement(By.id("policy-status")).getText().contains("degraded");
             });
             var row = browser.findElements(By.cssSelector("#refused-reloads tbody tr")).get(0);
             String problems = row.findElement(By.className("problems")).getText();
