@@ -3,12 +3,14 @@ package dev.quaestor;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.BrokenChunkPost;
 import dev.quaestor.support.ExtraPolicies;
 import dev.quaestor.support.Modern;
 import dev.quaestor.support.OversizedPost;
 import dev.quaestor.support.Rpc;
 import dev.quaestor.support.SseEvents;
 import dev.quaestor.support.TestIssuer;
+import dev.quaestor.support.Wait;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -212,6 +214,36 @@ class RefusalCostTest {
         assertEquals("mallet-oversized", r.subject);
         assertTrue(r.detail.startsWith("limit small-bucket"), r.detail);
         assertEquals(CAPACITY, AuditRow.count("subject = 'mallet-oversized' and outcome = 'too-large' and event_time >= ?", since));
+    }
+
+    /**
+     * A body that breaks off is answered 400 before its record (the connection is gone by its commit) and spends a
+     * token; with the bucket empty the answer is still that 400, so its record says {@code unreadable}, not charged,
+     * and not {@code rate-limited}, which was never answered.
+     */
+    @Test
+    void aBrokenBodyWithItsBucketEmptyIsOnRecordAsItWasAnswered() throws Exception {
+        String subject = "mallet-broken-" + System.nanoTime();
+        String token = TestIssuer.sign(TestIssuer.claims(subject));
+        for (int i = 0; i < CAPACITY; i++) {
+            assertEquals(400, BrokenChunkPost.send(mcp, token).status());
+            int recorded = i + 1;
+            Wait.until("broken body " + recorded + " is on record", java.time.Duration.ofSeconds(10),
+                    () -> AuditRow.count("subject = ?", subject) == recorded);
+        }
+        assertEquals(0, AuditRow.count("subject = ? and detail like '%not charged%'", subject), "each spent its token");
+        var last = BrokenChunkPost.send(mcp, token);
+        assertEquals(400, last.status(), last.raw());
+        assertTrue(last.raw().endsWith("Bad Request: the request body's chunked framing is broken\n"), last.raw());
+        Wait.until("the last broken body is on record", java.time.Duration.ofSeconds(10),
+                () -> AuditRow.count("request_id = ?", last.requestId()) == 1);
+        AuditRow r = AuditRow.first("request_id = ?", last.requestId());
+        assertEquals("DENY", r.decision);
+        assertEquals("unreadable", r.outcome, "recorded as it was answered");
+        assertEquals("chunked framing broken after 5 bytes received; not charged: limit small-bucket is spent", r.detail);
+        assertEquals(0, AuditRow.count("subject = ? and outcome <> 'unreadable'", subject));
+        // The bucket is empty indeed: the next read is refused for it.
+        Modern.read(token, 1, HANDBOOK).statusCode(429).body("error.code", equalTo(-32004));
     }
 
     @Test

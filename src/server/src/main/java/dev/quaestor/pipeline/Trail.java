@@ -140,9 +140,8 @@ final class Trail {
     /** As {@link #charge(CanonicalUri, Verdict, int)}, to the limits over {@code paying}, whatever this request's action. */
     void charge(Action paying, CanonicalUri limited, Verdict verdict, int tokens) {
         RateCheck check;
-        try (var stage = stage("ratelimit")) {
-            check = services.limits.check(policy, ctx.identity(), ctx.sourceIp(), paying, limited, tokens);
-            stage.outcome(check.allowed() ? "admitted" : "rejected");
+        try {
+            check = ask(paying, limited, tokens);
         } catch (RateLimitUnavailableException e) {
             throw refuse(verdict, "rate-limit-unavailable", e.getMessage(), new Refusal(Reason.UNAVAILABLE,
                     "Service unavailable: the rate limiter cannot check this request", Map.of()));
@@ -155,6 +154,32 @@ final class Trail {
             throw refuse(verdict, "rate-limited", detail, new Refusal(Reason.RATE_LIMITED, "Rate limit exceeded", data, check));
         }
         rate = check;
+    }
+
+    /**
+     * For a refusal already answered (its connection would be gone by its record's commit): charged as {@link #charge}
+     * charges, but an empty bucket or a rate limiter that cannot be asked refuses nothing more, since the answer has
+     * gone. Returns why nothing was charged, for the record's detail, or null if the tokens were spent.
+     */
+    String chargeAnswered(Action paying, int tokens) {
+        try {
+            RateCheck check = ask(paying, null, tokens);
+            if (check.allowed()) {
+                rate = check;
+                return null;
+            }
+            return "limit " + check.limitId() + " is spent";
+        } catch (RateLimitUnavailableException e) {
+            return "the rate limiter could not be asked (" + e.getMessage() + ")";
+        }
+    }
+
+    private RateCheck ask(Action paying, CanonicalUri limited, int tokens) {
+        try (var stage = stage("ratelimit")) {
+            RateCheck check = services.limits.check(policy, ctx.identity(), ctx.sourceIp(), paying, limited, tokens);
+            stage.outcome(check.allowed() ? "admitted" : "rejected");
+            return check;
+        }
     }
 
     /** The rate limit's answer once charged: its headers and the notes the records carry. */

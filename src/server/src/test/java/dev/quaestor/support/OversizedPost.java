@@ -21,6 +21,21 @@ public final class OversizedPost {
      */
     public record Answer(int status, String requestId, String raw, boolean closes) {
 
+        /** The answer read whole from {@code raw}; {@code closed} if the server then closed the connection. */
+        static Answer of(String raw, boolean closed) {
+            int status = raw.startsWith("HTTP/1.1 ") ? Integer.parseInt(raw.substring(9, 12)) : -1;
+            String requestId = null;
+            for (String line : raw.split("\r\n")) {
+                if (line.isEmpty()) {
+                    break;
+                }
+                if (line.toLowerCase(Locale.ROOT).startsWith("x-request-id:")) {
+                    requestId = line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+            return new Answer(status, requestId, raw, raw.toLowerCase(Locale.ROOT).contains("\r\nconnection: close\r\n") && closed);
+        }
+
         public String body() {
             int at = raw.indexOf("\r\n\r\n");
             return at < 0 ? "" : raw.substring(at + 4);
@@ -40,19 +55,8 @@ public final class OversizedPost {
             socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
             String raw = readAnswer(socket.getInputStream());
-            int status = raw.startsWith("HTTP/1.1 ") ? Integer.parseInt(raw.substring(9, 12)) : -1;
-            String requestId = null;
-            for (String line : raw.split("\r\n")) {
-                if (line.isEmpty()) {
-                    break;
-                }
-                if (line.toLowerCase(Locale.ROOT).startsWith("x-request-id:")) {
-                    requestId = line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-            boolean closes = raw.toLowerCase(Locale.ROOT).contains("\r\nconnection: close\r\n")
-                    && socket.getInputStream().read() < 0;
-            return new Answer(status, requestId, raw, closes);
+            return Answer.of(raw, raw.toLowerCase(Locale.ROOT).contains("\r\nconnection: close\r\n")
+                    && socket.getInputStream().read() < 0);
         }
     }
 

@@ -13,7 +13,6 @@ import dev.quaestor.mcp.limits.SubjectSlots;
 import dev.quaestor.mcp.limits.TransportConfig;
 import dev.quaestor.mcp.wire.McpHeaders;
 import dev.quaestor.mcp.wire.TextResponse;
-import dev.quaestor.pipeline.Refusal;
 import dev.quaestor.pipeline.RequestContext;
 import dev.quaestor.pipeline.ResourcePipeline;
 import io.netty.handler.codec.DecoderException;
@@ -34,8 +33,9 @@ import org.jboss.logging.Logger;
  * connection as soon as it has said so, so this refusal cannot wait for its record as the others at the door do: a
  * 400 in words goes out at once while the connection still carries it, under the request id its record is then given,
  * and the refusal is recorded as one {@code DECISION} {@code DENY}, outcome {@code unreadable}, what broke and the
- * bytes received in {@code detail} (never the bytes themselves), one rate-limit token spent; past the attempt limit,
- * it is counted in a summary as every refusal is. Nothing was served, so an answer given before its record discloses
+ * bytes received in {@code detail} (never the bytes themselves), one rate-limit token spent. An empty bucket (or a
+ * rate limiter that cannot be asked) changes nothing in the answer, which has gone: the record is still that refusal,
+ * its detail saying it was not charged and why. Past the attempt limit, it is counted in a summary as every refusal is. Nothing was served, so an answer given before its record discloses
  * nothing.
  *
  * <p>Those records are written on workers, since charging the rate limit may wait (on Redis) and a record on its own
@@ -127,13 +127,11 @@ class BrokenBodies {
 
     private Void record(RequestContext ctx, String detail) {
         try {
-            RecordedRefusal record = pipeline.rejectMalformed(ctx, null, null, OUTCOME, null, detail);
+            RecordedRefusal record = pipeline.recordAnswered(ctx, OUTCOME, detail);
             record.committed().exceptionally(e -> {
                 LOG.warnf("the refusal of request %s (a body that broke off) could not be recorded: %s", ctx.requestId(), e);
                 return null;
             });
-        } catch (Refusal spent) {
-            // The caller's rate limit was spent: that refusal is what the pipeline recorded.
         } catch (RuntimeException e) {
             LOG.warnf("the refusal of request %s (a body that broke off) could not be recorded: %s", ctx.requestId(), e);
         }
