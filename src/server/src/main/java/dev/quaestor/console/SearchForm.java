@@ -59,6 +59,40 @@ public class SearchForm extends AuditFilters {
                 "a search by several would be another search than the one asked", "a misspelt filter would leave it unfiltered");
     }
 
+    /**
+     * Checks a query string (no leading {@code ?}, already read as an address's query) as the search page would read
+     * it, its parameters then its values, so that what is kept to be opened later is a search the page answers: throws
+     * {@link IllegalArgumentException} naming what it would refuse. Dates are read in {@code reader}'s zone unless the
+     * query names one.
+     */
+    static void checkQueryString(String queryString, ZoneId reader, int standardSize) {
+        var given = new jakarta.ws.rs.core.MultivaluedHashMap<String, String>();
+        for (String pair : queryString.isEmpty() ? new String[0] : queryString.split("&", -1)) {
+            int eq = pair.indexOf('=');
+            given.add(decoded(eq < 0 ? pair : pair.substring(0, eq)), eq < 0 ? "" : decoded(pair.substring(eq + 1)));
+        }
+        onlyItsParameters(given);
+        var form = new SearchForm();
+        for (var f : SearchForm.class.getFields()) {
+            QueryParam name = f.getAnnotation(QueryParam.class);
+            if (name != null && given.containsKey(name.value())) {
+                try {
+                    f.set(form, given.getFirst(name.value()));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        ZoneId zone = form.zone(reader);
+        form.query(1, zone);
+        form.paging(standardSize);
+    }
+
+    /** A part of a query string decoded; its escapes are well formed, as the caller has read it as an address first. */
+    private static String decoded(String part) {
+        return java.net.URLDecoder.decode(part, StandardCharsets.UTF_8);
+    }
+
     /** The filters that are set, by parameter name (the cursor left out). */
     public Map<String, String> filters() {
         var m = new LinkedHashMap<String, String>();

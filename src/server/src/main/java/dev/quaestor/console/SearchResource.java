@@ -226,6 +226,12 @@ public class SearchResource {
                     || name.length() > 128 ? "Not saved: a name (up to 128 characters) is required."
                     : "Not saved: the query is not a search's query string (up to 4,096 characters, as the search page's address has it).");
         }
+        try {
+            SearchForm.checkQueryString(query, zones.of(access.identity().subject()), config.pageSize());
+        } catch (IllegalArgumentException e) {
+            throw access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail, 400,
+                    "Not saved: the search page would refuse this query: " + e.getMessage() + ".");
+        }
         // Stored, then recorded, then committed: a search whose record could not be written is not kept.
         QuarkusTransaction.requiringNew().run(() -> {
             if (SavedSearch.keptBy(access.identity().subject()) >= SavedSearch.MAX_PER_OWNER) {

@@ -86,6 +86,25 @@ class SavedSearchSaveTest {
         assertEquals(List.of("DENY/invalid"), recorded("console/search/save", "name=spaced query=" + spaced));
         assertEquals(0, savedWithQuery(spaced));
 
+        // A query the search page would refuse (a misspelt filter, a kind no record has, a date it cannot read, a
+        // filter given twice) is not kept to fail when opened: refused in the page's words, on record, nothing stored.
+        for (String[] bad : List.of(new String[] {"subjet=" + marker, "subjet&quot; is not a parameter it takes"},
+                new String[] {"subject=" + marker + "&kind=NOPE", "kind&#39; is not one of the values it takes"},
+                new String[] {"subject=" + marker + "&from=someday", "from&#39; is not a date or time"},
+                new String[] {"subject=" + marker + "&subject=other", "is given 2 times"})) {
+            var refused = post(base, "/console/searches", csrf, "name", "refused", "query", bad[0]);
+            assertEquals(400, refused.statusCode(), bad[0] + ": " + refused.body());
+            assertTrue(refused.body().contains("Not saved: the search page would refuse this query"), refused.body());
+            assertTrue(refused.body().contains(bad[1]), refused.body());
+            assertEquals(List.of("DENY/invalid"), recorded("console/search/save", "name=refused query=" + bad[0]));
+            assertEquals(0, savedWithQuery(bad[0]));
+        }
+        // One it takes, with the display settings and a time zone of its own, is kept.
+        String good = "subject=" + marker + "&kind=DECISION&order=oldest&size=50&tz=Europe%2FParis&from=2026-01-01";
+        var keptGood = post(base, "/console/searches", csrf, "name", "good " + marker, "query", good);
+        assertEquals(303, keptGood.statusCode(), keptGood.body());
+        assertEquals(1, savedWithQuery(good));
+
         // A NUL in the name or the query, which the database cannot keep: refused in words and on record, never a 500.
         for (String[] nul : List.of(new String[] {"nul\0" + marker, query}, new String[] {"nul " + marker, query + "\0"})) {
             var refused = post(base, "/console/searches", csrf, "name", nul[0], "query", nul[1]);
