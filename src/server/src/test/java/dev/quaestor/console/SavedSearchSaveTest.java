@@ -99,6 +99,14 @@ class SavedSearchSaveTest {
             assertEquals(List.of("DENY/invalid"), recorded("console/search/save", "name=refused query=" + bad[0]));
             assertEquals(0, savedWithQuery(bad[0]));
         }
+        // A field given twice, of which a handler would read the first and drop the other unseen: refused, on record.
+        String twice = "subject=" + marker + "&kind=POLICY";
+        var repeated = post(base, "/console/searches", csrf, "name", "first", "query", twice, "name", "second");
+        assertEquals(400, repeated.statusCode(), repeated.body());
+        assertTrue(repeated.body().contains("its field &#39;name&#39; is given 2 times"), repeated.body());
+        assertEquals(List.of("DENY/invalid"), recorded("console/search/save", "form field 'name' given 2 times"));
+        assertEquals(0, savedWithQuery(twice));
+
         // One it takes, with the display settings and a time zone of its own, is kept.
         String good = "subject=" + marker + "&kind=DECISION&order=oldest&size=50&tz=Europe%2FParis&from=2026-01-01";
         var keptGood = post(base, "/console/searches", csrf, "name", "good " + marker, "query", good);
