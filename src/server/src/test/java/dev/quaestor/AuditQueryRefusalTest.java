@@ -284,6 +284,19 @@ class AuditQueryRefusalTest {
         assertEquals("invalid", row.outcome);
         assertTrue(row.detail.contains(r.jsonPath().getString("error")), row.detail);
         assertTrue(refused("/audit/facts?sinse=30d", "audit/facts", "sinse").getString("accepted").contains("since"));
+        // Each refusal names the parameter at fault, what was given and what it takes, as the other calls' do.
+        var since = refused("/audit/facts?since=yesterday", "audit/facts", "since");
+        assertEquals("yesterday", since.getString("value"));
+        assertEquals("a count of hours or days: 30d, 12h", since.getString("accepted"));
+        var from = refused("/audit/facts?from=nope&to=2026-11-01T00:00:00Z", "audit/facts", "from");
+        assertEquals("nope", from.getString("value"));
+        assertTrue(from.getString("accepted").startsWith("an ISO-8601 time"), from.prettify());
+        assertEquals("tomorrow", refused("/audit/facts?from=2026-11-01T00:00:00Z&to=tomorrow", "audit/facts", "to").getString("value"));
+        assertEquals("give since or from and to, not both",
+                refused("/audit/facts?since=1d&to=2026-11-01T00:00:00Z", "audit/facts", "to").getString("error"));
+        assertEquals(null, refused("/audit/facts?from=2026-11-01T00:00:00Z", "audit/facts", "to").getString("value"), "left out");
+        assertEquals("a time before 'to'",
+                refused("/audit/facts?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z", "audit/facts", "from").getString("accepted"));
     }
 
     @Test

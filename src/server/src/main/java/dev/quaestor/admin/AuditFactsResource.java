@@ -58,18 +58,10 @@ public class AuditFactsResource {
         Window window;
         try {
             QueryCheck.only(request.params(), List.of("since", "from", "to"));
-            window = Window.of(since, from, to, Instant.now(), new Window(null, null));
-            if (window.from() == null || window.to() == null) {
-                throw new IllegalArgumentException("give since (e.g. 30d) or both from and to");
-            }
+            window = window(since, from, to, Instant.now());
         } catch (InvalidQuery e) {
             return e.response(access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/facts", detail, "invalid", e.getMessage(),
                     request));
-        } catch (IllegalArgumentException e) {
-            // The window's reasons quote what was given: cut, like any value a refusal quotes.
-            String why = e.getMessage().length() <= 256 ? e.getMessage() : e.getMessage().substring(0, 256) + "…";
-            String id = access.refuse(auditorRole, AuditEvent.Kind.AUDIT_READ, "audit/facts", detail, "invalid", why, request);
-            return Response.status(400).type(MediaType.APPLICATION_JSON).header("X-Request-Id", id).entity(Map.of("error", why)).build();
         }
         var holding = access.admitHolding(auditorRole, AuditEvent.Kind.AUDIT_READ, LongReads.Kind.EXPORT,
                 new StaffAccess.Call("audit/facts", detail), request);
@@ -112,6 +104,40 @@ public class AuditFactsResource {
         };
         return Response.ok(body).type("application/jsonl").header("X-Request-Id", holding.admitted().requestId())
                 .header("Content-Disposition", "attachment; filename=\"quaestor-facts.jsonl\"").build();
+    }
+
+    private static final String SINCE = "a count of hours or days: 30d, 12h";
+    private static final String TIME = "an ISO-8601 time with an offset, e.g. 2026-11-01T00:00:00Z";
+
+    /**
+     * The window asked for, each parameter judged on its own first so that a refusal names the one at fault, what it
+     * takes and what was given, as every auditor API refusal does ({@link InvalidQuery}).
+     */
+    static Window window(String since, String from, String to, Instant now) {
+        if (since != null && (from != null || to != null)) {
+            String other = from != null ? "from" : "to";
+            throw InvalidQuery.because("give since or from and to, not both", other, from != null ? from : to,
+                    "left out when since is given");
+        }
+        if (since == null && (from == null || to == null)) {
+            throw InvalidQuery.because("give since (e.g. 30d) or both from and to", from == null && to == null ? "since"
+                    : from == null ? "from" : "to", null, "since (" + SINCE + "), or both from and to (each " + TIME + ")");
+        }
+        var open = new Window(null, null);
+        judged("since", since, SINCE, () -> Window.of(since, null, null, now, open));
+        judged("from", from, TIME, () -> Window.of(null, from, null, now, open));
+        judged("to", to, TIME, () -> Window.of(null, null, to, now, open));
+        return judged("from", from, "a time before 'to'", () -> Window.of(since, from, to, now, open));
+    }
+
+    /** {@code reading}'s window, or its reason (which quotes the value: cut, as any a refusal quotes) naming {@code parameter}. */
+    private static Window judged(String parameter, String value, String accepted, java.util.function.Supplier<Window> reading) {
+        try {
+            return reading.get();
+        } catch (IllegalArgumentException e) {
+            String why = e.getMessage().length() <= 256 ? e.getMessage() : e.getMessage().substring(0, 256) + "…";
+            throw InvalidQuery.because(why, parameter, value, accepted);
+        }
     }
 
     private static String shown(String s) {

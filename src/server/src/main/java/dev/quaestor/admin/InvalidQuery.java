@@ -58,6 +58,11 @@ final class InvalidQuery extends RuntimeException {
         return new InvalidQuery(parameter + " is required: " + accepted, parameter, null, accepted);
     }
 
+    /** {@code parameter}'s {@code value} (null if it was left out) refused for {@code why}, which is already said in words. */
+    static InvalidQuery because(String why, String parameter, String value, String accepted) {
+        return new InvalidQuery(why, parameter, value == null ? null : shown(value), accepted);
+    }
+
     /** A parameter the call does not take. */
     static InvalidQuery unknown(String parameter, List<String> accepted) {
         String list = accepted.isEmpty() ? "none" : String.join(", ", accepted);
