@@ -107,14 +107,27 @@ class RefusalCostTest {
         // Denied or not: the allowed read is refused alike, and so is a request refused for its URI.
         Rpc.call(token, session, read(100, HANDBOOK)).statusCode(429).body("error.code", equalTo(-32004));
         Rpc.call(token, session, read(101, "file:///docs/%2e%2e/etc/passwd")).statusCode(429).body("error.code", equalTo(-32004));
+        String badUri = Rpc.call(token, session, read(104, "=1+2")).statusCode(429)
+                .body("error.code", equalTo(-32004)).extract().path("error.data.requestId");
         Modern.read(token, 102, DENIED).statusCode(429).body("error.code", equalTo(-32004));
+        // A 2026-07-28 read whose Mcp-Name header names another URI than its body: refused at the door, bucket empty.
+        String mismatched = Modern.as(token, "resources/read").header("Mcp-Name", HANDBOOK)
+                .body(Modern.body(103, "resources/read", "\"uri\":\"" + DENIED + "\"")).post("/mcp").then().statusCode(429)
+                .body("error.code", equalTo(-32004)).extract().header("X-Request-Id");
 
         AuditRow r = AuditRow.first("request_id = ?", refused);
         assertEquals("DECISION", r.kind);
         assertEquals("DENY", r.decision, "the record keeps the verdict the refused request had");
         assertEquals("rate-limited", r.outcome);
         assertEquals(-32004, r.errorCode);
-        assertTrue(r.detail.startsWith("limit small-bucket"), r.detail);
+        assertEquals("limit small-bucket", r.detail, "the policy refused it: nothing says otherwise");
+        // Refused by the limit before the policy was asked: the verdict is no policy's, and the record says so.
+        for (String door : List.of(badUri, mismatched)) {
+            AuditRow d = AuditRow.first("request_id = ?", door);
+            assertEquals("rate-limited", d.outcome, door);
+            assertEquals("read", d.action, "it paid for a read");
+            assertEquals("limit small-bucket; the policy was not asked", d.detail);
+        }
         assertEquals(CAPACITY - 1, AuditRow.count("subject = 'ivan' and outcome = 'refused' and event_time >= ?", since));
     }
 

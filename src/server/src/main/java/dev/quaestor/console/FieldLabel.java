@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.evidence.RecordField;
 import io.quarkus.qute.TemplateData;
 import java.util.ArrayList;
@@ -69,15 +70,17 @@ public record FieldLabel(String name, String label, boolean time) {
             "unreadable", "too-large", "too-many-subscriptions");
 
     /**
-     * Whether a {@code DENY} with this outcome was decided before the policy was asked (a cap's refusals too). A
-     * refusal at the door pays for itself before it is recorded; with the caller's bucket empty it is recorded as
-     * {@code rate-limited} (or {@code rate-limit-unavailable}), with no action (the policy names none it could have
-     * judged), where the policy's own refusals always name theirs. A refusal at the door that names its method's action
-     * (a 2026-07-28 read whose headers differ from its body) cannot be told apart from the policy's by its record.
+     * Whether a refusal with this outcome was decided before the policy was asked (a cap's refusals too). A refusal
+     * at the door pays for itself before it is recorded; with the caller's bucket empty it is recorded as
+     * {@code rate-limited} (or {@code rate-limit-unavailable}), its {@code detail} ending {@link AuditEvent#NOT_JUDGED}
+     * (older records: with no action, where the policy's own refusals always name theirs).
      */
-    static boolean beforePolicy(String outcome, String action) {
-        return BEFORE_POLICY.contains(outcome) || outcome.startsWith("cap:")
-                || (outcome.equals("rate-limited") || outcome.equals("rate-limit-unavailable")) && action.isEmpty();
+    static boolean beforePolicy(RecordRow decision) {
+        String outcome = decision.outcome();
+        if (outcome.equals("rate-limited") || outcome.equals("rate-limit-unavailable")) {
+            return decision.action().isEmpty() || decision.get("detail").endsWith("; " + AuditEvent.NOT_JUDGED);
+        }
+        return decision.decision().equals("DENY") && (BEFORE_POLICY.contains(outcome) || outcome.startsWith("cap:"));
     }
 
     /** The field's value as the page shows it: an error code, a decision or an outcome with what it means. */

@@ -19,7 +19,7 @@ final class WhatHappened {
             return null;
         }
         String what = (decision.action().isEmpty() ? "request" : decision.action()) + (decision.uri().isEmpty() ? "" : " of " + decision.uri());
-        if (decision.decision().equals("DENY") && FieldLabel.beforePolicy(decision.outcome(), decision.action())) {
+        if (FieldLabel.beforePolicy(decision)) {
             String code = decision.get("error").isEmpty() ? "" : " (error " + decision.get("error") + ")";
             return "This " + what + " was refused before the policy was asked: " + meaning(decision.outcome()) + code + ".";
         }

@@ -140,17 +140,20 @@ final class Trail {
     /** As {@link #charge(CanonicalUri, Verdict, int)}, to the limits over {@code paying}, whatever this request's action. */
     void charge(Action paying, CanonicalUri limited, Verdict verdict, int tokens) {
         RateCheck check;
+        // Refused here before the policy was asked (at the door), the record says so: its verdict alone would read
+        // as the policy's default deny.
+        String unjudged = verdict.judged() ? "" : "; " + AuditEvent.NOT_JUDGED;
         try {
             check = ask(paying, limited, tokens);
         } catch (RateLimitUnavailableException e) {
-            throw refuse(verdict, "rate-limit-unavailable", e.getMessage(), new Refusal(Reason.UNAVAILABLE,
+            throw refuse(verdict, "rate-limit-unavailable", e.getMessage() + unjudged, new Refusal(Reason.UNAVAILABLE,
                     "Service unavailable: the rate limiter cannot check this request", Map.of()));
         }
         if (!check.allowed()) {
             var data = new LinkedHashMap<String, Object>();
             data.put("retryAfterSeconds", check.retryAfterSeconds());
             String detail = "limit " + check.limitId() + (tokens > 1 ? "; " + tokens + " tokens asked" : "")
-                    + (check.auditDetail() == null ? "" : "; " + check.auditDetail());
+                    + (check.auditDetail() == null ? "" : "; " + check.auditDetail()) + unjudged;
             throw refuse(verdict, "rate-limited", detail, new Refusal(Reason.RATE_LIMITED, "Rate limit exceeded", data, check));
         }
         rate = check;

@@ -81,9 +81,25 @@ class WhatHappenedTest {
                 "action", null, "uri", null);
         assertTrue(WhatHappened.of(doorUnlimited, List.of()).startsWith("This request was refused before the policy was asked"),
                 WhatHappened.of(doorUnlimited, List.of()));
-        RecordRow policyLimited = row("DECISION", "decision", "DENY", "outcome", "rate-limited", "error", "-32004");
+        // Refused at the door for what it asked (a read with a URI that has no canonical form, headers that differ
+        // from its body): it paid for a read, so it names the action, and its detail says the policy was not asked.
+        RecordRow doorRead = row("DECISION", "decision", "DENY", "outcome", "rate-limited", "error", "-32004",
+                "detail", "limit per-user; the policy was not asked");
+        assertEquals("This read of file:///docs/a.md was refused before the policy was asked: rate-limited: refused: the rate"
+                + " limit was reached; nothing served (error -32004).", WhatHappened.of(doorRead, List.of()));
+        // Not judged by the policy at all (removing one's own subscription), its bucket empty.
+        RecordRow unsubscribe = row("DECISION", "decision", "ALLOW", "action", "subscribe", "outcome", "rate-limited",
+                "error", "-32004", "detail", "limit per-user; the policy was not asked");
+        assertTrue(WhatHappened.of(unsubscribe, List.of()).startsWith("This subscribe of file:///docs/a.md was refused before"
+                + " the policy was asked"), WhatHappened.of(unsubscribe, List.of()));
+        RecordRow policyLimited = row("DECISION", "decision", "DENY", "outcome", "rate-limited", "error", "-32004",
+                "detail", "limit per-user");
         assertTrue(WhatHappened.of(policyLimited, List.of()).startsWith("The policy refused this read of file:///docs/a.md"),
                 WhatHappened.of(policyLimited, List.of()));
+        RecordRow policyAllowedLimited = row("DECISION", "decision", "ALLOW", "rules", "docs-read", "outcome", "rate-limited",
+                "error", "-32004", "detail", "limit per-user");
+        assertEquals("The policy allowed this read of file:///docs/a.md (rule docs-read), but it was rate-limited: refused:"
+                + " the rate limit was reached; nothing served (error -32004).", WhatHappened.of(policyAllowedLimited, List.of()));
         RecordRow denied = row("DECISION", "decision", "DENY", "outcome", "refused", "error", "-32003");
         assertEquals("The policy refused this read of file:///docs/a.md (no rule allowed it: default deny): nothing was served"
                 + " (error -32003).", WhatHappened.of(denied, List.of()));
