@@ -58,8 +58,9 @@ public final class PeerBench {
                                   both servers under async-profiler during each measured loop at the first
                                   connection count only (attached after the warm-up, stopped after the loop;
                                   profile-measured-SERVER-ENDPOINT-roundN-EV.collapsed, with thread names)
-              --profile-start EV  one more Quaestor start under async-profiler (cpu, itimer, wall, alloc), stopped once
-                                  ready; collapsed stacks in src/bench/target/peer/ (src/bench/startup-phases.py reads them)
+              --profile-start EV  one more Quaestor start under async-profiler (cpu, itimer, wall, alloc; options
+                                  after a comma: wall,interval=2ms), stopped once ready; collapsed stacks in
+                                  src/bench/target/peer/ (src/bench/startup-phases.py reads them)
             """;
 
     private PeerBench() {

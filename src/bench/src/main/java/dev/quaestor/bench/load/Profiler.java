@@ -59,6 +59,7 @@ public final class Profiler {
     }
 
     public static Path output(String what, String event, Path work) {
-        return work.resolve("profile-" + what + "-" + event + ".collapsed");
+        // An event may carry options (wall,interval=2ms): a comma in the file name would end the agent's file option.
+        return work.resolve("profile-" + what + "-" + event.replaceAll("[,=]", "-") + ".collapsed");
     }
 }
