@@ -121,6 +121,11 @@ class RefusalCostTest {
         assertEquals("rate-limited", r.outcome);
         assertEquals(-32004, r.errorCode);
         assertEquals("limit small-bucket", r.detail, "the policy refused it: nothing says otherwise");
+        // A listing pays before any of its entries is judged.
+        String listing = Rpc.call(token, session, "{\"jsonrpc\":\"2.0\",\"id\":105,\"method\":\"resources/list\"}")
+                .statusCode(429).body("error.code", equalTo(-32004)).extract().path("error.data.requestId");
+        assertEquals("FILTER", AuditRow.first("request_id = ?", listing).decision);
+        assertEquals("limit small-bucket; the policy was not asked", AuditRow.first("request_id = ?", listing).detail);
         // Refused by the limit before the policy was asked: the verdict is no policy's, and the record says so.
         for (String door : List.of(badUri, mismatched)) {
             AuditRow d = AuditRow.first("request_id = ?", door);

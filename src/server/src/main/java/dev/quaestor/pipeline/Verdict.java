@@ -13,8 +13,11 @@ record Verdict(String name, List<String> rules, boolean judged) {
     static final Verdict ALLOW = new Verdict("ALLOW", List.of(), false);
     /** Refused before it was judged, or with nothing to judge it by. */
     static final Verdict DENY = new Verdict("DENY", List.of(), false);
-    /** Judged per entry (a listing, a completion, a listen): each entry is shown only if the caller may see it. */
-    static final Verdict FILTER = new Verdict("FILTER", List.of(), true);
+    /**
+     * Judged per entry (a listing, a completion, a listen): each entry is shown only if the caller may see it. Not yet
+     * judged when the rate limit is asked: the entries are judged once the request has paid.
+     */
+    static final Verdict FILTER = new Verdict("FILTER", List.of(), false);
 
     Verdict {
         rules = List.copyOf(rules);

@@ -92,6 +92,11 @@ class WhatHappenedTest {
                 "error", "-32004", "detail", "limit per-user; the policy was not asked");
         assertTrue(WhatHappened.of(unsubscribe, List.of()).startsWith("This subscribe of file:///docs/a.md was refused before"
                 + " the policy was asked"), WhatHappened.of(unsubscribe, List.of()));
+        // A listing refused by the limit before any of its entries was judged.
+        RecordRow listing = row("DECISION", "decision", "FILTER", "action", "list", "uri", "file:///docs/", "outcome",
+                "rate-limited", "error", "-32004", "detail", "limit per-user; the policy was not asked");
+        assertTrue(WhatHappened.of(listing, List.of()).startsWith("This list of file:///docs/ was refused before the policy"
+                + " was asked: rate-limited"), WhatHappened.of(listing, List.of()));
         RecordRow policyLimited = row("DECISION", "decision", "DENY", "outcome", "rate-limited", "error", "-32004",
                 "detail", "limit per-user");
         assertTrue(WhatHappened.of(policyLimited, List.of()).startsWith("The policy refused this read of file:///docs/a.md"),
