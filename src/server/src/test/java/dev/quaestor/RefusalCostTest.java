@@ -258,7 +258,7 @@ class RefusalCostTest {
         AuditRow r = AuditRow.first("request_id = ?", last.requestId());
         assertEquals("DENY", r.decision);
         assertEquals("unreadable", r.outcome, "recorded as it was answered");
-        assertEquals("chunked framing broken after 5 bytes received; not charged: limit small-bucket is spent", r.detail);
+        assertEquals("chunked framing broken after 5 bytes received; not charged to limit small-bucket: it is spent", r.detail);
         assertEquals(0, AuditRow.count("subject = ? and outcome <> 'unreadable'", subject));
         // The bucket is empty indeed: the next read is refused for it.
         Modern.read(token, 1, HANDBOOK).statusCode(429).body("error.code", equalTo(-32004));

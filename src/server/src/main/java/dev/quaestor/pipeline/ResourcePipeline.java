@@ -370,13 +370,13 @@ public class ResourcePipeline {
     /**
      * A request refused at the door and answered before its record (a body that broke off: its connection is gone by
      * the time a record commits). Charged as {@link #rejectMalformed} is, but its one record is the refusal it was
-     * answered with even when the bucket is empty or the rate limiter cannot be asked, its detail then saying it was
-     * not charged and why: a record never claims an answer that was not given.
+     * answered with even when the bucket is empty or the rate limiter cannot be asked, its detail then naming the limit
+     * it was not charged to and why: a record never claims an answer that was not given.
      */
     public RecordedRefusal recordAnswered(RequestContext ctx, String outcome, String detail) {
         Trail trail = trails.open(ctx, null, null);
         String uncharged = trail.chargeAnswered(Action.LIST, 1);
-        return trail.rejected(outcome, null, uncharged == null ? detail : detail + "; not charged: " + uncharged);
+        return trail.rejected(outcome, null, uncharged == null ? detail : detail + "; " + uncharged);
     }
 
     /** A method as the client sent it, cut to the audit column's length. */

@@ -162,7 +162,8 @@ final class Trail {
     /**
      * For a refusal already answered (its connection would be gone by its record's commit): charged as {@link #charge}
      * charges, but an empty bucket or a rate limiter that cannot be asked refuses nothing more, since the answer has
-     * gone. Returns why nothing was charged, for the record's detail, or null if the tokens were spent.
+     * gone. Returns, for the record's detail, the limit it was not charged to and why, or null if every limit took its
+     * tokens. Limits asked before that one keep what they took, as they do for any refused request.
      */
     String chargeAnswered(Action paying, int tokens) {
         try {
@@ -171,9 +172,10 @@ final class Trail {
                 rate = check;
                 return null;
             }
-            return "limit " + check.limitId() + " is spent";
+            return "not charged to limit " + check.limitId() + ": it is spent"
+                    + (check.auditDetail() == null ? "" : "; " + check.auditDetail());
         } catch (RateLimitUnavailableException e) {
-            return "the rate limiter could not be asked (" + e.getMessage() + ")";
+            return "not charged to limit " + e.limitId() + ": its store could not be asked";
         }
     }
 
@@ -253,7 +255,8 @@ final class Trail {
 
     /** A request refused for its framing before the path began: its one record, {@code DENY}, with its code. */
     RecordedRefusal rejected(String outcome, Integer errorCode, String detail) {
-        return record(Verdict.DENY, outcome, errorCode, detail);
+        // The limiter's notes (a limit admitted unchecked, a shadow limit) with it, as an admitted request's records have.
+        return record(Verdict.DENY, outcome, errorCode, join(detail, rate.auditDetail()));
     }
 
     private RecordedRefusal record(Verdict verdict, String outcome, Integer errorCode, String detail) {

@@ -108,6 +108,10 @@ final class PipelineFakes {
     /** The rate limiter: admits until told to refuse. */
     final class FakeLimits implements RateLimits {
         boolean empty;
+        /** The store of a fail-closed limit cannot answer. */
+        boolean unavailable;
+        /** What the limiter notes for the record (a limit admitted unchecked, a shadow limit). */
+        List<String> notes = List.of();
         final List<Integer> tokens = new ArrayList<>();
         /** The action each check was asked for. */
         final List<Action> actions = new ArrayList<>();
@@ -117,8 +121,11 @@ final class PipelineFakes {
             journal.add("limit");
             tokens.add(n);
             actions.add(action);
-            return empty ? new RateCheck(false, "per-subject", 10, 0, 60, 7, List.of())
-                    : new RateCheck(true, "per-subject", 10, 9, 60, 0, List.of());
+            if (unavailable) {
+                throw new dev.quaestor.ratelimit.RateLimitUnavailableException("per-subject", new IllegalStateException("down"));
+            }
+            return empty ? new RateCheck(false, "per-subject", 10, 0, 60, 7, notes)
+                    : new RateCheck(true, "per-subject", 10, 9, 60, 0, notes);
         }
     }
 }

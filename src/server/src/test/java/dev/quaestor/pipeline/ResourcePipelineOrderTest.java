@@ -199,6 +199,37 @@ class ResourcePipelineOrderTest {
         assertEquals(null, fakes.meters.find("quaestor.requests").tag("method", "tools/call").timer());
     }
 
+    /**
+     * A body that broke off was answered before its record: whatever the limiter says, its record is the refusal it was
+     * answered with, and its detail names the limit it was not charged to, and why, and carries the limiter's notes.
+     */
+    @Test
+    void aRefusalAnsweredFirstIsRecordedAsAnsweredWhateverTheLimiterSays() {
+        pipeline.recordAnswered(ctx, "unreadable", "connection closed after 3 bytes received");
+        fakes.limits.empty = true;
+        fakes.limits.notes = List.of("shadow limit trial would reject");
+        pipeline.recordAnswered(ctx, "unreadable", "connection closed after 4 bytes received");
+        fakes.limits.empty = false;
+        fakes.limits.unavailable = true;
+        pipeline.recordAnswered(ctx, "unreadable", "connection closed after 5 bytes received");
+        assertEquals(List.of("connection closed after 3 bytes received",
+                "connection closed after 4 bytes received; not charged to limit per-subject: it is spent; shadow limit trial"
+                        + " would reject",
+                "connection closed after 5 bytes received; not charged to limit per-subject: its store could not be asked"),
+                fakes.audit.of(Kind.DECISION).stream().map(AuditEvent::detail).toList());
+        assertEquals(List.of("unreadable", "unreadable", "unreadable"),
+                fakes.audit.of(Kind.DECISION).stream().map(AuditEvent::outcome).toList());
+    }
+
+    /** A refusal at the door that paid its token carries the limiter's notes, as an admitted request's records do. */
+    @Test
+    void aRefusalAtTheDoorCarriesTheLimitersNotes() {
+        fakes.limits.notes = List.of("limit lenient admitted unchecked (fail: open, redis unavailable)");
+        pipeline.rejectMalformed(ctx, "tools/call", null, "invalid-request", -32600, "Invalid JSON-RPC 2.0 message");
+        assertEquals("Invalid JSON-RPC 2.0 message; limit lenient admitted unchecked (fail: open, redis unavailable)",
+                fakes.audit.of(Kind.DECISION).get(0).detail());
+    }
+
     @Test
     void aDecisionTheAuditLogRefusesMeansNoProviderCall() {
         sources.put(PUBLIC, CONTENT);
