@@ -118,6 +118,17 @@ class ConsoleSearchRefusalTest {
         refused("subject=bob", marker(), "\"subject\" is given 2 times", "it takes one value");
     }
 
+    /** The page reads ';' as a separator, as '&' (and a saved search is checked the same way). */
+    @Test
+    void aSemicolonSeparatesParametersAsAnAmpersandDoes() {
+        String marker = marker();
+        Response r = given().urlEncodingEnabled(false).header("Cookie", cookies).redirects().follow(false)
+                .get("/console/search?subject=" + marker + ";subject=bob");
+        assertEquals(400, r.statusCode(), text(r));
+        assertTrue(text(r).contains("\"subject\" is given 2 times"), text(r));
+        assertEquals(List.of("DENY/invalid"), recorded(marker));
+    }
+
     @Test
     void aRangeThatEndsBeforeItStartsIsRefused() {
         refused("from=yesterday&to=2020-01-01", marker(), "'from' (yesterday", "is not before 'to' (2020-01-01");
