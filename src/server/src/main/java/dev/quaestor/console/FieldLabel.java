@@ -72,13 +72,13 @@ public record FieldLabel(String name, String label, boolean time) {
     /**
      * Whether a refusal with this outcome was decided before the policy was asked (a cap's refusals too). A refusal
      * at the door pays for itself before it is recorded; with the caller's bucket empty it is recorded as
-     * {@code rate-limited} (or {@code rate-limit-unavailable}), its {@code detail} ending {@link AuditEvent#NOT_JUDGED}
-     * (older records: with no action, where the policy's own refusals always name theirs).
+     * {@code rate-limited} (or {@code rate-limit-unavailable}), its {@code detail} ending
+     * {@link AuditEvent#POLICY_NOT_ASKED} (older records: with no action, where the policy's own refusals name theirs).
      */
     static boolean beforePolicy(RecordRow decision) {
         String outcome = decision.outcome();
         if (outcome.equals("rate-limited") || outcome.equals("rate-limit-unavailable")) {
-            return decision.action().isEmpty() || decision.get("detail").endsWith("; " + AuditEvent.NOT_JUDGED);
+            return decision.action().isEmpty() || decision.get("detail").endsWith(AuditEvent.POLICY_NOT_ASKED);
         }
         return decision.decision().equals("DENY") && (BEFORE_POLICY.contains(outcome) || outcome.startsWith("cap:"));
     }

@@ -45,7 +45,7 @@ final class ListenGrants {
                     break;
                 }
             }
-            pending.add(trail.decided(null, Verdict.judged(listGranted), listGranted ? null : "not-granted",
+            pending.add(trail.decided(null, Verdict.ofSubtree(listGranted), listGranted ? null : "not-granted",
                     "resourcesListChanged"));
         }
         pending.forEach(Trail::await);

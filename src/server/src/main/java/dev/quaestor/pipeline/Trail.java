@@ -142,7 +142,7 @@ final class Trail {
         RateCheck check;
         // Refused here before the policy was asked (at the door), the record says so: its verdict alone would read
         // as the policy's default deny.
-        String unjudged = verdict.judged() ? "" : "; " + AuditEvent.NOT_JUDGED;
+        String unjudged = verdict.judged() ? "" : AuditEvent.POLICY_NOT_ASKED;
         try {
             check = ask(paying, limited, tokens);
         } catch (RateLimitUnavailableException e) {

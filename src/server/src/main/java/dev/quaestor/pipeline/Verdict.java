@@ -28,7 +28,7 @@ record Verdict(String name, List<String> rules, boolean judged) {
     }
 
     /** The policy's answer where it names no rule (a grant judged over a whole subtree). */
-    static Verdict judged(boolean allowed) {
+    static Verdict ofSubtree(boolean allowed) {
         return new Verdict(allowed ? "ALLOW" : "DENY", List.of(), true);
     }
 

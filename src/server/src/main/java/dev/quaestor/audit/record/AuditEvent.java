@@ -30,9 +30,10 @@ public record AuditEvent(Instant time, String requestId, Kind kind, Caller calle
 
     /**
      * How the {@code detail} of a rate-limit refusal ends when the request was refused before the policy was asked
-     * (at the door, or a request the policy does not judge): its verdict alone would read as the policy's.
+     * (at the door, or a request the policy does not judge): its verdict alone would read as the policy's. Written by
+     * the pipeline, read by the console.
      */
-    public static final String NOT_JUDGED = "the policy was not asked";
+    public static final String POLICY_NOT_ASKED = "; the policy was not asked";
 
     /**
      * What a record is about. Each kind answers a PCI DSS v4.0.1 10.2.1 requirement (docs/audit.md has
