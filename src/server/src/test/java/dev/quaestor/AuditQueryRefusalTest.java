@@ -295,8 +295,13 @@ class AuditQueryRefusalTest {
         assertEquals("give since or from and to, not both",
                 refused("/audit/facts?since=1d&to=2026-11-01T00:00:00Z", "audit/facts", "to").getString("error"));
         assertEquals(null, refused("/audit/facts?from=2026-11-01T00:00:00Z", "audit/facts", "to").getString("value"), "left out");
-        assertEquals("a time before 'to'",
-                refused("/audit/facts?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z", "audit/facts", "from").getString("accepted"));
+        var backwards = refused("/audit/facts?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z", "audit/facts", "from");
+        assertEquals("a time before 'to'", backwards.getString("accepted"));
+        assertEquals("'from' (2026-11-02T00:00:00Z) is not before 'to' (2026-11-01T00:00:00Z)", backwards.getString("error"));
+        // An offset that moves a time is shown as read: here 'from' is the same instant as 'to'.
+        assertEquals("'from' (2026-11-01T02:00:00+02:00 = 2026-11-01T00:00:00Z) is not before 'to' (2026-11-01T00:00:00Z)",
+                refused("/audit/facts?from=2026-11-01T02:00:00%2B02:00&to=2026-11-01T00:00:00Z", "audit/facts", "from")
+                        .getString("error"));
     }
 
     @Test

@@ -125,9 +125,13 @@ public class AuditFactsResource {
         }
         var open = new Window(null, null);
         judged("since", since, SINCE, () -> Window.of(since, null, null, now, open));
-        judged("from", from, TIME, () -> Window.of(null, from, null, now, open));
-        judged("to", to, TIME, () -> Window.of(null, null, to, now, open));
-        return judged("from", from, "a time before 'to'", () -> Window.of(since, from, to, now, open));
+        Window start = judged("from", from, TIME, () -> Window.of(null, from, null, now, open));
+        Window end = judged("to", to, TIME, () -> Window.of(null, null, to, now, open));
+        if (since == null && !start.from().isBefore(end.to())) {
+            throw InvalidQuery.because("'from' (" + quoted(from, start.from()) + ") is not before 'to' (" + quoted(to, end.to())
+                    + ")", "from", from, "a time before 'to'");
+        }
+        return Window.of(since, from, to, now, open);
     }
 
     /** {@code reading}'s window, or its reason (which quotes the value: cut, as any a refusal quotes) naming {@code parameter}. */
@@ -138,6 +142,11 @@ public class AuditFactsResource {
             String why = e.getMessage().length() <= 256 ? e.getMessage() : e.getMessage().substring(0, 256) + "…";
             throw InvalidQuery.because(why, parameter, value, accepted);
         }
+    }
+
+    /** A time as given and, where its offset moved it, as read: {@code 2026-11-02T01:00:00+02:00 = 2026-11-01T23:00:00Z}. */
+    private static String quoted(String given, Instant read) {
+        return given.equals(read.toString()) ? shown(given) : shown(given) + " = " + read;
     }
 
     private static String shown(String s) {

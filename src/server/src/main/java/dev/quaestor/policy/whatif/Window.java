@@ -15,7 +15,7 @@ public record Window(Instant from, Instant to) {
 
     public Window {
         if (from != null && to != null && !from.isBefore(to)) {
-            throw new IllegalArgumentException("the window's start must come before its end");
+            throw new IllegalArgumentException("the window's start (" + from + ") is not before its end (" + to + ")");
         }
     }
 
