@@ -1,0 +1,104 @@
+package dev.quaestor.console;
+
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.record.Caller;
+import dev.quaestor.audit.record.RequestIds;
+import dev.quaestor.http.SourceAddress;
+import dev.quaestor.identity.UnauthenticatedThrottle;
+import io.quarkus.security.AuthenticationCompletionException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+/**
+ * A console request whose sign-in no longer verifies: its session cookie opens, but the ID token in it is signed by
+ * a key the identity provider no longer publishes (the provider rotated its keys and dropped the old one; in dev mode,
+ * a restart gives the dev provider new ones). Quarkus answers that with a bare 401, where a cookie it cannot open at
+ * all is sent to sign in again. Here it is an invalid access attempt like a refused token: recorded
+ * ({@code AUTHENTICATION} {@code DENY} {@code console/session}, outcome {@code invalid-token}, no subject, since
+ * nothing vouches for one; bounded per address by {@link UnauthenticatedThrottle}), then the console's cookies are
+ * cleared and the browser sent to sign in again: a page read (GET) is redirected to itself, which starts a new
+ * sign-in, anything else gets 401 with a page saying so. Nothing of the console is shown or done on such a request.
+ * If the refusal cannot be recorded, 503.
+ */
+@ApplicationScoped
+public class UnverifiableSession {
+
+    private static final Logger LOG = Logger.getLogger(UnverifiableSession.class);
+    static final String PAGE = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sign in again · Quaestor"
+            + " console</title></head><body><p>Your sign-in to the console no longer verifies against the identity"
+            + " provider's keys (they have changed since you signed in). Nothing was done. <a href=\"" + ConsoleCookies.PATH
+            + "\">Sign in again</a>, then send the form once more.</p></body></html>";
+
+    private final ConsoleCookies cookies;
+    private final UnauthenticatedThrottle throttle;
+
+    UnverifiableSession(ConsoleCookies cookies, UnauthenticatedThrottle throttle) {
+        this.cookies = cookies;
+        this.throttle = throttle;
+    }
+
+    void register(@Observes Router router) {
+        // Ahead of Quarkus's failure handler, which would answer 401 with nothing to follow.
+        router.route(ConsoleCookies.PATH + "*").order(Integer.MIN_VALUE + 1).failureHandler(this::handle);
+    }
+
+    private void handle(RoutingContext rc) {
+        if (!unverifiable(rc)) {
+            rc.next();
+            return;
+        }
+        var request = rc.request();
+        var caller = Caller.anonymous(SourceAddress.of(request), request.getHeader("User-Agent"), null);
+        var event = AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, RequestIds.next()).caller(caller).method("console/session")
+                .decision("DENY").outcome("invalid-token")
+                .detail("the sign-in's ID token does not verify against the identity provider's keys").build();
+        Context here = Vertx.currentContext();
+        try {
+            var record = throttle.record(event, caller.sourceIp());
+            // The record's id, or the summary's it was counted into, as every recorded refusal names its record.
+            rc.response().putHeader("X-Request-Id", record.requestId());
+            record.committed().whenComplete((done, failed) -> here.runOnContext(v -> {
+                if (failed != null) {
+                    unrecorded(rc, failed);
+                } else {
+                    answer(rc);
+                }
+            }));
+        } catch (AuditUnavailableException e) {
+            unrecorded(rc, e);
+        }
+    }
+
+    private void answer(RoutingContext rc) {
+        cookies.clear(rc);
+        var response = rc.response().putHeader("Cache-Control", "no-store");
+        HttpMethod method = rc.request().method();
+        if (method == HttpMethod.GET || method == HttpMethod.HEAD) {
+            // Without the cleared cookies, the same address starts a new sign-in (and comes back to it after).
+            response.setStatusCode(302).putHeader("Location", rc.request().uri()).end();
+        } else {
+            response.setStatusCode(401).putHeader("Content-Type", "text/html; charset=utf-8").end(PAGE);
+        }
+    }
+
+    private static void unrecorded(RoutingContext rc, Throwable e) {
+        LOG.warnf("a console sign-in that no longer verifies could not be recorded; answered with 503: %s", e.toString());
+        rc.response().setStatusCode(503).putHeader("Retry-After", "5").putHeader("Cache-Control", "no-store").end();
+    }
+
+    /** An authentication that failed on a request carrying the provider's session cookie, with nothing sent yet. */
+    private static boolean unverifiable(RoutingContext rc) {
+        Throwable failure = rc.failure();
+        return (failure instanceof AuthenticationFailedException || failure instanceof AuthenticationCompletionException)
+                && !rc.response().headWritten() && rc.request().cookies().stream()
+                        .anyMatch(c -> c.getName().startsWith(ConsoleCookies.OIDC_SESSION));
+    }
+}

@@ -1,0 +1,96 @@
+package dev.quaestor.console;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quaestor.support.AuditRow;
+import dev.quaestor.support.ConsoleSession;
+import dev.quaestor.support.TestIssuer;
+import io.quarkus.oidc.runtime.OidcUtils;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.security.KeyPairGenerator;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.crypto.SecretKey;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A console session whose ID token the identity provider's keys no longer verify (the provider rotated its keys and
+ * dropped the old one, or a dev-mode restart gave the dev provider new ones) is sent to sign in again, as a session
+ * cookie that cannot be read at all is, not answered with a bare 401. Nothing of the console is shown to it.
+ */
+@QuarkusTest
+class UnverifiableSessionTest {
+
+    private static final Pattern SESSION_COOKIE = Pattern.compile("(q_session_console=)([^;]+)");
+
+    @Test
+    void aSessionSignedWithAKeyTheProviderNoLongerHasIsSentToSignInAgain() throws Exception {
+        var console = ConsoleSession.signIn("auditor");
+        assertEquals(200, console.get("/console/integrity").statusCode(), "signed in");
+        String cookies = reSigned(console.cookies());
+
+        Response page = given().header("Cookie", cookies).redirects().follow(false).get("/console/integrity");
+        assertEquals(302, page.statusCode(), page.asString());
+        // On record before the answer, as an invalid access attempt: nothing vouches for who sent it.
+        AuditRow refused = AuditRow.first("request_id = ?", page.header("X-Request-Id"));
+        assertEquals("AUTHENTICATION", refused.kind);
+        assertEquals("console/session", refused.method);
+        assertEquals("DENY", refused.decision);
+        assertEquals("invalid-token", refused.outcome);
+        assertNull(refused.subject, "no subject: the token that would name one does not verify");
+        assertEquals("/console/integrity", page.header("Location"), "back to the page asked for");
+        assertFalse(page.asString().contains("Integrity"), "nothing of the console: " + page.asString());
+        List<String> set = page.headers().getValues("Set-Cookie");
+        String left = without(cookies, set);
+        assertFalse(left.contains("q_session_console") || left.contains(ConsoleCookies.SESSION), "the sign-in's cookies are"
+                + " cleared: " + set);
+
+        // The browser follows without them, and that starts a new sign-in with the identity provider.
+        Response again = given().header("Cookie", left).redirects().follow(false).get(page.header("Location"));
+        assertEquals(302, again.statusCode(), again.asString());
+        assertTrue(again.header("Location").startsWith(TestIssuer.issuer()), "a new sign-in: " + again.header("Location"));
+
+        // A form sent with it is refused, not carried out, and told to sign in again.
+        Response post = given().header("Cookie", cookies).redirects().follow(false).contentType("application/x-www-form-urlencoded")
+                .body("csrf=" + console.csrf()).post("/console/logout");
+        assertEquals(401, post.statusCode(), post.asString());
+        assertEquals("invalid-token", AuditRow.first("request_id = ?", post.header("X-Request-Id")).outcome);
+        assertTrue(post.asString().contains("Sign in again"), post.asString());
+    }
+
+    /** The Cookie header {@code cookies} once the cookies {@code set} clears (Max-Age=0) are dropped. */
+    private static String without(String cookies, List<String> set) {
+        return Arrays.stream(cookies.split(";\\s*")).filter(pair -> set.stream().noneMatch(c -> c.contains("Max-Age=0")
+                && c.startsWith(pair.substring(0, pair.indexOf('=') + 1)))).collect(Collectors.joining("; "));
+    }
+
+    /** The cookies with the session's ID token signed again by a key the test issuer never published. */
+    private static String reSigned(String cookies) throws Exception {
+        Matcher m = SESSION_COOKIE.matcher(cookies);
+        assertTrue(m.find(), "a session cookie: " + cookies);
+        SecretKey key = OidcUtils.createSecretKeyFromDigest(TestIssuer.CONSOLE_SECRET);
+        String[] tokens = OidcUtils.decryptString(m.group(2), key).split("\\|", -1);
+        String payload = new String(Base64.getUrlDecoder().decode(tokens[0].split("\\.")[1]));
+        var jws = new JsonWebSignature();
+        jws.setPayload(JwtClaims.parse(payload).toJson());
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        jws.setKeyIdHeaderValue("test-key");
+        var gen = KeyPairGenerator.getInstance("RSA");
+        gen.initialize(2048);
+        jws.setKey(gen.generateKeyPair().getPrivate());
+        tokens[0] = jws.getCompactSerialization();
+        return m.replaceFirst(Matcher.quoteReplacement(m.group(1) + OidcUtils.encryptString(String.join("|", tokens), key)));
+    }
+}
