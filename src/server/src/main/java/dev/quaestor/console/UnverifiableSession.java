@@ -82,8 +82,10 @@ public class UnverifiableSession {
         var response = rc.response().putHeader("Cache-Control", "no-store");
         HttpMethod method = rc.request().method();
         if (method == HttpMethod.GET || method == HttpMethod.HEAD) {
-            // Without the cleared cookies, the same address starts a new sign-in (and comes back to it after).
-            response.setStatusCode(302).putHeader("Location", rc.request().uri()).end();
+            // Without the cleared cookies, the same page starts a new sign-in (and comes back to it after). Its path
+            // and query only, never the request line's authority, which a client may send in absolute form.
+            String query = rc.request().query();
+            response.setStatusCode(302).putHeader("Location", rc.request().path() + (query == null ? "" : "?" + query)).end();
         } else {
             response.setStatusCode(401).putHeader("Content-Type", "text/html; charset=utf-8").end(PAGE);
         }

@@ -11,7 +11,10 @@ import dev.quaestor.support.ConsoleSession;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.oidc.runtime.OidcUtils;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.response.Response;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
 import java.util.Arrays;
 import java.util.Base64;
@@ -62,12 +65,30 @@ class UnverifiableSessionTest {
         assertEquals(302, again.statusCode(), again.asString());
         assertTrue(again.header("Location").startsWith(TestIssuer.issuer()), "a new sign-in: " + again.header("Location"));
 
+        // The page's query is kept; a request line in absolute form does not make the answer point elsewhere.
+        assertEquals("/console/search?subject=alice", given().header("Cookie", cookies).redirects().follow(false)
+                .get("/console/search?subject=alice").header("Location"));
+        String raw = rawGet("GET http://elsewhere.example/console/integrity HTTP/1.1", cookies);
+        assertTrue(raw.startsWith("HTTP/1.1 302"), raw);
+        assertTrue(raw.contains("\r\nLocation: /console/integrity\r\n"), raw);
+
         // A form sent with it is refused, not carried out, and told to sign in again.
         Response post = given().header("Cookie", cookies).redirects().follow(false).contentType("application/x-www-form-urlencoded")
                 .body("csrf=" + console.csrf()).post("/console/logout");
         assertEquals(401, post.statusCode(), post.asString());
         assertEquals("invalid-token", AuditRow.first("request_id = ?", post.header("X-Request-Id")).outcome);
         assertTrue(post.asString().contains("Sign in again"), post.asString());
+    }
+
+    /** The answer's head to a request written by hand. */
+    private static String rawGet(String requestLine, String cookies) throws Exception {
+        try (var socket = new Socket("127.0.0.1", RestAssured.port)) {
+            socket.getOutputStream().write((requestLine + "\r\nHost: 127.0.0.1:" + RestAssured.port + "\r\nCookie: " + cookies
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            int end = answer.indexOf("\r\n\r\n");
+            return end < 0 ? answer : answer.substring(0, end + 2);
+        }
     }
 
     /** The Cookie header {@code cookies} once the cookies {@code set} clears (Max-Age=0) are dropped. */
