@@ -131,7 +131,7 @@ public class AuditFactsResource {
             throw InvalidQuery.because("'from' (" + quoted(from, start.from()) + ") is not before 'to' (" + quoted(to, end.to())
                     + ")", "from", from, "a time before 'to'");
         }
-        return Window.of(since, from, to, now, open);
+        return judged("from", from, "a time before 'to'", () -> Window.of(since, from, to, now, open));
     }
 
     /** {@code reading}'s window, or its reason (which quotes the value: cut, as any a refusal quotes) naming {@code parameter}. */
@@ -144,7 +144,7 @@ public class AuditFactsResource {
         }
     }
 
-    /** A time as given and, where its offset moved it, as read: {@code 2026-11-02T01:00:00+02:00 = 2026-11-01T23:00:00Z}. */
+    /** A time as given and, unless it is written as read, as read: {@code 2026-11-02T01:00:00+02:00 = 2026-11-01T23:00:00Z}. */
     private static String quoted(String given, Instant read) {
         return given.equals(read.toString()) ? shown(given) : shown(given) + " = " + read;
     }

@@ -7,7 +7,6 @@ import dev.quaestor.audit.record.RequestIds;
 import dev.quaestor.http.SourceAddress;
 import dev.quaestor.identity.UnauthenticatedThrottle;
 import io.quarkus.security.AuthenticationCompletionException;
-import io.quarkus.security.AuthenticationFailedException;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
@@ -16,11 +15,12 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
+import org.jose4j.jwt.consumer.InvalidJwtException;
 
 /**
- * A console request whose sign-in no longer verifies: its session cookie opens, but the ID token in it is signed by
- * a key the identity provider no longer publishes (the provider rotated its keys and dropped the old one; in dev mode,
- * a restart gives the dev provider new ones). Quarkus answers that with a bare 401, where a cookie it cannot open at
+ * A console request whose sign-in no longer verifies: its session cookie opens, but the ID token in it does not verify,
+ * most often because a key the identity provider no longer publishes signed it (the provider rotated its keys and
+ * dropped the old one; in dev mode, a restart gives the dev provider new ones). Quarkus answers that with a bare 401, where a cookie it cannot open at
  * all is sent to sign in again. Here it is an invalid access attempt like a refused token: recorded
  * ({@code AUTHENTICATION} {@code DENY} {@code console/session}, outcome {@code invalid-token}, no subject, since
  * nothing vouches for one; bounded per address by {@link UnauthenticatedThrottle}), then the console's cookies are
@@ -33,8 +33,8 @@ public class UnverifiableSession {
 
     private static final Logger LOG = Logger.getLogger(UnverifiableSession.class);
     static final String PAGE = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sign in again · Quaestor"
-            + " console</title></head><body><p>Your sign-in to the console no longer verifies against the identity"
-            + " provider's keys (they have changed since you signed in). Nothing was done. <a href=\"" + ConsoleCookies.PATH
+            + " console</title></head><body><p>Your sign-in to the console no longer verifies (most often because the"
+            + " identity provider's keys have changed since you signed in). Nothing was done. <a href=\"" + ConsoleCookies.PATH
             + "\">Sign in again</a>, then send the form once more.</p></body></html>";
 
     private final ConsoleCookies cookies;
@@ -47,7 +47,7 @@ public class UnverifiableSession {
 
     void register(@Observes Router router) {
         // Ahead of Quarkus's failure handler, which would answer 401 with nothing to follow.
-        router.route(ConsoleCookies.PATH + "*").order(Integer.MIN_VALUE + 1).failureHandler(this::handle);
+        router.route().order(Integer.MIN_VALUE + 1).failureHandler(this::handle);
     }
 
     private void handle(RoutingContext rc) {
@@ -59,19 +59,29 @@ public class UnverifiableSession {
         var caller = Caller.anonymous(SourceAddress.of(request), request.getHeader("User-Agent"), null);
         var event = AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, RequestIds.next()).caller(caller).method("console/session")
                 .decision("DENY").outcome("invalid-token")
-                .detail("the sign-in's ID token does not verify against the identity provider's keys").build();
+                .detail("the sign-in's ID token no longer verifies").build();
         Context here = Vertx.currentContext();
         try {
             var record = throttle.record(event, caller.sourceIp());
             // The record's id, or the summary's it was counted into, as every recorded refusal names its record.
             rc.response().putHeader("X-Request-Id", record.requestId());
-            record.committed().whenComplete((done, failed) -> here.runOnContext(v -> {
-                if (failed != null) {
-                    unrecorded(rc, failed);
+            record.committed().whenComplete((done, failed) -> {
+                Runnable reply = () -> {
+                    if (rc.response().ended() || rc.response().closed()) {
+                        return; // the client has gone
+                    }
+                    if (failed != null) {
+                        unrecorded(rc, failed);
+                    } else {
+                        answer(rc);
+                    }
+                };
+                if (here == null) {
+                    reply.run();
                 } else {
-                    answer(rc);
+                    here.runOnContext(v -> reply.run());
                 }
-            }));
+            });
         } catch (AuditUnavailableException e) {
             unrecorded(rc, e);
         }
@@ -96,11 +106,27 @@ public class UnverifiableSession {
         rc.response().setStatusCode(503).putHeader("Retry-After", "5").putHeader("Cache-Control", "no-store").end();
     }
 
-    /** An authentication that failed on a request carrying the provider's session cookie, with nothing sent yet. */
+    /**
+     * A console page's sign-in that Quarkus refused because the ID token in its session cookie does not verify (an
+     * {@link AuthenticationCompletionException} caused by jose4j's {@link InvalidJwtException}), with nothing sent yet.
+     * Not a sign-in's return from the provider ({@code code} and {@code state}), whose failures are Quarkus's to answer;
+     * not a session Quarkus sends to sign in itself (a cookie it cannot open, a refresh that failed: an
+     * {@code AuthenticationFailedException}); not a provider that cannot be reached.
+     */
     private static boolean unverifiable(RoutingContext rc) {
-        Throwable failure = rc.failure();
-        return (failure instanceof AuthenticationFailedException || failure instanceof AuthenticationCompletionException)
-                && !rc.response().headWritten() && rc.request().cookies().stream()
-                        .anyMatch(c -> c.getName().startsWith(ConsoleCookies.OIDC_SESSION));
+        String path = rc.request().path();
+        return path != null && (path.equals(ConsoleCookies.PATH) || path.startsWith(ConsoleCookies.PATH + "/"))
+                && rc.failure() instanceof AuthenticationCompletionException refused && causedBy(refused, InvalidJwtException.class)
+                && !rc.response().headWritten() && rc.request().getParam("code") == null && rc.request().getParam("state") == null
+                && rc.request().cookies().stream().anyMatch(c -> c.getName().startsWith(ConsoleCookies.OIDC_SESSION));
+    }
+
+    private static boolean causedBy(Throwable failure, Class<? extends Throwable> cause) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (cause.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
