@@ -15,7 +15,6 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
-import org.jose4j.jwt.consumer.InvalidJwtException;
 
 /**
  * A console request whose sign-in no longer verifies: its session cookie opens, but the ID token in it does not verify,
@@ -107,26 +106,17 @@ public class UnverifiableSession {
     }
 
     /**
-     * A console page's sign-in that Quarkus refused because the ID token in its session cookie does not verify (an
-     * {@link AuthenticationCompletionException} caused by jose4j's {@link InvalidJwtException}), with nothing sent yet.
-     * Not a sign-in's return from the provider ({@code code} and {@code state}), whose failures are Quarkus's to answer;
-     * not a session Quarkus sends to sign in itself (a cookie it cannot open, a refresh that failed: an
-     * {@code AuthenticationFailedException}); not a provider that cannot be reached.
+     * A console page's sign-in that Quarkus refused with a bare 401 (an {@link AuthenticationCompletionException}: the
+     * session cookie opened, but the ID token in it did not verify, whether its key is gone or its signature does not
+     * hold), with nothing sent yet. Not a sign-in's return from the provider ({@code code} and {@code state}), whose
+     * failures are Quarkus's to answer; not a session Quarkus sends to sign in itself (a cookie it cannot open, a
+     * refresh that failed: an {@code AuthenticationFailedException}).
      */
     private static boolean unverifiable(RoutingContext rc) {
         String path = rc.request().path();
         return path != null && (path.equals(ConsoleCookies.PATH) || path.startsWith(ConsoleCookies.PATH + "/"))
-                && rc.failure() instanceof AuthenticationCompletionException refused && causedBy(refused, InvalidJwtException.class)
-                && !rc.response().headWritten() && rc.request().getParam("code") == null && rc.request().getParam("state") == null
+                && rc.failure() instanceof AuthenticationCompletionException && !rc.response().headWritten()
+                && rc.request().getParam("code") == null && rc.request().getParam("state") == null
                 && rc.request().cookies().stream().anyMatch(c -> c.getName().startsWith(ConsoleCookies.OIDC_SESSION));
-    }
-
-    private static boolean causedBy(Throwable failure, Class<? extends Throwable> cause) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (cause.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

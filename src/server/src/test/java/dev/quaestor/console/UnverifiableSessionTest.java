@@ -44,9 +44,10 @@ class UnverifiableSessionTest {
         assertEquals(200, console.get("/console/integrity").statusCode(), "signed in");
         // The control: the cookie opened and sealed again as it was still opens the console, so what follows is the
         // signature's doing, not a cookie this test could not remake.
-        assertEquals(200, given().header("Cookie", reSealed(console.cookies(), false)).redirects().follow(false)
+        assertEquals(200, given().header("Cookie", reSealed(console.cookies(), null)).redirects().follow(false)
                 .get("/console/integrity").statusCode(), "the cookie remade unchanged still signs in");
-        String cookies = reSealed(console.cookies(), true);
+        // Signed by a key the provider does not publish, under a key id it never had: what a key rotation leaves.
+        String cookies = reSealed(console.cookies(), "rotated-away");
 
         Response page = given().header("Cookie", cookies).redirects().follow(false).get("/console/integrity");
         assertEquals(302, page.statusCode(), page.asString());
@@ -85,6 +86,13 @@ class UnverifiableSessionTest {
         assertEquals(401, post.statusCode(), post.asString());
         assertEquals("invalid-token", AuditRow.first("request_id = ?", post.header("X-Request-Id")).outcome);
         assertTrue(post.asString().contains("Sign in again"), post.asString());
+
+        // Under the key id the provider does publish, a signature that does not hold is refused the same way.
+        Response forged = given().header("Cookie", reSealed(console.cookies(), "test-key")).redirects().follow(false)
+                .get("/console/integrity");
+        assertEquals(302, forged.statusCode(), forged.asString());
+        assertEquals("/console/integrity", forged.header("Location"));
+        assertEquals("invalid-token", AuditRow.first("request_id = ?", forged.header("X-Request-Id")).outcome);
     }
 
     /** The answer's head to a request written by hand. */
@@ -120,21 +128,21 @@ class UnverifiableSessionTest {
 
     /**
      * The cookies with the session's cookie opened and sealed again, its ID token signed again by a key the test
-     * issuer never published if {@code foreignKey}, else as it was.
+     * issuer never published, under the key id {@code kid}; or, if null, as it was.
      */
-    private static String reSealed(String cookies, boolean foreignKey) throws Exception {
+    private static String reSealed(String cookies, String kid) throws Exception {
         Matcher m = SESSION_COOKIE.matcher(cookies);
         assertTrue(m.find(), "a session cookie: " + cookies);
         SecretKey key = OidcUtils.createSecretKeyFromDigest(TestIssuer.CONSOLE_SECRET);
         String[] tokens = OidcUtils.decryptString(m.group(2), key).split("\\|", -1);
-        if (!foreignKey) {
+        if (kid == null) {
             return m.replaceFirst(Matcher.quoteReplacement(m.group(1) + OidcUtils.encryptString(String.join("|", tokens), key)));
         }
         String payload = new String(Base64.getUrlDecoder().decode(tokens[0].split("\\.")[1]));
         var jws = new JsonWebSignature();
         jws.setPayload(JwtClaims.parse(payload).toJson());
         jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
-        jws.setKeyIdHeaderValue("test-key");
+        jws.setKeyIdHeaderValue(kid);
         var gen = KeyPairGenerator.getInstance("RSA");
         gen.initialize(2048);
         jws.setKey(gen.generateKeyPair().getPrivate());
