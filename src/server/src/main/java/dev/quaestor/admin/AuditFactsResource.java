@@ -124,14 +124,17 @@ public class AuditFactsResource {
                     : from == null ? "from" : "to", null, "since (" + SINCE + "), or both from and to (each " + TIME + ")");
         }
         var open = new Window(null, null);
-        judged("since", since, SINCE, () -> Window.of(since, null, null, now, open));
+        Window bySince = judged("since", since, SINCE, () -> Window.of(since, null, null, now, open));
         Window start = judged("from", from, TIME, () -> Window.of(null, from, null, now, open));
         Window end = judged("to", to, TIME, () -> Window.of(null, null, to, now, open));
-        if (since == null && !start.from().isBefore(end.to())) {
+        if (since != null) {
+            return bySince;
+        }
+        if (!start.from().isBefore(end.to())) {
             throw InvalidQuery.because("'from' (" + quoted(from, start.from()) + ") is not before 'to' (" + quoted(to, end.to())
                     + ")", "from", from, "a time before 'to'");
         }
-        return judged("from", from, "a time before 'to'", () -> Window.of(since, from, to, now, open));
+        return new Window(start.from(), end.to());
     }
 
     /** {@code reading}'s window, or its reason (which quotes the value: cut, as any a refusal quotes) naming {@code parameter}. */

@@ -33,6 +33,11 @@ public class ConsoleCookies {
 
     private final boolean secure;
 
+    /** Whether {@code path} is the console's: {@code /console} or under it (not {@code /consolefoo}). */
+    static boolean covers(String path) {
+        return path != null && (path.equals(PATH) || path.startsWith(PATH + "/"));
+    }
+
     ConsoleCookies(@ConfigProperty(name = "quarkus.oidc.console.authentication.cookie-force-secure", defaultValue = "false")
             boolean secure) {
         this.secure = secure;
@@ -41,7 +46,7 @@ public class ConsoleCookies {
     void register(@Observes Filters filters) {
         filters.register(rc -> {
             String path = rc.request().path();
-            if (path != null && (path.equals(PATH) || path.startsWith(PATH + "/"))) {
+            if (covers(path)) {
                 rc.addHeadersEndHandler(v -> harden(rc.request().cookies()));
             }
             rc.next();

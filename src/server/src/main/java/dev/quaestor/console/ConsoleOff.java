@@ -38,7 +38,7 @@ public class ConsoleOff {
 
     private void filter(RoutingContext rc) {
         String path = rc.request().path();
-        if (path == null || !(path.equals(ConsoleCookies.PATH) || path.startsWith(ConsoleCookies.PATH + "/"))) {
+        if (!ConsoleCookies.covers(path)) {
             rc.next();
             return;
         }

@@ -50,8 +50,7 @@ public class ConsoleSessionCheck {
     @ServerRequestFilter
     public Response check(ContainerRequestContext request) {
         String path = rc.request().path();
-        if (!(path.equals(ConsoleCookies.PATH) || path.startsWith(ConsoleCookies.PATH + "/")) || path.equals(SIGNED_OUT)
-                || security.isAnonymous()) {
+        if (!ConsoleCookies.covers(path) || path.equals(SIGNED_OUT) || security.isAnonymous()) {
             return null;
         }
         Instant now = Instant.now();

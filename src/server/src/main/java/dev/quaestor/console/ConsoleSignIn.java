@@ -41,7 +41,7 @@ public class ConsoleSignIn implements AuthenticationCompletionAction {
     public Uni<Void> action(AuthenticationCompletionContext completed) {
         RoutingContext rc = completed.routingContext();
         String path = rc.request().path();
-        if (!path.equals(ConsoleCookies.PATH) && !path.startsWith(ConsoleCookies.PATH + "/")) {
+        if (!ConsoleCookies.covers(path)) {
             return Uni.createFrom().voidItem();
         }
         // The session row and the record are database writes: on a worker thread, never the I/O thread.

@@ -113,9 +113,7 @@ public class UnverifiableSession {
      * refresh that failed: an {@code AuthenticationFailedException}).
      */
     private static boolean unverifiable(RoutingContext rc) {
-        String path = rc.request().path();
-        return path != null && (path.equals(ConsoleCookies.PATH) || path.startsWith(ConsoleCookies.PATH + "/"))
-                && rc.failure() instanceof AuthenticationCompletionException && !rc.response().headWritten()
+        return ConsoleCookies.covers(rc.request().path()) && rc.failure() instanceof AuthenticationCompletionException && !rc.response().headWritten()
                 && rc.request().getParam("code") == null && rc.request().getParam("state") == null
                 && rc.request().cookies().stream().anyMatch(c -> c.getName().startsWith(ConsoleCookies.OIDC_SESSION));
     }
