@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -189,6 +190,12 @@ class PolicyWhatIfTest {
                 .body("errors[0]", startsWith("a.yaml:5: unknown key 'efect' in rule"));
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor")).get("/audit/facts?since=yesterday")
                 .then().statusCode(400).body("error", equalTo("since must look like 30d or 12h, not 'yesterday'"));
+        // A start after now with no end: the end is now, quoted to the second as every window is printed.
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(Map.of("files", Map.of("a.yaml", CLINICIAN_SUMMARIES), "from", "2999-01-01T00:00:00Z"))
+                .post("/admin/policy/what-if").then().statusCode(400)
+                .body("error", matchesPattern("the window's start \\(2999-01-01T00:00:00Z\\) is not before its end "
+                        + "\\(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\)"));
     }
 
     /**

@@ -91,8 +91,9 @@ public class WhatIfResource {
             Window window;
             PolicySet proposed;
             try {
+                Instant now = Instant.now();
                 window = Window.of(body.since() == null && body.from() == null && body.to() == null ? "30d" : body.since(),
-                        body.from(), body.to(), Instant.now(), new Window(null, Instant.now()));
+                        body.from(), body.to(), now, new Window(null, Window.endingNow(now)));
                 if (window.from() == null) {
                     throw new IllegalArgumentException("give since (e.g. 30d) or from");
                 }

@@ -37,10 +37,7 @@ public record Window(Instant from, Instant to) {
                 throw new IllegalArgumentException("since '" + since + "' reaches before the earliest time there is");
             }
             long n = Long.parseLong(m.group(1));
-            // To the second, as the window is printed in reports and errors, where nanoseconds of "now" say nothing;
-            // rounded up, so that what was recorded up to now (in this very second too) is in it.
-            Instant second = now.truncatedTo(ChronoUnit.SECONDS);
-            now = second.equals(now) ? now : second.plusSeconds(1);
+            now = endingNow(now);
             try {
                 return new Window(now.minus(m.group(2).equals("d") ? Duration.ofDays(n) : Duration.ofHours(n)), now);
             } catch (ArithmeticException | java.time.DateTimeException e) {
@@ -48,6 +45,15 @@ public record Window(Instant from, Instant to) {
             }
         }
         return new Window(from == null ? fallback.from() : instant(from), to == null ? fallback.to() : instant(to));
+    }
+
+    /**
+     * A window's end at {@code now}: to the second, as the window is printed in reports and errors, where the
+     * nanoseconds of "now" say nothing; rounded up, so that what was recorded up to now (in this very second too) is in it.
+     */
+    public static Instant endingNow(Instant now) {
+        Instant second = now.truncatedTo(ChronoUnit.SECONDS);
+        return second.equals(now) ? now : second.plusSeconds(1);
     }
 
     /** Whether the two windows share an instant (an open end reaches as far as the other goes). */
