@@ -1,6 +1,5 @@
 package dev.quaestor.identity;
 
-import io.quarkus.logging.LoggingFilter;
 import java.util.logging.Filter;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -14,11 +13,10 @@ import org.jboss.logmanager.ExtLogRecord;
  * who signed in, their roles, their sign-in's id, sent to whatever collects the log. Such a message is logged with
  * every token in it replaced by {@value #TOKEN} and every claim set by {@value #CLAIMS}; the rest of the reason stays.
  *
- * <p>Set on the console handler ({@code quarkus.log.console.filter}). Only records from the identity libraries, and
+ * <p>Part of {@link IdentityLogFilter}, the console handler's filter. Only records from the identity libraries, and
  * any record at WARNING or above, are looked at: nothing on a request's normal path logs there.
  */
-@LoggingFilter(name = "token-redaction")
-public final class TokenRedaction implements Filter {
+final class TokenRedaction implements Filter {
 
     static final String TOKEN = "⟨token redacted⟩";
     static final String CLAIMS = "claims->⟨redacted⟩";
@@ -53,7 +51,7 @@ public final class TokenRedaction implements Filter {
         return CLAIM_SET.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group().endsWith(")") ? CLAIMS + ")" : CLAIMS));
     }
 
-    private static boolean fromIdentity(String logger) {
+    static boolean fromIdentity(String logger) {
         if (logger != null) {
             for (String prefix : IDENTITY_LOGGERS) {
                 if (logger.startsWith(prefix)) {
