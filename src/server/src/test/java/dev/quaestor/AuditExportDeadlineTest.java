@@ -142,7 +142,7 @@ class AuditExportDeadlineTest {
             byte[] got = readAll(s.getInputStream());
             String tail = new String(got, Math.max(0, got.length - 16), Math.min(16, got.length), StandardCharsets.ISO_8859_1);
             assertTrue(new String(got, 0, Math.min(got.length, 200), StandardCharsets.ISO_8859_1).startsWith("HTTP/1.1 200"));
-            assertFalse(tail.endsWith("0\r\n\r\n"), "the response must not look complete");
+            assertFalse(tail.endsWith("0\r\n\r\n"), "the response must not look complete: " + got.length + " bytes of " + whole.length());
             assertTrue(got.length < whole.length() / 2, "cut off part-way: " + got.length + " bytes of " + whole.length());
         }
         // Its ok is not left alone for the export the client did not get.
