@@ -70,6 +70,10 @@ class PolicyWhatIfTest {
         String bob = TestIssuer.tokenFor("bob");
         String bobSession = Rpc.initialize(bob, "2025-06-18");
         var bobRequests = List.of(read(bob, bobSession, SUMMARY), read(bob, bobSession, SUMMARY));
+        // Bob once more, with another role: the same subject and URI, a request the proposal leaves refused. It is
+        // not one of the requests he would gain, so it is never shown as an example of them.
+        String bobAsVisitor = TestIssuer.sign(TestIssuer.claims("bob").claim("realm_access", Map.of("roles", List.of("visitor"))));
+        String stillRefused = read(bobAsVisitor, Rpc.initialize(bobAsVisitor, "2025-06-18"), SUMMARY);
         String alice = TestIssuer.tokenFor("alice");
         String aliceSession = Rpc.initialize(alice, "2025-06-18");
         read(alice, aliceSession, SUMMARY);
@@ -84,7 +88,8 @@ class PolicyWhatIfTest {
                 .get("/audit/facts?from=" + from + "&to=" + to).then().statusCode(200).extract().asString();
         var facts = new ArrayList<Fact>();
         FactsFile.read(new BufferedReader(new StringReader(export)), facts::add);
-        Fact bobs = facts.stream().filter(f -> "bob".equals(f.subject()) && SUMMARY.equals(f.uri())).findFirst().orElseThrow();
+        Fact bobs = facts.stream().filter(f -> "bob".equals(f.subject()) && SUMMARY.equals(f.uri())
+                && f.roles().equals(List.of("clinician"))).findFirst().orElseThrow();
         assertEquals(2, bobs.count());
         assertEquals("DENY", bobs.decision());
         assertEquals(List.of("clinician"), bobs.roles());
@@ -113,6 +118,7 @@ class PolicyWhatIfTest {
         assertEquals(2, gained.requests());
         assertEquals(List.of(), gained.rulesBefore());
         assertEquals(List.of("clinicians-read-trial-summaries"), gained.rulesAfter());
+        assertFalse(gained.examples().contains(stillRefused), "a request the change leaves refused is no example of a gain: " + json);
         assertEquals(new java.util.HashSet<>(bobRequests), new java.util.HashSet<>(gained.examples()));
         assertEquals(List.of(), report.lost());
         assertTrue(report.summary().listingRecords() >= 1, json);

@@ -38,9 +38,11 @@ public class RecordedHistory {
                 g.uri(), g.ip(), g.hour(), g.revision(), g.decision(), g.count(), List.of())));
     }
 
-    /** Up to {@code limit} ids of the requests behind a subject's decisions on a URI in the window. */
-    public List<String> requestIds(String subject, String action, String uri, Instant from, Instant to, int limit) {
-        return facts.requestIds(subject, action, uri, from, to, limit);
+    /** Up to {@code limit} ids of the requests behind {@code sources} (facts of one action and URI) in the window. */
+    public List<String> requestIds(List<Fact> sources, Instant from, Instant to, int limit) {
+        return facts.requestIds(sources.stream().map(f -> new DecisionFacts.Group(f.subject(), f.client(), f.tenant(),
+                String.join(",", f.roles()), f.action(), f.uri(), f.ip(), f.hour(), f.revision(), f.decision(), f.count()))
+                .toList(), from, to, limit);
     }
 
     /**

@@ -120,10 +120,11 @@ public class WhatIfResource {
                         + ": nothing to judge; give a window (since, or from and to) that holds recorded requests");
             }
             var replay = new Replay(store.current(), proposed, history::revision);
-            WhatIfReport report = ReportBuilder.replay(replay, facts, window, examples, depth);
+            var built = ReportBuilder.replayed(replay, facts, examples, depth);
+            WhatIfReport report = built.build(window.from(), window.to());
             int[] asked = {0};
             return Response.ok(report.withExamples(row -> asked[0]++ < ROWS_WITH_EXAMPLES
-                    ? history.requestIds(row.subject(), row.action(), row.uri(), window.from(), window.to(), examples)
+                    ? history.requestIds(built.sources(row), window.from(), window.to(), examples)
                     : List.of())).header("X-Request-Id", holding.admitted().requestId()).build();
         } catch (IllegalArgumentException e) {
             return bad(e.getMessage());

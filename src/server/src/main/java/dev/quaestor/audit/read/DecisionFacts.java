@@ -68,19 +68,39 @@ public class DecisionFacts {
         }
     }
 
-    /** Up to {@code limit} request ids of decisions on {@code uri} by {@code subject} in {@code [from, to)}, newest first. */
-    public List<String> requestIds(String subject, String action, String uri, Instant from, Instant to, int limit) {
-        String sql = "SELECT request_id" + JUDGED + " AND " + (subject == null ? "subject IS NULL" : "subject = ?")
-                + " AND action = ? AND uri = ? ORDER BY event_time DESC LIMIT " + Math.max(0, limit);
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+    /**
+     * Up to {@code limit} request ids, newest first, of the decisions recorded in {@code [from, to)} that belong to
+     * {@code groups} (of one action and URI, as {@link #groups} gives them): a record belongs to a group when its
+     * subject, client, tenant, roles, source address, hour, revision and decision are the group's.
+     */
+    public List<String> requestIds(List<Group> groups, Instant from, Instant to, int limit) {
+        if (groups.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        var sql = new StringBuilder("SELECT request_id").append(JUDGED).append(" AND action = ? AND uri = ? AND (");
+        for (int g = 0; g < groups.size(); g++) {
+            sql.append(g == 0 ? "" : " OR ").append("(subject IS NOT DISTINCT FROM ? AND client_id IS NOT DISTINCT FROM ?"
+                    + " AND tenant IS NOT DISTINCT FROM ? AND COALESCE(roles, '') = ? AND source_ip IS NOT DISTINCT FROM ?"
+                    + " AND event_time >= ? AND event_time < ? AND policy_revision IS NOT DISTINCT FROM ? AND decision = ?)");
+        }
+        sql.append(") ORDER BY event_time DESC LIMIT ").append(limit);
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql.toString())) {
             int i = 1;
             ps.setTimestamp(i++, Timestamp.from(from));
             ps.setTimestamp(i++, Timestamp.from(to));
-            if (subject != null) {
-                ps.setString(i++, subject);
+            ps.setString(i++, groups.get(0).action());
+            ps.setString(i++, groups.get(0).uri());
+            for (Group g : groups) {
+                ps.setString(i++, g.subject());
+                ps.setString(i++, g.client());
+                ps.setString(i++, g.tenant());
+                ps.setString(i++, g.roles() == null ? "" : g.roles());
+                ps.setString(i++, g.ip());
+                ps.setTimestamp(i++, Timestamp.from(g.hour()));
+                ps.setTimestamp(i++, Timestamp.from(g.hour().plusSeconds(3600)));
+                ps.setString(i++, g.revision());
+                ps.setString(i++, g.decision());
             }
-            ps.setString(i++, action);
-            ps.setString(i, uri);
             var out = new ArrayList<String>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,7 +29,9 @@ import java.util.TreeSet;
 
 /**
  * Gathers replayed facts into a {@link WhatIfReport}: facts of one subject, action and URI are one row (however many
- * hours, addresses and revisions they span), counted in requests, with up to {@code examples} request ids.
+ * hours, addresses and revisions they span), counted in requests, with up to {@code examples} request ids. A row's
+ * request ids are those of the facts it counts, never of another fact of the same subject, action and URI that the
+ * change leaves alone or cannot judge: the ids a facts file carries, or those looked up for {@link #sources}.
  */
 public final class ReportBuilder {
 
@@ -44,6 +47,7 @@ public final class ReportBuilder {
     private final Map<List<String>, Tally> byPrefix = new TreeMap<>(ReportBuilder::compareKeys);
     private final Map<List<String>, Tally> byRole = new TreeMap<>(ReportBuilder::compareKeys);
     private final List<Mismatch> mismatches = new ArrayList<>();
+    private final Map<Row, List<Fact>> sources = new IdentityHashMap<>();
     private final Set<String> missingRevisions = new TreeSet<>();
     private long records;
     private long facts;
@@ -73,6 +77,7 @@ public final class ReportBuilder {
         final Set<String> after = new LinkedHashSet<>();
         final Set<String> missing = new LinkedHashSet<>();
         final List<String> ids = new ArrayList<>();
+        final List<Fact> sources = new ArrayList<>();
         boolean mayGain;
         long requests;
 
@@ -88,9 +93,22 @@ public final class ReportBuilder {
 
     /** Replays each fact once (on every core) and gathers the report. */
     public static WhatIfReport replay(Replay replay, List<Fact> facts, Window window, int examples, int depth) {
+        return replayed(replay, facts, examples, depth).build(window.from(), window.to());
+    }
+
+    /** Each fact replayed once (on every core) and gathered, for a report whose rows' {@link #sources} are wanted. */
+    public static ReportBuilder replayed(Replay replay, List<Fact> facts, int examples, int depth) {
         var builder = new ReportBuilder(replay, examples, depth);
         facts.parallelStream().map(replay::replay).toList().forEach(builder::add);
-        return builder.build(window.from(), window.to());
+        return builder;
+    }
+
+    /**
+     * The facts behind a gained or lost row of the last {@link #build} (the row itself, not an equal one), as many as
+     * it has examples: each fact is at least one request, so their requests hold all the examples the row may show.
+     */
+    public List<Fact> sources(Row row) {
+        return sources.getOrDefault(row, List.of());
     }
 
     public void add(Replayed r) {
@@ -140,6 +158,9 @@ public final class ReportBuilder {
         p.after.addAll(r.rulesAfter());
         p.missing.addAll(r.missing());
         p.mayGain |= r.mayGain();
+        if (p.sources.size() < examples) {
+            p.sources.add(f);
+        }
         for (String id : f.examples()) {
             if (p.ids.size() < examples) {
                 p.ids.add(id);
@@ -159,6 +180,7 @@ public final class ReportBuilder {
     }
 
     public WhatIfReport build(Instant from, Instant to) {
+        sources.clear();
         var summary = new Summary(replay.current().revision(), replay.proposed().revision(), from, to, records, facts,
                 unchanged, listingRecords, listingFacts, notReplayable);
         List<Row> gainedRows = rows(gained);
@@ -207,9 +229,12 @@ public final class ReportBuilder {
     }
 
     private List<Row> rows(Map<List<String>, Pending> from) {
-        return sorted(from).stream().map(p -> new Row(p.first.subject(), p.first.action(), p.first.uri(),
-                prefix(p.first.uri()), List.copyOf(p.roles), p.requests, List.copyOf(p.before), List.copyOf(p.after),
-                List.copyOf(p.ids))).toList();
+        return sorted(from).stream().map(p -> {
+            var row = new Row(p.first.subject(), p.first.action(), p.first.uri(), prefix(p.first.uri()),
+                    List.copyOf(p.roles), p.requests, List.copyOf(p.before), List.copyOf(p.after), List.copyOf(p.ids));
+            sources.put(row, List.copyOf(p.sources));
+            return row;
+        }).toList();
     }
 
     private static List<Pending> sorted(Map<List<String>, Pending> m) {
