@@ -85,10 +85,9 @@ public class PolicyStore {
         PolicyChange change;
         PolicySet next = null;
         try {
-            if (!errors.isEmpty()) {
-                throw new PolicyValidationException(errors);
-            }
-            next = PolicyLoader.parse(files, new ArrayList<>());
+            // What reading found wrong (a stray name, an unreadable file) is reported with every mistake of the files
+            // read, as `policy test` reports them, not alone: one refusal names everything to fix.
+            next = PolicyLoader.parse(files, new ArrayList<>(errors));
             change = new PolicyChange(Instant.now(), true, next.revision(), next.revision(), List.of(), next.rules().size(), how, next);
         } catch (PolicyValidationException e) {
             change = new PolicyChange(Instant.now(), false, active.revision(), candidate, e.errors(), active.rules().size(), how, active);

@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -65,6 +66,23 @@ class PolicyStoreReloadTest {
         assertNull(store.refusal());
         assertEquals(List.of(false, true), fired.stream().map(PolicyChange::activated).toList());
         assertNull(store.reload(), "nothing changed since: no new change");
+    }
+
+    @Test
+    void aStrayFileIsReportedBesideTheOtherFilesMistakesAsTheCommandLineReportsThem() throws Exception {
+        Files.writeString(dir.resolve("a.yaml"), RULE.formatted("carol-reads-docs", "allow"));
+        var store = store();
+
+        Files.writeString(dir.resolve("notes.yaml.bak"), RULE.formatted("old", "allow"));
+        Files.writeString(dir.resolve("z.yaml"), RULE.formatted("carol-revoked", "deny").replace("effect:", "efect:"));
+        PolicyChange refused = store.reload();
+        assertNotNull(refused);
+        assertFalse(refused.activated());
+        var offline = assertThrows(PolicyValidationException.class, () -> PolicyLoader.load(dir)).errors();
+        assertEquals(offline, refused.errors(), "the server refuses naming every mistake `policy test` names");
+        assertTrue(refused.errors().stream().anyMatch(e -> e.file().equals("notes.yaml.bak")), refused.errors().toString());
+        assertTrue(refused.errors().stream().anyMatch(e -> e.file().equals("z.yaml") && e.message().contains("efect")),
+                refused.errors().toString());
     }
 
     @Test
