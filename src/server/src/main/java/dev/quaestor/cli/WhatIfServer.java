@@ -74,6 +74,9 @@ final class WhatIfServer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Failed("interrupted");
+        } catch (IOException e) {
+            // The JDK's client says a refused connection with no message at all.
+            throw new Failed("cannot ask " + endpoint + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         }
         if (answer.statusCode() == 200) {
             return ReportJson.read(answer.body());
@@ -87,6 +90,8 @@ final class WhatIfServer {
         String why = error.has("error") ? error.get("error").asText() : switch (answer.statusCode()) {
             case 401 -> "the token was not accepted";
             case 403 -> "the token's caller is not an administrator";
+            case 413 -> "the proposed files together are larger than the server takes (quarkus.http.limits.max-body-size,"
+                    + " 1 MiB as shipped); replay them here with a facts export (--facts)";
             default -> "no report";
         };
         throw new Failed(endpoint + " answered " + answer.statusCode() + ": " + why);

@@ -201,6 +201,20 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void aServerNobodyAnswersAtIsExitTwoNamingIt(@TempDir Path tmp) throws Exception {
+        Path proposed = dir(tmp, "proposed", WhatIfReplayTest.STAFF_READ);
+        Path token = Files.writeString(tmp.resolve("admin.tok"), "t");
+        int port;
+        try (var free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort(); // closed again: nothing listens there
+        }
+        assertEquals(2, run("what-if", proposed.toString(), "--server", "http://127.0.0.1:" + port, "--token-file", token.toString(),
+                "--since", "1d"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("what-if: cannot ask http://127.0.0.1:" + port
+                + "/admin/policy/what-if: ConnectException"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void anUnknownOptionIsBadUsageNamingIt(@TempDir Path tmp) throws Exception {
         Path current = dir(tmp, "current", WhatIfReplayTest.STAFF_READ);
         Path facts = facts(tmp, secretRead("x"));
