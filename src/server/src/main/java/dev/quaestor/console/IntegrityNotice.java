@@ -32,7 +32,7 @@ public record IntegrityNotice(String checkedAt, int problems, List<Broken> logs)
                 .map(s -> new Broken(s.log(), r.problems().stream().filter(p -> p.log().equals(s.log()))
                         .mapToLong(IntegrityNotice::from).min().orElse(1L)))
                 .toList();
-        return new IntegrityNotice(last.get().at().toString(), r.problems().size(), logs);
+        return new IntegrityNotice(ShownTime.utc(last.get().at()), r.problems().size(), logs);
     }
 
     /** Where a log's break starts: the first of the records a problem names, else its position (the whole log if none). */

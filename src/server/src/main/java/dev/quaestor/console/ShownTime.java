@@ -24,6 +24,11 @@ public record ShownTime(String local, String utc) {
         }
     }
 
+    /** A time that is not a record's (a case opened, a revision activated, a checkpoint signed) as every page shows it: in UTC. */
+    static String utc(Instant t) {
+        return t == null ? "" : UTC.format(t);
+    }
+
     static ShownTime of(Instant t, ZoneId zone) {
         return t == null ? NONE : new ShownTime(LOCAL.format(t.atZone(zone)), UTC.format(t));
     }

@@ -9,6 +9,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.specification.RequestSpecification;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,6 +78,16 @@ class CasePagesTest {
         assertEquals(List.of("release asked"), cells("holds", "state"));
         assertTrue(browser.findElement(By.id("members")).getText().contains("auditor2"));
         assertTrue(browser.getPageSource().contains("First look."));
+        // Every time on the page reads one way, in UTC to the second: the hold's start as given, the case's opening, the
+        // note's and the history's times (a record's own words, such as the hold's detail, stay as recorded).
+        String seconds = "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ";
+        assertEquals(List.of("2026-01-01 00:00:00Z"), browser.findElements(By.cssSelector("#holds tbody td:nth-child(3)")).stream()
+                .map(WebElement::getText).toList());
+        String text = browser.findElement(By.tagName("main")).getText();
+        assertTrue(Pattern.compile("opened\\s+" + seconds + " by auditor").matcher(text).find(), text);
+        assertTrue(Pattern.compile("note \\d+, auditor, " + seconds).matcher(text).find(), text);
+        var historyTimes = browser.findElements(By.cssSelector("#history tbody td:first-child")).stream().map(WebElement::getText).toList();
+        assertTrue(!historyTimes.isEmpty() && historyTimes.stream().allMatch(t -> t.matches(seconds)), historyTimes.toString());
         String history = browser.findElement(By.id("history")).getText();
         for (String m : List.of("audit/cases/create", "audit/cases/add-request", "audit/cases/add-search", "audit/cases/add-note",
                 "audit/cases/hold/put", "audit/cases/hold/ask-release")) {

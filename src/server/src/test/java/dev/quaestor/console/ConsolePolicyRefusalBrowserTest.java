@@ -6,9 +6,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +49,11 @@ class ConsolePolicyRefusalBrowserTest {
             String problems = row.findElement(By.className("problems")).getText();
             assertTrue(problems.contains("zz-console-refused.yaml:5: unknown key 'efect'"), problems);
             assertTrue(browser.findElement(By.id("policy-status")).getText().contains("degraded"));
+            // Activations and refused reloads give their times one way: in UTC, to the second.
+            List<String> times = browser.findElements(By.cssSelector("#activations tbody td:first-child, #refused-reloads td.time"))
+                    .stream().map(WebElement::getText).toList();
+            assertTrue(times.size() >= 2, times.toString());
+            times.forEach(t -> assertTrue(t.matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ"), t));
             // The refusal's record opens from the row.
             row.findElement(By.cssSelector("td:last-child a")).click();
             Browser.waiting(browser).until(d -> d.getCurrentUrl().contains("/console/requests/"));

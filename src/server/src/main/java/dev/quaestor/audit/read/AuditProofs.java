@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -47,7 +48,7 @@ public class AuditProofs {
      * The last signed checkpoint of a log: its size (the seq it covers), when it was written, and its note (with its
      * time-stamp's line, if anchored).
      */
-    public record LastCheckpoint(String log, long size, String signedAt, String note) {
+    public record LastCheckpoint(String log, long size, Instant signedAt, String note) {
     }
 
     /** A checkpoint a record is proved against: its size and its note. */
@@ -174,7 +175,7 @@ public class AuditProofs {
                         + " AND last.seq = k.seq " + StoredLog.ANCHORED + " ORDER BY k.chain_id")) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new LastCheckpoint(rs.getString(1), rs.getLong(2), rs.getString(3),
+                    out.add(new LastCheckpoint(rs.getString(1), rs.getLong(2), Instant.parse(rs.getString(3)),
                             rs.getString(4) == null ? null : StoredLog.anchored(rs.getString(4), rs.getString(5))));
                 }
             }

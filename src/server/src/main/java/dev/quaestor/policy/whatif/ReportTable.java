@@ -27,17 +27,18 @@ public final class ReportTable {
         changes(out, "LOST (allow -> deny)", r.lost());
         if (!r.notJudged().isEmpty()) {
             out.append("\nNOT JUDGED (the answer depends on what the record does not hold)\n");
-            out.append(String.format("  %-20s %-9s %-56s %8s  %s%n", "subject", "action", "uri", "requests", "depends on"));
+            var t = new TextTable("subject", "action", "uri", "#requests", "depends on");
             for (Undecided u : r.notJudged()) {
-                out.append(String.format("  %-20s %-9s %-56s %8d  %s%s%n", u.subject(), u.action(), u.uri(), u.requests(),
-                        String.join(", ", u.missing()), u.mayGain() ? " (may gain)" : ""));
+                String dependsOn = String.join(", ", u.missing()) + (u.mayGain() ? " (may gain)" : "");
+                t.row(u.subject(), u.action(), u.uri(), u.requests(), dependsOn);
             }
+            t.appendTo(out);
         }
         if (!r.byPrefix().isEmpty()) {
             out.append("\nBY URI PREFIX\n");
-            out.append(String.format("  %-11s %-48s %8s %8s%n", "change", "prefix", "requests", "subjects"));
-            r.byPrefix().forEach(p -> out.append(String.format("  %-11s %-48s %8d %8d%n", p.change(), p.prefix(), p.requests(),
-                    p.subjects())));
+            var t = new TextTable("change", "prefix", "#requests", "#subjects");
+            r.byPrefix().forEach(p -> t.row(p.change(), p.prefix(), p.requests(), p.subjects()));
+            t.appendTo(out);
         }
         var c = r.check();
         out.append("\nrecorded decisions replayed under their own revision: ").append(c.records()).append(" requests, ")
@@ -68,12 +69,12 @@ public final class ReportTable {
             return;
         }
         out.append('\n').append(title).append('\n');
-        out.append(String.format("  %-20s %-9s %-56s %8s  %-24s %-24s %s%n", "subject", "action", "uri", "requests",
-                "rule (current)", "rule (proposed)", "example requests"));
+        var t = new TextTable("subject", "action", "uri", "#requests", "rule (current)", "rule (proposed)", "example requests");
         for (Row w : rows) {
-            out.append(String.format("  %-20s %-9s %-56s %8d  %-24s %-24s %s%n", w.subject(), w.action(), w.uri(), w.requests(),
-                    rules(w.rulesBefore()), rules(w.rulesAfter()), String.join(" ", w.examples())));
+            t.row(w.subject(), w.action(), w.uri(), w.requests(), rules(w.rulesBefore()), rules(w.rulesAfter()),
+                    String.join(" ", w.examples()));
         }
+        t.appendTo(out);
     }
 
     static String rules(List<String> ids) {
