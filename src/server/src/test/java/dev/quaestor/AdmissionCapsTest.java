@@ -249,7 +249,11 @@ class AdmissionCapsTest {
         }
         var refused = Rpc.as(mallory).body(Rpc.init("2025-06-18")).post("/mcp").then().statusCode(429).extract();
         assertEquals(-32004, (int) refused.path("error.code"));
-        assertNotNull(refused.header("Retry-After"));
+        // Retry-After is when one of its sessions ends by itself: here the token they were opened with expires (300 s
+        // after it was issued), as no session of hers idles out before that. Before, 5 s, when nothing would free.
+        long retry = Long.parseLong(refused.header("Retry-After"));
+        assertTrue(retry > 60 && retry <= 300, "Retry-After " + retry);
+        assertEquals(retry, (long) (int) refused.path("error.data.retryAfterSeconds"));
         assertEquals(1, AuditRow.count("subject = ? AND outcome = 'cap:sessions' AND method = 'initialize'", "mallory-sessions"));
         // Another subject still opens sessions.
         assertNotNull(Rpc.initialize(TestIssuer.tokenFor("alice"), "2025-06-18"));

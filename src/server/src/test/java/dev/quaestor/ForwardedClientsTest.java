@@ -184,9 +184,37 @@ class ForwardedClientsTest {
         assertEquals(statuses.size(), counted, "every refusal is counted, once");
     }
 
+    /**
+     * A client that has its connection upgraded to h2c through a proxy that passes {@code Upgrade} on (ingress-nginx
+     * does) speaks to the server itself from then on, through the trusted proxy's connection: its forwarding header is
+     * its own. Such a request has no source address: an office address it writes opens no {@code sourceCidrs} rule, and
+     * none is on record. Before, the office rule served it, and its record gave the office address.
+     */
+    @Test
+    @Order(5)
+    void overH2cFromATrustedProxyTheForwardingHeaderIsNotBelieved() throws Exception {
+        String dana = staff();
+        HttpClient h2c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        for (int id = 1; id <= 2; id++) { // the upgrade's own request, then one on the upgraded connection
+            HttpResponse<String> r = h2c.send(HttpRequest.newBuilder(mcp).header("Authorization", "Bearer " + dana)
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .header("MCP-Protocol-Version", Modern.VERSION).header("Mcp-Method", "resources/read")
+                    .header("Mcp-Name", SUMMARY).header("X-Forwarded-For", "10.20.0.5")
+                    .POST(HttpRequest.BodyPublishers.ofString(Modern.body(id, "resources/read", "\"uri\":\"" + SUMMARY + "\"")))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(HttpClient.Version.HTTP_2, r.version(), "over h2c");
+            assertTrue(r.body().contains("-32003"), r.body());
+            String requestId = r.headers().firstValue("X-Request-Id").orElseThrow();
+            AuditRow decision = AuditRow.first("request_id = ? and kind = 'DECISION'", requestId);
+            assertEquals("DENY", decision.decision);
+            assertEquals(null, decision.sourceIp, "no address on record for a header no trusted proxy wrote");
+        }
+    }
+
     /** {@code n} requests with refused tokens at once, spread over {@code addresses}; their statuses. */
     private List<Integer> send(List<String> addresses, int n) throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        // HTTP/1.1, as an ingress speaks to the server: over h2c a trusted proxy's header is not believed (below).
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
         var sent = new ArrayList<Future<Integer>>();
         for (int i = 0; i < n; i++) {
             String address = addresses.get(i % addresses.size());

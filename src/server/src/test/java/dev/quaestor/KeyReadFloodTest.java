@@ -102,7 +102,7 @@ class KeyReadFloodTest {
     void aFloodOfKeyReadsIsAccountedForWithinItsBoundAndTakesNothingFromOthers() throws Exception {
         String bob = TestIssuer.tokenFor("bob");
         Modern.read(bob, 1, URI_READ).statusCode(200);
-        HttpClient http = HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(); // as an ingress speaks
         Instant since = Instant.now();
         long t0 = System.nanoTime();
         int first = 2 * QUEUE;
@@ -176,7 +176,7 @@ class KeyReadFloodTest {
     /** Reads whose records, own or counted, the database refuses for a while are counted again until one is stored. */
     @Test
     void readsWhoseRecordsAreNotStoredAreCountedUntilTheyAre() throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(); // as an ingress speaks
         Instant since = Instant.now();
         int reads = 60;
         try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {

@@ -124,6 +124,32 @@ class PathFormTest {
         }
     }
 
+    /**
+     * A refused message closes its connection: a request sent behind it on the same connection, without asking for the
+     * close, is not served. Before, each refusal said {@code Connection: close} and served the next request all the same.
+     */
+    @Test
+    void aRefusedMessageClosesItsConnectionAndWhatFollowsOnItIsNotServed() throws IOException {
+        String own = server.getHost() + ":" + server.getPort();
+        String served = "POST /mcp HTTP/1.1\r\nHost: " + own + "\r\nAuthorization: Bearer " + alice + "\r\n"
+                + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: "
+                + Modern.VERSION + "\r\nMcp-Method: server/discover\r\nContent-Length: ";
+        String discover = Modern.body(1, "server/discover", null);
+        String second = served + discover.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + discover;
+        for (String extra : List.of("Host: evil.example", "Authorization: Bearer garbage", "Transfer-Encoding: identity")) {
+            String first = served + "2\r\n" + extra + "\r\n\r\n{}";
+            try (var socket = new Socket(server.getHost(), server.getPort())) {
+                socket.setSoTimeout(10_000);
+                var out = socket.getOutputStream();
+                out.write((first + second).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                String raw = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(raw.startsWith("HTTP/1.1 40") || raw.startsWith("HTTP/1.1 501"), extra + ": " + raw);
+                assertEquals(1, raw.split("HTTP/1\\.1 ", -1).length - 1, extra + ": one answer, then the close: " + raw);
+            }
+        }
+    }
+
     private record Answer(int status, String head, String body, String raw) {
     }
 

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.startsWith;
@@ -37,6 +38,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PolicyWhatIfTest {
 
     static final String SUMMARY = "file:///docs/trials/onco-734/summary.md";
+
+    /** An administrator who is an auditor too: the what-if names subjects, URIs and requests to them. */
+    private final String officer = TestIssuer.sign(TestIssuer.claims("policy-officer")
+            .claim("realm_access", Map.of("roles", List.of("quaestor-admin", "quaestor-auditor"))));
     static final String CLINICIAN_SUMMARIES = """
             apiVersion: quaestor/v1
             kind: Policy
@@ -101,16 +106,17 @@ class PolicyWhatIfTest {
                 .get("/audit/search?kind=AUDIT_READ&subject=auditor&from=" + exported).then().statusCode(200)
                 .body("records.findAll { it.method == 'audit/facts' }.size()", equalTo(1));
 
-        // The administrator's what-if over the same window.
+        // The what-if over the same window, asked by an administrator who is an auditor too: with names.
         Instant asked = Instant.now();
         var body = new LinkedHashMap<String, Object>();
         body.put("files", samplesWith("clinical-trials.yaml",
                 Files.readString(Repo.ROOT.resolve("deploy/examples/what-if/clinical-trials.yaml"))));
         body.put("from", from.toString());
         body.put("to", to.toString());
-        String json = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+        String json = given().header("Authorization", "Bearer " + officer).contentType("application/json")
                 .body(body).post("/admin/policy/what-if").then().log().ifValidationFails().statusCode(200).extract().asString();
         WhatIfReport report = ReportJson.read(json);
+        assertFalse(report.namesWithheld(), json);
         assertEquals(1, report.gained().size(), json);
         var gained = report.gained().get(0);
         assertEquals("bob", gained.subject());
@@ -128,8 +134,32 @@ class PolicyWhatIfTest {
         assertEquals(0, report.check().mismatched(), json);
         assertFalse(report.guardCrossed(), json);
         given().header("Authorization", "Bearer " + TestIssuer.tokenFor("auditor"))
-                .get("/audit/search?kind=ADMIN&subject=admin&from=" + asked).then().statusCode(200)
+                .get("/audit/search?kind=ADMIN&subject=policy-officer&from=" + asked).then().statusCode(200)
                 .body("records.findAll { it.method == 'admin/policy/what-if' }.size()", equalTo(1));
+
+        // An administrator alone, who may not read the audit trail, is told the same change by recorded roles and URI
+        // prefix: no subject, no URI below its prefix, no request id. Before, the same names as above.
+        String nameless = given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json")
+                .body(body).post("/admin/policy/what-if").then().log().ifValidationFails().statusCode(200).extract().asString();
+        WhatIfReport withheld = ReportJson.read(nameless);
+        assertTrue(withheld.namesWithheld(), nameless);
+        assertEquals(1, withheld.gained().size(), nameless);
+        var byRole = withheld.gained().get(0);
+        assertEquals(null, byRole.subject());
+        assertEquals(List.of("clinician"), byRole.roles());
+        assertEquals("file:///docs/trials/", byRole.uri());
+        assertEquals(2, byRole.requests());
+        assertEquals(List.of("clinicians-read-trial-summaries"), byRole.rulesAfter());
+        assertEquals(List.of(), byRole.examples());
+        for (String name : List.of("\"bob\"", "\"alice\"", SUMMARY, bobRequests.get(0), bobRequests.get(1))) {
+            assertFalse(nameless.contains(name), name + " in " + nameless);
+        }
+        assertEquals(report.check().records(), withheld.check().records());
+        // Nor may it go deeper than the folders above a person's own.
+        body.put("depth", 3);
+        given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin")).contentType("application/json").body(body)
+                .post("/admin/policy/what-if").then().statusCode(400).body("error", containsString("auditor role"));
+        body.remove("depth");
 
         // Without the deny on raw genomics, Alice's raw read would be allowed if her token held the scope the record
         // does not keep: not judged, and a possible gain under the samples' guard.
@@ -140,7 +170,7 @@ class PolicyWhatIfTest {
         @SuppressWarnings("unchecked")
         var files = (Map<String, String>) body.get("files");
         files.put("break-glass.yaml", files.get("break-glass.yaml").replaceAll("(?s)  - name: Never raw genomics.*?expect: deny\n", ""));
-        WhatIfReport open = ReportJson.read(given().header("Authorization", "Bearer " + TestIssuer.tokenFor("admin"))
+        WhatIfReport open = ReportJson.read(given().header("Authorization", "Bearer " + officer)
                 .contentType("application/json").body(body).post("/admin/policy/what-if").then().log().ifValidationFails()
                 .statusCode(200).extract().asString());
         var raw = open.notJudged().stream().filter(u -> u.uri().endsWith("raw/sample-001.bin")).findFirst().orElseThrow();
@@ -171,6 +201,7 @@ class PolicyWhatIfTest {
 
         assertEquals(0, code, err.toString());
         assertTrue(out.toString().contains("recorded decisions replayed under their own revision"), out.toString());
+        assertTrue(out.toString().contains("names withheld (for holders of the auditor role)"), out.toString());
         assertEquals(0, ReportJson.read(Files.readString(json)).check().mismatched());
         Path auditor = Files.writeString(tmp.resolve("auditor.token"), TestIssuer.tokenFor("auditor"));
         err.reset();

@@ -248,6 +248,11 @@ class StatelessProtocolTest {
                 .body("error.code", equalTo(-32700)).body("$", not(hasKey("id")));
         String batch = "[" + Modern.body(1, "server/discover", null) + "]";
         Modern.bare(bob).body(batch).post("/mcp").then().statusCode(400).body("error.code", equalTo(-32600));
+        // With the 2026-07-28 header, refused in that revision's shape (no id, no data), saying there are no batches.
+        // Before, in the 2025 shape ("id":null and data).
+        Modern.as(bob, "server/discover").body(batch).post("/mcp").then().statusCode(400).body("error.code", equalTo(-32600))
+                .body("$", not(hasKey("id"))).body("error", not(hasKey("data")))
+                .body("error.message", equalTo("2026-07-28 has no batches: send each request in a POST of its own"));
     }
 
     @Test

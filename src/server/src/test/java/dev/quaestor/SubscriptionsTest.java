@@ -269,7 +269,9 @@ class SubscriptionsTest {
         // is told of the control file's changes but not of a.txt's.
         Rpc.read(plain, session, A).statusCode(200).body(org.hamcrest.Matchers.containsString("-32003"));
         Instant since = Instant.now();
+        String streamId;
         try (var stream = new RawStream(openBody(plain, session))) {
+            streamId = streamRequestId;
             write(A, "no role " + System.nanoTime() + "\n");
             write(CONTROL, "c " + System.nanoTime() + "\n");
             Wait.until("the control file's notification", Duration.ofSeconds(2), () -> stream.updates(CONTROL) > 0);
@@ -283,6 +285,8 @@ class SubscriptionsTest {
                 + " and method = 'notifications/resources/updated' order by id", since);
         assertTrue(notified.stream().anyMatch(n -> CONTROL.equals(n.uri) && "ALLOW".equals(n.decision)), notified.toString());
         assertTrue(notified.stream().noneMatch(n -> A.equals(n.uri)), "no record claims a notification for a.txt: " + notified);
+        assertTrue(notified.stream().allMatch(n -> streamId.equals(n.requestId)), "under the stream's request id " + streamId
+                + ": " + notified.stream().map(n -> n.requestId).toList());
     }
 
     /**
@@ -455,12 +459,18 @@ class SubscriptionsTest {
         return new BufferedReader(new InputStreamReader(openBody(token, session), StandardCharsets.UTF_8));
     }
 
+    /** The X-Request-Id of the stream opened last. */
+    private String streamRequestId;
+
     private java.io.InputStream openBody(String token, String session) throws Exception {
         var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + "/mcp"))
                 .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream")
                 .header("Mcp-Session-Id", session).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         assertEquals(200, response.statusCode());
         assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
+        // The stream names the request its notifications are recorded under, as every answer names its request.
+        streamRequestId = response.headers().firstValue("X-Request-Id").orElse(null);
+        assertNotNull(streamRequestId, "the stream's X-Request-Id");
         return response.body();
     }
 

@@ -4,7 +4,11 @@ import dev.quaestor.support.Rpc;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
 import io.quarkus.test.junit.QuarkusTest;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.DriverManager;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
@@ -112,6 +116,47 @@ class TransportTest {
                 .header("Mcp-Method", "subscriptions/listen").body("{}").post("/mcp").then().statusCode(406)
                 .header("X-Request-Id", notNullValue())
                 .body(containsString("subscriptions/listen answers only with text/event-stream; Accept must include it"));
+    }
+
+    /**
+     * A Content-Type is JSON by its type and subtype, not by how it starts, and an Accept range counts with its weight,
+     * the most specific deciding. Before, anything starting with application/json was taken as JSON, and a range
+     * weighted 0 as a wish.
+     */
+    @Test
+    void mediaTypesAreReadAsTypesNotAsPrefixes() throws Exception {
+        for (String type : List.of("application/jsonx", "application/json-seq", "application/json+xml", "application/json/extra")) {
+            HttpResponse<String> r = post(type, "application/json, text/event-stream");
+            assertEquals(415, r.statusCode(), type + ": " + r.body());
+            assertEquals("Content-Type must be application/json\n", r.body(), type);
+        }
+        assertEquals(200, post("Application/JSON ; charset=UTF-8", "application/json").statusCode());
+        for (String accept : List.of("application/json;q=0", "application/jsonx", "text/event-streamx", "*/*;q=0")) {
+            assertEquals(406, post("application/json", accept).statusCode(), accept);
+        }
+        HttpResponse<String> sse = post("application/json", "*/*;q=0.5, application/json;q=0, text/event-stream");
+        assertEquals(200, sse.statusCode(), sse.body());
+        assertEquals("text/event-stream", sse.headers().firstValue("Content-Type").orElse("").split(";")[0]);
+        HttpResponse<String> json = post("application/json", "text/event-stream;q=0.1, application/*");
+        assertEquals("application/json", json.headers().firstValue("Content-Type").orElse("").split(";")[0]);
+    }
+
+    /** A URI longer than any is refused without echoing all of it: data.uri is cut as the record cuts it. */
+    @Test
+    void anOverlongUriIsNotEchoedWhole() {
+        String session = Rpc.initialize(alice, "2025-06-18");
+        String uri = "file:///docs/" + "x".repeat(200_000);
+        String answer = Rpc.read(alice, session, uri).extract().asString();
+        assertTrue(answer.length() < 10_000, "an answer of " + answer.length() + " characters");
+        String echoed = io.restassured.path.json.JsonPath.from(answer).getString("error.data.uri");
+        assertEquals(4096, echoed.length(), echoed);
+        assertTrue(echoed.startsWith("file:///docs/xxx") && echoed.endsWith("… (cut)"), echoed);
+    }
+
+    private HttpResponse<String> post(String contentType, String accept) throws Exception {
+        var request = HttpRequest.newBuilder(mcp).header("Authorization", "Bearer " + alice).header("Content-Type", contentType)
+                .header("Accept", accept).POST(HttpRequest.BodyPublishers.ofString(Rpc.init("2025-06-18"))).build();
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     /**

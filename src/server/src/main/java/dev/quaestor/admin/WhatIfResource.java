@@ -8,6 +8,7 @@ import dev.quaestor.policy.PolicySet;
 import dev.quaestor.policy.PolicyStore;
 import dev.quaestor.policy.PolicyValidationException;
 import dev.quaestor.policy.whatif.Fact;
+import dev.quaestor.policy.whatif.NamelessReport;
 import dev.quaestor.policy.whatif.Replay;
 import dev.quaestor.policy.whatif.ReportBuilder;
 import dev.quaestor.policy.whatif.WhatIfReport;
@@ -30,13 +31,19 @@ import java.util.TreeMap;
  * Policy what-if for administrators: the proposed files replayed against the decisions this server recorded, each
  * under the current set, the proposed set and the revision it was recorded with. On record as an {@code ADMIN} call;
  * a long read of the log, it takes an export's place. Answers the report (as {@code policy what-if --json} writes it),
- * with example request ids for the rows that change. A call let in and then refused (400: its body, its window, a
+ * with example request ids for the rows that change, to a caller who also holds the auditor role: who read what is
+ * the audit trail's to tell. To an administrator alone, the report without names ({@link NamelessReport}): the
+ * changes by recorded roles and URI prefix (at most {@link #NAMELESS_DEPTH} folders deep, short of a person's own
+ * folder), as the pull request's comment shows them. A call let in and then refused (400: its body, its window, a
  * window with nothing to judge) gets a second record under its request id, {@code invalid} with why
  * ({@link StaffAccess#notAnswered}), which the answer's {@code X-Request-Id} names.
  */
 @Path("/admin/policy/what-if")
 @Produces(MediaType.APPLICATION_JSON)
 public class WhatIfResource {
+
+    /** The deepest URI prefix a report without names goes to ({@code file:///docs/home/}, not a home folder). */
+    static final int NAMELESS_DEPTH = 2;
 
     /** Rows given example request ids (one query each); further rows have none. */
     static final int ROWS_WITH_EXAMPLES = 100;
@@ -56,6 +63,7 @@ public class WhatIfResource {
     private final StaffAccess access;
     private final AdminConfig config;
     private final FactsLimit factsLimit;
+    private final String auditorRole;
     private final StrictJson json;
 
     WhatIfResource(PolicyStore store, RecordedHistory history, StaffAccess access, AdminConfig config,
@@ -66,6 +74,7 @@ public class WhatIfResource {
         this.history = history;
         this.access = access;
         this.config = config;
+        this.auditorRole = audit.auditorRole();
     }
 
     @POST
@@ -105,7 +114,12 @@ public class WhatIfResource {
                 return bad(e.getMessage());
             }
             int examples = bounded(body.examples(), 5, "examples");
-            int depth = bounded(body.depth(), 2, "depth");
+            int depth = bounded(body.depth(), NAMELESS_DEPTH, "depth");
+            boolean names = holding.admitted().who().roles().contains(auditorRole);
+            if (!names && depth > NAMELESS_DEPTH) {
+                return bad("depth above " + NAMELESS_DEPTH + " names folders that belong to people: only for a caller who"
+                        + " holds the auditor role (" + auditorRole + ") as well");
+            }
             List<Fact> facts;
             try {
                 facts = factsLimit.gather(history, window.from(), window.to());
@@ -122,6 +136,9 @@ public class WhatIfResource {
             var replay = new Replay(store.current(), proposed, history::revision);
             var built = ReportBuilder.replayed(replay, facts, examples, depth);
             WhatIfReport report = built.build(window.from(), window.to());
+            if (!names) {
+                return Response.ok(NamelessReport.of(report)).header("X-Request-Id", holding.admitted().requestId()).build();
+            }
             int[] asked = {0};
             return Response.ok(report.withExamples(row -> asked[0]++ < ROWS_WITH_EXAMPLES
                     ? history.requestIds(built.sources(row), window.from(), window.to(), examples)

@@ -26,6 +26,12 @@ public class MessageForm {
     static final String AUTHORIZATIONS_REFUSAL = "Bad Request: more than one Authorization header\n";
     static final String CODING_REFUSAL = "Not Implemented: a transfer coding other than chunked\n";
 
+    private final ClosingConnections closing;
+
+    MessageForm(ClosingConnections closing) {
+        this.closing = closing;
+    }
+
     void register(@Observes Filters filters) {
         filters.register(rc -> {
             var request = rc.request();
@@ -43,8 +49,10 @@ public class MessageForm {
         }, PRIORITY);
     }
 
-    private static void refuse(io.vertx.ext.web.RoutingContext rc, int status, String text) {
-        rc.response().setStatusCode(status).putHeader("Content-Type", "text/plain").putHeader("Connection", "close").end(text);
+    /** Answers and closes: nothing the client sent behind this message on its connection is served. */
+    private void refuse(io.vertx.ext.web.RoutingContext rc, int status, String text) {
+        closing.last(rc);
+        rc.response().setStatusCode(status).putHeader("Content-Type", "text/plain").end(text);
     }
 
     /** No {@code Transfer-Encoding}, or {@code chunked} alone, in any letter case. */

@@ -1,7 +1,9 @@
 package dev.quaestor.pipeline;
 
+import dev.quaestor.audit.record.AuditRecords;
 import dev.quaestor.audit.refusals.RecordedRefusal;
 import dev.quaestor.ratelimit.RateCheck;
+import dev.quaestor.uri.UriCanonicalizer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -36,10 +38,13 @@ public final class Refusal extends RuntimeException {
         this.record = record;
     }
 
-    /** The details of a refusal that names a URI (a mutable map, to add more). */
+    /**
+     * The details of a refusal that names a URI (a mutable map, to add more): the URI as sent, cut as the record cuts
+     * it when it is longer than a URI may be, so that a refusal of a megabyte of URI is not a megabyte long.
+     */
     static Map<String, Object> uriData(String uri) {
         var data = new LinkedHashMap<String, Object>();
-        data.put("uri", uri);
+        data.put("uri", AuditRecords.cut(uri, UriCanonicalizer.MAX_LENGTH));
         return data;
     }
 

@@ -19,6 +19,7 @@ public enum Cap {
             "Too many request body bytes from this caller: send smaller requests or fewer of them"),
     BODY_TIMEOUT("body-timeout", 408, ErrorCodes.INVALID_REQUEST, 0, "Request body not received in time"),
     BODY_TOO_SLOW("body-min-rate", 408, ErrorCodes.INVALID_REQUEST, 0, "Request body arriving too slowly"),
+    /** Its Retry-After is when one of the caller's sessions ends by itself ({@code SessionStore.untilOneFrees}). */
     SESSIONS("sessions", 429, ErrorCodes.RATE_LIMITED, 5,
             "Too many open MCP sessions for this caller: end one (DELETE) or let one expire"),
     STREAMS("streams", 429, ErrorCodes.RATE_LIMITED, 5, "Too many open event streams for this caller"),

@@ -172,6 +172,19 @@ public class CapRefusals {
     /** A refusal at {@code cap} as a JSON-RPC answer in the generation's shape (sent once it is on record). */
     public Answer answer(Generation generation, JsonNode id, Cap cap, Caller caller, String method, String detail,
             String requestId) {
+        return answer(generation, id, cap, caller, new AtCap(method, detail, requestId, cap.retryAfterSeconds));
+    }
+
+    /** What was refused at a cap: the method, the detail on record, the request id, and when to try again (0: no hint). */
+    public record AtCap(String method, String detail, String requestId, int retryAfterSeconds) {
+    }
+
+    /** As above, telling the client to try again after {@code refused.retryAfterSeconds()} rather than the cap's own. */
+    public Answer answer(Generation generation, JsonNode id, Cap cap, Caller caller, AtCap refused) {
+        String method = refused.method();
+        String detail = refused.detail();
+        String requestId = refused.requestId();
+        int retryAfter = refused.retryAfterSeconds();
         RecordedRefusal record;
         try {
             record = record(cap, caller, method, detail, requestId);
@@ -179,17 +192,17 @@ public class CapRefusals {
             return WireErrors.error(generation, id, ErrorCodes.UNAVAILABLE, UNRECORDED, Map.of(), requestId, 503,
                     Map.of("Retry-After", "5"));
         }
-        Answer answer = WireErrors.error(generation, id, cap.code, cap.message, data(cap), record.requestId(), cap.status,
-                headers(cap));
+        Answer answer = WireErrors.error(generation, id, cap.code, cap.message, data(retryAfter), record.requestId(), cap.status,
+                headers(retryAfter));
         return WireErrors.afterCommit(generation, record, answer, id, record.requestId());
     }
 
-    private static Map<String, Object> data(Cap cap) {
-        return cap.retryAfterSeconds > 0 ? Map.of("retryAfterSeconds", cap.retryAfterSeconds) : Map.of();
+    private static Map<String, Object> data(int retryAfterSeconds) {
+        return retryAfterSeconds > 0 ? Map.of("retryAfterSeconds", retryAfterSeconds) : Map.of();
     }
 
-    private static Map<String, String> headers(Cap cap) {
-        return cap.retryAfterSeconds > 0 ? Map.of("Retry-After", Integer.toString(cap.retryAfterSeconds)) : Map.of();
+    private static Map<String, String> headers(int retryAfterSeconds) {
+        return retryAfterSeconds > 0 ? Map.of("Retry-After", Integer.toString(retryAfterSeconds)) : Map.of();
     }
 
     private Response unrecordedResponse() {

@@ -202,8 +202,10 @@ public class SessionRpc {
         try {
             var opened = sessions.open(in.identity().subject(), revision, clientInfo, in.tokenExpiry(), maxSessions);
             if (opened.isEmpty()) {
-                return caps.answer(SESSION, id, Cap.SESSIONS, opening.caller(), "initialize",
-                        "at most " + maxSessions + " live sessions per subject", rid);
+                // Retry-After: when one of its sessions ends by itself at the earliest, not a few seconds on.
+                long wait = sessions.untilOneFrees(in.identity().subject()).toSeconds();
+                return caps.answer(SESSION, id, Cap.SESSIONS, opening.caller(), new CapRefusals.AtCap("initialize",
+                        "at most " + maxSessions + " live sessions per subject", rid, (int) Math.min(Integer.MAX_VALUE, wait)));
             }
             session = opened.get();
         } catch (RuntimeException e) {

@@ -158,6 +158,35 @@ public class SessionStore {
     }
 
     /**
+     * How long until one of the subject's live sessions ends by itself, at the earliest (its idle timeout or its
+     * token's expiry, as far as the database knows its last use): what a caller at the cap is told to wait. At least a
+     * second; the idle timeout if none is live (the cap was reached and one ended since).
+     */
+    public Duration untilOneFrees(String subject) {
+        Instant now = Instant.now();
+        Instant first = null;
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT COALESCE(last_used_at, "
+                + "created_at), expires_at FROM mcp_session WHERE subject = ? AND ended_at IS NULL AND COALESCE(last_used_at, "
+                + "created_at) >= ? AND (expires_at IS NULL OR expires_at > ?)")) {
+            ps.setString(1, subject);
+            ps.setObject(2, utc(now.minus(idle)));
+            ps.setObject(3, utc(now));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Instant idleEnd = instant(rs, 1).plus(idle);
+                    Instant expires = instant(rs, 2);
+                    Instant end = expires != null && expires.isBefore(idleEnd) ? expires : idleEnd;
+                    first = first == null || end.isBefore(first) ? end : first;
+                }
+            }
+        } catch (SQLException e) {
+            throw new SessionStoreException("session lookup", e);
+        }
+        Duration wait = first == null ? idle : Duration.between(now, first);
+        return wait.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : wait;
+    }
+
+    /**
      * How many live sessions the subject holds (across replicas): not ended, used within the idle timeout, and not
      * past their token's expiry.
      */

@@ -24,7 +24,7 @@ class GenerationDispatch {
 
     /** A parsed POST's answer, from the generation its route names. */
     Answer answer(HttpHeaders headers, PostIntake.Parsed p, GenerationRouter.Route route, String requestId) {
-        if (GenerationRouter.mixesGenerations(p.root())) {
+        if (route.generation() == Generation.SESSION && GenerationRouter.mixesGenerations(p.root())) {
             return sessions.mixedBatch(inbounds.session(headers, p, requestId));
         }
         return route.generation() == Generation.STATELESS

@@ -10,7 +10,8 @@ import dev.quaestor.mcp.wire.VersionHeader;
  * {@code params._meta} claims a protocol version is served statelessly under 2026-07-28 rules, whatever its
  * method (an {@code initialize} carrying the claim then gets -32601); a request with no claim but an
  * {@code MCP-Protocol-Version: 2026-07-28} header is one whose envelope is missing (-32602). Everything else
- * is a 2025 request on a session: {@code initialize}, requests carrying {@code Mcp-Session-Id}, batches.
+ * is a 2025 request on a session: {@code initialize}, requests carrying {@code Mcp-Session-Id}, batches (but for
+ * one sent with the 2026-07-28 header, refused as that revision refuses it).
  * A claim that names a 2025 revision is treated as 2025 traffic, so that a -32022 never lists the very
  * version it refuses. A batch with a stateless element is refused ({@link #mixesGenerations}): 2026-07-28 has no
  * batches, and 2025 requests carry no claim.
@@ -32,7 +33,8 @@ final class GenerationRouter {
 
     static Route route(JsonNode root, VersionHeader version) {
         if (root.isArray()) {
-            return Route.SESSION;
+            // A batch is 2025 traffic, unless the header names 2026-07-28, which has none: refused in its shape.
+            return version.namesStateless() ? new Route(Generation.STATELESS, ProtocolRevision.UNVERSIONED) : Route.SESSION;
         }
         JsonNode claim = claim(root);
         if (claim == null) {

@@ -223,8 +223,9 @@ public class McpEndpoint {
         if (opening instanceof EventStreamRequests.Refused refused) {
             throw refusal(rc, refused.response());
         }
-        // As a listen: the stream must not hold one of the replica's in-flight places (streams have their own cap).
+        // As a listen: no in-flight place for the stream (streams have their own cap); its notifications' request named.
         admission.release(rc);
+        request.response().putHeader(McpHeaders.REQUEST_ID, requestId);
         Multi<OutboundSseEvent> events = ((EventStreamRequests.Opened) opening).events();
         return deadlines.watch(WriteDeadlines.Kind.EVENTS, request, events, McpEndpoint::eventBytes);
     }

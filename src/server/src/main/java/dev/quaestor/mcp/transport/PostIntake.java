@@ -127,7 +127,7 @@ class PostIntake {
             return refused(TextResponse.of(406, "Accept must include application/json or text/event-stream", requestId));
         }
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
-        if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
+        if (contentType != null && !MediaTypes.isJson(contentType)) {
             return refused(TextResponse.of(415, "Content-Type must be application/json", requestId));
         }
         String sourceIp = SourceAddress.of(request);
@@ -149,14 +149,10 @@ class PostIntake {
     }
 
     private static boolean acceptsJson(String accept) {
-        if (accept == null || accept.isBlank()) {
-            return true;
-        }
-        String a = accept.toLowerCase();
-        return a.contains("application/json") || a.contains("*/*") || a.contains("application/*");
+        return MediaTypes.quality(accept, MediaTypes.JSON) > 0;
     }
 
     private static boolean acceptsOnlySse(String accept) {
-        return accept != null && accept.toLowerCase().contains("text/event-stream") && !acceptsJson(accept);
+        return MediaTypes.quality(accept, MediaTypes.EVENT_STREAM) > 0 && !acceptsJson(accept);
     }
 }

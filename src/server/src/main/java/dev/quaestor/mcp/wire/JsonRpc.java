@@ -56,7 +56,8 @@ public final class JsonRpc {
      */
     public static Read read(JsonNode message, Generation generation) {
         if (!message.isObject()) {
-            return new Invalid(null, INVALID);
+            return new Invalid(null, message.isArray() && generation == Generation.STATELESS
+                    ? "2026-07-28 has no batches: send each request in a POST of its own" : INVALID);
         }
         JsonNode id = message.get("id");
         boolean idTyped = id == null || id.isTextual() || id.isIntegralNumber();

@@ -194,7 +194,7 @@ public final class ReportBuilder {
         var check = new RevisionCheck(checked, reproduced, mismatched, withoutRevision, List.copyOf(missingRevisions),
                 List.copyOf(mismatches));
         return new WhatIfReport(summary, gainedRows, rows(lost), notJudged, prefixes, roles,
-                guardHits(gainedRows, notJudged), check);
+                guardHits(gainedRows, notJudged), check, false);
     }
 
     /**

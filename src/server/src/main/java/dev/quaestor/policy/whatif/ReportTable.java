@@ -23,14 +23,18 @@ public final class ReportTable {
                 .append(" requests\n");
         out.append("  listings not judged per entry: ").append(s.listingRecords()).append(" requests (").append(s.listingFacts())
                 .append(" facts); refused before judgment: ").append(s.notReplayableRecords()).append(" requests\n");
-        changes(out, "GAINED (deny -> allow)", r.gained());
-        changes(out, "LOST (allow -> deny)", r.lost());
+        if (r.namesWithheld()) {
+            out.append("  names withheld (for holders of the auditor role): changes by recorded roles and URI prefix\n");
+        }
+        changes(out, "GAINED (deny -> allow)", r.gained(), r.namesWithheld());
+        changes(out, "LOST (allow -> deny)", r.lost(), r.namesWithheld());
         if (!r.notJudged().isEmpty()) {
             out.append("\nNOT JUDGED (the answer depends on what the record does not hold)\n");
-            var t = new TextTable("subject", "action", "uri", "#requests", "depends on");
+            boolean named = !r.namesWithheld();
+            var t = new TextTable(named ? "subject" : "roles", "action", named ? "uri" : "uri prefix", "#requests", "depends on");
             for (Undecided u : r.notJudged()) {
                 String dependsOn = String.join(", ", u.missing()) + (u.mayGain() ? " (may gain)" : "");
-                t.row(u.subject(), u.action(), u.uri(), u.requests(), dependsOn);
+                t.row(named ? u.subject() : roles(u.roles()), u.action(), u.uri(), u.requests(), dependsOn);
             }
             t.appendTo(out);
         }
@@ -48,33 +52,46 @@ public final class ReportTable {
                     .append(String.join(", ", c.missingRevisions().stream().map(ReportTable::shortRev).toList()));
         }
         out.append('\n');
-        c.mismatches().forEach(m -> out.append("  MISMATCH ").append(m.subject()).append(' ').append(m.action()).append(' ')
-                .append(m.uri()).append(" recorded ").append(m.recorded()).append(" under ").append(shortRev(m.revision()))
-                .append(" (").append(m.requests()).append(" requests)\n"));
+        c.mismatches().forEach(m -> out.append("  MISMATCH ").append(named(m.subject(), m.action(), m.uri())).append(" recorded ")
+                .append(m.recorded()).append(" under ").append(shortRev(m.revision())).append(" (").append(m.requests())
+                .append(" requests)\n"));
         if (r.guardHits().isEmpty()) {
             out.append("guards: none crossed\n");
         } else {
             out.append("GUARDS CROSSED\n");
             for (GuardHit g : r.guardHits()) {
                 out.append("  ").append(g.guard()).append(" (").append(g.origin()).append("): ").append(g.change()).append(' ')
-                        .append(g.subject()).append(' ').append(g.action()).append(' ').append(g.uri()).append(" (")
-                        .append(g.requests()).append(" requests)\n");
+                        .append(named(g.subject(), g.action(), g.uri())).append(" (").append(g.requests()).append(" requests)\n");
             }
         }
         return out.toString();
     }
 
-    private static void changes(StringBuilder out, String title, List<Row> rows) {
+    private static void changes(StringBuilder out, String title, List<Row> rows, boolean withheld) {
         if (rows.isEmpty()) {
             return;
         }
         out.append('\n').append(title).append('\n');
-        var t = new TextTable("subject", "action", "uri", "#requests", "rule (current)", "rule (proposed)", "example requests");
+        var t = withheld ? new TextTable("roles", "action", "uri prefix", "#requests", "rule (current)", "rule (proposed)")
+                : new TextTable("subject", "action", "uri", "#requests", "rule (current)", "rule (proposed)", "example requests");
         for (Row w : rows) {
-            t.row(w.subject(), w.action(), w.uri(), w.requests(), rules(w.rulesBefore()), rules(w.rulesAfter()),
-                    String.join(" ", w.examples()));
+            if (withheld) {
+                t.row(roles(w.roles()), w.action(), w.uri(), w.requests(), rules(w.rulesBefore()), rules(w.rulesAfter()));
+            } else {
+                t.row(w.subject(), w.action(), w.uri(), w.requests(), rules(w.rulesBefore()), rules(w.rulesAfter()),
+                        String.join(" ", w.examples()));
+            }
         }
         t.appendTo(out);
+    }
+
+    /** A subject, action and URI, or the action alone when the names are withheld. */
+    private static String named(String subject, String action, String uri) {
+        return subject == null && uri == null ? action : subject + " " + action + " " + uri;
+    }
+
+    private static String roles(List<String> roles) {
+        return roles.isEmpty() ? "(none)" : String.join(",", roles);
     }
 
     static String rules(List<String> ids) {

@@ -7,10 +7,11 @@ import java.util.List;
  * What a proposed policy set would have changed over a window of recorded history: who gains and who loses access
  * to what, with the rule deciding under each set and the requests affected; what could not be judged and why; the
  * same by role and URI prefix; the guards a gain crosses; and the check that each recorded decision is what its
- * revision gives.
+ * revision gives. {@code namesWithheld}: the rows name no subject, URI or request ({@link NamelessReport}).
  */
 public record WhatIfReport(Summary summary, List<Row> gained, List<Row> lost, List<Undecided> notJudged,
-        List<PrefixTally> byPrefix, List<RoleTally> byRole, List<GuardHit> guardHits, RevisionCheck check) {
+        List<PrefixTally> byPrefix, List<RoleTally> byRole, List<GuardHit> guardHits, RevisionCheck check,
+        boolean namesWithheld) {
 
     /**
      * @param records requests in the window's facts; {@code facts} how many distinct facts they make, each replayed once
@@ -64,7 +65,8 @@ public record WhatIfReport(Summary summary, List<Row> gained, List<Row> lost, Li
     /** The same report with the example request ids {@code ids} gives each gained and lost row. */
     public WhatIfReport withExamples(java.util.function.Function<Row, List<String>> ids) {
         return new WhatIfReport(summary, gained.stream().map(r -> r.withExamples(ids.apply(r))).toList(),
-                lost.stream().map(r -> r.withExamples(ids.apply(r))).toList(), notJudged, byPrefix, byRole, guardHits, check);
+                lost.stream().map(r -> r.withExamples(ids.apply(r))).toList(), notJudged, byPrefix, byRole, guardHits, check,
+                namesWithheld);
     }
 
     /** Whether a change crosses a guard: what-if then fails, so CI can block the merge. */

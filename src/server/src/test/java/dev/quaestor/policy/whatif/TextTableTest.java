@@ -1,9 +1,9 @@
 package dev.quaestor.policy.whatif;
 
+import org.junit.jupiter.api.Test;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-
-import org.junit.jupiter.api.Test;
 
 /** The what-if table's columns: as wide as their widest cell, so a long rule id moves every row's next column alike. */
 class TextTableTest {
