@@ -230,6 +230,33 @@ class ChunkedFramingTest {
         }
     }
 
+    /**
+     * A chunked request answered before its body is read (here a refused token: 401) is not closed under the client
+     * while it still sends: the rest of the body is read and dropped, then the connection is closed, so the client
+     * gets its answer. Before, the close came first, the client's next chunk met a reset, and the answer it had not
+     * read yet was lost with it.
+     */
+    @Test
+    void aClientStillSendingItsBodyGetsItsAnswerBeforeTheClose() throws Exception {
+        String chunk = "x".repeat(8 * 1024);
+        String piece = Integer.toHexString(chunk.length()) + "\r\n" + chunk + "\r\n";
+        try (var socket = new Socket(server.getHost(), server.getPort())) {
+            socket.setSoTimeout(10_000);
+            var out = socket.getOutputStream();
+            out.write((post("Transfer-Encoding: chunked\r\n", "not-a-token") + piece).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread.sleep(500); // the 401 is sent meanwhile
+            for (int i = 0; i < 64; i++) {
+                out.write(piece.getBytes(StandardCharsets.US_ASCII));
+            }
+            out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = readToEnd(socket.getInputStream());
+            assertTrue(answer.startsWith("HTTP/1.1 401 "), answer);
+            assertTrue(answer.toLowerCase().contains("\r\nconnection: close\r\n"), answer);
+        }
+    }
+
     private String host() {
         return server.getHost() + ":" + server.getPort();
     }

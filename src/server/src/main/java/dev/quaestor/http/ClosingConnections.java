@@ -1,8 +1,10 @@
 package dev.quaestor.http;
 
 import io.quarkus.vertx.http.runtime.filters.Filters;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +21,9 @@ import java.util.WeakHashMap;
  */
 @ApplicationScoped
 public class ClosingConnections {
+
+    /** How long the rest of a body the client is still sending is read and dropped before the close. */
+    static final long LINGER_MILLIS = 2_000;
 
     /** First of all filters. */
     static final int PRIORITY = PathForm.PRIORITY + 200;
@@ -55,8 +60,30 @@ public class ClosingConnections {
         rc.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
         rc.addEndHandler(done -> {
             if (done.succeeded()) {
-                connection.close();
+                closeAfterBody(rc.vertx(), rc.request(), connection);
             }
         });
+    }
+
+    /**
+     * Closes the connection, once the client has sent the rest of its request's body if it is still sending: a close
+     * while it sends resets the connection, and a client that had not yet read its answer loses it (RFC 9112, section
+     * 9.6). The rest is dropped unread, for {@link #LINGER_MILLIS} at most.
+     */
+    private static void closeAfterBody(Vertx vertx, HttpServerRequest request, HttpConnection connection) {
+        if (request.isEnded()) {
+            connection.close();
+            return;
+        }
+        try {
+            long timer = vertx.setTimer(LINGER_MILLIS, t -> connection.close());
+            request.handler(dropped -> { }).endHandler(end -> {
+                vertx.cancelTimer(timer);
+                connection.close();
+            }).exceptionHandler(e -> connection.close());
+            request.resume();
+        } catch (IllegalStateException e) { // its body was taken by a reader that has not given it back
+            connection.close();
+        }
     }
 }
