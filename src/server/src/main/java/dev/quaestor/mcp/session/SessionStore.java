@@ -73,6 +73,10 @@ public class SessionStore {
     public record Expired(Session session, End reason) {
     }
 
+    /** The subject's live sessions ({@link #bindLive}): not ended, used within the idle timeout, token not expired. */
+    private static final String LIVE = "subject = ? AND ended_at IS NULL AND COALESCE(last_used_at, created_at) >= ? "
+            + "AND (expires_at IS NULL OR expires_at > ?)";
+
     private final SecureRandom random = new SecureRandom();
     private final AgroalDataSource ds;
     private final LoadingCache<String, Session> cache;
@@ -165,12 +169,9 @@ public class SessionStore {
     public Duration untilOneFrees(String subject) {
         Instant now = Instant.now();
         Instant first = null;
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT COALESCE(last_used_at, "
-                + "created_at), expires_at FROM mcp_session WHERE subject = ? AND ended_at IS NULL AND COALESCE(last_used_at, "
-                + "created_at) >= ? AND (expires_at IS NULL OR expires_at > ?)")) {
-            ps.setString(1, subject);
-            ps.setObject(2, utc(now.minus(idle)));
-            ps.setObject(3, utc(now));
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT COALESCE(last_used_at, created_at), expires_at FROM mcp_session WHERE " + LIVE)) {
+            bindLive(ps, subject, now);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Instant idleEnd = instant(rs, 1).plus(idle);
@@ -191,16 +192,19 @@ public class SessionStore {
      * past their token's expiry.
      */
     private int live(Connection c, String subject, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_session WHERE subject = ? AND ended_at IS NULL "
-                + "AND COALESCE(last_used_at, created_at) >= ? AND (expires_at IS NULL OR expires_at > ?)")) {
-            ps.setString(1, subject);
-            ps.setObject(2, utc(now.minus(idle)));
-            ps.setObject(3, utc(now));
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM mcp_session WHERE " + LIVE)) {
+            bindLive(ps, subject, now);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getInt(1);
             }
         }
+    }
+
+    private void bindLive(PreparedStatement ps, String subject, Instant now) throws SQLException {
+        ps.setString(1, subject);
+        ps.setObject(2, utc(now.minus(idle)));
+        ps.setObject(3, utc(now));
     }
 
     /** The live session with this id owned by this subject, if any (without recording use). */
