@@ -170,6 +170,14 @@ class AuditIntegrityTest {
         assertEquals(true, onlineVerify().getBoolean("verified"), what + " was not undone");
     }
 
+    private static String requestIdAt(String chain, long seq) {
+        try (Connection su = superuser()) {
+            return text(su, "SELECT request_id FROM audit_entry WHERE chain_id = '" + chain + "' AND seq = " + seq);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static String repeatAb() {
         return "ab".repeat(32);
     }
@@ -246,6 +254,13 @@ class AuditIntegrityTest {
                 List.of("UPDATE audit_tree_node n SET hash = s.hash FROM saved s WHERE n.chain_id = s.chain_id AND n.level = s.level "
                         + "AND n.idx = s.idx", "DROP TABLE saved"),
                 (nodeIndex << nodeLevel) + 1, "stored node", v -> {
+                    // A record whose inclusion path runs through the changed node is not given a proof that would
+                    // fail offline, nor claimed proven: 409, saying why.
+                    String beside = requestIdAt(chain, ((nodeIndex ^ 1) << nodeLevel) + 1);
+                    var refused = given().header("Authorization", "Bearer " + auditor).queryParam("requestId", beside)
+                            .get("/audit/proof").then().statusCode(409).extract().jsonPath();
+                    assertTrue(refused.getString("error").contains("does not verify against the checkpoint at size"),
+                            refused.prettify());
                     assertEquals("NODE_MISMATCH", v.getString("problems[0].kind"), v.prettify());
                     assertEquals(repeatAb(), v.getString("problems[0].found"), v.prettify());
                     assertEquals((nodeIndex << nodeLevel) + 1, v.getLong("problems[0].records.first"), v.prettify());

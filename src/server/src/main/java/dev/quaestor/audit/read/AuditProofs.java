@@ -1,5 +1,6 @@
 package dev.quaestor.audit.read;
 
+import dev.quaestor.audit.anchor.PinnedTsaRoots;
 import dev.quaestor.audit.config.AuditPools;
 import dev.quaestor.audit.record.AuditRecords;
 import dev.quaestor.audit.record.RecordText;
@@ -9,6 +10,8 @@ import dev.quaestor.audit.record.LiveLog;
 import dev.quaestor.evidence.RecordField;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.bundle.BundleWriter;
+import dev.quaestor.evidence.check.RecordProofCheck;
+import dev.quaestor.evidence.check.TrustedKeys;
 import dev.quaestor.evidence.prove.ProofBuilder;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,7 +39,10 @@ public class AuditProofs {
         NO_RECORD,
         /** A record is not under a signed checkpoint yet: there will be a proof in a few seconds. */
         NOT_YET,
-        /** A record can never be proven: it is in format 1, or was changed since it was written. */
+        /**
+         * A record can never be proven: it is in format 1, was changed since it was written, or its proof does not
+         * verify (the log's tree or checkpoint was changed after it was signed).
+         */
         NEVER
     }
 
@@ -57,10 +63,12 @@ public class AuditProofs {
 
     private final AgroalDataSource ds;
     private final LiveLog log;
+    private final PinnedTsaRoots tsaRoots;
 
-    AuditProofs(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, LiveLog log) {
+    AuditProofs(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, LiveLog log, PinnedTsaRoots tsaRoots) {
         this.ds = ds;
         this.log = log;
+        this.tsaRoots = tsaRoots;
     }
 
     /**
@@ -124,8 +132,19 @@ public class AuditProofs {
                                 + ") is not under a signed checkpoint yet; ask again in a few seconds");
                     }
                     var path = new ProofBuilder(new TreeNodes(c, logId)).inclusion(seq - 1, checkpoint.get().size());
-                    out.add(new BundleWriter.ProvenRecord(r.canonical().fields(), r.hash(),
-                            new RecordProof(r.canonicalBytes(), seq - 1, path, checkpoint.get().note())));
+                    var proof = new RecordProof(r.canonicalBytes(), seq - 1, path, checkpoint.get().note());
+                    // Checked as quaestor-verify checks it, against the pinned keys and TSA roots only: stored tree nodes
+                    // or a checkpoint changed after signing would make a proof that fails offline, and nothing is
+                    // claimed proven, here or on the console, that the verifier would refuse.
+                    var checked = RecordProofCheck.check(proof, TrustedKeys.of(log.trustedKeys(), List.of()),
+                            tsaRoots.check().orElse(null));
+                    if (!checked.verified()) {
+                        return Proven.not(out.size() + rows.size(), Gap.NEVER, "record " + seq + " of log " + logId
+                                + " (request " + requestId + ") does not verify against the checkpoint at size "
+                                + checkpoint.get().size() + ": " + checked.failure() + "; the log was changed after it was"
+                                + " signed, and nothing is proven from it (the audit check, /audit/verify, reports the log's state)");
+                    }
+                    out.add(new BundleWriter.ProvenRecord(r.canonical().fields(), r.hash(), proof));
                 }
             }
             c.commit();
