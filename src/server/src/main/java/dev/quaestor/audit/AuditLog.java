@@ -106,6 +106,24 @@ public class AuditLog implements LiveLog, RecordQueue {
     }
 
     /**
+     * Queues the record a request proceeds under (its {@code DECISION}) without waiting: a request whose wait for it
+     * fails is refused. Should it be stored all the same (the writer had taken it when the wait ended, or its commit's
+     * reply was lost), the record {@code refused} gives is stored after it, so it never stands alone for a request
+     * that was refused ({@link GroupCommitWriter#submitCall}).
+     */
+    public PendingCommit submitCall(AuditEvent e, java.util.function.Supplier<AuditEvent> refused) {
+        return writer.submitCall(e, refused);
+    }
+
+    /**
+     * Owes a record that says what a request already did: stored with the next batch that is stored, even after the
+     * database was away ({@link GroupCommitWriter#submitOwed}). Its request's {@code DECISION} must be stored already.
+     */
+    public void submitOwed(AuditEvent e) {
+        writer.submitOwed(e);
+    }
+
+    /**
      * Queues a record without waiting; {@link PendingCommit#await} waits for it. Throws
      * {@link AuditUnavailableException} at once if the queue is full.
      */

@@ -28,6 +28,22 @@ interface AuditSink {
         return decision == null ? submit(outcome) : submitAfter(decision, outcome);
     }
 
+    /**
+     * Queues a request's {@code DECISION}, with the record that says the request was refused should the
+     * {@code DECISION} be stored although its waiter was told it was not.
+     */
+    default PendingCommit submitDecision(AuditEvent decision, Supplier<AuditEvent> refused) {
+        return submit(decision);
+    }
+
+    /**
+     * Owes a record that says what a request already did, its {@code DECISION} stored: kept until it is stored, even
+     * while the log's database is away.
+     */
+    default void submitOwed(AuditEvent event) {
+        submit(event);
+    }
+
     /** A refusal's one record: on its own, or counted into a summary. */
     RecordedRefusal refusal(AuditEvent event);
 
@@ -46,6 +62,16 @@ interface AuditSink {
             @Override
             public PendingCommit submitOutcome(PendingCommit decision, AuditEvent outcome, Supplier<AuditEvent> correction) {
                 return log.submitAfter(decision, outcome, correction);
+            }
+
+            @Override
+            public PendingCommit submitDecision(AuditEvent decision, Supplier<AuditEvent> refused) {
+                return log.submitCall(decision, refused);
+            }
+
+            @Override
+            public void submitOwed(AuditEvent event) {
+                log.submitOwed(event);
             }
 
             @Override

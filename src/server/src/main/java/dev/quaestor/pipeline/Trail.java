@@ -217,7 +217,11 @@ final class Trail {
         }
         var event = decisionEvent(named, verdict, outcome, null, detail);
         try (var stage = stage("audit.decision")) {
-            return services.audit.submit(event);
+            // Should the writer find it stored after telling this request it was not (the wait ended as it stored it,
+            // or a commit's reply was lost), the request was refused for it: the writer stores this after it.
+            return services.audit.submitDecision(event, () -> abortedEvent(ctx.code(Reason.UNAVAILABLE), null,
+                    "the DECISION was stored though the audit log did not confirm it in time: "
+                            + Unconfirmed.REFUSED.said));
         } catch (AuditUnavailableException e) {
             throw auditUnavailable();
         }
@@ -328,7 +332,7 @@ final class Trail {
      * queued, that is logged, as nothing is left to refuse.
      */
     void undelivered(String why) {
-        aborted(null, "the answer did not reach the client: " + why);
+        aborted(null, null, "the answer did not reach the client: " + why);
     }
 
     /** What the client gets when an {@code OUTCOME} is not confirmed: the audit log's refusal, or a response cut off. */
@@ -356,7 +360,7 @@ final class Trail {
             try {
                 // Should the writer find the OUTCOME stored after telling this request it was not (a commit's reply
                 // lost), with the DECISION in the same batch, it stores this correction: the request cannot.
-                queued = services.audit.submitOutcome(decision, event, () -> abortedEvent(code,
+                queued = services.audit.submitOutcome(decision, event, () -> abortedEvent(code, null,
                         "the OUTCOME was stored though the audit log reported it was not (its commit's reply was lost): "
                         + otherwise.said));
             } catch (AuditUnavailableException e) {
@@ -369,8 +373,9 @@ final class Trail {
                 // before it took it), or a commit may have succeeded whose reply was lost. It would then say more than
                 // happened, so a further OUTCOME says how the request ended.
                 if (decision == null || !decision.failed()) {
-                    aborted(code, "the audit log did not confirm this request's OUTCOME within the commit timeout: "
-                            + otherwise.said);
+                    // Cut off: the content went out before the OUTCOME (a streamed read), so this one says how much.
+                    aborted(code, otherwise == Unconfirmed.CUT_OFF ? o : null, "the audit log did not confirm this"
+                            + " request's OUTCOME within the commit timeout: " + otherwise.said);
                 }
                 throw auditUnavailable();
             }
@@ -379,15 +384,19 @@ final class Trail {
 
     /**
      * A further {@code OUTCOME}, {@code aborted}: the request did not end as a record before said, or may say. Queued
-     * after the {@code DECISION} if that is not yet durable (never stored without it), not awaited (the caller may be
-     * an I/O thread); if it cannot be queued, that is logged, as nothing is left to refuse.
+     * after the {@code DECISION} if that is not yet durable (never stored without it); with the {@code DECISION}
+     * stored, owed to the log, which keeps it until it is stored, however long its database is away (what it says
+     * has happened). Not awaited (the caller may be an I/O thread); if it cannot be queued, that is logged, as
+     * nothing is left to refuse.
+     *
+     * @param sent the content that went out before it (a streamed read cut off): its bytes and SHA-256; or null
      */
-    private void aborted(Integer errorCode, String detail) {
-        var event = abortedEvent(errorCode, detail);
+    private void aborted(Integer errorCode, Outcome sent, String detail) {
+        var event = abortedEvent(errorCode, sent, detail);
         PendingCommit after = decision;
         try {
             if (after == null) {
-                services.audit.submit(event);
+                services.audit.submitOwed(event);
             } else {
                 services.audit.submitAfter(after, event);
             }
@@ -397,10 +406,12 @@ final class Trail {
         }
     }
 
-    private AuditEvent abortedEvent(Integer errorCode, String detail) {
+    private AuditEvent abortedEvent(Integer errorCode, Outcome sent, String detail) {
         return AuditEvent.of(Kind.OUTCOME, ctx.requestId()).caller(ctx.caller()).protocol(ctx.protocolVersion())
                 .method(method).action(action.wireName()).uri(uri).policyRevision(policy.revision()).outcome("aborted")
-                .errorCode(errorCode).latencyMicros((System.nanoTime() - start) / 1000).detail(truncate(detail)).build();
+                .errorCode(errorCode).bytes(sent == null ? null : sent.bytes())
+                .contentSha256(sent == null ? null : sent.sha256())
+                .latencyMicros((System.nanoTime() - start) / 1000).detail(truncate(detail)).build();
     }
 
     private AuditEvent decisionEvent(String named, Verdict verdict, String outcome, Integer errorCode, String detail) {

@@ -56,6 +56,24 @@ final class PipelineFakes {
         RuntimeException outcomeFailure;
         /** What each OUTCOME queued would be corrected with, should it be stored though reported not stored. */
         final List<java.util.function.Supplier<AuditEvent>> corrections = new ArrayList<>();
+        /** What each DECISION queued would be followed by, should it be stored though its request was refused. */
+        final List<java.util.function.Supplier<AuditEvent>> refusals = new ArrayList<>();
+        /** The log queues an OUTCOME but never confirms it. */
+        boolean loseOutcomes;
+        /** Records owed to the log: kept until stored, however long its database is away. */
+        final List<AuditEvent> owed = new ArrayList<>();
+
+        @Override
+        public PendingCommit submitDecision(AuditEvent decision, java.util.function.Supplier<AuditEvent> refused) {
+            refusals.add(refused);
+            return submit(decision);
+        }
+
+        @Override
+        public void submitOwed(AuditEvent event) {
+            journal.add(event.kind() + " " + event.outcome() + " (owed)");
+            owed.add(event);
+        }
 
         @Override
         public PendingCommit submitOutcome(PendingCommit decision, AuditEvent outcome,
@@ -76,6 +94,8 @@ final class PipelineFakes {
                 }
             } else if (outcomeFailure != null) {
                 throw outcomeFailure;
+            } else if (loseOutcomes && "ok".equals(event.outcome())) {
+                return AuditDoubles.failed("outcome not confirmed");
             }
             stored.add(event);
             return AuditDoubles.committed();

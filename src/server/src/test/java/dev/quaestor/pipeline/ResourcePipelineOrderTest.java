@@ -287,6 +287,32 @@ class ResourcePipelineOrderTest {
     }
 
     @Test
+    void aStreamedReadWhoseOutcomeIsNotConfirmedOwesTheLogWhatItSent() throws Exception {
+        var big = new byte[50_000];
+        new java.util.Random(7).nextBytes(big);
+        sources.put(PUBLIC, big);
+        fakes.audit.loseOutcomes = true; // the database went away while the content was sent
+        var streamed = assertInstanceOf(StreamedRead.class, pipeline(1024).read(ctx, PUBLIC).result());
+        assertThrows(java.io.IOException.class, () -> streamed.writeTo(new ByteArrayOutputStream(), new byte[0], new byte[0]));
+        assertEquals("OUTCOME aborted (owed)", journal.get(journal.size() - 1), "kept for the log until it can store it");
+        AuditEvent owed = fakes.audit.owed.get(0);
+        assertEquals((long) big.length, owed.bytes(), "how much went out");
+        assertEquals(sha256(big), owed.contentSha256());
+        assertTrue(owed.detail().endsWith("the response was cut off before its end"), owed.detail());
+    }
+
+    @Test
+    void aReadsDecisionSaysItWasRefusedShouldItBeStoredAfterItsRequestWasRefused() {
+        sources.put(PUBLIC, "hello".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        pipeline.read(ctx, PUBLIC);
+        AuditEvent refused = fakes.audit.refusals.get(0).get();
+        assertEquals(Kind.OUTCOME, refused.kind());
+        assertEquals("aborted", refused.outcome());
+        assertEquals(ctx.code(Reason.UNAVAILABLE), refused.errorCode());
+        assertTrue(refused.detail().contains("nothing of it was served"), refused.detail());
+    }
+
+    @Test
     void aProviderFailureIsRecordedAsTheOutcome() {
         sources.failure = new ResourceNotFoundException(PUBLIC);
         var refusal = assertThrows(Refusal.class, () -> pipeline.read(ctx, PUBLIC));

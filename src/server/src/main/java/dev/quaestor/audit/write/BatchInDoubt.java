@@ -23,13 +23,19 @@ final class BatchInDoubt {
     private SealedBatch batch;
     private List<Supplier<AuditEvent>> corrections = List.of();
     private int records;
+    /** How many of the records owed, the first, went into the batch in doubt. */
+    private int owedInBatch;
     private final List<AuditEvent> owed = new ArrayList<>();
 
-    /** {@code batch} failed and the database could not say whether it is stored; its {@code records} waiters failed. */
+    /**
+     * {@code batch} failed and the database could not say whether it is stored; its {@code records} waiters failed.
+     * The records owed so far went into it.
+     */
     void doubt(SealedBatch batch, List<Supplier<AuditEvent>> corrections, int records) {
         this.batch = batch;
         this.corrections = corrections;
         this.records = records;
+        this.owedInBatch = owed.size();
     }
 
     /**
@@ -49,6 +55,7 @@ final class BatchInDoubt {
                     + " running it); nothing more is written until it can");
         }
         if (stored) {
+            owed.subList(0, owedInBatch).clear(); // stored with it: owed no longer
             corrections.forEach(correction -> owed.add(correction.get()));
             life.storedAfterAll(records);
             LOG.warnf("log %s: a batch of %d record(s) reported as not stored was stored (its commit's reply was lost);"

@@ -50,6 +50,12 @@ public final class GroupCommitWriter {
     private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class);
 
     /**
+     * Records owed to the log at most ({@link #submitOwed}): each says what a request already did, so none is dropped
+     * while the database is away, up to this many (a few KiB each); past it one is dropped, and logged.
+     */
+    static final int OWED_LIMIT = 10_000;
+
+    /**
      * A queued record; {@code after}, if set, is a record it must not be stored without (its request's decision);
      * {@code correction}, if set, is the record that says how its request ended should it be stored although its
      * waiter was told it was not ({@link BatchInDoubt}); {@code call}: the record a call happens under, whose
@@ -77,6 +83,12 @@ public final class GroupCommitWriter {
     private Thread thread;
     // Callers waiting for a checkpoint over everything committed when they asked (signNow).
     private final ConcurrentLinkedQueue<CompletableFuture<Void>> signRequests = new ConcurrentLinkedQueue<>();
+    /** Records owed by callers ({@link #submitOwed}), taken into {@link BatchInDoubt#owe} by the writer thread. */
+    private final ConcurrentLinkedQueue<AuditEvent> owedByCallers = new ConcurrentLinkedQueue<>();
+    /** How many are in {@link #owedByCallers}. */
+    private final java.util.concurrent.atomic.AtomicInteger owedWaiting = new java.util.concurrent.atomic.AtomicInteger();
+    /** How many records the writer holds owed, not yet stored (as of its last batch). */
+    private volatile int owedHeld;
 
     // The log's head as stored (null: to be read again); touched only by the writer thread.
     private LogHead head;
@@ -184,6 +196,24 @@ public final class GroupCommitWriter {
         return queue(event, null, refused, true);
     }
 
+    /**
+     * Owes a record to the log: one that says what a request already did and that nothing can refuse any more (an
+     * answer, or part of one, sent or lost after its {@code OUTCOME} was recorded or could not be). Not queued with
+     * the rest, so not refused when the queue is full or a batch fails: it is stored with the next batch that is
+     * stored, however long the database is away, before that batch's records. Its request's {@code DECISION} must be
+     * stored already. Past {@link #OWED_LIMIT} records owed and not yet stored, it is dropped and logged.
+     */
+    public void submitOwed(AuditEvent event) {
+        if (owedWaiting.incrementAndGet() + owedHeld > OWED_LIMIT) {
+            owedWaiting.decrementAndGet();
+            failures.increment();
+            LOG.errorf("request %s: a record owed to the audit log was dropped: %d are owed already (the database has"
+                    + " been away for long): %s %s", event.requestId(), OWED_LIMIT, event.outcome(), event.detail());
+            return;
+        }
+        owedByCallers.add(event);
+    }
+
     /** Queues a record within its subject's share of the queue, or refuses it ({@link AuditUnavailableException}). */
     private PendingCommit queue(AuditEvent event, CompletableFuture<Void> after, Supplier<AuditEvent> correction, boolean call) {
         String share = QueueShares.keyOf(event);
@@ -282,7 +312,7 @@ public final class GroupCommitWriter {
             try {
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
-                    if (head == null || !signRequests.isEmpty() || !inDoubt.owed().isEmpty()
+                    if (head == null || !signRequests.isEmpty() || !inDoubt.owed().isEmpty() || !owedByCallers.isEmpty()
                             || head.checkpointDue(config.checkpointEvery(), config.checkpointInterval().toNanos())) {
                         write(List.of()); // also reads the head, and records the start, as soon as the database answers
                     }
@@ -309,6 +339,11 @@ public final class GroupCommitWriter {
     private void write(List<Pending> batch) {
         long start = System.nanoTime();
         batch = withoutOrphans(batch);
+        for (AuditEvent e; (e = owedByCallers.poll()) != null;) {
+            owedWaiting.decrementAndGet();
+            inDoubt.owe(e);
+        }
+        owedHeld = inDoubt.owed().size();
         var signs = new ArrayList<CompletableFuture<Void>>();
         for (CompletableFuture<Void> f; (f = signRequests.poll()) != null;) {
             signs.add(f);
@@ -363,13 +398,16 @@ public final class GroupCommitWriter {
         floor.reached(head);
         life.stored();
         inDoubt.paid();
+        owedHeld = 0;
         committedSeq = head.size();
+        var refused = new ArrayList<Pending>();
         for (Pending p : batch) {
             if (!p.done().complete(null) && p.call()) {
                 // Its waiter gave up while this batch was stored: the call was refused, and its record is in the log.
-                inDoubt.owe(p.correction().get());
+                refused.add(p);
             }
         }
+        correctionsOf(refused).forEach(c -> inDoubt.owe(c.get()));
         signs.forEach(f -> f.complete(null));
         if (!batch.isEmpty()) {
             commitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -396,13 +434,16 @@ public final class GroupCommitWriter {
      * writer does if the batch turns out to be stored.
      */
     private static List<Supplier<AuditEvent>> correctionsOf(List<Pending> failed) {
-        var out = new ArrayList<Supplier<AuditEvent>>();
+        // One per request, its last: a request's DECISION and OUTCOME in one batch are corrected once, by the
+        // OUTCOME's, which says what the client got.
+        var out = new java.util.LinkedHashMap<String, Supplier<AuditEvent>>();
         for (Pending p : failed) {
             if (p.correction() != null && (p.call() || p.after() != null && p.after().isCompletedExceptionally())) {
-                out.add(p.correction());
+                out.remove(p.event().requestId());
+                out.put(p.event().requestId(), p.correction());
             }
         }
-        return out;
+        return List.copyOf(out.values());
     }
 
     /** Takes the lease before the log's head is read, and checks it is still held every few seconds after. */

@@ -104,6 +104,74 @@ class CommitReplyLostTest {
     }
 
     @Test
+    void aRequestWhoseDecisionAndOutcomeAreBothFoundStoredLaterIsCorrectedOnce() throws Exception {
+        refuseAfterBreak = 1;
+        String chain = "reply-lost-once-" + System.nanoTime();
+        var w = writer(chain);
+        w.append(decision("first"));
+        // The DECISION as a read queues it: the record its request proceeds under, with its own correction.
+        var pair = queuedTogether(w, "lost-reply-g", true);
+        assertThrows(AuditUnavailableException.class, pair.outcome()::await);
+        w.append(decision("after"));
+        w.stop();
+
+        assertEquals(List.of("DECISION first", "DECISION blocker", "DECISION lost-reply-g", "OUTCOME lost-reply-g ok",
+                "OUTCOME lost-reply-g aborted", "DECISION after"), requests(chain), "one correction, the OUTCOME's");
+        assertEquals("the correction of lost-reply-g", detailOf(chain, "lost-reply-g", "aborted"));
+    }
+
+    @Test
+    void aDecisionAloneFoundStoredLaterGetsItsRequestsRefusal() throws Exception {
+        refuseAfterBreak = 1;
+        String chain = "reply-lost-decision-" + System.nanoTime();
+        var w = writer(chain);
+        w.append(decision("first"));
+        PendingCommit blocker;
+        PendingCommit d;
+        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
+            c.setAutoCommit(false);
+            c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
+            blocker = w.submit(decision("blocker"), null);
+            var depth = metrics.get("quaestor.audit.queue.depth").gauge();
+            Wait.until("the writer took the blocker's batch", Duration.ofSeconds(10), () -> depth.value() == 0);
+            d = w.submitCall(decision("lost-reply-h"), () -> outcomeEvent("lost-reply-h", "aborted")
+                    .detail("refused: nothing served").build());
+            c.rollback();
+        }
+        blocker.await();
+        assertThrows(AuditUnavailableException.class, d::await, "the request was refused");
+        w.append(decision("after"));
+        w.stop();
+
+        assertEquals(List.of("DECISION first", "DECISION blocker", "DECISION lost-reply-h", "OUTCOME lost-reply-h aborted",
+                "DECISION after"), requests(chain), "no DECISION ALLOW stands alone for a request that was refused");
+        assertEquals("refused: nothing served", detailOf(chain, "lost-reply-h", "aborted"));
+    }
+
+    @Test
+    void anOwedRecordWaitsOutTheDatabaseAndIsStoredWhenItAnswers() throws Exception {
+        String chain = "owed-" + System.nanoTime();
+        var w = writer(chain);
+        w.append(decision("owed-i"));
+        refusing.set(Integer.MAX_VALUE); // the database cannot be reached
+        // The read's content went out, and its OUTCOME could not be committed: what it sent is owed to the log.
+        w.submitOwed(outcomeEvent("owed-i", "aborted").bytes(5L).detail("cut off after its content").build());
+        var refused = w.submit(decision("refused-j"), null);
+        assertThrows(AuditUnavailableException.class, refused::await, "an ordinary record is refused meanwhile");
+        Thread.sleep(1_000); // the writer tries again every 200 ms, and fails
+        assertEquals(List.of("DECISION owed-i"), requests(chain), "nothing stored while the database is away");
+        refusing.set(0);
+        Wait.until("the owed record is stored", Duration.ofSeconds(10), () -> requests(chain).contains("OUTCOME owed-i aborted"));
+        w.append(decision("after"));
+        w.stop();
+
+        assertEquals(List.of("DECISION owed-i", "AUDIT_PAUSE null", "OUTCOME owed-i aborted", "DECISION after"),
+                requests(chain), "stored once, after the pause that counts the refused record");
+        var check = LogCheck.of(chain, log.originOf(chain), log.trustedKeys());
+        assertTrue(check.problems().isEmpty(), check.problems().toString());
+    }
+
+    @Test
     void aBatchFoundNotStoredGetsNothing() throws Exception {
         refuseAfterBreak = 1;
         String chain = "request-lost-" + System.nanoTime();
@@ -156,6 +224,11 @@ class CommitReplyLostTest {
      * two go in one batch, as a fast read's do.
      */
     private Pair queuedTogether(GroupCommitWriter w, String requestId) throws Exception {
+        return queuedTogether(w, requestId, false);
+    }
+
+    /** As above; {@code decisionAsCall}: the DECISION is queued as the record its request proceeds under. */
+    private Pair queuedTogether(GroupCommitWriter w, String requestId, boolean decisionAsCall) throws Exception {
         PendingCommit blocker;
         Pair pair;
         try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
@@ -164,7 +237,8 @@ class CommitReplyLostTest {
             blocker = w.submit(decision("blocker"), null);
             var depth = metrics.get("quaestor.audit.queue.depth").gauge();
             Wait.until("the writer took the blocker's batch", Duration.ofSeconds(10), () -> depth.value() == 0);
-            PendingCommit d = w.submit(decision(requestId), null);
+            PendingCommit d = decisionAsCall ? w.submitCall(decision(requestId), () -> outcomeEvent(requestId, "aborted")
+                    .detail("the refusal of " + requestId).build()) : w.submit(decision(requestId), null);
             PendingCommit o = w.submit(outcome(requestId), d, () -> outcomeEvent(requestId, "aborted")
                     .detail("the correction of " + requestId).build());
             pair = new Pair(d, o);
