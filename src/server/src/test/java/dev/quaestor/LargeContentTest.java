@@ -58,10 +58,12 @@ class LargeContentTest {
     static final int BIN_SIZE = 20 * 1024 * 1024;
     static final String TEXT_LINE = "line with \"quotes\", back\\slashes, \ttabs, \u0001\u001f controls, é, 漢字 and 😀\r\n";
 
+    static final int SEND_BUFFER = 128 * 1024;
+
     public static class LargeFiles implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of(
+            var settings = new java.util.HashMap<>(Map.of(
                     "quaestor.mounts.large.provider", "filesystem",
                     "quaestor.mounts.large.uri", "file:///large/",
                     "quaestor.mounts.large.root", DIR.toString(),
@@ -71,7 +73,10 @@ class LargeContentTest {
                     "quaestor.mounts.capped.uri", "file:///capped/",
                     "quaestor.mounts.capped.root", DIR.toString(),
                     "quaestor.mounts.capped.max-bytes", Integer.toString(4 * 1024 * 1024),
-                    "quaestor.read.write-timeout", "2s");
+                    "quaestor.read.write-timeout", "2s"));
+            // Bounded, as for slow clients served directly: the large reads below go through a 128 KiB buffer.
+            settings.put("quaestor.streams.send-buffer", Integer.toString(SEND_BUFFER));
+            return settings;
         }
 
         @Override
@@ -251,6 +256,23 @@ class LargeContentTest {
         assertEquals(sha256(file), row.contentSha256);
         assertEquals("private", row.cacheScope);
         assertEquals("2026-07-28", row.protocol);
+    }
+
+    /**
+     * quaestor.streams.send-buffer is every accepted connection's SO_SNDBUF, as the kernel reports it ({@code ss}: the
+     * send buffer, {@code tb}, is twice the size asked for, the kernel's own bookkeeping included).
+     */
+    @Test
+    void theSendBufferSettingBoundsEachConnectionsSendBuffer() throws Exception {
+        try (var socket = new java.net.Socket(base.getHost(), base.getPort())) {
+            var ss = new ProcessBuilder("ss", "-tmnH", "state", "established", "( sport = :" + base.getPort()
+                    + " and dport = :" + socket.getLocalPort() + " )").redirectErrorStream(true).start();
+            String out = new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, ss.waitFor(), out);
+            var tb = java.util.regex.Pattern.compile("tb(\\d+)").matcher(out);
+            assertTrue(tb.find(), "the server's end of the connection: " + out);
+            assertEquals(2 * SEND_BUFFER, Integer.parseInt(tb.group(1)), out);
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.quaestor.settings.SettingRanges;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.OptionalInt;
 
 /**
  * The write deadline of every streamed response (large reads, audit exports, event streams): each write to the
@@ -22,10 +23,19 @@ public interface StreamConfig extends RangeChecked {
     @WithDefault("16384")
     long minWriteRate();
 
-    /** Allowed ranges: {@code write-deadline} more than 0, {@code min-write-rate} 0 or more. */
+    /**
+     * The send buffer of every connection, in bytes ({@code SO_SNDBUF}); unset: the operating system's, which Linux
+     * grows for a fast connection up to {@code net.ipv4.tcp_wmem}'s maximum. A write counts as taken once it is in
+     * that buffer, so a large buffer lets a slow client be cut off although it reads faster than
+     * {@link #minWriteRate}: bound it when slow clients are served directly (not behind a buffering ingress).
+     */
+    OptionalInt sendBuffer();
+
+    /** Allowed ranges: {@code write-deadline} more than 0, {@code min-write-rate} 0 or more, {@code send-buffer} 4096 or more. */
     @Override
     default void checkRanges(SettingRanges r) {
         r.positive("quaestor.streams.write-deadline", writeDeadline())
                 .atLeast("quaestor.streams.min-write-rate", minWriteRate(), 0);
+        sendBuffer().ifPresent(b -> r.atLeast("quaestor.streams.send-buffer", b, 4096));
     }
 }
