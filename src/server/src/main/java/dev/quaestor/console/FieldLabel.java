@@ -85,8 +85,20 @@ public record FieldLabel(String name, String label, boolean time) {
 
     /** The field's value as the page shows it: an error code, a decision or an outcome with what it means. */
     String shown(String value) {
+        return shown(value, false);
+    }
+
+    /**
+     * As {@link #shown(String)};
+     * {@code beforePolicy}: the record is a refusal decided before the policy was asked, so its {@code DENY} is not
+     * the policy's.
+     */
+    String shown(String value, boolean beforePolicy) {
         if (value.isEmpty()) {
             return value;
+        }
+        if (beforePolicy && name.equals(RecordField.DECISION.formatName())) {
+            return value + " (refused before the policy was asked)";
         }
         Map<String, String> meanings = name.equals(RecordField.ERROR.formatName()) ? ERRORS
                 : name.equals(RecordField.DECISION.formatName()) ? DECISIONS

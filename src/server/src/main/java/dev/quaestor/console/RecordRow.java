@@ -26,7 +26,12 @@ public record RecordRow(AuditRow row, ZoneId zone) {
      * be seen made visible ({@link VisibleText}).
      */
     public String value(FieldLabel f) {
-        return VisibleText.of(f.shown(get(f.name())));
+        return VisibleText.of(f.shown(get(f.name()), refusedBeforePolicy()));
+    }
+
+    /** Whether this is the {@code DECISION} of a request refused before the policy was asked about it. */
+    public boolean refusedBeforePolicy() {
+        return kind().equals("DECISION") && FieldLabel.beforePolicy(this);
     }
 
     /** A field by its format name, for pages that list every field ({@link FieldLabel#ALL}). */
