@@ -118,7 +118,8 @@ public final class BundleZip {
                     + " byte(s) after the end of the ZIP"));
         }
         if (zip.length < expected.length) {
-            return new Opened(files, new Damaged(zip.length, "the ZIP ends early: " + describe(parts, zip.length) + " is missing"));
+            return new Opened(files, new Damaged(zip.length, "the ZIP ends early, in " + partAt(parts, zip.length)
+                    + ": the rest of the bundle is missing"));
         }
         return new Opened(files, null);
     }
@@ -131,12 +132,22 @@ public final class BundleZip {
         for (Part p : parts) {
             if (offset >= p.start && offset < p.end) {
                 if (p.crcAt >= 0 && offset >= p.crcAt && offset < p.crcAt + 4) {
-                    return "the CRC-32 " + p.what + " does not match " + p.file + "'s bytes: " + p.file + " or its header was changed";
+                    return "the CRC-32 in " + p.what + " does not match " + p.file + "'s bytes: " + p.file + " or its header was changed";
                 }
                 return p.what + " differs from the ZIP of the bundle's files (a header was changed, or a byte added or removed)";
             }
         }
-        return "the end of the ZIP";
+        return "the end of the ZIP differs from the ZIP of the bundle's files";
+    }
+
+    /** What the ZIP holds at {@code offset}. */
+    private static String partAt(List<Part> parts, int offset) {
+        for (Part p : parts) {
+            if (offset >= p.start && offset < p.end) {
+                return p.what;
+            }
+        }
+        return "the ZIP's end record";
     }
 
     private static byte[] layout(Map<String, byte[]> files, List<Part> parts) {
@@ -161,7 +172,7 @@ public final class BundleZip {
             out.writeBytes(h.array());
             out.writeBytes(name);
             if (parts != null) {
-                parts.add(new Part(start, out.size(), "in the header of " + f.getKey(), f.getKey(), start + 14));
+                parts.add(new Part(start, out.size(), "the header of " + f.getKey(), f.getKey(), start + 14));
                 parts.add(new Part(out.size(), out.size() + data.length, "the bytes of " + f.getKey(), f.getKey(), -1));
             }
             out.writeBytes(data);
@@ -182,7 +193,7 @@ public final class BundleZip {
             central.writeBytes(h.array());
             central.writeBytes(name);
             if (parts != null) {
-                parts.add(new Part(start, centralStart + central.size(), "in the directory entry of " + f.getKey(), f.getKey(), start + 16));
+                parts.add(new Part(start, centralStart + central.size(), "the directory entry of " + f.getKey(), f.getKey(), start + 16));
             }
             i++;
         }

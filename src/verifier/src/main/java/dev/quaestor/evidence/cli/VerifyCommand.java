@@ -49,7 +49,8 @@ final class VerifyCommand {
         print(report, trusted, stamps, out);
         if (report.ok() && args.expect.isEmpty()) {
             out.println("Records cut from the end of a log leave no trace in what remains: to find them, keep a checkpoint apart"
-                    + " (GET /audit/checkpoint) and give it with --expect-checkpoint.");
+                    + " (GET /audit/checkpoint?log=LOG&size=N, N a size the log was signed at, such as its signedThrough in"
+                    + " /audit/verify) and give it with --expect-checkpoint.");
         }
         long records = report.records();
         out.printf("%s: %s %d log(s), read in %.2f s%s%n", report.ok() ? "VERIFIED" : "NOT VERIFIED", counts(report),

@@ -272,6 +272,12 @@ class BundleCheckTest {
         assertTrue(added.problems().get(0).toString().contains("after the end of the ZIP"), added.problems().toString());
         BundleReport cut = check(java.util.Arrays.copyOf(bundle, bundle.length - 1));
         assertFalse(cut.ok());
+        assertTrue(cut.problems().get(0).toString().contains("the ZIP ends early, in the ZIP's end record: the rest of the"
+                + " bundle is missing"), cut.problems().toString());
+        byte[] header = bundle.clone();
+        header[4] ^= 0x20; // the version in the first file's header
+        String said = check(header).problems().get(0).toString();
+        assertTrue(said.contains("the header of README.txt differs from the ZIP of the bundle's files"), said);
         byte[] prefixed = new byte[bundle.length + 1];
         System.arraycopy(bundle, 0, prefixed, 1, bundle.length);
         assertFalse(check(prefixed).ok());
