@@ -107,6 +107,36 @@ class AuditIntegrityTest {
         assertTrue(offlineVerify(true).contains("VERIFIED"));
     }
 
+    /**
+     * An export ends, for this server's log, on a checkpoint over its last record, the export's own record included:
+     * it verifies as exported, with no unsigned tail to allow for.
+     */
+    @Test
+    void anExportOfThisServersLogEndsOnACheckpointOverItsOwnRecord() {
+        var answer = given().header("Authorization", "Bearer " + auditor).get("/audit/export").then().statusCode(200).extract();
+        String own = answer.header("X-Request-Id");
+        long lastSeq = 0;
+        long lastSigned = 0;
+        String lastRequest = null;
+        for (String line : answer.asString().split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            JsonPath l = new JsonPath(line);
+            if (!audit.logId().equals(l.getString("log"))) {
+                continue;
+            }
+            if ("checkpoint".equals(l.getString("type")) && l.get("size") != null) {
+                lastSigned = Math.max(lastSigned, l.getLong("size"));
+            } else if ("record".equals(l.getString("type")) && Long.parseLong(l.getString("seq")) > lastSeq) {
+                lastSeq = Long.parseLong(l.getString("seq"));
+                lastRequest = l.getString("request");
+            }
+        }
+        assertEquals(own, lastRequest, "the export's own record is its log's last");
+        assertEquals(lastSeq, lastSigned, "a checkpoint covers it");
+    }
+
     @Test
     void theApplicationRoleCannotUpdateDeleteOrTruncate() throws Exception {
         try (Connection app = DriverManager.getConnection(TestDatabase.url(), TestDatabase.APP_ROLE, "")) {

@@ -3,6 +3,7 @@ package dev.quaestor.audit.read;
 import dev.quaestor.audit.config.AuditPools;
 import dev.quaestor.audit.record.AuditRow;
 import dev.quaestor.audit.record.AuditUnavailableException;
+import dev.quaestor.audit.record.LiveLog;
 
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,17 +26,22 @@ import java.time.Instant;
 public class AuditExport {
 
     private final AgroalDataSource ds;
+    private final LiveLog log;
 
-    AuditExport(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds) {
+    AuditExport(@io.quarkus.agroal.DataSource(AuditPools.READ) AgroalDataSource ds, LiveLog log) {
         this.ds = ds;
+        this.log = log;
     }
 
     /**
      * Writes the export (docs/audit-format.md, section 6) of the records in [from, to), or all: each log's records up
-     * to its last one when the export started, and its checkpoints up to its last one then.
+     * to its last one when the export started, and its checkpoints up to its last one then. This replica's writer is
+     * first asked to sign its head, so that its log's export ends on a checkpoint (the export's own record included)
+     * and verifies without an unsigned tail; other replicas' logs end where their writers last signed.
      */
     public void exportJsonl(Instant from, Instant to, OutputStream out) {
         Writer w = writer(out);
+        log.signCheckpointNow(); // if the database cannot take it now, the export ends where the log was last signed
         try {
             StoredLog.replay(ds, StoredLog.bounds(ds), from, to, new ExportLines(w));
             w.flush();
