@@ -157,7 +157,9 @@ public final class BundleCheck {
     /**
      * A warning for each request a {@code DECISION} allowed (or filtered) with no {@code OUTCOME} in the bundle: whether it
      * was served is not on record here. It was still being answered when the bundle was made, or its server stopped
-     * before recording one; not a problem of the bundle, which holds what the log held, but not evidence of a read.
+     * before recording one; not a problem of the bundle, which holds what the log held, but not evidence of a read. Or
+     * the record was taken out after the bundle was made: the manifest is not signed, so only the record of the
+     * bundle's making (its SHA-256, in the log) tells.
      */
     private void unanswered(List<CanonicalRecord> records) {
         var allowed = new TreeSet<String>();
@@ -178,7 +180,9 @@ public final class BundleCheck {
         allowed.removeAll(answered);
         for (String request : allowed) {
             report.warnings.add("request " + request + " was allowed and this bundle holds no OUTCOME of it: what it was answered is"
-                    + " not on record here (it was still being answered when the bundle was made, or its server stopped first)");
+                    + " not on record here (it was still being answered when the bundle was made, or its server stopped first;"
+                    + " or it was taken out of the bundle after it was made, which only the record of its making shows:"
+                    + " README.txt, step 3)");
         }
     }
 
