@@ -142,7 +142,8 @@ class MainTest {
                 + " to 104) are covered by no signature (--allow-unsigned-tail); 1 log(s)"), ok.out);
         // Verified without a checkpoint kept apart: what it cannot see is said next to the verdict.
         assertTrue(ok.out.contains("\nRecords cut from the end of a log leave no trace in what remains: to find them, keep a checkpoint"
-                + " apart (GET /audit/checkpoint) and give it with --expect-checkpoint.\nVERIFIED: "), ok.out);
+                + " apart (GET /audit/checkpoint?log=LOG&size=N, N a size the log was signed at, such as its signedThrough in"
+                + " /audit/verify) and give it with --expect-checkpoint.\nVERIFIED: "), ok.out);
         Result okJson = main("verify", export.toString(), "--trust", key.toString(), "--allow-unsigned-tail", "--json", "-");
         assertEquals(0, okJson.code);
         assertTrue(okJson.out.startsWith("{\"verified\":true,\"records\":104,\"covered\":100,\"logs\":[{\"log\":\"replica-a\""),
