@@ -132,6 +132,10 @@ public class TimelineResource {
             if (start != null && end != null && !start.isBefore(end)) {
                 throw new IllegalArgumentException("'from' (" + typedFrom + ") is not before 'to' (" + typedTo + ")");
             }
+            if (start != null && end == null && !start.isBefore(Instant.now())) {
+                // Empty 'to' is now: a range that starts later holds nothing, and would read "from 2099-01-01 to now".
+                throw new IllegalArgumentException("'from' (" + typedFrom + ") is not before now, where an empty 'to' ends");
+            }
         } catch (IllegalArgumentException e) {
             String id = access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail + " refused: " + e.getMessage(), 400,
                     e.getMessage()).requestId();

@@ -196,6 +196,9 @@ class ConsoleViewEndingTest {
                 "console/timeline/resource", "'from' is not a date or time", "31.02.2026");
         pageRefused("/console/timeline/subject?subject=" + marker + "&from=yesterday&to=2020-01-01", marker, "timeline-error",
                 "console/timeline/subject", "'from' (yesterday) is not before 'to' (2020-01-01)");
+        String later = "later-" + UUID.randomUUID().toString().substring(0, 8);
+        pageRefused("/console/timeline/subject?subject=" + later + "&from=2099-01-01", later, "timeline-error",
+                "console/timeline/subject", "'from' (2099-01-01) is not before now, where an empty 'to' ends");
         pageRefused("/console/who-read?subject=" + marker + "&kind=BOGUS", marker, "who-read-error", "console/who-read", "'kind'",
                 "\"BOGUS\"");
         String fine = "range-" + UUID.randomUUID().toString().substring(0, 8);
