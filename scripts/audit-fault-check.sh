@@ -7,6 +7,8 @@
 #      (online endpoint, offline tool on an export) report the chain intact.
 # Needs: local PostgreSQL controllable with pg_ctlcluster (as root), Keycloak from scripts/keycloak.sh,
 # jq, and the packaged server (./mvnw package -DskipTests). Uses database quaestor_fault and port 8097.
+# It stops the machine's whole PostgreSQL cluster for a while: every other database on it goes down with it, so run
+# it on a machine (or a cluster) of its own, not beside other work.
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$top"
