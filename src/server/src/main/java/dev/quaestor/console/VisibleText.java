@@ -3,7 +3,7 @@ package dev.quaestor.console;
 /**
  * A recorded value as a page shows it: a character that cannot be seen or that changes how the text around it is laid
  * out (a control character other than line feed and tab, a format character such as the right-to-left override
- * U+202E or a zero-width space) is written as {@code ⟨U+202E⟩}. So a client name or user agent that a caller chose
+ * U+202E or a zero-width space, a line or paragraph separator) is written as {@code ⟨U+202E⟩}. So a client name or user agent that a caller chose
  * reads as the characters it holds, not as a browser lays them out; the record itself keeps them as sent.
  */
 final class VisibleText {
@@ -28,6 +28,7 @@ final class VisibleText {
 
     private static boolean hidden(int c) {
         int type = Character.getType(c);
-        return c != '\n' && c != '\t' && (type == Character.CONTROL || type == Character.FORMAT);
+        return c != '\n' && c != '\t' && (type == Character.CONTROL || type == Character.FORMAT
+                || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR);
     }
 }

@@ -217,7 +217,7 @@ public final class StreamedRead implements ReadResult {
         }
         try {
             // The bytes read so far (some may not have reached the client): an upper bound of what was disclosed.
-            trail.failed(Outcome.of(outcome).content(count, digest).detail(detail));
+            trail.brokeOff(Outcome.of(outcome).content(count, digest).detail(detail));
         } catch (RuntimeException e) {
             LOG.errorf("outcome of an aborted streamed read of %s could not be committed: %s", trail.uri(), e);
         }

@@ -304,9 +304,17 @@ final class Trail {
         return ctx.protocol().declaresCacheScope() && cache != null ? cache.scope() : null;
     }
 
-    /** The {@code OUTCOME} of a response that broke off, or will not be written, with what was read of it. */
+    /** The {@code OUTCOME} of a response that will not be written, nothing of it sent. */
     void failed(Outcome outcome) {
         write(outcome, null, Unconfirmed.REFUSED);
+    }
+
+    /**
+     * The {@code OUTCOME} of a streamed response that broke off part-way, with what was read of it: some of it may have
+     * been sent, so if it is not confirmed, the further {@code OUTCOME} says the response was cut off, with those bytes.
+     */
+    void brokeOff(Outcome outcome) {
+        write(outcome, null, Unconfirmed.CUT_OFF);
     }
 
     /** The {@code OUTCOME} of a serve step that refused: {@code answer}, with the code it is answered with. */

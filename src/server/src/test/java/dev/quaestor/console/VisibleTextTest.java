@@ -14,6 +14,7 @@ class VisibleTextTest {
         assertEquals("agent-⟨U+202E⟩gpj.exe", VisibleText.of("agent-\u202Egpj.exe"));
         assertEquals("a⟨U+200B⟩b⟨U+000D⟩c⟨U+0000⟩", VisibleText.of("a\u200Bb\rc\u0000"));
         assertEquals("⟨U+2066⟩x⟨U+2069⟩", VisibleText.of("\u2066x\u2069"));
+        assertEquals("a⟨U+2028⟩b⟨U+2029⟩", VisibleText.of("a\u2028b\u2029"), "line and paragraph separators");
     }
 
     @Test

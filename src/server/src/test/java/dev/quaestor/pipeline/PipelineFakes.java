@@ -94,7 +94,7 @@ final class PipelineFakes {
                 }
             } else if (outcomeFailure != null) {
                 throw outcomeFailure;
-            } else if (loseOutcomes && "ok".equals(event.outcome())) {
+            } else if (loseOutcomes) {
                 return AuditDoubles.failed("outcome not confirmed");
             }
             stored.add(event);

@@ -302,6 +302,37 @@ class ResourcePipelineOrderTest {
     }
 
     @Test
+    void aStreamedReadBrokenOffWhoseOutcomeIsNotConfirmedOwesTheLogWhatWasReadOfIt() {
+        var big = new byte[500_000];
+        new java.util.Random(8).nextBytes(big);
+        sources.put(PUBLIC, big);
+        fakes.audit.loseOutcomes = true; // the database went away while the content was sent
+        var streamed = assertInstanceOf(StreamedRead.class, pipeline(1024).read(ctx, PUBLIC).result());
+        var gone = new java.io.OutputStream() { // the client left after 100,000 bytes
+            long written;
+
+            @Override
+            public void write(int b) throws java.io.IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws java.io.IOException {
+                written += len;
+                if (written > 100_000) {
+                    throw new java.io.IOException("connection reset");
+                }
+            }
+        };
+        assertThrows(java.io.IOException.class, () -> streamed.writeTo(gone, new byte[0], new byte[0]));
+        assertEquals("OUTCOME aborted (owed)", journal.get(journal.size() - 1));
+        AuditEvent owed = fakes.audit.owed.get(0);
+        assertEquals(null, owed.errorCode(), "cut off, not refused");
+        assertTrue(owed.bytes() > 0 && owed.contentSha256() != null, "what was read of it, an upper bound of what was sent");
+        assertTrue(owed.detail().endsWith("the response was cut off before its end"), owed.detail());
+    }
+
+    @Test
     void aReadsDecisionSaysItWasRefusedShouldItBeStoredAfterItsRequestWasRefused() {
         sources.put(PUBLIC, "hello".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         pipeline.read(ctx, PUBLIC);

@@ -126,19 +126,8 @@ class CommitReplyLostTest {
         String chain = "reply-lost-decision-" + System.nanoTime();
         var w = writer(chain);
         w.append(decision("first"));
-        PendingCommit blocker;
-        PendingCommit d;
-        try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
-            c.setAutoCommit(false);
-            c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
-            blocker = w.submit(decision("blocker"), null);
-            var depth = metrics.get("quaestor.audit.queue.depth").gauge();
-            Wait.until("the writer took the blocker's batch", Duration.ofSeconds(10), () -> depth.value() == 0);
-            d = w.submitCall(decision("lost-reply-h"), () -> outcomeEvent("lost-reply-h", "aborted")
-                    .detail("refused: nothing served").build());
-            c.rollback();
-        }
-        blocker.await();
+        PendingCommit d = behindABlocker(w, () -> w.submitCall(decision("lost-reply-h"),
+                () -> outcomeEvent("lost-reply-h", "aborted").detail("refused: nothing served").build()));
         assertThrows(AuditUnavailableException.class, d::await, "the request was refused");
         w.append(decision("after"));
         w.stop();
@@ -229,23 +218,33 @@ class CommitReplyLostTest {
 
     /** As above; {@code decisionAsCall}: the DECISION is queued as the record its request proceeds under. */
     private Pair queuedTogether(GroupCommitWriter w, String requestId, boolean decisionAsCall) throws Exception {
+        return behindABlocker(w, () -> {
+            PendingCommit d = decisionAsCall ? w.submitCall(decision(requestId), () -> outcomeEvent(requestId, "aborted")
+                    .detail("the refusal of " + requestId).build()) : w.submit(decision(requestId), null);
+            PendingCommit o = w.submit(outcome(requestId), d, () -> outcomeEvent(requestId, "aborted")
+                    .detail("the correction of " + requestId).build());
+            return new Pair(d, o);
+        });
+    }
+
+    /**
+     * Queues what {@code queue} queues while the writer is held in the insert of an earlier batch (a "blocker"), so that
+     * it all goes in the writer's next batch; returns once the blocker is stored.
+     */
+    private <T> T behindABlocker(GroupCommitWriter w, java.util.concurrent.Callable<T> queue) throws Exception {
         PendingCommit blocker;
-        Pair pair;
+        T queued;
         try (var c = DriverManager.getConnection(TestDatabase.url(), "postgres", "")) {
             c.setAutoCommit(false);
             c.createStatement().execute("LOCK TABLE audit_entry IN SHARE ROW EXCLUSIVE MODE");
             blocker = w.submit(decision("blocker"), null);
             var depth = metrics.get("quaestor.audit.queue.depth").gauge();
             Wait.until("the writer took the blocker's batch", Duration.ofSeconds(10), () -> depth.value() == 0);
-            PendingCommit d = decisionAsCall ? w.submitCall(decision(requestId), () -> outcomeEvent(requestId, "aborted")
-                    .detail("the refusal of " + requestId).build()) : w.submit(decision(requestId), null);
-            PendingCommit o = w.submit(outcome(requestId), d, () -> outcomeEvent(requestId, "aborted")
-                    .detail("the correction of " + requestId).build());
-            pair = new Pair(d, o);
+            queued = queue.call();
             c.rollback();
         }
         blocker.await();
-        return pair;
+        return queued;
     }
 
     private GroupCommitWriter writer(String chain) {
