@@ -90,6 +90,7 @@ class ConsoleWhoReadBrowserTest {
         Browser.signIn(browser, base + "/console/who-read?uriPrefix=" + URLEncoder.encode(FOLDER, StandardCharsets.UTF_8) + range, "auditor");
         String totals = browser.findElement(By.id("who-read-totals")).getText();
         assertTrue(totals.contains("2 read(s) and 2 refused read(s) by 2 subject(s)"), totals);
+        assertTrue(totals.endsWith(", from " + start + " to now."), "the range counted: " + totals);
         assertEquals("2/1", counts("by-subject", "alice"));
         assertEquals("0/1", counts("by-subject", stranger));
         assertEquals("2/1", counts("by-uri", SUMMARY));
