@@ -10,7 +10,6 @@ import dev.quaestor.audit.record.LiveLog;
 import dev.quaestor.evidence.RecordField;
 import dev.quaestor.evidence.RecordProof;
 import dev.quaestor.evidence.bundle.BundleWriter;
-import dev.quaestor.evidence.check.RecordProofCheck;
 import dev.quaestor.evidence.check.TrustedKeys;
 import dev.quaestor.evidence.prove.ProofBuilder;
 import io.agroal.api.AgroalDataSource;
@@ -103,6 +102,7 @@ public class AuditProofs {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             var out = new ArrayList<BundleWriter.ProvenRecord>();
+            var verifier = new ProofSelfCheck(TrustedKeys.of(log.trustedKeys(), List.of()), tsaRoots.check().orElse(null));
             for (String requestId : requestIds) {
                 var rows = new ArrayList<RecordText>();
                 try (PreparedStatement ps = c.prepareStatement("SELECT " + AuditRecords.COLUMN_LIST
@@ -133,15 +133,11 @@ public class AuditProofs {
                     }
                     var path = new ProofBuilder(new TreeNodes(c, logId)).inclusion(seq - 1, checkpoint.get().size());
                     var proof = new RecordProof(r.canonicalBytes(), seq - 1, path, checkpoint.get().note());
-                    // Checked as quaestor-verify checks it, against the pinned keys and TSA roots only: stored tree nodes
-                    // or a checkpoint changed after signing would make a proof that fails offline, and nothing is
-                    // claimed proven, here or on the console, that the verifier would refuse.
-                    var checked = RecordProofCheck.check(proof, TrustedKeys.of(log.trustedKeys(), List.of()),
-                            tsaRoots.check().orElse(null));
-                    if (!checked.verified()) {
+                    String failure = verifier.failure(proof);
+                    if (failure != null) {
                         return Proven.not(out.size() + rows.size(), Gap.NEVER, "record " + seq + " of log " + logId
                                 + " (request " + requestId + ") does not verify against the checkpoint at size "
-                                + checkpoint.get().size() + ": " + checked.failure() + "; the log was changed after it was"
+                                + checkpoint.get().size() + ": " + failure + "; the log was changed after it was"
                                 + " signed, and nothing is proven from it (the audit check, /audit/verify, reports the log's state)");
                     }
                     out.add(new BundleWriter.ProvenRecord(r.canonical().fields(), r.hash(), proof));
