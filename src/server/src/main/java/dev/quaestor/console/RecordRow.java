@@ -22,11 +22,11 @@ public record RecordRow(AuditRow row, ZoneId zone) {
     }
 
     /**
-     * A field as a page lists it ({@link FieldLabel}): error codes with what they mean, and any character that cannot
-     * be seen made visible ({@link VisibleText}).
+     * A field as a page lists it ({@link FieldLabel}): error codes with what they mean (any character that cannot be
+     * seen is made visible as every page value is, by {@link VisibleHtml}).
      */
     public String value(FieldLabel f) {
-        return VisibleText.of(f.shown(get(f.name()), refusedBeforePolicy()));
+        return f.shown(get(f.name()), refusedBeforePolicy());
     }
 
     /** Whether this is the {@code DECISION} of a request refused before the policy was asked about it. */

@@ -52,7 +52,7 @@ public class RequestResource {
 
         /** What the policy decided and what actually happened, in one sentence (null without a decision). */
         public String story() {
-            return VisibleText.of(WhatHappened.of(decision, records.stream().filter(r -> r.kind().equals("OUTCOME")).toList()));
+            return WhatHappened.of(decision, records.stream().filter(r -> r.kind().equals("OUTCOME")).toList());
         }
 
         /**
