@@ -17,7 +17,7 @@ import java.util.Set;
  */
 final class BundleCommand {
 
-    static final String USAGE = "bundle check FILE --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]";
+    static final String USAGE = "bundle check FILE --trust KEY.pub [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h] [--strict]";
 
     private BundleCommand() {
     }
@@ -26,7 +26,7 @@ final class BundleCommand {
         if (arguments.isEmpty() || !arguments.get(0).equals("check")) {
             throw new UsageError("expected " + USAGE);
         }
-        Args args = Args.parse(arguments.subList(1, arguments.size()), Set.of("--trust", "--tsa-ca", "--tsa-max-delay"));
+        Args args = Args.parse(arguments.subList(1, arguments.size()), Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--strict"));
         args.expect(1, "one bundle file: " + USAGE);
         var trusted = args.trusted();
         var stamps = args.stamps();
@@ -34,7 +34,7 @@ final class BundleCommand {
         byte[] bytes = Args.bytes(file, BundleZip.MAX_CHECKED, "a bundle", 3);
         BundleReport report = BundleCheck.check(bytes, trusted, stamps);
         print(report, out);
-        return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;
+        return Main.verdict(report.ok(), report.warnings(), args.has("--strict"), out);
     }
 
     private static void print(BundleReport report, PrintStream out) {

@@ -14,6 +14,21 @@ public final class Main {
     /** The command line is wrong, or an input cannot be read. */
     public static final int USAGE = 2;
 
+    /**
+     * The exit code of a check: {@link #NOT_VERIFIED} if the evidence does not verify, or if it does with warnings and
+     * {@code --strict} was given (a script that must not pass over a warning); then a line on {@code out} says so (none
+     * if null: the JSON report on standard output holds the warnings).
+     */
+    static int verdict(boolean ok, List<String> warnings, boolean strict, PrintStream out) {
+        if (ok && strict && !warnings.isEmpty()) {
+            if (out != null) {
+                out.println("NOT ACCEPTED (--strict): the evidence verifies, with " + warnings.size() + " warning(s) above");
+            }
+            return NOT_VERIFIED;
+        }
+        return ok ? VERIFIED : NOT_VERIFIED;
+    }
+
     /** The text of {@code --help}: help.txt beside this class. */
     static String help() {
         try (var in = Main.class.getResourceAsStream("help.txt")) {

@@ -22,11 +22,11 @@ import java.util.Set;
 final class VerifyCommand {
 
     static final String USAGE = "verify EXPORT --trust KEY.pub [--trust KEY2.pub] [--tsa-ca TSA-ROOT.pem] [--tsa-max-delay 1h]"
-            + " [--max-anchor-gap 1h] [--expect-checkpoint KEPT.note] [--partial] [--allow-unsigned-tail] [--plain] [--json FILE]";
+            + " [--max-anchor-gap 1h] [--expect-checkpoint KEPT.note] [--partial] [--allow-unsigned-tail] [--plain] [--json FILE] [--strict]";
 
     static int run(List<String> arguments, PrintStream out) throws UsageError {
         Args args = Args.parse(arguments, Set.of("--trust", "--tsa-ca", "--tsa-max-delay", "--partial", "--allow-unsigned-tail",
-                "--plain", "--json", "--expect-checkpoint", "--max-anchor-gap"));
+                "--plain", "--json", "--expect-checkpoint", "--max-anchor-gap", "--strict"));
         args.expect(1, "one export file: " + USAGE);
         TrustedKeys trusted = args.trusted();
         TimeStampCheck stamps = args.stamps();
@@ -42,7 +42,7 @@ final class VerifyCommand {
         if (args.json != null) {
             if (args.json.equals("-")) {
                 out.print(ReportJson.of(report));
-                return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;
+                return Main.verdict(report.ok(), report.warnings(), args.has("--strict"), null);
             }
             Args.write(args.json, ReportJson.of(report));
         }
@@ -56,7 +56,7 @@ final class VerifyCommand {
         out.printf("%s: %s %d log(s), read in %.2f s%s%n", report.ok() ? "VERIFIED" : "NOT VERIFIED", counts(report),
                 report.logs().size(), seconds, records < 100_000 ? ""
                         : " (" + Plain.n(Math.round(records / Math.max(seconds, 1e-9))) + " records/s)");
-        return report.ok() ? Main.VERIFIED : Main.NOT_VERIFIED;
+        return Main.verdict(report.ok(), report.warnings(), args.has("--strict"), out);
     }
 
     /** A checkpoint the person verifying kept: signed by a trusted key as a log's, which the export must hold up to it. */

@@ -149,6 +149,14 @@ class MainTest {
         assertTrue(okJson.out.startsWith("{\"verified\":true,\"records\":104,\"covered\":100,\"logs\":[{\"log\":\"replica-a\""),
                 okJson.out);
         assertTrue(okJson.out.contains("\"signedThrough\":100,\"unsignedTail\":4,"), okJson.out);
+        // --strict: the accepted tail's warning fails the check, in text and in JSON, where the JSON stays as it was.
+        Result strict = main("verify", export.toString(), "--trust", key.toString(), "--allow-unsigned-tail", "--strict");
+        assertEquals(1, strict.code, strict.out + strict.err);
+        assertTrue(strict.out.endsWith("NOT ACCEPTED (--strict): the evidence verifies, with 1 warning(s) above\n"), strict.out);
+        Result strictJson = main("verify", export.toString(), "--trust", key.toString(), "--allow-unsigned-tail", "--strict",
+                "--json", "-");
+        assertEquals(1, strictJson.code);
+        assertEquals(okJson.out, strictJson.out);
         Result tailJson = main("verify", export.toString(), "--trust", key.toString(), "--json", "-");
         assertEquals(1, tailJson.code);
         assertTrue(tailJson.out.contains("\"problems\":[{\"kind\":\"UNSIGNED_TAIL\",\"log\":\"replica-a\",\"seq\":101,"), tailJson.out);

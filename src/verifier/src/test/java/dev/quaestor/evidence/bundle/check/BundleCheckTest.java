@@ -408,6 +408,24 @@ class BundleCheckTest {
         String printed = out.toString(StandardCharsets.UTF_8);
         assertEquals(Main.VERIFIED, code, printed);
         assertTrue(printed.contains("\n  WARNING: --tsa-ca was given, and no time-stamp vouches for this checkpoint\n"), printed);
+
+        // The bundle's warning is only words, unless --strict makes it a failure.
+        Path file = Files.write(dir.resolve("unstamped.zip"), zip);
+        String[] command = {"bundle", "check", file.toString(), "--trust", vkey.toString(), "--tsa-ca", tsa.root().toString()};
+        var plainOut = new ByteArrayOutputStream();
+        int plain = Main.run(command, new PrintStream(plainOut, true, StandardCharsets.UTF_8), System.err);
+        String plainPrinted = plainOut.toString(StandardCharsets.UTF_8);
+        assertEquals(Main.VERIFIED, plain, plainPrinted);
+        long warnings = plainPrinted.lines().filter(l -> l.startsWith("WARNING: ")).count();
+        assertTrue(warnings >= 1, plainPrinted);
+        var strictOut = new ByteArrayOutputStream();
+        String[] strictCommand = java.util.stream.Stream.concat(java.util.Arrays.stream(command), java.util.stream.Stream.of("--strict"))
+                .toArray(String[]::new);
+        int strict = Main.run(strictCommand, new PrintStream(strictOut, true, StandardCharsets.UTF_8), System.err);
+        String strictPrinted = strictOut.toString(StandardCharsets.UTF_8);
+        assertEquals(Main.NOT_VERIFIED, strict, strictPrinted);
+        assertEquals(plainPrinted + "NOT ACCEPTED (--strict): the evidence verifies, with " + warnings + " warning(s) above\n",
+                strictPrinted);
     }
 
     @Test
