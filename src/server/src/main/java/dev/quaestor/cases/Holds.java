@@ -45,6 +45,10 @@ public class Holds {
         Instant from = time("from", Checked.text("'from' (the start of the time range)", spec.from(), 64));
         Instant to = spec.to() == null || spec.to().isBlank() ? null : time("to", spec.to());
         range(from, to);
+        if (from.isAfter(Instant.now())) {
+            // A start still to come holds nothing until then, which a mistyped year makes easy to miss.
+            throw CaseRefusal.invalid("'from' is in the future: a hold keeps records from its start, so start it now or earlier");
+        }
         String reason = Checked.text("a reason", spec.reason(), 4096);
         return ChangeCommit.run(recorder, commit -> {
             AuditCase c = Cases.visible(caseId, staff);

@@ -140,6 +140,11 @@ class LegalHoldTest {
                 .post("/audit/cases/" + caseId + "/holds").then().statusCode(400);
         as("auditor").body("{\"scope\":\"URI_PREFIX\",\"target\":\"file:///docs/\",\"from\":\"yesterday\",\"reason\":\"x\"}")
                 .post("/audit/cases/" + caseId + "/holds").then().statusCode(400);
+        String later = java.time.Instant.now().plus(java.time.Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .toString();
+        as("auditor").body("{\"scope\":\"CASE\",\"from\":\"" + later + "\",\"reason\":\"a year mistyped\"}")
+                .post("/audit/cases/" + caseId + "/holds").then().statusCode(400)
+                .body("error", org.hamcrest.Matchers.containsString("'from' is in the future"));
         assertEquals(1, as("auditor").get("/audit/cases/" + caseId + "/holds").then().statusCode(200).extract().jsonPath()
                 .getList("holds").size(), "nothing refused was stored");
     }
