@@ -134,6 +134,39 @@ class AuthenticationTest {
         org.junit.jupiter.api.Assertions.assertEquals(List.of("POST /mcp", "GET /mcp"), rows.stream().map(r -> r.method).toList());
     }
 
+    /**
+     * A correctly signed token whose name is not text: quarkus-oidc's principal name ({@code preferred_username} here) a
+     * number, or the subject claim an object or a flag. Each is refused as a token naming no one (401, on record), not
+     * answered with 500 and a stack trace.
+     */
+    @Test
+    void aSignedTokenWhoseNameIsNotTextIsRefusedOnRecord() throws Exception {
+        String ua = "not-text-" + System.nanoTime();
+        var tokens = List.of(
+                TestIssuer.signJson("\"sub\":\"alice\",\"preferred_username\":12345,\"azp\":\"test-client\""),
+                TestIssuer.signJson("\"sub\":{\"a\":1},\"preferred_username\":\"alice\",\"azp\":\"test-client\""),
+                TestIssuer.signJson("\"sub\":true,\"preferred_username\":\"alice\",\"azp\":\"test-client\""));
+        for (String token : tokens) {
+            for (int attempt = 0; attempt < 2; attempt++) { // the second as a retry: nothing was kept of the first
+                given().contentType("application/json").accept("application/json, text/event-stream")
+                        .header("Authorization", "Bearer " + token).header("User-Agent", ua).body(INIT).post("/mcp").then()
+                        .statusCode(401).header("WWW-Authenticate", containsString("error=\"invalid_token\""));
+            }
+        }
+        Wait.until("the refusals on record", Duration.ofSeconds(5), () -> AuditRow.list("user_agent = ? order by id", ua).size() >= 6);
+        var rows = AuditRow.list("user_agent = ? order by id", ua);
+        org.junit.jupiter.api.Assertions.assertEquals(6, rows.size(), rows.toString());
+        for (AuditRow row : rows) {
+            org.junit.jupiter.api.Assertions.assertEquals("AUTHENTICATION", row.kind);
+            org.junit.jupiter.api.Assertions.assertEquals("invalid-token", row.outcome);
+        }
+        // The same token with text where the name is: accepted, so the refusals above are for the name alone.
+        given().contentType("application/json").accept("application/json, text/event-stream")
+                .header("Authorization", "Bearer " + TestIssuer.signJson("\"sub\":\"alice\",\"preferred_username\":\"alice\","
+                        + "\"azp\":\"test-client\""))
+                .body(INIT).post("/mcp").then().statusCode(200);
+    }
+
     @Test
     void protectedResourceMetadataNamesTheIssuer() {
         for (String path : new String[] {"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"}) {

@@ -99,8 +99,10 @@ public class IdentityMapper {
 
     private static Set<String> values(Object value, boolean splitSpaces) {
         var out = new LinkedHashSet<String>();
-        if (value == null || value == JsonValue.NULL) {
-            return out;
+        if (value == null || value instanceof Boolean || value instanceof java.util.Map<?, ?> || value instanceof JsonValue jv
+                && (jv.getValueType() == JsonValue.ValueType.NULL || jv.getValueType() == JsonValue.ValueType.TRUE
+                || jv.getValueType() == JsonValue.ValueType.FALSE || jv.getValueType() == JsonValue.ValueType.OBJECT)) {
+            return out; // an object or a flag names no one and nothing: its text ({"a":1}, true) would pass for a name
         }
         if (value instanceof JsonArray array) {
             for (JsonValue v : array) {

@@ -12,7 +12,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Refuses a verified bearer token that names no one: one whose claims give no subject
- * ({@code quaestor.identity.subject-claims}) cannot be judged by the policy nor named in the audit log, so it is
+ * ({@code quaestor.identity.subject-claims}; an object or a true/false is no subject), or whose name claim is not
+ * text (quarkus-oidc's principal name: {@code upn}, {@code preferred_username} or {@code sub}), cannot be judged by the policy nor named in the audit log, so it is
  * an authentication failure like any other refused token (401 with {@code WWW-Authenticate}, and on /mcp an
  * {@code AUTHENTICATION} record, {@code invalid-token}), not an error in every endpoint that maps the caller.
  * Console sign-ins (an ID token) are left to the console.
@@ -42,6 +43,7 @@ public class UnmappableTokens implements SecurityIdentityAugmentor {
         }
         try {
             mapper.of(identity); // a cached token's mapping is carried with it: no cost on a hit
+            identity.getPrincipal().getName(); // a name claim that is not text (a number, an object) throws here, not later
         } catch (RuntimeException unmappable) {
             LOG.debugf("a verified token was refused: %s", unmappable.getMessage());
             return Uni.createFrom().failure(new AuthenticationFailedException());

@@ -155,15 +155,17 @@ public class VerifiedTokenCache {
             return;
         }
         Identity mapped;
+        VerifiedClaims claims;
         try {
             mapped = mapper.map(jwt);
+            claims = new VerifiedClaims(jwt); // its name is read here: a claim that is not text throws (refused downstream)
         } catch (RuntimeException unmappable) {
             return; // such a token is refused downstream every time; nothing to gain from keeping it
         }
         // Built afresh, not copied: a copy (builder(verified)) keeps the credential, the token's principal, and a
         // permission checker that refers to the verified identity, each of which holds the token.
         var stored = QuarkusSecurityIdentity.builder()
-                .setPrincipal(new VerifiedClaims(jwt))
+                .setPrincipal(claims)
                 .addRoles(verified.getRoles())
                 .addPermissions(verified.getPermissions())
                 .addAttributes(verified.getAttributes())

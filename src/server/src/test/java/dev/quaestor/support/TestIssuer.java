@@ -140,6 +140,25 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
         return claims.jws().keyId("test-key").sign(keys.getPrivate());
     }
 
+    /**
+     * Signs claims given as JSON with this issuer's key, for claims the builder refuses to write (a numeric
+     * {@code preferred_username}): issuer, audience, expiry, issue time and a jti are added.
+     */
+    public static String signJson(String otherClaims) {
+        long now = Instant.now().getEpochSecond();
+        var jws = new org.jose4j.jws.JsonWebSignature();
+        jws.setPayload("{\"iss\":\"" + issuer + "\",\"aud\":\"" + AUDIENCE + "\",\"iat\":" + now + ",\"exp\":" + (now + 300)
+                + ",\"jti\":\"" + UUID.randomUUID() + "\",\"scope\":\"openid resources:read\"," + otherClaims + "}");
+        jws.setAlgorithmHeaderValue("RS256");
+        jws.setKeyIdHeaderValue("test-key");
+        jws.setKey(keys.getPrivate());
+        try {
+            return jws.getCompactSerialization();
+        } catch (org.jose4j.lang.JoseException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Signs with a key this issuer never published, as a forger would. */
     public static String signWithForeignKey(JwtClaimsBuilder claims) {
         try {
