@@ -43,10 +43,7 @@ public interface IdentityConfig extends RangeChecked {
         @WithDefault("10000")
         int maxEntries();
 
-        /**
-         * How long one verification is trusted, never past the token's own {@code exp}. It bounds how
-         * long a token still passes after its issuer withdraws the signing key.
-         */
+        /** How long one verification is trusted, never past the token's own {@code exp}. */
         @WithDefault("60s")
         Duration ttl();
     }
@@ -58,6 +55,13 @@ public interface IdentityConfig extends RangeChecked {
      */
     @WithDefault("5s")
     Duration issuerRetry();
+
+    /**
+     * How often the issuer's key set is read to find keys it has withdrawn ({@link PublishedKeys}); a token signed by
+     * one is refused from then on. Read by the scheduler as {@code quaestor.identity.key-check-interval}.
+     */
+    @WithDefault("60s")
+    Duration keyCheckInterval();
 
     /** Requests to /mcp whose token is refused, per source address, before tokens are even checked. */
     UnauthenticatedLimit unauthenticatedLimit();
@@ -88,7 +92,7 @@ public interface IdentityConfig extends RangeChecked {
 
     /**
      * Allowed ranges: {@code token-cache.max-entries} and {@code token-cache.ttl} 0 or more, the unauthenticated
-     * capacities at least 1, {@code issuer-retry} and {@code unauthenticated-limit.period} more than 0.
+     * capacities at least 1, {@code issuer-retry}, {@code key-check-interval} and {@code unauthenticated-limit.period} more than 0.
      */
     @Override
     default void checkRanges(SettingRanges r) {
@@ -96,6 +100,7 @@ public interface IdentityConfig extends RangeChecked {
         r.atLeast(p + "token-cache.max-entries", tokenCache().maxEntries(), 0)
                 .notNegative(p + "token-cache.ttl", tokenCache().ttl())
                 .positive(p + "issuer-retry", issuerRetry())
+                .positive(p + "key-check-interval", keyCheckInterval())
                 .atLeast(p + "unauthenticated-limit.capacity", unauthenticatedLimit().capacity(), 1)
                 .atLeast(p + "unauthenticated-limit.total-capacity", unauthenticatedLimit().totalCapacity(), 1)
                 .positive(p + "unauthenticated-limit.period", unauthenticatedLimit().period());

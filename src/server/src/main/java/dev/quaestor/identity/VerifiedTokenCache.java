@@ -29,7 +29,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  *
  * <p>What makes it safe: only identities that passed verification are stored (a refused token is
  * checked again every time); an entry never outlives the token's {@code exp}, nor the configured
- * TTL, which bounds how long a withdrawn signing key still counts; the token itself is not kept,
+ * TTL; a token whose signing key the issuer withdraws is refused on a hit too ({@link WithdrawnKeys}); the token itself is not kept,
  * only its hash: the stored identity has no credential, and its principal holds the token's claims, not the token
  * ({@link VerifiedClaims}); an entry serves only requests for the OIDC tenant that verified it (its issuer, keys and
  * audience); and the attributes that belong to the request that verified the token (its routing context) are
@@ -169,7 +169,8 @@ public class VerifiedTokenCache {
                 .addRoles(verified.getRoles())
                 .addPermissions(verified.getPermissions())
                 .addAttributes(verified.getAttributes())
-                .addAttribute(IdentityMapper.MAPPED, mapped);
+                .addAttribute(IdentityMapper.MAPPED, mapped)
+                .addAttribute(WithdrawnKeys.KEY_ID, WithdrawnKeys.of(credential.getToken()));
         REQUEST_BOUND.forEach(name -> stored.addAttribute(name, null));
         entries.put(TokenFingerprint.of(credential.getToken()), new Entry(stored.build(), tenant, expiresAt));
     }

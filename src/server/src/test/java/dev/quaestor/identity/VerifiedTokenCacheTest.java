@@ -52,6 +52,7 @@ class VerifiedTokenCacheTest {
             }
             public UnauthenticatedLimit unauthenticatedLimit() { throw new UnsupportedOperationException(); }
             public Duration issuerRetry() { return Duration.ofSeconds(5); }
+            public Duration keyCheckInterval() { return Duration.ofSeconds(60); }
         };
     }
 

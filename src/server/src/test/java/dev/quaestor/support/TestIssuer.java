@@ -61,6 +61,9 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
 
     private static HttpServer server;
     private static KeyPair keys;
+    /** A second signing key, published only while {@link #publishSecondKey} says so. */
+    private static KeyPair secondKeys;
+    private static final String SECOND_KEY_PUBLISHED = "quaestor.test.issuer.second-key";
     private static String issuer;
 
     @Override
@@ -70,6 +73,7 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
                 var gen = KeyPairGenerator.getInstance("RSA");
                 gen.initialize(2048);
                 keys = gen.generateKeyPair();
+                secondKeys = gen.generateKeyPair();
                 server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
                 issuer = "http://127.0.0.1:" + server.getAddress().getPort() + "/realms/test";
                 server.createContext("/realms/test/.well-known/openid-configuration", ex -> metadata(ex, discovery()));
@@ -157,6 +161,16 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
         } catch (org.jose4j.lang.JoseException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Publishes the second key in this issuer's key set, or withdraws it (as after a compromise). */
+    public static void publishSecondKey(boolean published) {
+        System.setProperty(SECOND_KEY_PUBLISHED, Boolean.toString(published));
+    }
+
+    /** Signs with the second key, named {@code second-key}; whether it counts depends on {@link #publishSecondKey}. */
+    public static String signWithSecondKey(JwtClaimsBuilder claims) {
+        return claims.jws().keyId("second-key").sign(secondKeys.getPrivate());
     }
 
     /** Signs with a key this issuer never published, as a forger would. */
@@ -303,11 +317,16 @@ public class TestIssuer implements QuarkusTestResourceLifecycleManager {
     }
 
     private static String jwks() {
-        var pub = (RSAPublicKey) keys.getPublic();
+        return "{\"keys\":[" + jwk("test-key", keys) + (Boolean.getBoolean(SECOND_KEY_PUBLISHED) ? "," + jwk("second-key", secondKeys) : "")
+                + "]}";
+    }
+
+    private static String jwk(String kid, KeyPair pair) {
+        var pub = (RSAPublicKey) pair.getPublic();
         var enc = Base64.getUrlEncoder().withoutPadding();
-        return "{\"keys\":[{\"kty\":\"RSA\",\"use\":\"sig\",\"alg\":\"RS256\",\"kid\":\"test-key\",\"n\":\""
+        return "{\"kty\":\"RSA\",\"use\":\"sig\",\"alg\":\"RS256\",\"kid\":\"" + kid + "\",\"n\":\""
                 + enc.encodeToString(unsigned(pub.getModulus().toByteArray())) + "\",\"e\":\""
-                + enc.encodeToString(unsigned(pub.getPublicExponent().toByteArray())) + "\"}]}";
+                + enc.encodeToString(unsigned(pub.getPublicExponent().toByteArray())) + "\"}";
     }
 
     private static byte[] unsigned(byte[] b) {
