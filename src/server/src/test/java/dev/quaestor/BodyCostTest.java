@@ -59,6 +59,54 @@ class BodyCostTest {
                 "the refusals are on record");
     }
 
+    /**
+     * A chunked body that grows past the size limit is refused (413) after about 1 MiB was read: those bytes are charged
+     * too. Without it, one subject could have the server read 1 MiB per request, whatever its budget; with it, three such
+     * bodies leave the subject owing, its next large body is refused for its size (429) and, while it owes, a chunked
+     * body is refused once past the free size rather than read on.
+     */
+    @Test
+    void bytesReadOfABodyRefusedForItsSizeAreChargedToo() throws Exception {
+        String token = TestIssuer.sign(TestIssuer.claims("mallory-chunks"));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(413, chunked(token, 1_100_000), "a chunked body past the 1 MiB limit");
+        }
+        assertEquals(429, chunked(token, 1_100_000), "owing: refused for its size once past the free 16 KiB");
+        var r = Rpc.as(token).body("x".repeat(900_000)).post("/mcp").then().extract();
+        assertEquals(429, r.statusCode(), "a body that fits, while the subject owes: " + r.asString());
+        assertEquals(-32004, r.jsonPath().getInt("error.code"), r.asString());
+        assertEquals(2, AuditRow.count("subject = ? AND outcome = 'cap:body-bytes'", "mallory-chunks"), "both refusals on record");
+        // Small bodies cost nothing, even owing.
+        Rpc.call(token, Rpc.initialize(token, "2025-06-18"), PING).statusCode(200);
+    }
+
+    /** POSTs {@code size} bytes to /mcp in 50,000-byte chunks over a plain socket; the answer's status. */
+    private static int chunked(String token, int size) throws java.io.IOException {
+        String host = java.net.URI.create(io.restassured.RestAssured.baseURI).getHost();
+        try (var socket = new java.net.Socket(host, io.restassured.RestAssured.port)) {
+            socket.setSoTimeout(30_000);
+            var out = socket.getOutputStream();
+            out.write(("POST /mcp HTTP/1.1\r\nHost: " + host + ":" + io.restassured.RestAssured.port + "\r\nAuthorization: Bearer "
+                    + token + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            byte[] chunk = "x".repeat(50_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            try {
+                for (int sent = 0; sent < size; sent += chunk.length) {
+                    out.write((Integer.toHexString(chunk.length) + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    out.write(chunk);
+                    out.write("\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                }
+                out.write("0\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.flush();
+            } catch (java.io.IOException closed) {
+                // refused part-way: the answer is already there to read
+            }
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+            return Integer.parseInt(status.split(" ")[1]);
+        }
+    }
+
     @Test
     void aPostAtTheListenDoorThatIsNoListenIsChargedOnceAndRecordedUnderOneRequestId() {
         String token = TestIssuer.sign(TestIssuer.claims("mallory-door"));

@@ -54,6 +54,33 @@ public class BodyBudget {
         return paid[0];
     }
 
+    /**
+     * Charges {@code size} bytes already read of a body that was then refused (over the size limit, broken off): they
+     * were spent whether or not the budget could pay, so it may fall below nothing, down to minus the whole budget.
+     */
+    public void spent(String subject, long size) {
+        if (size <= free) {
+            return;
+        }
+        double cost = Math.min(size, burst);
+        long now = System.nanoTime();
+        budgets.asMap().compute(subject, (k, b) -> {
+            double left = b == null ? burst : Math.min(burst, b.bytes() + (now - b.at()) * perNano);
+            return new Budget(Math.max(-burst, left - cost), now);
+        });
+    }
+
+    /** Whether {@code subject} owes bytes (bodies refused after they were read): then no body over the free size is read. */
+    public boolean owes(String subject) {
+        Budget b = budgets.getIfPresent(subject);
+        return b != null && b.bytes() + (System.nanoTime() - b.at()) * perNano <= 0;
+    }
+
+    /** Bodies up to this size are never charged. */
+    public long free() {
+        return free;
+    }
+
     /** What a refusal's record says of the budget. */
     public String detail(long size) {
         return "a body of " + size + " bytes; bodies over " + free + " bytes are charged against " + burst

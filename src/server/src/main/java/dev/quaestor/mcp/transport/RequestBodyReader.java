@@ -2,6 +2,7 @@ package dev.quaestor.mcp.transport;
 
 import dev.quaestor.http.RouteRefusal;
 import dev.quaestor.identity.Identity;
+import dev.quaestor.mcp.limits.BodyBudget;
 import dev.quaestor.mcp.limits.Cap;
 import dev.quaestor.mcp.limits.CapRefusals;
 import dev.quaestor.mcp.limits.SubjectLimitsConfig;
@@ -68,10 +69,11 @@ public class RequestBodyReader {
     private final CapRefusals refusals;
     private final OversizedBodies oversized;
     private final BrokenBodies broken;
+    private final BodyBudget budget;
 
     RequestBodyReader(@ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize limit,
             TransportConfig config, SubjectLimitsConfig perSubject, CapRefusals refusals, OversizedBodies oversized,
-            BrokenBodies broken, MeterRegistry metrics) {
+            BrokenBodies broken, BodyBudget budget, MeterRegistry metrics) {
         this.limit = limit.asLongValue();
         this.timeoutMillis = config.bodyTimeout().toMillis();
         this.minRate = config.bodyMinRate();
@@ -81,6 +83,7 @@ public class RequestBodyReader {
         this.refusals = refusals;
         this.oversized = oversized;
         this.broken = broken;
+        this.budget = budget;
         Gauge.builder("quaestor.http.body.readers", readers, AtomicInteger::get)
                 .description("MCP request bodies being read now (at most quaestor.http.max-body-readers)").register(metrics);
     }
@@ -234,13 +237,26 @@ public class RequestBodyReader {
                 cancel(vertx, watches); // completed while they were being set
             }
         });
+        // Bytes read of a body that is then refused were spent all the same: the subject's body budget pays for them
+        // (a body read whole pays in PostIntake), and while it owes, a body past the free size is not read on.
+        long[] received = {0};
         result.future().onComplete(done -> {
             vertx.cancelTimer(claim);
             cancel(vertx, watches);
             release(key, holds);
+            if (done.failed()) {
+                budget.spent(key, received[0]);
+            }
         });
         req.handler(chunk -> {
             if (result.future().isComplete()) {
+                return;
+            }
+            long before = received[0];
+            received[0] += chunk.length();
+            if (before <= budget.free() && received[0] > budget.free() && budget.owes(key)) {
+                result.tryFail(new Refused(Cap.BODY_BYTES, budget.detail(declared >= 0 ? declared : received[0])
+                        + "; this caller owes for bodies read and refused"));
                 return;
             }
             if (body.length() + chunk.length() > limit) {
