@@ -29,8 +29,10 @@ import org.yaml.snakeyaml.nodes.Node;
  * before it is returned, so a set whose own tests fail is never activated.
  *
  * <p>Files: every regular file directly in the directory named as a policy file ({@link PolicyFileName}), following
- * symlinks (as Kubernetes ConfigMap volumes use them); the kubelet's {@code ..data} and its kin are skipped, and a name
- * that looks meant as a policy file but is not one refuses the set. {@link #parse} takes policy file names only.
+ * symlinks (as Kubernetes ConfigMap volumes use them); the kubelet's {@code ..data} and its kin are skipped, a name
+ * that looks meant as a policy file but is not one refuses the set, and so does an entry so named that cannot be read
+ * as a file ({@link PolicyFileEntry}: a dangling link, a link to a directory, a pipe, a file this process may not read).
+ * Directories are skipped. {@link #parse} takes policy file names only.
  */
 public final class PolicyLoader {
 
@@ -61,7 +63,7 @@ public final class PolicyLoader {
         List<Path> files;
         try (Stream<Path> s = Files.list(configMapData(dir))) {
             files = s.filter(p -> PolicyFileName.of(p.getFileName().toString()) != PolicyFileName.Kind.IGNORED)
-                    .filter(Files::isRegularFile)
+                    .filter(p -> !PolicyFileEntry.isDirectory(p))
                     .sorted()
                     .toList();
         } catch (IOException e) {
@@ -76,6 +78,15 @@ public final class PolicyLoader {
                     + " would not be read: " + PolicyFileName.RULE + " (rename it, or move it out of the directory)"));
         }
         files = files.stream().filter(p -> !misnamed.contains(p)).toList();
+        var unreadable = new ArrayList<Path>();
+        for (Path f : files) {
+            PolicyFileEntry.problem(f).ifPresent(why -> {
+                unreadable.add(f);
+                errors.add(new PolicyError(f.getFileName().toString(), 0, "cannot be read as a policy file, so its rules would be"
+                        + " skipped: " + why + " (fix it, or remove it from the directory)"));
+            });
+        }
+        files = files.stream().filter(p -> !unreadable.contains(p)).toList();
         if (files.isEmpty()) {
             var all = new ArrayList<>(errors);
             all.add(new PolicyError(dir.toString(), 0, "no *.yaml policy files found"));

@@ -15,16 +15,16 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
  * The automated daily review (PCI DSS 10.4.1.1): each day, the previous day's findings, the log's integrity and
- * the policy changes, stored as a {@link Review} for a reviewer to sign off. Runs once across replicas: the first
- * to insert the day's {@link ReviewRun} row produces it. Its production is an audit record carrying the review's
- * digest.
+ * the policy changes, stored as a {@link Review} for a reviewer to sign off. Each run (and the catch-up after
+ * start-up) reviews every day the {@link ReviewBacklog} says has none, so a day missed or failed is produced by the
+ * next run. Runs once across replicas: the first to insert the day's {@link ReviewRun} row produces it. Its
+ * production is an audit record carrying the review's digest.
  */
 @ApplicationScoped
 public class DailyReview {
@@ -40,6 +40,7 @@ public class DailyReview {
     private final OnlineVerifier verifier;
     private final AuditLog audit;
     private final ReviewConfig config;
+    private final ReviewBacklog backlog;
     private final String replica;
     private final Clock clock;
 
@@ -54,6 +55,7 @@ public class DailyReview {
         this.verifier = verifier;
         this.audit = audit;
         this.config = config;
+        this.backlog = new ReviewBacklog(queries, config);
         this.replica = replica;
         this.clock = clock;
     }
@@ -61,7 +63,7 @@ public class DailyReview {
     @Scheduled(identity = "daily-review", cron = "{quaestor.review.cron}", timeZone = "{quaestor.review.zone}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void daily() {
-        run(yesterday());
+        reviewMissingDays();
     }
 
     void catchUp(@Observes StartupEvent ev) {
@@ -71,7 +73,7 @@ public class DailyReview {
         var t = new Thread(() -> {
             try {
                 Thread.sleep(config.catchUpDelay().toMillis());
-                run(yesterday());
+                reviewMissingDays();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -80,8 +82,19 @@ public class DailyReview {
         t.start();
     }
 
-    LocalDate yesterday() {
-        return LocalDate.now(clock.withZone(ZoneId.of(config.zone()))).minusDays(1);
+    /** Reviews each day that has no review yet ({@link ReviewBacklog}), oldest first; never throws. */
+    void reviewMissingDays() {
+        if (!config.enabled()) {
+            return;
+        }
+        List<LocalDate> days;
+        try {
+            days = backlog.missing(clock.instant());
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "the days without a review could not be read; the next run tries again");
+            return;
+        }
+        days.forEach(this::run);
     }
 
     /** Reviews {@code day} unless it is reviewed already or another replica holds it; never throws. */
@@ -123,7 +136,7 @@ public class DailyReview {
             findings.add(Finding.of(Category.INTEGRITY, null, report.problems().size(), integrity));
         }
         Instant now = clock.instant();
-        Instant deadline = ReviewQueries.start(day.plusDays(1), ZoneId.of(config.zone())).plus(config.signOffWithin());
+        Instant deadline = config.deadlineOf(day);
         String digest = ReviewDigest.of(day, ok, integrity, findings);
         String requestId = RequestIds.next();
         QuarkusTransaction.requiringNew().run(() -> {

@@ -84,6 +84,12 @@ public class Review extends PanacheEntityBase {
         return find("order by day desc").page(0, limit).list();
     }
 
+    /** The days from {@code first} to {@code last} (both included) that have a review. */
+    public static List<LocalDate> daysBetween(LocalDate first, LocalDate last) {
+        return getEntityManager().createQuery("select r.day from Review r where r.day between ?1 and ?2", LocalDate.class)
+                .setParameter(1, first).setParameter(2, last).getResultList();
+    }
+
     public static long countOverdue(Instant now) {
         return count("signedAt is null and deadline < ?1", now);
     }

@@ -7,6 +7,8 @@ import io.smallrye.config.WithDefault;
 import java.time.DateTimeException;
 import java.time.DayOfWeek;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.util.EnumSet;
@@ -34,9 +36,20 @@ public interface ReviewConfig extends RangeChecked {
     @WithDefault("${quaestor.console.time-zone:UTC}")
     String zone();
 
-    /** After start-up, produce the previous day's review if no replica has (a replica down at the cron's time). */
+    /**
+     * After start-up, produce the missing reviews of the last {@link #catchUpDays()} days, as each run of the job does
+     * (a replica down at the cron's time).
+     */
     @WithDefault("true")
     boolean catchUp();
+
+    /**
+     * Each run of the job (and the catch-up after start-up) produces the review of every day of this many before today
+     * that has none, oldest first, none before the audit log's first record; a missing day among them past its
+     * deadline counts in {@code quaestor_review_overdue}.
+     */
+    @WithDefault("30")
+    int catchUpDays();
 
     /** How long after start-up the catch-up runs. */
     @WithDefault("30S")
@@ -45,6 +58,11 @@ public interface ReviewConfig extends RangeChecked {
     /** A review is overdue when it is not signed off this long after the end of the day it reviews. */
     @WithDefault("24H")
     Duration signOffWithin();
+
+    /** When the review of {@code day} is overdue if not signed off: {@link #signOffWithin()} after the day's end. */
+    default Instant deadlineOf(LocalDate day) {
+        return day.plusDays(1).atStartOfDay(ZoneId.of(zone())).toInstant().plus(signOffWithin());
+    }
 
     /** A run that claimed a day but did not finish within this is taken over by the next replica that tries. */
     @WithDefault("30M")
@@ -125,6 +143,7 @@ public interface ReviewConfig extends RangeChecked {
                 .positive(p + "sign-off-within", signOffWithin())
                 .positive(p + "stale-run-after", staleRunAfter())
                 .above(p + "spike-factor", spikeFactor(), 1)
+                .atLeast(p + "catch-up-days", catchUpDays(), 1)
                 .atLeast(p + "spike-minimum", spikeMinimum(), 1)
                 .atLeast(p + "spike-history-days", spikeHistoryDays(), 1)
                 .atLeast(p + "baseline-days", baselineDays(), 1)

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import javax.sql.DataSource;
@@ -83,6 +84,17 @@ public class ReviewQueries {
                 out.addAll(policyChanges(c, from, to));
                 return out;
             });
+        } catch (SQLException e) {
+            throw new AuditUnavailableException(e);
+        }
+    }
+
+    /** The day (in the review zone) of the audit log's first record; empty while the log has none. */
+    public Optional<LocalDate> firstDay() {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT MIN(event_time) FROM audit_entry");
+                ResultSet rs = ps.executeQuery()) {
+            OffsetDateTime first = rs.next() ? rs.getObject(1, OffsetDateTime.class) : null;
+            return Optional.ofNullable(first).map(t -> LocalDate.ofInstant(t.toInstant(), ZoneId.of(config.zone())));
         } catch (SQLException e) {
             throw new AuditUnavailableException(e);
         }

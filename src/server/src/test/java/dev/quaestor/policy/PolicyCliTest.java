@@ -52,6 +52,14 @@ class PolicyCliTest {
     }
 
     @Test
+    void testRejectsADirectoryWithADanglingLinkNamingIt(@TempDir Path dir) throws Exception {
+        Files.copy(Repo.POLICIES.resolve("shared.yaml"), dir.resolve("shared.yaml"));
+        Files.createSymbolicLink(dir.resolve("deny.yaml"), dir.resolve("moved/deny.yaml"));
+        assertEquals(1, run("test", dir.toString()));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("deny.yaml: cannot be read as a policy file"), err.toString());
+    }
+
+    @Test
     void explainShowsTheDecidingAndOverriddenRules() {
         assertEquals(1, run("explain", Repo.POLICIES.toString(), "--subject", "alice", "--roles", "principal-investigator",
                 "--scopes", "resources:read", "--action", "read", "--uri", "file:///docs/trials/onco-734/raw/../raw/sample-001.bin"));

@@ -518,6 +518,38 @@ class PolicyLoaderTest {
         assertEquals(List.of("allow.yaml", "deny.yml"), PolicyLoader.load(plain).files());
     }
 
+    /**
+     * An entry named as a policy file that cannot be read as a file (a link to nothing or to a directory, a pipe) refuses
+     * the set, naming the file and what is wrong: skipped, its rules would be dropped in silence, a deny among them. A
+     * link to a file is read as the file.
+     */
+    @Test
+    void aPolicyFileThatCannotBeReadAsAFileRefusesTheSet(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path dir = java.nio.file.Files.createDirectory(tmp.resolve("policies"));
+        java.nio.file.Files.writeString(dir.resolve("allow.yaml"), ALLOW_ALL);
+        java.nio.file.Files.createSymbolicLink(dir.resolve("deny.yaml"), Path.of("../elsewhere/deny.yaml"));
+        java.nio.file.Files.createSymbolicLink(dir.resolve("more.yml"), java.nio.file.Files.createDirectory(tmp.resolve("folder")));
+        var e = assertThrows(PolicyValidationException.class, () -> PolicyLoader.load(dir)).errors();
+        assertEquals(List.of(
+                new PolicyError("deny.yaml", 0, "cannot be read as a policy file, so its rules would be skipped: a symbolic link to"
+                        + " ../elsewhere/deny.yaml, which does not exist (a dangling link) (fix it, or remove it from the directory)"),
+                new PolicyError("more.yml", 0, "cannot be read as a policy file, so its rules would be skipped: a symbolic link to "
+                        + tmp.resolve("folder") + ", which is not a regular file but a directory (fix it, or remove it from the"
+                        + " directory)")), e);
+
+        java.nio.file.Files.delete(dir.resolve("more.yml"));
+        java.nio.file.Files.createDirectory(tmp.resolve("elsewhere"));
+        java.nio.file.Files.writeString(tmp.resolve("elsewhere/deny.yaml"), DENY_RAW);
+        assertEquals(List.of("allow.yaml", "deny.yaml"), PolicyLoader.load(dir).files(), "a link to a file is read");
+
+        Path fifo = dir.resolve("pipe.yaml");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        var p = assertThrows(PolicyValidationException.class, () -> PolicyLoader.load(dir)).errors();
+        assertEquals(List.of("pipe.yaml: cannot be read as a policy file, so its rules would be skipped: not a regular file but a"
+                + " pipe, socket or device (fix it, or remove it from the directory)"), p.stream().map(x -> x.file() + ": " + x.message())
+                .toList(), "refused unread: a pipe would hold the reload");
+    }
+
     /** The kubelet's own entries in a ConfigMap volume (..data, ..2026_…) are neither read nor refused. */
     @Test
     void aConfigMapVolumeLoadsItsVisibleFilesOnly(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {

@@ -85,6 +85,27 @@ class PolicyStoreReloadTest {
                 refused.errors().toString());
     }
 
+    /** A policy file become a link to nothing (its target moved away) is a refusal on record, not a set without its rules. */
+    @Test
+    void aDanglingLinkIsRefusedAndTheLastGoodSetStaysActive() throws Exception {
+        Files.writeString(dir.resolve("a.yaml"), RULE.formatted("carol-reads-docs", "allow"));
+        Files.writeString(dir.resolve("b.yaml"), RULE.formatted("carol-revoked", "deny"));
+        var store = store();
+        String before = store.current().revision();
+
+        Files.delete(dir.resolve("b.yaml"));
+        Files.createSymbolicLink(dir.resolve("b.yaml"), Path.of("gone/b.yaml"));
+        PolicyChange refused = store.reload();
+        assertNotNull(refused, "refused, not the deny dropped in silence");
+        assertFalse(refused.activated());
+        assertTrue(refused.errors().stream().anyMatch(e -> e.file().equals("b.yaml") && e.message().contains("dangling link")),
+                refused.errors().toString());
+        assertEquals(refused, store.refusal(), "reported as degraded");
+        assertEquals(List.of(refused), fired, "fired, so that it is put on record");
+        assertEquals(before, store.current().revision(), "the last good set stays active");
+        assertTrue(store.current().rules().stream().anyMatch(r -> r.id().equals("carol-revoked")));
+    }
+
     @Test
     void anEmptiedDirectoryIsRefusedAndReported() throws Exception {
         Files.writeString(dir.resolve("a.yaml"), RULE.formatted("carol-reads-docs", "allow"));
