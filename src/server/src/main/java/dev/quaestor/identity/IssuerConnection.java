@@ -53,6 +53,15 @@ public class IssuerConnection {
     }
 
     void started(@Observes StartupEvent event) {
+        TenantConfigContext tenant = tenants.getDefaultTenant();
+        if (tenant != null && tenant.ready() && tenant.provider() != null && tenant.provider().getMetadata() != null) {
+            String named = tenant.provider().getMetadata().get("issuer"); // as the document says, not as configured
+            String expected = tenant.oidcConfig().token().issuer().orElse(null);
+            if (named != null && expected != null && !named.equals(expected)) {
+                LOG.errorf("the issuer's discovery document names itself %s, not %s (QUAESTOR_OIDC_ISSUER): its tokens are"
+                        + " refused; set QUAESTOR_OIDC_ISSUER to the name the issuer gives itself", named, expected);
+            }
+        }
         if (!ready()) {
             LOG.warn("the identity provider's discovery and keys could not be loaded at start-up; requests that need a"
                     + " token checked get 503 until they are");
