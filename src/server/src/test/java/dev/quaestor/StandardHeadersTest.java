@@ -106,6 +106,16 @@ class StandardHeadersTest {
         assertEquals(handbook, new String(Base64.getDecoder().decode(loose.substring(9, loose.length() - 2)), StandardCharsets.UTF_8));
         var nonCanonical = read(10, handbook).header("Mcp-Name", loose).post("/mcp").then().extract();
         refusedAndAudited(nonCanonical, 400, -32020, "header-mismatch", handbook);
+
+        // No uri to compare it with (absent, or not a string): the header is required all the same, and checked first.
+        for (String params : new String[] {"", "\"uri\":5"}) {
+            var noUri = Modern.as(bob, "resources/read").body(Modern.body(11, "resources/read", params)).post("/mcp").then().extract();
+            refusedAndAudited(noUri, 400, -32020, "header-mismatch", null);
+            assertTrue(noUri.jsonPath().getString("error.message").contains("Mcp-Name header is required"), noUri.asString());
+        }
+        // Given, the params are judged: invalid, not a header mismatch.
+        Modern.as(bob, "resources/read").header("Mcp-Name", "5").body(Modern.body(12, "resources/read", "\"uri\":5")).post("/mcp")
+                .then().statusCode(200).body("error.code", equalTo(-32602));
     }
 
     /**

@@ -153,8 +153,10 @@ public class StatelessRpc {
         String why = versionHeader == null ? "MCP-Protocol-Version header is required"
                 : in.repeated() != null ? in.repeated() + " header given more than once"
                 : RequestHeaders.methodMismatch(in.methodHeader(), method);
-        if (why == null && "resources/read".equals(method) && params.path("uri").isTextual()) {
-            why = RequestHeaders.nameMismatch(in.nameHeader(), params.get("uri").asText());
+        if (why == null && "resources/read".equals(method)) {
+            // Without a uri to compare (absent, or not a string: invalid params, below), the header is still required.
+            why = params.path("uri").isTextual() ? RequestHeaders.nameMismatch(in.nameHeader(), params.get("uri").asText())
+                    : in.nameHeader() == null ? RequestHeaders.nameMismatch(null, null) : null;
         }
         if (why != null) {
             return refuse(ctx, id, method, params, BadFraming.headerMismatch(why));
