@@ -246,6 +246,7 @@ class ResourcesTest {
                 + "\"params\":{\"uri\":\"file:///docs/handbook/a\\ud800b.md\"}}").statusCode(200)
                 .body("error.code", org.hamcrest.Matchers.equalTo(-32602))
                 .body("error.message", org.hamcrest.Matchers.containsString("surrogate"))
+                .body("error.data.reason", org.hamcrest.Matchers.equalTo("invalid-uri"))
                 .extract().header("X-Request-Id");
         var rows = AuditRow.list("request_id = ? ORDER BY seq", rid);
         assertEquals(1, rows.size(), "refused before anything was decided or served: " + rows);

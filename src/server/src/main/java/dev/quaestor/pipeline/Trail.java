@@ -98,8 +98,11 @@ final class Trail {
             uri = raw;
             // Without a canonical form, only limits over every resource ("**") can apply to it.
             charge(null, Verdict.DENY, 1);
+            // data.reason tells it from "not found", which has the same code and {uri} alone (SDKs read that as absent).
+            var data = Refusal.uriData(raw);
+            data.put("reason", "invalid-uri");
             throw refuse(Verdict.DENY, "invalid-uri", truncate(e.getMessage()),
-                    new Refusal(Reason.INVALID_URI, "Invalid resource URI: " + e.getMessage(), Refusal.uriData(raw)));
+                    new Refusal(Reason.INVALID_URI, "Invalid resource URI: " + e.getMessage(), data));
         }
         if (ctx.protocol().canonicalUrisOnly() && !canonical.toString().equals(raw)) {
             uri = raw;
