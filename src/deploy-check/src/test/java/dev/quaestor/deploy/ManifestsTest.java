@@ -41,6 +41,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -506,6 +508,79 @@ class ManifestsTest {
         String rules = rule.getAdditionalProperties().get("spec").toString();
         assertTrue(rules.contains("alert=QuaestorAnchoringBehind") && rules.contains("(quaestor_audit_anchor_lag_seconds) > 300"), rules);
         assertTrue(rules.contains("alert=QuaestorAnchoringLosingCheckpoints"), rules);
+    }
+
+    /**
+     * The alert rules watch, besides the anchoring lag, audit records that could not be committed, a refused policy set
+     * and overdue daily reviews; every metric an expression names is one the server registers (its Micrometer name with
+     * dots as underscores, a counter's with {@code _total}); and every alert has a summary and a description that
+     * points at a section of docs/ that exists.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyAlertWatchesAMetricTheServerExportsAndPointsAtItsDocs() throws Exception {
+        Rendered r = Rendered.render(REPO.resolve("deploy/optional/monitoring"));
+        var rule = r.all(GenericKubernetesResource.class).stream().filter(o -> o.getKind().equals("PrometheusRule")).findFirst()
+                .orElseThrow();
+        var spec = (Map<String, Object>) rule.getAdditionalProperties().get("spec");
+        var alerts = new TreeMap<String, Map<String, Object>>();
+        for (var group : (List<Map<String, Object>>) spec.get("groups")) {
+            for (var alert : (List<Map<String, Object>>) group.get("rules")) {
+                assertNull(alerts.put((String) alert.get("alert"), alert), "one rule per alert: " + alert.get("alert"));
+            }
+        }
+        Map<String, String> watched = Map.of("QuaestorAnchoringBehind", "quaestor_audit_anchor_lag_seconds",
+                "QuaestorAnchoringLosingCheckpoints", "quaestor_audit_anchor_lag_seconds",
+                "QuaestorAuditRecordsNotCommitted", "quaestor_audit_failures_total",
+                "QuaestorPolicySetDegraded", "quaestor_policy_degraded",
+                "QuaestorDailyReviewOverdue", "quaestor_review_overdue");
+        watched.forEach((alert, metric) -> assertTrue(alerts.containsKey(alert)
+                && alerts.get(alert).get("expr").toString().contains(metric), alert + " watches " + metric + ": " + alerts.keySet()));
+
+        Map<String, Boolean> meters = serverMeters();
+        Pattern metric = Pattern.compile("\\bquaestor_[a-z0-9_]+");
+        Pattern section = Pattern.compile("(docs/[a-z-]+\\.md), \"([^\"]+)\"");
+        alerts.forEach((alert, body) -> {
+            Matcher m = metric.matcher(body.get("expr").toString());
+            while (m.find()) {
+                String name = m.group();
+                boolean counter = name.endsWith("_total");
+                String meter = name.replaceFirst("_(total|seconds)$", "");
+                assertTrue(meters.containsKey(meter), alert + ": " + name + " is no metric the server registers (src/server/src/main)");
+                assertEquals(meters.get(meter), counter, alert + ": " + name + (counter ? " is no counter" : " is a counter: " + meter + "_total"));
+            }
+            var annotations = (Map<String, Object>) body.get("annotations");
+            assertFalse(annotations == null || annotations.getOrDefault("summary", "").toString().isBlank(), alert + " has a summary");
+            String description = annotations.getOrDefault("description", "").toString();
+            Matcher doc = section.matcher(description);
+            assertTrue(doc.find(), alert + "'s description points at a section of docs/: " + description);
+            do {
+                String heading = doc.group(2);
+                try (var lines = Files.lines(REPO.resolve(doc.group(1)))) {
+                    assertTrue(lines.anyMatch(l -> l.matches("#+ " + Pattern.quote(heading))), alert + ": " + doc.group(1)
+                            + " has no section \"" + heading + "\"");
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            } while (doc.find());
+        });
+    }
+
+    /** Every meter the server registers under a quaestor.* name, as its Prometheus name without suffix: counter or not. */
+    private static Map<String, Boolean> serverMeters() throws IOException {
+        Pattern registration = Pattern.compile("(?:(\\w+)\\.builder|\\.(counter|gauge))\\(\\s*\"(quaestor\\.[a-z0-9.]+)\"");
+        var meters = new TreeMap<String, Boolean>();
+        try (var files = Files.walk(REPO.resolve("src/server/src/main/java"))) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Matcher m = registration.matcher(Files.readString(f));
+                while (m.find()) {
+                    String kind = m.group(1) != null ? m.group(1) : m.group(2);
+                    meters.put(m.group(3).replace('.', '_'), kind.equals("counter") || kind.endsWith("Counter"));
+                }
+            }
+        }
+        assertTrue(meters.containsKey("quaestor_audit_failures"), "the server's meters are found: " + meters.keySet());
+        return meters;
     }
 
     @Test
