@@ -18,9 +18,11 @@
 # Realm: deploy/keycloak/quaestor-realm.json (realm 'quaestor').
 #   issuer    http://127.0.0.1:${KEYCLOAK_PORT}/realms/quaestor
 #   clients   quaestor-mcp-client (confidential, secret quaestor-dev-secret, password grant +
-#             service account + code flow with PKCE), mcp-inspector (public, code flow + PKCE) and
-#             other-service (confidential, secret other-dev-secret, client credentials; tokens for
-#             audience other-api, which Quaestor must refuse)
+#             service account + code flow with PKCE), mcp-inspector (public, code flow + PKCE),
+#             quaestor-audit-cli (public, device grant + password grant, staff roles only: the prod
+#             overlay's staff client; a token: KEYCLOAK_SCOPE=openid scripts/keycloak.sh token auditor
+#             quaestor-audit-cli) and other-service (confidential, secret other-dev-secret, client
+#             credentials; tokens for audience other-api, which Quaestor must refuse)
 #   users     alice, bob, carol, dave (no roles), admin, auditor and erin (two auditors) (password = username)
 #
 # Environment:

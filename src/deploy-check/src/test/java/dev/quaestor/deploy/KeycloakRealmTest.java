@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The Keycloak realm (deploy/keycloak/quaestor-realm.json) can sign people in to the compliance console as the
  * server expects it (a confidential client named as the prod overlay names it, the code flow, redirect URIs that are
- * a public URL + /console, and the staff roles in the ID token the console reads them from), and has two auditors,
- * so that what takes a second person (a hold's release) can be tried.
+ * a public URL + /console, and the staff roles in the ID token the console reads them from), has the staff APIs'
+ * client the prod overlay names, and has two auditors, so that what takes a second person (a hold's release) can be
+ * tried.
  */
 class KeycloakRealmTest {
 
@@ -63,6 +66,38 @@ class KeycloakRealmTest {
         list(realm.get("scopeMappings")).stream().filter(s -> s.get("client").asText().equals("quaestor-console"))
                 .forEach(s -> list(s.get("roles")).forEach(r -> scoped.add(r.asText())));
         assertTrue(scoped.contains("quaestor-auditor"), "the auditor role reaches the console's tokens: " + scoped);
+    }
+
+    /**
+     * The staff APIs answer only the clients the prod overlay names (QUAESTOR_ADMIN_STAFF_CLIENTS), so each is a realm
+     * client: for people at a terminal (public, no secret to keep on their machines, the device grant), its access
+     * tokens carrying the audience quaestor and, of the realm roles, the staff's.
+     */
+    @Test
+    void everyStaffClientTheProdOverlayNamesIsAClientForPeopleAtATerminal() throws Exception {
+        Rendered prod = Rendered.render(REPO.resolve("deploy/overlays/prod"));
+        var container = prod.one(Deployment.class, "quaestor").getSpec().getTemplate().getSpec().getContainers().get(0);
+        String named = prod.one(ConfigMap.class, container.getEnvFrom().get(0).getConfigMapRef().getName()).getData()
+                .get("QUAESTOR_ADMIN_STAFF_CLIENTS");
+        assertFalse(named == null || named.isBlank(), "prod names its staff clients");
+        JsonNode realm = realm();
+        for (String id : named.split(",")) {
+            String clientId = id.strip();
+            JsonNode client = list(realm.get("clients")).stream().filter(c -> c.get("clientId").asText().equals(clientId))
+                    .findFirst().orElseThrow(() -> new AssertionError("the prod overlay's staff client " + clientId + " is no client of the realm"));
+            assertTrue(client.get("enabled").asBoolean(), clientId);
+            assertTrue(client.get("publicClient").asBoolean() && !client.has("secret"), clientId + ": public, no secret to keep");
+            assertEquals("true", client.path("attributes").path("oauth2.device.authorization.grant.enabled").asText(),
+                    clientId + ": people sign in with the device grant");
+            assertFalse(client.get("serviceAccountsEnabled").asBoolean(), clientId + ": people, not a service account");
+            assertTrue(list(client.get("defaultClientScopes")).stream().anyMatch(n -> n.asText().equals("quaestor-audience")),
+                    clientId + ": its tokens carry aud=quaestor");
+            var scoped = new ArrayList<String>();
+            list(realm.get("scopeMappings")).stream().filter(m -> m.get("client").asText().equals(clientId))
+                    .forEach(m -> list(m.get("roles")).forEach(r -> scoped.add(r.asText())));
+            assertEquals(List.of("quaestor-admin", "quaestor-auditor"), scoped.stream().sorted().toList(),
+                    clientId + ": the staff roles reach its tokens, and no other");
+        }
     }
 
     @Test

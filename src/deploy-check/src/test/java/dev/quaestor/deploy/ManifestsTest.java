@@ -2,16 +2,19 @@ package dev.quaestor.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
@@ -19,6 +22,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
@@ -27,13 +31,18 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -55,6 +64,9 @@ class ManifestsTest {
     /** PostgreSQL, Redis (plain, TLS), the IdP and the time-stamping authority (HTTPS) and DNS: nothing else may leave the pod. */
     private static final Set<Integer> EGRESS_PORTS = Set.of(5432, 6379, 6380, 443, 53);
     private static final int MCP_PORT = 8080;
+    /** The ConfigMap holding the CA certificate of PostgreSQL's server certificate, and its key. */
+    private static final String DB_CA = "quaestor-db-ca";
+    private static final String DB_CA_KEY = "ca.crt";
 
     Stream<Path> overlays() throws IOException {
         try (var dirs = Files.list(OVERLAYS)) {
@@ -178,6 +190,93 @@ class ManifestsTest {
         assertEquals(cron.getSpec().getJobTemplate().getSpec().getTemplate().getMetadata().getLabels(), np.getSpec().getPodSelector().getMatchLabels());
         assertTrue(np.getSpec().getIngress() == null || np.getSpec().getIngress().isEmpty(), "the job accepts nothing");
         np.getSpec().getEgress().forEach(rule -> assertTrue(Set.of(5432, 53).containsAll(ports(rule.getPorts()))));
+    }
+
+    /** deploy/base, which a GitOps repository's overlay names as its remote base, and every overlay. */
+    Stream<Path> baseAndOverlays() throws IOException {
+        return Stream.concat(Stream.of(REPO.resolve("deploy/base")), overlays());
+    }
+
+    /**
+     * Every workload that connects to PostgreSQL (its container sees QUAESTOR_DB_URL: the server, the migration Job, the
+     * retention CronJob) mounts the database's CA certificate read-only from the ConfigMap quaestor-db-ca, and a URL that
+     * verifies the server names that mounted file as its sslrootcert: without it the driver looks for
+     * ~/.postgresql/root.crt, which the image does not have, and connects to nothing. The base and prod verify the
+     * server and its name (verify-full), and their pods do not start without the certificate; dev's throw-away
+     * in-cluster database is not verified.
+     */
+    @ParameterizedTest
+    @MethodSource("baseAndOverlays")
+    void everyWorkloadThatConnectsVerifiesTheDatabaseAgainstAMountedCa(Path dir) throws Exception {
+        Rendered r = Rendered.render(dir);
+        boolean verifyFull = !dir.getFileName().toString().equals("dev");
+        var workloads = new TreeMap<String, PodSpec>();
+        r.all(Deployment.class).forEach(d -> workloads.put("Deployment " + d.getMetadata().getName(), d.getSpec().getTemplate().getSpec()));
+        r.all(Job.class).forEach(j -> workloads.put("Job " + j.getMetadata().getName(), j.getSpec().getTemplate().getSpec()));
+        r.all(CronJob.class).forEach(c -> workloads.put("CronJob " + c.getMetadata().getName(),
+                c.getSpec().getJobTemplate().getSpec().getTemplate().getSpec()));
+        var connecting = new TreeSet<String>();
+        workloads.forEach((workload, pod) -> pod.getContainers().forEach(c -> {
+            String url = databaseUrl(r, c);
+            if (url == null) {
+                return;
+            }
+            connecting.add(workload);
+            String where = dir.getFileName() + ": " + workload + ", container " + c.getName();
+            VolumeMount mount = c.getVolumeMounts().stream().filter(m -> {
+                Volume v = pod.getVolumes().stream().filter(pv -> pv.getName().equals(m.getName())).findFirst().orElseThrow();
+                return v.getConfigMap() != null && v.getConfigMap().getName().equals(DB_CA);
+            }).findFirst().orElseThrow(() -> new AssertionError(where + " connects to the database and mounts no ConfigMap " + DB_CA));
+            assertEquals(Boolean.TRUE, mount.getReadOnly(), where + ": the CA certificate is mounted read-only");
+            assertNull(mount.getSubPath(), where + ": the whole volume is mounted, so an updated certificate reaches the pod");
+            ConfigMapVolumeSource ca = pod.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
+                    .orElseThrow().getConfigMap();
+
+            Map<String, String> query = query(url);
+            String mode = query.getOrDefault("sslmode", "prefer");
+            if (verifyFull) {
+                assertEquals("verify-full", mode, where + ": the server's certificate and name are checked: " + url);
+                assertNotEquals(Boolean.TRUE, ca.getOptional(), where + ": without the CA certificate nothing connects, so the pods wait for it");
+            }
+            if (mode.startsWith("verify-")) {
+                String root = query.get("sslrootcert");
+                assertNotNull(root, where + ": sslmode=" + mode + " without sslrootcert reads ~/.postgresql/root.crt, which the image has not: " + url);
+                assertTrue(root.startsWith(mount.getMountPath() + "/"), where + ": sslrootcert " + root + " lies in the mount at "
+                        + mount.getMountPath());
+                String file = root.substring(mount.getMountPath().length() + 1);
+                String key = ca.getItems() == null || ca.getItems().isEmpty() ? file : ca.getItems().stream()
+                        .filter(i -> i.getPath().equals(file)).map(KeyToPath::getKey).findFirst().orElse(null);
+                assertEquals(DB_CA_KEY, key, where + ": sslrootcert " + root + " is the key " + DB_CA_KEY + " of " + DB_CA);
+            }
+        }));
+        assertTrue(connecting.containsAll(Set.of("Deployment quaestor", "Job quaestor-migrate", "CronJob quaestor-retention")),
+                dir.getFileName() + ": the server, the migration Job and the retention job connect: " + connecting);
+    }
+
+    /** QUAESTOR_DB_URL as the container sees it (its own env over its ConfigMaps), or null. */
+    private static String databaseUrl(Rendered r, Container c) {
+        for (EnvVar e : c.getEnv()) {
+            if (e.getName().equals("QUAESTOR_DB_URL")) {
+                return e.getValue();
+            }
+        }
+        return c.getEnvFrom().stream().filter(f -> f.getConfigMapRef() != null)
+                .map(f -> r.one(ConfigMap.class, f.getConfigMapRef().getName()).getData().get("QUAESTOR_DB_URL"))
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** A JDBC URL's parameters (after the ?). */
+    private static Map<String, String> query(String url) {
+        var params = new TreeMap<String, String>();
+        int q = url.indexOf('?');
+        if (q >= 0) {
+            for (String p : url.substring(q + 1).split("&")) {
+                int eq = p.indexOf('=');
+                params.put(URLDecoder.decode(eq < 0 ? p : p.substring(0, eq), StandardCharsets.UTF_8),
+                        eq < 0 ? "" : URLDecoder.decode(p.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return params;
     }
 
     @ParameterizedTest
@@ -409,6 +508,79 @@ class ManifestsTest {
         String rules = rule.getAdditionalProperties().get("spec").toString();
         assertTrue(rules.contains("alert=QuaestorAnchoringBehind") && rules.contains("(quaestor_audit_anchor_lag_seconds) > 300"), rules);
         assertTrue(rules.contains("alert=QuaestorAnchoringLosingCheckpoints"), rules);
+    }
+
+    /**
+     * The alert rules watch, besides the anchoring lag, audit records that could not be committed, a refused policy set
+     * and overdue daily reviews; every metric an expression names is one the server registers (its Micrometer name with
+     * dots as underscores, a counter's with {@code _total}); and every alert has a summary and a description that
+     * points at a section of docs/ that exists.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyAlertWatchesAMetricTheServerExportsAndPointsAtItsDocs() throws Exception {
+        Rendered r = Rendered.render(REPO.resolve("deploy/optional/monitoring"));
+        var rule = r.all(GenericKubernetesResource.class).stream().filter(o -> o.getKind().equals("PrometheusRule")).findFirst()
+                .orElseThrow();
+        var spec = (Map<String, Object>) rule.getAdditionalProperties().get("spec");
+        var alerts = new TreeMap<String, Map<String, Object>>();
+        for (var group : (List<Map<String, Object>>) spec.get("groups")) {
+            for (var alert : (List<Map<String, Object>>) group.get("rules")) {
+                assertNull(alerts.put((String) alert.get("alert"), alert), "one rule per alert: " + alert.get("alert"));
+            }
+        }
+        Map<String, String> watched = Map.of("QuaestorAnchoringBehind", "quaestor_audit_anchor_lag_seconds",
+                "QuaestorAnchoringLosingCheckpoints", "quaestor_audit_anchor_lag_seconds",
+                "QuaestorAuditRecordsNotCommitted", "quaestor_audit_failures_total",
+                "QuaestorPolicySetDegraded", "quaestor_policy_degraded",
+                "QuaestorDailyReviewOverdue", "quaestor_review_overdue");
+        watched.forEach((alert, metric) -> assertTrue(alerts.containsKey(alert)
+                && alerts.get(alert).get("expr").toString().contains(metric), alert + " watches " + metric + ": " + alerts.keySet()));
+
+        Map<String, Boolean> meters = serverMeters();
+        Pattern metric = Pattern.compile("\\bquaestor_[a-z0-9_]+");
+        Pattern section = Pattern.compile("(docs/[a-z-]+\\.md), \"([^\"]+)\"");
+        alerts.forEach((alert, body) -> {
+            Matcher m = metric.matcher(body.get("expr").toString());
+            while (m.find()) {
+                String name = m.group();
+                boolean counter = name.endsWith("_total");
+                String meter = name.replaceFirst("_(total|seconds)$", "");
+                assertTrue(meters.containsKey(meter), alert + ": " + name + " is no metric the server registers (src/server/src/main)");
+                assertEquals(meters.get(meter), counter, alert + ": " + name + (counter ? " is no counter" : " is a counter: " + meter + "_total"));
+            }
+            var annotations = (Map<String, Object>) body.get("annotations");
+            assertFalse(annotations == null || annotations.getOrDefault("summary", "").toString().isBlank(), alert + " has a summary");
+            String description = annotations.getOrDefault("description", "").toString();
+            Matcher doc = section.matcher(description);
+            assertTrue(doc.find(), alert + "'s description points at a section of docs/: " + description);
+            do {
+                String heading = doc.group(2);
+                try (var lines = Files.lines(REPO.resolve(doc.group(1)))) {
+                    assertTrue(lines.anyMatch(l -> l.matches("#+ " + Pattern.quote(heading))), alert + ": " + doc.group(1)
+                            + " has no section \"" + heading + "\"");
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            } while (doc.find());
+        });
+    }
+
+    /** Every meter the server registers under a quaestor.* name, as its Prometheus name without suffix: counter or not. */
+    private static Map<String, Boolean> serverMeters() throws IOException {
+        Pattern registration = Pattern.compile("(?:(\\w+)\\.builder|\\.(counter|gauge))\\(\\s*\"(quaestor\\.[a-z0-9.]+)\"");
+        var meters = new TreeMap<String, Boolean>();
+        try (var files = Files.walk(REPO.resolve("src/server/src/main/java"))) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Matcher m = registration.matcher(Files.readString(f));
+                while (m.find()) {
+                    String kind = m.group(1) != null ? m.group(1) : m.group(2);
+                    meters.put(m.group(3).replace('.', '_'), kind.equals("counter") || kind.endsWith("Counter"));
+                }
+            }
+        }
+        assertTrue(meters.containsKey("quaestor_audit_failures"), "the server's meters are found: " + meters.keySet());
+        return meters;
     }
 
     @Test

@@ -138,6 +138,19 @@ class ProdPrerequisitesTest {
         assertTrue(c.getEnv().stream().noneMatch(e -> e.getName().startsWith("QUAESTOR_CONSOLE_CLIENT_SECRET") && e.getValue() != null));
     }
 
+    /** The staff APIs answer only the clients prod names: the step by step says that staff tools must use them. */
+    @Test
+    void theStepByStepNamesTheStaffClientsProdAllows() throws Exception {
+        Rendered r = Rendered.render(PROD);
+        Container c = r.one(Deployment.class, "quaestor").getSpec().getTemplate().getSpec().getContainers().get(0);
+        String named = r.one(ConfigMap.class, c.getEnvFrom().get(0).getConfigMapRef().getName()).getData().get("QUAESTOR_ADMIN_STAFF_CLIENTS");
+        String steps = stepByStep();
+        assertTrue(steps.contains("QUAESTOR_ADMIN_STAFF_CLIENTS"), "the step by step names the setting");
+        for (String client : named.split(",")) {
+            assertTrue(steps.contains("`" + client.strip() + "`"), "the step by step names the staff client " + client.strip());
+        }
+    }
+
     private static SecretKeySelector secretRef(Container c, String variable) {
         EnvVar e = c.getEnv().stream().filter(v -> v.getName().equals(variable)).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + variable));
