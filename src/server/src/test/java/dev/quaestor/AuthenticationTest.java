@@ -86,6 +86,32 @@ class AuthenticationTest {
         org.junit.jupiter.api.Assertions.assertFalse(all.contains(forged.substring(0, 20)), "no token contents");
     }
 
+    /**
+     * A refused token's record says why, in fixed words, for whoever works out a 401 from the trail; the answer does
+     * not. Nothing of the unverified token is in the record.
+     */
+    @Test
+    void aRefusedTokensRecordSaysWhy() throws Exception {
+        var now = java.time.Instant.now();
+        var cases = new java.util.LinkedHashMap<String, String>();
+        cases.put("expired", TestIssuer.sign(TestIssuer.claims("alice").issuedAt(now.minusSeconds(3600)).expiresAt(now.minusSeconds(60))));
+        cases.put("wrong audience", TestIssuer.sign(TestIssuer.claims("alice").audience("some-other-api")));
+        cases.put("wrong issuer", TestIssuer.sign(TestIssuer.claims("alice").issuer("http://127.0.0.1:1/realms/evil")));
+        cases.put("bad signature", TestIssuer.signWithForeignKey(TestIssuer.claims("alice")));
+        cases.put("names no one", TestIssuer.sign(TestIssuer.claims("alice").remove("sub")));
+        for (var c : cases.entrySet()) {
+            String ua = "why-" + System.nanoTime();
+            String body = given().contentType("application/json").accept("application/json, text/event-stream")
+                    .header("Authorization", "Bearer " + c.getValue()).header("User-Agent", ua).body(INIT).post("/mcp").then()
+                    .statusCode(401).extract().asString();
+            org.junit.jupiter.api.Assertions.assertFalse(body.contains(c.getKey()), "the answer does not say why: " + body);
+            Wait.until("the refusal on record", Duration.ofSeconds(5), () -> AuditRow.first("user_agent = ?", ua) != null);
+            AuditRow row = AuditRow.first("user_agent = ?", ua);
+            org.junit.jupiter.api.Assertions.assertEquals("invalid-token", row.outcome, c.getKey());
+            org.junit.jupiter.api.Assertions.assertEquals(c.getKey(), row.detail, c.getKey());
+        }
+    }
+
     /** The auditor and administrator APIs put a refused token, or none, on record as /mcp does, and name the record. */
     @Test
     void refusalsAtTheStaffApisAreOnRecordAndNamed() throws Exception {

@@ -28,7 +28,7 @@ import org.jboss.logging.Logger;
  * The OIDC mechanism, asked first, with the reason stripped from a refused token. The reason names
  * the identity provider's setup (the OIDC client, whether it can introspect, which keys it has), and
  * in dev mode the security layer would send it as the 401's body; a caller learns only that its
- * token was refused. The reason stays in the server's log at DEBUG.
+ * token was refused. The reason, in fixed words ({@link RefusedTokenReason}), is on record and in the log at DEBUG.
  *
  * <p>Every 401 from /mcp, the auditor API and the administrator API ({@link TokenDoors}) is audited ({@code AUTHENTICATION}: source address, user agent, {@code no-token} or
  * {@code invalid-token}; never the token) and sent only once that record has committed, without blocking the
@@ -50,6 +50,8 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     private static final String SELECTED = HttpAuthenticationMechanism.class.getName();
     /** Marks a request whose token could not be checked because the identity provider did not answer. */
     private static final String ISSUER_DOWN = "quaestor.challenge.issuer-unavailable";
+    /** Why the token was refused ({@link RefusedTokenReason}), for its record. */
+    private static final String REASON = "quaestor.challenge.reason";
 
     private final OidcAuthenticationMechanism oidc;
     private final UnauthenticatedThrottle throttle;
@@ -92,7 +94,11 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     /** A refused token without its reason; an identity provider that did not answer, on /mcp, as a 503 to come. */
     private Throwable refused(RoutingContext context, Throwable failure) {
         if (failure instanceof AuthenticationFailedException refused) {
-            LOG.debugf("token refused: %s", refused.getMessage());
+            String reason = RefusedTokenReason.of(refused);
+            LOG.debugf("token refused: %s", reason);
+            if (reason != null) {
+                context.put(REASON, reason);
+            }
             return new AuthenticationFailedException(refused.getAttributes());
         }
         if (issuerDown(failure) && recordedDoor(context)) {
@@ -130,7 +136,7 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
         String requestId = RequestIds.next();
         var event = AuditEvent.of(AuditEvent.Kind.AUTHENTICATION, requestId).caller(caller)
                 .method(rc.request().method().name() + " " + path).decision("DENY")
-                .outcome(outcome).build();
+                .outcome(outcome).detail(rc.get(REASON)).build();
         Context here = Vertx.currentContext();
         try {
             RecordedRefusal record = throttle.record(event, caller.sourceIp());

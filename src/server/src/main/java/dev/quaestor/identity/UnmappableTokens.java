@@ -46,7 +46,7 @@ public class UnmappableTokens implements SecurityIdentityAugmentor {
             identity.getPrincipal().getName(); // a name claim that is not text (a number, an object) throws here, not later
         } catch (RuntimeException unmappable) {
             LOG.debugf("a verified token was refused: %s", unmappable.getMessage());
-            return Uni.createFrom().failure(new AuthenticationFailedException());
+            return Uni.createFrom().failure(new AuthenticationFailedException(new RefusedTokenReason.OwnCheck("names no one")));
         }
         return Uni.createFrom().item(identity);
     }

@@ -42,7 +42,9 @@ public class WithdrawnKeys implements SecurityIdentityAugmentor {
         Object carried = identity.getAttribute(KEY_ID);
         AccessTokenCredential credential = identity.getCredential(AccessTokenCredential.class);
         String keyId = carried instanceof String k ? k : credential == null ? null : of(credential.getToken());
-        return keys.withdrawn(keyId) ? Uni.createFrom().failure(new AuthenticationFailedException()) : Uni.createFrom().item(identity);
+        return keys.withdrawn(keyId)
+                ? Uni.createFrom().failure(new AuthenticationFailedException(new RefusedTokenReason.OwnCheck("signing key withdrawn")))
+                : Uni.createFrom().item(identity);
     }
 
     /** The {@code kid} in a compact JWS's header; null if none or not a JWS. */

@@ -59,7 +59,7 @@ class WithdrawnKeyTest {
         Wait.until("the refusals on record", Duration.ofSeconds(5),
                 () -> AuditRow.list("user_agent = ? and outcome = 'invalid-token'", agent).size() >= 2);
         assertTrue(AuditRow.list("user_agent = ? and outcome = 'invalid-token'", agent).stream()
-                .allMatch(r -> r.kind.equals("AUTHENTICATION") && r.decision.equals("DENY")));
+                .allMatch(r -> r.kind.equals("AUTHENTICATION") && r.decision.equals("DENY") && "signing key withdrawn".equals(r.detail)));
 
         TestIssuer.publishSecondKey(true);
         keys.check();
