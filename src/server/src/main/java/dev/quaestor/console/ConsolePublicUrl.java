@@ -1,7 +1,7 @@
 package dev.quaestor.console;
 
 import io.quarkus.runtime.LaunchMode;
-import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.net.URI;
@@ -17,11 +17,15 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class ConsolePublicUrl {
 
-    void check(@Observes StartupEvent started,
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(ConsolePublicUrl.class);
+
+    /** As the other required settings: before any connection is made, so a refused start writes nothing. */
+    void check(@Observes @Initialized(ApplicationScoped.class) Object started,
             @ConfigProperty(name = "quaestor.http.public-url") Optional<String> publicUrl,
             @ConfigProperty(name = "quarkus.oidc.console.tenant-enabled", defaultValue = "true") boolean consoleOn) {
         String problem = problem(publicUrl.orElse(null), consoleOn, LaunchMode.current() == LaunchMode.NORMAL);
         if (problem != null) {
+            LOG.error(problem);
             throw new IllegalStateException(problem);
         }
     }
