@@ -43,6 +43,14 @@ public interface IdentityConfig extends RangeChecked {
         @WithDefault("10000")
         int maxEntries();
 
+        /**
+         * The most the remembered tokens may take, counted as the length of each token (what its claims take in memory
+         * is of that order) and at least this divided by {@code max-entries}: so a few very large tokens (up to the
+         * header limit, 20 KiB) cannot hold ten thousand times their size, whoever sends them.
+         */
+        @WithDefault("16777216")
+        long maxBytes();
+
         /** How long one verification is trusted, never past the token's own {@code exp}. */
         @WithDefault("60s")
         Duration ttl();
@@ -91,13 +99,14 @@ public interface IdentityConfig extends RangeChecked {
     }
 
     /**
-     * Allowed ranges: {@code token-cache.max-entries} and {@code token-cache.ttl} 0 or more, the unauthenticated
+     * Allowed ranges: {@code token-cache.max-entries}, {@code max-bytes} and {@code ttl} 0 or more, the unauthenticated
      * capacities at least 1, {@code issuer-retry}, {@code key-check-interval} and {@code unauthenticated-limit.period} more than 0.
      */
     @Override
     default void checkRanges(SettingRanges r) {
         String p = "quaestor.identity.";
         r.atLeast(p + "token-cache.max-entries", tokenCache().maxEntries(), 0)
+                .atLeast(p + "token-cache.max-bytes", tokenCache().maxBytes(), 0)
                 .notNegative(p + "token-cache.ttl", tokenCache().ttl())
                 .positive(p + "issuer-retry", issuerRetry())
                 .positive(p + "key-check-interval", keyCheckInterval())

@@ -48,7 +48,8 @@ public class VerifiedTokenCache {
     /** The identity attribute in which quarkus-oidc names the tenant that verified a token. */
     static final String TENANT = OidcUtils.TENANT_ID_ATTRIBUTE;
 
-    private record Entry(SecurityIdentity identity, String tenant, long expiresAtMillis) {
+    /** {@code weight}: what the entry counts against {@code token-cache.max-bytes}. */
+    private record Entry(SecurityIdentity identity, String tenant, long expiresAtMillis, int weight) {
     }
 
     private final Cache<TokenFingerprint, Entry> entries;
@@ -57,6 +58,7 @@ public class VerifiedTokenCache {
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final InstantSource clock;
+    private final int leastWeight;
 
     @Inject
     VerifiedTokenCache(IdentityConfig config, IdentityMapper mapper, MeterRegistry registry) {
@@ -69,8 +71,12 @@ public class VerifiedTokenCache {
         this.mapper = mapper;
         this.ttlMillis = config.tokenCache().ttl().toMillis();
         int max = config.tokenCache().maxEntries();
-        this.entries = max <= 0 || ttlMillis <= 0 ? null : Caffeine.newBuilder()
-                .maximumSize(max)
+        long maxBytes = config.tokenCache().maxBytes();
+        // Each entry weighs at least maxBytes / max, so the weight bounds the count too.
+        this.leastWeight = (int) Math.min(Integer.MAX_VALUE, Math.max(1, maxBytes / Math.max(1, max)));
+        this.entries = max <= 0 || ttlMillis <= 0 || maxBytes <= 0 ? null : Caffeine.newBuilder()
+                .maximumWeight(maxBytes)
+                .weigher((TokenFingerprint k, Entry e) -> e.weight())
                 .expireAfter(Expiry.creating((TokenFingerprint k, Entry e) ->
                         Duration.ofMillis(Math.max(0, e.expiresAtMillis() - clock.millis()))))
                 .executor(Runnable::run) // upkeep on the event loop that reads it: no hand-off to another pool
@@ -87,6 +93,15 @@ public class VerifiedTokenCache {
     public String stats() {
         return "hits=" + hits.sum() + " misses=" + misses.sum() + " entries=" + (entries == null ? 0 : entries.estimatedSize())
                 + " instance=" + System.identityHashCode(this);
+    }
+
+    /** How many tokens are remembered, once evictions due have been made (for tests). */
+    long size() {
+        if (entries == null) {
+            return 0;
+        }
+        entries.cleanUp();
+        return entries.estimatedSize();
     }
 
     /** Tokens answered from the cache since start. */
@@ -172,6 +187,7 @@ public class VerifiedTokenCache {
                 .addAttribute(IdentityMapper.MAPPED, mapped)
                 .addAttribute(WithdrawnKeys.KEY_ID, WithdrawnKeys.of(credential.getToken()));
         REQUEST_BOUND.forEach(name -> stored.addAttribute(name, null));
-        entries.put(TokenFingerprint.of(credential.getToken()), new Entry(stored.build(), tenant, expiresAt));
+        entries.put(TokenFingerprint.of(credential.getToken()), new Entry(stored.build(), tenant, expiresAt,
+                Math.max(leastWeight, credential.getToken().length())));
     }
 }

@@ -37,6 +37,10 @@ class VerifiedTokenCacheTest {
     }
 
     private static IdentityConfig config(int maxEntries, Duration ttl) {
+        return config(maxEntries, 16 << 20, ttl);
+    }
+
+    private static IdentityConfig config(int maxEntries, long maxBytes, Duration ttl) {
         return new IdentityConfig() {
             public List<String> subjectClaims() { return List.of("sub"); }
             public List<String> rolesClaims() { return List.of("roles"); }
@@ -47,6 +51,7 @@ class VerifiedTokenCacheTest {
             public TokenCache tokenCache() {
                 return new TokenCache() {
                     public int maxEntries() { return maxEntries; }
+                    public long maxBytes() { return maxBytes; }
                     public Duration ttl() { return ttl; }
                 };
             }
@@ -60,7 +65,11 @@ class VerifiedTokenCacheTest {
     private final java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis());
 
     private VerifiedTokenCache cache(int maxEntries, Duration ttl) {
-        var cfg = config(maxEntries, ttl);
+        return cache(maxEntries, 16 << 20, ttl);
+    }
+
+    private VerifiedTokenCache cache(int maxEntries, long maxBytes, Duration ttl) {
+        var cfg = config(maxEntries, maxBytes, ttl);
         return new VerifiedTokenCache(cfg, new IdentityMapper(cfg), new SimpleMeterRegistry(),
                 () -> java.time.Instant.ofEpochMilli(now.get()));
     }
@@ -225,6 +234,23 @@ class VerifiedTokenCacheTest {
         assertNotNull(cache.find(jwt("tok"), TENANT, null, SECOND), "still within 600 ms of the one real verification");
         now.addAndGet(1);
         assertNull(cache.find(jwt("tok"), TENANT, null, SECOND), "the entry ended 600 ms after the one real verification");
+    }
+
+    /** Large tokens count by their size: a few of them cannot fill the memory that many small ones would share. */
+    @Test
+    void theCacheIsBoundedInBytesAsWellAsInEntries() {
+        var bySize = cache(1000, 64 * 1024, Duration.ofMinutes(1));
+        for (int i = 0; i < 20; i++) {
+            bySize.remember(verified("big-" + i + "-" + "x".repeat(16_000), "alice", 300, null));
+        }
+        assertTrue(bySize.size() <= 4, "16 KB tokens in 64 KiB: " + bySize.size());
+        assertTrue(bySize.size() >= 1, "some are kept: " + bySize.size());
+        var byCount = cache(100, 16 << 20, Duration.ofMinutes(1));
+        for (int i = 0; i < 300; i++) {
+            byCount.remember(verified("small-" + i, "alice", 300, null));
+        }
+        assertTrue(byCount.size() <= 100, "at most max-entries small tokens: " + byCount.size());
+        assertTrue(byCount.size() >= 90, "small tokens fill the entries: " + byCount.size());
     }
 
     @Test
