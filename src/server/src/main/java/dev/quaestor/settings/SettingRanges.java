@@ -16,7 +16,7 @@ public final class SettingRanges {
     /** A duration that must be more than zero. */
     public SettingRanges positive(String property, Duration value) {
         if (value.isZero() || value.isNegative()) {
-            problems.add(property + " must be more than 0, not " + value);
+            problems.add(named(property) + " must be more than 0, not " + shown(value));
         }
         return this;
     }
@@ -24,7 +24,7 @@ public final class SettingRanges {
     /** A duration that must be more than zero and at most {@code max}. */
     public SettingRanges positiveAtMost(String property, Duration value, Duration max) {
         if (value.isZero() || value.isNegative() || value.compareTo(max) > 0) {
-            problems.add(property + " must be more than 0 and at most " + max + ", not " + value);
+            problems.add(named(property) + " must be more than 0 and at most " + shown(max) + ", not " + shown(value));
         }
         return this;
     }
@@ -32,7 +32,7 @@ public final class SettingRanges {
     /** A duration that may be zero but not negative. */
     public SettingRanges notNegative(String property, Duration value) {
         if (value.isNegative()) {
-            problems.add(property + " must be 0 or more, not " + value);
+            problems.add(named(property) + " must be 0 or more, not " + shown(value));
         }
         return this;
     }
@@ -40,7 +40,7 @@ public final class SettingRanges {
     /** A count or size that must be at least {@code min}. */
     public SettingRanges atLeast(String property, long value, long min) {
         if (value < min) {
-            problems.add(property + " must be at least " + min + ", not " + value);
+            problems.add(named(property) + " must be at least " + min + ", not " + value);
         }
         return this;
     }
@@ -48,7 +48,7 @@ public final class SettingRanges {
     /** A number that must be more than {@code min}. */
     public SettingRanges above(String property, double value, double min) {
         if (!(value > min)) {
-            problems.add(property + " must be more than " + plain(min) + ", not " + value);
+            problems.add(named(property) + " must be more than " + plain(min) + ", not " + value);
         }
         return this;
     }
@@ -56,15 +56,26 @@ public final class SettingRanges {
     /** A share: more than 0 and at most 1. */
     public SettingRanges share(String property, double value) {
         if (!(value > 0 && value <= 1)) {
-            problems.add(property + " must be more than 0 and at most 1, not " + value);
+            problems.add(named(property) + " must be more than 0 and at most 1, not " + value);
         }
         return this;
     }
 
     /** A problem no range states (a name that is not known, two values in the wrong order). */
     public SettingRanges problem(String property, String mustBe) {
-        problems.add(property + " " + mustBe);
+        problems.add(named(property) + " " + mustBe);
         return this;
+    }
+
+    /** A property of ours with the environment variable that sets it: what an operator set is what the message names. */
+    private static String named(String property) {
+        return property.startsWith("quaestor.") && !property.contains(" ")
+                ? property + " (" + property.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + ")" : property;
+    }
+
+    /** A duration as it is written in the configuration: 10s, 1m30s, 0s. */
+    private static String shown(Duration d) {
+        return d.toString().substring(2).toLowerCase(java.util.Locale.ROOT);
     }
 
     private static String plain(double d) {

@@ -65,9 +65,9 @@ class SettingsInRangeTest {
                 "quaestor.list.page-size", "-3",
                 "quaestor.limits.per-subject.in-flight", "-1"));
         assertEquals(3, p.size(), p.toString());
-        assertTrue(p.contains("quaestor.policies.poll-interval must be more than 0, not PT-10S"), p.toString());
-        assertTrue(p.contains("quaestor.list.page-size must be at least 1, not -3"), p.toString());
-        assertTrue(p.contains("quaestor.limits.per-subject.in-flight must be at least 1, not -1"), p.toString());
+        assertTrue(p.contains("quaestor.policies.poll-interval (QUAESTOR_POLICIES_POLL_INTERVAL) must be more than 0, not -10s"), p.toString());
+        assertTrue(p.contains("quaestor.list.page-size (QUAESTOR_LIST_PAGE_SIZE) must be at least 1, not -3"), p.toString());
+        assertTrue(p.contains("quaestor.limits.per-subject.in-flight (QUAESTOR_LIMITS_PER_SUBJECT_IN_FLIGHT) must be at least 1, not -1"), p.toString());
         String message = SettingsInRange.problem(p);
         assertTrue(message.contains("quaestor.policies.poll-interval") && message.contains("quaestor.list.page-size")
                 && message.contains("quaestor.limits.per-subject.in-flight"), message);
@@ -83,10 +83,10 @@ class SettingsInRangeTest {
                 "quaestor.http.body-min-rate", "0",
                 "quaestor.audit.long-reads.export-queue", "0",
                 "quaestor.audit.attempts.merge-window", "2s"));
-        assertEquals(List.of("quaestor.sessions.sweep-interval must be more than 0, not PT0S",
-                "quaestor.audit.query-timeout-ms must be at least 1, not 0",
-                "quaestor.audit.attempts.merge-window must be more than 0 and at most PT1S, not PT2S",
-                "quaestor.audit.anchor.interval must be more than 0, not PT0S"), p);
+        assertEquals(List.of("quaestor.sessions.sweep-interval (QUAESTOR_SESSIONS_SWEEP_INTERVAL) must be more than 0, not 0s",
+                "quaestor.audit.query-timeout-ms (QUAESTOR_AUDIT_QUERY_TIMEOUT_MS) must be at least 1, not 0",
+                "quaestor.audit.attempts.merge-window (QUAESTOR_AUDIT_ATTEMPTS_MERGE_WINDOW) must be more than 0 and at most 1s, not 2s",
+                "quaestor.audit.anchor.interval (QUAESTOR_AUDIT_ANCHOR_INTERVAL) must be more than 0, not 0s"), p);
     }
 
     @Test
@@ -99,12 +99,12 @@ class SettingsInRangeTest {
                 "quaestor.mounts.docs.timeout-ms", "0",
                 "quaestor.mounts.docs.circuit-breaker.failure-ratio", "0",
                 "quaestor.provider.timeout-ms", "0"));
-        assertEquals(List.of("quaestor.mounts.docs.ttl-ms must be at least 0, not -1",
-                "quaestor.mounts.docs.bulkhead must be at least 1, not 0",
-                "quaestor.mounts.docs.subject-share must be more than 0 and at most 1, not 1.5",
-                "quaestor.mounts.docs.timeout-ms must be at least 1, not 0",
-                "quaestor.mounts.docs.circuit-breaker.failure-ratio must be more than 0 and at most 1, not 0.0",
-                "quaestor.provider.timeout-ms must be at least 1, not 0"), p);
+        assertEquals(List.of("quaestor.mounts.docs.ttl-ms (QUAESTOR_MOUNTS_DOCS_TTL_MS) must be at least 0, not -1",
+                "quaestor.mounts.docs.bulkhead (QUAESTOR_MOUNTS_DOCS_BULKHEAD) must be at least 1, not 0",
+                "quaestor.mounts.docs.subject-share (QUAESTOR_MOUNTS_DOCS_SUBJECT_SHARE) must be more than 0 and at most 1, not 1.5",
+                "quaestor.mounts.docs.timeout-ms (QUAESTOR_MOUNTS_DOCS_TIMEOUT_MS) must be at least 1, not 0",
+                "quaestor.mounts.docs.circuit-breaker.failure-ratio (QUAESTOR_MOUNTS_DOCS_CIRCUIT_BREAKER_FAILURE_RATIO) must be more than 0 and at most 1, not 0.0",
+                "quaestor.provider.timeout-ms (QUAESTOR_PROVIDER_TIMEOUT_MS) must be at least 1, not 0"), p);
     }
 
     @Test
@@ -117,11 +117,11 @@ class SettingsInRangeTest {
                 "quaestor.review.spike-factor", "1",
                 "quaestor.ratelimit.redis.timeout", "0s",
                 "quarkus.shutdown.timeout", "-5S"));
-        assertEquals(List.of("quaestor.review.spike-factor must be more than 1, not 1.0",
-                "quaestor.review.zone must be a time zone such as Europe/Zurich or UTC, not Europe/Zurik",
-                "quaestor.review.working-hours.from must be before quaestor.review.working-hours.to (07:00), not 19:00",
-                "quaestor.review.working-hours.days must name days as mon, tue, wed, thu, fri, sat or sun, not wensday",
-                "quaestor.ratelimit.redis.timeout must be more than 0, not PT0S",
-                "quarkus.shutdown.timeout (QUAESTOR_SHUTDOWN_TIMEOUT) must be more than 0, not PT-5S"), p);
+        assertEquals(List.of("quaestor.review.spike-factor (QUAESTOR_REVIEW_SPIKE_FACTOR) must be more than 1, not 1.0",
+                "quaestor.review.zone (QUAESTOR_REVIEW_ZONE) must be a time zone such as Europe/Zurich or UTC, not Europe/Zurik",
+                "quaestor.review.working-hours.from (QUAESTOR_REVIEW_WORKING_HOURS_FROM) must be before quaestor.review.working-hours.to (07:00), not 19:00",
+                "quaestor.review.working-hours.days (QUAESTOR_REVIEW_WORKING_HOURS_DAYS) must name days as mon, tue, wed, thu, fri, sat or sun, not wensday",
+                "quaestor.ratelimit.redis.timeout (QUAESTOR_RATELIMIT_REDIS_TIMEOUT) must be more than 0, not 0s",
+                "quarkus.shutdown.timeout (QUAESTOR_SHUTDOWN_TIMEOUT) must be more than 0, not -5s"), p);
     }
 }
