@@ -35,7 +35,14 @@ public class PolicyStore {
     PolicyStore(PolicyConfig config, Event<PolicyChange> changes) {
         this.dir = Path.of(config.path()).toAbsolutePath();
         this.changes = changes;
-        PolicySet set = PolicyLoader.load(dir);
+        PolicySet set;
+        try {
+            set = PolicyLoader.load(dir);
+        } catch (RuntimeException e) {
+            // Said here, in the message itself: the start's own error names only "Failed to start application".
+            LOG.errorf("the server does not start: the policy set in %s is refused: %s", dir, e.getMessage());
+            throw e;
+        }
         current.set(set);
         LOG.infof("policy set %s active: %d rules, %d limits, %d tests from %s", set.revision(),
                 set.rules().size(), set.limits().size(), set.tests().size(), dir);
