@@ -99,6 +99,8 @@ class AuthenticationTest {
         cases.put("wrong issuer", TestIssuer.sign(TestIssuer.claims("alice").issuer("http://127.0.0.1:1/realms/evil")));
         cases.put("bad signature", TestIssuer.signWithForeignKey(TestIssuer.claims("alice")));
         cases.put("names no one", TestIssuer.sign(TestIssuer.claims("alice").remove("sub")));
+        cases.put("issued in the future", TestIssuer.sign(TestIssuer.claims("alice").issuedAt(now.plusSeconds(3600))
+                .expiresAt(now.plusSeconds(7200))));
         for (var c : cases.entrySet()) {
             String ua = "why-" + System.nanoTime();
             String body = given().contentType("application/json").accept("application/json, text/event-stream")
@@ -110,6 +112,13 @@ class AuthenticationTest {
             org.junit.jupiter.api.Assertions.assertEquals("invalid-token", row.outcome, c.getKey());
             org.junit.jupiter.api.Assertions.assertEquals(c.getKey(), row.detail, c.getKey());
         }
+    }
+
+    /** A token issued a little ahead of this server's clock (another clock, slightly fast) is accepted. */
+    @Test
+    void aTokenIssuedSecondsAheadIsAccepted() {
+        var now = java.time.Instant.now();
+        post(TestIssuer.sign(TestIssuer.claims("alice").issuedAt(now.plusSeconds(20)).expiresAt(now.plusSeconds(300)))).statusCode(200);
     }
 
     /** The auditor and administrator APIs put a refused token, or none, on record as /mcp does, and name the record. */
