@@ -99,6 +99,9 @@ class AuthenticationTest {
         cases.put("wrong issuer", TestIssuer.sign(TestIssuer.claims("alice").issuer("http://127.0.0.1:1/realms/evil")));
         cases.put("bad signature", TestIssuer.signWithForeignKey(TestIssuer.claims("alice")));
         cases.put("names no one", TestIssuer.sign(TestIssuer.claims("alice").remove("sub")));
+        cases.put("unknown signing key", TestIssuer.claims("alice").jws().keyId("never-published").sign(
+                java.security.KeyPairGenerator.getInstance("RSA").generateKeyPair().getPrivate()));
+        cases.put("not a valid token", "abc.def.ghi");
         cases.put("issued in the future", TestIssuer.sign(TestIssuer.claims("alice").issuedAt(now.plusSeconds(3600))
                 .expiresAt(now.plusSeconds(7200))));
         for (var c : cases.entrySet()) {

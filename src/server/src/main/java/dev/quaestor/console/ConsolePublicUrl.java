@@ -42,12 +42,12 @@ public class ConsolePublicUrl {
         try {
             u = new URI(publicUrl);
         } catch (java.net.URISyntaxException e) {
-            return "quaestor.http.public-url is not a URL: " + e.getMessage();
+            return "quaestor.http.public-url (QUAESTOR_HTTP_PUBLIC_URL) is not a URL: " + e.getMessage();
         }
         boolean bare = ("https".equals(u.getScheme()) || "http".equals(u.getScheme())) && u.getHost() != null
                 && u.getRawUserInfo() == null && (u.getRawPath() == null || u.getRawPath().isEmpty())
                 && u.getRawQuery() == null && u.getRawFragment() == null;
-        return bare ? null : "quaestor.http.public-url must be scheme://host[:port] with nothing after it (no path, no "
+        return bare ? null : "quaestor.http.public-url (QUAESTOR_HTTP_PUBLIC_URL) must be scheme://host[:port] with nothing after it (no path, no "
                 + "trailing slash), e.g. https://quaestor.example.org; it is '" + publicUrl + "'";
     }
 }

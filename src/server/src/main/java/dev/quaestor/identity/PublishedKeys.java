@@ -32,10 +32,18 @@ public class PublishedKeys {
     private final IssuerConnection issuer;
     private final Set<String> seen = new HashSet<>();
     private volatile Set<String> withdrawn = Set.of();
+    /** The key ids the issuer published when last asked; null until it has been. */
+    private volatile Set<String> published;
 
     PublishedKeys(TenantConfigBean tenants, IssuerConnection issuer) {
         this.tenants = tenants;
         this.issuer = issuer;
+    }
+
+    /** Whether the issuer published this key id when last asked (true if it has not been asked yet). */
+    public boolean publishedLast(String keyId) {
+        Set<String> last = published;
+        return last == null || last.contains(keyId);
     }
 
     /** Whether the issuer has withdrawn the key of this id (null: a token naming no key, left to quarkus-oidc). */
@@ -75,9 +83,14 @@ public class PublishedKeys {
         var now = new HashSet<>(seen);
         now.removeAll(published);
         if (!now.equals(withdrawn)) {
-            LOG.warnf("the issuer has withdrawn the signing key(s) %s: tokens they signed are refused", now);
+            if (now.isEmpty()) {
+                LOG.infof("the issuer publishes again the signing key(s) %s: tokens they signed count again", withdrawn);
+            } else {
+                LOG.warnf("the issuer has withdrawn the signing key(s) %s: tokens they signed are refused", now);
+            }
         }
         withdrawn = Set.copyOf(now);
+        this.published = Set.copyOf(published);
     }
 
     private static Set<String> keyIds(JsonObject set) {

@@ -57,13 +57,15 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     private final UnauthenticatedThrottle throttle;
     private final CachedBearerAuthentication cached;
     private final PathTenants tenants;
+    private final PublishedKeys keys;
 
     QuietAuthenticationFailures(OidcAuthenticationMechanism oidc, UnauthenticatedThrottle throttle,
-            CachedBearerAuthentication cached, PathTenants tenants) {
+            CachedBearerAuthentication cached, PathTenants tenants, PublishedKeys keys) {
         this.oidc = oidc;
         this.throttle = throttle;
         this.cached = cached;
         this.tenants = tenants;
+        this.keys = keys;
     }
 
     /**
@@ -95,6 +97,9 @@ public class QuietAuthenticationFailures implements HttpAuthenticationMechanism 
     private Throwable refused(RoutingContext context, Throwable failure) {
         if (failure instanceof AuthenticationFailedException refused) {
             String reason = RefusedTokenReason.of(refused);
+            if (reason == null && context.request().getHeader("Authorization") != null) {
+                reason = RefusedTokenReason.ofToken(context.request().getHeader("Authorization"), keys);
+            }
             LOG.debugf("token refused: %s", reason);
             if (reason != null) {
                 context.put(REASON, reason);

@@ -31,6 +31,17 @@ final class RefusedTokenReason {
         return null;
     }
 
+    /**
+     * The reason when quarkus-oidc gave none (it refuses a malformed token, or one whose key it cannot find after
+     * reloading the key set, without a cause): read from the token's header alone, never from its claims.
+     */
+    static String ofToken(String authorization, PublishedKeys keys) {
+        String token = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+                ? authorization.substring(7).strip() : null;
+        String keyId = WithdrawnKeys.of(token);
+        return keyId != null && !keys.publishedLast(keyId) ? "unknown signing key" : "not a valid token";
+    }
+
     private static String of(InvalidJwtException jwt) {
         if (jwt.hasExpired()) {
             return "expired";

@@ -51,15 +51,17 @@ class WithdrawnKeyTest {
 
         TestIssuer.publishSecondKey(false);
         keys.check();
+        String withdrawnAgent = agent + "-withdrawn"; // the refusals from here on, apart from any while the key was loaded
         given().contentType("application/json").accept("application/json, text/event-stream")
-                .header("Authorization", "Bearer " + cached).header("User-Agent", agent).body(INIT).post("/mcp").then()
+                .header("Authorization", "Bearer " + cached).header("User-Agent", withdrawnAgent).body(INIT).post("/mcp").then()
                 .statusCode(401).header("WWW-Authenticate", containsString("error=\"invalid_token\""));
-        assertEquals(401, status(TestIssuer.signWithSecondKey(TestIssuer.claims("alice")), agent), "a new token of the withdrawn key");
+        assertEquals(401, status(TestIssuer.signWithSecondKey(TestIssuer.claims("alice")), withdrawnAgent), "a new token of the withdrawn key");
         assertEquals(200, status(TestIssuer.sign(TestIssuer.claims("alice")), agent), "the issuer's other key still counts");
         Wait.until("the refusals on record", Duration.ofSeconds(5),
-                () -> AuditRow.list("user_agent = ? and outcome = 'invalid-token'", agent).size() >= 2);
-        assertTrue(AuditRow.list("user_agent = ? and outcome = 'invalid-token'", agent).stream()
-                .allMatch(r -> r.kind.equals("AUTHENTICATION") && r.decision.equals("DENY") && "signing key withdrawn".equals(r.detail)));
+                () -> AuditRow.list("user_agent = ? and outcome = 'invalid-token'", withdrawnAgent).size() >= 2);
+        var refused = AuditRow.list("user_agent = ? and outcome = 'invalid-token'", withdrawnAgent);
+        assertEquals(2, refused.size(), refused.toString());
+        assertTrue(refused.stream().allMatch(r -> r.kind.equals("AUTHENTICATION") && r.decision.equals("DENY") && "signing key withdrawn".equals(r.detail)));
 
         TestIssuer.publishSecondKey(true);
         keys.check();
