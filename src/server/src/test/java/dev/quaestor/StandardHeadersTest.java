@@ -106,15 +106,26 @@ class StandardHeadersTest {
         assertEquals(handbook, new String(Base64.getDecoder().decode(loose.substring(9, loose.length() - 2)), StandardCharsets.UTF_8));
         var nonCanonical = read(10, handbook).header("Mcp-Name", loose).post("/mcp").then().extract();
         refusedAndAudited(nonCanonical, 400, -32020, "header-mismatch", handbook);
+    }
 
-        // No uri to compare it with (absent, or not a string): the header is required all the same, and checked first.
+    /**
+     * A read with no uri to compare the header with (absent, or not a string): the header is required all the same,
+     * and checked before the params. A subject of its own: bob's refusals are counted by the other tests.
+     */
+    @Test
+    void aReadWithoutAStringUriStillNeedsItsMcpName() {
+        String reader = TestIssuer.sign(TestIssuer.claims("no-uri-reader"));
         for (String params : new String[] {"", "\"uri\":5"}) {
-            var noUri = Modern.as(bob, "resources/read").body(Modern.body(11, "resources/read", params)).post("/mcp").then().extract();
-            refusedAndAudited(noUri, 400, -32020, "header-mismatch", null);
+            var noUri = Modern.as(reader, "resources/read").body(Modern.body(11, "resources/read", params)).post("/mcp").then().extract();
+            assertEquals(400, noUri.statusCode(), noUri.asString());
+            assertEquals(-32020, noUri.jsonPath().getInt("error.code"), noUri.asString());
             assertTrue(noUri.jsonPath().getString("error.message").contains("Mcp-Name header is required"), noUri.asString());
+            List<AuditRow> rows = AuditRow.list("request_id = ? ORDER BY seq", noUri.header("X-Request-Id"));
+            assertEquals(1, rows.size(), rows.toString());
+            assertEquals("DENY/header-mismatch/no-uri-reader", rows.get(0).decision + "/" + rows.get(0).outcome + "/" + rows.get(0).subject);
         }
         // Given, the params are judged: invalid, not a header mismatch.
-        Modern.as(bob, "resources/read").header("Mcp-Name", "5").body(Modern.body(12, "resources/read", "\"uri\":5")).post("/mcp")
+        Modern.as(reader, "resources/read").header("Mcp-Name", "5").body(Modern.body(12, "resources/read", "\"uri\":5")).post("/mcp")
                 .then().statusCode(200).body("error.code", equalTo(-32602));
     }
 
