@@ -274,6 +274,23 @@ class AuditQueryRefusalTest {
         return rows;
     }
 
+    /**
+     * A time no record can have (outside the years 0001 to 9999) is the caller's mistake: refused 400 naming it, not
+     * passed to the database, which cannot hold it and would fail the read as if it had failed (503).
+     */
+    @Test
+    void aTimeOutsideTheYearsARecordCanHaveIsRefusedNotADatabaseFailure() {
+        for (String call : List.of("/audit/search", "/audit/export")) {
+            var late = refused(call + "?to=%2B999999999-12-31T23:59:59Z", call.substring(1), "to");
+            assertTrue(late.getString("accepted").contains("the years 0001 to 9999"), late.prettify());
+            refused(call + "?from=-999999999-01-01T00:00:00Z", call.substring(1), "from");
+            refused(call + "?from=%2B10000-01-01T00:00:00Z", call.substring(1), "from");
+        }
+        refused("/audit/facts?from=2026-11-01T00:00:00Z&to=%2B999999999-12-31T23:59:59Z", "audit/facts", "to");
+        refused("/audit/facts?since=999999999999999d", "audit/facts", "since");
+        get(auditor, "/audit/search?from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59Z").then().statusCode(200);
+    }
+
     @Test
     void aFactsWindowThatCannotBeReadOrAnUnknownParameterIsOnRecordAsInvalid() {
         Response r = get(auditor, "/audit/facts?since=yesterday");

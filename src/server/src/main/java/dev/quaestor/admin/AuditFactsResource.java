@@ -1,6 +1,7 @@
 package dev.quaestor.admin;
 
 import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.audit.read.LongReads;
 import dev.quaestor.http.WriteDeadlines;
 import dev.quaestor.policy.whatif.Fact;
@@ -128,13 +129,23 @@ public class AuditFactsResource {
         Window start = judged("from", from, TIME, () -> Window.of(null, from, null, now, open));
         Window end = judged("to", to, TIME, () -> Window.of(null, null, to, now, open));
         if (since != null) {
+            askable(bySince.from(), "since", since, SINCE);
             return bySince;
         }
+        askable(start.from(), "from", from, TIME);
+        askable(end.to(), "to", to, TIME);
         if (!start.from().isBefore(end.to())) {
             throw InvalidQuery.because("'from' (" + quoted(from, start.from()) + ") is not before 'to' (" + quoted(to, end.to())
                     + ")", "from", from, "a time before 'to'");
         }
         return new Window(start.from(), end.to());
+    }
+
+    /** The window reaches no time outside those a record can have; else {@link InvalidQuery} naming {@code parameter}. */
+    private static void askable(Instant t, String parameter, String value, String accepted) {
+        if (!AuditQuery.askable(t)) {
+            throw InvalidQuery.because("'" + parameter + "' reaches outside " + AuditQuery.TIMES, parameter, value, accepted);
+        }
     }
 
     /** {@code reading}'s window, or its reason (which quotes the value: cut, as any a refusal quotes) naming {@code parameter}. */

@@ -1,9 +1,7 @@
 package dev.quaestor.admin;
 
-import dev.quaestor.audit.record.AuditEvent;
-import dev.quaestor.audit.record.AuditRow;
+import dev.quaestor.audit.read.AuditQuery;
 import jakarta.ws.rs.QueryParam;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -13,9 +11,9 @@ import java.util.List;
 public class AuditFilters {
 
     /** The kinds a record has: what {@code kind} accepts, exactly as written. */
-    public static final List<String> KINDS = Arrays.stream(AuditEvent.Kind.values()).map(Enum::name).toList();
+    public static final List<String> KINDS = AuditQuery.KINDS;
     /** The decisions a record has: what {@code decision} accepts, exactly as written. */
-    public static final List<String> DECISIONS = Arrays.stream(AuditRow.Decision.values()).map(Enum::name).toList();
+    public static final List<String> DECISIONS = AuditQuery.DECISIONS;
 
     @QueryParam("subject")
     public String subject;

@@ -52,11 +52,16 @@ public class AuditSearchParams extends AuditFilters {
 
     /** The parameter's time, null if blank; else {@link InvalidQuery}. */
     static Instant instant(String parameter, String s) {
+        Instant t;
         try {
-            return time(s);
+            t = time(s);
         } catch (DateTimeParseException e) {
             throw InvalidQuery.notA(parameter, s, "an ISO-8601 instant, e.g. 2026-11-22T00:00:00Z");
         }
+        if (t != null && !AuditQuery.askable(t)) {
+            throw InvalidQuery.notA(parameter, s, "an ISO-8601 instant in " + AuditQuery.TIMES + ", e.g. 2026-11-22T00:00:00Z");
+        }
+        return t;
     }
 
     /** An ISO-8601 instant, or null if blank. */

@@ -1,5 +1,6 @@
 package dev.quaestor.cases;
 
+import dev.quaestor.audit.read.AuditQuery;
 import dev.quaestor.audit.record.SealKey;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -148,11 +149,16 @@ public class Holds {
     }
 
     private static Instant time(String name, String text) {
+        Instant t;
         try {
-            return Instant.parse(text.strip());
+            t = Instant.parse(text.strip());
         } catch (DateTimeParseException e) {
             throw CaseRefusal.invalid("'" + name + "' is not an ISO-8601 instant (2026-01-01T00:00:00Z)");
         }
+        if (!AuditQuery.askable(t)) {
+            throw CaseRefusal.invalid("'" + name + "' is outside " + AuditQuery.TIMES);
+        }
+        return t;
     }
 
     private static void range(Instant from, Instant to) {

@@ -44,7 +44,8 @@ public record SearchFilters(Map<String, String> filters) {
                 throw CaseRefusal.invalid("unknown search filter '" + name + "' (filters: " + String.join(", ", NAMES) + ")");
             }
             if (value.isEmpty()) {
-                continue;
+                // As the auditor API's search: read as no filter, "subject=$WHO" with WHO unset would ask for everyone's.
+                throw CaseRefusal.invalid("search filter '" + name + "' is empty: leave it out to ask for none");
             }
             Checked.noNul("search filter '" + name + "'", value);
             if (filters.put(name, value) != null) {
@@ -54,9 +55,14 @@ public record SearchFilters(Map<String, String> filters) {
         if (filters.isEmpty()) {
             throw CaseRefusal.invalid("a case's search needs at least one filter; add the requests themselves instead");
         }
+        oneOf(filters, "kind", AuditQuery.KINDS);
+        oneOf(filters, "decision", AuditQuery.DECISIONS);
         var parsed = new SearchFilters(Map.copyOf(filters));
-        parsed.time("from");
-        parsed.time("to");
+        Instant from = parsed.time("from");
+        Instant to = parsed.time("to");
+        if (from != null && to != null && from.isAfter(to)) {
+            throw CaseRefusal.invalid("'from' (" + from + ") is after 'to' (" + to + "): the range ends before it starts");
+        }
         return parsed;
     }
 
@@ -77,6 +83,15 @@ public record SearchFilters(Map<String, String> filters) {
         put(m, "from", q.from() == null ? null : q.from().toString());
         put(m, "to", q.to() == null ? null : q.to().toString());
         return parse(m.toString());
+    }
+
+    /** A filter that takes one of {@code accepted}, exactly as written, as the auditor API's search takes it. */
+    private static void oneOf(Map<String, String> filters, String name, List<String> accepted) {
+        String v = filters.get(name);
+        if (v != null && !accepted.contains(v)) {
+            throw CaseRefusal.invalid("search filter '" + name + "' must be one of " + String.join(", ", accepted)
+                    + " (exactly as written)");
+        }
     }
 
     private static void put(StringJoiner j, String name, String value) {
@@ -109,15 +124,20 @@ public record SearchFilters(Map<String, String> filters) {
         if (t == null) {
             return null;
         }
+        Instant read;
         try {
-            return Instant.parse(t);
+            read = Instant.parse(t);
         } catch (DateTimeParseException e) {
             try {
-                return LocalDateTime.parse(t).toInstant(ZoneOffset.UTC);
+                read = LocalDateTime.parse(t).toInstant(ZoneOffset.UTC);
             } catch (DateTimeParseException e2) {
                 throw CaseRefusal.invalid("'" + name + "' is not a time: use 2026-11-25T09:30 (UTC) or 2026-11-25T09:30:00Z");
             }
         }
+        if (!AuditQuery.askable(read)) {
+            throw CaseRefusal.invalid("'" + name + "' is outside " + AuditQuery.TIMES);
+        }
+        return read;
     }
 
     private static String decode(String s) {

@@ -1,5 +1,6 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.read.AuditQuery;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -49,7 +50,15 @@ final class TypedTime {
 
     /** As {@link #parse(String, ZoneId, boolean, String)}, a relative time read at {@code clock}'s now. */
     static Instant parse(String text, ZoneId zone, boolean end, String what, Clock clock) {
-        String t = text.trim();
+        Instant read = read(text.trim(), zone, end, what, clock);
+        if (!AuditQuery.askable(read)) {
+            throw new IllegalArgumentException("'" + what + "' is outside " + AuditQuery.TIMES + ": \"" + text.trim() + "\" is "
+                    + read + ". No record is, and the search takes no time outside them");
+        }
+        return read;
+    }
+
+    private static Instant read(String t, ZoneId zone, boolean end, String what, Clock clock) {
         var relative = RelativeTime.parse(t, zone, end, clock);
         if (relative.isPresent()) {
             return relative.get();

@@ -63,6 +63,45 @@ class CaseBodyRefusalTest {
                 .post("/audit/cases/" + id + "/holds"), "audit/cases/hold/put", uri, "field 'target' must be a string");
     }
 
+    /**
+     * A case's search takes what the auditor API's search takes, no more: a value it would refuse there (an empty filter,
+     * a kind or decision no record has, a range that ends before it starts, a time no record can have) would here count
+     * nothing, or everyone's records, in the case and its bundle without a word.
+     */
+    @Test
+    void aCaseSearchTheAuditorApiWouldRefuseIsRefusedAndNotKept() {
+        long id = as("auditor").body("{\"title\":\"Search refusals\",\"description\":\"why\",\"members\":[\"auditor2\"]}")
+                .post("/audit/cases").then().statusCode(201).extract().jsonPath().getLong("id");
+        String uri = AuditCase.uriOf(id);
+        String[][] refusedQueries = {
+                {"subject=&uriPrefix=file:///docs/", "search filter 'subject' is empty"},
+                {"subject=alice&kind=outcome", "search filter 'kind' must be one of "},
+                {"subject=alice&decision=deny", "search filter 'decision' must be one of ALLOW, DENY, FILTER"},
+                {"subject=alice&from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z", "'from' (2026-12-01T00:00:00Z) is after 'to'"},
+                {"subject=alice&to=%2B999999999-12-31T23:59:59Z", "'to' is outside the years 0001 to 9999"}};
+        for (String[] q : refusedQueries) {
+            refused(as("auditor").body("{\"name\":\"s\",\"query\":\"" + q[0] + "\"}").post("/audit/cases/" + id + "/searches"),
+                    "audit/cases/add-search", uri, q[1]);
+        }
+        assertEquals(0, as("auditor").get("/audit/cases/" + id).then().statusCode(200).extract().jsonPath().getList("searches")
+                .size(), "none kept");
+        as("auditor").body("{\"name\":\"s\",\"query\":\"subject=alice&kind=OUTCOME&decision=ALLOW\"}")
+                .post("/audit/cases/" + id + "/searches").then().statusCode(200);
+    }
+
+    /** A hold's time no record can have is refused naming it, not a database failure (500) with nothing on record. */
+    @Test
+    void aHoldTimeOutsideTheYearsARecordCanHaveIsRefusedAndOnRecord() {
+        long id = as("auditor").body("{\"title\":\"Hold times\",\"description\":\"why\",\"members\":[\"auditor2\"]}")
+                .post("/audit/cases").then().statusCode(201).extract().jsonPath().getLong("id");
+        String uri = AuditCase.uriOf(id);
+        refused(as("auditor").body("{\"scope\":\"SUBJECT\",\"target\":\"alice\",\"from\":\"-999999999-01-01T00:00:00Z\",\"reason\":\"r\"}")
+                .post("/audit/cases/" + id + "/holds"), "audit/cases/hold/put", uri, "'from' is outside the years 0001 to 9999");
+        refused(as("auditor").body("{\"scope\":\"SUBJECT\",\"target\":\"alice\",\"from\":\"2026-01-01T00:00:00Z\","
+                + "\"to\":\"+999999999-12-31T23:59:59Z\",\"reason\":\"r\"}").post("/audit/cases/" + id + "/holds"),
+                "audit/cases/hold/put", uri, "'to' is outside the years 0001 to 9999");
+    }
+
     @Test
     void aBodyFromSomeoneWhoIsNotStaffIsRefusedForWhoTheyAreNotParsed() {
         Response r = as("alice").body("{\"title\":").post("/audit/cases");

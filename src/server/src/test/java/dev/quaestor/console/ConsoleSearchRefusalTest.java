@@ -134,6 +134,13 @@ class ConsoleSearchRefusalTest {
         refused("from=yesterday&to=2020-01-01", marker(), "'from' (yesterday", "is not before 'to' (2020-01-01");
     }
 
+    /** A time the database cannot hold would fail the page as if the database had failed (503). */
+    @Test
+    void aTimeOutsideTheYearsARecordCanHaveIsRefusedNotADatabaseFailure() {
+        refused("to=+999999999-12-31T23:59:59Z", marker(), "'to' is outside the years 0001 to 9999");
+        refused("from=-999999d", marker(), "'from' is outside the years 0001 to 9999");
+    }
+
     @Test
     void aBadDateIsRefusedAndOnRecordAsSuch() {
         refused("from=yesterday-ish", marker(), "'from'", "yesterday-ish", "2026-11-23");

@@ -2,10 +2,14 @@ package dev.quaestor.audit.read;
 
 import dev.quaestor.audit.record.FieldHasher;
 
+import dev.quaestor.audit.record.AuditEvent;
+import dev.quaestor.audit.record.AuditRow;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,6 +18,25 @@ import java.util.List;
  */
 public record AuditQuery(String subject, String client, String tenant, String uriPrefix, String action, String decision,
         String outcome, String kind, String exceptKind, Instant from, Instant to, Long after, int limit) {
+
+    /** The kinds a record has: what {@code kind} accepts, exactly as written. */
+    public static final List<String> KINDS = Arrays.stream(AuditEvent.Kind.values()).map(Enum::name).toList();
+    /** The decisions a record has: what {@code decision} accepts, exactly as written. */
+    public static final List<String> DECISIONS = Arrays.stream(AuditRow.Decision.values()).map(Enum::name).toList();
+
+    /** The times a query, or a hold, may name, said as each refusal of another time says it. */
+    public static final String TIMES = "the years 0001 to 9999";
+    private static final Instant EARLIEST = LocalDate.of(1, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant();
+    private static final Instant END = LocalDate.of(10000, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant();
+
+    /**
+     * Whether {@code t} is in {@link #TIMES}. No record can be outside them, and the database cannot take every instant
+     * Java can (PostgreSQL's timestamps end in the year 294276): a bound beyond them would fail the read as if the
+     * database had failed, so each reader of a time refuses one as the caller's mistake instead.
+     */
+    public static boolean askable(Instant t) {
+        return !t.isBefore(EARLIEST) && t.isBefore(END);
+    }
 
     /** Criteria that leave out no kind. */
     public AuditQuery(String subject, String client, String tenant, String uriPrefix, String action, String decision,
