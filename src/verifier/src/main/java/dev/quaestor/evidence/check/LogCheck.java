@@ -252,14 +252,14 @@ final class LogCheck {
             }
             return;
         }
-        long from = s != null ? s.node().first() : roots.lastMatched + 1;
+        long from = s != null ? Math.max(s.node().first(), roots.lastMatched + 1) : roots.lastMatched + 1;
         long to = s != null ? s.node().last() : size;
         fail(Problem.of(Kind.ROOT_MISMATCH, log, size, line, "the checkpoint at " + Plain.n(size) + " records (" + at(cp.line())
                 + ") does not match the records of log " + log + ": a record between " + Plain.n(from) + " and " + Plain.n(to)
                 + " was changed, inserted or removed (found at record " + Plain.n(size) + ", line " + Plain.n(line) + ")",
                 base64(cp.root()), base64(root), s == null ? new Involved[] {Involved.checkpoint(size, cp.line()),
                         Involved.record(size, line)} : new Involved[] {Involved.checkpoint(size, cp.line()),
-                        Involved.record(size, line), Involved.node(from, to, s.node().line())}).within(from, to));
+                        Involved.record(size, line), Involved.node(s.node().first(), to, s.node().line())}).within(from, to));
     }
 
     // ---- the end ----

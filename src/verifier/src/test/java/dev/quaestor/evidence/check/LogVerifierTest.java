@@ -106,6 +106,20 @@ public class LogVerifierTest {
                 + " a record between 33 and 48 was changed, inserted or removed"), p.message());
     }
 
+    /** Records a matched checkpoint vouches for are not put under suspicion: the stored node 17..32 narrows to 26..32. */
+    @Test
+    void theRangeOfAChangedRecordStartsAfterTheLastCheckpointItsRecordsMatched() {
+        var log = new TestLog(KEY, LOG);
+        var lines = log.appendTo(100, 25).export();
+        int i = TestLog.indexOfRecord(lines, 30);
+        Map<String, String> r = TestLog.record(LOG, 30);
+        r.put("subject", "mallory");
+        lines.set(i, recordLine(r));
+        Problem p = only(TestLog.verify(lines, TRUST, false));
+        assertTrue(p.message().startsWith("the checkpoint at 50 records (line 3) does not match the records of log replica-a:"
+                + " a record between 26 and 32 was changed, inserted or removed"), p.message());
+    }
+
     @Test
     void aDeletedRecordIsFound() {
         var lines = log100().export();
