@@ -6,6 +6,7 @@ import dev.quaestor.review.DailyReview;
 import dev.quaestor.review.Finding;
 import dev.quaestor.review.FindingMarks;
 import dev.quaestor.review.Review;
+import dev.quaestor.review.ReviewBacklog;
 import dev.quaestor.review.ReviewConfig;
 import dev.quaestor.review.ReviewRun;
 import dev.quaestor.review.SignOff;
@@ -26,7 +27,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -55,7 +57,10 @@ public class ReviewResource {
     public record MarkChoices(List<String> marks, List<CaseSummary> cases) {
     }
 
-    /** Days of the last {@link #RECENT_DAYS} without a review are listed for a reviewer to have produced. */
+    /**
+     * Days of the last {@link #RECENT_DAYS} without a review ({@link ReviewBacklog}: none before the audit log's first
+     * record) are listed, newest first, for a reviewer to have produced.
+     */
     static final int RECENT_DAYS = 30;
 
     static final List<String> MARKS = Stream.of(Finding.Mark.values()).map(m -> m.name().toLowerCase(Locale.ROOT)).toList();
@@ -76,10 +81,12 @@ public class ReviewResource {
     private final DailyReview daily;
     private final ReviewConfig config;
     private final FindingEscalation escalation;
+    private final ReviewBacklog backlog;
 
     ReviewResource(ConsoleAccess access, ConsolePage page, SignOff signOff, FindingMarks marks, DailyReview daily, ReviewConfig config,
-            FindingEscalation escalation) {
+            FindingEscalation escalation, ReviewBacklog backlog) {
         this.escalation = escalation;
+        this.backlog = backlog;
         this.access = access;
         this.page = page;
         this.signOff = signOff;
@@ -95,10 +102,8 @@ public class ReviewResource {
         List<ReviewRow> rows = QuarkusTransaction.requiringNew().call(() -> Review.newestFirst(90).stream()
                 .map(r -> new ReviewRow(r, r.overdue(now), r.findings.size())).toList());
         LocalDate yesterday = yesterday();
-        var reviewed = new HashSet<LocalDate>();
-        rows.forEach(r -> reviewed.add(r.review().day));
-        List<LocalDate> missing = Stream.iterate(yesterday, d -> d.minusDays(1)).limit(RECENT_DAYS).filter(d -> !reviewed.contains(d))
-                .toList();
+        var missing = new ArrayList<>(backlog.missing(now, RECENT_DAYS));
+        Collections.reverse(missing);
         return Templates.reviews(page.chrome("Reviews"), rows, missing, yesterday, config.zone());
     }
 

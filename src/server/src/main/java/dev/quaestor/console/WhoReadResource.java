@@ -25,7 +25,8 @@ import java.util.StringJoiner;
 /**
  * Who read what, at any level: for a URI prefix (a folder, a patient, a project), a subject, or both, over a range of
  * dates, how many reads and refused reads there were by subject, by folder, by URI and by day; every count links to
- * the records it counts on the search page.
+ * the records it counts on the search page. Every record counted is checked as the search page checks the rows it
+ * shows: the page warns of any that may not be what was written, and marks the counts that include one.
  */
 @Path("/console/who-read")
 @Produces(MediaType.TEXT_HTML)
@@ -34,15 +35,21 @@ public class WhoReadResource {
     /** The most groups a table shows. */
     static final int GROUPS = 500;
 
-    /** One row of a table: what it counts, its counts, and the searches that list them. */
+    /**
+     * One row of a table: what it counts, its counts, the searches that list them, and whether a record it counts may
+     * not be what was written.
+     */
     @TemplateData
-    public record Row(String key, long reads, long refused, String readsLink, String refusedLink) {
+    public record Row(String key, long reads, long refused, String readsLink, String refusedLink, boolean notAsWritten) {
     }
 
-    /** What the page shows: the question, its zone, and the tables (empty where the question fixes the grouping). */
+    /**
+     * What the page shows: the question, its zone, the tables (empty where the question fixes the grouping), and the
+     * counted records that may not be what was written.
+     */
     @TemplateData
     public record WhoReadPage(SearchForm form, String zone, String error, String refusedAs, boolean asked, long reads, long refused,
-            List<Row> bySubject, List<Row> byFolder, List<Row> byUri, List<Row> byDay) {
+            List<Row> bySubject, List<Row> byFolder, List<Row> byUri, List<Row> byDay, NotAsWritten notAsWritten) {
     }
 
     @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
@@ -89,43 +96,50 @@ public class WhoReadResource {
             String id = access.refuse(AuditEvent.Kind.AUDIT_READ, method, "invalid", detail + " refused: " + e.getMessage(), 400,
                     e.getMessage()).requestId();
             return Response.status(400).header("X-Request-Id", id).entity(Templates.whoRead(page.chrome("Who read what"),
-                    new WhoReadPage(form, zone.getId(), e.getMessage(), id, asked, 0, 0, bySubject, byFolder, byUri, byDay))).build();
+                    new WhoReadPage(form, zone.getId(), e.getMessage(), id, asked, 0, 0, bySubject, byFolder, byUri, byDay,
+                            NotAsWritten.NONE))).build();
         }
         String id = access.view(ConsoleAccess.Area.AUDIT, method, detail);
+        Chrome chrome = page.chrome("Who read what");
+        NotAsWritten notAsWritten = NotAsWritten.NONE;
         if (asked) {
             var links = new Links(form, zone);
+            notAsWritten = NotAsWritten.of(tally, q, zone, chrome.integrity());
+            var marks = notAsWritten;
             bySubject = SearchForm.blank(form.subject)
-                    ? tally.tally(q, AuditTally.By.SUBJECT, zone.getId(), GROUPS).stream().map(c -> links.row(c, "subject", c.key())).toList()
+                    ? tally.tally(q, AuditTally.By.SUBJECT, zone.getId(), GROUPS).stream()
+                            .map(c -> links.row(c, "subject", c.key(), marks.subject(c.key()))).toList()
                     : List.of();
             byFolder = tally.tally(q, AuditTally.By.FOLDER, zone.getId(), GROUPS).stream()
-                    .map(c -> links.row(c, "uriPrefix", c.key())).toList();
-            byUri = tally.tally(q, AuditTally.By.URI, zone.getId(), GROUPS).stream().map(c -> links.row(c, "uriPrefix", c.key())).toList();
-            byDay = tally.tally(q, AuditTally.By.DAY, zone.getId(), GROUPS).stream().map(c -> links.day(c)).toList();
+                    .map(c -> links.row(c, "uriPrefix", c.key(), marks.folder(c.key()))).toList();
+            byUri = tally.tally(q, AuditTally.By.URI, zone.getId(), GROUPS).stream()
+                    .map(c -> links.row(c, "uriPrefix", c.key(), marks.uri(c.key()))).toList();
+            byDay = tally.tally(q, AuditTally.By.DAY, zone.getId(), GROUPS).stream().map(c -> links.day(c, marks.day(c.key()))).toList();
         }
         long reads = byDay.stream().mapToLong(Row::reads).sum();
         long refused = byDay.stream().mapToLong(Row::refused).sum();
-        return Response.ok(Templates.whoRead(page.chrome("Who read what"), new WhoReadPage(form, zone.getId(), null, null, asked, reads,
-                refused, bySubject, byFolder, byUri, byDay))).header("X-Request-Id", id).build();
+        return Response.ok(Templates.whoRead(chrome, new WhoReadPage(form, zone.getId(), null, null, asked, reads,
+                refused, bySubject, byFolder, byUri, byDay, notAsWritten))).header("X-Request-Id", id).build();
     }
 
     /** The search page's addresses of the records a count counts: the question's filters, narrowed to the row. */
     private record Links(SearchForm form, ZoneId zone) {
 
-        Row row(AuditTally.Count c, String param, String value) {
+        Row row(AuditTally.Count c, String param, String value, boolean notAsWritten) {
             var narrowed = new LinkedHashMap<>(form.filters());
             if (value == null) {
                 narrowed.remove(param);
             } else {
                 narrowed.put(param, value);
             }
-            return new Row(value == null ? "(none)" : value, c.reads(), c.refused(), reads(narrowed), refused(narrowed));
+            return new Row(value == null ? "(none)" : value, c.reads(), c.refused(), reads(narrowed), refused(narrowed), notAsWritten);
         }
 
-        Row day(AuditTally.Count c) {
+        Row day(AuditTally.Count c, boolean notAsWritten) {
             var narrowed = new LinkedHashMap<>(form.filters());
             narrowed.put("from", c.key());
             narrowed.put("to", c.key());
-            return new Row(c.key(), c.reads(), c.refused(), reads(narrowed), refused(narrowed));
+            return new Row(c.key(), c.reads(), c.refused(), reads(narrowed), refused(narrowed), notAsWritten);
         }
 
         private String reads(Map<String, String> filters) {

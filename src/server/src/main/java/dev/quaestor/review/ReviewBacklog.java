@@ -26,14 +26,22 @@ public class ReviewBacklog {
         this.config = config;
     }
 
-    /** The days without a review as of {@code now}, oldest first. */
+    /** The days without a review as of {@code now} that the job owes, oldest first. */
     public List<LocalDate> missing(Instant now) {
+        return missing(now, config.catchUpDays());
+    }
+
+    /**
+     * The days without a review among the last {@code days} before today as of {@code now} (in the review zone), oldest
+     * first, none before the day of the audit log's first record; none while the log has no record.
+     */
+    public List<LocalDate> missing(Instant now, int days) {
         LocalDate last = LocalDate.ofInstant(now, ZoneId.of(config.zone())).minusDays(1);
         Optional<LocalDate> began = queries.firstDay();
         if (began.isEmpty()) {
             return List.of();
         }
-        LocalDate window = last.minusDays(config.catchUpDays() - 1L);
+        LocalDate window = last.minusDays(days - 1L);
         LocalDate first = began.get().isAfter(window) ? began.get() : window;
         if (first.isAfter(last)) {
             return List.of();

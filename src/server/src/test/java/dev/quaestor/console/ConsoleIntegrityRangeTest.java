@@ -178,6 +178,50 @@ class ConsoleIntegrityRangeTest {
         assertTrue(verified(), "restored, every log verifies");
     }
 
+    /** The row of the who-read page's table {@code table} counting {@code key}. */
+    private static String tallyRow(String page, String table, String key) {
+        Matcher t = Pattern.compile("<table id=\"" + table + "\" class=\"tally\">.*?</table>", Pattern.DOTALL).matcher(page);
+        assertTrue(t.find(), page);
+        for (String row : t.group().split("<tr")) {
+            if (row.startsWith("><td class=\"mono\">" + key + "<") || row.startsWith("><td class=\"mono\">" + key + " ")) {
+                return row;
+            }
+        }
+        throw new AssertionError("no row of " + table + " counts " + key + ": " + t.group());
+    }
+
+    /**
+     * Who read what checks every record it counts as the search page checks the rows it shows: a read whose subject was
+     * changed after it was written (its hash left as it was) is counted for the subject it now names, so the page warns
+     * with a banner and marks each count that includes it (its subject, folder, URI and day), and no other; restored, the
+     * page warns of nothing.
+     */
+    @Test
+    void whoReadWarnsOfACountedRecordNotAsWritten() throws Exception {
+        writeLog();
+        var console = ConsoleSession.signIn("auditor");
+        String intruder = "mallory-" + System.nanoTime();
+        String url = "/console/who-read?uriPrefix=file:///docs/range/&from=-1d";
+        String[] old = rewrite(5, intruder, false); // read 1's OUTCOME, alice's
+        try {
+            String page = console.get(url).then().statusCode(200).extract().asString();
+            assertTrue(page.contains("id=\"who-read-not-as-written\"") && page.contains("1 no longer hash to the hash stored with them"),
+                    page);
+            assertTrue(tallyRow(page, "by-subject", intruder).contains("not as written"), page);
+            assertFalse(tallyRow(page, "by-subject", "alice").contains("not as written"), page);
+            assertTrue(tallyRow(page, "by-uri", "file:///docs/range/1").contains("not as written"), page);
+            assertFalse(tallyRow(page, "by-uri", "file:///docs/range/2").contains("not as written"), page);
+            assertTrue(tallyRow(page, "by-folder", "file:///docs/range/").contains("not as written"), page);
+            Matcher day = Pattern.compile("<table id=\"by-day\" class=\"tally\">.*?</table>", Pattern.DOTALL).matcher(page);
+            assertTrue(day.find() && day.group().contains("not as written"), page);
+        } finally {
+            restore(5, old);
+        }
+        String page = console.get(url).then().statusCode(200).extract().asString();
+        assertTrue(page.contains("<td class=\"mono\">alice<"), page);
+        assertFalse(page.contains("who-read-not-as-written") || page.contains("not as written"), page);
+    }
+
     /** The rows of the page's table {@code table} (after its head). */
     private static List<String> rows(String page, String table) {
         Matcher t = Pattern.compile("<table id=\"" + table + "\">.*?</table>", Pattern.DOTALL).matcher(page);
@@ -237,7 +281,9 @@ class ConsoleIntegrityRangeTest {
                 assertTrue(row.contains("not verified") && row.contains("found log " + chain + " broken from seq"), url + ": " + row);
             }
             String whoRead = console.get("/console/who-read?subject=" + intruder).then().statusCode(200).extract().asString();
-            assertTrue(whoRead.contains("id=\"integrity-notice\""), whoRead);
+            assertTrue(whoRead.contains("id=\"integrity-notice\"") && whoRead.contains("id=\"who-read-not-as-written\"")
+                    && whoRead.contains("1 are in a log the last integrity check found broken")
+                    && tallyRow(whoRead, "by-uri", "file:///docs/range/1").contains("not as written"), whoRead);
             page = console.get(request).then().statusCode(200).extract().asString();
             assertTrue(page.contains("id=\"integrity-notice\"") && page.contains("integrity-mark unverified")
                     && page.contains("found log " + chain + " broken from seq"), page);

@@ -1,14 +1,19 @@
 package dev.quaestor.console;
 
+import dev.quaestor.audit.AuditLog;
+import dev.quaestor.audit.config.AuditConfig;
 import dev.quaestor.cases.AuditCase;
 import dev.quaestor.review.Finding;
 import dev.quaestor.review.Review;
 import dev.quaestor.support.Browser;
+import dev.quaestor.support.PastLog;
 import dev.quaestor.support.TestDatabase;
 import dev.quaestor.support.TestIssuer;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Instant;
@@ -29,9 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The daily review in Chromium, as a reviewer works it: a day the job never produced is listed and produced from the
- * console (the request and the production both on record); findings are marked reviewed or escalated, each mark an
- * ADMIN record in the reviewer's name, an escalation without a note is refused, nobody marks their own activity; a
+ * The daily review in Chromium, as a reviewer works it: a day the job never produced (since the log's first record) is
+ * listed and produced from the console (the request and the production both on record); findings are marked reviewed
+ * or escalated, each mark an ADMIN record in the reviewer's name, an escalation without a note is refused, nobody marks their own activity; a
  * finding's link opens the search of that person's records of that day.
  */
 @QuarkusTest
@@ -39,6 +44,15 @@ class ConsoleReviewBrowserTest {
 
     private static WebDriver browser;
     private String base;
+
+    @Inject
+    AgroalDataSource ds;
+
+    @Inject
+    AuditConfig config;
+
+    @Inject
+    AuditLog log;
 
     @BeforeAll
     static void startBrowser() throws Exception {
@@ -61,6 +75,9 @@ class ConsoleReviewBrowserTest {
     @Test
     void aDayTheJobNeverProducedIsProducedFromTheConsoleOnRecord() throws Exception {
         LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(10);
+        // The log began before that day: a day before its first record is never listed.
+        PastLog.write(ds, config, log, "review-began-" + System.nanoTime(), day.minusDays(1).atTime(12, 0).toInstant(ZoneOffset.UTC),
+                "file:///docs/began/b");
         Browser.signIn(browser, base + "/console/reviews", "auditor");
         WebElement produce = browser.findElement(By.xpath("//table[@id='missing']//form[input[@name='day' and @value='" + day + "']]//button"));
         produce.click();

@@ -1,6 +1,7 @@
 package dev.quaestor.audit.read;
 
 import dev.quaestor.audit.config.AuditPools;
+import dev.quaestor.audit.record.AuditRow;
 import dev.quaestor.audit.record.FieldHasher;
 import dev.quaestor.audit.record.LiveLog;
 
@@ -13,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
@@ -36,9 +38,16 @@ public class AuditTally {
     public record Count(String key, long reads, long refused) {
     }
 
+    /** The records a tally counts: reads that served content, and refused reads (a summary of refused attempts). */
+    private static final String COUNTED = " AND (kind = 'OUTCOME' AND outcome = 'ok' OR kind = 'ATTEMPT_SUMMARY'"
+            + " OR kind = 'DECISION' AND (decision = 'DENY' OR outcome = 'rate-limited'))";
+
     private static final String COUNTS = "sum(CASE WHEN kind = 'OUTCOME' AND outcome = 'ok' THEN 1 ELSE 0 END) AS reads, "
             + "sum(CASE WHEN kind = 'ATTEMPT_SUMMARY' THEN coalesce(event_count, 1) WHEN kind = 'DECISION' AND (decision = 'DENY'"
             + " OR outcome = 'rate-limited') THEN 1 ELSE 0 END) AS refused";
+
+    /** Rows a cursor over the counted records fetches at a time. */
+    private static final int FETCH = 1000;
 
     private final DataSource ds;
     private final Supplier<FieldHasher> hasher;
@@ -59,9 +68,7 @@ public class AuditTally {
      * most {@code limit} groups, counted by the database (only the groups returned are held); {@code zone} (an IANA name) is the zone whose calendar days {@link By#DAY} counts.
      */
     public List<Count> tally(AuditQuery q, By by, String zone, int limit) {
-        var reads = new AuditQuery(q.subject(), q.client(), q.tenant(), q.uriPrefix(), "read", q.decision(), q.outcome(), q.kind(),
-                q.exceptKind(), q.from(), q.to(), null, limit);
-        var where = reads.where(hasher.get());
+        var where = reads(q).where(hasher.get());
         var args = new ArrayList<Object>();
         String key = switch (by) {
             case SUBJECT -> "subject";
@@ -88,5 +95,44 @@ public class AuditTally {
         } catch (SQLException e) {
             throw AuditQueryTimeout.of(e);
         }
+    }
+
+    /**
+     * Every record the tallies of {@code q} count (a read that served content, a refused read, a summary of refused
+     * attempts), in the order of their ids, read through a cursor on one connection: memory stays flat however many
+     * there are.
+     */
+    public void counted(AuditQuery q, Consumer<AuditRow> out) {
+        var where = reads(q).where(hasher.get());
+        try (Connection c = ds.getConnection()) {
+            c.setAutoCommit(false); // PostgreSQL streams through a cursor only inside a transaction
+            try (PreparedStatement ps = c.prepareStatement(AuditSearch.SELECT + where.sql() + COUNTED + " ORDER BY id")) {
+                ps.setFetchSize(FETCH);
+                AuditSearch.bind(ps, where.args());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.accept(AuditRow.read(rs));
+                    }
+                }
+            } finally {
+                c.rollback();
+            }
+        } catch (SQLException e) {
+            throw AuditQueryTimeout.of(e);
+        }
+    }
+
+    /**
+     * The folder {@link By#FOLDER} counts a URI in: the URI up to and with its last {@code /}, the URI itself if it has
+     * none (as the tally's SQL does); null for none.
+     */
+    public static String folder(String uri) {
+        return uri == null || uri.indexOf('/') < 0 ? uri : uri.substring(0, uri.lastIndexOf('/') + 1);
+    }
+
+    /** The reads among what {@code q} matches: its action taken as {@code read}. */
+    private static AuditQuery reads(AuditQuery q) {
+        return new AuditQuery(q.subject(), q.client(), q.tenant(), q.uriPrefix(), "read", q.decision(), q.outcome(), q.kind(),
+                q.exceptKind(), q.from(), q.to(), null, q.limit());
     }
 }
