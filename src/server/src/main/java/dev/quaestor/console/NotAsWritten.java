@@ -30,10 +30,36 @@ public final class NotAsWritten {
     private NotAsWritten() {
     }
 
-    /** Checks every record the tallies of {@code q} count, one hash each; days are calendar days in {@code zone}. */
+    /**
+     * The most records one page view checks: a question over a whole large log would otherwise cost a hash of every
+     * record it counts on every view, and fail at the query's time limit. Older ones are left to the integrity check.
+     */
+    static final int CHECKED = 10_000;
+
+    /** Whether the question counts more records than were checked (the newest {@link #checkedAtMost}). */
+    private boolean partial;
+    private int checkedAtMost = CHECKED;
+
+    /**
+     * Checks the newest {@link #CHECKED} records the tallies of {@code q} count, one hash each; days are calendar days in
+     * {@code zone}.
+     */
     static NotAsWritten of(AuditTally tally, AuditQuery q, ZoneId zone, IntegrityNotice integrity) {
+        return of(tally, q, zone, integrity, CHECKED);
+    }
+
+    /** As {@link #of(AuditTally, AuditQuery, ZoneId, IntegrityNotice)}, checking the newest {@code checked} at most. */
+    static NotAsWritten of(AuditTally tally, AuditQuery q, ZoneId zone, IntegrityNotice integrity, int checked) {
         var found = new NotAsWritten();
-        tally.counted(q, row -> found.check(new RecordRow(row, zone), integrity));
+        found.checkedAtMost = checked;
+        // One more than is checked, to tell whether there were more: that one is read, not judged.
+        int[] seen = {0};
+        tally.counted(q, checked + 1, row -> {
+            if (++seen[0] <= checked) {
+                found.check(new RecordRow(row, zone), integrity);
+            }
+        });
+        found.partial = seen[0] > checked;
         return found;
     }
 
@@ -62,6 +88,16 @@ public final class NotAsWritten {
     /** How many counted records are in a log the last integrity check found broken, at or after its break. */
     public long unverified() {
         return unverified;
+    }
+
+    /** Whether only the newest {@link #checkedAtMost} of the records counted were checked. */
+    public boolean partial() {
+        return partial;
+    }
+
+    /** How many records were checked at most. */
+    public int checkedAtMost() {
+        return checkedAtMost;
     }
 
     /** Whether any counted record may not be what was written. */

@@ -53,6 +53,9 @@ class ConsoleIntegrityRangeTest {
     @Inject
     AuditLog log;
 
+    @Inject
+    dev.quaestor.audit.read.AuditTally tally;
+
     private final String chain = "integrity-range-" + System.nanoTime();
     private final String auditor = TestIssuer.tokenFor("auditor");
 
@@ -220,6 +223,30 @@ class ConsoleIntegrityRangeTest {
         String page = console.get(url).then().statusCode(200).extract().asString();
         assertTrue(page.contains("<td class=\"mono\">alice<"), page);
         assertFalse(page.contains("who-read-not-as-written") || page.contains("not as written"), page);
+    }
+
+    /**
+     * A page view checks the newest records a question counts, up to a bound, never every record of a wide question:
+     * past the bound it says so, and an older record changed is left to the integrity check.
+     */
+    @Test
+    void whoReadChecksTheNewestCountedRecordsUpToItsBoundAndSaysWhenThereWereMore() throws Exception {
+        writeLog();
+        var q = new dev.quaestor.audit.read.AuditQuery(null, null, null, "file:///docs/range/", null, null, null, null,
+                Instant.now().minusSeconds(3600), null, null, 1);
+        String[] old = rewrite(5, "mallory-" + System.nanoTime(), false); // read 1's OUTCOME, among the oldest counted
+        try {
+            var all = NotAsWritten.of(tally, q, java.time.ZoneOffset.UTC, IntegrityNotice.NONE, 100_000);
+            assertTrue(all.found() && !all.partial(), "every record checked: the changed one found");
+            var newest = NotAsWritten.of(tally, q, java.time.ZoneOffset.UTC, IntegrityNotice.NONE, 4);
+            assertTrue(newest.partial(), "more than 4 counted: said so");
+            assertFalse(newest.found(), "the changed record is older than the newest 4 checked");
+            assertEquals(4, newest.checkedAtMost());
+        } finally {
+            restore(5, old);
+        }
+        assertEquals(NotAsWritten.CHECKED, NotAsWritten.of(tally, q, java.time.ZoneOffset.UTC, IntegrityNotice.NONE)
+                .checkedAtMost(), "a page view's bound");
     }
 
     /** The rows of the page's table {@code table} (after its head). */

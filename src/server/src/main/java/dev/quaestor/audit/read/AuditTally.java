@@ -98,20 +98,23 @@ public class AuditTally {
     }
 
     /**
-     * Every record the tallies of {@code q} count (a read that served content, a refused read, a summary of refused
-     * attempts), in the order of their ids, read through a cursor on one connection: memory stays flat however many
-     * there are.
+     * The newest {@code limit} records the tallies of {@code q} count (a read that served content, a refused read, a
+     * summary of refused attempts), newest first, read through a cursor on one connection: memory stays flat, and the
+     * cost is at most {@code limit} rows however many the question counts. Returns how many were read.
      */
-    public void counted(AuditQuery q, Consumer<AuditRow> out) {
+    public int counted(AuditQuery q, int limit, Consumer<AuditRow> out) {
         var where = reads(q).where(hasher.get());
+        int n = 0;
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false); // PostgreSQL streams through a cursor only inside a transaction
-            try (PreparedStatement ps = c.prepareStatement(AuditSearch.SELECT + where.sql() + COUNTED + " ORDER BY id")) {
-                ps.setFetchSize(FETCH);
+            try (PreparedStatement ps = c.prepareStatement(AuditSearch.SELECT + where.sql() + COUNTED + " ORDER BY id DESC LIMIT "
+                    + limit)) {
+                ps.setFetchSize(Math.min(FETCH, limit));
                 AuditSearch.bind(ps, where.args());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.accept(AuditRow.read(rs));
+                        n++;
                     }
                 }
             } finally {
@@ -120,6 +123,7 @@ public class AuditTally {
         } catch (SQLException e) {
             throw AuditQueryTimeout.of(e);
         }
+        return n;
     }
 
     /**
