@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * A legal hold of a case: what it covers ({@link HoldScope} and target) from {@code from} until {@code to} (null: no
  * end). Until it is released its records are kept from retention. Its release takes two people: one asks, another
- * releases.
+ * releases. Only its range (widened) and its release columns are ever updated: the application role may update no
+ * other column, and on PostgreSQL a trigger refuses any other change to a hold, to every role.
  */
 @Entity
 @Table(name = "legal_hold")
@@ -28,13 +29,14 @@ public class LegalHold extends PanacheEntityBase {
     public Long id;
 
     @ManyToOne(optional = false)
-    @JoinColumn(name = "case_id")
+    @JoinColumn(name = "case_id", updatable = false)
     public AuditCase auditCase;
 
     @Enumerated(EnumType.STRING)
-    @Column(nullable = false)
+    @Column(nullable = false, updatable = false)
     public HoldScope scope;
 
+    @Column(updatable = false)
     public String target;
 
     @Column(name = "from_time", nullable = false)
@@ -43,13 +45,13 @@ public class LegalHold extends PanacheEntityBase {
     @Column(name = "to_time")
     public Instant to;
 
-    @Column(nullable = false)
+    @Column(nullable = false, updatable = false)
     public String reason;
 
-    @Column(name = "created_by", nullable = false)
+    @Column(name = "created_by", nullable = false, updatable = false)
     public String createdBy;
 
-    @Column(name = "created_at", nullable = false)
+    @Column(name = "created_at", nullable = false, updatable = false)
     public Instant createdAt;
 
     @Column(name = "release_asked_by")

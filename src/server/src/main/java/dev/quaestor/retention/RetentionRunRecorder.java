@@ -16,8 +16,9 @@ import java.util.ArrayList;
 import org.jboss.logging.Logger;
 
 /**
- * Puts each run of the retention job on the audit log as an {@code AUDIT_RETENTION} record: the job runs as the
- * database owner and holds no signing key, so it writes its run to {@code retention_run}, and a replica records it
+ * Puts each run of the retention job, and each retention lock it sets or refuses, on the audit log as an
+ * {@code AUDIT_RETENTION} record: the job runs as the database owner and holds no signing key, so it writes its run
+ * (or lock) to {@code retention_run}, and a replica records it
  * here. One replica records each run: it claims the run ({@code retention_run_record}, keyed by the run) in a
  * transaction that commits only once the record is committed (a second replica's claim waits for it, then fails), so a
  * run is recorded once, and again by the next pass if the record could not be committed.
