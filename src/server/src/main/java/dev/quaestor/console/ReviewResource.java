@@ -126,6 +126,14 @@ public class ReviewResource {
             throw access.refuse(AuditEvent.Kind.ADMIN, "review/produce", "refused", "review:" + day + ": not over yet", 409,
                     "Not produced: " + day + " is not over yet in " + config.zone() + "; a day is reviewed once it has ended.");
         }
+        var began = backlog.firstDay();
+        if (began.isEmpty() || day.isBefore(began.get())) {
+            // Produced, it would be a review of no records: read as "nothing happened that day", though nothing was kept.
+            String why = began.isEmpty() ? "the audit log holds no record yet"
+                    : "the audit log's first record is of " + began.get() + ", and a day before it has no records to review";
+            throw access.refuse(AuditEvent.Kind.ADMIN, "review/produce", "review:" + day, "refused", "before the log began: " + why,
+                    409, "Not produced: " + why + ".");
+        }
         access.act(ConsoleAccess.Area.AUDIT, "review/produce", "review:" + day, "asked from the console");
         DailyReview.Result result = daily.reviewDay(day);
         if (result != DailyReview.Result.PRODUCED && result != DailyReview.Result.ALREADY_REVIEWED) {

@@ -50,6 +50,11 @@ public class ReviewBacklog {
         return first.datesUntil(last.plusDays(1)).filter(d -> !reviewed.contains(d)).toList();
     }
 
+    /** The day (in the review zone) of the audit log's first record; empty while the log has none. */
+    public Optional<LocalDate> firstDay() {
+        return queries.firstDay();
+    }
+
     /** How many of the missing days are past the deadline their review would have had; none while the review is off. */
     public long overdue(Instant now) {
         if (!config.enabled()) {

@@ -75,6 +75,32 @@ class ReviewsSinceFirstRecordTest {
         assertEquals(expected, listed(page), page);
     }
 
+    /**
+     * A day before the log's first record cannot be produced from the console either (typed into "Another past day"): its
+     * review would find no records and read as a day in which nothing happened. Refused 409, on record, nothing produced.
+     */
+    @Test
+    void aDayBeforeTheLogBeganIsNotProduced() throws Exception {
+        var console = ConsoleSession.signIn("auditor");
+        for (String day : List.of("1999-01-01", "0000-01-01")) {
+            var r = io.restassured.RestAssured.given().header("Cookie", console.cookies()).redirects().follow(false)
+                    .formParam("csrf", console.csrf()).formParam("day", day).post("/console/reviews/produce");
+            assertEquals(409, r.statusCode(), r.body().asString());
+            assertTrue(r.body().asString().contains("a day before it has no records to review"), r.body().asString());
+            try (Connection c = DriverManager.getConnection(TestDatabase.url(), "postgres", ""); var s = c.createStatement()) {
+                try (var rs = s.executeQuery("SELECT COUNT(*) FROM review WHERE review_day::text = '" + day + "'")) {
+                    assertTrue(rs.next());
+                    assertEquals(0, rs.getLong(1), "no review of " + day);
+                }
+                try (var rs = s.executeQuery("SELECT COUNT(*) FROM audit_entry WHERE kind = 'ADMIN' AND method = 'review/produce'"
+                        + " AND outcome = 'refused' AND uri = 'review:" + day + "'")) {
+                    assertTrue(rs.next());
+                    assertEquals(1, rs.getLong(1), "the refusal is on record");
+                }
+            }
+        }
+    }
+
     /** The days the page lists without a review, in its order. */
     private static List<LocalDate> listed(String page) {
         var out = new ArrayList<LocalDate>();
