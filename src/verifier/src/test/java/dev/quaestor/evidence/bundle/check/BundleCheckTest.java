@@ -41,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A bundle of three requests out of a log of 3,000 records, written by {@link BundleWriter} from proofs made from the
  * log's export, with every checkpoint time-stamped by OpenSSL's TSA: it checks with the verifier, its tokens with
- * {@code openssl ts -verify}, and any byte altered in any file (the ZIP rebuilt around it), any byte of the ZIP
- * itself altered, a byte added or cut off, or a file added or removed, is a problem named with its file.
+ * {@code openssl ts -verify}, and a byte altered at the start, middle or end of any file (the ZIP rebuilt around it), a
+ * byte of the ZIP itself altered, a byte added or cut off, or a file added or removed, is a problem named with its file.
  */
 class BundleCheckTest {
 
