@@ -189,7 +189,7 @@ class ManifestsTest {
         NetworkPolicy np = r.one(NetworkPolicy.class, "quaestor-retention");
         assertEquals(cron.getSpec().getJobTemplate().getSpec().getTemplate().getMetadata().getLabels(), np.getSpec().getPodSelector().getMatchLabels());
         assertTrue(np.getSpec().getIngress() == null || np.getSpec().getIngress().isEmpty(), "the job accepts nothing");
-        np.getSpec().getEgress().forEach(rule -> assertTrue(Set.of(5432, 53).containsAll(ports(rule.getPorts()))));
+        egressOnlyTo(np, Set.of(5432, 53));
     }
 
     /** deploy/base, which a GitOps repository's overlay names as its remote base, and every overlay. */
@@ -302,7 +302,7 @@ class ManifestsTest {
         assertEquals(r.one(Job.class, "quaestor-migrate").getSpec().getTemplate().getMetadata().getLabels(),
                 migrate.getSpec().getPodSelector().getMatchLabels());
         assertTrue(migrate.getSpec().getIngress() == null || migrate.getSpec().getIngress().isEmpty(), "the Job accepts nothing");
-        migrate.getSpec().getEgress().forEach(rule -> assertTrue(Set.of(5432, 53).containsAll(ports(rule.getPorts()))));
+        egressOnlyTo(migrate, Set.of(5432, 53));
     }
 
     @ParameterizedTest
@@ -665,6 +665,20 @@ class ManifestsTest {
     /** A generated Secret's name without kustomize's hash suffix. */
     private static String baseName(String name) {
         return name.replaceFirst("-[a-z0-9]{10}$", "");
+    }
+
+    /**
+     * The policy restricts egress, and each of its egress rules names its ports, all of them among {@code allowed}: a rule
+     * without ports reaches every port, and a policy whose types leave out Egress restricts none.
+     */
+    private static void egressOnlyTo(NetworkPolicy np, Set<Integer> allowed) {
+        String name = np.getMetadata().getName();
+        assertTrue(np.getSpec().getPolicyTypes().contains("Egress"), name + " restricts egress: " + np.getSpec().getPolicyTypes());
+        assertFalse(np.getSpec().getEgress() == null || np.getSpec().getEgress().isEmpty(), name + " has egress rules");
+        np.getSpec().getEgress().forEach(rule -> {
+            assertFalse(rule.getPorts() == null || rule.getPorts().isEmpty(), name + ": every egress rule names its ports");
+            assertTrue(allowed.containsAll(ports(rule.getPorts())), name + ": egress ports " + ports(rule.getPorts()));
+        });
     }
 
     private static Set<Integer> ports(List<NetworkPolicyPort> ports) {

@@ -294,7 +294,8 @@ class ConsoleBrowserTest {
         // One event per request: no request id twice.
         assertEquals(lines.size(), lines.stream().map(l -> l.replaceAll(".*\"correlation_uid\":\"([^\"]+)\".*", "$1")).distinct().count());
         String digest = Hex.of(MessageDigest.getInstance("SHA-256").digest(body));
-        // The same search as JSON Lines (records as the evidence export writes them) and CSV.
+        // The same search as JSON Lines (records as the evidence export writes them) and CSV: the same records.
+        int jsonlRecords = -1;
         for (String format : List.of("jsonl", "csv")) {
             var other = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(href.replace("format=ocsf", "format=" + format)))
                     .header("Cookie", cookies).build(), HttpResponse.BodyHandlers.ofString());
@@ -303,7 +304,10 @@ class ConsoleBrowserTest {
             if (format.equals("csv")) {
                 assertTrue(rowsOut.get(0).startsWith("v,log,seq,time,request,kind"), rowsOut.get(0));
                 assertTrue(rowsOut.size() > lines.size(), "a row per record, more records than requests");
+                assertEquals(jsonlRecords, rowsOut.size() - 1, "a CSV row (after the header) per JSON Lines record");
             } else {
+                assertTrue(rowsOut.size() > lines.size(), "a line per record, more records than requests: " + rowsOut.size());
+                jsonlRecords = rowsOut.size();
                 for (String l : rowsOut) {
                     JsonNode r = json.readTree(l);
                     assertEquals("record", r.path("type").asText(), l);

@@ -105,7 +105,11 @@ class ConsoleRefusalPagesTest {
                 .post("/audit/cases").then().statusCode(201).extract().jsonPath().getLong("id");
         Response r = given().header("Cookie", cookies).redirects().follow(false).contentType("application/x-www-form-urlencoded")
                 .formParam("csrf", csrf).formParam("requestId", "not-a-request").post("/console/cases/" + id + "/requests");
-        consolePage(r, r.statusCode(), "/console/cases/" + id, "Refused");
-        assertTrue(r.statusCode() == 400 || r.statusCode() == 409 || r.statusCode() == 404, r.statusLine());
+        // The log holds no request "not-a-request": the addition is refused as invalid, once it is on record.
+        String rid = consolePage(r, 400, "/console/cases/" + id, "Refused",
+                "the audit log holds no record of request not-a-request");
+        assertEquals(List.of("ALLOW/ok/added request not-a-request", "ALLOW/invalid/added request not-a-request; not stored: the audit"
+                + " log holds no record of request not-a-request"), AuditRow.list("request_id = ? AND method = 'audit/cases/add-request'"
+                + " ORDER BY id", rid).stream().map(a -> a.decision + "/" + a.outcome + "/" + a.detail).toList());
     }
 }

@@ -2,6 +2,7 @@ package dev.quaestor.pipeline;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
@@ -14,10 +15,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The byte-level UTF-8 check agrees with the JDK's strict decoder, whole and cut into pieces anywhere. */
 class Utf8Test {
 
+    /** The JDK's strict decoder (its decode(ByteBuffer) resets it before each use). */
+    private static final CharsetDecoder JDK = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+
     private static boolean jdk(byte[] b) {
         try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b));
+            JDK.decode(ByteBuffer.wrap(b));
             return true;
         } catch (CharacterCodingException e) {
             return false;
@@ -37,8 +41,14 @@ class Utf8Test {
         return b;
     }
 
+    /**
+     * Every one- and two-byte sequence, each followed by a continuation byte; where the two bytes open a three- or
+     * four-byte character (a lead byte, then a continuation byte), followed by each byte that bounds a class of UTF-8
+     * bytes instead (ASCII, the continuation ranges a lead byte may restrict its second byte to, the leads); where either
+     * of the two is a lead byte, also followed by two continuation bytes; and some edge cases.
+     */
     @Test
-    void everySequenceOfUpToThreeBytesAndEdgeCasesAgreeWithTheJdk() {
+    void everySequenceOfUpToTwoBytesThenEdgeBytesAndEdgeCasesAgreeWithTheJdk() {
         byte[][] edge = {
             bytes(), bytes(0x41), bytes(0xC2, 0x80), bytes(0xC1, 0xBF), bytes(0xE0, 0xA0, 0x80), bytes(0xE0, 0x9F, 0xBF),
             bytes(0xED, 0x9F, 0xBF), bytes(0xED, 0xA0, 0x80), bytes(0xEF, 0xBF, 0xBF), bytes(0xF0, 0x90, 0x80, 0x80),
@@ -49,11 +59,21 @@ class Utf8Test {
         for (byte[] b : edge) {
             check(b);
         }
+        int[] third = {0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xE0, 0xF0, 0xF5, 0xFF};
         for (int a = 0; a < 256; a++) {
-            for (int b = 0x70; b < 0xD0; b++) {
+            check(bytes(a));
+            for (int b = 0; b < 256; b++) {
                 check(bytes(a, b));
-                check(bytes(a, b, 0x80));
-                check(bytes(a, b, 0xBF, 0x80));
+                if (a >= 0xE0 && b >= 0x80 && b <= 0xBF) {
+                    for (int c : third) {
+                        check(bytes(a, b, c));
+                    }
+                } else {
+                    check(bytes(a, b, 0x80));
+                }
+                if (a >= 0xC0 || b >= 0xC0) {
+                    check(bytes(a, b, 0xBF, 0x80));
+                }
             }
         }
     }

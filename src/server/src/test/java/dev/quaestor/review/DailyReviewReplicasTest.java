@@ -9,7 +9,12 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -49,6 +54,13 @@ class DailyReviewReplicasTest {
         var job = scheduler.getScheduledJob("daily-review");
         assertNotNull(job, "the daily review is a scheduled job");
         assertEquals("0 15 0 * * ?", config.cron());
+        // The job as scheduled: it fires next at a quarter past midnight in the configured zone, within a day from now.
+        Instant now = Instant.now();
+        Instant next = job.getNextFireTime();
+        assertNotNull(next, "the job fires again");
+        ZonedDateTime local = next.atZone(ZoneId.of(config.zone()));
+        assertEquals(LocalTime.of(0, 15), local.toLocalTime(), "fires at 00:15 " + config.zone() + ": " + local);
+        assertTrue(next.isAfter(now) && !next.isAfter(now.plus(Duration.ofDays(1))), "fires within a day: " + next + ", now " + now);
     }
 
     @Test

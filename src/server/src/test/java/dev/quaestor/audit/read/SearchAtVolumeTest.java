@@ -4,6 +4,7 @@ import dev.quaestor.audit.record.AuditEvent;
 import dev.quaestor.audit.record.FieldHasher;
 import dev.quaestor.support.ScratchDatabase;
 import dev.quaestor.support.TestPostgres;
+import dev.quaestor.support.Wait;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
@@ -126,6 +127,31 @@ class SearchAtVolumeTest {
         Thread.sleep(2000); // the searches' connections report their statistics as they end
         long seqRows = seqRowsRead(url) - seqRowsBefore;
         System.out.printf("rows read by sequential scans of audit_entry's partitions during the searches: %d%n", seqRows);
+        // The probe sees a sequential scan: 1,000 rows of a large partition read by one, after the searches.
+        long beforeScan = seqRowsRead(url);
+        try (Connection c = DriverManager.getConnection(url, TestPostgres.SUPERUSER, "")) {
+            String partition;
+            try (var rs = c.createStatement().executeQuery("SELECT relname FROM pg_stat_user_tables WHERE relname LIKE "
+                    + "'audit\\_entry\\_%' AND n_live_tup > " + RECORDS / 10 + " ORDER BY relname LIMIT 1")) {
+                assertTrue(rs.next(), "a large partition");
+                partition = rs.getString(1);
+            }
+            try (var rs = c.createStatement().executeQuery("EXPLAIN SELECT entry_hash FROM " + partition + " LIMIT 1000")) {
+                String plan = "";
+                while (rs.next()) {
+                    plan += rs.getString(1) + "\n";
+                }
+                assertTrue(plan.contains("Seq Scan on " + partition), plan);
+            }
+            try (var rs = c.createStatement().executeQuery("SELECT entry_hash FROM " + partition + " LIMIT 1000")) {
+                int rows = 0;
+                while (rs.next()) {
+                    rows++;
+                }
+                assertEquals(1000, rows);
+            }
+        }
+        Wait.until("the deliberate sequential scan counted", Duration.ofSeconds(10), () -> seqRowsRead(url) - beforeScan >= 1000);
         assertEquals(0, seqRows, "a search read a whole partition");
     }
 

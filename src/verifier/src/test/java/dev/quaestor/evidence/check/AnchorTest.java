@@ -291,21 +291,118 @@ class AnchorTest {
         pinned.check(token, text, SIGNED.plusSeconds(50)); // the token as the TSA made it passes
         // BouncyCastle reads some parts of a token only when they are asked for, so damage can surface anywhere in the
         // check: whatever byte is changed, the answer is a failed check (NOT VERIFIED), not an exception that ends it.
-        int failed = 0;
+        // And a damaged token passes only where the damage lies in a part of it that no check relies on (none of them
+        // signed): a change of the time-stamp (TSTInfo), of the signed attributes, of the signature or of the signer's
+        // certificate always fails.
+        List<Part> unchecked = uncheckedParts(token);
+        var passedElsewhere = new ArrayList<String>();
+        int passed = 0;
         for (int i = 0; i < token.length; i++) {
             for (int bit : new int[] {0x01, 0x80}) {
                 byte[] damaged = token.clone();
                 damaged[i] ^= (byte) bit;
                 try {
                     pinned.check(damaged, text, SIGNED.plusSeconds(50));
+                    passed++;
+                    int at = i;
+                    if (unchecked.stream().noneMatch(p -> p.der().covers(at))) {
+                        passedElsewhere.add("byte " + i + " ^ " + bit);
+                    }
                 } catch (Refusal expected) {
-                    failed++;
+                    // the damage is found
                 } catch (RuntimeException e) {
                     throw new AssertionError("byte " + i + " ^ " + bit + ": " + e, e);
                 }
             }
         }
-        assertTrue(failed > token.length, failed + " of " + 2 * token.length + " damaged tokens failed the check");
+        assertEquals(List.of(), passedElsewhere, "damaged tokens that passed the check, outside the token's unchecked parts "
+                + unchecked + " (" + passed + " of " + 2 * token.length + " passed in all)");
+    }
+
+    /** A part of a token, named. */
+    record Part(String name, Der der) {
+        @Override
+        public String toString() {
+            return name + " [" + der.start() + ", " + der.end() + ")";
+        }
+    }
+
+    /**
+     * The parts of a token (a CMS ContentInfo holding a SignedData) that no check relies on, none of them signed:
+     * <ul>
+     * <li>the ContentInfo's content type, the SignedData's version, its list of digest algorithms and the SignerInfo's
+     * version, which BouncyCastle takes as they come (the signer's own algorithms are the ones used);
+     * <li>the parameters of the SignerInfo's digest and signature algorithms (a NULL for SHA-256 and RSA), which it
+     * reads leniently;
+     * <li>the certificates the token carries besides its signer's (the TSA's root): the root is pinned (--tsa-ca),
+     * and the signer's chain to it, built on the first check of the token as the TSA made it, is remembered, so the
+     * carried copy is not read again.
+     * </ul>
+     */
+    static List<Part> uncheckedParts(byte[] token) throws Exception {
+        Der contentInfo = Der.at(token, 0);
+        Der signedData = contentInfo.child(1).child(0);
+        List<Der> sd = signedData.children();
+        var parts = new ArrayList<Part>();
+        parts.add(new Part("the ContentInfo's content type", contentInfo.child(0)));
+        parts.add(new Part("the SignedData's version", sd.get(0)));
+        parts.add(new Part("the SignedData's digest algorithms", sd.get(1)));
+        var t = new org.bouncycastle.tsp.TimeStampToken(new org.bouncycastle.cms.CMSSignedData(token));
+        java.util.Collection<org.bouncycastle.cert.X509CertificateHolder> named = t.getCertificates().getMatches(t.getSID());
+        byte[] signer = named.iterator().next().getEncoded();
+        Der certificates = sd.stream().filter(d -> d.tag() == 0xA0).findFirst().orElseThrow();
+        int others = 0;
+        for (Der c : certificates.children()) {
+            if (!java.util.Arrays.equals(c.bytes(), signer)) {
+                parts.add(new Part("a certificate besides the signer's", c));
+                others++;
+            }
+        }
+        assertEquals(certificates.children().size() - 1, others, "the signer's certificate is among those the token carries");
+        // SignerInfo: version, sid, digestAlgorithm, [0] signedAttrs, signatureAlgorithm, signature, [1] unsignedAttrs.
+        List<Der> signerInfo = sd.get(sd.size() - 1).child(0).children().stream().filter(d -> d.tag() != 0xA0 && d.tag() != 0xA1)
+                .toList();
+        assertEquals(5, signerInfo.size(), "version, sid, digest algorithm, signature algorithm, signature");
+        parts.add(new Part("the SignerInfo's version", signerInfo.get(0)));
+        parts.add(new Part("the parameters of the SignerInfo's digest algorithm", signerInfo.get(2).child(1)));
+        parts.add(new Part("the parameters of the SignerInfo's signature algorithm", signerInfo.get(3).child(1)));
+        return parts;
+    }
+
+    /** One DER element of {@code b}: its tag, where it starts, where its value starts, and where it ends (exclusive). */
+    record Der(byte[] b, int tag, int start, int value, int end) {
+        static Der at(byte[] b, int start) {
+            int i = start + 1;
+            int length = b[i++] & 0xFF;
+            if (length > 0x80) {
+                int n = length & 0x7F;
+                length = 0;
+                for (int k = 0; k < n; k++) {
+                    length = length << 8 | b[i++] & 0xFF;
+                }
+            }
+            return new Der(b, b[start] & 0xFF, start, i, i + length);
+        }
+
+        List<Der> children() {
+            var children = new ArrayList<Der>();
+            for (int i = value; i < end; i = children.get(children.size() - 1).end) {
+                children.add(at(b, i));
+            }
+            return children;
+        }
+
+        Der child(int n) {
+            return children().get(n);
+        }
+
+        boolean covers(int offset) {
+            return offset >= start && offset < end;
+        }
+
+        byte[] bytes() {
+            return java.util.Arrays.copyOfRange(b, start, end);
+        }
     }
 
     @Test
