@@ -25,8 +25,9 @@ import java.util.StringJoiner;
 /**
  * Who read what, at any level: for a URI prefix (a folder, a patient, a project), a subject, or both, over a range of
  * dates, how many reads and refused reads there were by subject, by folder, by URI and by day; every count links to
- * the records it counts on the search page. Every record counted is checked as the search page checks the rows it
- * shows: the page warns of any that may not be what was written, and marks the counts that include one.
+ * the records it counts on the search page. The newest records counted ({@link NotAsWritten#CHECKED} at most) are
+ * checked as the search page checks the rows it shows: the page warns of any that may not be what was written, marks
+ * the counts that include one, and says when older ones were left to the integrity check.
  */
 @Path("/console/who-read")
 @Produces(MediaType.TEXT_HTML)
